@@ -40206,10 +40206,13 @@ class ArchiveTail {
     /**
      * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
      * member, then only NUL padding. A second member would carry its own data's CRC and size. The
-     * trailer's last bytes may be zeros themselves, so every split of the trailing zeros is tried.
+     * trailer's last bytes may be zeros themselves (all eight for an empty member), so every split of
+     * the trailing zeros is tried. Blind spot: a first member with no data (its CRC-32 and size are
+     * zero) followed by a second has the second's trailer, which is then that of all the data; the
+     * tar inside must still be a whole bundle, so such an archive is one a first-member reader refuses.
      */
     oneMember(crc, size) {
-        for (let j = 0; j <= Math.min(4, this.zeros); j++) {
+        for (let j = 0; j <= Math.min(8, this.zeros); j++) {
             const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
             if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
                 return true;

@@ -2,10 +2,12 @@
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/binding.js';
 import { readBundle } from '../../src/read/bundle/archive.js';
+import { ArchiveTail } from '../../src/read/bundle/source.js';
 import { DEFAULT_BUNDLE_LIMITS } from '../../src/read/limits.js';
 import { buildBundle, bundleParts, gzip, tar } from '../support/bundle-writer.js';
 import { addKey, decision, deployKey, json, record, surface } from '../support/corpus.js';
@@ -222,5 +224,40 @@ describe('event times go through the one RFC 3339 parser', () => {
     const p = path.join(tempDir(), 't.tar.gz');
     writeFileSync(p, b.gz);
     expect(await reject(p)).toMatch(why);
+  });
+});
+
+describe('the one-member rule sees the end of the archive however it streams in', () => {
+  it('one gzip member with any NUL padding passes, a second member fails, for every split into chunks (property)', () => {
+    // The empty member on its own: eight zero bytes of trailer, read as padding or as the trailer.
+    const empty = new ArchiveTail();
+    empty.push(gzipSync(Buffer.alloc(0)));
+    expect(empty.oneMember(0, 0)).toBe(true);
+    fc.assert(
+      fc.property(
+        // A first member with no data is the rule's blind spot: its trailer is eight zeros, and the
+        // second member's trailer is then that of all the data (see ArchiveTail in source.ts).
+        fc.uint8Array({ minLength: 1, maxLength: 300 }),
+        fc.array(fc.nat(400), { maxLength: 6 }),
+        fc.nat(40),
+        fc.boolean(),
+        (data, cuts, padding, second) => {
+          const body = Buffer.from(data);
+          const bytes = Buffer.concat([gzipSync(body), ...(second ? [gzipSync(Buffer.from('x'))] : []), Buffer.alloc(padding)]);
+          const tail = new ArchiveTail();
+          let at = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            const end = Math.min(cut, bytes.length);
+            if (end > at) tail.push(bytes.subarray(at, end));
+            at = Math.max(at, end);
+          }
+          tail.push(bytes.subarray(at));
+          // What gunzip yields: every member's data, one after the other.
+          const all = second ? Buffer.concat([body, Buffer.from('x')]) : body;
+          expect(tail.oneMember(crc32(all), all.length)).toBe(!second);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
