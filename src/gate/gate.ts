@@ -265,11 +265,11 @@ export async function runGate(
   if (!prepared.ok) return prepared;
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
   const seen = classesSeen(evidence.runs);
-  const names =
-    [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
-      .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
-      .find((checked) => !checked.ok) ?? checkRuleNames(settings.policy, seen);
-  if (!names.ok) {
+  // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
+  const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
+    .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
+    .find((checked) => !checked.ok);
+  if (names && !names.ok) {
     const { rule, message } = names.reason;
     // A rule of the policy file is located in it; a rule of the require input is named by it.
     if (rule.at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(rule.at, true)}: ${message}` } };
