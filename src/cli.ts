@@ -1,4 +1,5 @@
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
+import { EXIT } from './cli/command.js';
 import { main } from './cli/run.js';
 
 async function run(): Promise<void> {
@@ -10,7 +11,7 @@ async function run(): Promise<void> {
   } catch (error) {
     // A bug, never an input problem: say so plainly and fail closed.
     process.stderr.write(`receipt-gate: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.internal;
   }
 }
 

@@ -157,7 +157,7 @@ describe('the gate reads statements', () => {
     expect(r.code).toBe(1);
     expect(codes(r.report)).toEqual(['error effect_not_logged']);
     expect(judged(r.report)[0]?.message).toBe(
-      'github.add_deploy_key (decision 0) on org/prod-repo at 2026-11-30T10:02:11Z claims a side effect; the github-audit-log export for deploy-agent[bot] (any repository), [2026-11-30T00:00:00Z, 2026-12-01T00:00:00Z) holds no entry for it (.assay/audit/2026-11-30.ndjson:1). Was it done under another identity?',
+      'github.add_deploy_key (decision 0) on org/prod-repo at 2026-11-30T10:02:11Z claims a side effect; the github-audit-log export for deploy-agent[bot] (organisation org), [2026-11-30T00:00:00Z, 2026-12-01T00:00:00Z) holds no entry for it (.assay/audit/2026-11-30.ndjson:1). Was it done under another identity?',
     );
     expect(r.report.calls[0]).toMatchObject({
       time: '2026-11-30T10:02:11Z',
@@ -254,7 +254,7 @@ describe('the gate reads statements', () => {
     expect(r.report.coverage_gaps).toEqual([
       {
         provider: 'github',
-        scope: 'any repository',
+        scope: 'organisation org',
         actions: ['github_deploy_key:create'],
         from: '2026-11-28T00:00:00Z',
         to: '2026-11-29T00:00:00Z',
@@ -263,8 +263,8 @@ describe('the gate reads statements', () => {
     const { markdown } = renderSummary(await gate(dir), { prefix: '', blobBase: null, reportFile: null, budgetBytes: SUMMARY_BUDGET });
     const text = markdown.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
     expect(text).toContain('Coverage: 2 export statement(s) · 0 call(s) pending · no call the provider failed to log.');
-    expect(text).toContain('- github github-audit-log (any scope): 2 statement(s), 2026-11-27T00:00:00Z to 2026-11-30T00:00:00Z');
-    expect(text).toContain('- ⚠️ no github export covers 2026-11-28T00:00:00Z–2026-11-29T00:00:00Z (any repository)');
+    expect(text).toContain('- github github-audit-log (org): 2 statement(s), 2026-11-27T00:00:00Z to 2026-11-30T00:00:00Z');
+    expect(text).toContain('- ⚠️ no github export covers 2026-11-28T00:00:00Z–2026-11-29T00:00:00Z (organisation org)');
   });
 
   it('an evidence event gives its decisions its time; an event time that is not RFC 3339 rejects the run', async () => {

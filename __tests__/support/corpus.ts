@@ -504,7 +504,7 @@ export function coverageStatement(day: string, next: string, over: Record<string
     export: 'github-audit-log',
     actors: ['deploy-agent[bot]'],
     repos: null,
-    owner: null,
+    owner: 'org',
     actions: ['github_deploy_key:create'],
     since: `${day}T00:00:00Z`,
     until: `${next}T00:00:00Z`,

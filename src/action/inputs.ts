@@ -92,7 +92,7 @@ function refuseUnknownInputs(env: NodeJS.ProcessEnv, known: ReadonlySet<string>)
 }
 
 /** Reads repository files where a pull request cannot edit them (action/repo-files.ts). */
-type Files = { read(rel: string): Promise<Given> };
+type Files = { read(rel: string): Promise<Given>; nearMiss(): Promise<string | null> };
 
 /** The files the settings read from the repository: the policy file and the trusted root, as the event says to read them. */
 interface Read {
@@ -119,6 +119,13 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
       throw new UsageError(
         'path',
         `policy: "${policyValue}" does not exist (a missing default means no policy file; an explicit one must exist)`,
+      );
+    // A team's policy at a near-miss path must not leave the gate running without it (docs/policy.md §11).
+    const near = await files.nearMiss();
+    if (near !== null)
+      throw new UsageError(
+        'policy',
+        `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})`,
       );
     policy = { kind: 'none' };
   } else policy = policyFile;

@@ -14,6 +14,7 @@ import { type Annotation, buildAnnotations, repoPath } from '../report/annotatio
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
 import { writeJson } from '../report/json-report.js';
+import { cannotWriteText } from '../report/output.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
 import { levelCounts, visible } from '../report/text.js';
@@ -127,7 +128,7 @@ async function annotate(
 const blobBase = (ctx: RunContext): string | null =>
   ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 
-/** The verdict attestation's files; false when it could not be written (the step has failed). */
+/** The verdict attestation's files; null when written (or not asked for), else why they could not be. */
 function verdict(
   core: Core,
   settings: ActionSettings,
@@ -136,10 +137,10 @@ function verdict(
   report: Report,
   digest: string,
   inputs: ReadonlyMap<string, string>,
-): boolean {
+): string | null {
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
-  if (!settings.vsa) return true;
+  if (!settings.vsa) return null;
   const origin = {
     workspace: ctx.workspace,
     reportFile: settings.reportFile,
@@ -159,14 +160,32 @@ function verdict(
     envelope: settings.vsa.envelope,
     key: settings.vsa.key,
   });
-  if (!result.ok) {
-    core.setOutput('result', 'error');
-    core.setFailed(`receipt-gate: ${result.reason.map((f) => f.message).join('; ')}`);
-    return false;
-  }
+  if (!result.ok) return result.reason.map((f) => f.message).join('; ');
   if (settings.vsa.predicate) core.setOutput('vsa-predicate-file', settings.vsa.predicate);
   if (settings.vsa.envelope) core.setOutput('vsa-file', settings.vsa.envelope);
-  return true;
+  return null;
+}
+
+/**
+ * A gate that could not judge (an input, the policy file, an output it cannot write): `result=error`
+ * for `if: always()` steps, the failure, and a job summary that says why (a red required check must
+ * not open on an empty page).
+ */
+async function configurationError(core: Core, env: NodeJS.ProcessEnv, message: string): Promise<void> {
+  core.setOutput('result', 'error');
+  core.setFailed(`receipt-gate: ${message}`);
+  if (!env['GITHUB_STEP_SUMMARY']) return;
+  const longest = Math.max(0, ...[...message.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  try {
+    await core.summary
+      .addRaw(
+        `## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${visible(message)}\n${fence}\n`,
+      )
+      .write();
+  } catch (error) {
+    core.warning(`receipt-gate: the job summary could not be written (${line(messageOf(error))}).`);
+  }
 }
 
 /** The step's outputs from the report's totals, and the SARIF file when asked. */
@@ -180,6 +199,9 @@ function outputs(core: Core, settings: ActionSettings, report: Report, digest: s
   core.setOutput('no-effect', totals.no_effect);
   core.setOutput('weakest-level', totals.weakest_level ?? '');
   core.setOutput('policy-unmet', totals.policy_unmet);
+  core.setOutput('policy-warned', totals.policy_warned);
+  core.setOutput('pending', totals.pending);
+  core.setOutput('effect-not-logged', totals.effect_not_logged);
   core.setOutput('errors', totals.errors);
   core.setOutput('warnings', totals.warnings);
   core.setOutput('report-file', settings.reportFile);
@@ -205,23 +227,25 @@ export async function run(
   let client: Promise<GitHubApi> | null = null;
   const api = (): Promise<GitHubApi> => (client ??= octokitApi(token, ctx.apiUrl, (m) => core.info(line(m))));
   const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
-  if (!read.ok) {
-    // `if: always()` steps can tell a misconfigured gate from a failed one.
-    core.setOutput('result', 'error');
-    core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
-    return;
-  }
+  if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
   const gated = await runGate(settings.gate, settings.vsa !== null);
-  if (!gated.ok) {
-    core.setOutput('result', 'error');
-    core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
-    return;
-  }
+  if (!gated.ok)
+    return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
   const { report, inputs } = gated.value;
-  const digest = await writeJson(report, settings.reportFile);
-  if (!verdict(core, settings, ctx, env, report, digest, inputs)) return;
-  outputs(core, settings, report, digest);
+  let digest: string;
+  try {
+    digest = await writeJson(report, settings.reportFile);
+  } catch (error) {
+    return configurationError(core, env, cannotWriteText('report-file', settings.reportFile, error));
+  }
+  const unwritten = verdict(core, settings, ctx, env, report, digest, inputs);
+  if (unwritten !== null) return configurationError(core, env, unwritten);
+  try {
+    outputs(core, settings, report, digest);
+  } catch (error) {
+    return configurationError(core, env, cannotWriteText('sarif-file', settings.sarifFile ?? '', error));
+  }
   const summary: SummaryContext = {
     prefix: settings.prefix,
     blobBase: blobBase(ctx),

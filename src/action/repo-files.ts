@@ -8,7 +8,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isObject } from '../core/json.js';
-import { readAtCommit, resolveCommit } from '../gate/repository.js';
+import { messageOf } from '../core/text.js';
+import {
+  isCommitId,
+  isNearMissPolicy,
+  linkOnDisk,
+  linkReason,
+  nearMissAtCommit,
+  nearMissOnDisk,
+  readAtCommit,
+  resolveCommit,
+} from '../gate/repository.js';
 import type { RepoText } from '../gate/settings/policy.js';
 import { UsageError } from '../gate/settings/types.js';
 import { readNamedFile } from '../read/files.js';
@@ -25,30 +35,85 @@ export type Given =
 /** The events whose checkout a pull request controls: their trust material is read at the base. */
 const PULL_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'merge_group']);
 
-/** A file of the checkout (null: none). */
+/** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace: string, rel: string): RepoText | null {
   const abs = path.resolve(workspace, rel);
+  const link = linkOnDisk(workspace, rel);
+  if (link !== null) throw new UsageError('file', link);
   if (!existsSync(abs)) return null;
   const got = readNamedFile(abs, DEFAULT_LIMITS);
   if (!got.ok) throw new UsageError('file', `${rel}: ${got.reason}`);
   return { path: rel, commit: null, text: got.value.toString('utf8') };
 }
 
-/** A file at a commit through the contents API: its text, or null when GitHub has no such file there. */
+/** The repository's API path. */
+const repoApi = (ctx: RunContext): string => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
+
+/** GitHub's own words for a failed answer. */
+const said = (data: unknown): string => (isObject(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
+
+/** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */
+async function ask(api: GitHubApi, what: string, where: string): Promise<{ readonly status: number; readonly data: unknown }> {
+  try {
+    return await api.request('GET', where);
+  } catch (error) {
+    throw new UsageError('file', `${what} at the base commit cannot be read: the GitHub API did not answer (${messageOf(error)})`);
+  }
+}
+
+/**
+ * Whether the base commit exists for the token (a 404 of the contents API is "no such file" only
+ * then): one request. A 404 here is a commit the repository does not have, a wrong repository or a
+ * token without access; any of them is a configuration error.
+ */
+async function commitExists(api: GitHubApi, ctx: RunContext, rel: string, commit: string): Promise<void> {
+  const res = await ask(api, rel, `${repoApi(ctx)}/git/commits/${encodeURIComponent(commit)}`);
+  if (res.status === 200) return;
+  throw new UsageError(
+    'file',
+    `${rel} at the base commit ${commit.slice(0, 12)}: the contents API answered 404 and the commit itself cannot be read (HTTP ${res.status}${said(res.data)}): a commit the repository does not have, another repository, or a token without access (permissions: contents: read); the base's policy is not known, so nothing is judged`,
+  );
+}
+
+/** A file at a commit through the contents API: its text, or null when the commit exists and has no such file. */
 async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: string): Promise<string | null> {
-  const where = `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
-  const res = await api.request('GET', where);
-  if (res.status === 404) return null;
+  const where = `${repoApi(ctx)}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
+  const res = await ask(api, rel, where);
+  if (res.status === 404) {
+    await commitExists(api, ctx, rel, commit);
+    return null;
+  }
   const data = res.data;
   if (res.status !== 200 || !isObject(data))
     throw new UsageError(
       'file',
-      `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${isObject(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : ''}); the job needs permissions: contents: read`,
+      `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${said(data)}); the job needs permissions: contents: read`,
     );
+  // A link whose target is a file comes back as the target (another path); any other link as a symlink.
+  if (data['type'] === 'symlink' || (typeof data['path'] === 'string' && data['path'] !== rel))
+    throw new UsageError('file', `${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
   if (data['type'] !== 'file') throw new UsageError('file', `${rel} at the base commit is not a file (${String(data['type'])})`);
   if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string')
     throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
   return Buffer.from(data['content'], 'base64').toString('utf8');
+}
+
+/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
+async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string): Promise<string | null> {
+  const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
+  const data = res.data;
+  if (res.status !== 200 || !isObject(data) || !Array.isArray(data['tree'])) return null;
+  const paths = data['tree'].flatMap((e: unknown) => (isObject(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+  const found = paths.sort().find(isNearMissPolicy) ?? null;
+  if (found !== null || data['truncated'] !== true) return found;
+  for (const folder of ['', '.github', '.github/receipt-gate']) {
+    const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
+    if (list.status !== 200 || !Array.isArray(list.data)) continue;
+    const names = list.data.flatMap((e: unknown) => (isObject(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+    const hit = names.sort().find(isNearMissPolicy);
+    if (hit !== undefined) return hit;
+  }
+  return null;
 }
 
 /** How the action reads repository files: at the base and the head on a pull request or a merge queue, else in the checkout. */
@@ -56,33 +121,53 @@ export function repoFiles(
   ctx: RunContext,
   token: string,
   api: () => Promise<GitHubApi>,
-): { readonly base: string | null; read(rel: string): Promise<Given> } {
+): {
+  readonly base: string | null;
+  read(rel: string): Promise<Given>;
+  /** A policy file at a near-miss path where the policy is read (the base on a pull request), or null. */
+  nearMiss(): Promise<string | null>;
+} {
   const base = PULL_EVENTS.has(ctx.eventName) ? ctx.baseSha : null;
   const workspace = path.resolve(ctx.workspace);
+  /** The base commit, checked: a commit id, never a ref name a tampered payload could give. */
+  const baseCommit = (rel: string): string => {
+    if (base === null)
+      throw new UsageError('file', `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`);
+    if (!isCommitId(base))
+      throw new UsageError(
+        'file',
+        `${rel}: the event's base commit ${JSON.stringify(base.slice(0, 80))} is not a commit id (40 or 64 hex digits); the base's policy cannot be read`,
+      );
+    return base;
+  };
+  const noToken = (rel: string, commit: string): UsageError =>
+    new UsageError(
+      'file',
+      `${rel} must be read at the base commit ${commit.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`,
+    );
   return {
     base,
     async read(rel) {
       const head = headText(workspace, rel);
       if (!PULL_EVENTS.has(ctx.eventName)) return head ? { kind: 'file', file: head } : { kind: 'absent' };
-      if (base === null)
-        throw new UsageError(
-          'file',
-          `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`,
-        );
+      const commit = baseCommit(rel);
       let text: string | null;
-      if (resolveCommit(workspace, base) !== null) {
-        const got = readAtCommit(workspace, base, path.resolve(workspace, rel));
-        if (!got.ok) throw new UsageError('file', `${rel} at the base commit ${base.slice(0, 12)}: ${got.reason}`);
+      if (resolveCommit(workspace, commit) !== null) {
+        const got = readAtCommit(workspace, commit, path.resolve(workspace, rel));
+        if (!got.ok) throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: ${got.reason}`);
         text = got.value;
       } else {
-        if (token === '' || !ctx.owner || !ctx.repo)
-          throw new UsageError(
-            'file',
-            `${rel} must be read at the base commit ${base.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`,
-          );
-        text = await apiText(await api(), ctx, rel, base);
+        if (token === '' || !ctx.owner || !ctx.repo) throw noToken(rel, commit);
+        text = await apiText(await api(), ctx, rel, commit);
       }
-      return { kind: 'pull', base: text === null ? null : { path: rel, commit: base, text }, head };
+      return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
+    },
+    async nearMiss() {
+      if (!PULL_EVENTS.has(ctx.eventName)) return nearMissOnDisk(workspace);
+      const commit = baseCommit('the policy file');
+      if (resolveCommit(workspace, commit) !== null) return nearMissAtCommit(workspace, commit);
+      if (token === '' || !ctx.owner || !ctx.repo) throw noToken('the policy file', commit);
+      return apiNearMiss(await api(), ctx, commit);
     },
   };
 }

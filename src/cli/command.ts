@@ -2,14 +2,16 @@
  * One way out. Every command ends in a `CliOutcome` whose code comes from one table: 0 the gate
  * passed or the command did what it was asked; 1 the gate or a tool found a problem in the evidence
  * (nothing written by a tool); 2 usage or configuration (a flag, a key, a file a flag names, an
- * output that cannot be written). A command throws only `UsageError` (gate/settings/types.ts), which
- * the CLI's `main` turns into exit 2; everything else is an outcome it returns.
+ * output that cannot be written); 3 an internal error (a bug of the gate, never an input problem:
+ * the entry catches it, says so and fails closed). A command throws only `UsageError`
+ * (gate/settings/types.ts), which the CLI's `main` turns into exit 2; everything else is an outcome
+ * it returns.
  */
 import type { Finding } from '../core/findings.js';
 import { located } from '../report/text.js';
 import type { CommandSpec } from './options.js';
 
-export const EXIT = { pass: 0, problem: 1, usage: 2 } as const;
+export const EXIT = { pass: 0, problem: 1, usage: 2, internal: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export interface CliOutcome {
@@ -39,11 +41,14 @@ export interface Command {
   run(ctx: CommandContext): Promise<CliOutcome | 'help'> | CliOutcome | 'help';
 }
 
-/** A usage error: exit 2, the problem, and where to read about the commands. */
-export const usageError = (message: string): CliOutcome => ({
+/**
+ * A usage error: exit 2, the problem, and where to read about the commands. A problem in a file (a
+ * policy file) is not a problem with the command line: no `--help` line follows it.
+ */
+export const usageError = (message: string, help = true): CliOutcome => ({
   code: EXIT.usage,
   stdout: '',
-  stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+  stderr: `receipt-gate: ${message}\n${help ? "Run 'receipt-gate --help' for the commands and their options.\n" : ''}`,
 });
 
 /** What a tool says on stderr, each line prefixed with its name. */

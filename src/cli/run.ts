@@ -40,7 +40,7 @@ export async function main(
     const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
     return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
   } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message);
+    if (error instanceof UsageError) return usageError(error.message, error.code !== 'policy');
     throw error;
   }
 }

@@ -47,8 +47,9 @@ export function usageText(only?: string): string {
     '',
     'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or',
     'a tool found a problem in the evidence, 2 usage or configuration (an',
-    'output that cannot be written included). Colour only on a terminal; set',
-    'NO_COLOR to turn it off.',
+    'output that cannot be written included), 3 an internal error (a bug of',
+    'receipt-gate, never a verdict: report it). Colour only on a terminal;',
+    'set NO_COLOR to turn it off.',
     '',
   );
   return out.join('\n');

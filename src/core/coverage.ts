@@ -43,7 +43,7 @@ export interface CoverageGap {
 export function scopeText(s: CoverageStatement): string {
   if (s.repos !== null) return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
   if (s.owner !== null) return `organisation ${s.owner}`;
-  return s.provider === 'github' ? 'any repository' : 'the whole log';
+  return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 
 /** The window in words, `[since, until)`. */
@@ -135,7 +135,9 @@ export class Coverage {
       if (where.provider !== null && where.provider !== g.provider) return false;
       if (g.repos !== null) return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
       if (g.owner !== null) return where.owner === g.owner;
-      return true;
+      // A GitHub export came from one organisation or repository: a statement naming neither covers
+      // no GitHub call (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
+      return g.provider !== 'github';
     });
   }
 

@@ -18,7 +18,8 @@ const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describ
 export type Outcome =
   /** The call asserts no side effect: no rung (§5). */
   | { readonly level: null }
-  | { readonly level: 'verified'; readonly record: UsableRecord }
+  /** `read`: a later read of the same target that would have confirmed it too (what a rule's `signed-by` falls back to). */
+  | { readonly level: 'verified'; readonly record: UsableRecord; readonly read: DecisionInput | null }
   | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord }
   /** Ineligible, or eligible with no record and no later read of the same target. */
   | { readonly level: 'asserted'; readonly why: NotVerified };
@@ -97,7 +98,7 @@ function outcomeOf(
   noRecord: (digest: string, provider: string | null) => NoRecord,
 ): Outcome {
   if (!call.claim.asserted) return { level: null };
-  if (record) return { level: 'verified', record };
+  if (record) return { level: 'verified', record, read: read ?? null };
   const eligibility = call.eligibility;
   if (!eligibility.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
   const notVerified = noRecord(eligibility.digest, eligibility.provider);

@@ -9,6 +9,7 @@
  * not denied; with no rule at all the gate enforces honesty only.
  */
 
+import { compileGlob, type Glob, globMatches } from './glob.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import { KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
@@ -28,8 +29,8 @@ export type FieldTest =
       readonly field: string;
       readonly globs: readonly string[];
       readonly caseless: boolean;
-      /** The globs as patterns, made once (a rule is asked about every call). */
-      readonly patterns: readonly RegExp[];
+      /** The globs compiled once (a rule is asked about every call); matched in linear time. */
+      readonly patterns: readonly Glob[];
     }
   /** A hashed field (`key_title` → `key_title_hash`): the call's value equals the hash of a listed raw value. */
   | { readonly kind: 'hash'; readonly field: string; readonly hashes: ReadonlySet<string> };
@@ -135,15 +136,10 @@ export function parsePolicy(texts: readonly string[]): Result<Policy> {
   return { ok: true, value: rules.length === 0 ? NO_POLICY : { ...NO_POLICY, kind: 'require', rules } };
 }
 
-/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
-function globPattern(glob: string, caseless: boolean): RegExp {
-  const parts = (caseless ? asciiLower(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]*')}$`, 's');
-}
 
 /** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
 export function globTest(field: string, globs: readonly string[], caseless: boolean): FieldTest {
-  return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
+  return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? asciiLower(glob) : glob)) };
 }
 
 /** What a rule is matched against: a call's class, verb and target fields (bound fields, or a class outside the table's string fields). */
@@ -158,7 +154,7 @@ function testHolds(test: FieldTest, target: JsonObject | null): boolean {
   if (typeof value !== 'string') return false;
   if (test.kind === 'hash') return test.hashes.has(value);
   const text = test.caseless ? asciiLower(value) : value;
-  return test.patterns.some((pattern) => pattern.test(text));
+  return test.patterns.some((glob) => globMatches(glob, text));
 }
 
 /** Whether a rule matches a call of this class, verb and target. */

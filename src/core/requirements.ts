@@ -127,10 +127,13 @@ export class Requirements {
   measure(call: Call, requirement: Requirement, outcome: Outcome): Shortfall {
     const { rule, level: required } = requirement;
     if (required === null || outcome.level === null) return { kind: 'met' };
-    let short = below(outcome.level, required);
     const voucher = voucherOf(outcome);
-    // signed-by is a requirement, not a rung: a record another signer vouched for still verifies the call.
-    if (!short && rule?.signedBy && required === 'verified' && (voucher === null || !rule.signedBy.includes(voucher))) short = true;
+    // signed-by is a requirement, not a rung, and it holds at every level (docs/policy.md §11): a record
+    // another signer vouched for still verifies the call, but the rule then counts only what the call
+    // earns without it (its confirming read, or its assertion).
+    const unlisted = outcome.level === 'verified' && rule?.signedBy && (voucher === null || !rule.signedBy.includes(voucher));
+    const counted: Level = unlisted ? (outcome.read ? 'observed_confirmed' : 'asserted') : outcome.level;
+    const short = below(counted, required);
     if (!short) return { kind: 'met' };
     const p = call.input.projection;
     const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];

@@ -24,7 +24,7 @@ import type { StatementInput, VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
-import { type Instant, rfc3339 } from './time.js';
+import { compareInstants, type Instant, rfc3339 } from './time.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
@@ -67,18 +67,33 @@ export type CoverageVerdict =
   | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
   | { readonly kind: 'uncovered' };
 
-/** Whether no record of the call's subject exists at all (what an export's silence speaks to). */
-const unrecorded = (outcome: Outcome): boolean =>
-  (outcome.level === 'asserted' && outcome.why.kind === 'no_record' && outcome.why.snags.length === 0) ||
-  (outcome.level === 'observed_confirmed' && outcome.notVerified.snags.length === 0);
+/** The same decision read twice (a run file committed twice): one call, not a second effect. */
+const replayOf = (call: Call, other: Call): boolean =>
+  call.input.index === other.input.index &&
+  call.input.time !== null &&
+  other.input.time !== null &&
+  compareInstants(call.input.time, other.input.time) === 0;
+
+/**
+ * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
+ * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
+ * §6): a second call claiming the same subject needs an entry of its own, unless it is a replay of the
+ * call that holds the entry.
+ */
+function unrecorded(call: Call, outcome: Outcome): boolean {
+  const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+  if (why === null || why.kind !== 'no_record') return false;
+  for (const kind of why.more.keys()) if (kind !== 'taken') return false;
+  return why.snags.every((s) => s.kind === 'taken' && !replayOf(call, s.holder));
+}
 
 /** A call's coverage, judged against what it earned. */
-export function coverageVerdict(coverage: CallCoverage, outcome: Outcome): CoverageVerdict {
+export function coverageVerdict(coverage: CallCoverage, call: Call, outcome: Outcome): CoverageVerdict {
   switch (coverage.kind) {
     case 'covered':
-      return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+      return unrecorded(call, outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
     case 'pending':
-      return unrecorded(outcome) ? coverage : { kind: 'none' };
+      return unrecorded(call, outcome) ? coverage : { kind: 'none' };
     case 'uncovered':
       return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
     default:
@@ -156,6 +171,8 @@ function callFindings(
     );
     return out;
   }
+  // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
+  if (notLogged !== null) return out;
   let why: string;
   if (!below(level, required)) {
     const wants = (requirement.rule?.signedBy ?? []).join(', ');
@@ -163,7 +180,7 @@ function callFindings(
   } else {
     // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
     const said = out.find(
-      (f) => (f.code === 'effect_not_logged' || ('shortfall' in FINDINGS[f.code] && claim.level === required)) && f.severity === 'error',
+      (f) => 'shortfall' in FINDINGS[f.code] && claim.level === required && f.severity === 'error',
     );
     why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
     if (!said && coverage.kind === 'uncovered') why = `${why}; no export covers this call's time`;
@@ -245,8 +262,9 @@ export function judgeCall(
           ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
           : null,
     findings,
-    below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
-    warned: shortfall.kind === 'short' && requirement.mode === 'warn',
+    // A call the export never logged fails on that alone: its shortfall is not counted again.
+    below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
+    warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
     pending: coverage.kind === 'pending',
     effect_not_logged: coverage.kind === 'not_logged',
     suppressed: suppressedOf(call, outcome, requirement, shortfall),

@@ -202,7 +202,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const mine = own.map((call) => {
       const outcome = item(climbed.outcomes, call.order);
       const requirement = requirements.of(call);
-      const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+      const covered = coverageVerdict(coverage.of(call, call.input.time), call, outcome);
       // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
       const shortfall: Shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
       return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);

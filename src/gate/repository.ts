@@ -4,6 +4,7 @@
  * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Result } from '../core/result.js';
 
@@ -28,9 +29,22 @@ export function resolveCommit(cwd: string, ref: string): string | null {
   return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
+/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
+export const isCommitId = (text: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+
+/** Git's mode of a symbolic link. */
+const LINK_MODE = '120000';
+
+/** The repository path of a file on disk, `/`-separated. */
+const relOf = (cwd: string, file: string): string => path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
+
+/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+const prefixes = (rel: string): string[] => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+
 /**
  * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
- * read (no git, not a repository, the commit absent).
+ * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
+ * git would give a link's text where the contents API gives its target, so neither is read).
  * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
  */
 export function readAtCommit(cwd: string, commit: string, file: string): Result<string | null> {
@@ -40,11 +54,68 @@ export function readAtCommit(cwd: string, commit: string, file: string): Result<
       ok: false,
       reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
     };
-  const rel = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
+  const rel = relOf(cwd, file);
+  const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
+  if (tree.status !== 0) return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+  for (const entry of tree.stdout.split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+      return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+  }
   const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
   if (r.status !== 0) return { ok: true, value: null };
   const shown = git(cwd, ['show', `${sha}:./${rel}`]);
   if (shown.status !== 0)
     return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
   return { ok: true, value: shown.stdout };
+}
+
+/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
+export const linkReason = (link: string, rel: string): string =>
+  `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
+
+/**
+ * Whether a repository path is where a policy file is sometimes put instead of the default
+ * (docs/policy.md §11 "A policy at a near-miss path").
+ */
+export const isNearMissPolicy = (rel: string): boolean =>
+  NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+
+/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
+export const NEAR_MISS_FILES: readonly string[] = [
+  '.github/receipt-gate.yaml',
+  '.github/receipt-gate.json',
+  'receipt-gate.yml',
+  'receipt-gate.yaml',
+];
+
+/** A near-miss policy file at a commit (git), or null. */
+export function nearMissAtCommit(cwd: string, commit: string): string | null {
+  const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
+  if (r.status !== 0) return null;
+  return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+}
+
+/** A near-miss policy file in the checkout, or null. */
+export function nearMissOnDisk(cwd: string): string | null {
+  let inFolder: string[] = [];
+  try {
+    inFolder = readdirSync(path.join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+  } catch {
+    // No such folder.
+  }
+  return [...NEAR_MISS_FILES.filter((f) => existsSync(path.join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+}
+
+/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
+export function linkOnDisk(cwd: string, rel: string): string | null {
+  for (const prefix of prefixes(rel)) {
+    try {
+      if (lstatSync(path.join(cwd, prefix)).isSymbolicLink()) return linkReason(prefix, rel);
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }

@@ -124,7 +124,10 @@ export async function publishCheckRun(
     ok: false,
     reason: { status, message, posted, unposted: located.slice(posted), run: id === null ? null : { id, url } },
   });
-  for (const batch of batches) {
+  // A create that failed with no run found by the lookup is sent once more before falling back.
+  let retried = false;
+  for (let b = 0; b < batches.length; b++) {
+    const batch = batches[b] ?? [];
     const body: Record<string, unknown> = { output: { ...out, annotations: batch.map(toApi) } };
     let res: ApiResponse | null = null;
     let lost = '';
@@ -154,6 +157,12 @@ export async function publishCheckRun(
         id = found.id;
         url = found.url;
         posted += batch.length;
+        continue;
+      }
+      // GitHub made no run: creating it again cannot make a second one.
+      if (!retried) {
+        retried = true;
+        b--;
         continue;
       }
     }

@@ -45,3 +45,7 @@ export async function openOutput(file: string): Promise<FileHandle> {
   if (outputPlace(file) === 'replace link') unlinkSync(file);
   return open(file, 'w');
 }
+
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+export const cannotWriteText = (what: string, file: string, error: unknown): string =>
+  `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;

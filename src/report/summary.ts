@@ -103,7 +103,7 @@ function coverageLines(report: Report): string[] {
   const usable = coverage.filter((s) => s.usable);
   const scopes = new Map<string, { count: number; since: string; until: string }>();
   for (const s of usable) {
-    const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? 'any scope')})`;
+    const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? (s.provider === 'github' ? 'no organisation or repository: it covers no call' : 'the whole log'))})`;
     const seen = scopes.get(key);
     if (!seen) scopes.set(key, { count: 1, since: s.since, until: s.until });
     else {

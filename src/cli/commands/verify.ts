@@ -2,11 +2,11 @@
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { type Instant, instantOf, parseRfc3339 } from '../../core/time.js';
 import { runGate } from '../../gate/gate.js';
-import { readAtCommit, resolveCommit } from '../../gate/repository.js';
+import { linkOnDisk, linkReason, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
@@ -15,6 +15,7 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
+import { cannotWriteText } from '../../report/output.js';
 import { renderJson, writeJson } from '../../report/json-report.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
@@ -337,7 +338,10 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
 /** A file a flag names, its text as on disk, named relative to -C. */
 function diskText(flag: string, dir: string, file: string, limits: ReadLimits): RepoText {
   const abs = path.resolve(dir, file);
-  return { path: path.relative(dir, abs).split(path.sep).join('/'), commit: null, text: readTextFile(flag, abs, limits) };
+  const rel = path.relative(dir, abs).split(path.sep).join('/');
+  const link = linkOnDisk(dir, rel);
+  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
+  return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
 
 /** --policy (default: .github/receipt-gate.yml, none when absent) read on disk, or at --policy-ref with git. */
@@ -354,19 +358,29 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
     if (!text.ok) throw new UsageError('file', `--policy-ref ${ref}: ${text.reason}`);
     if (text.value === null) {
       if (explicit) throw new UsageError('path', `--policy: ${rel} does not exist at ${ref} (${commit.slice(0, 12)})`);
+      nearMiss(rel, nearMissAtCommit(dir, commit), ` at ${ref}`);
       return { kind: 'none' };
     }
     return { kind: 'file', file: { path: rel, commit, text: text.value } };
   }
+  const link = linkOnDisk(dir, rel);
+  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
   if (!existsSync(abs)) {
     if (explicit)
       throw new UsageError(
         'path',
         `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`,
       );
+    nearMiss(rel, nearMissOnDisk(dir), '');
     return { kind: 'none' };
   }
   return { kind: 'file', file: { path: rel, commit: null, text: readTextFile('--policy', abs) } };
+}
+
+/** A policy at a near-miss path while the default is missing: a configuration error, never a gate run without it (docs/policy.md §11). */
+function nearMiss(rel: string, found: string | null, where: string): void {
+  if (found !== null)
+    throw new UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
 }
 
 /** --now (RFC 3339), or the time the command runs. */
@@ -422,14 +436,18 @@ export function verifyRequest(
 const cannotWrite = (flag: string, file: string, e: unknown): CliOutcome => ({
   code: EXIT.usage,
   stdout: '',
-  stderr: `receipt-gate: cannot write ${flag} ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
+  stderr: `receipt-gate: ${cannotWriteText(flag, file, e)}\n`,
 });
 
 async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   const req = verifyRequest(ctx.argv, ctx);
   if (req === 'help') return req;
   const gated = await runGate(req.settings, req.vsa !== null);
-  if (!gated.ok) return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
+  if (!gated.ok)
+    return usageError(
+      gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message,
+      gated.reason.code !== 'policy',
+    );
   const { report, inputs } = gated.value;
   const code = report.ok ? EXIT.pass : EXIT.problem;
   if (req.sarif) {
