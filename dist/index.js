@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4879);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6121);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4879:
+/***/ 6121:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31015,6 +31015,80 @@ function changesText(list, max = 6) {
 
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
+;// CONCATENATED MODULE: ./src/core/glob.ts
+/**
+ * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
+ * `/`, the empty run included; nothing else is special. A pull request writes the values a glob is
+ * matched against, so matching never backtracks: the glob is split at its stars into literal
+ * pieces, the first must start the value and the last must end it, and each piece between is found
+ * at its leftmost place after the one before (Knuth–Morris–Pratt, each byte of the value looked at
+ * a bounded number of times). Leftmost is never worse: a later place leaves less of the value for
+ * the pieces after it and a longer gap, which can only hold more `/`. Time: linear in the lengths
+ * of the glob and the value.
+ */
+/** KMP failure table: for each prefix, the length of its longest proper border. */
+function failure(piece) {
+    const table = new Int32Array(piece.length);
+    let k = 0;
+    for (let i = 1; i < piece.length; i++) {
+        while (k > 0 && piece.charCodeAt(i) !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (piece.charCodeAt(i) === piece.charCodeAt(k))
+            k++;
+        table[i] = k;
+    }
+    return table;
+}
+function compileGlob(glob) {
+    const pieces = glob.split('*');
+    const empty = new Int32Array(0);
+    return { pieces, tables: pieces.map((p, i) => (i === 0 || i === pieces.length - 1 || p === '' ? empty : failure(p))) };
+}
+/** Where `piece` first occurs in `value` at or after `from` and before `end`, or -1 (KMP: linear). */
+function find(value, piece, table, from, end) {
+    let k = 0;
+    for (let i = from; i < end; i++) {
+        const c = value.charCodeAt(i);
+        while (k > 0 && c !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (c === piece.charCodeAt(k))
+            k++;
+        if (k === piece.length)
+            return i - k + 1;
+    }
+    return -1;
+}
+/** Whether the glob matches the value whole. */
+function globMatches(glob, value) {
+    const { pieces, tables } = glob;
+    const first = pieces[0] ?? '';
+    if (pieces.length === 1)
+        return value === first;
+    const last = pieces[pieces.length - 1] ?? '';
+    if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last))
+        return false;
+    const end = value.length - last.length;
+    let at = first.length;
+    // The first `/` at or after `at` (moved only forward: every byte is looked at once for it).
+    let slash = -2;
+    const starSpan = (to) => {
+        if (slash !== -1 && slash < at)
+            slash = value.indexOf('/', at);
+        return slash < 0 || slash >= to;
+    };
+    for (let i = 1; i < pieces.length - 1; i++) {
+        const piece = pieces[i] ?? '';
+        if (piece === '')
+            continue;
+        const found = find(value, piece, tables[i] ?? new Int32Array(0), at, end);
+        // The star before this piece spans [at, found): no `/` there, or no later place would do either.
+        if (found < 0 || !starSpan(found))
+            return false;
+        at = found + piece.length;
+    }
+    return starSpan(end);
+}
+
 // EXTERNAL MODULE: ./src/core/projection.ts
 var core_projection = __nccwpck_require__(3890);
 // EXTERNAL MODULE: ./src/core/vocabulary.ts
@@ -31030,6 +31104,7 @@ var vocabulary = __nccwpck_require__(7063);
  * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
  * not denied; with no rule at all the gate enforces honesty only.
  */
+
 
 
 
@@ -31074,18 +31149,24 @@ function parsePolicy(texts) {
         if (seen.has(selectorText))
             return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
         seen.add(selectorText);
-        rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
+        rules.push({
+            name: selectorText,
+            selector: selectorText,
+            ...selector,
+            target: [],
+            level,
+            mode: 'enforce',
+            signedBy: null,
+            at: null,
+            classAt: null,
+            verbAt: null,
+        });
     }
     return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
 }
-/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
-function globPattern(glob, caseless) {
-    const parts = (caseless ? (0,core_text/* asciiLower */.F)(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
-    return new RegExp(`^${parts.join('[^/]*')}$`, 's');
-}
 /** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
 function globTest(field, globs, caseless) {
-    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
+    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? (0,core_text/* asciiLower */.F)(glob) : glob)) };
 }
 function testHolds(test, target) {
     const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
@@ -31094,7 +31175,7 @@ function testHolds(test, target) {
     if (test.kind === 'hash')
         return test.hashes.has(value);
     const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
-    return test.patterns.some((pattern) => pattern.test(text));
+    return test.patterns.some((glob) => globMatches(glob, text));
 }
 /** Whether a rule matches a call of this class, verb and target. */
 function ruleMatches(rule, call) {
@@ -31189,6 +31270,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                 ok: false,
                 reason: {
                     rule,
+                    at: rule.classAt ?? rule.at,
                     message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
                 },
             };
@@ -31201,6 +31283,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                     ok: false,
                     reason: {
                         rule,
+                        at: rule.verbAt ?? rule.at,
                         message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
                     },
                 };
@@ -31232,6 +31315,33 @@ function ruleJson(rule) {
         ...(rule.target.length > 0 ? { target } : {}),
         ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
     };
+}
+/** Two target tests give the same list (as sets: order and repeats aside). */
+function sameTest(a, b) {
+    if (a.kind !== b.kind || a.field !== b.field)
+        return false;
+    const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
+    const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set();
+    return left.size === right.size && [...left].every((v) => right.has(v));
+}
+/**
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
+ * no verb or the same; every target field the earlier gives, the later gives with the same list; no
+ * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ */
+function shadowing(earlier, later) {
+    for (const e of earlier) {
+        if (e.actionClass !== later.actionClass)
+            continue;
+        if (e.verb !== null && e.verb !== later.verb)
+            continue;
+        if (!e.target.every((t) => later.target.some((u) => sameTest(t, u))))
+            continue;
+        if (e.signedBy !== null && later.signedBy === null)
+            continue;
+        return e;
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
@@ -31304,7 +31414,7 @@ function scopeText(s) {
         return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
     if (s.owner !== null)
         return `organisation ${s.owner}`;
-    return s.provider === 'github' ? 'any repository' : 'the whole log';
+    return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
@@ -31389,7 +31499,9 @@ class Coverage {
                 return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
             if (g.owner !== null)
                 return where.owner === g.owner;
-            return true;
+            // A GitHub export came from one organisation or repository: a statement naming neither covers
+            // no GitHub call (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
+            return g.provider !== 'github';
         });
     }
     /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
@@ -32051,7 +32163,7 @@ function outcomeOf(call, record, read, noRecord) {
     if (!call.claim.asserted)
         return { level: null };
     if (record)
-        return { level: 'verified', record };
+        return { level: 'verified', record, read: read ?? null };
     const eligibility = call.eligibility;
     if (!eligibility.ok)
         return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
@@ -32160,11 +32272,13 @@ class Requirements {
         const { rule, level: required } = requirement;
         if (required === null || outcome.level === null)
             return { kind: 'met' };
-        let short = (0,vocabulary/* below */.Gz)(outcome.level, required);
         const voucher = voucherOf(outcome);
-        // signed-by is a requirement, not a rung: a record another signer vouched for still verifies the call.
-        if (!short && rule?.signedBy && required === 'verified' && (voucher === null || !rule.signedBy.includes(voucher)))
-            short = true;
+        // signed-by is a requirement, not a rung, and it holds at every level (docs/policy.md §11): a record
+        // another signer vouched for still verifies the call, but the rule then counts only what the call
+        // earns without it (its confirming read, or its assertion).
+        const unlisted = outcome.level === 'verified' && rule?.signedBy && (voucher === null || !rule.signedBy.includes(voucher));
+        const counted = unlisted ? (outcome.read ? 'observed_confirmed' : 'asserted') : outcome.level;
+        const short = (0,vocabulary/* below */.Gz)(counted, required);
         if (!short)
             return { kind: 'met' };
         const p = call.input.projection;
@@ -32215,9 +32329,19 @@ function unusedRequireRule(rule, classesSeen) {
             .slice(0, 20)
             .map((c) => (0,core_text/* quote */.hD)(c, 100))
             .join(', ')}${classesSeen.length > 20 ? ` and ${classesSeen.length - 20} more` : ''}`;
+    // A misspelling is suggested only when a near name was seen (docs/policy.md §11).
+    const ruleClass = rule.actionClass;
+    const near = ruleClass === null || classesSeen.includes(ruleClass) ? null : (0,core_text/* nearestName */.qb)(ruleClass, classesSeen);
+    const why = ruleClass === null
+        ? 'no call asserts a side effect'
+        : classesSeen.includes(ruleClass)
+            ? `calls of ${(0,core_text/* quote */.hD)(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
+            : near !== null
+                ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
+                : `no call of ${(0,core_text/* quote */.hD)(ruleClass, 100)} was read`;
     if (rule.at !== null)
-        return (0,core_findings/* finding */.gk)('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): is its class, verb or target misspelt?`);
-    return (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${rule.selector}=${rule.level}`, `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): is the class or verb misspelt?`);
+        return (0,core_findings/* finding */.gk)('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): ${why}`);
+    return (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${rule.selector}=${rule.level}`, `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): ${why}`);
 }
 /** The classes of the calls a rule could apply to, sorted (what `rule_unused` names). */
 const classesOf = (calls) => [
@@ -32414,16 +32538,33 @@ function requirementName(requirement) {
         return "the policy's default";
     return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
 }
-/** Whether no record of the call's subject exists at all (what an export's silence speaks to). */
-const unrecorded = (outcome) => (outcome.level === 'asserted' && outcome.why.kind === 'no_record' && outcome.why.snags.length === 0) ||
-    (outcome.level === 'observed_confirmed' && outcome.notVerified.snags.length === 0);
+/** The same decision read twice (a run file committed twice): one call, not a second effect. */
+const replayOf = (call, other) => call.input.index === other.input.index &&
+    call.input.time !== null &&
+    other.input.time !== null &&
+    (0,core_time/* compareInstants */.QI)(call.input.time, other.input.time) === 0;
+/**
+ * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
+ * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
+ * §6): a second call claiming the same subject needs an entry of its own, unless it is a replay of the
+ * call that holds the entry.
+ */
+function unrecorded(call, outcome) {
+    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+    if (why === null || why.kind !== 'no_record')
+        return false;
+    for (const kind of why.more.keys())
+        if (kind !== 'taken')
+            return false;
+    return why.snags.every((s) => s.kind === 'taken' && !replayOf(call, s.holder));
+}
 /** A call's coverage, judged against what it earned. */
-function coverageVerdict(coverage, outcome) {
+function coverageVerdict(coverage, call, outcome) {
     switch (coverage.kind) {
         case 'covered':
-            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+            return unrecorded(call, outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
         case 'pending':
-            return unrecorded(outcome) ? coverage : { kind: 'none' };
+            return unrecorded(call, outcome) ? coverage : { kind: 'none' };
         case 'uncovered':
             return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
         default:
@@ -32480,6 +32621,9 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
         out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})`));
         return out;
     }
+    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
+    if (notLogged !== null)
+        return out;
     let why;
     if (!(0,vocabulary/* below */.Gz)(level, required)) {
         const wants = (requirement.rule?.signedBy ?? []).join(', ');
@@ -32487,7 +32631,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     }
     else {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => (f.code === 'effect_not_logged' || ('shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required)) && f.severity === 'error');
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
         why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
         if (!said && coverage.kind === 'uncovered')
             why = `${why}; no export covers this call's time`;
@@ -32561,8 +32705,9 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
                 ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
                 : null,
         findings,
-        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
-        warned: shortfall.kind === 'short' && requirement.mode === 'warn',
+        // A call the export never logged fails on that alone: its shortfall is not counted again.
+        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
+        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
         pending: coverage.kind === 'pending',
         effect_not_logged: coverage.kind === 'not_logged',
         suppressed: suppressedOf(call, outcome, requirement, shortfall),
@@ -32801,7 +32946,7 @@ function verify(evidence, options) {
         const mine = own.map((call) => {
             const outcome = item(climbed.outcomes, call.order);
             const requirement = requirements.of(call);
-            const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+            const covered = coverageVerdict(coverage.of(call, call.input.time), call, outcome);
             // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
             const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
             return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
@@ -34181,10 +34326,10 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
         .find((checked) => !checked.ok);
     if (names && !names.ok) {
-        const { rule, message } = names.reason;
-        // A rule of the policy file is located in it; a rule of the require input is named by it.
-        if (rule.at !== null)
-            return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(rule.at, true)}: ${message}` } };
+        const { rule, at, message } = names.reason;
+        // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
+        if (rule.at !== null && at !== null)
+            return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(at, true)}: ${message}` } };
         return { ok: false, reason: { code: 'value', message, input: 'require' } };
     }
     const report = verify(evidence, optionsOf(settings));
@@ -34478,7 +34623,10 @@ async function publishCheckRun(api, target, output, annotations) {
         ok: false,
         reason: { status, message, posted, unposted: located.slice(posted), run: id === null ? null : { id, url } },
     });
-    for (const batch of batches) {
+    // A create that failed with no run found by the lookup is sent once more before falling back.
+    let retried = false;
+    for (let b = 0; b < batches.length; b++) {
+        const batch = batches[b] ?? [];
         const body = { output: { ...out, annotations: batch.map(toApi) } };
         let res = null;
         let lost = '';
@@ -34510,6 +34658,12 @@ async function publishCheckRun(api, target, output, annotations) {
                 id = found.id;
                 url = found.url;
                 posted += batch.length;
+                continue;
+            }
+            // GitHub made no run: creating it again cannot make a second one.
+            if (!retried) {
+                retried = true;
+                b--;
                 continue;
             }
         }
@@ -34589,6 +34743,8 @@ async function openOutput(file) {
         (0,external_node_fs_.unlinkSync)(file);
     return (0,promises_namespaceObject.open)(file, 'w');
 }
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
@@ -34892,7 +35048,7 @@ function coverageLines(report) {
     const usable = coverage.filter((s) => s.usable);
     const scopes = new Map();
     for (const s of usable) {
-        const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? 'any scope')})`;
+        const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? (s.provider === 'github' ? 'no organisation or repository: it covers no call' : 'the whole log'))})`;
         const seen = scopes.get(key);
         if (!seen)
             scopes.set(key, { count: 1, since: s.since, until: s.until });
@@ -36050,22 +36206,47 @@ function positions(contents, at) {
     walk(contents, '', null);
     return out;
 }
-/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
-function anchorOf(contents) {
+/**
+ * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
+ * (an anchor at its `&`, not at the value it names).
+ */
+function forbiddenOf(contents, source) {
     let found = null;
     const walk = (node) => {
         if (found !== null || !parser().isNode(node))
             return;
-        if (parser().isAlias(node) || (node.anchor ?? '') !== '') {
-            found = node.range?.[0] ?? 0;
+        const start = node.range?.[0] ?? 0;
+        if (parser().isAlias(node)) {
+            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
+            return;
+        }
+        const anchor = node.anchor ?? '';
+        if (anchor !== '') {
+            const at = source.lastIndexOf(`&${anchor}`, start);
+            found = {
+                offset: at >= 0 ? at : start,
+                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
+            };
+            return;
+        }
+        if ((node.tag ?? '') !== '') {
+            const at = source.lastIndexOf('!', start);
+            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
             return;
         }
         if (parser().isMap(node))
             for (const pair of node.items) {
-                if (parser().isPair(pair)) {
-                    walk(pair.key);
-                    walk(pair.value);
+                if (!parser().isPair(pair))
+                    continue;
+                if (parser().isScalar(pair.key) && pair.key.value === '<<') {
+                    found = {
+                        offset: pair.key.range?.[0] ?? start,
+                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
+                    };
+                    return;
                 }
+                walk(pair.key);
+                walk(pair.value);
             }
         else if (parser().isSeq(node))
             for (const item of node.items)
@@ -36073,6 +36254,29 @@ function anchorOf(contents) {
     };
     walk(contents);
     return found;
+}
+/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source) {
+    const match = /^%[A-Za-z]+/m.exec(source);
+    if (!match)
+        return null;
+    const end = source.search(/^---/m);
+    if (end >= 0 && match.index > end)
+        return null;
+    return {
+        offset: match.index,
+        message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+    };
+}
+/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
+function syntaxHint(code, line) {
+    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
+        return ' (a plain value cannot start with @ or `: quote it, "@…")';
+    if (/(?::|^\s*-)\s+\*/.test(line))
+        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
+    if (code === 'BAD_INDENT' || code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY' || code === 'UNEXPECTED_TOKEN')
+        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
+    return '';
 }
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
 function schemaAt(segments) {
@@ -36139,7 +36343,8 @@ function shapeProblems(value, where) {
         else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
             const allowed = params['allowedValues'].map(String);
             const got = valueAt(value, segments);
-            const near = typeof got === 'string' ? (0,core_text/* nearestName */.qb)(got, allowed) : null;
+            // A near name, or one the value begins with (mode: warning → warn).
+            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
             message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
         }
         else if (e.keyword === 'const') {
@@ -36149,7 +36354,11 @@ function shapeProblems(value, where) {
             message = `${name} must be one glob (a string) or a list of them`;
         }
         else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-            message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+            const got = valueAt(value, segments);
+            message =
+                typeof got === 'string' && /^\d+$/.test(got)
+                    ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+                    : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
         }
         else
             message = `${name} ${e.message ?? 'is invalid'}`;
@@ -36176,12 +36385,31 @@ const valueAt = (value, segments) => {
     }
     return node;
 };
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
 function durationSeconds(text) {
     const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
     if (!match)
         return 0;
     return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
+const MAX_PENDING_SECONDS = 30 * 86_400;
+/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
+function pendingOf(given, bad) {
+    if (given === undefined || given === 0)
+        return 0;
+    if (typeof given === 'number') {
+        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
+        return 0;
+    }
+    if (typeof given !== 'string')
+        return 0;
+    const seconds = durationSeconds(given);
+    if (seconds > MAX_PENDING_SECONDS) {
+        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
+        return 0;
+    }
+    return seconds;
 }
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
 function expiryOf(text) {
@@ -36219,11 +36447,19 @@ function readPolicyFile(source, context) {
             ok: false,
             reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
         };
+    const directive = directiveOf(source);
+    if (directive !== null)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(directive.offset), directive.message));
+    const lineAt = (offset) => {
+        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+        const to = source.indexOf('\n', offset);
+        return source.slice(from, to < 0 ? source.length : to);
+    };
     for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
-    const anchor = anchorOf(doc.contents);
-    if (anchor !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'));
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]))}`));
+    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
+    if (forbidden !== null)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(forbidden.offset), forbidden.message));
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const value = doc.toJS({ maxAliasCount: 0 });
@@ -36232,11 +36468,15 @@ function readPolicyFile(source, context) {
         places.get(pointer) ??
         place(1, 1);
     const shape = shapeProblems(value, where);
-    if (shape.length > 0)
-        return { ok: false, reason: shape };
     if (!(0,json/* isObject */.G)(value))
-        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-    return meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
+    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+    if (shape.length === 0)
+        return meant;
+    // What the schema already said of a line is not said again in other words.
+    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 /** What the schema cannot say, checked on a file of the right shape. */
 function meaning(doc, context, where, sha256) {
@@ -36287,7 +36527,15 @@ function meaning(doc, context, where, sha256) {
                 bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
                 continue;
             }
-            tests.push(globTest(field, strings(given), CASELESS.has(field)));
+            const globs = strings(given);
+            const slash = CASELESS.has(field) ? globs.findIndex((g) => g.includes('/')) : -1;
+            if (slash >= 0) {
+                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
+                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
+                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            tests.push(globTest(field, globs, CASELESS.has(field)));
         }
         const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
         if (signedBy) {
@@ -36303,7 +36551,7 @@ function meaning(doc, context, where, sha256) {
         const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
         if (!(0,vocabulary/* isLevel */.NW)(require))
             return;
-        rules.push({
+        const rule = {
             name,
             selector: verb === null ? actionClass : `${actionClass}:${verb}`,
             actionClass,
@@ -36313,7 +36561,13 @@ function meaning(doc, context, where, sha256) {
             mode,
             signedBy,
             at: where(at),
-        });
+            classAt: where(`${at}/match/class`),
+            verbAt: verb === null ? null : where(`${at}/match/verb`),
+        };
+        const earlier = shadowing(rules, rule);
+        if (earlier !== null)
+            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
+        rules.push(rule);
     });
     const exceptions = [];
     const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
@@ -36357,6 +36611,7 @@ function meaning(doc, context, where, sha256) {
         runs.add(run);
         grandfathered.push({ run, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
     });
+    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
@@ -36367,7 +36622,7 @@ function meaning(doc, context, where, sha256) {
             kind: 'file',
             rules,
             defaultLevel,
-            pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
+            pendingSeconds,
             exceptions,
             grandfathered,
             source: { path: context.path, commit: context.commit, sha256 },
@@ -36605,6 +36860,10 @@ async function readFiles(input, ctx, files) {
     if (policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base && !policyFile.head)) {
         if (explicit)
             throw new UsageError('path', `policy: "${policyValue}" does not exist (a missing default means no policy file; an explicit one must exist)`);
+        // A team's policy at a near-miss path must not leave the gate running without it (docs/policy.md §11).
+        const near = await files.nearMiss();
+        if (near !== null)
+            throw new UsageError('policy', `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})`);
         policy = { kind: 'none' };
     }
     else
@@ -36746,6 +37005,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
  */
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -36766,9 +37026,18 @@ function resolveCommit(cwd, ref) {
     const sha = r.stdout.trim();
     return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
+/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
+const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+/** Git's mode of a symbolic link. */
+const LINK_MODE = '120000';
+/** The repository path of a file on disk, `/`-separated. */
+const relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
 /**
  * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
- * read (no git, not a repository, the commit absent).
+ * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
+ * git would give a link's text where the contents API gives its target, so neither is read).
  * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
  */
 function readAtCommit(cwd, commit, file) {
@@ -36778,7 +37047,17 @@ function readAtCommit(cwd, commit, file) {
             ok: false,
             reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
         };
-    const rel = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+    const rel = relOf(cwd, file);
+    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
+    if (tree.status !== 0)
+        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    for (const entry of tree.stdout.split('\0')) {
+        const tab = entry.indexOf('\t');
+        if (tab < 0)
+            continue;
+        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    }
     const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
     if (r.status !== 0)
         return { ok: true, value: null };
@@ -36786,6 +37065,51 @@ function readAtCommit(cwd, commit, file) {
     if (shown.status !== 0)
         return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
     return { ok: true, value: shown.stdout };
+}
+/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
+const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
+/**
+ * Whether a repository path is where a policy file is sometimes put instead of the default
+ * (docs/policy.md §11 "A policy at a near-miss path").
+ */
+const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
+const NEAR_MISS_FILES = [
+    '.github/receipt-gate.yaml',
+    '.github/receipt-gate.json',
+    'receipt-gate.yml',
+    'receipt-gate.yaml',
+];
+/** A near-miss policy file at a commit (git), or null. */
+function nearMissAtCommit(cwd, commit) {
+    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
+    if (r.status !== 0)
+        return null;
+    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+}
+/** A near-miss policy file in the checkout, or null. */
+function nearMissOnDisk(cwd) {
+    let inFolder = [];
+    try {
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+    }
+    catch {
+        // No such folder.
+    }
+    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+}
+/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
+function linkOnDisk(cwd, rel) {
+    for (const prefix of prefixes(rel)) {
+        try {
+            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+                return linkReason(prefix, rel);
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/repo-files.ts
@@ -36803,11 +37127,15 @@ function readAtCommit(cwd, commit, file) {
 
 
 
+
 /** The events whose checkout a pull request controls: their trust material is read at the base. */
 const PULL_EVENTS = new Set(['pull_request', 'pull_request_target', 'merge_group']);
-/** A file of the checkout (null: none). */
+/** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace, rel) {
     const abs = external_node_path_default().resolve(workspace, rel);
+    const link = linkOnDisk(workspace, rel);
+    if (link !== null)
+        throw new UsageError('file', link);
     if (!(0,external_node_fs_.existsSync)(abs))
         return null;
     const got = (0,files/* readNamedFile */.wh)(abs, limits/* DEFAULT_LIMITS */.dR);
@@ -36815,46 +37143,114 @@ function headText(workspace, rel) {
         throw new UsageError('file', `${rel}: ${got.reason}`);
     return { path: rel, commit: null, text: got.value.toString('utf8') };
 }
-/** A file at a commit through the contents API: its text, or null when GitHub has no such file there. */
+/** The repository's API path. */
+const repoApi = (ctx) => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
+/** GitHub's own words for a failed answer. */
+const said = (data) => ((0,json/* isObject */.G)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
+/** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */
+async function ask(api, what, where) {
+    try {
+        return await api.request('GET', where);
+    }
+    catch (error) {
+        throw new UsageError('file', `${what} at the base commit cannot be read: the GitHub API did not answer (${(0,core_text/* messageOf */.bD)(error)})`);
+    }
+}
+/**
+ * Whether the base commit exists for the token (a 404 of the contents API is "no such file" only
+ * then): one request. A 404 here is a commit the repository does not have, a wrong repository or a
+ * token without access; any of them is a configuration error.
+ */
+async function commitExists(api, ctx, rel, commit) {
+    const res = await ask(api, rel, `${repoApi(ctx)}/git/commits/${encodeURIComponent(commit)}`);
+    if (res.status === 200)
+        return;
+    throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: the contents API answered 404 and the commit itself cannot be read (HTTP ${res.status}${said(res.data)}): a commit the repository does not have, another repository, or a token without access (permissions: contents: read); the base's policy is not known, so nothing is judged`);
+}
+/** A file at a commit through the contents API: its text, or null when the commit exists and has no such file. */
 async function apiText(api, ctx, rel, commit) {
-    const where = `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
-    const res = await api.request('GET', where);
-    if (res.status === 404)
+    const where = `${repoApi(ctx)}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
+    const res = await ask(api, rel, where);
+    if (res.status === 404) {
+        await commitExists(api, ctx, rel, commit);
         return null;
+    }
     const data = res.data;
     if (res.status !== 200 || !(0,json/* isObject */.G)(data))
-        throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${(0,json/* isObject */.G)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : ''}); the job needs permissions: contents: read`);
+        throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${said(data)}); the job needs permissions: contents: read`);
+    // A link whose target is a file comes back as the target (another path); any other link as a symlink.
+    if (data['type'] === 'symlink' || (typeof data['path'] === 'string' && data['path'] !== rel))
+        throw new UsageError('file', `${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
     if (data['type'] !== 'file')
         throw new UsageError('file', `${rel} at the base commit is not a file (${String(data['type'])})`);
     if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string')
         throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
     return Buffer.from(data['content'], 'base64').toString('utf8');
 }
+/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
+async function apiNearMiss(api, ctx, commit) {
+    const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
+    const data = res.data;
+    if (res.status !== 200 || !(0,json/* isObject */.G)(data) || !Array.isArray(data['tree']))
+        return null;
+    const paths = data['tree'].flatMap((e) => ((0,json/* isObject */.G)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+    const found = paths.sort().find(isNearMissPolicy) ?? null;
+    if (found !== null || data['truncated'] !== true)
+        return found;
+    for (const folder of ['', '.github', '.github/receipt-gate']) {
+        const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
+        if (list.status !== 200 || !Array.isArray(list.data))
+            continue;
+        const names = list.data.flatMap((e) => ((0,json/* isObject */.G)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+        const hit = names.sort().find(isNearMissPolicy);
+        if (hit !== undefined)
+            return hit;
+    }
+    return null;
+}
 /** How the action reads repository files: at the base and the head on a pull request or a merge queue, else in the checkout. */
 function repoFiles(ctx, token, api) {
     const base = PULL_EVENTS.has(ctx.eventName) ? ctx.baseSha : null;
     const workspace = external_node_path_default().resolve(ctx.workspace);
+    /** The base commit, checked: a commit id, never a ref name a tampered payload could give. */
+    const baseCommit = (rel) => {
+        if (base === null)
+            throw new UsageError('file', `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`);
+        if (!isCommitId(base))
+            throw new UsageError('file', `${rel}: the event's base commit ${JSON.stringify(base.slice(0, 80))} is not a commit id (40 or 64 hex digits); the base's policy cannot be read`);
+        return base;
+    };
+    const noToken = (rel, commit) => new UsageError('file', `${rel} must be read at the base commit ${commit.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`);
     return {
         base,
         async read(rel) {
             const head = headText(workspace, rel);
             if (!PULL_EVENTS.has(ctx.eventName))
                 return head ? { kind: 'file', file: head } : { kind: 'absent' };
-            if (base === null)
-                throw new UsageError('file', `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`);
+            const commit = baseCommit(rel);
             let text;
-            if (resolveCommit(workspace, base) !== null) {
-                const got = readAtCommit(workspace, base, external_node_path_default().resolve(workspace, rel));
+            if (resolveCommit(workspace, commit) !== null) {
+                const got = readAtCommit(workspace, commit, external_node_path_default().resolve(workspace, rel));
                 if (!got.ok)
-                    throw new UsageError('file', `${rel} at the base commit ${base.slice(0, 12)}: ${got.reason}`);
+                    throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: ${got.reason}`);
                 text = got.value;
             }
             else {
                 if (token === '' || !ctx.owner || !ctx.repo)
-                    throw new UsageError('file', `${rel} must be read at the base commit ${base.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`);
-                text = await apiText(await api(), ctx, rel, base);
+                    throw noToken(rel, commit);
+                text = await apiText(await api(), ctx, rel, commit);
             }
-            return { kind: 'pull', base: text === null ? null : { path: rel, commit: base, text }, head };
+            return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
+        },
+        async nearMiss() {
+            if (!PULL_EVENTS.has(ctx.eventName))
+                return nearMissOnDisk(workspace);
+            const commit = baseCommit('the policy file');
+            if (resolveCommit(workspace, commit) !== null)
+                return nearMissAtCommit(workspace, commit);
+            if (token === '' || !ctx.owner || !ctx.repo)
+                throw noToken('the policy file', commit);
+            return apiNearMiss(await api(), ctx, commit);
         },
     };
 }
@@ -36868,6 +37264,7 @@ function repoFiles(ctx, token, api) {
  * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
  * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
+
 
 
 
@@ -36948,12 +37345,12 @@ async function annotate(core, settings, ctx, report, annotations, api, summary, 
     return f.run && f.posted > 0 ? runUrl(ctx, owner, repo, f.run) : null;
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
-/** The verdict attestation's files; false when it could not be written (the step has failed). */
+/** The verdict attestation's files; null when written (or not asked for), else why they could not be. */
 function verdict(core, settings, ctx, env, report, digest, inputs) {
     core.setOutput('vsa-predicate-file', '');
     core.setOutput('vsa-file', '');
     if (!settings.vsa)
-        return true;
+        return null;
     const origin = {
         workspace: ctx.workspace,
         reportFile: settings.reportFile,
@@ -36973,16 +37370,34 @@ function verdict(core, settings, ctx, env, report, digest, inputs) {
         envelope: settings.vsa.envelope,
         key: settings.vsa.key,
     });
-    if (!result.ok) {
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: ${result.reason.map((f) => f.message).join('; ')}`);
-        return false;
-    }
+    if (!result.ok)
+        return result.reason.map((f) => f.message).join('; ');
     if (settings.vsa.predicate)
         core.setOutput('vsa-predicate-file', settings.vsa.predicate);
     if (settings.vsa.envelope)
         core.setOutput('vsa-file', settings.vsa.envelope);
-    return true;
+    return null;
+}
+/**
+ * A gate that could not judge (an input, the policy file, an output it cannot write): `result=error`
+ * for `if: always()` steps, the failure, and a job summary that says why (a red required check must
+ * not open on an empty page).
+ */
+async function configurationError(core, env, message) {
+    core.setOutput('result', 'error');
+    core.setFailed(`receipt-gate: ${message}`);
+    if (!env['GITHUB_STEP_SUMMARY'])
+        return;
+    const longest = Math.max(0, ...[...message.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    try {
+        await core.summary
+            .addRaw(`## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${visible(message)}\n${fence}\n`)
+            .write();
+    }
+    catch (error) {
+        core.warning(`receipt-gate: the job summary could not be written (${line((0,core_text/* messageOf */.bD)(error))}).`);
+    }
 }
 /** The step's outputs from the report's totals, and the SARIF file when asked. */
 function outputs(core, settings, report, digest) {
@@ -36995,6 +37410,9 @@ function outputs(core, settings, report, digest) {
     core.setOutput('no-effect', totals.no_effect);
     core.setOutput('weakest-level', totals.weakest_level ?? '');
     core.setOutput('policy-unmet', totals.policy_unmet);
+    core.setOutput('policy-warned', totals.policy_warned);
+    core.setOutput('pending', totals.pending);
+    core.setOutput('effect-not-logged', totals.effect_not_logged);
     core.setOutput('errors', totals.errors);
     core.setOutput('warnings', totals.warnings);
     core.setOutput('report-file', settings.reportFile);
@@ -37015,24 +37433,29 @@ async function run(core = lib_core, env = process.env, cwd = process.cwd(), now 
     let client = null;
     const api = () => (client ??= octokitApi(token, ctx.apiUrl, (m) => core.info(line(m))));
     const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
-    if (!read.ok) {
-        // `if: always()` steps can tell a misconfigured gate from a failed one.
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
-        return;
-    }
+    if (!read.ok)
+        return configurationError(core, env, `invalid input ${read.reason.message}`);
     const settings = read.value;
     const gated = await runGate(settings.gate, settings.vsa !== null);
-    if (!gated.ok) {
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
-        return;
-    }
+    if (!gated.ok)
+        return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
     const { report, inputs } = gated.value;
-    const digest = await writeJson(report, settings.reportFile);
-    if (!verdict(core, settings, ctx, env, report, digest, inputs))
-        return;
-    outputs(core, settings, report, digest);
+    let digest;
+    try {
+        digest = await writeJson(report, settings.reportFile);
+    }
+    catch (error) {
+        return configurationError(core, env, cannotWriteText('report-file', settings.reportFile, error));
+    }
+    const unwritten = verdict(core, settings, ctx, env, report, digest, inputs);
+    if (unwritten !== null)
+        return configurationError(core, env, unwritten);
+    try {
+        outputs(core, settings, report, digest);
+    }
+    catch (error) {
+        return configurationError(core, env, cannotWriteText('sarif-file', settings.sarifFile ?? '', error));
+    }
     const summary = {
         prefix: settings.prefix,
         blobBase: blobBase(ctx),
@@ -45693,7 +46116,7 @@ return errors === 0;
 }
 
 const policyFile = policyValidate0;
-const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
 const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
 const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
@@ -46359,9 +46782,8 @@ errors++;
 }
 if(data.pending !== undefined){
 let data2 = data.pending;
-if(typeof data2 === "string"){
-if(!policyPattern0.test(data2)){
-const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
+const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: policySchema0.properties.pending.type},message:"must be string,integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -46370,9 +46792,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data2 === "string"){
+if(!policyPattern0.test(data2)){
+const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -46380,6 +46802,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 if(data.rules !== undefined){
@@ -46589,7 +47012,7 @@ policyValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 
 
 /***/ })

@@ -121,7 +121,7 @@ describe('a rule that applies to no call', () => {
     const f = r.findings.find((x) => x.code === 'rule_unused');
     expect(f).toMatchObject({ severity: 'warning', file: null, line: null, input: 'require: GitHub_Deploy_Key=verified' });
     expect(f!.message).toBe(
-      'the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is the class or verb misspelt?',
+      'the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is its class misspelt? did you mean "github_deploy_key"?',
     );
     expect(r.ok).toBe(true);
   });

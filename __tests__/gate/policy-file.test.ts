@@ -71,7 +71,7 @@ describe('reading the file: every problem located, the nearest key named', () =>
     ],
     ['a duplicate key', 'version: 1\nversion: 1\n', /^2:1 Map keys must be unique/],
     ['a tab in indentation', 'version: 1\nrules:\n\t- name: x\n', /^3:1 Tabs are not allowed as indentation/],
-    ['an anchor or an alias', 'version: 1\ndefault: &d verified\npending: *d\n', /anchor or alias/],
+    ['an anchor or an alias', 'version: 1\ndefault: &d verified\npending: *d\n', /^2:10 an anchor \(&d\)/],
     ['a second document', 'version: 1\n---\nversion: 1\n', /a second YAML document/],
     ['another version', 'version: 2\n', /version must be 1/],
     ['a rule without require', RULE.replace('    require: verified\n', ''), /rules.0 has no "require" \(required\)/],
@@ -219,7 +219,7 @@ rules:
     const typo = await judge(runs, `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_ky}\n    require: verified\n`);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(
-      /\.github\/receipt-gate\.yml:3:5: rule keys: no action class "github_deploy_ky".*did you mean "github_deploy_key"/,
+      /\.github\/receipt-gate\.yml:4:20: rule keys: no action class "github_deploy_ky".*did you mean "github_deploy_key"/,
     );
   });
 

@@ -75,6 +75,11 @@ export interface RunOptions {
   readonly base?: Record<string, string>;
   /** The contents API's answer instead (a status, e.g. 403 or 500). */
   readonly contentsStatus?: number;
+  /** The answer to "does the base commit exist" (default 200; 404: no such commit, wrong repository, no access). */
+  readonly commitStatus?: number;
+  /** Paths of `base` that are symbolic links at the base (the contents API answers with the target). */
+  readonly links?: readonly string[];
+  readonly linkTargets?: Record<string, string>;
   /** The clock of an in-process run (default: a fixed time, so reports compare byte for byte). */
   readonly now?: Date;
 }
@@ -125,16 +130,40 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
       const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null };
       // The contents API (the base's policy and trust files) answers from `base`; the rest is the test's responder.
       const contents = /^\/repos\/[^/]+\/[^/]+\/contents\/([^?]+)\?ref=([0-9a-f]+)$/.exec(rec.url);
+      // The base read's other questions: does the commit exist (after a 404), and the commit's tree (near-miss policy paths).
+      const commit = /^\/repos\/[^/]+\/[^/]+\/git\/commits\/([0-9a-f]+)$/.exec(rec.url);
+      const tree = /^\/repos\/[^/]+\/[^/]+\/git\/trees\/([0-9a-f]+)\?recursive=1$/.exec(rec.url);
+      if (commit || tree) {
+        contentRequests.push(rec);
+        const status = o.commitStatus ?? o.contentsStatus ?? 200;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            status !== 200
+              ? { message: status === 404 ? `No commit found for SHA: ${(commit ?? tree)?.[1]}` : 'Resource not accessible by integration' }
+              : commit
+                ? { sha: commit[1] }
+                : {
+                    sha: tree?.[1],
+                    truncated: false,
+                    tree: Object.keys(o.base ?? {}).map((p) => ({ path: p, mode: o.links?.includes(p) ? '120000' : '100644', type: 'blob' })),
+                  },
+          ),
+        );
+        return;
+      }
       if (contents) {
         contentRequests.push(rec);
         const file = decodeURIComponent(contents[1] ?? '');
+        // A link whose target is a file: GitHub answers with the target's content and path.
+        const target = o.links?.includes(file) ? (o.linkTargets?.[file] ?? `${file}.target`) : file;
         const text = o.base?.[file];
         const status = o.contentsStatus ?? (text === undefined ? 404 : 200);
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify(
             status === 200 && text !== undefined
-              ? { type: 'file', encoding: 'base64', path: file, content: Buffer.from(text).toString('base64') }
+              ? { type: 'file', encoding: 'base64', path: target, content: Buffer.from(text).toString('base64') }
               : { message: status === 404 ? 'Not Found' : 'Resource not accessible by integration' },
           ),
         );

@@ -2539,12 +2539,14 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7142);
+/* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6850);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
+
 
 async function run() {
     try {
-        const r = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
+        const r = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
         if (r.stdout)
             process.stdout.write(r.stdout);
         if (r.stderr)
@@ -2554,7 +2556,7 @@ async function run() {
     catch (error) {
         // A bug, never an input problem: say so plainly and fail closed.
         process.stderr.write(`receipt-gate: internal error: ${error?.stack ?? String(error)}\n`);
-        process.exitCode = 1;
+        process.exitCode = _cli_command_js__WEBPACK_IMPORTED_MODULE_0__/* .EXIT */ .dc.internal;
     }
 }
 // A reader that stops early (`| head`) is not an error of the gate: stop writing, keep the exit status.
@@ -2569,7 +2571,51 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7142:
+/***/ 3567:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Wp: () => (/* binding */ usageError),
+/* harmony export */   bc: () => (/* binding */ wroteNothing),
+/* harmony export */   cv: () => (/* binding */ say),
+/* harmony export */   dc: () => (/* binding */ EXIT),
+/* harmony export */   hq: () => (/* binding */ findingLines),
+/* harmony export */   mP: () => (/* binding */ unwritable)
+/* harmony export */ });
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5655);
+
+const EXIT = { pass: 0, problem: 1, usage: 2, internal: 3 };
+/**
+ * A usage error: exit 2, the problem, and where to read about the commands. A problem in a file (a
+ * policy file) is not a problem with the command line: no `--help` line follows it.
+ */
+const usageError = (message, help = true) => ({
+    code: EXIT.usage,
+    stdout: '',
+    stderr: `receipt-gate: ${message}\n${help ? "Run 'receipt-gate --help' for the commands and their options.\n" : ''}`,
+});
+/** What a tool says on stderr, each line prefixed with its name. */
+const say = (tool, ...lines) => lines.map((l) => `receipt-gate: ${tool}: ${l}\n`).join('');
+/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
+function findingLines(tool, findings) {
+    const shown = findings.slice(0, 50).map((f) => (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .located */ .t4)(f));
+    if (findings.length > 50)
+        shown.push(`… and ${findings.length - 50} more error(s)`);
+    return say(tool, ...shown);
+}
+/** A tool that wrote nothing: the code (a problem in the evidence, or usage), what it says, and that nothing was written. */
+const wroteNothing = (tool, code, text) => ({
+    code,
+    stdout: '',
+    stderr: `${text}${say(tool, 'nothing written')}`,
+});
+/** An output a tool could not write: a configuration problem (exit 2), whatever the tool. */
+const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(tool, `cannot write ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`));
+
+
+/***/ }),
+
+/***/ 6850:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2611,6 +2657,80 @@ var binding = __nccwpck_require__(3491);
 var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/glob.ts
+/**
+ * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
+ * `/`, the empty run included; nothing else is special. A pull request writes the values a glob is
+ * matched against, so matching never backtracks: the glob is split at its stars into literal
+ * pieces, the first must start the value and the last must end it, and each piece between is found
+ * at its leftmost place after the one before (Knuth–Morris–Pratt, each byte of the value looked at
+ * a bounded number of times). Leftmost is never worse: a later place leaves less of the value for
+ * the pieces after it and a longer gap, which can only hold more `/`. Time: linear in the lengths
+ * of the glob and the value.
+ */
+/** KMP failure table: for each prefix, the length of its longest proper border. */
+function failure(piece) {
+    const table = new Int32Array(piece.length);
+    let k = 0;
+    for (let i = 1; i < piece.length; i++) {
+        while (k > 0 && piece.charCodeAt(i) !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (piece.charCodeAt(i) === piece.charCodeAt(k))
+            k++;
+        table[i] = k;
+    }
+    return table;
+}
+function compileGlob(glob) {
+    const pieces = glob.split('*');
+    const empty = new Int32Array(0);
+    return { pieces, tables: pieces.map((p, i) => (i === 0 || i === pieces.length - 1 || p === '' ? empty : failure(p))) };
+}
+/** Where `piece` first occurs in `value` at or after `from` and before `end`, or -1 (KMP: linear). */
+function find(value, piece, table, from, end) {
+    let k = 0;
+    for (let i = from; i < end; i++) {
+        const c = value.charCodeAt(i);
+        while (k > 0 && c !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (c === piece.charCodeAt(k))
+            k++;
+        if (k === piece.length)
+            return i - k + 1;
+    }
+    return -1;
+}
+/** Whether the glob matches the value whole. */
+function globMatches(glob, value) {
+    const { pieces, tables } = glob;
+    const first = pieces[0] ?? '';
+    if (pieces.length === 1)
+        return value === first;
+    const last = pieces[pieces.length - 1] ?? '';
+    if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last))
+        return false;
+    const end = value.length - last.length;
+    let at = first.length;
+    // The first `/` at or after `at` (moved only forward: every byte is looked at once for it).
+    let slash = -2;
+    const starSpan = (to) => {
+        if (slash !== -1 && slash < at)
+            slash = value.indexOf('/', at);
+        return slash < 0 || slash >= to;
+    };
+    for (let i = 1; i < pieces.length - 1; i++) {
+        const piece = pieces[i] ?? '';
+        if (piece === '')
+            continue;
+        const found = find(value, piece, tables[i] ?? new Int32Array(0), at, end);
+        // The star before this piece spans [at, found): no `/` there, or no later place would do either.
+        if (found < 0 || !starSpan(found))
+            return false;
+        at = found + piece.length;
+    }
+    return starSpan(end);
+}
+
 // EXTERNAL MODULE: ./src/core/projection.ts
 var core_projection = __nccwpck_require__(3890);
 // EXTERNAL MODULE: ./src/core/text.ts
@@ -2628,6 +2748,7 @@ var vocabulary = __nccwpck_require__(7063);
  * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
  * not denied; with no rule at all the gate enforces honesty only.
  */
+
 
 
 
@@ -2672,18 +2793,24 @@ function parsePolicy(texts) {
         if (seen.has(selectorText))
             return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
         seen.add(selectorText);
-        rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
+        rules.push({
+            name: selectorText,
+            selector: selectorText,
+            ...selector,
+            target: [],
+            level,
+            mode: 'enforce',
+            signedBy: null,
+            at: null,
+            classAt: null,
+            verbAt: null,
+        });
     }
     return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
 }
-/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
-function globPattern(glob, caseless) {
-    const parts = (caseless ? (0,core_text/* asciiLower */.F)(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
-    return new RegExp(`^${parts.join('[^/]*')}$`, 's');
-}
 /** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
 function globTest(field, globs, caseless) {
-    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
+    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? (0,core_text/* asciiLower */.F)(glob) : glob)) };
 }
 function testHolds(test, target) {
     const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
@@ -2692,7 +2819,7 @@ function testHolds(test, target) {
     if (test.kind === 'hash')
         return test.hashes.has(value);
     const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
-    return test.patterns.some((pattern) => pattern.test(text));
+    return test.patterns.some((glob) => globMatches(glob, text));
 }
 /** Whether a rule matches a call of this class, verb and target. */
 function ruleMatches(rule, call) {
@@ -2787,6 +2914,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                 ok: false,
                 reason: {
                     rule,
+                    at: rule.classAt ?? rule.at,
                     message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
                 },
             };
@@ -2799,6 +2927,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                     ok: false,
                     reason: {
                         rule,
+                        at: rule.verbAt ?? rule.at,
                         message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
                     },
                 };
@@ -2830,6 +2959,33 @@ function ruleJson(rule) {
         ...(rule.target.length > 0 ? { target } : {}),
         ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
     };
+}
+/** Two target tests give the same list (as sets: order and repeats aside). */
+function sameTest(a, b) {
+    if (a.kind !== b.kind || a.field !== b.field)
+        return false;
+    const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
+    const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set();
+    return left.size === right.size && [...left].every((v) => right.has(v));
+}
+/**
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
+ * no verb or the same; every target field the earlier gives, the later gives with the same list; no
+ * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ */
+function shadowing(earlier, later) {
+    for (const e of earlier) {
+        if (e.actionClass !== later.actionClass)
+            continue;
+        if (e.verb !== null && e.verb !== later.verb)
+            continue;
+        if (!e.target.every((t) => later.target.some((u) => sameTest(t, u))))
+            continue;
+        if (e.signedBy !== null && later.signedBy === null)
+            continue;
+        return e;
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/core/target-hash.ts
@@ -2933,22 +3089,47 @@ function positions(contents, at) {
     walk(contents, '', null);
     return out;
 }
-/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
-function anchorOf(contents) {
+/**
+ * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
+ * (an anchor at its `&`, not at the value it names).
+ */
+function forbiddenOf(contents, source) {
     let found = null;
     const walk = (node) => {
         if (found !== null || !parser().isNode(node))
             return;
-        if (parser().isAlias(node) || (node.anchor ?? '') !== '') {
-            found = node.range?.[0] ?? 0;
+        const start = node.range?.[0] ?? 0;
+        if (parser().isAlias(node)) {
+            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
+            return;
+        }
+        const anchor = node.anchor ?? '';
+        if (anchor !== '') {
+            const at = source.lastIndexOf(`&${anchor}`, start);
+            found = {
+                offset: at >= 0 ? at : start,
+                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
+            };
+            return;
+        }
+        if ((node.tag ?? '') !== '') {
+            const at = source.lastIndexOf('!', start);
+            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
             return;
         }
         if (parser().isMap(node))
             for (const pair of node.items) {
-                if (parser().isPair(pair)) {
-                    walk(pair.key);
-                    walk(pair.value);
+                if (!parser().isPair(pair))
+                    continue;
+                if (parser().isScalar(pair.key) && pair.key.value === '<<') {
+                    found = {
+                        offset: pair.key.range?.[0] ?? start,
+                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
+                    };
+                    return;
                 }
+                walk(pair.key);
+                walk(pair.value);
             }
         else if (parser().isSeq(node))
             for (const item of node.items)
@@ -2956,6 +3137,29 @@ function anchorOf(contents) {
     };
     walk(contents);
     return found;
+}
+/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source) {
+    const match = /^%[A-Za-z]+/m.exec(source);
+    if (!match)
+        return null;
+    const end = source.search(/^---/m);
+    if (end >= 0 && match.index > end)
+        return null;
+    return {
+        offset: match.index,
+        message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+    };
+}
+/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
+function syntaxHint(code, line) {
+    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
+        return ' (a plain value cannot start with @ or `: quote it, "@…")';
+    if (/(?::|^\s*-)\s+\*/.test(line))
+        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
+    if (code === 'BAD_INDENT' || code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY' || code === 'UNEXPECTED_TOKEN')
+        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
+    return '';
 }
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
 function schemaAt(segments) {
@@ -3022,7 +3226,8 @@ function shapeProblems(value, where) {
         else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
             const allowed = params['allowedValues'].map(String);
             const got = valueAt(value, segments);
-            const near = typeof got === 'string' ? (0,core_text/* nearestName */.qb)(got, allowed) : null;
+            // A near name, or one the value begins with (mode: warning → warn).
+            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
             message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
         }
         else if (e.keyword === 'const') {
@@ -3032,7 +3237,11 @@ function shapeProblems(value, where) {
             message = `${name} must be one glob (a string) or a list of them`;
         }
         else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-            message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+            const got = valueAt(value, segments);
+            message =
+                typeof got === 'string' && /^\d+$/.test(got)
+                    ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+                    : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
         }
         else
             message = `${name} ${e.message ?? 'is invalid'}`;
@@ -3059,12 +3268,31 @@ const valueAt = (value, segments) => {
     }
     return node;
 };
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
 function durationSeconds(text) {
     const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
     if (!match)
         return 0;
     return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
+const MAX_PENDING_SECONDS = 30 * 86_400;
+/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
+function pendingOf(given, bad) {
+    if (given === undefined || given === 0)
+        return 0;
+    if (typeof given === 'number') {
+        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
+        return 0;
+    }
+    if (typeof given !== 'string')
+        return 0;
+    const seconds = durationSeconds(given);
+    if (seconds > MAX_PENDING_SECONDS) {
+        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
+        return 0;
+    }
+    return seconds;
 }
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
 function expiryOf(text) {
@@ -3102,11 +3330,19 @@ function readPolicyFile(source, context) {
             ok: false,
             reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
         };
+    const directive = directiveOf(source);
+    if (directive !== null)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(directive.offset), directive.message));
+    const lineAt = (offset) => {
+        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+        const to = source.indexOf('\n', offset);
+        return source.slice(from, to < 0 ? source.length : to);
+    };
     for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
-    const anchor = anchorOf(doc.contents);
-    if (anchor !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'));
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]))}`));
+    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
+    if (forbidden !== null)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(forbidden.offset), forbidden.message));
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const value = doc.toJS({ maxAliasCount: 0 });
@@ -3115,11 +3351,15 @@ function readPolicyFile(source, context) {
         places.get(pointer) ??
         place(1, 1);
     const shape = shapeProblems(value, where);
-    if (shape.length > 0)
-        return { ok: false, reason: shape };
     if (!(0,json/* isObject */.G)(value))
-        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-    return meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
+    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+    if (shape.length === 0)
+        return meant;
+    // What the schema already said of a line is not said again in other words.
+    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 /** What the schema cannot say, checked on a file of the right shape. */
 function meaning(doc, context, where, sha256) {
@@ -3170,7 +3410,15 @@ function meaning(doc, context, where, sha256) {
                 bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
                 continue;
             }
-            tests.push(globTest(field, strings(given), CASELESS.has(field)));
+            const globs = strings(given);
+            const slash = CASELESS.has(field) ? globs.findIndex((g) => g.includes('/')) : -1;
+            if (slash >= 0) {
+                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
+                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
+                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            tests.push(globTest(field, globs, CASELESS.has(field)));
         }
         const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
         if (signedBy) {
@@ -3186,7 +3434,7 @@ function meaning(doc, context, where, sha256) {
         const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
         if (!(0,vocabulary/* isLevel */.NW)(require))
             return;
-        rules.push({
+        const rule = {
             name,
             selector: verb === null ? actionClass : `${actionClass}:${verb}`,
             actionClass,
@@ -3196,7 +3444,13 @@ function meaning(doc, context, where, sha256) {
             mode,
             signedBy,
             at: where(at),
-        });
+            classAt: where(`${at}/match/class`),
+            verbAt: verb === null ? null : where(`${at}/match/verb`),
+        };
+        const earlier = shadowing(rules, rule);
+        if (earlier !== null)
+            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
+        rules.push(rule);
     });
     const exceptions = [];
     const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
@@ -3240,6 +3494,7 @@ function meaning(doc, context, where, sha256) {
         runs.add(run);
         grandfathered.push({ run, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
     });
+    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
@@ -3250,7 +3505,7 @@ function meaning(doc, context, where, sha256) {
             kind: 'file',
             rules,
             defaultLevel,
-            pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
+            pendingSeconds,
             exceptions,
             grandfathered,
             source: { path: context.path, commit: context.commit, sha256 },
@@ -3262,119 +3517,8 @@ function meaning(doc, context, where, sha256) {
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
 
-;// CONCATENATED MODULE: ./src/report/text.ts
-/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
-
-
-/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
-/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
-const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
-/** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const text_rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
-/**
- * Which runs a producer attested (§10), or null when no run names a producer and no trusted
- * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
- */
-function producerLine(r) {
-    const trusted = r.policy.trusted_producers.length > 0;
-    const checked = r.runs.filter((x) => x.producer?.checked).length;
-    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
-    if (!trusted && unchecked === 0)
-        return null;
-    if (!trusted)
-        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
-    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
-}
-/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
-function runProducer(p) {
-    if (!p)
-        return 'not attested';
-    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
-    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
-    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
-}
-/** "0 error(s), 0 warning(s), 2 notice(s)" */
-const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function text_visible(text) {
-    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function where(l) {
-    const col = l.column !== undefined ? `:${l.column}` : '';
-    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
-}
-/** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
-/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : where(f));
-const MARKER = ' … [trimmed by receipt-gate]';
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function text_clipBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const room = max - Buffer.byteLength(MARKER);
-    let lo = 0;
-    let hi = Math.min(text.length, room);
-    while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength(clip(text, mid, '')) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return clip(text, lo, '') + MARKER;
-}
-/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
-function failingFirst(calls) {
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    return calls
-        .map((call, i) => ({ call, i, r: rank(call) }))
-        .sort((a, b) => a.r - b.r || a.i - b.i)
-        .map(({ call, r }) => ({ call, fails: r < 2 }));
-}
-/**
- * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
- * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
- * start a fragment or a query, a `%` must not decode to another file).
- */
-const uriPath = (path) => path
-    .split('/')
-    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
-    .join('/');
-
-;// CONCATENATED MODULE: ./src/cli/command.ts
-
-const EXIT = { pass: 0, problem: 1, usage: 2 };
-/** A usage error: exit 2, the problem, and where to read about the commands. */
-const usageError = (message) => ({
-    code: EXIT.usage,
-    stdout: '',
-    stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
-});
-/** What a tool says on stderr, each line prefixed with its name. */
-const say = (tool, ...lines) => lines.map((l) => `receipt-gate: ${tool}: ${l}\n`).join('');
-/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
-function findingLines(tool, findings) {
-    const shown = findings.slice(0, 50).map((f) => located(f));
-    if (findings.length > 50)
-        shown.push(`… and ${findings.length - 50} more error(s)`);
-    return say(tool, ...shown);
-}
-/** A tool that wrote nothing: the code (a problem in the evidence, or usage), what it says, and that nothing was written. */
-const wroteNothing = (tool, code, text) => ({
-    code,
-    stdout: '',
-    stderr: `${text}${say(tool, 'nothing written')}`,
-});
-/** An output a tool could not write: a configuration problem (exit 2), whatever the tool. */
-const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(tool, `cannot write ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`));
-
+// EXTERNAL MODULE: ./src/cli/command.ts
+var cli_command = __nccwpck_require__(3567);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
@@ -3907,6 +4051,8 @@ async function openOutput(file) {
         (0,external_node_fs_.unlinkSync)(file);
     return (0,promises_namespaceObject.open)(file, 'w');
 }
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 
 ;// CONCATENATED MODULE: ./src/tools/write.ts
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
@@ -4365,22 +4511,22 @@ const attest_bundle_attestBundle = {
             throw new types_UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
         const result = await attestBundle(input, key, limits);
         if (!result.ok)
-            return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, result.reason));
+            return (0,cli_command/* wroteNothing */.bc)(TOOL, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(TOOL, result.reason));
         if (output === null)
-            return { code: EXIT.pass, stdout: result.value, stderr: '' };
+            return { code: cli_command/* EXIT */.dc.pass, stdout: result.value, stderr: '' };
         // Never overwrites; the same attestation already there (Ed25519 signs deterministically) is kept, so running it again works.
         if ((0,external_node_fs_.existsSync)(output)) {
             if (sameText(output, result.value))
-                return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `${output} already holds this attestation: kept`) };
-            return wroteNothing(TOOL, EXIT.usage, say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
+                return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(TOOL, `${output} already holds this attestation: kept`) };
+            return (0,cli_command/* wroteNothing */.bc)(TOOL, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
         }
         try {
             writeNew(output, result.value);
         }
         catch (error) {
-            return unwritable(TOOL, '--output', output, error);
+            return (0,cli_command/* unwritable */.mP)(TOOL, '--output', output, error);
         }
-        return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(TOOL, `wrote ${output}`) };
     },
 };
 /** Whether `file` holds exactly `text` (a file that cannot be read does not). */
@@ -4420,7 +4566,7 @@ const hash = {
         const domain = domainOf(name);
         if (domain === null)
             throw new types_UsageError('value', `hash: unknown domain "${name}" (one of ${DOMAINS.join(', ')})`);
-        return { code: EXIT.pass, stdout: `${targetHash(domain, value)}\n`, stderr: '' };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: `${targetHash(domain, value)}\n`, stderr: '' };
     },
 };
 
@@ -5190,7 +5336,7 @@ const importExports = {
         const coverage = coverageScope(f, kind, owner);
         const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
         if (!result.ok)
-            return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, result.reason.summary)}`);
         const done = result.value;
         // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
         if (done.actors?.typo)
@@ -5200,9 +5346,9 @@ const importExports = {
         // one, the statement alone is written: for that window and scope the provider logged nothing.
         if (done.records === 0 && done.statements === 0)
             return {
-                code: EXIT.pass,
+                code: cli_command/* EXIT */.dc.pass,
                 stdout: '',
-                stderr: say(tool, `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
+                stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
             };
         try {
             // The predicate first: when it cannot be written, no records file is left without it.
@@ -5211,14 +5357,14 @@ const importExports = {
             writeWhole(output, done.ndjson);
         }
         catch (error) {
-            return unwritable(tool, 'the output', output, error);
+            return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error);
         }
         const also = predicate ? ` (predicate → ${predicate})` : '';
         const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
         return {
-            code: EXIT.pass,
+            code: cli_command/* EXIT */.dc.pass,
             stdout: '',
-            stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
+            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
         };
     },
 };
@@ -5309,10 +5455,10 @@ const keygen_keygen = {
         const prefix = external_node_path_default().resolve(ctx.cwd, flags.out);
         const result = keygen(prefix);
         if (!result.ok)
-            return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', result.reason) };
+            return { code: cli_command/* EXIT */.dc.usage, stdout: '', stderr: (0,cli_command/* findingLines */.hq)('keygen', result.reason) };
         const { keyId, kept } = result.value;
         return {
-            code: EXIT.pass,
+            code: cli_command/* EXIT */.dc.pass,
             stdout: `${keyId}\n`,
             stderr: kept
                 ? `receipt-gate: ${prefix}.key.pem and ${prefix}.pub.pem exist and are one pair: kept as they are (keygen never overwrites a key)\n`
@@ -5453,7 +5599,7 @@ function scopeText(s) {
         return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
     if (s.owner !== null)
         return `organisation ${s.owner}`;
-    return s.provider === 'github' ? 'any repository' : 'the whole log';
+    return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
@@ -5538,7 +5684,9 @@ class Coverage {
                 return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
             if (g.owner !== null)
                 return where.owner === g.owner;
-            return true;
+            // A GitHub export came from one organisation or repository: a statement naming neither covers
+            // no GitHub call (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
+            return g.provider !== 'github';
         });
     }
     /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
@@ -6198,7 +6346,7 @@ function outcomeOf(call, record, read, noRecord) {
     if (!call.claim.asserted)
         return { level: null };
     if (record)
-        return { level: 'verified', record };
+        return { level: 'verified', record, read: read ?? null };
     const eligibility = call.eligibility;
     if (!eligibility.ok)
         return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
@@ -6307,11 +6455,13 @@ class Requirements {
         const { rule, level: required } = requirement;
         if (required === null || outcome.level === null)
             return { kind: 'met' };
-        let short = (0,vocabulary/* below */.Gz)(outcome.level, required);
         const voucher = voucherOf(outcome);
-        // signed-by is a requirement, not a rung: a record another signer vouched for still verifies the call.
-        if (!short && rule?.signedBy && required === 'verified' && (voucher === null || !rule.signedBy.includes(voucher)))
-            short = true;
+        // signed-by is a requirement, not a rung, and it holds at every level (docs/policy.md §11): a record
+        // another signer vouched for still verifies the call, but the rule then counts only what the call
+        // earns without it (its confirming read, or its assertion).
+        const unlisted = outcome.level === 'verified' && rule?.signedBy && (voucher === null || !rule.signedBy.includes(voucher));
+        const counted = unlisted ? (outcome.read ? 'observed_confirmed' : 'asserted') : outcome.level;
+        const short = (0,vocabulary/* below */.Gz)(counted, required);
         if (!short)
             return { kind: 'met' };
         const p = call.input.projection;
@@ -6362,9 +6512,19 @@ function unusedRequireRule(rule, classesSeen) {
             .slice(0, 20)
             .map((c) => (0,core_text/* quote */.hD)(c, 100))
             .join(', ')}${classesSeen.length > 20 ? ` and ${classesSeen.length - 20} more` : ''}`;
+    // A misspelling is suggested only when a near name was seen (docs/policy.md §11).
+    const ruleClass = rule.actionClass;
+    const near = ruleClass === null || classesSeen.includes(ruleClass) ? null : (0,core_text/* nearestName */.qb)(ruleClass, classesSeen);
+    const why = ruleClass === null
+        ? 'no call asserts a side effect'
+        : classesSeen.includes(ruleClass)
+            ? `calls of ${(0,core_text/* quote */.hD)(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
+            : near !== null
+                ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
+                : `no call of ${(0,core_text/* quote */.hD)(ruleClass, 100)} was read`;
     if (rule.at !== null)
-        return (0,core_findings/* finding */.gk)('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): is its class, verb or target misspelt?`);
-    return (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${rule.selector}=${rule.level}`, `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): is the class or verb misspelt?`);
+        return (0,core_findings/* finding */.gk)('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): ${why}`);
+    return (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${rule.selector}=${rule.level}`, `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): ${why}`);
 }
 /** The classes of the calls a rule could apply to, sorted (what `rule_unused` names). */
 const classesOf = (calls) => [
@@ -6561,16 +6721,33 @@ function requirementName(requirement) {
         return "the policy's default";
     return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
 }
-/** Whether no record of the call's subject exists at all (what an export's silence speaks to). */
-const unrecorded = (outcome) => (outcome.level === 'asserted' && outcome.why.kind === 'no_record' && outcome.why.snags.length === 0) ||
-    (outcome.level === 'observed_confirmed' && outcome.notVerified.snags.length === 0);
+/** The same decision read twice (a run file committed twice): one call, not a second effect. */
+const replayOf = (call, other) => call.input.index === other.input.index &&
+    call.input.time !== null &&
+    other.input.time !== null &&
+    (0,core_time/* compareInstants */.QI)(call.input.time, other.input.time) === 0;
+/**
+ * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
+ * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
+ * §6): a second call claiming the same subject needs an entry of its own, unless it is a replay of the
+ * call that holds the entry.
+ */
+function unrecorded(call, outcome) {
+    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+    if (why === null || why.kind !== 'no_record')
+        return false;
+    for (const kind of why.more.keys())
+        if (kind !== 'taken')
+            return false;
+    return why.snags.every((s) => s.kind === 'taken' && !replayOf(call, s.holder));
+}
 /** A call's coverage, judged against what it earned. */
-function coverageVerdict(coverage, outcome) {
+function coverageVerdict(coverage, call, outcome) {
     switch (coverage.kind) {
         case 'covered':
-            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+            return unrecorded(call, outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
         case 'pending':
-            return unrecorded(outcome) ? coverage : { kind: 'none' };
+            return unrecorded(call, outcome) ? coverage : { kind: 'none' };
         case 'uncovered':
             return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
         default:
@@ -6627,6 +6804,9 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
         out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})`));
         return out;
     }
+    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
+    if (notLogged !== null)
+        return out;
     let why;
     if (!(0,vocabulary/* below */.Gz)(level, required)) {
         const wants = (requirement.rule?.signedBy ?? []).join(', ');
@@ -6634,7 +6814,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     }
     else {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => (f.code === 'effect_not_logged' || ('shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required)) && f.severity === 'error');
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
         why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
         if (!said && coverage.kind === 'uncovered')
             why = `${why}; no export covers this call's time`;
@@ -6708,8 +6888,9 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
                 ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
                 : null,
         findings,
-        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
-        warned: shortfall.kind === 'short' && requirement.mode === 'warn',
+        // A call the export never logged fails on that alone: its shortfall is not counted again.
+        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
+        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
         pending: coverage.kind === 'pending',
         effect_not_logged: coverage.kind === 'not_logged',
         suppressed: suppressedOf(call, outcome, requirement, shortfall),
@@ -6948,7 +7129,7 @@ function verify(evidence, options) {
         const mine = own.map((call) => {
             const outcome = item(climbed.outcomes, call.order);
             const requirement = requirements.of(call);
-            const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+            const covered = coverageVerdict(coverage.of(call, call.input.time), call, outcome);
             // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
             const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
             return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
@@ -8211,10 +8392,10 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
         .find((checked) => !checked.ok);
     if (names && !names.ok) {
-        const { rule, message } = names.reason;
-        // A rule of the policy file is located in it; a rule of the require input is named by it.
-        if (rule.at !== null)
-            return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(rule.at, true)}: ${message}` } };
+        const { rule, at, message } = names.reason;
+        // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
+        if (rule.at !== null && at !== null)
+            return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(at, true)}: ${message}` } };
         return { ok: false, reason: { code: 'value', message, input: 'require' } };
     }
     const report = verify(evidence, optionsOf(settings));
@@ -8250,6 +8431,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
  */
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -8270,9 +8452,18 @@ function resolveCommit(cwd, ref) {
     const sha = r.stdout.trim();
     return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
+/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
+const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+/** Git's mode of a symbolic link. */
+const LINK_MODE = '120000';
+/** The repository path of a file on disk, `/`-separated. */
+const relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
 /**
  * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
- * read (no git, not a repository, the commit absent).
+ * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
+ * git would give a link's text where the contents API gives its target, so neither is read).
  * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
  */
 function readAtCommit(cwd, commit, file) {
@@ -8282,7 +8473,17 @@ function readAtCommit(cwd, commit, file) {
             ok: false,
             reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
         };
-    const rel = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+    const rel = relOf(cwd, file);
+    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
+    if (tree.status !== 0)
+        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    for (const entry of tree.stdout.split('\0')) {
+        const tab = entry.indexOf('\t');
+        if (tab < 0)
+            continue;
+        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    }
     const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
     if (r.status !== 0)
         return { ok: true, value: null };
@@ -8290,6 +8491,51 @@ function readAtCommit(cwd, commit, file) {
     if (shown.status !== 0)
         return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
     return { ok: true, value: shown.stdout };
+}
+/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
+const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
+/**
+ * Whether a repository path is where a policy file is sometimes put instead of the default
+ * (docs/policy.md §11 "A policy at a near-miss path").
+ */
+const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
+const NEAR_MISS_FILES = [
+    '.github/receipt-gate.yaml',
+    '.github/receipt-gate.json',
+    'receipt-gate.yml',
+    'receipt-gate.yaml',
+];
+/** A near-miss policy file at a commit (git), or null. */
+function nearMissAtCommit(cwd, commit) {
+    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
+    if (r.status !== 0)
+        return null;
+    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+}
+/** A near-miss policy file in the checkout, or null. */
+function nearMissOnDisk(cwd) {
+    let inFolder = [];
+    try {
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+    }
+    catch {
+        // No such folder.
+    }
+    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+}
+/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
+function linkOnDisk(cwd, rel) {
+    for (const prefix of prefixes(rel)) {
+        try {
+            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+                return linkReason(prefix, rel);
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
@@ -8449,6 +8695,8 @@ function buildSettings(g) {
     };
 }
 
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(5655);
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -8711,7 +8959,7 @@ function renderSarif(report, prefix, version) {
     // the report and the summary. A finding about an input has no artifact: it is a tool configuration
     // notification, never a result at an invented location.
     const results = located.map((finding) => {
-        const uri = uriPath(repoPath(prefix, finding.file));
+        const uri = (0,report_text/* uriPath */.kq)(repoPath(prefix, finding.file));
         return {
             ruleId: finding.code,
             ruleIndex: codes.indexOf(finding.code),
@@ -8734,7 +8982,7 @@ function renderSarif(report, prefix, version) {
         const s = call.suppressed;
         if (!s)
             continue;
-        const uri = uriPath(repoPath(prefix, call.artifact));
+        const uri = (0,report_text/* uriPath */.kq)(repoPath(prefix, call.artifact));
         results.push({
             ruleId: 'policy_unmet',
             ruleIndex: codes.indexOf('policy_unmet'),
@@ -8796,7 +9044,7 @@ function policyText(report) {
     const totals = report.totals;
     const warned = `${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
     if (source)
-        return `; policy ${text_visible(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
+        return `; policy ${(0,report_text/* visible */.RK)(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
     if (rules.length === 0)
         return '';
     return `; policy ${rules.map((r) => `${String(r['selector'])}=${String(r['level'])}`).join(', ')}: ${totals.policy_unmet} call(s) below it${warned}`;
@@ -8812,13 +9060,13 @@ function renderTable(report, style) {
         const perLine = new Map();
         for (const c of report.calls)
             perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
-        const rows = failingFirst(report.calls).map(({ call: c, fails }) => ({
+        const rows = (0,report_text/* failingFirst */.zA)(report.calls).map(({ call: c, fails }) => ({
             fails,
             level: c.level,
-            claimed: text_rung(c.claimed_level),
-            required: text_rung(c.required_level),
-            tool: (0,core_text/* clip */.$Q)(text_visible(c.tool ?? '(no tool name)'), 40),
-            loc: text_visible(where({
+            claimed: (0,report_text/* rung */.$O)(c.claimed_level),
+            required: (0,report_text/* rung */.$O)(c.required_level),
+            tool: (0,core_text/* clip */.$Q)((0,report_text/* visible */.RK)(c.tool ?? '(no tool name)'), 40),
+            loc: (0,report_text/* visible */.RK)((0,report_text/* where */._M)({
                 file: c.artifact,
                 line: c.line,
                 member: c.member ?? undefined,
@@ -8832,7 +9080,7 @@ function renderTable(report, style) {
         // Failing calls first, each marked in its own column (✗), so a failure is never below the fold.
         out.push(paint('bold', `  ${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
         for (const r of rows) {
-            const level = r.level === null ? pad(text_rung(null), 19) : paint(vocabulary/* LEVEL_TABLE */.iH[r.level].colour, pad(r.level, 19));
+            const level = r.level === null ? pad((0,report_text/* rung */.$O)(null), 19) : paint(vocabulary/* LEVEL_TABLE */.iH[r.level].colour, pad(r.level, 19));
             const mark = r.fails ? paint('red', '✗ ') : '  ';
             out.push(`${mark}${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
         }
@@ -8846,18 +9094,18 @@ function renderTable(report, style) {
             continue;
         out.push('', paint(severity/* SEVERITY_TABLE */.ps[sev].colour, paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
         for (const f of fs) {
-            out.push(`  ${paint(severity/* SEVERITY_TABLE */.ps[sev].colour, f.code)}  ${findingPlace(f)}`);
-            out.push(`    ${(0,core_text/* clip */.$Q)(text_visible(f.message), 2000)}`);
+            out.push(`  ${paint(severity/* SEVERITY_TABLE */.ps[sev].colour, f.code)}  ${(0,report_text/* findingPlace */.ps)(f)}`);
+            out.push(`    ${(0,core_text/* clip */.$Q)((0,report_text/* visible */.RK)(f.message), 2000)}`);
         }
     }
     out.push('');
     const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${totals.calls} call(s) in ${totals.artifacts} run(s): ${levelCounts(totals)}`, `      ${totals.records} audit record(s): ${recordCounts(totals)}`, `      ${findingCounts(totals)}`, ...(producerLine(report)
+    out.push(`${verdict}  ${totals.calls} call(s) in ${totals.artifacts} run(s): ${(0,report_text/* levelCounts */.pS)(totals)}`, `      ${totals.records} audit record(s): ${(0,report_text/* recordCounts */.uk)(totals)}`, `      ${(0,report_text/* findingCounts */.s_)(totals)}`, ...((0,report_text/* producerLine */.nB)(report)
         ? [
-            `      ${producerLine(report)}`,
-            ...report.runs.map((r) => `        ${text_visible((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${text_visible(runProducer(r.producer))}`),
+            `      ${(0,report_text/* producerLine */.nB)(report)}`,
+            ...report.runs.map((r) => `        ${(0,report_text/* visible */.RK)((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${(0,report_text/* visible */.RK)((0,report_text/* runProducer */.gT)(r.producer))}`),
         ]
-        : []), `      ${weakestRung(totals)}${policyText(report)}`);
+        : []), `      ${(0,report_text/* weakestRung */.ho)(totals)}${policyText(report)}`);
     return out.join('\n') + '\n';
 }
 
@@ -9004,6 +9252,7 @@ function writeVerdict(report, origin, files) {
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+
 
 
 
@@ -9308,7 +9557,11 @@ function gateInputs(flags, dir, ctxNow) {
 /** A file a flag names, its text as on disk, named relative to -C. */
 function diskText(flag, dir, file, limits) {
     const abs = external_node_path_default().resolve(dir, file);
-    return { path: external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/'), commit: null, text: readTextFile(flag, abs, limits) };
+    const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
+    const link = linkOnDisk(dir, rel);
+    if (link !== null || (0,external_node_fs_.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+        throw new types_UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
+    return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
 /** --policy (default: .github/receipt-gate.yml, none when absent) read on disk, or at --policy-ref with git. */
 function policyGiven(flags, dir) {
@@ -9327,16 +9580,26 @@ function policyGiven(flags, dir) {
         if (text.value === null) {
             if (explicit)
                 throw new types_UsageError('path', `--policy: ${rel} does not exist at ${ref} (${commit.slice(0, 12)})`);
+            nearMiss(rel, nearMissAtCommit(dir, commit), ` at ${ref}`);
             return { kind: 'none' };
         }
         return { kind: 'file', file: { path: rel, commit, text: text.value } };
     }
+    const link = linkOnDisk(dir, rel);
+    if (link !== null || (0,external_node_fs_.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+        throw new types_UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
     if (!(0,external_node_fs_.existsSync)(abs)) {
         if (explicit)
             throw new types_UsageError('path', `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`);
+        nearMiss(rel, nearMissOnDisk(dir), '');
         return { kind: 'none' };
     }
     return { kind: 'file', file: { path: rel, commit: null, text: readTextFile('--policy', abs) } };
+}
+/** A policy at a near-miss path while the default is missing: a configuration error, never a gate run without it (docs/policy.md §11). */
+function nearMiss(rel, found, where) {
+    if (found !== null)
+        throw new types_UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
 }
 /** --now (RFC 3339), or the time the command runs. */
 function nowOf(given, now) {
@@ -9378,9 +9641,9 @@ function verifyRequest(argv, ctx) {
 }
 /** An output the gate could not write: a configuration problem (exit 2). */
 const cannotWrite = (flag, file, e) => ({
-    code: EXIT.usage,
+    code: cli_command/* EXIT */.dc.usage,
     stdout: '',
-    stderr: `receipt-gate: cannot write ${flag} ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
+    stderr: `receipt-gate: ${cannotWriteText(flag, file, e)}\n`,
 });
 async function run(ctx) {
     const req = verifyRequest(ctx.argv, ctx);
@@ -9388,9 +9651,9 @@ async function run(ctx) {
         return req;
     const gated = await runGate(req.settings, req.vsa !== null);
     if (!gated.ok)
-        return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
+        return (0,cli_command/* usageError */.Wp)(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message, gated.reason.code !== 'policy');
     const { report, inputs } = gated.value;
-    const code = report.ok ? EXIT.pass : EXIT.problem;
+    const code = report.ok ? cli_command/* EXIT */.dc.pass : cli_command/* EXIT */.dc.problem;
     if (req.sarif) {
         try {
             writeWhole(req.sarif, renderSarif(report, '', ctx.version));
@@ -9427,7 +9690,7 @@ async function run(ctx) {
         };
         const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
         if (!result.ok)
-            return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
+            return { code: cli_command/* EXIT */.dc.usage, stdout: '', stderr: (0,cli_command/* findingLines */.hq)('verify', result.reason) };
         attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
     }
     return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
@@ -9523,7 +9786,7 @@ function effectLines(report) {
     const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused'];
     for (const f of report.findings)
         if (own.includes(f.code))
-            out.push(`  ${f.code}: ${located(f)}`);
+            out.push(`  ${f.code}: ${(0,report_text/* located */.t4)(f)}`);
     if (report.totals.grandfathered > 0)
         out.push(`  ${report.totals.grandfathered} call(s) grandfathered`);
     return out;
@@ -9539,7 +9802,7 @@ async function check(flags, ctx, dir) {
         const list = changes(gated.value.report, gated.value.alternative);
         lines.push(`against ${flags.against}: ${changesText(list, 50)}`);
     }
-    return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };
+    return { code: cli_command/* EXIT */.dc.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };
 }
 /** Runs that fall short of the policy and are honest: what a baseline grandfathers; and how many were left for an honesty failure. */
 function shortRuns(report) {
@@ -9592,17 +9855,17 @@ async function baseline(flags, ctx, dir) {
     if (dishonest.length > 0)
         said.push(`${dishonest.length} run(s) left out: they fail on honesty (fix them, never baseline them): ${dishonest.slice(0, 10).join(', ')}${dishonest.length > 10 ? ' …' : ''}`);
     if (added === 0)
-        return { code: EXIT.pass, stdout: '', stderr: say('policy baseline', ...said, `${source.path} not changed`) };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)('policy baseline', ...said, `${source.path} not changed`) };
     try {
         writeWhole(file, doc.toString({ lineWidth: 0 }));
     }
     catch (error) {
-        return unwritable('policy baseline', 'the policy file', file, error);
+        return (0,cli_command/* unwritable */.mP)('policy baseline', 'the policy file', file, error);
     }
     return {
-        code: EXIT.pass,
+        code: cli_command/* EXIT */.dc.pass,
         stdout: '',
-        stderr: say('policy baseline', ...said, `written to ${source.path} (review the diff; it applies once merged)`),
+        stderr: (0,cli_command/* say */.cv)('policy baseline', ...said, `written to ${source.path} (review the diff; it applies once merged)`),
     };
 }
 const policy = {
@@ -9730,15 +9993,15 @@ const sign = {
         const inputs = readInputs(rest.map((f) => external_node_path_default().resolve(ctx.cwd, f)), limits);
         const result = signRecords(key, inputs, limits, signedAt);
         if (!result.ok)
-            return wroteNothing('sign', EXIT.problem, findingLines('sign', result.reason));
+            return (0,cli_command/* wroteNothing */.bc)('sign', cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)('sign', result.reason));
         try {
             writeWhole(output, result.value);
         }
         catch (error) {
-            return unwritable('sign', '--output', output, error);
+            return (0,cli_command/* unwritable */.mP)('sign', '--output', output, error);
         }
         const n = result.value.split('\n').length - 1;
-        return { code: EXIT.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
     },
 };
 
@@ -9951,11 +10214,11 @@ const verifyAttestation = {
         }
         if (!checked.ok)
             return {
-                code: checked.reason.usage ? EXIT.usage : EXIT.problem,
+                code: checked.reason.usage ? cli_command/* EXIT */.dc.usage : cli_command/* EXIT */.dc.problem,
                 stdout: '',
-                stderr: `receipt-gate: verify-attestation: ${text_visible(checked.reason.text)}\n`,
+                stderr: `receipt-gate: verify-attestation: ${(0,report_text/* visible */.RK)(checked.reason.text)}\n`,
             };
-        return { code: EXIT.pass, stdout: `${text_visible(checked.value)}\n`, stderr: '' };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: `${(0,report_text/* visible */.RK)(checked.value)}\n`, stderr: '' };
     },
 };
 
@@ -10020,7 +10283,7 @@ function usageText(only) {
         for (const o of c.options)
             out.push(...optionLines(o));
     }
-    out.push('', ...COMMON_OPTIONS.flatMap(optionLines), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or', 'a tool found a problem in the evidence, 2 usage or configuration (an', 'output that cannot be written included). Colour only on a terminal; set', 'NO_COLOR to turn it off.', '');
+    out.push('', ...COMMON_OPTIONS.flatMap(optionLines), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or', 'a tool found a problem in the evidence, 2 usage or configuration (an', 'output that cannot be written included), 3 an internal error (a bug of', 'receipt-gate, never a verdict: report it). Colour only on a terminal;', 'set NO_COLOR to turn it off.', '');
     return out.join('\n');
 }
 
@@ -10045,25 +10308,25 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
     // The command comes first, as in git: `receipt-gate verify --runs …`.
     const [name, ...rest] = argv;
     if (name === '--version' || name === '-V' || name === 'version')
-        return { code: EXIT.pass, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
     if (name === 'help' || name === '-h' || name === '--help')
-        return { code: EXIT.pass, stdout: usageText(), stderr: '' };
+        return { code: cli_command/* EXIT */.dc.pass, stdout: usageText(), stderr: '' };
     if (name === undefined)
-        return usageError(`missing command: ${COMMAND_NAMES}`);
+        return (0,cli_command/* usageError */.Wp)(`missing command: ${COMMAND_NAMES}`);
     if (name.startsWith('-'))
-        return usageError(`the command comes first (${COMMAND_NAMES}), before "${name}"`);
+        return (0,cli_command/* usageError */.Wp)(`the command comes first (${COMMAND_NAMES}), before "${name}"`);
     const command = commandNamed(name);
     if (!command)
-        return usageError(`unknown command "${name}" (one of ${COMMAND_NAMES})`);
+        return (0,cli_command/* usageError */.Wp)(`unknown command "${name}" (one of ${COMMAND_NAMES})`);
     try {
         // The CLI reads policy files in several commands (verify, policy): its YAML parser is loaded up front.
         await loadYamlParser();
         const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
-        return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
+        return r === 'help' ? { code: cli_command/* EXIT */.dc.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
     }
     catch (error) {
         if (error instanceof types_UsageError)
-            return usageError(error.message);
+            return (0,cli_command/* usageError */.Wp)(error.message, error.code !== 'policy');
         throw error;
     }
 }
@@ -14960,6 +15223,114 @@ function byteLocation(bytes, offset) {
     }
     return { line, column: offset - lineStart + 1 };
 }
+
+
+/***/ }),
+
+/***/ 5655:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $O: () => (/* binding */ rung),
+/* harmony export */   RK: () => (/* binding */ visible),
+/* harmony export */   _M: () => (/* binding */ where),
+/* harmony export */   gT: () => (/* binding */ runProducer),
+/* harmony export */   ho: () => (/* binding */ weakestRung),
+/* harmony export */   kq: () => (/* binding */ uriPath),
+/* harmony export */   nB: () => (/* binding */ producerLine),
+/* harmony export */   pS: () => (/* binding */ levelCounts),
+/* harmony export */   ps: () => (/* binding */ findingPlace),
+/* harmony export */   s_: () => (/* binding */ findingCounts),
+/* harmony export */   t4: () => (/* binding */ located),
+/* harmony export */   uk: () => (/* binding */ recordCounts),
+/* harmony export */   zA: () => (/* binding */ failingFirst)
+/* harmony export */ });
+/* unused harmony export clipBytes */
+/* harmony import */ var _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7063);
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [..._core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__/* .LEVELS_DESCENDING */ .lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__/* .RECORD_OUTCOME_NAMES */ .Kc.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(text) {
+    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => visible(f.input !== undefined ? f.input : where(f));
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(text.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(text, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(text, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
+/**
+ * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
+ * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
+ * start a fragment or a query, a `%` must not decode to another file).
+ */
+const uriPath = (path) => path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 
 
 /***/ }),
@@ -24225,7 +24596,7 @@ return errors === 0;
 }
 
 const policyFile = policyValidate0;
-const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
 const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
 const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
@@ -24891,9 +25262,8 @@ errors++;
 }
 if(data.pending !== undefined){
 let data2 = data.pending;
-if(typeof data2 === "string"){
-if(!policyPattern0.test(data2)){
-const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
+const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: policySchema0.properties.pending.type},message:"must be string,integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24902,9 +25272,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data2 === "string"){
+if(!policyPattern0.test(data2)){
+const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24912,6 +25282,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 if(data.rules !== undefined){
@@ -25121,7 +25492,7 @@ policyValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 
 
 /***/ })

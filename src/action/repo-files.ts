@@ -132,7 +132,10 @@ export function repoFiles(
   /** The base commit, checked: a commit id, never a ref name a tampered payload could give. */
   const baseCommit = (rel: string): string => {
     if (base === null)
-      throw new UsageError('file', `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`);
+      throw new UsageError(
+        'file',
+        `${rel}: a ${ctx.eventName} event without its base commit in the payload: the base's policy cannot be read`,
+      );
     if (!isCommitId(base))
       throw new UsageError(
         'file',

@@ -51,6 +51,9 @@ export interface Rule {
   readonly signedBy: readonly string[] | null;
   /** Where the policy file states it (null: a `require` rule, named by its input). */
   readonly at: Location | null;
+  /** Where the file writes its class and its verb (a misspelt name is located at its value); null for a `require` rule. */
+  readonly classAt: Location | null;
+  readonly verbAt: Location | null;
 }
 
 /** An excused shortfall: one call (by its binding) of one rule, until it expires. */
@@ -131,11 +134,21 @@ export function parsePolicy(texts: readonly string[]): Result<Policy> {
     if (!isLevel(level)) return { ok: false, reason: `"${written}": the level must be one of ${LEVELS.join(', ')}` };
     if (seen.has(selectorText)) return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
     seen.add(selectorText);
-    rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
+    rules.push({
+      name: selectorText,
+      selector: selectorText,
+      ...selector,
+      target: [],
+      level,
+      mode: 'enforce',
+      signedBy: null,
+      at: null,
+      classAt: null,
+      verbAt: null,
+    });
   }
   return { ok: true, value: rules.length === 0 ? NO_POLICY : { ...NO_POLICY, kind: 'require', rules } };
 }
-
 
 /** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
 export function globTest(field: string, globs: readonly string[], caseless: boolean): FieldTest {
@@ -223,7 +236,7 @@ export function checkRuleNames(
   policy: Policy,
   seen: ReadonlyMap<string, ReadonlySet<string>>,
   rejected: ReadonlyMap<string, string> = new Map(),
-): Result<undefined, { readonly rule: Rule; readonly message: string }> {
+): Result<undefined, { readonly rule: Rule; readonly at: Location | null; readonly message: string }> {
   const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
   for (const rule of policy.rules) {
     const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
@@ -240,6 +253,7 @@ export function checkRuleNames(
         ok: false,
         reason: {
           rule,
+          at: rule.classAt ?? rule.at,
           message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
         },
       };
@@ -252,6 +266,7 @@ export function checkRuleNames(
           ok: false,
           reason: {
             rule,
+            at: rule.verbAt ?? rule.at,
             message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
           },
         };
@@ -282,4 +297,28 @@ export function ruleJson(rule: Rule): JsonObject {
     ...(rule.target.length > 0 ? { target } : {}),
     ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
   };
+}
+
+/** Two target tests give the same list (as sets: order and repeats aside). */
+function sameTest(a: FieldTest, b: FieldTest): boolean {
+  if (a.kind !== b.kind || a.field !== b.field) return false;
+  const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
+  const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set<string>();
+  return left.size === right.size && [...left].every((v) => right.has(v));
+}
+
+/**
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
+ * no verb or the same; every target field the earlier gives, the later gives with the same list; no
+ * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ */
+export function shadowing(earlier: readonly Rule[], later: Rule): Rule | null {
+  for (const e of earlier) {
+    if (e.actionClass !== later.actionClass) continue;
+    if (e.verb !== null && e.verb !== later.verb) continue;
+    if (!e.target.every((t) => later.target.some((u) => sameTest(t, u)))) continue;
+    if (e.signedBy !== null && later.signedBy === null) continue;
+    return e;
+  }
+  return null;
 }

@@ -12,7 +12,7 @@ import { type Finding, finding, inputFinding } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { RunInput } from './model.js';
 import { type CallFacts, type Grandfathered, type Mode, type Policy, type PolicyException, type Rule, RuleUse, ruleFor } from './policy.js';
-import { cmp, quote } from './text.js';
+import { cmp, nearestName, quote } from './text.js';
 import { compareInstants, type Instant } from './time.js';
 import { below, type Level } from './vocabulary.js';
 
@@ -196,12 +196,22 @@ export function unusedRequireRule(rule: Rule, classesSeen: readonly string[]): F
           .slice(0, 20)
           .map((c) => quote(c, 100))
           .join(', ')}${classesSeen.length > 20 ? ` and ${classesSeen.length - 20} more` : ''}`;
-  if (rule.at !== null)
-    return finding('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): is its class, verb or target misspelt?`);
+  // A misspelling is suggested only when a near name was seen (docs/policy.md §11).
+  const ruleClass = rule.actionClass;
+  const near = ruleClass === null || classesSeen.includes(ruleClass) ? null : nearestName(ruleClass, classesSeen);
+  const why =
+    ruleClass === null
+      ? 'no call asserts a side effect'
+      : classesSeen.includes(ruleClass)
+        ? `calls of ${quote(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
+        : near !== null
+          ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
+          : `no call of ${quote(ruleClass, 100)} was read`;
+  if (rule.at !== null) return finding('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): ${why}`);
   return inputFinding(
     'rule_unused',
     `require: ${rule.selector}=${rule.level}`,
-    `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): is the class or verb misspelt?`,
+    `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): ${why}`,
   );
 }
 

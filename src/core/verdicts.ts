@@ -179,9 +179,7 @@ function callFindings(
     why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
   } else {
     // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-    const said = out.find(
-      (f) => 'shortfall' in FINDINGS[f.code] && claim.level === required && f.severity === 'error',
-    );
+    const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === required && f.severity === 'error');
     why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
     if (!said && coverage.kind === 'uncovered') why = `${why}; no export covers this call's time`;
   }

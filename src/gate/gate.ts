@@ -270,9 +270,9 @@ export async function runGate(
     .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
     .find((checked) => !checked.ok);
   if (names && !names.ok) {
-    const { rule, message } = names.reason;
-    // A rule of the policy file is located in it; a rule of the require input is named by it.
-    if (rule.at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(rule.at, true)}: ${message}` } };
+    const { rule, at, message } = names.reason;
+    // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
+    if (rule.at !== null && at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(at, true)}: ${message}` } };
     return { ok: false, reason: { code: 'value', message, input: 'require' } };
   }
   const report = verify(evidence, optionsOf(settings));

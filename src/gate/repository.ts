@@ -56,12 +56,12 @@ export function readAtCommit(cwd: string, commit: string, file: string): Result<
     };
   const rel = relOf(cwd, file);
   const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
-  if (tree.status !== 0) return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+  if (tree.status !== 0)
+    return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
   for (const entry of tree.stdout.split('\0')) {
     const tab = entry.indexOf('\t');
     if (tab < 0) continue;
-    if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
-      return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE) return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
   }
   const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
   if (r.status !== 0) return { ok: true, value: null };

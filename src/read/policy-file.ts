@@ -12,7 +12,16 @@ import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
-import { type FieldTest, type Grandfathered, globTest, type Mode, type Policy, type PolicyException, type Rule } from '../core/policy.js';
+import {
+  type FieldTest,
+  type Grandfathered,
+  globTest,
+  type Mode,
+  type Policy,
+  type PolicyException,
+  type Rule,
+  shadowing,
+} from '../core/policy.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { type Domain, targetHash } from '../core/target-hash.js';
@@ -104,26 +113,77 @@ function positions(contents: Node, at: (offset: number) => Location): Map<string
   return out;
 }
 
-/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
-function anchorOf(contents: unknown): number | null {
-  let found: number | null = null;
+/** What YAML 1.2 core allows that a policy file does not: what a reviewer reads must be what applies (docs/policy.md §11). */
+interface Forbidden {
+  readonly offset: number;
+  readonly message: string;
+}
+
+/**
+ * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
+ * (an anchor at its `&`, not at the value it names).
+ */
+function forbiddenOf(contents: unknown, source: string): Forbidden | null {
+  let found: Forbidden | null = null;
   const walk = (node: unknown): void => {
     if (found !== null || !parser().isNode(node)) return;
-    if (parser().isAlias(node) || (node.anchor ?? '') !== '') {
-      found = node.range?.[0] ?? 0;
+    const start = node.range?.[0] ?? 0;
+    if (parser().isAlias(node)) {
+      found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
+      return;
+    }
+    const anchor = node.anchor ?? '';
+    if (anchor !== '') {
+      const at = source.lastIndexOf(`&${anchor}`, start);
+      found = {
+        offset: at >= 0 ? at : start,
+        message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
+      };
+      return;
+    }
+    if ((node.tag ?? '') !== '') {
+      const at = source.lastIndexOf('!', start);
+      found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
       return;
     }
     if (parser().isMap(node))
       for (const pair of node.items) {
-        if (parser().isPair(pair)) {
-          walk(pair.key);
-          walk(pair.value);
+        if (!parser().isPair(pair)) continue;
+        if (parser().isScalar(pair.key) && pair.key.value === '<<') {
+          found = {
+            offset: pair.key.range?.[0] ?? start,
+            message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
+          };
+          return;
         }
+        walk(pair.key);
+        walk(pair.value);
       }
     else if (parser().isSeq(node)) for (const item of node.items) walk(item);
   };
   walk(contents);
   return found;
+}
+
+/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source: string): Forbidden | null {
+  const match = /^%[A-Za-z]+/m.exec(source);
+  if (!match) return null;
+  const end = source.search(/^---/m);
+  if (end >= 0 && match.index > end) return null;
+  return {
+    offset: match.index,
+    message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+  };
+}
+
+/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
+function syntaxHint(code: string, line: string): string {
+  if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line)) return ' (a plain value cannot start with @ or `: quote it, "@…")';
+  if (/(?::|^\s*-)\s+\*/.test(line)) return ' (a value starting with * is an alias in YAML: quote it, "*…")';
+  if (code === 'BAD_INDENT' || code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY' || code === 'UNEXPECTED_TOKEN')
+    return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
+  return '';
 }
 
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
@@ -181,14 +241,20 @@ function shapeProblems(value: unknown, where: (pointer: string, key?: boolean) =
     } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
       const allowed = params['allowedValues'].map(String);
       const got = valueAt(value, segments);
-      const near = typeof got === 'string' ? nearestName(got, allowed) : null;
+      // A near name, or one the value begins with (mode: warning → warn).
+      const near =
+        typeof got === 'string' ? (nearestName(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
       message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
     } else if (e.keyword === 'const') {
       message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
     } else if (e.keyword === 'oneOf') {
       message = `${name} must be one glob (a string) or a list of them`;
     } else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-      message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+      const got = valueAt(value, segments);
+      message =
+        typeof got === 'string' && /^\d+$/.test(got)
+          ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+          : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
     } else message = `${name} ${e.message ?? 'is invalid'}`;
     // oneOf reports each branch too: the oneOf line says it once.
     if (e.schemaPath.includes('/oneOf/')) continue;
@@ -210,11 +276,30 @@ const valueAt = (value: unknown, segments: readonly string[]): unknown => {
   return node;
 };
 
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
 function durationSeconds(text: string): number {
   const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
   if (!match) return 0;
   return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+
+/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
+export const MAX_PENDING_SECONDS = 30 * 86_400;
+
+/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
+function pendingOf(given: unknown, bad: (message: string) => void): number {
+  if (given === undefined || given === 0) return 0;
+  if (typeof given === 'number') {
+    bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
+    return 0;
+  }
+  if (typeof given !== 'string') return 0;
+  const seconds = durationSeconds(given);
+  if (seconds > MAX_PENDING_SECONDS) {
+    bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
+    return 0;
+  }
+  return seconds;
 }
 
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
@@ -256,13 +341,19 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
       ok: false,
       reason: [finding('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
     };
+  const directive = directiveOf(source);
+  if (directive !== null) problems.push(finding('policy_invalid', atOffset(directive.offset), directive.message));
+  const lineAt = (offset: number): string => {
+    const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+    const to = source.indexOf('\n', offset);
+    return source.slice(from, to < 0 ? source.length : to);
+  };
   for (const e of [...doc.errors, ...doc.warnings])
-    problems.push(finding('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
-  const anchor = anchorOf(doc.contents);
-  if (anchor !== null)
     problems.push(
-      finding('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'),
+      finding('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]))}`),
     );
+  const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
+  if (forbidden !== null) problems.push(finding('policy_invalid', atOffset(forbidden.offset), forbidden.message));
   if (problems.length > 0) return { ok: false, reason: problems };
   const value: unknown = doc.toJS({ maxAliasCount: 0 });
   const places = positions(doc.contents, atOffset);
@@ -271,9 +362,14 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
     places.get(pointer) ??
     place(1, 1);
   const shape = shapeProblems(value, where);
-  if (shape.length > 0) return { ok: false, reason: shape };
-  if (!isObject(value)) return { ok: false, reason: [finding('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-  return meaning(value, context, where, sha256Hex(source));
+  if (!isObject(value))
+    return { ok: false, reason: shape.length > 0 ? shape : [finding('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+  // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
+  const meant = meaning(value, context, where, sha256Hex(source));
+  if (shape.length === 0) return meant;
+  // What the schema already said of a line is not said again in other words.
+  const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+  return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 
 /** What the schema cannot say, checked on a file of the right shape. */
@@ -331,7 +427,18 @@ function meaning(
         );
         continue;
       }
-      tests.push(globTest(field, strings(given), CASELESS.has(field)));
+      const globs = strings(given);
+      const slash = CASELESS.has(field) ? globs.findIndex((g) => g.includes('/')) : -1;
+      if (slash >= 0) {
+        bad(
+          Array.isArray(given) ? `${pointer}/${slash}` : pointer,
+          field === 'repo'
+            ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
+            : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`,
+        );
+        continue;
+      }
+      tests.push(globTest(field, globs, CASELESS.has(field)));
     }
     const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
     if (signedBy) {
@@ -352,7 +459,7 @@ function meaning(
     const require = text(entry, 'require');
     const mode: Mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
     if (!isLevel(require)) return;
-    rules.push({
+    const rule: Rule = {
       name,
       selector: verb === null ? actionClass : `${actionClass}:${verb}`,
       actionClass,
@@ -362,7 +469,16 @@ function meaning(
       mode,
       signedBy,
       at: where(at),
-    });
+      classAt: where(`${at}/match/class`),
+      verbAt: verb === null ? null : where(`${at}/match/verb`),
+    };
+    const earlier = shadowing(rules, rule);
+    if (earlier !== null)
+      bad(
+        at,
+        `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`,
+      );
+    rules.push(rule);
   });
   const exceptions: PolicyException[] = [];
   const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
@@ -409,6 +525,7 @@ function meaning(
     runs.add(run);
     grandfathered.push({ run, sha256: text(entry, 'sha256'), reason: text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
   });
+  const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
   if (problems.length > 0) return { ok: false, reason: problems };
   const given = doc['default'];
   const defaultLevel: Level = typeof given === 'string' && isLevel(given) ? given : 'asserted';
@@ -418,7 +535,7 @@ function meaning(
       kind: 'file',
       rules,
       defaultLevel,
-      pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
+      pendingSeconds,
       exceptions,
       grandfathered,
       source: { path: context.path, commit: context.commit, sha256 },

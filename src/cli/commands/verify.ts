@@ -15,8 +15,8 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { cannotWriteText } from '../../report/output.js';
 import { renderJson, writeJson } from '../../report/json-report.js';
+import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../../report/verification-summary.js';
@@ -340,7 +340,8 @@ function diskText(flag: string, dir: string, file: string, limits: ReadLimits): 
   const abs = path.resolve(dir, file);
   const rel = path.relative(dir, abs).split(path.sep).join('/');
   const link = linkOnDisk(dir, rel);
-  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
+  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
   return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
 
@@ -364,7 +365,8 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
     return { kind: 'file', file: { path: rel, commit, text: text.value } };
   }
   const link = linkOnDisk(dir, rel);
-  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
+  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
   if (!existsSync(abs)) {
     if (explicit)
       throw new UsageError(
@@ -380,7 +382,10 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
 /** A policy at a near-miss path while the default is missing: a configuration error, never a gate run without it (docs/policy.md §11). */
 function nearMiss(rel: string, found: string | null, where: string): void {
   if (found !== null)
-    throw new UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
+    throw new UsageError(
+      'policy',
+      `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`,
+    );
 }
 
 /** --now (RFC 3339), or the time the command runs. */
