@@ -90,7 +90,7 @@ describe.skipIf(process.platform !== 'linux')('examples/agent-run.yml: the run a
         export: 'github-audit-log',
         actors: [AGENT],
         repos: null,
-        owner: null,
+        owner: 'acme',
         actions: ['github_deploy_key:create'],
         since: '2026-12-01T00:00:00Z',
         until: '2026-12-02T00:00:00Z',

@@ -39,9 +39,9 @@ function exportWorld(): World {
       target: deployKey({ owner: 'acme', repo: repoName, title }),
     });
   mkdirSync(path.join(w.repo, '.assay/runs'), { recursive: true });
-  writeFileSync(path.join(w.repo, '.assay/runs/2026-11-29-rotate.json'), json(surface([call('api', 'deploy-1'), call('web', 'deploy-2')])));
+  writeFileSync(path.join(w.repo, '.assay/runs/2026-11-19-rotate.json'), json(surface([call('api', 'deploy-1'), call('web', 'deploy-2')])));
   writeFileSync(
-    path.join(w.repo, '.assay/runs/2026-11-30-rotate.json'),
+    path.join(w.repo, '.assay/runs/2026-11-20-rotate.json'),
     json(surface([call('api', 'deploy-3'), addKey({ asserted: false })])),
   );
   commitAll(w.repo, 'runs');
@@ -87,7 +87,7 @@ function night(w: World, day: string, recorded: string, mergeIt = true) {
   else if (!mergeIt) git(w.repo, 'switch', '-q', 'main');
   // The gate of the morning after the last night (a fixed time: the nights are dates of their own).
   const gate = receiptGate(
-    ['verify', '-C', w.repo, '--trusted-key', path.join(w.root, 'signer.pub.pem'), '--format', 'json', '--now', '2026-12-06T06:00:00Z'],
+    ['verify', '-C', w.repo, '--trusted-key', path.join(w.root, 'signer.pub.pem'), '--format', 'json', '--now', '2026-11-26T06:00:00Z'],
     w.repo,
   );
   const report = JSON.parse(gate.stdout) as Report;
@@ -109,17 +109,17 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
   it('night 1 (pages one after another, a human key among them): what the day covered, then the agent’s records only; the gate passes', () => {
     const n = night(
       w,
-      '2026-11-29',
-      page([entry('a1', AGENT, 'acme/api', 'deploy-1', '2026-11-29', 3), entry('h1', 'alice', 'acme/api', 'laptop', '2026-11-29', 4)]) +
-        page([entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 5)]),
+      '2026-11-19',
+      page([entry('a1', AGENT, 'acme/api', 'deploy-1', '2026-11-19', 3), entry('h1', 'alice', 'acme/api', 'laptop', '2026-11-19', 4)]) +
+        page([entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-19', 5)]),
     );
-    expect(n.calls).toMatch(/audit-log\?phrase=action:public_key\.create\+created:2026-11-29&per_page=100/);
+    expect(n.calls).toMatch(/audit-log\?phrase=action:public_key\.create\+created:2026-11-19&per_page=100/);
     expect(n.opened).toBe(true);
     expect(n.statement).toMatchObject({
       schema: 'receipt-gate.audit_coverage.v1',
       actors: [AGENT],
-      since: '2026-11-29T00:00:00Z',
-      until: '2026-11-30T00:00:00Z',
+      since: '2026-11-19T00:00:00Z',
+      until: '2026-11-20T00:00:00Z',
       entries_read: 3,
       records: 2,
       signature: expect.objectContaining({ payload_type: 'application/vnd.receipt-gate.audit-coverage+json;v=1' }),
@@ -128,19 +128,19 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
     expect(JSON.stringify(n.records)).not.toMatch(/alice|deploy-agent/);
     expect(n.report.ok, JSON.stringify(n.report.findings)).toBe(true);
     expect(n.report.totals).toMatchObject({ verified: 2, bound: 2 });
-    expect(n.report.coverage).toEqual([expect.objectContaining({ usable: true, since: '2026-11-29T00:00:00Z' })]);
+    expect(n.report.coverage).toEqual([expect.objectContaining({ usable: true, since: '2026-11-19T00:00:00Z' })]);
     // The attestation is kept beside the records and committed with them.
-    expect(n.calls).toMatch(/^attestation download \.assay\/audit\/github\/2026-11-29\.ndjson --repo /m);
+    expect(n.calls).toMatch(/^attestation download \.assay\/audit\/github\/2026-11-19\.ndjson --repo /m);
     expect(existsSync(`${n.file}.sigstore.json`)).toBe(true);
-    expect(git(w.repo, 'ls-files', '.assay/audit/github/2026-11-29.ndjson.sigstore.json')).not.toBe('');
+    expect(git(w.repo, 'ls-files', '.assay/audit/github/2026-11-19.ndjson.sigstore.json')).not.toBe('');
   });
 
   it('night 2 (an array of pages, overlapping night 1 at the boundary): the overlap is outside the window, the gate passes', () => {
     const n = night(
       w,
-      '2026-11-30',
+      '2026-11-20',
       JSON.stringify([
-        [entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-30', 1)],
+        [entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-19', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-20', 1)],
         [],
       ]),
     );
@@ -151,8 +151,8 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
   });
 
   it('night 3 (a quiet day, an empty page): the statement alone is committed by pull request; the gate still passes', () => {
-    const n = night(w, '2026-12-01', '[]');
-    expect(n.statement).toMatchObject({ records: 0, entries_read: 0, since: '2026-12-01T00:00:00Z' });
+    const n = night(w, '2026-11-21', '[]');
+    expect(n.statement).toMatchObject({ records: 0, entries_read: 0, since: '2026-11-21T00:00:00Z' });
     expect(n.records).toEqual([]);
     expect(n.opened).toBe(true);
     expect(n.report.ok).toBe(true);
@@ -160,16 +160,16 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
   });
 
   it('night 4 (the agent added a key no committed run declares): the gate fails and says exactly that', () => {
-    const n = night(w, '2026-12-02', page([entry('a4', AGENT, 'acme/api', 'backdoor', '2026-12-02', 2)]));
+    const n = night(w, '2026-11-22', page([entry('a4', AGENT, 'acme/api', 'backdoor', '2026-11-22', 2)]));
     expect(n.opened).toBe(true);
     expect(n.report.ok).toBe(false);
     const f = n.report.findings.find((x) => x.code === 'record_unmatched');
-    expect(f?.file).toBe('.assay/audit/github/2026-12-02.ndjson');
+    expect(f?.file).toBe('.assay/audit/github/2026-11-22.ndjson');
     expect(f?.message).toMatch(/binds no call/);
     expect(f?.message).toMatch(/a side effect the provider logged for the agent that no committed run declares/);
     // Fixed the way the message says: the run is committed.
     writeFileSync(
-      path.join(w.repo, '.assay/runs/2026-12-02-backdoor.json'),
+      path.join(w.repo, '.assay/runs/2026-11-22-backdoor.json'),
       json(surface([addKey({ target: deployKey({ owner: 'acme', repo: 'api', title: 'backdoor' }) })])),
     );
     commitAll(w.repo, 'the run');
@@ -178,27 +178,27 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
   it('night 5 (a run claims a key the covered day does not hold): effect_not_logged, naming the export', () => {
     // A server log: its decision has a time, inside the day the next export covers.
     writeFileSync(
-      path.join(w.repo, '.assay/runs/2026-12-03-claims.log'),
-      serverLog([['2026-12-03T09:15:00Z', addKey({ target: deployKey({ owner: 'acme', repo: 'api', title: 'ghost' }) })]]),
+      path.join(w.repo, '.assay/runs/2026-11-23-claims.log'),
+      serverLog([['2026-11-23T09:15:00Z', addKey({ target: deployKey({ owner: 'acme', repo: 'api', title: 'ghost' }) })]]),
     );
     commitAll(w.repo, 'a run whose key was never added');
-    const n = night(w, '2026-12-03', page([]));
+    const n = night(w, '2026-11-23', page([]));
     expect(n.report.ok).toBe(false);
     const f = n.report.findings.find((x) => x.code === 'effect_not_logged');
-    expect(f).toMatchObject({ file: '.assay/runs/2026-12-03-claims.log', severity: 'error' });
+    expect(f).toMatchObject({ file: '.assay/runs/2026-11-23-claims.log', severity: 'error' });
     expect(f?.message).toMatch(
-      /on acme\/api at 2026-12-03T09:15:00Z claims a side effect; the github-audit-log export for deploy-agent\[bot\] \(any repository\), \[2026-12-03T00:00:00Z, 2026-12-04T00:00:00Z\) holds no entry for it/,
+      /on acme\/api at 2026-11-23T09:15:00Z claims a side effect; the github-audit-log export for deploy-agent\[bot\] \(organisation acme\), \[2026-11-23T00:00:00Z, 2026-11-24T00:00:00Z\) holds no entry for it/,
     );
   });
 
   it('a retry of a day whose branch and pull request exist (a failed run, a backfill): the branch is replaced, no second pull request', () => {
-    const first = night(w, '2026-12-04', page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-12-04', 2)]), false);
+    const first = night(w, '2026-11-24', page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-11-24', 2)]), false);
     expect(first.opened).toBe(true);
     // The retry's export has one more entry: the branch is pushed again (not a fast-forward) and the open pull request updated.
     const retry = night(
       w,
-      '2026-12-04',
-      page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-12-04', 2), entry('a6', AGENT, 'acme/web', 'deploy-6', '2026-12-04', 3)]),
+      '2026-11-24',
+      page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-11-24', 2), entry('a6', AGENT, 'acme/web', 'deploy-6', '2026-11-24', 3)]),
     );
     expect(retry.opened).toBe(false);
     expect(retry.records).toHaveLength(2);

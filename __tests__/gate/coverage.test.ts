@@ -72,6 +72,7 @@ describe('the importer writes what an export covered', () => {
       until: '2026-12-01T00:00:00.500Z',
       entries_read: 3,
       records: 1,
+      exported_at: '2026-12-01T12:00:00Z',
     });
     expect(records.map((x) => x.record_id)).toEqual(['github-audit:a1']);
     expect(r.stderr).toMatch(/1 coverage statement\(s\) for \[2026-11-30T00:00:00Z, 2026-12-01T00:00:00.500Z\)/);
@@ -79,7 +80,7 @@ describe('the importer writes what an export covered', () => {
 
   it('a quiet night writes the statement alone; without a window nothing is written, as before', async () => {
     const dir = exportFile([]);
-    expect((await importer(dir, '--actor', AGENT, '--since', '2026-11-30', '--until', '2026-12-01')).code).toBe(0);
+    expect((await importer(dir, '--actor', AGENT, '--owner', 'org', '--since', '2026-11-30', '--until', '2026-12-01')).code).toBe(0);
     expect(lines(dir)).toEqual([expect.objectContaining({ schema: 'receipt-gate.audit_coverage.v1', records: 0, entries_read: 0 })]);
     const none = exportFile([]);
     const r = await importer(none, '--actor', AGENT);
@@ -131,7 +132,7 @@ describe('the importer writes what an export covered', () => {
     const dir = exportFile([]);
     writeFileSync(path.join(dir, 'signer.pem'), signer.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(path.join(dir, 'signer.pub.pem'), signer.pem);
-    await importer(dir, '--actor', AGENT, '--since', '2026-11-30', '--until', '2026-12-01', '--sign-key', 'signer.pem');
+    await importer(dir, '--actor', AGENT, '--owner', 'org', '--since', '2026-11-30', '--until', '2026-12-01', '--sign-key', 'signer.pem');
     const [statement] = lines(dir);
     expect(statement.signature).toMatchObject({ payload_type: 'application/vnd.receipt-gate.audit-coverage+json;v=1' });
     writeFiles(dir, {

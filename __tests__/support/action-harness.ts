@@ -146,7 +146,11 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
                 : {
                     sha: tree?.[1],
                     truncated: false,
-                    tree: Object.keys(o.base ?? {}).map((p) => ({ path: p, mode: o.links?.includes(p) ? '120000' : '100644', type: 'blob' })),
+                    tree: Object.keys(o.base ?? {}).map((p) => ({
+                      path: p,
+                      mode: o.links?.includes(p) ? '120000' : '100644',
+                      type: 'blob',
+                    })),
                   },
           ),
         );

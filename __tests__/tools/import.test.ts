@@ -337,9 +337,9 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
-  it('a quiet night (an empty page, or an empty --jq stream) writes no file and says so, exit 0', async () => {
-    const dir = writeFiles(tempDir(), { 'empty.json': '[]', 'none.json': '', 'pages.json': '[][]' });
-    for (const f of ['empty.json', 'none.json', 'pages.json']) {
+  it('a quiet night (an empty page, or empty pages) writes no file and says so, exit 0', async () => {
+    const dir = writeFiles(tempDir(), { 'empty.json': '[]', 'pages.json': '[][]', 'lines.ndjson': '[]\n' });
+    for (const f of ['empty.json', 'pages.json', 'lines.ndjson']) {
       const r = await cli(['import', 'github-audit-log', '--output', `${f}.ndjson`, f], dir);
       expect(r.code, `${f}: ${r.stderr}`).toBe(0);
       expect(r.stderr, f).toMatch(/0 entries read, 0 record\(s\) written.*no records, so .* was not written/);

@@ -4610,6 +4610,11 @@ function readExport(name, raw, given, listKey) {
         return { entries: [], findings };
     sink.lines = decoded.lines;
     const { text } = decoded;
+    // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
+    if (text.trim() === '') {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`));
+        return { entries: [], findings };
+    }
     if (looksLikeCsv(name, text)) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
         return { entries: [], findings };
@@ -5012,6 +5017,7 @@ function statementLines(s, c, entries, perProvider) {
             until: c.until,
             entries_read: entries,
             records: perProvider.get(provider) ?? 0,
+            exported_at: c.exportedAt,
         });
         if (!statement.ok)
             throw new Error(`a coverage statement cannot be canonicalized: ${statement.reason}`); // strings and numbers only
@@ -5200,6 +5206,12 @@ const import_OPTIONS = [
         arg: 'TIME',
         help: 'keep only entries before TIME (the window is [since, until)); with both, the output starts with what the export covered (docs/coverage.md), and a quiet window still writes it',
     },
+    {
+        flag: 'now',
+        kind: 'string',
+        arg: 'TIME',
+        help: "the import's clock (RFC 3339), for tests and reproducible runs: --until must not be after it, and statements record it as exported_at. Default: now",
+    },
     SIGNED_AT,
     { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
     { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
@@ -5231,10 +5243,21 @@ function windowOf(flags) {
         throw new types_UsageError('value', '--until must be later than --since (the window is [since, until))');
     return { since, until };
 }
-/** With both bounds, what the statements name: the actors as given, the repositories (lower-cased for GitHub), the organisation, the window in UTC. */
-function coverageScope(flags, kind, owner) {
+/**
+ * With both bounds, what the statements name: the actors as given, the repositories (lower-cased for
+ * GitHub), the organisation, the window in UTC, and when it was exported. A statement claims
+ * completeness, so nothing the importer did not read may become one (docs/coverage.md §6): the
+ * window has ended, an actor is named, and a GitHub export names its organisation or repositories.
+ */
+function coverageScope(flags, kind, owner, now, until) {
     if (flags.since === undefined || flags.until === undefined)
         return null;
+    if (!flags.actor || flags.actor.length === 0)
+        throw new types_UsageError('missing', "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)");
+    if (kind !== 'slack-audit-log' && owner === null && (!flags.repo || flags.repo.length === 0))
+        throw new types_UsageError('missing', `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`);
+    if (until !== null && (0,core_time/* compareInstants */.QI)(until, now) > 0)
+        throw new types_UsageError('value', `--until ${flags.until} is after the import's clock (${(0,core_time/* rfc3339 */.ag)(now)}): the window has not ended; the provider may still log entries in it`);
     const utc = (flag, text) => {
         const written = (0,core_time/* utcAsWritten */.es)(text);
         if (!written.ok)
@@ -5242,7 +5265,23 @@ function coverageScope(flags, kind, owner) {
         return written.value;
     };
     const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : (0,core_text/* asciiLower */.F)(r))) : null;
-    return { actors: flags.actor ?? [], repos, owner, since: utc('since', flags.since), until: utc('until', flags.until) };
+    return {
+        actors: flags.actor ?? [],
+        repos,
+        owner,
+        since: utc('since', flags.since),
+        until: utc('until', flags.until),
+        exportedAt: (0,core_time/* rfc3339 */.ag)(now),
+    };
+}
+/** --now (RFC 3339), or the time the command runs. */
+function nowOf(given, now) {
+    if (given === undefined)
+        return (0,core_time/* instantOf */.B9)(now);
+    const t = (0,core_time/* parseRfc3339 */.TM)(given);
+    if (!t.ok)
+        throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
+    return t.value;
 }
 function slackOptions(flags) {
     const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
@@ -5333,7 +5372,7 @@ const importExports = {
             since,
             until,
         };
-        const coverage = coverageScope(f, kind, owner);
+        const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
         const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
         if (!result.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, result.reason.summary)}`);
@@ -9551,7 +9590,7 @@ function gateInputs(flags, dir, ctxNow) {
             ? null
             : { kind: 'file', file: diskText('--trusted-root', dir, flags['trusted-root'], limitsOf(flags)) },
         policy: policyGiven(flags, dir),
-        now: nowOf(flags.now, ctxNow),
+        now: verify_nowOf(flags.now, ctxNow),
     };
 }
 /** A file a flag names, its text as on disk, named relative to -C. */
@@ -9602,7 +9641,7 @@ function nearMiss(rel, found, where) {
         throw new types_UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
 }
 /** --now (RFC 3339), or the time the command runs. */
-function nowOf(given, now) {
+function verify_nowOf(given, now) {
     if (given === undefined)
         return (0,core_time/* instantOf */.B9)(now);
     const t = (0,core_time/* parseRfc3339 */.TM)(given);
@@ -11641,7 +11680,7 @@ const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 function checkStatement(value) {
     const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
     for (const k of Object.keys(value))
-        if (k !== 'signature' && !MEMBERS.includes(k))
+        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
     for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$)(value, k))
@@ -11686,6 +11725,15 @@ function checkStatement(value) {
     const [since, until] = times;
     if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
+    // When the import ran (docs/coverage.md §6); statements written before it have none.
+    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+        const at = value['exported_at'];
+        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
+        if (!t?.ok)
+            return bad('exported_at must be an RFC 3339 time (a string)');
+        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
+            return bad('exported_at is before until: a window is exported once it has ended');
+    }
     const entries = value['entries_read'];
     const records = value['records'];
     if (!count(entries))
@@ -12156,10 +12204,39 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
     };
 }
+/**
+ * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
+ * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader says why).
+ */
+function pagedExport(bytes, limits) {
+    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
+        .toString('utf8')
+        .trimStart();
+    if (!head.startsWith('['))
+        return null;
+    const text = Buffer.from(bytes).toString('utf8');
+    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
+    if (!end.ok)
+        return null;
+    const rest = text.slice(end.value).trimStart();
+    if (!rest.startsWith('['))
+        return null;
+    let first = null;
+    try {
+        const page = JSON.parse(text.slice(0, end.value));
+        first = Array.isArray(page) ? page[0] : null;
+    }
+    catch {
+        first = null;
+    }
+    return { offset: text.length - rest.length, kind: (0,provider_exports/* exportKindOf */.CK)(first) };
+}
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
     const fr = new FileReport(file, limits);
     const entries = [];
+    let raw = null;
     for (const doc of auditDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
@@ -12168,7 +12245,10 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
             const kind = (0,classify/* classify */.L)(value);
-            const raw = kind.kind === 'error' && !kind.named ? (0,provider_exports/* exportKindOf */.CK)(value) : null;
+            // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
+            if (raw !== null && kind.kind === 'error' && !kind.named && (0,provider_exports/* exportKindOf */.CK)(value) === raw)
+                continue;
+            raw = kind.kind === 'error' && !kind.named ? (0,provider_exports/* exportKindOf */.CK)(value) : null;
             if (raw)
                 fr.error(loc, `this is ${provider_exports/* EXPORT_KINDS */.R7[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
             else if (kind.kind === 'error')
@@ -12187,6 +12267,18 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
     }
     if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
+    // A .json file the strict reader refused may be pages of a provider export written one after
+    // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
+    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    if (paged !== null) {
+        const once = new FileReport(file, limits);
+        once.lines = fr.lines;
+        const loc = once.at(paged.offset);
+        const what = paged.kind ? provider_exports/* EXPORT_KINDS */.R7[paged.kind] : 'a provider export';
+        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(provider_exports/* EXPORT_KINDS */.R7).join('|')}`;
+        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        return { run: null, entries: [], findings: once.close(), strays: once.strays };
+    }
     return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }
 

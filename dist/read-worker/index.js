@@ -1532,7 +1532,7 @@ const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 function checkStatement(value) {
     const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
     for (const k of Object.keys(value))
-        if (k !== 'signature' && !MEMBERS.includes(k))
+        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
     for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$)(value, k))
@@ -1577,6 +1577,15 @@ function checkStatement(value) {
     const [since, until] = times;
     if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
+    // When the import ran (docs/coverage.md §6); statements written before it have none.
+    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+        const at = value['exported_at'];
+        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
+        if (!t?.ok)
+            return bad('exported_at must be an RFC 3339 time (a string)');
+        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
+            return bad('exported_at is before until: a window is exported once it has ended');
+    }
     const entries = value['entries_read'];
     const records = value['records'];
     if (!count(entries))
@@ -3925,10 +3934,39 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
     };
 }
+/**
+ * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
+ * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader says why).
+ */
+function pagedExport(bytes, limits) {
+    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
+        .toString('utf8')
+        .trimStart();
+    if (!head.startsWith('['))
+        return null;
+    const text = Buffer.from(bytes).toString('utf8');
+    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
+    if (!end.ok)
+        return null;
+    const rest = text.slice(end.value).trimStart();
+    if (!rest.startsWith('['))
+        return null;
+    let first = null;
+    try {
+        const page = JSON.parse(text.slice(0, end.value));
+        first = Array.isArray(page) ? page[0] : null;
+    }
+    catch {
+        first = null;
+    }
+    return { offset: text.length - rest.length, kind: exportKindOf(first) };
+}
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
     const fr = new FileReport(file, limits);
     const entries = [];
+    let raw = null;
     for (const doc of auditDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
@@ -3937,7 +3975,10 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
             const kind = classify(value);
-            const raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
+            if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw)
+                continue;
+            raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
             if (raw)
                 fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
             else if (kind.kind === 'error')
@@ -3956,6 +3997,18 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
     }
     if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
+    // A .json file the strict reader refused may be pages of a provider export written one after
+    // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
+    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    if (paged !== null) {
+        const once = new FileReport(file, limits);
+        once.lines = fr.lines;
+        const loc = once.at(paged.offset);
+        const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
+        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
+        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        return { run: null, entries: [], findings: once.close(), strays: once.strays };
+    }
     return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }
 

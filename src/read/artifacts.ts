@@ -16,9 +16,9 @@ import { checkStatement } from './coverage-statement.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
-import { pathKey } from './json/scanner.js';
+import { firstValueEnd, pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
-import { EXPORT_KINDS, exportKindOf } from './provider-exports.js';
+import { EXPORT_KINDS, type ExportKind, exportKindOf } from './provider-exports.js';
 import type { AuditEntryRead, RecordRead } from './record-read.js';
 import { carriesDecision, ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
@@ -321,6 +321,31 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   };
 }
 
+/**
+ * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
+ * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader says why).
+ */
+function pagedExport(bytes: Uint8Array, limits: ReadLimits): { readonly offset: number; readonly kind: ExportKind | null } | null {
+  const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
+    .toString('utf8')
+    .trimStart();
+  if (!head.startsWith('[')) return null;
+  const text = Buffer.from(bytes).toString('utf8');
+  const end = firstValueEnd(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
+  if (!end.ok) return null;
+  const rest = text.slice(end.value).trimStart();
+  if (!rest.startsWith('[')) return null;
+  let first: unknown = null;
+  try {
+    const page: unknown = JSON.parse(text.slice(0, end.value));
+    first = Array.isArray(page) ? page[0] : null;
+  } catch {
+    first = null;
+  }
+  return { offset: text.length - rest.length, kind: exportKindOf(first) };
+}
+
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 export function readAuditFile(
   file: string,
@@ -331,6 +356,7 @@ export function readAuditFile(
 ): FileRead {
   const fr = new FileReport(file, limits);
   const entries: AuditEntryRead[] = [];
+  let raw: ExportKind | null = null;
   for (const doc of auditDocuments(bytes, format, fr, limits)) {
     const offsets = doc.elements.get(ROOT_KEY) ?? [];
     const items: [unknown, number][] =
@@ -340,7 +366,9 @@ export function readAuditFile(
     for (const [value, offset] of items) {
       const loc = fr.at(offset);
       const kind = classify(value);
-      const raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+      // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
+      if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw) continue;
+      raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
       if (raw)
         fr.error(
           loc,
@@ -355,5 +383,20 @@ export function readAuditFile(
     }
   }
   if (!fr.failed && entries.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
+  // A .json file the strict reader refused may be pages of a provider export written one after
+  // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
+  const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+  if (paged !== null) {
+    const once = new FileReport(file, limits);
+    once.lines = fr.lines;
+    const loc = once.at(paged.offset);
+    const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
+    const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
+    once.error(
+      loc,
+      `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`,
+    );
+    return { run: null, entries: [], findings: once.close(), strays: once.strays };
+  }
   return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }

@@ -32,7 +32,8 @@ const count = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 export function checkStatement(value: JsonObject): Result<CoverageStatement> {
   const bad = (reason: string): Result<CoverageStatement> => ({ ok: false, reason: `coverage statement: ${reason}` });
   for (const k of Object.keys(value))
-    if (k !== 'signature' && !(MEMBERS as readonly string[]).includes(k)) return bad(`unknown member ${JSON.stringify(quote(k, 60))}`);
+    if (k !== 'signature' && k !== 'exported_at' && !(MEMBERS as readonly string[]).includes(k))
+      return bad(`unknown member ${JSON.stringify(quote(k, 60))}`);
   for (const k of MEMBERS) if (!hasOwn(value, k)) return bad(`${k} is missing`);
   if (value['schema'] !== COVERAGE_SCHEMA) return bad(`schema must be ${COVERAGE_SCHEMA}`);
   const provider = value['provider'];
@@ -60,6 +61,13 @@ export function checkStatement(value: JsonObject): Result<CoverageStatement> {
   }
   const [since, until] = times as [Instant, Instant];
   if (compareInstants(since, until) >= 0) return bad('since must be before until (the window is [since, until))');
+  // When the import ran (docs/coverage.md §6); statements written before it have none.
+  if (hasOwn(value, 'exported_at')) {
+    const at = value['exported_at'];
+    const t = typeof at === 'string' ? parseRfc3339(at) : null;
+    if (!t?.ok) return bad('exported_at must be an RFC 3339 time (a string)');
+    if (compareInstants(t.value, until) < 0) return bad('exported_at is before until: a window is exported once it has ended');
+  }
   const entries = value['entries_read'];
   const records = value['records'];
   if (!count(entries)) return bad('entries_read must be a non-negative integer');

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { asciiLower } from '../../core/text.js';
-import { compareInstants, type Instant, utcAsWritten } from '../../core/time.js';
+import { compareInstants, type Instant, instantOf, parseRfc3339, rfc3339, utcAsWritten } from '../../core/time.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
@@ -57,6 +57,12 @@ const OPTIONS = [
     arg: 'TIME',
     help: 'keep only entries before TIME (the window is [since, until)); with both, the output starts with what the export covered (docs/coverage.md), and a quiet window still writes it',
   },
+  {
+    flag: 'now',
+    kind: 'string',
+    arg: 'TIME',
+    help: "the import's clock (RFC 3339), for tests and reproducible runs: --until must not be after it, and statements record it as exported_at. Default: now",
+  },
   SIGNED_AT,
   { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
   { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
@@ -90,16 +96,57 @@ function windowOf(flags: ImportFlags): { readonly since: Instant | null; readonl
   return { since, until };
 }
 
-/** With both bounds, what the statements name: the actors as given, the repositories (lower-cased for GitHub), the organisation, the window in UTC. */
-function coverageScope(flags: ImportFlags, kind: ImportKind, owner: string | null): CoverageScope | null {
+/**
+ * With both bounds, what the statements name: the actors as given, the repositories (lower-cased for
+ * GitHub), the organisation, the window in UTC, and when it was exported. A statement claims
+ * completeness, so nothing the importer did not read may become one (docs/coverage.md §6): the
+ * window has ended, an actor is named, and a GitHub export names its organisation or repositories.
+ */
+function coverageScope(
+  flags: ImportFlags,
+  kind: ImportKind,
+  owner: string | null,
+  now: Instant,
+  until: Instant | null,
+): CoverageScope | null {
   if (flags.since === undefined || flags.until === undefined) return null;
+  if (!flags.actor || flags.actor.length === 0)
+    throw new UsageError(
+      'missing',
+      "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)",
+    );
+  if (kind !== 'slack-audit-log' && owner === null && (!flags.repo || flags.repo.length === 0))
+    throw new UsageError(
+      'missing',
+      `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`,
+    );
+  if (until !== null && compareInstants(until, now) > 0)
+    throw new UsageError(
+      'value',
+      `--until ${flags.until} is after the import's clock (${rfc3339(now)}): the window has not ended; the provider may still log entries in it`,
+    );
   const utc = (flag: 'since' | 'until', text: string): string => {
     const written = utcAsWritten(text);
     if (!written.ok) throw new UsageError('value', `--${flag}: ${written.reason}`);
     return written.value;
   };
   const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : asciiLower(r))) : null;
-  return { actors: flags.actor ?? [], repos, owner, since: utc('since', flags.since), until: utc('until', flags.until) };
+  return {
+    actors: flags.actor ?? [],
+    repos,
+    owner,
+    since: utc('since', flags.since),
+    until: utc('until', flags.until),
+    exportedAt: rfc3339(now),
+  };
+}
+
+/** --now (RFC 3339), or the time the command runs. */
+function nowOf(given: string | undefined, now: Date): Instant {
+  if (given === undefined) return instantOf(now);
+  const t = parseRfc3339(given);
+  if (!t.ok) throw new UsageError('value', `--now: "${given}" ${t.reason}`);
+  return t.value;
 }
 
 function slackOptions(flags: ImportFlags): SlackOptions {
@@ -181,7 +228,7 @@ export const importExports: Command = {
       since,
       until,
     };
-    const coverage = coverageScope(f, kind, owner);
+    const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
     const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
     if (!result.ok)
       return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);

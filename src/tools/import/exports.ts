@@ -41,6 +41,17 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
   if (!decoded) return { entries: [], findings };
   sink.lines = decoded.lines;
   const { text } = decoded;
+  // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
+  if (text.trim() === '') {
+    findings.push(
+      finding(
+        'invalid_artifact',
+        at(0),
+        `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`,
+      ),
+    );
+    return { entries: [], findings };
+  }
   if (looksLikeCsv(name, text)) {
     findings.push(
       finding(

@@ -68,6 +68,8 @@ export interface CoverageScope {
   /** The bounds in UTC, with the precision written. */
   readonly since: string;
   readonly until: string;
+  /** The import's clock (RFC 3339 UTC): when the export was turned into this statement. */
+  readonly exportedAt: string;
 }
 
 /** The CLASS:VERB pairs an import maps, per provider it writes records for (every one gets a statement). */
@@ -102,6 +104,7 @@ function statementLines(s: ImportSettings, c: CoverageScope, entries: number, pe
         until: c.until,
         entries_read: entries,
         records: perProvider.get(provider) ?? 0,
+        exported_at: c.exportedAt,
       });
       if (!statement.ok) throw new Error(`a coverage statement cannot be canonicalized: ${statement.reason}`); // strings and numbers only
       return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, COVERAGE_PAYLOAD_TYPE) : statement.text;
