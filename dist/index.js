@@ -31005,13 +31005,23 @@ function changes(before, after) {
     }
     return [...counted.values()].sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule) || (0,core_text/* cmp */.r2)(a.from, b.from) || (0,core_text/* cmp */.r2)(a.to, b.to));
 }
-/** "12 call(s) of prod-deploy-keys go from met to unmet; …" (at most `max` changes named). */
-function changesText(list, max = 6) {
+/**
+ * "12 call(s) of prod-deploy-keys: under the base: met; under this pull request: unmet; …" (at most
+ * `max` changes named). Every place that shows a change (the summary, the finding, `policy check
+ * --against`) says it in one direction: from the policy in effect to the one proposed.
+ */
+function changesText(list, names, max = 6) {
     if (list.length === 0)
         return 'no call changes verdict';
-    const shown = list.slice(0, max).map((c) => `${c.calls} call(s) of ${c.rule} go from ${c.from} to ${c.to}`);
+    const shown = list
+        .slice(0, max)
+        .map((c) => `${c.calls} call(s) of ${c.rule}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
     return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
+/** A pull request's change, as the finding and the summary name its two sides. */
+const PULL_CHANGE = { before: "the base's policy", after: "this pull request's policy" };
+/** Whether a change turns any call from failing to passing (a loosening: a warning, docs/policy.md §11). */
+const loosens = (list) => list.some((c) => c.from === 'unmet' && c.to !== 'unmet');
 
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
@@ -34181,7 +34191,7 @@ async function collect(settings, setup, roots, open) {
     const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
     // Only when nothing else already failed: a run that did not parse is the root cause, named once.
     if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
-        findings.push(noDecisions(settings, runFiles, strays));
+        findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
     for (const f of orphans(attestations.values()))
         findings.push(f);
     for (const f of settings.policyReview?.findings ?? [])
@@ -34209,8 +34219,10 @@ async function collect(settings, setup, roots, open) {
  * inputs swapped): a gate that read no call must not pass. When the files hold the other role's
  * objects, it says the inputs look swapped.
  */
-function noDecisions(settings, files, strays) {
+function noDecisions(settings, files, strays, notStarted) {
     const given = settings.runs.join(', ');
+    if (notStarted !== null)
+        return (0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${given || '(none)'}`, `the agent's server failed to start (${notStarted.file ?? 'a run'}:${notStarted.line ?? 1}: ${notStarted.message}): the run inputs (${given}) hold ${files} file(s) and not one decision, and a gate that read no call must not pass`);
     const swapped = strays.runs > 0 || strays.audit > 0
         ? `; the run inputs hold ${strays.runs} audit record(s) or coverage statement(s) and the audit inputs hold ${strays.audit} run object(s): are runs and audit swapped?`
         : "; an empty or truncated capture (check how the run was written: stderr redirected to the file from the server's start?)";
@@ -34346,11 +34358,26 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
 /** A report with a pull request's policy change and its effect: the calls whose verdict the head's policy would change, named in its policy_changed finding. */
 function withEffect(report, underHead) {
     const list = changes(report, underHead);
-    const effect = `; its effect on this corpus: ${changesText(list)}`;
+    const effect = `; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
     const source = underHead.policy.source;
+    // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
+    const loose = loosens(list);
+    let raised = 0;
+    const findings = report.findings.map((f) => {
+        if (f.code !== 'policy_changed' || f.file !== source?.path)
+            return f;
+        if (loose && f.severity === 'notice') {
+            raised++;
+            return { ...f, severity: 'warning', message: `${f.message}${effect}; it loosens the policy: a reviewer must approve it` };
+        }
+        return { ...f, message: `${f.message}${effect}` };
+    });
+    if (raised > 0)
+        findings.sort(core_findings/* compareFindings */.Eg);
     return {
         ...report,
-        findings: report.findings.map((f) => f.code === 'policy_changed' && f.file === source?.path ? { ...f, message: `${f.message}${effect}` } : f),
+        findings,
+        totals: raised > 0 ? { ...report.totals, notices: report.totals.notices - raised, warnings: report.totals.warnings + raised } : report.totals,
         ...(source ? { policy_change: { path: source.path, sha256: source.sha256, changes: list } } : {}),
     };
 }
@@ -34552,7 +34579,9 @@ function buildAnnotations(report, prefix, scope = 'all') {
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
     const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-    return kept.sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level) || byPath(a.path, b.path) || a.line - b.line);
+    // A change of the policy comes first at its level: a fork's ten per-call notices must not hide it (docs/policy.md §11).
+    const pinned = (a) => (a.title === 'policy_changed' ? 0 : 1);
+    return kept.sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level) || pinned(a) - pinned(b) || byPath(a.path, b.path) || a.line - b.line);
 }
 
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
@@ -35016,7 +35045,7 @@ function policyLines(report) {
     const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
     const change = report.policy_change
         ? [
-            `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes))}.`,
+            `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes, PULL_CHANGE))}.`,
             '',
         ]
         : [];
@@ -38032,6 +38061,12 @@ const FINDINGS = {
         help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
         about: 'file',
     },
+    run_not_started: {
+        severity: 'notice',
+        title: 'Server never started',
+        help: "A captured log is assay-mcp-server's own output from a start that failed (a startup_failure line, or an error after server_start): the run contributes no calls; its reason_code and next step say what to fix.",
+        about: 'file',
+    },
     no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
     no_match: {
         severity: 'notice',
@@ -38048,8 +38083,12 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
     const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     if (loc.member !== undefined)
         return { ...base, member: loc.member };
-    if (loc.commit !== undefined)
-        return { ...base, commit: loc.commit };
+    // A place in a file of another commit (a pull request's base, --policy-ref) names that commit in words too:
+    // the file a reader has open is not the one the finding is about (docs/policy.md §8).
+    if (loc.commit !== undefined) {
+        const short = loc.commit.slice(0, 12);
+        return { ...base, message: message.includes(short) ? message : `${message} (${loc.file} at commit ${short})`, commit: loc.commit };
+    }
     return base;
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
@@ -39784,6 +39823,11 @@ class ServerLog {
     session = newSession();
     /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
     started = false;
+    /** Whether any tracing event other than server_start was seen (a server that did start works). */
+    worked = false;
+    /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
+    failure = null;
+    firstText = null;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -39800,6 +39844,7 @@ class ServerLog {
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
+        this.worked = true;
         if (event === 'tool_call_start') {
             if (rid === null)
                 this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
@@ -39875,12 +39920,33 @@ class ServerLog {
             this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
         }
         else {
+            if (this.started && this.firstText === null && line.trim() !== '' && line.charCodeAt(0) !== 0x1b)
+                this.firstText = { loc, text: line };
             this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
         }
     }
     /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
-    other(loc, name) {
+    other(loc, name, value = null) {
+        if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
+            const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
+            const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
+            const text = `${code ? `reason_code ${code}` : 'no reason_code'}${next ? `; next step: ${next}` : ''}`;
+            this.failure = { loc, text, line: true };
+            return;
+        }
         this.sink.skip(loc, name);
+    }
+    /**
+     * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
+     * startup_failure line, or a plain-text line after a server_start that no other event follows (an
+     * invalid --policy-root); null when it started, or when this is no capture of it at all.
+     */
+    notStarted() {
+        if (this.failure)
+            return this.failure;
+        if (this.started && !this.worked && this.firstText)
+            return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
+        return null;
     }
     endSession() {
         for (const [rid, loc] of this.session.started) {
@@ -40017,6 +40083,10 @@ class FileReport extends documents/* LocatingSink */.Bz {
     notice(code, message) {
         this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
     }
+    /** A capture of a server that never started (its startup_failure line, or its error after server_start). */
+    notStarted(loc, message) {
+        this.findings.push((0,core_findings/* finding */.gk)('run_not_started', loc, message));
+    }
     get failed() {
         return this.errors > 0;
     }
@@ -40138,6 +40208,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     const log = new ServerLog(run, fr, limits);
     let surfaces = 0;
     let tracing = 0;
+    let notStarted = null;
     const text = fileText(bytes, fr, limits);
     const surface = (doc, k) => {
         surfaces++;
@@ -40178,7 +40249,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
             log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event');
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
         }
         else if (kind.kind === 'error')
             fr.error(loc, kind.reason);
@@ -40208,9 +40279,13 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 json(doc, false);
         }
         log.close();
+        // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
+        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+        if (notStarted)
+            fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
         // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
         // is another program's log, or a capture that began late (decisions before it are lost).
-        if (format === 'log' && !log.started && !fr.failed)
+        else if (format === 'log' && !log.started && !fr.failed)
             fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
     }
     const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
@@ -40218,11 +40293,11 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     if (fr.failed && first) {
         fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
     }
-    const isRun = surfaces > 0 || tracing > 0;
+    const isRun = (surfaces > 0 || tracing > 0) && notStarted === null;
     // Nothing is dropped silently: a readable file with nothing to verify says so.
-    if (!fr.failed && !isRun && !fr.skippedAny)
+    if (!fr.failed && !isRun && !fr.skippedAny && notStarted === null)
         fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
-    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0 && notStarted === null) {
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();

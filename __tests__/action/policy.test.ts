@@ -60,14 +60,32 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(changed?.message).toMatch(
       /this pull request changes the policy file .github\/receipt-gate.yml; the change takes effect after merge/,
     );
-    expect(changed?.message).toMatch(/its effect on this corpus: 2 call\(s\) of prod-keys go from unmet to met/);
-    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys go from unmet to met/);
+    expect(changed?.message).toMatch(
+      /its effect on this corpus: 2 call\(s\) of prod-keys: under the base's policy: unmet; under this pull request's policy: met/,
+    );
+    // A loosening is a warning, annotated before every per-call notice (docs/policy.md §11).
+    expect(changed?.severity).toBe('warning');
+    expect(changed?.message).toMatch(/it loosens the policy/);
+    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys: under the base's policy: unmet; under this pull request's policy: met/);
+  });
+
+  it('17: a loosening reaches the reader first in every channel: with no token, its warning is the first workflow command, before the ten visible notices', async () => {
+    const r = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      inputs: { annotations: 'workflow-commands', annotate: 'all' },
+    });
+    const warnings = r.stdout.split(/\r?\n/).filter((l) => l.startsWith('::warning'));
+    expect(warnings[0]).toMatch(/policy_changed/);
+    expect(reportOf(r).totals.warnings).toBeGreaterThanOrEqual(1);
   });
 
   it('a head that tightens it: the PR passes under the base’s, and the summary says which calls the change will fail', async () => {
     const r = await runAction({ workspace: workspace({ [POLICY]: STRICT }), base: { [POLICY]: LOOSE } });
     expect(r.outputs).toMatchObject({ result: 'pass', 'policy-unmet': '0' });
-    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys go from met to unmet/);
+    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys: under the base's policy: met; under this pull request's policy: unmet/);
+    // A tightening stays a notice.
+    expect(reportOf(r).findings.find((f) => f.code === 'policy_changed')?.severity).toBe('notice');
   });
 
   it('a head policy that is invalid fails the PR with policy_invalid on its line (the base’s still applies)', async () => {
@@ -113,7 +131,7 @@ describe('a pull request is judged under the base commit’s policy', () => {
     const report = reportOf(adds);
     expect(report.policy.source ?? null).toBeNull();
     expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
-      /adds the policy file .github\/receipt-gate.yml; it takes effect after merge.*2 call\(s\) of prod-keys go from not ruled to unmet/,
+      /adds the policy file .github\/receipt-gate.yml; it takes effect after merge.*2 call\(s\) of prod-keys: under the base's policy: not ruled; under this pull request's policy: unmet/,
     );
   });
 

@@ -73,14 +73,51 @@ describe('the shared samples, as runs', () => {
     expect(codes(r)).not.toContain('invalid_artifact');
   });
 
-  it('07: a startup failure: no decisions and no call started, said in a notice', async () => {
+  it('07: a server that never started (server_start, then its plain-text error): run_not_started naming the error; alone, the gate fails as with no decision', async () => {
     const r = await gate({ 'runs/07.log': log('07_startup_failure_policy_root.stderr.log') }, false);
     expect(r.calls).toEqual([]);
-    expect(r.findings.map((f) => [f.code, f.message])).toContainEqual([
-      'no_decisions',
-      'the server log holds no tool_decision event: it contributes no calls',
-    ]);
-    expect(r.ok).toBe(true);
+    expect(r.findings.find((f) => f.code === 'run_not_started')).toMatchObject({
+      severity: 'notice',
+      file: 'runs/07.log',
+      line: 2,
+      message: expect.stringMatching(
+        /the agent's server never started \(assay-mcp-server: invalid --policy-root: No such file or directory/,
+      ),
+    });
+    expect(r.findings.map((f) => f.code)).not.toContain('no_decisions');
+    // Every run input is such a file: no call was read, and the gate says why.
+    const alone = await cliJson([], writeFiles(tempDir(), { '.assay/runs/07.log': log('07_startup_failure_policy_root.stderr.log') }));
+    expect(alone.code).toBe(1);
+    expect(alone.report.findings.find((f) => f.code === 'no_artifacts')?.message).toMatch(
+      /^the agent's server failed to start \(\.assay\/runs\/07\.log:2: /,
+    );
+    // Beside a run that did start, it is one notice and the gate judges the rest.
+    const both = await cliJson(
+      [],
+      writeFiles(tempDir(), {
+        '.assay/runs/07.log': log('07_startup_failure_policy_root.stderr.log'),
+        '.assay/runs/02.log': log('02_deploy_key_create_then_get.stderr.log'),
+      }),
+    );
+    expect(both.report.findings.filter((f) => f.code === 'run_not_started')).toHaveLength(1);
+    expect(both.report.findings.map((f) => f.code)).not.toContain('no_artifacts');
+  });
+
+  it('a startup_failure line (proxy-enforce mode, before any server_start): run_not_started with its reason_code and next_step, never "not a capture of assay-mcp-server"', async () => {
+    const line = JSON.stringify({
+      event: 'startup_failure',
+      reason_code: 'policy_root_missing',
+      next_step: 'create the policy root or pass --policy-root',
+    });
+    const r = await gate({ 'runs/failed.log': `${line}\n` }, false);
+    const f = r.findings.find((x) => x.code === 'run_not_started');
+    expect(f?.message).toMatch(/reason_code policy_root_missing; next step: create the policy root or pass --policy-root/);
+    expect(r.findings.map((x) => x.message).join('\n')).not.toMatch(/not a capture of assay-mcp-server/);
+    const alone = await cliJson([], writeFiles(tempDir(), { '.assay/runs/failed.log': `${line}\n` }));
+    expect(alone.report.findings.find((x) => x.code === 'no_artifacts')?.message).toMatch(/the agent's server failed to start/);
+    // A log with neither server_start nor startup_failure stays invalid_artifact.
+    const other = await gate({ 'runs/other.log': 'hello from another program\n' }, false);
+    expect(other.findings.find((x) => x.code === 'invalid_artifact')?.message).toMatch(/no server_start line/);
   });
 
   it('tracing lines inside .ndjson are read the same way as in a .log', async () => {

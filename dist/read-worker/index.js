@@ -589,6 +589,12 @@ const FINDINGS = {
         help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
         about: 'file',
     },
+    run_not_started: {
+        severity: 'notice',
+        title: 'Server never started',
+        help: "A captured log is assay-mcp-server's own output from a start that failed (a startup_failure line, or an error after server_start): the run contributes no calls; its reason_code and next step say what to fix.",
+        about: 'file',
+    },
     no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
     no_match: {
         severity: 'notice',
@@ -605,8 +611,12 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
     const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     if (loc.member !== undefined)
         return { ...base, member: loc.member };
-    if (loc.commit !== undefined)
-        return { ...base, commit: loc.commit };
+    // A place in a file of another commit (a pull request's base, --policy-ref) names that commit in words too:
+    // the file a reader has open is not the one the finding is about (docs/policy.md §8).
+    if (loc.commit !== undefined) {
+        const short = loc.commit.slice(0, 12);
+        return { ...base, message: message.includes(short) ? message : `${message} (${loc.file} at commit ${short})`, commit: loc.commit };
+    }
     return base;
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
@@ -3482,6 +3492,11 @@ class ServerLog {
     session = newSession();
     /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
     started = false;
+    /** Whether any tracing event other than server_start was seen (a server that did start works). */
+    worked = false;
+    /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
+    failure = null;
+    firstText = null;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -3498,6 +3513,7 @@ class ServerLog {
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
+        this.worked = true;
         if (event === 'tool_call_start') {
             if (rid === null)
                 this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
@@ -3573,12 +3589,33 @@ class ServerLog {
             this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
         }
         else {
+            if (this.started && this.firstText === null && line.trim() !== '' && line.charCodeAt(0) !== 0x1b)
+                this.firstText = { loc, text: line };
             this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
         }
     }
     /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
-    other(loc, name) {
+    other(loc, name, value = null) {
+        if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
+            const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
+            const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
+            const text = `${code ? `reason_code ${code}` : 'no reason_code'}${next ? `; next step: ${next}` : ''}`;
+            this.failure = { loc, text, line: true };
+            return;
+        }
         this.sink.skip(loc, name);
+    }
+    /**
+     * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
+     * startup_failure line, or a plain-text line after a server_start that no other event follows (an
+     * invalid --policy-root); null when it started, or when this is no capture of it at all.
+     */
+    notStarted() {
+        if (this.failure)
+            return this.failure;
+        if (this.started && !this.worked && this.firstText)
+            return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
+        return null;
     }
     endSession() {
         for (const [rid, loc] of this.session.started) {
@@ -3715,6 +3752,10 @@ class FileReport extends documents/* LocatingSink */.Bz {
     notice(code, message) {
         this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
     }
+    /** A capture of a server that never started (its startup_failure line, or its error after server_start). */
+    notStarted(loc, message) {
+        this.findings.push((0,core_findings/* finding */.gk)('run_not_started', loc, message));
+    }
     get failed() {
         return this.errors > 0;
     }
@@ -3836,6 +3877,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     const log = new ServerLog(run, fr, limits);
     let surfaces = 0;
     let tracing = 0;
+    let notStarted = null;
     const text = fileText(bytes, fr, limits);
     const surface = (doc, k) => {
         surfaces++;
@@ -3876,7 +3918,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
             log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event');
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
         }
         else if (kind.kind === 'error')
             fr.error(loc, kind.reason);
@@ -3906,9 +3948,13 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 json(doc, false);
         }
         log.close();
+        // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
+        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+        if (notStarted)
+            fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
         // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
         // is another program's log, or a capture that began late (decisions before it are lost).
-        if (format === 'log' && !log.started && !fr.failed)
+        else if (format === 'log' && !log.started && !fr.failed)
             fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
     }
     const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
@@ -3916,11 +3962,11 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     if (fr.failed && first) {
         fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
     }
-    const isRun = surfaces > 0 || tracing > 0;
+    const isRun = (surfaces > 0 || tracing > 0) && notStarted === null;
     // Nothing is dropped silently: a readable file with nothing to verify says so.
-    if (!fr.failed && !isRun && !fr.skippedAny)
+    if (!fr.failed && !isRun && !fr.skippedAny && notStarted === null)
         fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
-    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0 && notStarted === null) {
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();

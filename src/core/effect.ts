@@ -71,9 +71,27 @@ export function changes(before: Report, after: Report): PolicyChange[] {
   return [...counted.values()].sort((a, b) => cmp(a.rule, b.rule) || cmp(a.from, b.from) || cmp(a.to, b.to));
 }
 
-/** "12 call(s) of prod-deploy-keys go from met to unmet; …" (at most `max` changes named). */
-export function changesText(list: readonly PolicyChange[], max = 6): string {
+/** What two policies compared are called in words, the one in effect first ("the base", "this pull request"). */
+export interface ChangeNames {
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * "12 call(s) of prod-deploy-keys: under the base: met; under this pull request: unmet; …" (at most
+ * `max` changes named). Every place that shows a change (the summary, the finding, `policy check
+ * --against`) says it in one direction: from the policy in effect to the one proposed.
+ */
+export function changesText(list: readonly PolicyChange[], names: ChangeNames, max = 6): string {
   if (list.length === 0) return 'no call changes verdict';
-  const shown = list.slice(0, max).map((c) => `${c.calls} call(s) of ${c.rule} go from ${c.from} to ${c.to}`);
+  const shown = list
+    .slice(0, max)
+    .map((c) => `${c.calls} call(s) of ${c.rule}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
   return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
+
+/** A pull request's change, as the finding and the summary name its two sides. */
+export const PULL_CHANGE: ChangeNames = { before: "the base's policy", after: "this pull request's policy" };
+
+/** Whether a change turns any call from failing to passing (a loosening: a warning, docs/policy.md §11). */
+export const loosens = (list: readonly PolicyChange[]): boolean => list.some((c) => c.from === 'unmet' && c.to !== 'unmet');

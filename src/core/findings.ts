@@ -173,6 +173,12 @@ export const FINDINGS = {
     help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
     about: 'file',
   },
+  run_not_started: {
+    severity: 'notice',
+    title: 'Server never started',
+    help: "A captured log is assay-mcp-server's own output from a start that failed (a startup_failure line, or an error after server_start): the run contributes no calls; its reason_code and next step say what to fix.",
+    about: 'file',
+  },
   no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
   no_match: {
     severity: 'notice',
@@ -218,7 +224,12 @@ export const placeOf = (l: Location, column = false): string => `${l.file}:${l.l
 export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): LocatedFinding {
   const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
   if (loc.member !== undefined) return { ...base, member: loc.member };
-  if (loc.commit !== undefined) return { ...base, commit: loc.commit };
+  // A place in a file of another commit (a pull request's base, --policy-ref) names that commit in words too:
+  // the file a reader has open is not the one the finding is about (docs/policy.md §8).
+  if (loc.commit !== undefined) {
+    const short = loc.commit.slice(0, 12);
+    return { ...base, message: message.includes(short) ? message : `${message} (${loc.file} at commit ${short})`, commit: loc.commit };
+  }
   return base;
 }
 

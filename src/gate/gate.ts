@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { changes, changesText } from '../core/effect.js';
-import { type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
+import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
+import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
 import type { Evidence, IdentityTrust, RecordInput, RunInput, StatementInput, VerifyOptions } from '../core/model.js';
 import { checkRuleNames, type Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -91,7 +91,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
   // Only when nothing else already failed: a run that did not parse is the root cause, named once.
   if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
-    findings.push(noDecisions(settings, runFiles, strays));
+    findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
   for (const f of orphans(attestations.values())) findings.push(f);
   for (const f of settings.policyReview?.findings ?? []) findings.push(f);
   const stale = staleShippedRoot(settings);
@@ -117,8 +117,19 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
  * inputs swapped): a gate that read no call must not pass. When the files hold the other role's
  * objects, it says the inputs look swapped.
  */
-function noDecisions(settings: Settings, files: number, strays: { readonly runs: number; readonly audit: number }): Finding {
+function noDecisions(
+  settings: Settings,
+  files: number,
+  strays: { readonly runs: number; readonly audit: number },
+  notStarted: Finding | null,
+): Finding {
   const given = settings.runs.join(', ');
+  if (notStarted !== null)
+    return inputFinding(
+      'no_artifacts',
+      `runs: ${given || '(none)'}`,
+      `the agent's server failed to start (${notStarted.file ?? 'a run'}:${notStarted.line ?? 1}: ${notStarted.message}): the run inputs (${given}) hold ${files} file(s) and not one decision, and a gate that read no call must not pass`,
+    );
   const swapped =
     strays.runs > 0 || strays.audit > 0
       ? `; the run inputs hold ${strays.runs} audit record(s) or coverage statement(s) and the audit inputs hold ${strays.audit} run object(s): are runs and audit swapped?`
@@ -290,13 +301,25 @@ export async function runGate(
 /** A report with a pull request's policy change and its effect: the calls whose verdict the head's policy would change, named in its policy_changed finding. */
 function withEffect(report: Report, underHead: Report): Report {
   const list = changes(report, underHead);
-  const effect = `; its effect on this corpus: ${changesText(list)}`;
+  const effect = `; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
   const source = underHead.policy.source;
+  // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
+  const loose = loosens(list);
+  let raised = 0;
+  const findings = report.findings.map((f) => {
+    if (f.code !== 'policy_changed' || f.file !== source?.path) return f;
+    if (loose && f.severity === 'notice') {
+      raised++;
+      return { ...f, severity: 'warning' as const, message: `${f.message}${effect}; it loosens the policy: a reviewer must approve it` };
+    }
+    return { ...f, message: `${f.message}${effect}` };
+  });
+  if (raised > 0) findings.sort(compareFindings);
   return {
     ...report,
-    findings: report.findings.map((f) =>
-      f.code === 'policy_changed' && f.file === source?.path ? { ...f, message: `${f.message}${effect}` } : f,
-    ),
+    findings,
+    totals:
+      raised > 0 ? { ...report.totals, notices: report.totals.notices - raised, warnings: report.totals.warnings + raised } : report.totals,
     ...(source ? { policy_change: { path: source.path, sha256: source.sha256, changes: list } } : {}),
   };
 }

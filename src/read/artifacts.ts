@@ -56,6 +56,11 @@ class FileReport extends LocatingSink {
     this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
   }
 
+  /** A capture of a server that never started (its startup_failure line, or its error after server_start). */
+  notStarted(loc: Location, message: string): void {
+    this.findings.push(finding('run_not_started', loc, message));
+  }
+
   get failed(): boolean {
     return this.errors > 0;
   }
@@ -216,6 +221,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   const log = new ServerLog(run, fr, limits);
   let surfaces = 0;
   let tracing = 0;
+  let notStarted: { readonly loc: Location; readonly text: string } | null = null;
   const text = fileText(bytes, fr, limits);
   const surface = (doc: Doc, k: Kind & { kind: 'surface' }): void => {
     surfaces++;
@@ -270,6 +276,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
         isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
           ? 'JSON-RPC message (stdout mixed in)'
           : 'JSON that is not a tracing event',
+        isObject(doc.value) ? doc.value : null,
       );
     } else if (kind.kind === 'error') fr.error(loc, kind.reason);
     else if (kind.kind === 'other') fr.skip(loc, kind.name);
@@ -290,9 +297,12 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);
     }
     log.close();
+    // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
+    notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+    if (notStarted) fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
     // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
     // is another program's log, or a capture that began late (decisions before it are lost).
-    if (format === 'log' && !log.started && !fr.failed)
+    else if (format === 'log' && !log.started && !fr.failed)
       fr.error(
         fr.at(0),
         "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)",
@@ -303,10 +313,11 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   if (fr.failed && first) {
     fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
   }
-  const isRun = surfaces > 0 || tracing > 0;
+  const isRun = (surfaces > 0 || tracing > 0) && notStarted === null;
   // Nothing is dropped silently: a readable file with nothing to verify says so.
-  if (!fr.failed && !isRun && !fr.skippedAny) fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
-  if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+  if (!fr.failed && !isRun && !fr.skippedAny && notStarted === null)
+    fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+  if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0 && notStarted === null) {
     fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
   }
   const findings = fr.close();

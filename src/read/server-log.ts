@@ -64,6 +64,11 @@ export class ServerLog {
   private session = newSession();
   /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
   started = false;
+  /** Whether any tracing event other than server_start was seen (a server that did start works). */
+  private worked = false;
+  /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
+  private failure: { readonly loc: Location; readonly text: string; readonly line: boolean } | null = null;
+  private firstText: { readonly loc: Location; readonly text: string } | null = null;
 
   constructor(
     private readonly run: RunDecisions,
@@ -82,6 +87,7 @@ export class ServerLog {
       this.sink.skip(loc, 'tracing event server_start');
       return;
     }
+    this.worked = true;
     if (event === 'tool_call_start') {
       if (rid === null)
         this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
@@ -160,13 +166,33 @@ export class ServerLog {
     } else if (mentionsDecision(line)) {
       this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
     } else {
+      if (this.started && this.firstText === null && line.trim() !== '' && line.charCodeAt(0) !== 0x1b)
+        this.firstText = { loc, text: line };
       this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
     }
   }
 
   /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
-  other(loc: Location, name: string): void {
+  other(loc: Location, name: string, value: JsonObject | null = null): void {
+    if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
+      const code = typeof value['reason_code'] === 'string' ? quote(value['reason_code'], 80) : null;
+      const next = typeof value['next_step'] === 'string' ? quote(value['next_step'], 300) : null;
+      const text = `${code ? `reason_code ${code}` : 'no reason_code'}${next ? `; next step: ${next}` : ''}`;
+      this.failure = { loc, text, line: true };
+      return;
+    }
     this.sink.skip(loc, name);
+  }
+
+  /**
+   * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
+   * startup_failure line, or a plain-text line after a server_start that no other event follows (an
+   * invalid --policy-root); null when it started, or when this is no capture of it at all.
+   */
+  notStarted(): { readonly loc: Location; readonly text: string } | null {
+    if (this.failure) return this.failure;
+    if (this.started && !this.worked && this.firstText) return { loc: this.firstText.loc, text: quote(this.firstText.text.trim(), 300) };
+    return null;
   }
 
   private endSession(): void {

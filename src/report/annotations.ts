@@ -103,5 +103,9 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
   }
   const byPath = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-  return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
+  // A change of the policy comes first at its level: a fork's ten per-call notices must not hide it (docs/policy.md §11).
+  const pinned = (a: Annotation): number => (a.title === 'policy_changed' ? 0 : 1);
+  return kept.sort(
+    (a, b) => annotationRank(a.level) - annotationRank(b.level) || pinned(a) - pinned(b) || byPath(a.path, b.path) || a.line - b.line,
+  );
 }

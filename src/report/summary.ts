@@ -4,7 +4,7 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 
-import { changesText, ruleEffects } from '../core/effect.js';
+import { changesText, PULL_CHANGE, ruleEffects } from '../core/effect.js';
 import type { Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { SEVERITY_TABLE } from '../core/severity.js';
@@ -71,7 +71,7 @@ function policyLines(report: Report): string[] {
   const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
   const change = report.policy_change
     ? [
-        `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes))}.`,
+        `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes, PULL_CHANGE))}.`,
         '',
       ]
     : [];

@@ -96,8 +96,9 @@ async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Prom
   if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
   const lines = effectLines(gated.value.report);
   if (gated.value.alternative) {
-    const list = changes(gated.value.report, gated.value.alternative);
-    lines.push(`against ${flags.against}: ${changesText(list, 50)}`);
+    // One direction everywhere: from the policy compared against (REF) to this file.
+    const list = changes(gated.value.alternative, gated.value.report);
+    lines.push(`against ${flags.against}: ${changesText(list, { before: flags.against ?? 'the other policy', after: 'this file' }, 50)}`);
   }
   return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };
 }
