@@ -9888,6 +9888,51 @@ function shortRuns(report) {
     const runs = [...short].filter((r) => !dishonest.has(r)).sort();
     return { runs, dishonest: [...short].filter((r) => dishonest.has(r)).sort() };
 }
+/**
+ * The policy file's text with grandfathered entries added, and nothing else changed (docs/policy.md
+ * §11): every byte outside the inserted entries stays as it was (line endings, a BOM, flow-list
+ * spacing, comments and their alignment). Entries go after the last item of a block list, before
+ * the `]` of a flow list, or under a new `grandfathered:` key at the end of the file.
+ */
+function withEntries(text, doc, entries, reason) {
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    // Each value as the YAML library would write it (plain when that reads back the same, else quoted).
+    const q = (v) => (0,dist.stringify)(v, { lineWidth: 0 }).trimEnd();
+    const block = (indent) => entries
+        .map((e) => `${indent}- run: ${q(e.run)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
+        .join('');
+    const flow = entries.map((e) => `{run: ${q(e.run)}, sha256: ${q(e.sha256)}, reason: ${q(reason)}}`);
+    const lineStart = (offset) => text.lastIndexOf('\n', offset - 1) + 1;
+    const lineEnd = (offset) => {
+        const n = text.indexOf('\n', offset);
+        return n < 0 ? text.length : n + 1;
+    };
+    const list = doc.get('grandfathered', true);
+    const pair = (0,dist.isMap)(doc.contents) ? doc.contents.items.find((p) => (0,dist.isScalar)(p.key) && p.key.value === 'grandfathered') : undefined;
+    if ((0,dist.isSeq)(list) && list.range) {
+        if (list.flow) {
+            // Before the closing bracket, with the list's own separator.
+            const close = text.lastIndexOf(']', list.range[1]);
+            const sep = list.items.length === 0 ? '' : ', ';
+            return `${text.slice(0, close)}${sep}${flow.join(', ')}${text.slice(close)}`;
+        }
+        const last = list.items.at(-1);
+        const first = list.items[0];
+        const firstAt = (0,dist.isNode)(first) && first.range ? first.range[0] : list.range[0];
+        const indent = /^[ ]*/.exec(text.slice(lineStart(firstAt)))?.[0] ?? '';
+        const end = lineEnd((0,dist.isNode)(last) && last.range ? last.range[1] - 1 : list.range[1] - 1);
+        const tail = end > 0 && text[end - 1] !== '\n' ? eol : '';
+        return `${text.slice(0, end)}${tail}${block(indent)}${text.slice(end)}`;
+    }
+    if (pair && (0,dist.isScalar)(pair.key) && pair.key.range && (pair.value === null || ((0,dist.isScalar)(pair.value) && pair.value.value === null))) {
+        // `grandfathered:` with nothing under it: the entries go on the lines after the key.
+        const end = lineEnd(pair.key.range[0]);
+        const tail = text[end - 1] !== '\n' ? eol : '';
+        return `${text.slice(0, end)}${tail}${block('  ')}${text.slice(end)}`;
+    }
+    const tail = text.length > 0 && !text.endsWith('\n') ? eol : '';
+    return `${text}${tail}grandfathered:${eol}${block('  ')}`;
+}
 async function baseline(flags, ctx, dir) {
     const reason = flags.reason?.trim() ?? '';
     if (reason === '')
@@ -9902,23 +9947,20 @@ async function baseline(flags, ctx, dir) {
     if (!gated.ok)
         throw new types_UsageError(gated.reason.code, gated.reason.message);
     const { runs, dishonest } = shortRuns(gated.value.report);
-    const file = external_node_path_default().resolve(dir, source.path);
-    const doc = (0,dist.parseDocument)(readTextFile('--policy', file), { keepSourceTokens: true });
-    let list = doc.get('grandfathered', true);
-    if (!(0,dist.isSeq)(list)) {
-        list = new dist.YAMLSeq();
-        doc.set('grandfathered', list);
-    }
+    // The policy file is written like any output: never through a link out of the workspace.
+    const file = outputIn(dir, dir, source.path, '--policy');
+    const text = readTextFile('--policy', file);
+    const doc = (0,dist.parseDocument)(text, { keepSourceTokens: true });
+    const list = doc.get('grandfathered', true);
     const pinned = new Set(((0,dist.isSeq)(list) ? list.items : []).flatMap((item) => ((0,dist.isMap)(item) && (0,dist.isScalar)(item.get('run', true)) ? [String(item.get('run'))] : [])));
-    let added = 0;
+    const entries = [];
     for (const run of runs) {
         const sha256 = gated.value.inputs.get(run);
         if (pinned.has(run) || sha256 === undefined)
             continue;
-        if ((0,dist.isSeq)(list))
-            list.add(doc.createNode({ run, sha256, reason }));
-        added++;
+        entries.push({ run, sha256 });
     }
+    const added = entries.length;
     const said = [];
     said.push(`${added} run(s) grandfathered${runs.length - added > 0 ? `, ${runs.length - added} already were` : ''}`);
     if (dishonest.length > 0)
@@ -9926,7 +9968,7 @@ async function baseline(flags, ctx, dir) {
     if (added === 0)
         return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)('policy baseline', ...said, `${source.path} not changed`) };
     try {
-        writeWhole(file, doc.toString({ lineWidth: 0 }));
+        writeWhole(file, withEntries(text, doc, entries, reason));
     }
     catch (error) {
         return (0,cli_command/* unwritable */.mP)('policy baseline', 'the policy file', file, error);

@@ -7,14 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, parseDocument, YAMLSeq } from 'yaml';
+import { type Document, isMap, isNode, isScalar, isSeq, parseDocument, stringify } from 'yaml';
 import { changes, changesText, ruleEffects } from '../../core/effect.js';
 import type { Policy } from '../../core/policy.js';
 import type { Report } from '../../core/report.js';
 import { runGate } from '../../gate/gate.js';
 import { readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings } from '../../gate/settings/build.js';
-import { directoryIn } from '../../gate/settings/paths.js';
+import { directoryIn, outputIn } from '../../gate/settings/paths.js';
 import { settlePolicy } from '../../gate/settings/policy.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { located } from '../../report/text.js';
@@ -121,6 +121,53 @@ function shortRuns(report: Report): { readonly runs: readonly string[]; readonly
   return { runs, dishonest: [...short].filter((r) => dishonest.has(r)).sort() };
 }
 
+/**
+ * The policy file's text with grandfathered entries added, and nothing else changed (docs/policy.md
+ * §11): every byte outside the inserted entries stays as it was (line endings, a BOM, flow-list
+ * spacing, comments and their alignment). Entries go after the last item of a block list, before
+ * the `]` of a flow list, or under a new `grandfathered:` key at the end of the file.
+ */
+function withEntries(text: string, doc: Document.Parsed, entries: readonly { run: string; sha256: string }[], reason: string): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // Each value as the YAML library would write it (plain when that reads back the same, else quoted).
+  const q = (v: string): string => stringify(v, { lineWidth: 0 }).trimEnd();
+  const block = (indent: string): string =>
+    entries
+      .map((e) => `${indent}- run: ${q(e.run)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
+      .join('');
+  const flow = entries.map((e) => `{run: ${q(e.run)}, sha256: ${q(e.sha256)}, reason: ${q(reason)}}`);
+  const lineStart = (offset: number): number => text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = (offset: number): number => {
+    const n = text.indexOf('\n', offset);
+    return n < 0 ? text.length : n + 1;
+  };
+  const list = doc.get('grandfathered', true);
+  const pair = isMap(doc.contents) ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'grandfathered') : undefined;
+  if (isSeq(list) && list.range) {
+    if (list.flow) {
+      // Before the closing bracket, with the list's own separator.
+      const close = text.lastIndexOf(']', list.range[1]);
+      const sep = list.items.length === 0 ? '' : ', ';
+      return `${text.slice(0, close)}${sep}${flow.join(', ')}${text.slice(close)}`;
+    }
+    const last = list.items.at(-1);
+    const first = list.items[0];
+    const firstAt = isNode(first) && first.range ? first.range[0] : list.range[0];
+    const indent = /^[ ]*/.exec(text.slice(lineStart(firstAt)))?.[0] ?? '';
+    const end = lineEnd(isNode(last) && last.range ? last.range[1] - 1 : list.range[1] - 1);
+    const tail = end > 0 && text[end - 1] !== '\n' ? eol : '';
+    return `${text.slice(0, end)}${tail}${block(indent)}${text.slice(end)}`;
+  }
+  if (pair && isScalar(pair.key) && pair.key.range && (pair.value === null || (isScalar(pair.value) && pair.value.value === null))) {
+    // `grandfathered:` with nothing under it: the entries go on the lines after the key.
+    const end = lineEnd(pair.key.range[0]);
+    const tail = text[end - 1] !== '\n' ? eol : '';
+    return `${text.slice(0, end)}${tail}${block('  ')}${text.slice(end)}`;
+  }
+  const tail = text.length > 0 && !text.endsWith('\n') ? eol : '';
+  return `${text}${tail}grandfathered:${eol}${block('  ')}`;
+}
+
 async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
   const reason = flags.reason?.trim() ?? '';
   if (reason === '')
@@ -134,23 +181,21 @@ async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): P
   const gated = await runGate(settings, true);
   if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
   const { runs, dishonest } = shortRuns(gated.value.report);
-  const file = path.resolve(dir, source.path);
-  const doc = parseDocument(readTextFile('--policy', file), { keepSourceTokens: true });
-  let list = doc.get('grandfathered', true);
-  if (!isSeq(list)) {
-    list = new YAMLSeq();
-    doc.set('grandfathered', list);
-  }
+  // The policy file is written like any output: never through a link out of the workspace.
+  const file = outputIn(dir, dir, source.path, '--policy');
+  const text = readTextFile('--policy', file);
+  const doc = parseDocument(text, { keepSourceTokens: true });
+  const list = doc.get('grandfathered', true);
   const pinned = new Set(
     (isSeq(list) ? list.items : []).flatMap((item) => (isMap(item) && isScalar(item.get('run', true)) ? [String(item.get('run'))] : [])),
   );
-  let added = 0;
+  const entries: { readonly run: string; readonly sha256: string }[] = [];
   for (const run of runs) {
     const sha256 = gated.value.inputs.get(run);
     if (pinned.has(run) || sha256 === undefined) continue;
-    if (isSeq(list)) list.add(doc.createNode({ run, sha256, reason }));
-    added++;
+    entries.push({ run, sha256 });
   }
+  const added = entries.length;
   const said: string[] = [];
   said.push(`${added} run(s) grandfathered${runs.length - added > 0 ? `, ${runs.length - added} already were` : ''}`);
   if (dishonest.length > 0)
@@ -159,7 +204,7 @@ async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): P
     );
   if (added === 0) return { code: EXIT.pass, stdout: '', stderr: say('policy baseline', ...said, `${source.path} not changed`) };
   try {
-    writeWhole(file, doc.toString({ lineWidth: 0 }));
+    writeWhole(file, withEntries(text, doc, entries, reason));
   } catch (error) {
     return unwritable('policy baseline', 'the policy file', file, error);
   }
