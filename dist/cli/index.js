@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6850);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6091);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2615,7 +2615,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 6850:
+/***/ 6091:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2656,7 +2656,7 @@ var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
+var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/glob.ts
 /**
  * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
@@ -2731,8 +2731,94 @@ function globMatches(glob, value) {
     return starSpan(end);
 }
 
-// EXTERNAL MODULE: ./src/core/projection.ts
-var core_projection = __nccwpck_require__(3890);
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([
+    ['github_deploy_key', ['create']],
+    ['workspace_member', ['add']],
+    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,core_json/* hasOwn */.$)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.G)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,core_json/* isObject */.G)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const bound = (0,binding/* binding */.Ch)(subject);
+    if (!bound.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+    return { kind: 'subject', subject, digest: bound.digest };
+}
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
+ * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
+ * per call.
+ */
+function targetKey(subject) {
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+    return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(value) {
+    if (typeof value === 'string')
+        return JSON.stringify(value);
+    const canonical = (0,binding/* jcs */.vI)(value);
+    return canonical.ok ? canonical.text : '\u0000';
+}
+
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/core/vocabulary.ts
@@ -2897,7 +2983,7 @@ class RuleUse {
  * @param seen every class of the input, with its verbs
  */
 function checkRuleNames(policy, seen, rejected = new Map()) {
-    const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
+    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
     for (const rule of policy.rules) {
         const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
         if (rule.actionClass === null)
@@ -2920,7 +3006,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
             };
         }
         if (rule.verb !== null) {
-            const verbs = new Set([...(core_projection/* PRODUCER_VERBS */.UW.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+            const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
             if (!verbs.has(rule.verb)) {
                 const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
                 return {
@@ -3012,10 +3098,1629 @@ const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.to
 /** A plain label as the agent side writes it. */
 const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
-// EXTERNAL MODULE: ./src/read/validators.generated.js
-var validators_generated = __nccwpck_require__(183);
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const match = SHAPE.exec(text);
+    if (!match)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !match[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const match = DAY.exec(text);
+    if (!match)
+        return null;
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
+        return null;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function time_instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
+var ucs2length = __nccwpck_require__(6214);
+;// CONCATENATED MODULE: ./src/read/validators.generated.js
+// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
+const decision = validate1;
+const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
+
+const func0 = ucs2length["default"] ?? ucs2length;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.response === undefined) && (missing0 = "response")){
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name !== undefined){
+let data1 = data0.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 1024){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.category !== undefined){
+let data2 = data0.category;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data3 = data.action;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.target !== undefined){
+let data4 = data3.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.provider !== undefined){
+let data5 = data4.provider;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
+return false;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data6 = data.decision;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.effect !== undefined){
+let data7 = data6.effect;
+if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
+validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.response !== undefined){
+let data8 = data.response;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.side_effect_asserted !== undefined){
+const _errs17 = errors;
+if(typeof data8.side_effect_asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect_verified !== undefined){
+const _errs19 = errors;
+if(typeof data8.side_effect_verified !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect !== undefined){
+let data11 = data8.side_effect;
+const _errs21 = errors;
+if(errors === _errs21){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing2;
+if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data11.asserted !== undefined){
+const _errs23 = errors;
+if(typeof data11.asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.level !== undefined){
+let data13 = data11.level;
+const _errs25 = errors;
+if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs25 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_source !== undefined){
+let data14 = data11.verification_source;
+const _errs26 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_subject_digest !== undefined){
+let data15 = data11.verification_subject_digest;
+const _errs28 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs21 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+const record = validate2;
+const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
+const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.schema !== undefined){
+const _errs1 = errors;
+if("assay.provider_audit_record.v0" !== data.schema){
+validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.provider !== undefined){
+const _errs2 = errors;
+if(typeof data.provider !== "string"){
+validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.record_id !== undefined){
+const _errs4 = errors;
+if(typeof data.record_id !== "string"){
+validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subject !== undefined){
+let data3 = data.subject;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data3.action_class !== undefined){
+const _errs8 = errors;
+if(typeof data3.action_class !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.verb !== undefined){
+const _errs10 = errors;
+if(typeof data3.verb !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.target !== undefined){
+let data6 = data3.target;
+const _errs12 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.binding_digest !== undefined){
+let data7 = data.binding_digest;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.non_claims !== undefined){
+let data8 = data.non_claims;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid2 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs18 = errors;
+if(typeof data8[i0] !== "string"){
+validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signature !== undefined){
+let data10 = data.signature;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key0 in data10){
+if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data10.version !== undefined){
+const _errs23 = errors;
+if(1 !== data10.version){
+validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.algorithm !== undefined){
+const _errs24 = errors;
+if("ed25519" !== data10.algorithm){
+validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.payload_type !== undefined){
+const _errs25 = errors;
+if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
+validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_payload_digest !== undefined){
+let data14 = data10.signed_payload_digest;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.key_id !== undefined){
+let data15 = data10.key_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signature !== undefined){
+const _errs30 = errors;
+if(typeof data10.signature !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs30 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_at !== undefined){
+const _errs32 = errors;
+if(typeof data10.signed_at !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs32 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+
+const policyFile = policyValidate0;
+const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
+const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
+const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
+const policyPattern5 = new RegExp("^[0-9a-f]{64}$", "u");
+const policySchema2 = {"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}};
+const policySchema3 = {"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"};
+const policySchema4 = {"type":"string","minLength":1};
+const policyPattern1 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
+const policyPattern2 = new RegExp("^(https://\\S+|sha256:[0-9a-f]{64})$", "u");
+const policyFunc0 = ucs2length["default"] ?? ucs2length;
+
+function policyValidate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.match === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.require === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "require"},message:"must have required property '"+"require"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "name") || (key0 === "match")) || (key0 === "require")) || (key0 === "mode")) || (key0 === "signed-by"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(!policyPattern1.test(data0)){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.match !== undefined){
+let data1 = data.match;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.class === undefined){
+const err6 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "class") || (key1 === "verb")) || (key1 === "target"))){
+const err7 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.class !== undefined){
+let data2 = data1.class;
+if(typeof data2 === "string"){
+if(policyFunc0(data2) < 1){
+const err8 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.verb !== undefined){
+let data3 = data1.verb;
+if(typeof data3 === "string"){
+if(policyFunc0(data3) < 1){
+const err10 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.target !== undefined){
+let data4 = data1.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length < 1){
+const err12 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs16 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs17 = errors;
+if(typeof data5 === "string"){
+if(policyFunc0(data5) < 1){
+const err13 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs20 = errors;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err15 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(policyFunc0(data6) < 1){
+const err16 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err19 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.require !== undefined){
+let data7 = data.require;
+if(!(((data7 === "asserted") || (data7 === "observed_confirmed")) || (data7 === "verified"))){
+const err22 = {instancePath:instancePath+"/require",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data8 = data.mode;
+if(!((data8 === "enforce") || (data8 === "warn"))){
+const err23 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: policySchema2.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data["signed-by"] !== undefined){
+let data9 = data["signed-by"];
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err24 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(!policyPattern2.test(data10)){
+const err25 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/pattern",keyword:"pattern",params:{pattern: "^(https://\\S+|sha256:[0-9a-f]{64})$"},message:"must match pattern \""+"^(https://\\S+|sha256:[0-9a-f]{64})$"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+policyValidate1.errors = vErrors;
+return errors === 0;
+}
+
+const policySchema7 = {"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}};
+const policyPattern3 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function policyValidate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.binding === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "binding"},message:"must have required property '"+"binding"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.rule === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.expires === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "binding") || (key0 === "rule")) || (key0 === "reason")) || (key0 === "owner")) || (key0 === "expires"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.binding !== undefined){
+let data0 = data.binding;
+if(typeof data0 === "string"){
+if(!policyPattern3.test(data0)){
+const err6 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.rule !== undefined){
+let data1 = data.rule;
+if(typeof data1 === "string"){
+if(!policyPattern1.test(data1)){
+const err8 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 === "string"){
+if(policyFunc0(data2) < 1){
+const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+let data3 = data.owner;
+if(typeof data3 === "string"){
+if(policyFunc0(data3) < 1){
+const err12 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.expires !== undefined){
+let data4 = data.expires;
+if(typeof data4 === "string"){
+if(policyFunc0(data4) < 1){
+const err14 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+policyValidate3.errors = vErrors;
+return errors === 0;
+}
+
+
+function policyValidate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "version") || (key0 === "default")) || (key0 === "pending")) || (key0 === "rules")) || (key0 === "exceptions")) || (key0 === "grandfathered"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data1 = data.default;
+if(!(((data1 === "asserted") || (data1 === "observed_confirmed")) || (data1 === "verified"))){
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.pending !== undefined){
+let data2 = data.pending;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
+const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: policySchema0.properties.pending.type},message:"must be string,integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if(!policyPattern0.test(data2)){
+const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.rules !== undefined){
+let data3 = data.rules;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(policyValidate1(data3[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? policyValidate1.errors : vErrors.concat(policyValidate1.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.exceptions !== undefined){
+let data5 = data.exceptions;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(policyValidate3(data5[i1], {instancePath:instancePath+"/exceptions/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? policyValidate3.errors : vErrors.concat(policyValidate3.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/exceptions",schemaPath:"#/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.grandfathered !== undefined){
+let data7 = data.grandfathered;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.run === undefined){
+const err8 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data8.sha256 === undefined){
+const err9 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data8.reason === undefined){
+const err10 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((key1 === "run") || (key1 === "sha256")) || (key1 === "reason"))){
+const err11 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.run !== undefined){
+let data9 = data8.run;
+if(typeof data9 === "string"){
+if(policyFunc0(data9) < 1){
+const err12 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.sha256 !== undefined){
+let data10 = data8.sha256;
+if(typeof data10 === "string"){
+if(!policyPattern5.test(data10)){
+const err14 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data8.reason !== undefined){
+let data11 = data8.reason;
+if(typeof data11 === "string"){
+if(policyFunc0(data11) < 1){
+const err16 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/grandfathered",schemaPath:"#/properties/grandfathered/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+policyValidate0.errors = vErrors;
+return errors === 0;
+}
+
+const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+
 ;// CONCATENATED MODULE: ./src/read/policy-file.ts
 
 
@@ -3163,12 +4868,12 @@ function syntaxHint(code, line) {
 }
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
 function schemaAt(segments) {
-    const root = (0,json/* isObject */.G)(validators_generated/* policySchema */.wh) ? validators_generated/* policySchema */.wh : null;
+    const root = (0,core_json/* isObject */.G)(policySchema) ? policySchema : null;
     const resolve = (node) => {
-        if (!(0,json/* isObject */.G)(node))
+        if (!(0,core_json/* isObject */.G)(node))
             return null;
         const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,json/* isObject */.G)(root['$defs']))
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.G)(root['$defs']))
             return resolve(root['$defs'][ref.slice(8)]);
         return node;
     };
@@ -3177,7 +4882,7 @@ function schemaAt(segments) {
         if (!node)
             return null;
         const props = node['properties'];
-        if ((0,json/* isObject */.G)(props) && Object.hasOwn(props, segment))
+        if ((0,core_json/* isObject */.G)(props) && Object.hasOwn(props, segment))
             node = resolve(props[segment]);
         else if (node['items'] !== undefined && /^\d+$/.test(segment))
             node = resolve(node['items']);
@@ -3188,32 +4893,32 @@ function schemaAt(segments) {
 }
 /** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
 function shapeProblems(value, where) {
-    if ((0,validators_generated/* policyFile */.Xd)(value))
+    if (policyFile(value))
         return [];
     const out = [];
     const seen = new Set();
-    const errors = validators_generated/* policyFile */.Xd.errors ?? [];
+    const errors = policyFile.errors ?? [];
     // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
     const meant = new Set();
     for (const e of errors) {
-        const key = (0,json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
         if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
             continue;
         const known = schemaAt(e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
         if (near)
             meant.add(`${e.instancePath}/${near}`);
     }
     for (const e of errors) {
         const segments = e.instancePath.split('/').slice(1);
         const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,json/* isObject */.G)(e.params) ? e.params : {};
+        const params = (0,core_json/* isObject */.G)(e.params) ? e.params : {};
         let message;
         let at = where(e.instancePath);
         if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
             const key = params['additionalProperty'];
             const known = schemaAt(segments);
-            const props = known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
+            const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
             const near = (0,core_text/* nearestName */.qb)(key, props);
             message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
             at = where(`${e.instancePath}/${key}`, true);
@@ -3261,7 +4966,7 @@ const valueAt = (value, segments) => {
     for (const s of segments) {
         if (Array.isArray(node) && /^\d+$/.test(s))
             node = node[Number(s)];
-        else if ((0,json/* isObject */.G)(node) && Object.hasOwn(node, s))
+        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
             node = node[s];
         else
             return undefined;
@@ -3296,10 +5001,10 @@ function pendingOf(given, bad) {
 }
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
 function expiryOf(text) {
-    const day = (0,core_time/* parseDay */.Iq)(text);
+    const day = parseDay(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = (0,core_time/* parseRfc3339 */.TM)(text);
+    const t = parseRfc3339(text);
     return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
 }
 const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
@@ -3351,7 +5056,7 @@ function readPolicyFile(source, context) {
         places.get(pointer) ??
         place(1, 1);
     const shape = shapeProblems(value, where);
-    if (!(0,json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.G)(value))
         return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
     const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
@@ -3372,7 +5077,7 @@ function meaning(doc, context, where, sha256) {
     const names = new Set();
     const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
     ruleList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry) || !(0,json/* isObject */.G)(entry['match']))
+        if (!(0,core_json/* isObject */.G)(entry) || !(0,core_json/* isObject */.G)(entry['match']))
             return;
         const at = `/rules/${i}`;
         const name = policy_file_text(entry, 'name');
@@ -3383,9 +5088,9 @@ function meaning(doc, context, where, sha256) {
         const actionClass = policy_file_text(match, 'class');
         const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
         const tests = [];
-        const target = (0,json/* isObject */.G)(match['target']) ? match['target'] : {};
+        const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
         const hashed = HASHED.get(actionClass);
-        const bound = (0,core_projection/* boundFields */.EC)(actionClass);
+        const bound = boundFields(actionClass);
         for (const field of Object.keys(target)) {
             const pointer = `${at}/match/target/${field}`;
             const given = target[field];
@@ -3455,7 +5160,7 @@ function meaning(doc, context, where, sha256) {
     const exceptions = [];
     const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
     exceptionList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.G)(entry))
             return;
         const at = `/exceptions/${i}`;
         const rule = policy_file_text(entry, 'rule');
@@ -3470,7 +5175,7 @@ function meaning(doc, context, where, sha256) {
             return;
         }
         const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if ((0,core_time/* compareInstants */.QI)(expires.value, latest) > 0)
+        if (compareInstants(expires.value, latest) > 0)
             bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
         exceptions.push({
             binding: policy_file_text(entry, 'binding'),
@@ -3486,7 +5191,7 @@ function meaning(doc, context, where, sha256) {
     const runs = new Set();
     const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
     grandList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.G)(entry))
             return;
         const run = policy_file_text(entry, 'run');
         if (runs.has(run))
@@ -3519,16 +5224,308 @@ const VERSION = '0.2.0';
 
 // EXTERNAL MODULE: ./src/cli/command.ts
 var cli_command = __nccwpck_require__(3567);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-// EXTERNAL MODULE: ./src/read/discover.ts
-var discover = __nccwpck_require__(5965);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+function compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const format = formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
+}
+
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(path) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.statSync)(path);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+const inside = (root, where) => {
+    const rel = external_node_path_default().relative(root, where);
+    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+};
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(state, dir, input, take, findings, inScope = () => true) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const digest = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_namespaceObject.readdirSync)(digest, { withFileTypes: true });
+        }
+        catch (error) {
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,core_text/* messageOf */.bD)(error)}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++state.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(digest, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(state, abs, take, findings);
+            }
+            else if (formatOf(ent.name) === 'attestation') {
+                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/**
+ * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
+ * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
+ * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
+ */
+function discover_link(walk, abs, take, findings) {
+    const rel = relOf(walk, abs);
+    if (formatOf(abs) === 'attestation') {
+        take(abs);
+        return;
+    }
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+    }
+    catch {
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if (formatOf(abs) !== null)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(walk.realWorkspace, real)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(state, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(state, abs) });
+    };
+    /**
+     * A file that is not an artifact of this role but is not ignored either: an attestation (read
+     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     */
+    const besideArtifacts = (abs) => {
+        if (formatOf(abs) === 'attestation') {
+            attestations.push({ path: abs, rel: relOf(state, abs) });
+            return true;
+        }
+        const compressed = compressedText(abs);
+        if (compressed)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        return compressed !== null;
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(state.workspace, base)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(state.realWorkspace, real)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(state, base, input, (abs) => {
+            const rel = relOf(state, abs);
+            if (discoverable(rel, state.role))
+                add(abs);
+            else if (!besideArtifacts(abs))
+                ignored++;
+        }, findings, (abs) => match(relOf(state, abs)));
+        if (ignored > 0)
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if (!besideArtifacts(base))
+            add(base);
+    }
+    else {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = external_node_path_default().resolve(workspace);
+    }
+    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
+        for (const f of discovery.findings)
+            findings.push(f);
+        for (const f of discovery.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of discovery.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
 ;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
 /**
  * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
@@ -3547,11 +5544,11 @@ var discover = __nccwpck_require__(5965);
  */
 function directoryIn(workspace, base, value, name) {
     const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
+    if (workspace !== null && !inside(workspace, dir))
         throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
     }
     catch {
         isDir = false;
@@ -3570,27 +5567,27 @@ function outputIn(workspace, base, value, name) {
     const file = external_node_path_default().resolve(base, value);
     let isDirectory = false;
     try {
-        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+        isDirectory = (0,external_node_fs_namespaceObject.statSync)(file).isDirectory();
     }
     catch {
         // nothing there yet: the writer makes it
     }
     if (isDirectory)
         throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!(0,discover/* inside */.n)(workspace, file))
+    if (!inside(workspace, file))
         return file;
-    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    const realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
     for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
         let real = null;
         try {
-            real = (0,external_node_fs_.realpathSync)(dir);
+            real = (0,external_node_fs_namespaceObject.realpathSync)(dir);
         }
         catch {
             // not there yet: the writer creates it, below the nearest one that is
         }
         if (real !== null) {
-            if ((0,discover/* inside */.n)(realWorkspace, real))
+            if (inside(realWorkspace, real))
                 return file;
             const via = external_node_path_default().relative(workspace, dir) || '.';
             throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
@@ -3610,11 +5607,11 @@ function requireExistingPaths(inputs, cwd, name) {
         if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
             continue;
         const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_.existsSync)(abs))
+        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
             continue;
         // A Windows path written on another OS: the same path with forward slashes, when it exists.
         const slashed = input.replaceAll('\\', '/');
-        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
+        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(cwd, slashed)))
             throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
         throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
@@ -3623,7 +5620,7 @@ function requireExistingPaths(inputs, cwd, name) {
 function nearestExisting(cwd, abs) {
     let dir = abs;
     const missing = [];
-    while (!(0,external_node_fs_.existsSync)(dir)) {
+    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
         missing.unshift(external_node_path_default().basename(dir));
         const up = external_node_path_default().dirname(dir);
         if (up === dir)
@@ -3633,7 +5630,7 @@ function nearestExisting(cwd, abs) {
     const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
     let entries = [];
     try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
+        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
     }
     catch {
         /* not a directory: no suggestion */
@@ -3648,7 +5645,7 @@ function canonical(file) {
     const rest = [];
     for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
         try {
-            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
+            return external_node_path_default().join((0,external_node_fs_namespaceObject.realpathSync)(dir), ...rest);
         }
         catch {
             rest.unshift(external_node_path_default().basename(dir));
@@ -3674,8 +5671,6 @@ function distinctOutputs(named) {
     }
 }
 
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -3722,19 +5717,19 @@ const member = (at, key) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,json/* isObject */.G)(want))
+    if (!(0,core_json/* isObject */.G)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,json/* isObject */.G)(got))
+    if (!(0,core_json/* isObject */.G)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,json/* hasOwn */.$)(got, k))
+        if (!(0,core_json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const digest = difference(want[k], got[k], member(at, k));
         if (digest)
             return digest;
     }
     for (const k of Object.keys(got))
-        if (!(0,json/* hasOwn */.$)(want, k))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -3745,7 +5740,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(value, facts) {
-    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -3762,7 +5757,7 @@ function checkBundleStatement(value, facts) {
     if (!subject.ok)
         return subject;
     const pred = value['predicate'];
-    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -3781,14 +5776,1181 @@ function checkBundlePredicate(pred, facts) {
     return digest === null ? { ok: true } : { ok: false, reason: digest };
 }
 
-// EXTERNAL MODULE: ./src/read/bundle/archive.ts + 5 modules
-var archive = __nccwpck_require__(2789);
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/read/signature.ts
-var signature = __nccwpck_require__(2826);
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
+
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const IO_WORDS = new Map([
+    ['ENOENT', 'no such file or directory'],
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['EISDIR', 'is a directory'],
+    ['ENOTDIR', 'a path component is not a directory'],
+    ['ELOOP', 'too many symbolic links'],
+]);
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+const ioReason = (thrown) => {
+    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
+    if (code === null)
+        return thrown instanceof Error ? thrown.message : String(thrown);
+    const words = IO_WORDS.get(code);
+    return words ? `${words} (${code})` : code;
+};
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+    [COVERAGE_SCHEMA, 'coverage'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const name2 = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.G)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.G)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const kind = byName(type, value['data'], 'event');
+        return kind;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const value = decision['decision'];
+    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,core_json/* isObject */.G)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,core_json/* isObject */.G)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
+const LABELS = 32;
+function labelsOf(actionClass, target) {
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+        return null;
+    const out = {};
+    let n = 0;
+    for (const field of Object.keys(target)) {
+        const value = target[field];
+        if (typeof value !== 'string')
+            continue;
+        if (++n > LABELS)
+            break;
+        out[field] = value;
+    }
+    return out;
+}
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+function prepareDecision(loc, index, decision, time = null) {
+    const tool = decision['tool'];
+    const value = decision['decision'];
+    const action = decision['action'];
+    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        provider: given === null || typeof given === 'string' ? given : { invalid: true },
+        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        time,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/shapes.ts
+
+function describe(errors) {
+    const e = errors?.[0];
+    if (!e)
+        return 'does not match its schema';
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+    if (e.keyword === 'const' || e.keyword === 'enum') {
+        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
+    }
+    return `${where} ${e.message ?? 'is invalid'}`;
+}
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
+const checkDecision = checker(decision);
+const checkRecord = checker(record);
+
+;// CONCATENATED MODULE: ./src/read/surface.ts
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+
+
+
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+class RunDecisions {
+    max;
+    decisions = [];
+    seen = 0;
+    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+    full = false;
+    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+    constructor(max) {
+        this.max = max;
+    }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
+}
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+function readSurface(payload, via, locate, run, fail, time = null) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
+        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+        fail(locate(null), version
+            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+        return false;
+    }
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
+        return false;
+    list.forEach((decision, j) => {
+        const loc = locate(j);
+        const index = run.seen++;
+        const shape = checkDecision(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+        if (!shape.ok)
+            fail(loc, `decision ${index}: ${shape.reason}`);
+        else
+            run.decisions.push(prepareDecision(loc, index, decision, time));
+    });
+    return true;
+}
+
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/bundle/events.ts
+/**
+ * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
+ * hash, the run root; the decisions of its surface events through the same classifier as plain files.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new ReadError('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(entry, where, manifest, seq, source) {
+    if (entry['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof entry[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = entry['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (entry['assayrunid'] !== manifest.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (entry['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (entry['id'] !== `${manifest.runId}:${seq}`)
+        fail(`${where}: id must be "${manifest.runId}:${seq}"`);
+    const t = entry['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
+    if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = entry['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: entry['specversion'],
+        type: entry['type'],
+        datacontenttype: entry['datacontenttype'],
+        data: entry['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const canonical = (0,binding/* jcs */.vI)(covered);
+    if (!canonical.ok)
+        return fail(`${where}: event cannot be canonicalized (${canonical.reason})`);
+    const contentHash = (0,binding/* sha256Digest */.sI)(canonical.text);
+    if (entry['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
+function readEvents(bytes, manifest, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        fail('events.ndjson starts with a byte-order mark');
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${decoded.reason})`);
+    const text = decoded.value;
+    const root = (0,external_node_crypto_.createHash)('sha256');
+    const run = new RunDecisions(limits.maxDecisions);
+    const skipped = new Map();
+    let seq = 0;
+    let source;
+    let earliest = null;
+    let latest = null;
+    const surfacePath = (0,scanner/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            fail(`${where} is blank`);
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            fail(`more than ${limits.maxEvents} events`);
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (!parsed.ok)
+            return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
+        const thrown = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(thrown))
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
+        source = thrown['source'];
+        if (!earliest || compareInstants(time, earliest) < 0)
+            earliest = time;
+        if (!latest || compareInstants(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const kind = classify(thrown);
+        if (kind.kind === 'error')
+            fail(`${where}: ${kind.reason}`);
+        else if (kind.kind === 'surface') {
+            const offsets = parsed.value.elements.get(surfacePath) ?? [];
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
+            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
+        }
+        else {
+            const name = kind.kind === 'record'
+                ? `${RECORD_SCHEMA} (an audit record among the runs)`
+                : kind.kind === 'other'
+                    ? kind.name
+                    : 'a server tracing line';
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        }
+        seq++;
+    }
+    if (seq === 0)
+        fail('events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== manifest.eventCount)
+        fail(`manifest event_count is ${manifest.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== manifest.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
+    if (manifest.bundleId !== manifest.runRoot)
+        fail('manifest bundle_id does not equal the run root');
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
+/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
+
+
+
+
+
+
+
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
+function otherKind(schema) {
+    const kind = classify({ schema, observed_tool_decisions: [] });
+    if (kind.kind === 'other')
+        return kind.name;
+    throw new ReadError('manifest', kind.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${kind.reason}`
+        : `the archive's manifest names ${schema}, which is not an archive`);
+}
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
+function otherArchive(bytes, limits) {
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        return null;
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const value = parsed.ok ? parsed.value.json : null;
+    return (0,core_json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+}
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes, limits) {
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    if (!parsed.ok)
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
+    const m = parsed.value.json;
+    if (!(0,core_json/* isObject */.G)(m))
+        throw new ReadError('manifest', 'manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        return { other: otherKind(m['schema']) };
+    if (m['schema_version'] !== 1)
+        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new ReadError('manifest', 'manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(runRoot))
+        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
+        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.G)(ev))
+        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    const parsed2 = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/source.ts
+/**
+ * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
+ * with the decompression limits (size, ratio) enforced while streaming.
+ */
+
+
+const MiB = 1024 * 1024;
+/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
+const zlibCrc32 = external_node_zlib_.crc32;
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource {
+    compressed;
+    limits;
+    chunks = [];
+    buffered = 0;
+    /** Decompressed bytes so far. */
+    total = 0;
+    done = false;
+    /** Whether the whole gzip stream has been read (its every member). */
+    get ended() {
+        return this.done;
+    }
+    it;
+    /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
+    crc = 0;
+    constructor(stream, compressed, limits) {
+        this.compressed = compressed;
+        this.limits = limits;
+        this.it = stream[Symbol.asyncIterator]();
+    }
+    async fill() {
+        if (this.done)
+            return false;
+        const r = await this.it.next();
+        if (r.done) {
+            this.done = true;
+            return false;
+        }
+        this.total += r.value.length;
+        if (this.total > this.limits.maxDecompressedBytes) {
+            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+        }
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        }
+        this.crc = crc32(r.value, this.crc);
+        this.chunks.push(r.value);
+        this.buffered += r.value.length;
+        return true;
+    }
+    async read(n) {
+        while (this.buffered < n && (await this.fill()))
+            ;
+        const take = Math.min(n, this.buffered);
+        const [only] = this.chunks;
+        const all = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
+        const out = all.subarray(0, take);
+        const rest = all.subarray(take);
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.buffered = rest.length;
+        return out;
+    }
+    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+    async drain() {
+        let zeros = true;
+        const check = (bytes) => {
+            if (zeros)
+                for (let i = 0; i < bytes.length; i++)
+                    if (bytes[i] !== 0) {
+                        zeros = false;
+                        break;
+                    }
+        };
+        for (const c of this.chunks)
+            check(c);
+        this.chunks = [];
+        this.buffered = 0;
+        while (await this.fill()) {
+            for (const c of this.chunks)
+                check(c);
+            this.chunks = [];
+            this.buffered = 0;
+        }
+        return zeros;
+    }
+}
+/**
+ * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
+ * and how many zeros follow. Fed every chunk of the compressed input as it streams.
+ */
+class ArchiveTail {
+    tail = Buffer.alloc(0);
+    zeros = 0;
+    push(chunk) {
+        let last = chunk.length - 1;
+        while (last >= 0 && chunk[last] === 0)
+            last--;
+        if (last < 0) {
+            this.zeros += chunk.length;
+            return;
+        }
+        // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
+        const start = Math.max(0, last + 1 - 16);
+        const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
+        this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
+        this.zeros = chunk.length - last - 1;
+    }
+    /**
+     * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
+     * member, then only NUL padding. A second member would carry its own data's CRC and size. The
+     * trailer's last bytes may be zeros themselves (all eight for an empty member), so every split of
+     * the trailing zeros is tried. Blind spot: a first member with no data (its CRC-32 and size are
+     * zero) followed by a second has the second's trailer, which is then that of all the data; the
+     * tar inside must still be a whole bundle, so such an archive is one a first-member reader refuses.
+     */
+    oneMember(crc, size) {
+        for (let j = 0; j <= Math.min(8, this.zeros); j++) {
+            const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
+            if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
+                return true;
+        }
+        return false;
+    }
+}
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+/** CRC-32 (zlib's; native where Node has it). */
+function crc32(data, value) {
+    if (typeof zlibCrc32 === 'function')
+        return zlibCrc32(data, value);
+    let c = ~value >>> 0;
+    for (let i = 0; i < data.length; i++)
+        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+    return ~c >>> 0;
+}
+function gzipReason(error) {
+    const m = error.message ?? '';
+    if (error.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+        return 'gzip stream is truncated (it ends before its trailer)';
+    if (/incorrect header check|unknown compression/i.test(m))
+        return 'not a gzip stream (bad gzip header)';
+    if (/incorrect data check/i.test(m))
+        return 'gzip CRC32 trailer does not match the data';
+    if (/incorrect length check/i.test(m))
+        return 'gzip size trailer does not match the data';
+    return `gzip stream is corrupt (${m})`;
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
+ */
+
+
+const BLOCK = 512;
+const isZero = (bytes) => {
+    for (let i = 0; i < bytes.length; i++)
+        if (bytes[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (bytes, start, len) => {
+    const end = bytes.indexOf(0, start);
+    return bytes.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(bytes, start, len, what) {
+    if (((bytes[start] ?? 0) & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + (bytes[i] ?? 0);
+        if (((bytes[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new ReadError('tar', `tar header ${what} field is out of range`);
+        return v;
+    }
+    const text = bytes
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
+    if (text === '')
+        return 0;
+    if (!/^[0-7]+$/.test(text))
+        throw new ReadError('tar', `tar header ${what} field is not octal`);
+    return parseInt(text, 8);
+}
+function checksumOk(bytes) {
+    const declared = octal(bytes, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : (bytes[i] ?? 0);
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new ReadError('tar', 'malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path') {
+            // Two path records: tar readers disagree which one names the member (the first, the last).
+            if (path !== undefined)
+                throw new ReadError('tar', 'a PAX header with two path records: the member has two names');
+            path = rec.slice(eq + 1);
+        }
+        if (key === 'linkpath')
+            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new ReadError('tar', 'internal: member data not consumed');
+        const bytes = await src.read(BLOCK);
+        if (bytes.length === 0) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (bytes.length < BLOCK)
+            throw new ReadError('tar', 'tar archive is truncated inside a header');
+        if (isZero(bytes)) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(bytes))
+            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(bytes[156] ?? 0);
+        const size = octal(bytes, 124, 12, 'size');
+        const magic = bytes.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(bytes, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(bytes, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
+            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
+            // disagree which wins, so another reader (upstream's) could read another member than this one.
+            if (given !== undefined && longName !== undefined)
+                throw new ReadError('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
+            longName = given ?? longName;
+            continue;
+        }
+        if (type === 'g')
+            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new ReadError('tar', `tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
+async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    try {
+        return { ok: true, value: await archive_walk(source, file, limits) };
+    }
+    catch (error) {
+        if (error instanceof ReadError)
+            return { ok: false, reason: error };
+        throw error;
+    }
+}
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
+    try {
+        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        if (size > limits.maxCompressedBytes)
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+    }
+    catch (error) {
+        if (error instanceof ReadError)
+            throw error;
+        throw new ReadError('io', `cannot read file: ${ioReason(error)}`);
+    }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if ((0,binding/* sha256Digest */.sI)(bytes) !== manifest.eventsSha256)
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new ReadError('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new ReadError('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new ReadError('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/**
+ * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
+ * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
+ * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
+ * stopped at most one chunk past them.
+ */
+const GUNZIP_CHUNK = 256 * 1024;
+const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one';
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function archive_walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
+    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const archiveHash = (0,external_node_crypto_.createHash)('sha256');
+    const tail = new ArchiveTail();
+    input.on('data', (chunk) => {
+        archiveHash.update(chunk);
+        tail.push(chunk);
+    });
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const source = new GunzipSource(gunzip, size, limits);
+        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+        // must see the same archive as this one, which decompresses every member. Checked once the whole
+        // stream is read; a second member's bytes after the tar's end are this rule's too.
+        const oneMember = () => {
+            if (source.ended && !tail.oneMember(source.crc, source.total))
+                throw new ReadError('gzip', MORE_THAN_ONE_MEMBER);
+        };
+        let read;
+        try {
+            read = await contents(source, file, limits);
+        }
+        catch (error) {
+            if (error instanceof ReadError)
+                oneMember();
+            throw error;
+        }
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        oneMember();
+        const { manifest, events } = read;
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: events.window,
+        };
+        return { kind: 'bundle', events, facts };
+    }
+    catch (error) {
+        if (error instanceof ReadError)
+            throw error;
+        const err = error;
+        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
+            throw new ReadError('gzip', gzipReason(err));
+        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
+            throw new ReadError('io', `cannot read file: ${err.code}`);
+        throw error;
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
+async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    const at = { file, line: 1, column: 1 };
+    const verified = await verifyBundle(source, file, limits);
+    if (!verified.ok)
+        return { run: null, entries: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    const archive = verified.value;
+    if (archive.kind === 'other') {
+        const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, entries: [], findings: [problem] };
+    }
+    const { decisions, skipped } = archive.events;
+    const findings = [];
+    if (skipped.size > 0)
+        findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+    if (decisions.length === 0)
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+    return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
+}
+
+// EXTERNAL MODULE: ./src/read/base64.ts
+var base64 = __nccwpck_require__(7753);
+;// CONCATENATED MODULE: ./src/read/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+function readSignatureMember(value, type = PAYLOAD_TYPE) {
+    if (!(0,core_json/* isObject */.G)(value))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(value))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(value, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (value['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (value['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (value['payload_type'] !== type)
+        return { ok: false, reason: `signature.payload_type must be "${type}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const given = value[k];
+        if (typeof given !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(given))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = value['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = value['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: type,
+        signed_payload_digest: value['signed_payload_digest'],
+        key_id: value['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,binding/* jcs */.vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const bytes = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
 /**
  * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
@@ -3932,7 +7094,7 @@ function newKeyPair() {
 /** Now, as a `signed_at` value (whole seconds). */
 const signedAtNow = (now) => (0,binding/* utcSeconds */.kk)(now);
 /** The signature member for payload P, signed with an Ed25519 private key (`type`: a record's payload type, or a coverage statement's). */
-function signPayload(payload, key, signedAt, type = signature/* PAYLOAD_TYPE */.Uc) {
+function signPayload(payload, key, signedAt, type = PAYLOAD_TYPE) {
     const bytes = Buffer.from(payload, 'utf8');
     return {
         version: 1,
@@ -3940,7 +7102,7 @@ function signPayload(payload, key, signedAt, type = signature/* PAYLOAD_TYPE */.
         payload_type: type,
         signed_payload_digest: (0,binding/* sha256Digest */.sI)(bytes),
         key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(type, bytes), key.privateKey).toString('base64'),
+        signature: (0,external_node_crypto_.sign)(null, pae(type, bytes), key.privateKey).toString('base64'),
         signed_at: signedAt,
     };
 }
@@ -3948,12 +7110,12 @@ function signPayload(payload, key, signedAt, type = signature/* PAYLOAD_TYPE */.
  * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
  * the signature member goes in before its closing brace (the parsed record is never copied).
  */
-function signedLine(payload, key, signedAt, type = signature/* PAYLOAD_TYPE */.Uc) {
+function signedLine(payload, key, signedAt, type = PAYLOAD_TYPE) {
     return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt, type))}}`;
 }
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
 function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
+    const sig = (0,external_node_crypto_.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
     return JSON.stringify({
         payload: Buffer.from(payload).toString('base64'),
         payloadType,
@@ -3977,7 +7139,7 @@ function envelopeLine(payloadType, payload, key) {
 
 /** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
 async function attestBundle(bundle, key, limits) {
-    const read = await (0,archive/* readBundle */.B)({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
+    const read = await archive_readBundle({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
     const errors = read.findings.filter((f) => f.severity === 'error');
     if (errors.length > 0)
         return { ok: false, reason: errors };
@@ -4020,7 +7182,7 @@ const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 function outputPlace(file) {
     let st;
     try {
-        st = (0,external_node_fs_.lstatSync)(file);
+        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
     }
     catch {
         return 'replace'; // nothing there yet
@@ -4030,11 +7192,11 @@ function outputPlace(file) {
     if (st.isFile() || st.isDirectory())
         return 'replace';
     if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+        if (OWN_OUTPUT.test((0,external_node_fs_namespaceObject.readlinkSync)(file)))
             return 'in place';
         let to = null;
         try {
-            to = (0,external_node_fs_.statSync)(file);
+            to = (0,external_node_fs_namespaceObject.statSync)(file);
         }
         catch {
             // a broken link: replaced by the output
@@ -4048,7 +7210,7 @@ function outputPlace(file) {
 /** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
 async function openOutput(file) {
     if (outputPlace(file) === 'replace link')
-        (0,external_node_fs_.unlinkSync)(file);
+        (0,external_node_fs_namespaceObject.unlinkSync)(file);
     return (0,promises_namespaceObject.open)(file, 'w');
 }
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
@@ -4061,14 +7223,14 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
 
 /** `text` in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_.writeSync)(fd, text);
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
     }
     finally {
-        (0,external_node_fs_.closeSync)(fd);
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
     return tmp;
 }
@@ -4079,15 +7241,15 @@ function writeTemp(file, text) {
  */
 function writeWhole(file, text) {
     if (outputPlace(file) === 'in place') {
-        (0,external_node_fs_.writeFileSync)(file, text);
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
         return;
     }
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_.renameSync)(tmp, file);
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
     }
     catch (error) {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
         throw error;
     }
 }
@@ -4095,15 +7257,884 @@ function writeWhole(file, text) {
 function writeNew(file, text) {
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_.linkSync)(tmp, file);
+        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
     }
     finally {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
     }
 }
 
-// EXTERNAL MODULE: ./src/read/files.ts
-var read_files = __nccwpck_require__(1119);
+;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
+/**
+ * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
+ * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
+ * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
+ */
+
+
+
+
+const coverage_statement_MEMBERS = [
+    'schema',
+    'provider',
+    'export',
+    'actors',
+    'repos',
+    'owner',
+    'actions',
+    'since',
+    'until',
+    'entries_read',
+    'records',
+];
+const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
+const coverage_statement_strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A statement's members, checked; or why it is not a statement. */
+function checkStatement(value) {
+    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
+    for (const k of Object.keys(value))
+        if (k !== 'signature' && k !== 'exported_at' && !coverage_statement_MEMBERS.includes(k))
+            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
+    for (const k of coverage_statement_MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(value, k))
+            return bad(`${k} is missing`);
+    if (value['schema'] !== COVERAGE_SCHEMA)
+        return bad(`schema must be ${COVERAGE_SCHEMA}`);
+    const provider = value['provider'];
+    const kind = value['export'];
+    if (typeof provider !== 'string' || provider === '')
+        return bad('provider must be a non-empty string');
+    if (typeof kind !== 'string' || kind === '')
+        return bad('export must be a non-empty string');
+    const actors = value['actors'];
+    if (!coverage_statement_strings(actors))
+        return bad('actors must be a list of strings (empty: the statement covers nothing)');
+    const repos = value['repos'];
+    if (repos !== null && !coverage_statement_strings(repos))
+        return bad('repos must be a list of OWNER/NAME strings, or null');
+    if (repos !== null)
+        for (const r of repos)
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
+    const owner = value['owner'];
+    if (owner !== null && (typeof owner !== 'string' || owner === ''))
+        return bad('owner must be a non-empty string, or null');
+    const actions = value['actions'];
+    if (!coverage_statement_strings(actions) || actions.length === 0)
+        return bad('actions must be a non-empty list of CLASS:VERB strings');
+    for (const a of actions)
+        if (!ACTION.test(a))
+            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
+    const times = [];
+    for (const k of ['since', 'until']) {
+        const given = value[k];
+        if (typeof given !== 'string')
+            return bad(`${k} must be an RFC 3339 time (a string)`);
+        const t = parseRfc3339(given);
+        if (!t.ok)
+            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
+        times.push(t.value);
+    }
+    const [since, until] = times;
+    if (compareInstants(since, until) >= 0)
+        return bad('since must be before until (the window is [since, until))');
+    // When the import ran (docs/coverage.md §6); statements written before it have none.
+    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+        const at = value['exported_at'];
+        const t = typeof at === 'string' ? parseRfc3339(at) : null;
+        if (!t?.ok)
+            return bad('exported_at must be an RFC 3339 time (a string)');
+        if (compareInstants(t.value, until) < 0)
+            return bad('exported_at is before until: a window is exported once it has ended');
+    }
+    const entries = value['entries_read'];
+    const records = value['records'];
+    if (!count(entries))
+        return bad('entries_read must be a non-negative integer');
+    if (!count(records))
+        return bad('records must be a non-negative integer');
+    return {
+        ok: true,
+        value: {
+            provider,
+            export: kind,
+            actors: [...actors],
+            repos: repos === null ? null : [...repos],
+            owner,
+            actions: [...actions],
+            since,
+            until,
+            entries_read: entries,
+            records,
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
+;// CONCATENATED MODULE: ./src/read/provider-exports.ts
+/**
+ * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
+ * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
+ * A leaf: the importers (tools/import/) and the audit reader both ask it.
+ */
+
+const EXPORT_KINDS = {
+    'github-audit-log': 'a GitHub audit-log export',
+    'github-webhook': 'GitHub webhook deliveries',
+    'slack-audit-log': 'a Slack audit-log page',
+};
+/** Whether an entry has the shape of each kind's entries. */
+const EXPORT_SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,core_json/* isObject */.G)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+};
+/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
+function exportKindOf(value) {
+    if (!(0,core_json/* isObject */.G)(value))
+        return null;
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    for (const kind of Object.keys(EXPORT_SHAPES))
+        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
+            return kind;
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/read/server-log.ts
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+
+
+
+
+
+
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
+function decisionColumn(text, start, end) {
+    const key = /"decision"[ \t]*:[ \t]*/g;
+    key.lastIndex = start;
+    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+        if (text.charCodeAt(m.index - 1) !== 0x5c)
+            return m.index + m[0].length - start + 1;
+    }
+    return 1;
+}
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(value) {
+    const fields = value['fields'];
+    if (!(0,core_json/* isObject */.G)(fields))
+        return false;
+    const event = fields['event'];
+    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+const newSession = () => ({ started: new Map(), decided: new Set() });
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
+class ServerLog {
+    run;
+    sink;
+    limits;
+    session = newSession();
+    /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
+    started = false;
+    /** Whether any tracing event other than server_start was seen (a server that did start works). */
+    worked = false;
+    /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
+    failure = null;
+    firstText = null;
+    constructor(run, sink, limits) {
+        this.run = run;
+        this.sink = sink;
+        this.limits = limits;
+    }
+    /** A tracing line (classified as one), its location and the raw text it came from. */
+    event(line, loc, text, start, end) {
+        const fields = line['fields'];
+        const event = fields['event'];
+        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        if (event === 'server_start') {
+            this.started = true;
+            this.endSession();
+            this.sink.skip(loc, 'tracing event server_start');
+            return;
+        }
+        this.worked = true;
+        if (event === 'tool_call_start') {
+            if (rid === null)
+                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (!this.session.started.has(rid))
+                this.session.started.set(rid, loc);
+            this.sink.skip(loc, 'tracing event tool_call_start');
+            return;
+        }
+        if (event !== 'tool_decision') {
+            if (carriesDecision(line)) {
+                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
+                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+                return;
+            }
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
+            return;
+        }
+        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+        const result = this.decision(rid, fields['decision']);
+        if (!result.ok) {
+            this.sink.error(at, result.reason);
+            return;
+        }
+        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
+            return;
+        const index = this.run.seen++;
+        // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
+        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+        const time = parseRfc3339(stamp);
+        if (!time.ok) {
+            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
+            return;
+        }
+        const shape = checkDecision(result.value);
+        if (shape.ok)
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
+        else
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    }
+    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
+    decision(rid, raw) {
+        if (rid === null)
+            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
+        if (this.session.decided.has(rid))
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
+            };
+        this.session.decided.add(rid);
+        if (typeof raw !== 'string')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+        if (raw.trim() === '')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
+        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
+            };
+        const json = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(json))
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+        return { ok: true, value: json };
+    }
+    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
+    text(line, loc) {
+        if (line.startsWith('Unable to format the following event')) {
+            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (mentionsDecision(line)) {
+            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        }
+        else {
+            if (this.started && this.firstText === null && line.trim() !== '' && line.charCodeAt(0) !== 0x1b)
+                this.firstText = { loc, text: line };
+            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+        }
+    }
+    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+    other(loc, name, value = null) {
+        if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
+            const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
+            const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
+            const text = `${code ? `reason_code ${code}` : 'no reason_code'}${next ? `; next step: ${next}` : ''}`;
+            this.failure = { loc, text, line: true };
+            return;
+        }
+        this.sink.skip(loc, name);
+    }
+    /**
+     * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
+     * startup_failure line, or a plain-text line after a server_start that no other event follows (an
+     * invalid --policy-root); null when it started, or when this is no capture of it at all.
+     */
+    notStarted() {
+        if (this.failure)
+            return this.failure;
+        if (this.started && !this.worked && this.firstText)
+            return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
+        return null;
+    }
+    endSession() {
+        for (const [rid, loc] of this.session.started) {
+            if (this.session.decided.has(rid))
+                continue;
+            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        this.session = newSession();
+    }
+    /** The end of the file: calls still without a decision are incomplete. */
+    close() {
+        this.endSession();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/artifacts.ts
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
+const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport extends documents/* LocatingSink */.Bz {
+    limits;
+    errors = 0;
+    suppressed = 0;
+    skipped = new Map();
+    firstSkip = null;
+    constructor(file, limits) {
+        super(file);
+        this.limits = limits;
+    }
+    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+    incomplete(loc, message) {
+        this.listed((0,core_findings/* finding */.gk)('run_incomplete', loc, message));
+    }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
+    }
+    /** A capture of a server that never started (its startup_failure line, or its error after server_start). */
+    notStarted(loc, message) {
+        this.findings.push((0,core_findings/* finding */.gk)('run_not_started', loc, message));
+    }
+    get failed() {
+        return this.errors > 0;
+    }
+    report(loc, message) {
+        this.errors++;
+        this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
+    }
+    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+    listed(finding) {
+        if (this.findings.length >= this.limits.maxFindingsPerFile)
+            this.suppressed++;
+        else
+            this.findings.push(finding);
+    }
+    skip(loc, name) {
+        this.firstSkip ??= loc;
+        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
+    strays = 0;
+    stray(loc, name) {
+        this.strays++;
+        this.skip(loc, name);
+    }
+    close() {
+        if (this.suppressed > 0) {
+            this.findings.push((0,core_findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+        }
+        if (this.firstSkip)
+            this.findings.push(skippedFinding(this.firstSkip, this.skipped));
+        return this.findings;
+    }
+}
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes, fr, limits) {
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
+    if (!decoded)
+        return null;
+    fr.lines = decoded.lines;
+    return decoded.text;
+}
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes, format, fr, limits) {
+    const text = fileText(bytes, fr, limits);
+    if (text === null)
+        return;
+    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+}
+/** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
+function signedParts(payload, what, type, loc, fr, options) {
+    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signature = signed ? readSignatureMember(payload['signature'], type) : null;
+    // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `${what}: ${signature.reason}`);
+        return null;
+    }
+    if (!signed && !options.payloads)
+        return { signature: null, payload: undefined };
+    const canonical = payloadOf(payload);
+    if (!canonical.ok) {
+        fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
+        return null;
+    }
+    return { signature: signature?.ok ? signature.value : null, payload: canonical.text };
+}
+/** A coverage statement among the records (docs/coverage.md): its shape, then its signature like a record's. */
+function readStatement(kind, loc, fr, out, options) {
+    const shape = checkStatement(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, shape.reason);
+        return;
+    }
+    const parts = signedParts(kind.payload, 'coverage statement', COVERAGE_PAYLOAD_TYPE, loc, fr, options);
+    if (!parts)
+        return;
+    const { signature, payload } = parts;
+    out.push(signature
+        ? { kind: 'statement', loc, statement: shape.value, signer: signature.key_id, signature, payload }
+        : { kind: 'statement', loc, statement: shape.value, signer: null, payload });
+}
+function readRecord(kind, loc, fr, out, options) {
+    const shape = checkRecord(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, `audit record: ${shape.reason}`);
+        return;
+    }
+    const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options);
+    if (!parts)
+        return;
+    const { signature, payload } = parts;
+    // Keep only what verification reads (never a spread of the parsed object).
+    // The shape check above makes every member below what AuditRecord says it is.
+    const parsed = kind.payload;
+    const record = {
+        schema: RECORD_SCHEMA,
+        provider: parsed['provider'],
+        record_id: parsed['record_id'],
+        subject: parsed['subject'],
+        binding_digest: parsed['binding_digest'],
+    };
+    const input = signature
+        ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
+        : { kind: 'record', loc, record, signer: null, payload };
+    out.push(input);
+}
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text, start) => {
+    const n = text.indexOf('\n', start);
+    return n < 0 ? text.length : n;
+};
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
+function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
+    const fr = new FileReport(file, limits);
+    const run = new RunDecisions(limits.maxDecisions);
+    const log = new ServerLog(run, fr, limits);
+    let surfaces = 0;
+    let tracing = 0;
+    let notStarted = null;
+    const text = fileText(bytes, fr, limits);
+    const surface = (doc, k) => {
+        surfaces++;
+        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+        // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
+        let time = null;
+        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        if (given !== undefined) {
+            const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
+            if (!parsed?.ok) {
+                const why = parsed ? parsed.reason : 'is not a string';
+                fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
+                return;
+            }
+            time = parsed.value;
+        }
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
+    };
+    const json = (doc, inLog) => {
+        const loc = fr.at(doc.start);
+        const kind = classify(doc.value);
+        if (kind.kind === 'tracing') {
+            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+            if (format === 'json')
+                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+            else {
+                tracing++;
+                log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
+            }
+        }
+        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+            fr.error(loc, kind.kind === 'error' && kind.named
+                ? kind.reason
+                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+        }
+        else if (kind.kind === 'error' && inLog && !kind.named) {
+            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
+            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
+        }
+        else if (kind.kind === 'error')
+            fr.error(loc, kind.reason);
+        else if (kind.kind === 'other')
+            fr.skip(loc, kind.name);
+        else if (kind.kind === 'record')
+            fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (kind.kind === 'coverage')
+            fr.stray(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
+        else if (format === 'json' && kind.via === 'event')
+            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
+        else
+            surface(doc, kind);
+    };
+    if (text !== null) {
+        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+        if (format === 'log') {
+            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+                if (l.kind === 'json')
+                    json(l.doc, true);
+                else
+                    log.text(text.slice(l.start, l.end), fr.at(l.start));
+            }
+        }
+        else {
+            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
+                json(doc, false);
+        }
+        log.close();
+        // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
+        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+        if (notStarted)
+            fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
+        // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
+        // is another program's log, or a capture that began late (decisions before it are lost).
+        else if (format === 'log' && !log.started && !fr.failed)
+            fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
+    }
+    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+    const first = fr.findings[firstError];
+    if (fr.failed && first) {
+        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    }
+    const isRun = (surfaces > 0 || tracing > 0) && notStarted === null;
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && !isRun && !fr.skippedAny && notStarted === null)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0 && notStarted === null) {
+        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+    }
+    const findings = fr.close();
+    // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
+    const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
+    return {
+        run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
+        entries: [],
+        findings,
+        strays: fr.strays,
+        ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
+    };
+}
+/**
+ * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
+ * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader says why).
+ */
+function pagedExport(bytes, limits) {
+    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
+        .toString('utf8')
+        .trimStart();
+    if (!head.startsWith('['))
+        return null;
+    const text = Buffer.from(bytes).toString('utf8');
+    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
+    if (!end.ok)
+        return null;
+    const rest = text.slice(end.value).trimStart();
+    if (!rest.startsWith('['))
+        return null;
+    let first = null;
+    try {
+        const page = JSON.parse(text.slice(0, end.value));
+        first = Array.isArray(page) ? page[0] : null;
+    }
+    catch {
+        first = null;
+    }
+    return { offset: text.length - rest.length, kind: exportKindOf(first) };
+}
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
+    const fr = new FileReport(file, limits);
+    const entries = [];
+    let raw = null;
+    for (const doc of auditDocuments(bytes, format, fr, limits)) {
+        const offsets = doc.elements.get(ROOT_KEY) ?? [];
+        const items = Array.isArray(doc.value) && format === 'json'
+            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
+            : [[doc.value, doc.start]];
+        for (const [value, offset] of items) {
+            const loc = fr.at(offset);
+            const kind = classify(value);
+            // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
+            if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw)
+                continue;
+            raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw)
+                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+            else if (kind.kind === 'error')
+                fr.error(loc, kind.reason);
+            else if (kind.kind === 'other')
+                fr.skip(loc, kind.name);
+            else if (kind.kind === 'tracing')
+                fr.stray(loc, 'a server tracing line (a run among the audit exports)');
+            else if (kind.kind === 'surface')
+                fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else if (kind.kind === 'coverage')
+                readStatement(kind, loc, fr, entries, options);
+            else
+                readRecord(kind, loc, fr, entries, options);
+        }
+    }
+    if (!fr.failed && entries.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
+    // A .json file the strict reader refused may be pages of a provider export written one after
+    // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
+    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    if (paged !== null) {
+        const once = new FileReport(file, limits);
+        once.lines = fr.lines;
+        const loc = once.at(paged.offset);
+        const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
+        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
+        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        return { run: null, entries: [], findings: once.close(), strays: once.strays };
+    }
+    return { run: null, entries, findings: fr.close(), strays: fr.strays };
+}
+
+;// CONCATENATED MODULE: ./src/read/files.ts
+/**
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
+ */
+
+
+
+
+
+
+
+
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const files_failure = (rel, message) => ({
+    run: null,
+    entries: [],
+    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
+const isBundle = (rel) => formatOf(rel) === 'bundle';
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+async function readArtifact(rel, role, bytes, limits) {
+    if (isBundle(rel))
+        return role === 'audit' ? files_failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+    return readTextArtifact(rel, role, bytes, limits);
+}
+/**
+ * Any artifact but an evidence bundle → what it contributes. Synchronous, and nothing it returns
+ * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
+ */
+function readTextArtifact(rel, role, bytes, limits) {
+    const format = formatOf(rel);
+    if (!format || format === 'bundle')
+        return files_failure(rel, UNSUPPORTED);
+    if (format === 'attestation')
+        return files_failure(rel, ATTESTATION);
+    if (role === 'runs')
+        return readRunFile(rel, bytes, format, limits);
+    if (format === 'log')
+        return files_failure(rel, LOG_IN_AUDIT);
+    return readAuditFile(rel, bytes, format, limits);
+}
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+/**
+ * The buffer this thread reads its inputs into, grown to the largest file read so far up to
+ * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
+ * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
+ * the gain: bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)").
+ */
+let scratch = null;
+const SCRATCH_MAX = 64 * 1024 * 1024;
+const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
+/**
+ * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
+ * input or a file beside it is read. The view is valid until the next call, so the caller consumes
+ * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
+ * past the limit while it is read is refused all the same.
+ */
+function readTransient(path, limits) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
+        // One byte more than the limit allows, to see a file that grew past it.
+        const want = Math.min(size, limits.maxFileBytes) + 1;
+        let buf;
+        if (want > SCRATCH_MAX)
+            buf = Buffer.allocUnsafeSlow(want);
+        else {
+            if (!scratch || scratch.length < want)
+                scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(want, 2 * (scratch?.length ?? 32768))));
+            buf = scratch;
+        }
+        let got = 0;
+        for (;;) {
+            if (got === buf.length) {
+                if (got > limits.maxFileBytes)
+                    return { ok: false, reason: GREW(limits) };
+                const bigger = Buffer.allocUnsafeSlow(Math.min(limits.maxFileBytes + 1, 2 * buf.length));
+                buf.copy(bigger, 0, 0, got);
+                buf = bigger;
+            }
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, got, buf.length - got, null);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        if (got > limits.maxFileBytes)
+            return { ok: false, reason: GREW(limits) };
+        return { ok: true, value: buf.subarray(0, got) };
+    }
+    catch (error) {
+        return { ok: false, reason: `cannot read file: ${ioReason(error)}` };
+    }
+    finally {
+        if (fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
+ * file inside the workspace is followed like every input, one that leaves it or is broken is
+ * refused, and so is anything but a regular file.
+ */
+function readBeside(file, what, workspace, limits) {
+    const refuse = (reason) => ({ kind: 'refused', reason });
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+    }
+    catch {
+        return { kind: 'none' };
+    }
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+        }
+        catch {
+            return refuse(`${what} is a broken symbolic link`);
+        }
+        if (!inside((0,external_node_fs_namespaceObject.realpathSync)(workspace), real))
+            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    if (!st.isFile())
+        return refuse(`${what} is not a regular file; not read`);
+    const got = readTransient(file, limits);
+    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
+    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+}
+/**
+ * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
+ * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
+ * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
+ */
+function readNamedFile(file, limits) {
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(file);
+    }
+    catch (error) {
+        return { ok: false, reason: `cannot read (${ioReason(error)})` };
+    }
+    if (!st.isFile())
+        return { ok: false, reason: 'not a regular file; not read' };
+    const got = readTransient(file, limits);
+    // A copy: the read buffer is reused by the next read.
+    return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
+}
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(path) {
+    try {
+        const hash = (0,external_node_crypto_.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path))
+            hash.update(chunk);
+        return hash.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
+    const fail = (message) => files_failure(file.rel, message);
+    if (isBundle(file.rel)) {
+        // Streamed from disk: a bundle is never held whole beyond its events.
+        const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
+        const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? readResult : { ...readResult, sha256 };
+    }
+    if (!formatOf(file.rel))
+        return fail(UNSUPPORTED);
+    const read = readTransient(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
+    // Both before anything yields: the buffer is this thread's, and the next file is read into it.
+    const fileRead = readTextArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...fileRead, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : fileRead;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/files.ts
 /**
  * Files a flag or an argument names (keys, a tool's inputs), read whole within the limit and only as
@@ -4116,7 +8147,7 @@ var read_files = __nccwpck_require__(1119);
 /** The text of a PEM key file a flag names. */
 function readKeyText(flag, file) {
     // Bounded, and a regular file at the moment it is read (trust/keys.ts then refuses past a few KiB).
-    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
+    const got = readNamedFile(file, read_limits/* DEFAULT_LIMITS */.dR);
     if (!got.ok)
         throw new types_UsageError('file', `${flag} ${file}: ${got.reason} (this flag takes the path of a PEM key file)`);
     return got.value.toString('utf8');
@@ -4131,7 +8162,7 @@ function readSigningKey(flag, file) {
 /** The input files of a tool, read whole within the file limit; the first that cannot be read is a usage error naming it. */
 function readInputs(files, limits) {
     return files.map((file) => {
-        const got = (0,read_files/* readNamedFile */.wh)(file, limits);
+        const got = readNamedFile(file, limits);
         if (!got.ok)
             throw new types_UsageError('file', `${file}: ${got.reason}`);
         return { name: file, bytes: got.value };
@@ -4139,7 +8170,7 @@ function readInputs(files, limits) {
 }
 /** The text of a file a flag names (a trusted root), within the file limit. */
 function readTextFile(flag, file, limits = read_limits/* DEFAULT_LIMITS */.dR) {
-    const got = (0,read_files/* readNamedFile */.wh)(file, limits);
+    const got = readNamedFile(file, limits);
     if (!got.ok)
         throw new types_UsageError('file', `${flag} ${file}: ${got.reason}`);
     return got.value.toString('utf8');
@@ -4451,7 +8482,7 @@ const limitsOf = (flags) => readLimits(flags['max-file-size'], flags['max-line-s
 function signedAtOf(value) {
     if (value === undefined)
         return null;
-    if (!(0,signature/* isSignedAt */.CY)(value))
+    if (!isSignedAt(value))
         throw new types_UsageError('value', `--signed-at: "${value}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
     return value;
 }
@@ -4502,7 +8533,7 @@ const attest_bundle_attestBundle = {
         if (name === undefined || more.length > 0)
             throw new types_UsageError('value', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
         const bundle = external_node_path_default().resolve(ctx.cwd, name);
-        const target = flags.output ?? (predicateOnly ? null : (0,formats/* sidecarOf */.hQ)(name));
+        const target = flags.output ?? (predicateOnly ? null : sidecarOf(name));
         const output = target === null ? null : outputIn(ctx.cwd, ctx.cwd, target, flags.output ? '--output' : 'the sidecar');
         const limits = limitsOf(flags);
         const key = flags.key ? readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key)) : null;
@@ -4515,7 +8546,7 @@ const attest_bundle_attestBundle = {
         if (output === null)
             return { code: cli_command/* EXIT */.dc.pass, stdout: result.value, stderr: '' };
         // Never overwrites; the same attestation already there (Ed25519 signs deterministically) is kept, so running it again works.
-        if ((0,external_node_fs_.existsSync)(output)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)(output)) {
             if (sameText(output, result.value))
                 return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(TOOL, `${output} already holds this attestation: kept`) };
             return (0,cli_command/* wroteNothing */.bc)(TOOL, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
@@ -4532,7 +8563,7 @@ const attest_bundle_attestBundle = {
 /** Whether `file` holds exactly `text` (a file that cannot be read does not). */
 function sameText(file, text) {
     try {
-        return (0,external_node_fs_.readFileSync)(file, 'utf8') === text;
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8') === text;
     }
     catch {
         return false;
@@ -4570,16 +8601,6 @@ const hash = {
     },
 };
 
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
-// EXTERNAL MODULE: ./src/read/provider-exports.ts
-var provider_exports = __nccwpck_require__(2309);
-// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
-var documents = __nccwpck_require__(1035);
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
 /**
  * Provider export files → located JSON entries, through the gate's one document pipeline
@@ -4631,7 +8652,7 @@ function looksLikeCsv(name, text) {
 function* pages(text, limits, listKey, at, sink, findings) {
     let entries = [];
     const take = (value, offset) => {
-        if ((0,json/* isObject */.G)(value))
+        if ((0,core_json/* isObject */.G)(value))
             entries.push({ value, loc: at(offset) });
         else
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
@@ -4656,7 +8677,7 @@ function* pages(text, limits, listKey, at, sink, findings) {
         const given = doc.value;
         if (Array.isArray(given))
             page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
-        else if (listKey && (0,json/* isObject */.G)(given) && Array.isArray(given[listKey]))
+        else if (listKey && (0,core_json/* isObject */.G)(given) && Array.isArray(given[listKey]))
             page(given[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
         else
             take(given, doc.start);
@@ -4700,7 +8721,7 @@ function makeRecord(m, source) {
     if (!bound.ok)
         throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
     return {
-        schema: model/* RECORD_SCHEMA */.ep,
+        schema: RECORD_SCHEMA,
         provider: m.provider,
         record_id: m.recordId,
         subject: m.subject,
@@ -4713,13 +8734,13 @@ function makeRecord(m, source) {
 }
 /** A string member, or null (absent, empty or not a string). */
 const str = (value, key) => {
-    const given = (0,json/* isObject */.G)(value) ? value[key] : undefined;
+    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
     return typeof given === 'string' && given !== '' ? given : null;
 };
 /** An object member, or null. */
 const obj = (value, key) => {
-    const given = (0,json/* isObject */.G)(value) ? value[key] : undefined;
-    return (0,json/* isObject */.G)(given) ? given : null;
+    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+    return (0,core_json/* isObject */.G)(given) ? given : null;
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
@@ -4742,17 +8763,17 @@ function outOfScope(f, s) {
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
             return 'without a time (a window is set)';
-        if ((f.since !== null && (0,core_time/* compareInstants */.QI)(s.time, f.since) < 0) || (f.until !== null && (0,core_time/* compareInstants */.QI)(s.time, f.until) >= 0))
+        if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
             return 'outside the window';
     }
     return null;
 }
 /** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
 function parseWindowTime(text) {
-    const day = (0,core_time/* parseDay */.Iq)(text);
+    const day = parseDay(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const result = (0,core_time/* parseRfc3339 */.TM)(text);
+    const result = parseRfc3339(text);
     if (result.ok)
         return result;
     return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${result.reason}` };
@@ -4760,9 +8781,9 @@ function parseWindowTime(text) {
 /** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
 function entryTime(value, unit = 'ms') {
     if (typeof value === 'number')
-        return (0,core_time/* fromEpochNumber */.n6)(value, unit === 's' ? 0 : 3);
+        return fromEpochNumber(value, unit === 's' ? 0 : 3);
     if (typeof value === 'string') {
-        const result = (0,core_time/* parseRfc3339 */.TM)(value);
+        const result = parseRfc3339(value);
         return result.ok ? result.value : null;
     }
     return null;
@@ -4974,10 +8995,10 @@ const IMPORT_KINDS = {
 };
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
-    const other = (0,provider_exports/* exportKindOf */.CK)(sample);
+    const other = exportKindOf(sample);
     return other && other !== kind
-        ? `no entry has the shape of ${provider_exports/* EXPORT_KINDS */.R7[kind]}: this looks like ${provider_exports/* EXPORT_KINDS */.R7[other]}: try import ${other}`
-        : `no entry has the shape of ${provider_exports/* EXPORT_KINDS */.R7[kind]} (is this the right export for import ${kind}?)`;
+        ? `no entry has the shape of ${EXPORT_KINDS[kind]}: this looks like ${EXPORT_KINDS[other]}: try import ${other}`
+        : `no entry has the shape of ${EXPORT_KINDS[kind]} (is this the right export for import ${kind}?)`;
 }
 const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
 /** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
@@ -5006,7 +9027,7 @@ function statementLines(s, c, entries, perProvider) {
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([provider, actions]) => {
         const statement = (0,binding/* jcs */.vI)({
-            schema: model/* COVERAGE_SCHEMA */.Bh,
+            schema: COVERAGE_SCHEMA,
             provider,
             export: s.kind,
             actors: c.actors,
@@ -5021,7 +9042,7 @@ function statementLines(s, c, entries, perProvider) {
         });
         if (!statement.ok)
             throw new Error(`a coverage statement cannot be canonicalized: ${statement.reason}`); // strings and numbers only
-        return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, signature/* COVERAGE_PAYLOAD_TYPE */.f4) : statement.text;
+        return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, COVERAGE_PAYLOAD_TYPE) : statement.text;
     });
 }
 /**
@@ -5070,7 +9091,7 @@ function runImport(s) {
         const read = readExport(input.name, input.bytes, s.limits, listKey);
         for (const e of read.entries) {
             entries++;
-            if (provider_exports/* EXPORT_SHAPES */.mD[s.kind](e.value))
+            if (EXPORT_SHAPES[s.kind](e.value))
                 ofKind++;
             else
                 sample ??= e;
@@ -5239,7 +9260,7 @@ function windowOf(flags) {
     };
     const since = time('since');
     const until = time('until');
-    if (since !== null && until !== null && (0,core_time/* compareInstants */.QI)(until, since) <= 0)
+    if (since !== null && until !== null && compareInstants(until, since) <= 0)
         throw new types_UsageError('value', '--until must be later than --since (the window is [since, until))');
     return { since, until };
 }
@@ -5256,10 +9277,10 @@ function coverageScope(flags, kind, owner, now, until) {
         throw new types_UsageError('missing', "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)");
     if (kind !== 'slack-audit-log' && owner === null && (!flags.repo || flags.repo.length === 0))
         throw new types_UsageError('missing', `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`);
-    if (until !== null && (0,core_time/* compareInstants */.QI)(until, now) > 0)
-        throw new types_UsageError('value', `--until ${flags.until} is after the import's clock (${(0,core_time/* rfc3339 */.ag)(now)}): the window has not ended; the provider may still log entries in it`);
+    if (until !== null && compareInstants(until, now) > 0)
+        throw new types_UsageError('value', `--until ${flags.until} is after the import's clock (${rfc3339(now)}): the window has not ended; the provider may still log entries in it`);
     const utc = (flag, text) => {
-        const written = (0,core_time/* utcAsWritten */.es)(text);
+        const written = utcAsWritten(text);
         if (!written.ok)
             throw new types_UsageError('value', `--${flag}: ${written.reason}`);
         return written.value;
@@ -5271,14 +9292,14 @@ function coverageScope(flags, kind, owner, now, until) {
         owner,
         since: utc('since', flags.since),
         until: utc('until', flags.until),
-        exportedAt: (0,core_time/* rfc3339 */.ag)(now),
+        exportedAt: rfc3339(now),
     };
 }
 /** --now (RFC 3339), or the time the command runs. */
 function nowOf(given, now) {
     if (given === undefined)
-        return (0,core_time/* instantOf */.B9)(now);
-    const t = (0,core_time/* parseRfc3339 */.TM)(given);
+        return time_instantOf(now);
+    const t = parseRfc3339(given);
     if (!t.ok)
         throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
     return t.value;
@@ -5424,15 +9445,15 @@ const importExports = {
 function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
     const pubFile = `${prefix}.pub.pem`;
-    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_.existsSync)(f));
+    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_namespaceObject.existsSync)(f));
     if (there.length > 0)
         return existingPair(keyFile, pubFile, there.length === 2);
     const pair = newKeyPair();
     try {
-        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
+        (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (error) {
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}`)] };
@@ -5442,12 +9463,12 @@ function keygen(prefix) {
 function existingPair(keyFile, pubFile, both) {
     const refuse = (file, why) => ({ ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', file, why)] });
     if (!both)
-        return refuse((0,external_node_fs_.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
+        return refuse((0,external_node_fs_namespaceObject.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
     let key;
     let pub;
     try {
-        key = parsePrivateKey((0,external_node_fs_.readFileSync)(keyFile, 'utf8'));
-        pub = (0,external_node_fs_.readFileSync)(pubFile, 'utf8');
+        key = parsePrivateKey((0,external_node_fs_namespaceObject.readFileSync)(keyFile, 'utf8'));
+        pub = (0,external_node_fs_namespaceObject.readFileSync)(pubFile, 'utf8');
     }
     catch (error) {
         return refuse(keyFile, `exists and cannot be read (${(0,core_text/* messageOf */.bD)(error)}); keygen never overwrites a key`);
@@ -5651,7 +9672,7 @@ function scopeText(s) {
     return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
-const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
+const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
 const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 /** A call's owner and repository, and its provider, as a scope compares them. */
 function whereOf(call) {
@@ -5710,10 +9731,10 @@ class Coverage {
             }
         }
         for (const group of byKey.values()) {
-            group.statements.sort((a, b) => (0,core_time/* compareInstants */.QI)(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
+            group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
             let best = 0;
             group.latestAt = group.statements.map((s, i) => {
-                if ((0,core_time/* compareInstants */.QI)(s.statement.until, item(group.statements, best).statement.until) > 0)
+                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
                     best = i;
                 return best;
             });
@@ -5742,7 +9763,7 @@ class Coverage {
     of(call, time) {
         if (time === null || !call.claim.asserted || call.input.denied)
             return { kind: 'none' };
-        if (this.now !== null && (0,core_time/* compareInstants */.QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+        if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
             return { kind: 'future' };
         const groups = this.groupsOf(call);
         let latest = null;
@@ -5753,7 +9774,7 @@ class Coverage {
             let at = -1;
             while (lo <= hi) {
                 const mid = (lo + hi) >> 1;
-                if ((0,core_time/* compareInstants */.QI)(item(g.statements, mid).statement.since, time) <= 0) {
+                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
                     at = mid;
                     lo = mid + 1;
                 }
@@ -5762,16 +9783,16 @@ class Coverage {
             }
             if (at >= 0) {
                 const best = item(g.statements, item(g.latestAt, at));
-                if ((0,core_time/* compareInstants */.QI)(time, best.statement.until) < 0)
+                if (compareInstants(time, best.statement.until) < 0)
                     return { kind: 'covered', statement: best };
             }
             const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
-            if (!latest || (0,core_time/* compareInstants */.QI)(last.statement.until, latest.statement.until) > 0)
+            if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
-        const newest = latest === null || (0,core_time/* compareInstants */.QI)(time, latest.statement.until) >= 0;
+        const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
         const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && (0,core_time/* compareInstants */.QI)(this.now, until) < 0)
+        if (newest && this.now !== null && compareInstants(this.now, until) < 0)
             return { kind: 'pending', latest, until };
         return { kind: 'uncovered', scoped: groups.length > 0 };
     }
@@ -5782,22 +9803,22 @@ class Coverage {
             for (const g of list) {
                 let end = null;
                 for (const s of g.statements) {
-                    if (end !== null && (0,core_time/* compareInstants */.QI)(s.statement.since, end) > 0) {
+                    if (end !== null && compareInstants(s.statement.since, end) > 0) {
                         const scope = scopeText(s.statement);
-                        const key = `${g.provider}\u0000${scope}\u0000${(0,core_time/* rfc3339 */.ag)(end)}\u0000${(0,core_time/* rfc3339 */.ag)(s.statement.since)}`;
+                        const key = `${g.provider}\u0000${scope}\u0000${rfc3339(end)}\u0000${rfc3339(s.statement.since)}`;
                         const gap = out.get(key);
                         if (gap)
                             gap.actions.push(g.action);
                         else
                             out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
                     }
-                    if (end === null || (0,core_time/* compareInstants */.QI)(s.statement.until, end) > 0)
+                    if (end === null || compareInstants(s.statement.until, end) > 0)
                         end = s.statement.until;
                 }
             }
         return [...out.values()]
             .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(core_text/* cmp */.r2) }))
-            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || (0,core_time/* compareInstants */.QI)(a.from, b.from));
+            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || compareInstants(a.from, b.from));
     }
 }
 /** Whether two statements say the same (an export committed twice). */
@@ -5811,8 +9832,8 @@ function identity(s) {
         repos: s.repos,
         owner: s.owner,
         actions: s.actions,
-        since: (0,core_time/* rfc3339 */.ag)(s.since),
-        until: (0,core_time/* rfc3339 */.ag)(s.until),
+        since: rfc3339(s.since),
+        until: rfc3339(s.until),
         entries_read: s.entries_read,
         records: s.records,
     });
@@ -5984,7 +10005,7 @@ class NearestCalls {
             push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
     }
     find(actionClass, verb, target) {
-        const fields = (0,core_projection/* boundFields */.EC)(actionClass);
+        const fields = boundFields(actionClass);
         if (!fields)
             return null;
         if (!this.groups) {
@@ -6028,11 +10049,11 @@ function comboKey(fields, ids) {
     return fields.map((i) => ids[i]).join(',');
 }
 /** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
-const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: (0,core_projection/* boundValueText */.zo)(v) };
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(left, right, file) {
-    const has = (0,json/* hasOwn */.$)(left, file);
-    if (has !== (0,json/* hasOwn */.$)(right, file))
+    const has = (0,core_json/* hasOwn */.$)(left, file);
+    if (has !== (0,core_json/* hasOwn */.$)(right, file))
         return false;
     if (!has)
         return true;
@@ -6083,7 +10104,7 @@ class GroupIndex {
             for (let f = 0; f < k; f++) {
                 const name = item(fields, f);
                 let id = 0; // absent
-                if ((0,json/* hasOwn */.$)(target, name)) {
+                if ((0,core_json/* hasOwn */.$)(target, name)) {
                     const value = target[name];
                     id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
@@ -6126,7 +10147,7 @@ class GroupIndex {
     }
     /** The id of each bound field's value: 0 when absent, undefined when never interned. */
     ids(target, intern) {
-        return this.fields.map((f, i) => ((0,json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
+        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
         const known = this.ids(target, false);
@@ -6248,7 +10269,7 @@ function snagIndex(records, holders) {
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
 function narrowedDigest(record) {
     const { action_class, verb, target } = record.input.record.subject;
-    const narrowed = (0,core_projection/* narrowTarget */.nw)(action_class, target);
+    const narrowed = narrowTarget(action_class, target);
     const bound = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
     return bound?.ok ? bound.digest : null;
 }
@@ -6346,7 +10367,7 @@ function confirmations(run, out) {
         const read = isRead(call);
         if (!read && (reads.size === 0 || !call.eligibility.ok))
             continue;
-        const key = (0,core_projection/* targetKey */.hD)(projection.subject);
+        const key = targetKey(projection.subject);
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
             let best = null;
@@ -6515,7 +10536,7 @@ class Requirements {
             return { kind: 'met' };
         const p = call.input.projection;
         const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
-        const live = candidates.find((e) => (0,core_time/* compareInstants */.QI)(e.expires, this.now) > 0);
+        const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
         if (live) {
             this.used.set(live, (this.used.get(live) ?? 0) + 1);
             return { kind: 'excused', exception: live };
@@ -6532,7 +10553,7 @@ class Requirements {
         const out = [];
         for (const e of this.policy.exceptions) {
             const who = `owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}`;
-            const expired = (0,core_time/* compareInstants */.QI)(e.expires, this.now) <= 0;
+            const expired = compareInstants(e.expires, this.now) <= 0;
             const lapsed = this.expiredUse.get(e);
             if (expired && lapsed && !this.used.has(e)) {
                 const first = lapsed[0];
@@ -6722,16 +10743,16 @@ function exportWords(s) {
 }
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
 function effectNotLoggedText(call, s) {
-    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
     return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
 }
 /** pending: the call's export is not due yet. */
 function pendingText(call, latest, until) {
-    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
     const last = latest
-        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${(0,core_time/* rfc3339 */.ag)(latest.statement.until)}`
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
         : 'no export of its scope is committed yet';
-    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${(0,core_time/* rfc3339 */.ag)(until)}, then an export must cover it`;
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
@@ -6774,7 +10795,7 @@ function requirementName(requirement) {
 const replayOf = (call, other) => call.input.index === other.input.index &&
     call.input.time !== null &&
     other.input.time !== null &&
-    (0,core_time/* compareInstants */.QI)(call.input.time, other.input.time) === 0;
+    compareInstants(call.input.time, other.input.time) === 0;
 /**
  * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
  * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
@@ -6810,7 +10831,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const out = [];
     const where = callTitle(call);
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -6930,7 +10951,7 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
         mode: requirement.mode,
         excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
         grandfathered: requirement.grandfathered,
-        time: input.time === null ? null : (0,core_time/* rfc3339 */.ag)(input.time),
+        time: input.time === null ? null : rfc3339(input.time),
         coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
             ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
             : coverage.kind === 'pending'
@@ -7050,7 +11071,7 @@ function weakest(calls) {
             w = c.level;
     return w;
 }
-function count(keys) {
+function verify_count(keys) {
     const map = new Map();
     for (const k of keys)
         map.set(k, (map.get(k) ?? 0) + 1);
@@ -7077,9 +11098,9 @@ function withCopies(record, copies) {
 }
 /** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
 function tallyTotals(runs, calls, records, findings, copies) {
-    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
-    const outcomes = count(records.map((r) => r.outcome));
-    const severities = count(findings.map((f) => f.severity));
+    const levels = verify_count(calls.map((c) => c.level ?? 'no_effect'));
+    const outcomes = verify_count(records.map((r) => r.outcome));
+    const severities = verify_count(findings.map((f) => f.severity));
     const totals = { artifacts: runs, calls: calls.length };
     for (const l of vocabulary/* LEVELS_DESCENDING */.lS)
         totals[l] = levels.get(l) ?? 0;
@@ -7132,8 +11153,8 @@ function statementReports(statements, coverage) {
             repos: st.repos,
             owner: st.owner,
             actions: st.actions,
-            since: (0,core_time/* rfc3339 */.ag)(st.since),
-            until: (0,core_time/* rfc3339 */.ag)(st.until),
+            since: rfc3339(st.since),
+            until: rfc3339(st.until),
             usable: usable.has(s),
             untrusted_code: s.trust.kind === 'untrusted' ? s.trust.code : null,
             ...(first ? { same_as: { file: first.loc.file, line: first.loc.line } } : {}),
@@ -7245,7 +11266,7 @@ function verify(evidence, options) {
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
-        verified_at: (0,core_time/* rfc3339 */.ag)(now),
+        verified_at: rfc3339(now),
         policy: {
             ...(policy.source ? { source: policy.source } : {}),
             rules: policy.rules.map(ruleJson),
@@ -7278,7 +11299,7 @@ function verify(evidence, options) {
         calls: callReports,
         records: recordReports,
         coverage: statements,
-        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,core_time/* rfc3339 */.ag)(g.from), to: (0,core_time/* rfc3339 */.ag)(g.to) })),
+        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: rfc3339(g.from), to: rfc3339(g.to) })),
         findings,
         totals,
     };
@@ -7300,12 +11321,15 @@ var core_trust = __nccwpck_require__(9597);
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
 const loaded = new WeakMap();
 let publicGood = null;
 function rootsOf(source, limits) {
-    const load = async () => (await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842))).rootsFrom(source, limits);
+    const load = async () => {
+        const { rootsFrom } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
+        return rootsFrom(source, limits);
+    };
     if (source === null)
         return (publicGood ??= load());
     let made = loaded.get(source);
@@ -7317,7 +11341,7 @@ function rootsOf(source, limits) {
 function predicateFor(file) {
     if (file.role === 'audit')
         return { type: RECORDS_V1, check: isObjectPredicate };
-    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+    if (formatOf(file.rel) !== 'bundle')
         return { type: RUN_V1, check: isObjectPredicate };
     const facts = file.read.bundle;
     if (!facts)
@@ -7326,9 +11350,9 @@ function predicateFor(file) {
 }
 async function decide(file, policy, source, limits) {
     const beside = file.sigstore;
-    const name = (0,formats/* sigstoreOf */.MA)(file.rel);
+    const name = sigstoreOf(file.rel);
     if (beside.kind === 'none')
-        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${sigstoreOf(file.rel.split('/').pop() ?? file.rel)} beside it)`);
     if (beside.kind === 'refused')
         return (0,core_trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
     const predicate = predicateFor(file);
@@ -7338,9 +11362,9 @@ async function decide(file, policy, source, limits) {
     // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
     if (!roots.ok)
         return (0,core_trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
+    const { checkBundles } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
     const sha256 = file.read.sha256 ?? '';
-    const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
+    const checked = checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
     if (!checked.ok)
         return (0,core_trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
     return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
@@ -7416,7 +11440,7 @@ async function checkRecordSignature(member, payload, keys) {
     const bytes = Buffer.from(payload, 'utf8');
     if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
         return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool((0,signature/* pae */.Zg)(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+    const ok = await verifyOnPool(pae(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
     return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
@@ -7438,7 +11462,7 @@ var refusal = __nccwpck_require__(2510);
 async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
     if (envelope.payloadType !== payloadType)
         return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(envelope.payloadType.slice(0, 100))}, not ${payloadType}`);
-    const data = (0,signature/* pae */.Zg)(payloadType, envelope.payload);
+    const data = pae(payloadType, envelope.payload);
     const tries = [];
     for (const s of envelope.signatures) {
         for (const [keyId, key] of keys) {
@@ -7481,7 +11505,7 @@ const producerKeys = (keys, limits) => ({
     role: 'runs',
     async check(file) {
         const decision = async () => {
-            if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+            if (formatOf(file.rel) !== 'bundle')
                 return (0,core_trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
             const sidecar = file.dsse;
             if (sidecar.kind === 'none')
@@ -7586,10 +11610,10 @@ function checkersOf(setup) {
 const identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
 /** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
 function readDsse(task, setup, out) {
-    if (task.role !== 'runs' || (0,formats/* formatOf */.be)(task.file.rel) !== 'bundle')
+    if (task.role !== 'runs' || formatOf(task.file.rel) !== 'bundle')
         return { kind: 'none' };
-    const rel = (0,formats/* sidecarOf */.hQ)(task.file.rel);
-    const got = (0,read_files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
+    const rel = sidecarOf(task.file.rel);
+    const got = readBeside(sidecarOf(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
@@ -7612,9 +11636,9 @@ function readDsse(task, setup, out) {
 }
 /** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
 async function readSigstore(task, setup, out) {
-    const rel = (0,formats/* sigstoreOf */.MA)(task.file.rel);
+    const rel = sigstoreOf(task.file.rel);
     const at = { file: rel, line: 1, column: 1 };
-    const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
+    const got = readBeside(sigstoreOf(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
@@ -7623,8 +11647,9 @@ async function readSigstore(task, setup, out) {
     }
     if (setup.digest)
         out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
-    const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
+    // Named where it is imported, so the linter sees which exports are used.
+    const { readSigstoreFile } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
+    const file = readSigstoreFile(rel, got.bytes, setup.limits);
     for (const f of file.findings)
         out.findings.push(f);
     if (file.findings.length === 0 && !identitiesFor(setup, task.role)) {
@@ -7657,7 +11682,7 @@ const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'n
 /** One file and everything beside it → what it contributes, trust decided. */
 async function evidence_readEvidence(task, setup) {
     const { file, role } = task;
-    const read = await (0,read_files/* readOne */.JF)(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
+    const read = await readOne(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
     const out = { findings: [...read.findings], digests: [] };
     if (read.sha256 !== undefined)
         out.digests.push([file.rel, read.sha256]);
@@ -7711,7 +11736,7 @@ async function evidence_readEvidence(task, setup) {
 function rootAbove(dir) {
     let at = external_node_path_default().dirname(external_node_path_default().resolve(dir));
     for (let i = 0; i < 6; i++) {
-        if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
+        if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
             return at;
         const up = external_node_path_default().dirname(at);
         if (up === at)
@@ -7735,12 +11760,12 @@ function nearFolder(cwd, given, role) {
     if (given.length !== 1)
         return null;
     const wanted = external_node_path_default().resolve(cwd, given[0] ?? '');
-    if ((0,external_node_fs_.existsSync)(wanted))
+    if ((0,external_node_fs_namespaceObject.existsSync)(wanted))
         return null;
     const parent = external_node_path_default().dirname(wanted);
     let siblings;
     try {
-        siblings = (0,external_node_fs_.readdirSync)(parent).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(parent, name)).isDirectory());
+        siblings = (0,external_node_fs_namespaceObject.readdirSync)(parent).filter((name) => (0,external_node_fs_namespaceObject.statSync)(external_node_path_default().join(parent, name)).isDirectory());
     }
     catch {
         return null;
@@ -7818,7 +11843,7 @@ function wire_encodeRead(evidence, rel) {
     return JSON.stringify(wire);
 }
 /** Consistent claims share one empty list, as the reader's do. */
-const NONE = Object.freeze([]);
+const wire_NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
 function claimOf(t, projection) {
     if (t[0] === 0)
@@ -7827,7 +11852,7 @@ function claimOf(t, projection) {
     const subject = subjectOf(projection);
     // SAME is written only for a claim whose digest is its subject's: a subject is there.
     const digest = sent === SAME ? (subject?.digest ?? null) : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
 }
 function projectionOf(t) {
     if (t[0] === 0)
@@ -7855,7 +11880,7 @@ function decisionOf(tuple, rel) {
     };
 }
 function recordOf(t, rel) {
-    const record = { schema: model/* RECORD_SCHEMA */.ep, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
     return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
@@ -7890,7 +11915,7 @@ function decodeRead(text, rel) {
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
  * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
- * (BENCHMARKS.md, "Reading on every core").
+ * (bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)").
  */
 const DEPTH = 4;
 function pending() {
@@ -8161,13 +12186,13 @@ function inlineReaders(tasks, setup) {
 /**
  * Below this many bytes of input, reading on workers does not pay: a worker's start, its own JIT
  * warm-up and taking its results in are only won back on large inputs (the measurements:
- * BENCHMARKS.md, "Reading on every core"). The default reads on the main thread below it; an
+ * bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)"). The default reads on the main thread below it; an
  * explicit `jobs` is honoured whatever the size.
  */
 const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 const sizeOf = (path) => {
     try {
-        return (0,external_node_fs_.statSync)(path).size;
+        return (0,external_node_fs_namespaceObject.statSync)(path).size;
     }
     catch {
         return 0; // the reader says why it cannot be read
@@ -8176,11 +12201,11 @@ const sizeOf = (path) => {
 /**
  * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
  * the order workers are given files: auto starts workers from 128 bundles (64 MiB / 512 KiB), well
- * past where they pay (the measurements: BENCHMARKS.md, "Keyless checks on every core").
+ * past where they pay (the measurements: bench/HISTORY.md, "Keyless checks on every core").
  */
 const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 /** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript() {
     const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
@@ -8253,7 +12278,7 @@ async function collect(settings, setup, roots, open) {
     // Audit exports first: their signature checks overlap with reading the runs.
     const found = ['audit', 'runs'].map((role) => ({
         role,
-        d: (0,discover/* discover */.k)(settings[role], cwd, workspace, settings.explicit[role], role),
+        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
@@ -8269,7 +12294,7 @@ async function collect(settings, setup, roots, open) {
             if (near)
                 findings.push(near);
             if (role === 'runs' && d.files.length === 0) {
-                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`));
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`));
             }
             for (const file of d.files) {
                 const evidence = await readers.read(next++);
@@ -8351,11 +12376,11 @@ function staleShippedRoot(settings) {
 function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
-        const artifact = (0,formats/* attestedBy */.W_)(a.path) ?? a.path;
+        const artifact = attestedBy(a.path) ?? a.path;
         // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
-        if ((0,formats/* attestedBy */.W_)(artifact) !== null)
+        if (attestedBy(artifact) !== null)
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
-        else if (!(0,external_node_fs_.existsSync)(artifact))
+        else if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -8523,7 +12548,7 @@ const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
 /** Git's mode of a symbolic link. */
 const LINK_MODE = '120000';
 /** The repository path of a file on disk, `/`-separated. */
-const relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+const repository_relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
 /** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
 const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
 /**
@@ -8539,7 +12564,7 @@ function readAtCommit(cwd, commit, file) {
             ok: false,
             reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
         };
-    const rel = relOf(cwd, file);
+    const rel = repository_relOf(cwd, file);
     const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
     if (tree.status !== 0)
         return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
@@ -8583,18 +12608,18 @@ function nearMissAtCommit(cwd, commit) {
 function nearMissOnDisk(cwd) {
     let inFolder = [];
     try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+        inFolder = (0,external_node_fs_namespaceObject.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
     }
     catch {
         // No such folder.
     }
-    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {
     for (const prefix of prefixes(rel)) {
         try {
-            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+            if ((0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
                 return linkReason(prefix, rel);
         }
         catch {
@@ -8849,7 +12874,7 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const hash = (0,external_node_crypto_.createHash)('sha256');
     const fh = await openOutput(file);
     const writes = [];
@@ -9247,7 +13272,7 @@ function vsaStatement(report, ctx) {
 }
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 function reportName(workspace, reportFile) {
-    return (0,discover/* inside */.n)(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
+    return inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
 }
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
 function resourceUriFromEnv(env) {
@@ -9627,7 +13652,7 @@ function diskText(flag, dir, file, limits) {
     const abs = external_node_path_default().resolve(dir, file);
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
     const link = linkOnDisk(dir, rel);
-    if (link !== null || (0,external_node_fs_.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+    if (link !== null || (0,external_node_fs_namespaceObject.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
         throw new types_UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
     return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
@@ -9654,9 +13679,9 @@ function policyGiven(flags, dir) {
         return { kind: 'file', file: { path: rel, commit, text: text.value } };
     }
     const link = linkOnDisk(dir, rel);
-    if (link !== null || (0,external_node_fs_.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
+    if (link !== null || (0,external_node_fs_namespaceObject.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
         throw new types_UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
-    if (!(0,external_node_fs_.existsSync)(abs)) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(abs)) {
         if (explicit)
             throw new types_UsageError('path', `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`);
         nearMiss(rel, nearMissOnDisk(dir), '');
@@ -9672,8 +13697,8 @@ function nearMiss(rel, found, where) {
 /** --now (RFC 3339), or the time the command runs. */
 function verify_nowOf(given, now) {
     if (given === undefined)
-        return (0,core_time/* instantOf */.B9)(now);
-    const t = (0,core_time/* parseRfc3339 */.TM)(given);
+        return time_instantOf(now);
+    const t = parseRfc3339(given);
     if (!t.ok)
         throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
     return t.value;
@@ -9820,7 +13845,7 @@ function againstPolicy(flags, dir, settings) {
         .split((external_node_path_default()).sep)
         .join('/');
     let text;
-    if ((0,external_node_fs_.existsSync)(file))
+    if ((0,external_node_fs_namespaceObject.existsSync)(file))
         text = { path: external_node_path_default().relative(dir, file).split((external_node_path_default()).sep).join('/'), commit: null, text: readTextFile('--against', file) };
     else {
         const commit = resolveCommit(dir, given);
@@ -10003,8 +14028,6 @@ const policy = {
     },
 };
 
-// EXTERNAL MODULE: ./src/read/artifacts.ts + 2 modules
-var artifacts = __nccwpck_require__(1938);
 ;// CONCATENATED MODULE: ./src/tools/sign.ts
 /**
  * `sign`: audit records (and the coverage statements among them), signed, as NDJSON. Fails closed:
@@ -10026,12 +14049,12 @@ function signRecords(key, inputs, limits, signedAt) {
     const errors = [];
     const entries = [];
     for (const input of inputs) {
-        const format = (0,formats/* formatOf */.be)(input.name);
+        const format = formatOf(input.name);
         if (format !== 'json' && format !== 'ndjson') {
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
             continue;
         }
-        const read = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
+        const read = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
         const bad = read.findings.filter((f) => f.severity === 'error');
         for (const f of bad)
             errors.push(f);
@@ -10045,7 +14068,7 @@ function signRecords(key, inputs, limits, signedAt) {
         if (r.kind === 'statement') {
             // A coverage statement is signed as it is, under its own payload type (docs/coverage.md §5).
             if (r.payload !== undefined)
-                lines.push(signedLine(r.payload, key, signedAt, signature/* COVERAGE_PAYLOAD_TYPE */.f4));
+                lines.push(signedLine(r.payload, key, signedAt, COVERAGE_PAYLOAD_TYPE));
             continue;
         }
         const bound = (0,binding/* binding */.Ch)(r.record.subject);
@@ -10131,7 +14154,7 @@ const sign = {
 
 /** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
 function verdictOf(pred, resourceUri) {
-    if (!(0,json/* isObject */.G)(pred))
+    if (!(0,core_json/* isObject */.G)(pred))
         return { ok: false, reason: 'predicate is not an object' };
     if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
         return {
@@ -10141,7 +14164,7 @@ function verdictOf(pred, resourceUri) {
     if (pred['verificationResult'] !== 'PASSED')
         return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
     const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = (0,json/* isObject */.G)(pred['policy']) && (0,json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
     const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
     return {
         ok: true,
@@ -10156,7 +14179,7 @@ async function verdict_checkOne(envelope, reportSha256, keys, limits, resourceUr
     if (!result.ok)
         return result;
     const value = result.value;
-    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     if (value['predicateType'] !== read_envelope/* VSA_PREDICATE_TYPE */.cF)
         return { ok: false, reason: `predicateType is not ${read_envelope/* VSA_PREDICATE_TYPE */.cF}` };
@@ -10200,8 +14223,8 @@ async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, reso
  * @param trustedRoot a trusted root file's text and name, or null for the shipped public-good root
  */
 async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report, policy, trustedRoot, limits, resourceUri) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
-    const roots = sigstore.rootsFrom(trustedRoot, limits);
+    const { checkBundleFile, rootsFrom } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
+    const roots = rootsFrom(trustedRoot, limits);
     // A trusted root that cannot be used is the caller's mistake, not the verdict's.
     if (!roots.ok)
         return { ok: false, reason: { usage: true, text: roots.reason } };
@@ -10215,7 +14238,7 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
             return result.ok ? { ok: true } : result;
         },
     };
-    const got = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: (0,binding/* sha256Hex */.fg)(report) }, policy, roots: roots.value, predicate }, limits);
+    const got = checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: (0,binding/* sha256Hex */.fg)(report) }, policy, roots: roots.value, predicate }, limits);
     return got.ok
         ? { ok: true, value: `${summary} · signed by ${got.value.identity} (${got.value.sourceRef}, ${got.value.signedAt})` }
         : { ok: false, reason: { usage: false, text: got.reason } };
@@ -10818,165 +14841,6 @@ const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeO
 
 /***/ }),
 
-/***/ 118:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ prepareDecision)
-});
-
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/core/vocabulary.ts
-var vocabulary = __nccwpck_require__(7063);
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
-/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
-function assertedAgainstOutcome(decision, response) {
-    const value = decision['decision'];
-    const effect = (0,json/* isObject */.G)(value) ? value['effect'] : undefined;
-    if (effect === 'deny' || effect === 'error')
-        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
-    const status = response['status'];
-    if (status !== 'success')
-        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
-    return null;
-}
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!(0,json/* isObject */.G)(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if ((0,json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
-    if (contradiction)
-        problems.push(contradiction);
-    if (!(0,json/* hasOwn */.$)(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return {
-            kind: 'claim',
-            claim: { asserted, level, digest: null, legacy: level === 'verified' },
-            inconsistencies: problems.length ? problems : NONE,
-        };
-    }
-    const block = response['side_effect'];
-    if (!(0,json/* isObject */.G)(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
-    }
-    const claimed = level;
-    const source = (0,json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if ((0,json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return {
-        kind: 'claim',
-        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
-        inconsistencies: problems.length ? problems : NONE,
-    };
-}
-
-// EXTERNAL MODULE: ./src/core/projection.ts
-var projection = __nccwpck_require__(3890);
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-
-/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
-const LABELS = 32;
-function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || (0,projection/* boundFields */.EC)(actionClass) || !(0,json/* isObject */.G)(target))
-        return null;
-    const out = {};
-    let n = 0;
-    for (const field of Object.keys(target)) {
-        const value = target[field];
-        if (typeof value !== 'string')
-            continue;
-        if (++n > LABELS)
-            break;
-        out[field] = value;
-    }
-    return out;
-}
-/**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
- */
-function prepareDecision(loc, index, decision, time = null) {
-    const tool = decision['tool'];
-    const value = decision['decision'];
-    const action = decision['action'];
-    const target = (0,json/* isObject */.G)(action) ? action['target'] : undefined;
-    const given = (0,json/* isObject */.G)(target) && (0,json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: (0,json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: (0,projection/* project */.Cv)(decision),
-        actionClass: (0,json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
-        provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,json/* isObject */.G)(response) && response['status'] === 'success',
-        labels: labelsOf((0,json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
-        time,
-    };
-}
-
-
-/***/ }),
-
 /***/ 4637:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -11215,131 +15079,6 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /***/ }),
 
-/***/ 4146:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
-/* harmony export */   SB: () => (/* binding */ SURFACE_SCHEMA),
-/* harmony export */   ep: () => (/* binding */ RECORD_SCHEMA)
-/* harmony export */ });
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-/** What an audit export covered (docs/coverage.md). */
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-
-
-/***/ }),
-
-/***/ 3890:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Cv: () => (/* binding */ project),
-/* harmony export */   EC: () => (/* binding */ boundFields),
-/* harmony export */   RD: () => (/* binding */ KNOWN_CLASSES),
-/* harmony export */   UW: () => (/* binding */ PRODUCER_VERBS),
-/* harmony export */   hD: () => (/* binding */ targetKey),
-/* harmony export */   nw: () => (/* binding */ narrowTarget),
-/* harmony export */   zo: () => (/* binding */ boundValueText)
-/* harmony export */ });
-/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _json_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6153);
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS = new Map([
-    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
-/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([
-    ['github_deploy_key', ['create']],
-    ['workspace_member', ['add']],
-    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = boundFields(actionClass);
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if ((0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const bound = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
-    if (!bound.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
-    return { kind: 'subject', subject, digest: bound.digest };
-}
-/**
- * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
- * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
- * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
- * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
- * per call.
- */
-function targetKey(subject) {
-    let key = subject.action_class;
-    for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
-    return key;
-}
-/**
- * A bound field's value as the binding sees it, for telling values equal: a string as
- * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
- * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
- * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
- * canonicalized once already, so that cannot happen for a call.
- */
-function boundValueText(value) {
-    if (typeof value === 'string')
-        return JSON.stringify(value);
-    const canonical = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(value);
-    return canonical.ok ? canonical.text : '\u0000';
-}
-
-
-/***/ }),
-
 /***/ 432:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -11422,160 +15161,6 @@ function nearestName(word, candidates) {
 const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
-
-
-/***/ }),
-
-/***/ 2334:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   B9: () => (/* binding */ instantOf),
-/* harmony export */   Iq: () => (/* binding */ parseDay),
-/* harmony export */   QI: () => (/* binding */ compareInstants),
-/* harmony export */   Qs: () => (/* binding */ autoSi),
-/* harmony export */   TM: () => (/* binding */ parseRfc3339),
-/* harmony export */   ag: () => (/* binding */ rfc3339),
-/* harmony export */   es: () => (/* binding */ utcAsWritten),
-/* harmony export */   n6: () => (/* binding */ fromEpochNumber)
-/* harmony export */ });
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const match = SHAPE.exec(text);
-    if (!match)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !match[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!match[8]) {
-        const [oh, om] = [Number(match[10]), Number(match[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
-        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const match = DAY.exec(text);
-    if (!match)
-        return null;
-    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!match)
-        return null;
-    const digits = `${match[2]}${match[3] ?? ''}`;
-    const point = match[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (match[1] === '-') {
-        const file = trimZeros(frac);
-        if (file === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(left, right) {
-    if (left.seconds !== right.seconds)
-        return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-/**
- * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
- * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was.
- */
-function utcAsWritten(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
-    const parsed = parseRfc3339(text);
-    if (!parsed.ok)
-        return parsed;
-    const digits = SHAPE.exec(text)?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
-    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
-}
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
-function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
-}
-/** The instant of a JavaScript Date (whole milliseconds). */
-function instantOf(date) {
-    const ms = date.getTime();
-    const seconds = Math.floor(ms / 1000);
-    return {
-        seconds,
-        fraction: String(ms - seconds * 1000)
-            .padStart(3, '0')
-            .replace(/0+$/, ''),
-    };
-}
 
 
 /***/ }),
@@ -11710,699 +15295,6 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 /***/ }),
 
-/***/ 1938:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  q: () => (/* binding */ readAuditFile),
-  m: () => (/* binding */ readRunFile)
-});
-
-// EXTERNAL MODULE: ./src/core/findings.ts
-var findings = __nccwpck_require__(4637);
-// EXTERNAL MODULE: ./src/core/json.ts
-var core_json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
-// EXTERNAL MODULE: ./src/read/classify.ts
-var classify = __nccwpck_require__(3440);
-;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
-/**
- * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
- * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
- * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
- */
-
-
-
-
-const MEMBERS = [
-    'schema',
-    'provider',
-    'export',
-    'actors',
-    'repos',
-    'owner',
-    'actions',
-    'since',
-    'until',
-    'entries_read',
-    'records',
-];
-const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
-const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-/** A statement's members, checked; or why it is not a statement. */
-function checkStatement(value) {
-    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
-    for (const k of Object.keys(value))
-        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
-            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
-            return bad(`${k} is missing`);
-    if (value['schema'] !== model/* COVERAGE_SCHEMA */.Bh)
-        return bad(`schema must be ${model/* COVERAGE_SCHEMA */.Bh}`);
-    const provider = value['provider'];
-    const kind = value['export'];
-    if (typeof provider !== 'string' || provider === '')
-        return bad('provider must be a non-empty string');
-    if (typeof kind !== 'string' || kind === '')
-        return bad('export must be a non-empty string');
-    const actors = value['actors'];
-    if (!strings(actors))
-        return bad('actors must be a list of strings (empty: the statement covers nothing)');
-    const repos = value['repos'];
-    if (repos !== null && !strings(repos))
-        return bad('repos must be a list of OWNER/NAME strings, or null');
-    if (repos !== null)
-        for (const r of repos)
-            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
-                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
-    const owner = value['owner'];
-    if (owner !== null && (typeof owner !== 'string' || owner === ''))
-        return bad('owner must be a non-empty string, or null');
-    const actions = value['actions'];
-    if (!strings(actions) || actions.length === 0)
-        return bad('actions must be a non-empty list of CLASS:VERB strings');
-    for (const a of actions)
-        if (!ACTION.test(a))
-            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
-    const times = [];
-    for (const k of ['since', 'until']) {
-        const given = value[k];
-        if (typeof given !== 'string')
-            return bad(`${k} must be an RFC 3339 time (a string)`);
-        const t = (0,core_time/* parseRfc3339 */.TM)(given);
-        if (!t.ok)
-            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
-        times.push(t.value);
-    }
-    const [since, until] = times;
-    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
-        return bad('since must be before until (the window is [since, until))');
-    // When the import ran (docs/coverage.md §6); statements written before it have none.
-    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
-        const at = value['exported_at'];
-        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
-        if (!t?.ok)
-            return bad('exported_at must be an RFC 3339 time (a string)');
-        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
-            return bad('exported_at is before until: a window is exported once it has ended');
-    }
-    const entries = value['entries_read'];
-    const records = value['records'];
-    if (!count(entries))
-        return bad('entries_read must be a non-negative integer');
-    if (!count(records))
-        return bad('records must be a non-negative integer');
-    return {
-        ok: true,
-        value: {
-            provider,
-            export: kind,
-            actors: [...actors],
-            repos: repos === null ? null : [...repos],
-            owner,
-            actions: [...actions],
-            since,
-            until,
-            entries_read: entries,
-            records,
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
-var documents = __nccwpck_require__(1035);
-// EXTERNAL MODULE: ./src/read/file-read.ts
-var file_read = __nccwpck_require__(7465);
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-// EXTERNAL MODULE: ./src/read/provider-exports.ts
-var provider_exports = __nccwpck_require__(2309);
-// EXTERNAL MODULE: ./src/core/decision.ts + 1 modules
-var decision = __nccwpck_require__(118);
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
-// EXTERNAL MODULE: ./src/read/shapes.ts
-var shapes = __nccwpck_require__(6888);
-;// CONCATENATED MODULE: ./src/read/server-log.ts
-/**
- * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
- * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
- * decision in its `fields.decision` string, in line order, located at the line and the column of
- * that value. Other events, text lines and JSON that is not a tracing event are skipped and
- * counted; everything the doc lists as an error is one. A call started with no decision in its
- * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
- * happened that no decision records.
- */
-
-
-
-
-
-
-/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
-function decisionColumn(text, start, end) {
-    const key = /"decision"[ \t]*:[ \t]*/g;
-    key.lastIndex = start;
-    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
-        if (text.charCodeAt(m.index - 1) !== 0x5c)
-            return m.index + m[0].length - start + 1;
-    }
-    return 1;
-}
-/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
-const mentionsDecision = (line) => /tool_decision/i.test(line);
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
- * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
- * error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-function carriesDecision(value) {
-    const fields = value['fields'];
-    if (!(0,core_json/* isObject */.G)(fields))
-        return false;
-    const event = fields['event'];
-    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
-}
-const newSession = () => ({ started: new Map(), decided: new Set() });
-/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
-class ServerLog {
-    run;
-    sink;
-    limits;
-    session = newSession();
-    /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
-    started = false;
-    /** Whether any tracing event other than server_start was seen (a server that did start works). */
-    worked = false;
-    /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
-    failure = null;
-    firstText = null;
-    constructor(run, sink, limits) {
-        this.run = run;
-        this.sink = sink;
-        this.limits = limits;
-    }
-    /** A tracing line (classified as one), its location and the raw text it came from. */
-    event(line, loc, text, start, end) {
-        const fields = line['fields'];
-        const event = fields['event'];
-        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
-        if (event === 'server_start') {
-            this.started = true;
-            this.endSession();
-            this.sink.skip(loc, 'tracing event server_start');
-            return;
-        }
-        this.worked = true;
-        if (event === 'tool_call_start') {
-            if (rid === null)
-                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
-            else if (!this.session.started.has(rid))
-                this.session.started.set(rid, loc);
-            this.sink.skip(loc, 'tracing event tool_call_start');
-            return;
-        }
-        if (event !== 'tool_decision') {
-            if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
-                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
-                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
-                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
-                return;
-            }
-            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
-            return;
-        }
-        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-        const result = this.decision(rid, fields['decision']);
-        if (!result.ok) {
-            this.sink.error(at, result.reason);
-            return;
-        }
-        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
-            return;
-        const index = this.run.seen++;
-        // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
-        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-        const time = (0,core_time/* parseRfc3339 */.TM)(stamp);
-        if (!time.ok) {
-            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
-            return;
-        }
-        const shape = (0,shapes/* checkDecision */.d)(result.value);
-        if (shape.ok)
-            this.run.decisions.push((0,decision/* prepareDecision */.i)(at, index, result.value, time.value));
-        else
-            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
-    }
-    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
-    decision(rid, raw) {
-        if (rid === null)
-            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
-        if (this.session.decided.has(rid))
-            return {
-                ok: false,
-                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
-            };
-        this.session.decided.add(rid);
-        if (typeof raw !== 'string')
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
-        if (raw.trim() === '')
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
-        if (!parsed.ok)
-            return {
-                ok: false,
-                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
-            };
-        const json = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(json))
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
-        return { ok: true, value: json };
-    }
-    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
-    text(line, loc) {
-        if (line.startsWith('Unable to format the following event')) {
-            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
-        }
-        else if (mentionsDecision(line)) {
-            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
-        }
-        else {
-            if (this.started && this.firstText === null && line.trim() !== '' && line.charCodeAt(0) !== 0x1b)
-                this.firstText = { loc, text: line };
-            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
-        }
-    }
-    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
-    other(loc, name, value = null) {
-        if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
-            const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
-            const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
-            const text = `${code ? `reason_code ${code}` : 'no reason_code'}${next ? `; next step: ${next}` : ''}`;
-            this.failure = { loc, text, line: true };
-            return;
-        }
-        this.sink.skip(loc, name);
-    }
-    /**
-     * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
-     * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-     * invalid --policy-root); null when it started, or when this is no capture of it at all.
-     */
-    notStarted() {
-        if (this.failure)
-            return this.failure;
-        if (this.started && !this.worked && this.firstText)
-            return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
-        return null;
-    }
-    endSession() {
-        for (const [rid, loc] of this.session.started) {
-            if (this.session.decided.has(rid))
-                continue;
-            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
-        }
-        this.session = newSession();
-    }
-    /** The end of the file: calls still without a decision are incomplete. */
-    close() {
-        this.endSession();
-    }
-}
-
-// EXTERNAL MODULE: ./src/read/signature.ts
-var read_signature = __nccwpck_require__(2826);
-// EXTERNAL MODULE: ./src/read/surface.ts
-var read_surface = __nccwpck_require__(2835);
-;// CONCATENATED MODULE: ./src/read/artifacts.ts
-/**
- * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
- * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
- * so half a run is not a run); an audit export loses only the records that are broken.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
-const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
-/** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport extends documents/* LocatingSink */.Bz {
-    limits;
-    errors = 0;
-    suppressed = 0;
-    skipped = new Map();
-    firstSkip = null;
-    constructor(file, limits) {
-        super(file);
-        this.limits = limits;
-    }
-    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
-    incomplete(loc, message) {
-        this.listed((0,findings/* finding */.gk)('run_incomplete', loc, message));
-    }
-    get skippedAny() {
-        return this.firstSkip !== null;
-    }
-    notice(code, message) {
-        this.findings.push((0,findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
-    }
-    /** A capture of a server that never started (its startup_failure line, or its error after server_start). */
-    notStarted(loc, message) {
-        this.findings.push((0,findings/* finding */.gk)('run_not_started', loc, message));
-    }
-    get failed() {
-        return this.errors > 0;
-    }
-    report(loc, message) {
-        this.errors++;
-        this.listed((0,findings/* finding */.gk)('invalid_artifact', loc, message));
-    }
-    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
-    listed(finding) {
-        if (this.findings.length >= this.limits.maxFindingsPerFile)
-            this.suppressed++;
-        else
-            this.findings.push(finding);
-    }
-    skip(loc, name) {
-        this.firstSkip ??= loc;
-        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
-    }
-    /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
-    strays = 0;
-    stray(loc, name) {
-        this.strays++;
-        this.skip(loc, name);
-    }
-    close() {
-        if (this.suppressed > 0) {
-            this.findings.push((0,findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
-        }
-        if (this.firstSkip)
-            this.findings.push((0,file_read/* skippedFinding */.E)(this.firstSkip, this.skipped));
-        return this.findings;
-    }
-}
-/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
-function fileText(bytes, fr, limits) {
-    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
-    if (!decoded)
-        return null;
-    fr.lines = decoded.lines;
-    return decoded.text;
-}
-/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
-function* auditDocuments(bytes, format, fr, limits) {
-    const text = fileText(bytes, fr, limits);
-    if (text === null)
-        return;
-    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
-}
-/** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
-function signedParts(payload, what, type, loc, fr, options) {
-    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
-    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(payload['signature'], type) : null;
-    // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
-    if (signature && !signature.ok) {
-        fr.error(loc, `${what}: ${signature.reason}`);
-        return null;
-    }
-    if (!signed && !options.payloads)
-        return { signature: null, payload: undefined };
-    const canonical = (0,read_signature/* payloadOf */.Md)(payload);
-    if (!canonical.ok) {
-        fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
-        return null;
-    }
-    return { signature: signature?.ok ? signature.value : null, payload: canonical.text };
-}
-/** A coverage statement among the records (docs/coverage.md): its shape, then its signature like a record's. */
-function readStatement(kind, loc, fr, out, options) {
-    const shape = checkStatement(kind.payload);
-    if (!shape.ok) {
-        fr.error(loc, shape.reason);
-        return;
-    }
-    const parts = signedParts(kind.payload, 'coverage statement', read_signature/* COVERAGE_PAYLOAD_TYPE */.f4, loc, fr, options);
-    if (!parts)
-        return;
-    const { signature, payload } = parts;
-    out.push(signature
-        ? { kind: 'statement', loc, statement: shape.value, signer: signature.key_id, signature, payload }
-        : { kind: 'statement', loc, statement: shape.value, signer: null, payload });
-}
-function readRecord(kind, loc, fr, out, options) {
-    const shape = (0,shapes/* checkRecord */.E)(kind.payload);
-    if (!shape.ok) {
-        fr.error(loc, `audit record: ${shape.reason}`);
-        return;
-    }
-    const parts = signedParts(kind.payload, 'audit record', read_signature/* PAYLOAD_TYPE */.Uc, loc, fr, options);
-    if (!parts)
-        return;
-    const { signature, payload } = parts;
-    // Keep only what verification reads (never a spread of the parsed object).
-    // The shape check above makes every member below what AuditRecord says it is.
-    const parsed = kind.payload;
-    const record = {
-        schema: model/* RECORD_SCHEMA */.ep,
-        provider: parsed['provider'],
-        record_id: parsed['record_id'],
-        subject: parsed['subject'],
-        binding_digest: parsed['binding_digest'],
-    };
-    const input = signature
-        ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
-        : { kind: 'record', loc, record, signer: null, payload };
-    out.push(input);
-}
-/** The end of the line that starts at `start` (its "\n", or the end of the text). */
-const lineEnd = (text, start) => {
-    const n = text.indexOf('\n', start);
-    return n < 0 ? text.length : n;
-};
-/**
- * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
- * lines; or a server log (.log). One run per file, decisions in line order.
- */
-function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
-    const fr = new FileReport(file, limits);
-    const run = new read_surface/* RunDecisions */.N(limits.maxDecisions);
-    const log = new ServerLog(run, fr, limits);
-    let surfaces = 0;
-    let tracing = 0;
-    let notStarted = null;
-    const text = fileText(bytes, fr, limits);
-    const surface = (doc, k) => {
-        surfaces++;
-        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-        // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
-        let time = null;
-        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
-        if (given !== undefined) {
-            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
-            if (!parsed?.ok) {
-                const why = parsed ? parsed.reason : 'is not a string';
-                fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
-                return;
-            }
-            time = parsed.value;
-        }
-        (0,read_surface/* readSurface */.U)(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
-    };
-    const json = (doc, inLog) => {
-        const loc = fr.at(doc.start);
-        const kind = (0,classify/* classify */.L)(doc.value);
-        if (kind.kind === 'tracing') {
-            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
-            if (format === 'json')
-                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
-            else {
-                tracing++;
-                log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
-            }
-        }
-        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
-            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
-            fr.error(loc, kind.kind === 'error' && kind.named
-                ? kind.reason
-                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
-        }
-        else if (kind.kind === 'error' && inLog && !kind.named) {
-            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
-                ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
-        }
-        else if (kind.kind === 'error')
-            fr.error(loc, kind.reason);
-        else if (kind.kind === 'other')
-            fr.skip(loc, kind.name);
-        else if (kind.kind === 'record')
-            fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else if (kind.kind === 'coverage')
-            fr.stray(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
-        else if (format === 'json' && kind.via === 'event')
-            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
-        else
-            surface(doc, kind);
-    };
-    if (text !== null) {
-        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
-        if (format === 'log') {
-            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
-                if (l.kind === 'json')
-                    json(l.doc, true);
-                else
-                    log.text(text.slice(l.start, l.end), fr.at(l.start));
-            }
-        }
-        else {
-            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
-                json(doc, false);
-        }
-        log.close();
-        // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
-        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
-        if (notStarted)
-            fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
-        // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
-        // is another program's log, or a capture that began late (decisions before it are lost).
-        else if (format === 'log' && !log.started && !fr.failed)
-            fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
-    }
-    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
-    const first = fr.findings[firstError];
-    if (fr.failed && first) {
-        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
-    }
-    const isRun = (surfaces > 0 || tracing > 0) && notStarted === null;
-    // Nothing is dropped silently: a readable file with nothing to verify says so.
-    if (!fr.failed && !isRun && !fr.skippedAny && notStarted === null)
-        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
-    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0 && notStarted === null) {
-        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
-    }
-    const findings = fr.close();
-    // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
-    const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
-    return {
-        run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
-        entries: [],
-        findings,
-        strays: fr.strays,
-        ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
-    };
-}
-/**
- * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
- * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
- * like; null when the file is one value (or not JSON: the strict reader says why).
- */
-function pagedExport(bytes, limits) {
-    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
-        .toString('utf8')
-        .trimStart();
-    if (!head.startsWith('['))
-        return null;
-    const text = Buffer.from(bytes).toString('utf8');
-    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
-    if (!end.ok)
-        return null;
-    const rest = text.slice(end.value).trimStart();
-    if (!rest.startsWith('['))
-        return null;
-    let first = null;
-    try {
-        const page = JSON.parse(text.slice(0, end.value));
-        first = Array.isArray(page) ? page[0] : null;
-    }
-    catch {
-        first = null;
-    }
-    return { offset: text.length - rest.length, kind: (0,provider_exports/* exportKindOf */.CK)(first) };
-}
-/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
-    const fr = new FileReport(file, limits);
-    const entries = [];
-    let raw = null;
-    for (const doc of auditDocuments(bytes, format, fr, limits)) {
-        const offsets = doc.elements.get(ROOT_KEY) ?? [];
-        const items = Array.isArray(doc.value) && format === 'json'
-            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
-            : [[doc.value, doc.start]];
-        for (const [value, offset] of items) {
-            const loc = fr.at(offset);
-            const kind = (0,classify/* classify */.L)(value);
-            // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
-            if (raw !== null && kind.kind === 'error' && !kind.named && (0,provider_exports/* exportKindOf */.CK)(value) === raw)
-                continue;
-            raw = kind.kind === 'error' && !kind.named ? (0,provider_exports/* exportKindOf */.CK)(value) : null;
-            if (raw)
-                fr.error(loc, `this is ${provider_exports/* EXPORT_KINDS */.R7[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
-            else if (kind.kind === 'error')
-                fr.error(loc, kind.reason);
-            else if (kind.kind === 'other')
-                fr.skip(loc, kind.name);
-            else if (kind.kind === 'tracing')
-                fr.stray(loc, 'a server tracing line (a run among the audit exports)');
-            else if (kind.kind === 'surface')
-                fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-            else if (kind.kind === 'coverage')
-                readStatement(kind, loc, fr, entries, options);
-            else
-                readRecord(kind, loc, fr, entries, options);
-        }
-    }
-    if (!fr.failed && entries.length === 0 && !fr.skippedAny)
-        fr.notice('no_records', 'no audit record in this file');
-    // A .json file the strict reader refused may be pages of a provider export written one after
-    // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
-    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
-    if (paged !== null) {
-        const once = new FileReport(file, limits);
-        once.lines = fr.lines;
-        const loc = once.at(paged.offset);
-        const what = paged.kind ? provider_exports/* EXPORT_KINDS */.R7[paged.kind] : 'a provider export';
-        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(provider_exports/* EXPORT_KINDS */.R7).join('|')}`;
-        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
-        return { run: null, entries: [], findings: once.close(), strays: once.strays };
-    }
-    return { run: null, entries, findings: fr.close(), strays: fr.strays };
-}
-
-
-/***/ }),
-
 /***/ 7753:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -12413,1133 +15305,6 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
 const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-
-
-/***/ }),
-
-/***/ 2789:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  B: () => (/* binding */ readBundle)
-});
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-// EXTERNAL MODULE: ./src/core/findings.ts
-var core_findings = __nccwpck_require__(4637);
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
-// EXTERNAL MODULE: ./src/read/file-read.ts
-var file_read = __nccwpck_require__(7465);
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-// EXTERNAL MODULE: ./src/read/read-error.ts
-var read_error = __nccwpck_require__(9677);
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
-// EXTERNAL MODULE: ./src/read/classify.ts
-var classify = __nccwpck_require__(3440);
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
-// EXTERNAL MODULE: ./src/read/lines.ts
-var lines = __nccwpck_require__(771);
-// EXTERNAL MODULE: ./src/read/surface.ts
-var surface = __nccwpck_require__(2835);
-// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
-var utf8 = __nccwpck_require__(8107);
-;// CONCATENATED MODULE: ./src/read/bundle/events.ts
-/**
- * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
- * hash, the run root; the decisions of its surface events through the same classifier as plain files.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-const fail = (message) => {
-    throw new read_error/* ReadError */.F('events', message);
-};
-/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
-function checkEnvelope(entry, where, manifest, seq, source) {
-    if (entry['specversion'] !== '1.0')
-        fail(`${where}: specversion must be "1.0"`);
-    for (const k of STRINGS)
-        if (typeof entry[k] !== 'string')
-            fail(`${where}: ${k} must be a string`);
-    const src = entry['source'];
-    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-        fail(`${where}: source must be a string containing ':' and not starting with it`);
-    if (source !== undefined && src !== source)
-        fail(`${where}: source differs from the first event's`);
-    if (entry['assayrunid'] !== manifest.runId)
-        fail(`${where}: assayrunid does not equal the manifest run_id`);
-    if (entry['assayseq'] !== seq)
-        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-    if (entry['id'] !== `${manifest.runId}:${seq}`)
-        fail(`${where}: id must be "${manifest.runId}:${seq}"`);
-    const t = entry['time'];
-    if (typeof t !== 'string')
-        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = (0,core_time/* parseRfc3339 */.TM)(t);
-    if (!time.ok)
-        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
-    if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
-        fail(`${where}: assaypii and assaysecrets must be booleans`);
-    const subject = entry['subject'];
-    if (subject !== undefined && subject !== null && typeof subject !== 'string')
-        fail(`${where}: subject must be a string`);
-    const covered = {
-        specversion: entry['specversion'],
-        type: entry['type'],
-        datacontenttype: entry['datacontenttype'],
-        data: entry['data'],
-    };
-    if (typeof subject === 'string')
-        covered['subject'] = subject;
-    const canonical = (0,binding/* jcs */.vI)(covered);
-    if (!canonical.ok)
-        return fail(`${where}: event cannot be canonicalized (${canonical.reason})`);
-    const contentHash = (0,binding/* sha256Digest */.sI)(canonical.text);
-    if (entry['assaycontenthash'] !== contentHash)
-        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-    return { time: time.value, contentHash };
-}
-function readEvents(bytes, manifest, file, limits) {
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        fail('events.ndjson starts with a byte-order mark');
-    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!decoded.ok)
-        return fail(`events.ndjson is not valid UTF-8 (byte ${decoded.reason})`);
-    const text = decoded.value;
-    const root = (0,external_node_crypto_.createHash)('sha256');
-    const run = new surface/* RunDecisions */.N(limits.maxDecisions);
-    const skipped = new Map();
-    let seq = 0;
-    let source;
-    let earliest = null;
-    let latest = null;
-    const surfacePath = (0,scanner/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
-    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
-    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
-        const where = `events.ndjson line ${line}`;
-        if (end === start)
-            fail(`${where} is blank`);
-        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
-            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
-        if (seq >= limits.maxEvents)
-            fail(`more than ${limits.maxEvents} events`);
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (!parsed.ok)
-            return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
-        const thrown = parsed.value.json;
-        if (!(0,json/* isObject */.G)(thrown))
-            return fail(`${where} is not a JSON object`);
-        const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
-        source = thrown['source'];
-        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
-            earliest = time;
-        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
-            latest = time;
-        root.update(`${contentHash}\n`);
-        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const kind = (0,classify/* classify */.L)(thrown);
-        if (kind.kind === 'error')
-            fail(`${where}: ${kind.reason}`);
-        else if (kind.kind === 'surface') {
-            const offsets = parsed.value.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({
-                file,
-                line,
-                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
-                member: 'events.ndjson',
-            });
-            (0,surface/* readSurface */.U)(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
-        }
-        else {
-            const name = kind.kind === 'record'
-                ? `${model/* RECORD_SCHEMA */.ep} (an audit record among the runs)`
-                : kind.kind === 'other'
-                    ? kind.name
-                    : 'a server tracing line';
-            skipped.set(name, (skipped.get(name) ?? 0) + 1);
-        }
-        seq++;
-    }
-    if (seq === 0)
-        fail('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== manifest.eventCount)
-        fail(`manifest event_count is ${manifest.eventCount} but events.ndjson holds ${seq} events`);
-    const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== manifest.runRoot)
-        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
-    if (manifest.bundleId !== manifest.runRoot)
-        fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
-/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
-
-
-
-
-
-
-
-/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
-function otherKind(schema) {
-    const kind = (0,classify/* classify */.L)({ schema, observed_tool_decisions: [] });
-    if (kind.kind === 'other')
-        return kind.name;
-    throw new read_error/* ReadError */.F('manifest', kind.kind === 'error'
-        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${kind.reason}`
-        : `the archive's manifest names ${schema}, which is not an archive`);
-}
-/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
-function otherArchive(bytes, limits) {
-    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!decoded.ok)
-        return null;
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
-    const value = parsed.ok ? parsed.value.json : null;
-    return (0,json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
-}
-/** The manifest, or the name of the other kind of archive it announces. */
-function readManifest(bytes, limits) {
-    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!decoded.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
-    if (!parsed.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
-    const m = parsed.value.json;
-    if (!(0,json/* isObject */.G)(m))
-        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
-    if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        return { other: otherKind(m['schema']) };
-    if (m['schema_version'] !== 1)
-        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
-    const runId = m['run_id'];
-    const eventCount = m['event_count'];
-    const runRoot = m['run_root'];
-    const bundleId = m['bundle_id'];
-    if (typeof runId !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
-    if (runId.includes(':'))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
-    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(runRoot))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
-        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
-    const files = m['files'];
-    const ev = (0,json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
-    if (!(0,json/* isObject */.G)(ev))
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
-    const sha = ev['sha256'];
-    const size = ev['bytes'];
-    if (typeof ev['path'] !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
-    if (typeof sha !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
-    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const parsed2 = (0,json/* isObject */.G)(m['producer']) ? m['producer'] : {};
-    const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
-    return {
-        producer: { name: text('name'), version: text('version'), git: text('git') },
-        runId,
-        eventCount,
-        runRoot,
-        bundleId,
-        eventsSha256,
-        eventsBytes: size,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/source.ts
-/**
- * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
- * with the decompression limits (size, ratio) enforced while streaming.
- */
-
-
-const MiB = 1024 * 1024;
-/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
-const zlibCrc32 = external_node_zlib_.crc32;
-/** A pull source over the gunzip stream that enforces the decompression limits. */
-class GunzipSource {
-    compressed;
-    limits;
-    chunks = [];
-    buffered = 0;
-    /** Decompressed bytes so far. */
-    total = 0;
-    done = false;
-    /** Whether the whole gzip stream has been read (its every member). */
-    get ended() {
-        return this.done;
-    }
-    it;
-    /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
-    crc = 0;
-    constructor(stream, compressed, limits) {
-        this.compressed = compressed;
-        this.limits = limits;
-        this.it = stream[Symbol.asyncIterator]();
-    }
-    async fill() {
-        if (this.done)
-            return false;
-        const r = await this.it.next();
-        if (r.done) {
-            this.done = true;
-            return false;
-        }
-        this.total += r.value.length;
-        if (this.total > this.limits.maxDecompressedBytes) {
-            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
-        }
-        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
-        }
-        this.crc = crc32(r.value, this.crc);
-        this.chunks.push(r.value);
-        this.buffered += r.value.length;
-        return true;
-    }
-    async read(n) {
-        while (this.buffered < n && (await this.fill()))
-            ;
-        const take = Math.min(n, this.buffered);
-        const [only] = this.chunks;
-        const all = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
-        const out = all.subarray(0, take);
-        const rest = all.subarray(take);
-        this.chunks = rest.length > 0 ? [rest] : [];
-        this.buffered = rest.length;
-        return out;
-    }
-    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
-    async drain() {
-        let zeros = true;
-        const check = (bytes) => {
-            if (zeros)
-                for (let i = 0; i < bytes.length; i++)
-                    if (bytes[i] !== 0) {
-                        zeros = false;
-                        break;
-                    }
-        };
-        for (const c of this.chunks)
-            check(c);
-        this.chunks = [];
-        this.buffered = 0;
-        while (await this.fill()) {
-            for (const c of this.chunks)
-                check(c);
-            this.chunks = [];
-            this.buffered = 0;
-        }
-        return zeros;
-    }
-}
-/**
- * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
- * and how many zeros follow. Fed every chunk of the compressed input as it streams.
- */
-class ArchiveTail {
-    tail = Buffer.alloc(0);
-    zeros = 0;
-    push(chunk) {
-        let last = chunk.length - 1;
-        while (last >= 0 && chunk[last] === 0)
-            last--;
-        if (last < 0) {
-            this.zeros += chunk.length;
-            return;
-        }
-        // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
-        const start = Math.max(0, last + 1 - 16);
-        const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
-        this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
-        this.zeros = chunk.length - last - 1;
-    }
-    /**
-     * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
-     * member, then only NUL padding. A second member would carry its own data's CRC and size. The
-     * trailer's last bytes may be zeros themselves (all eight for an empty member), so every split of
-     * the trailing zeros is tried. Blind spot: a first member with no data (its CRC-32 and size are
-     * zero) followed by a second has the second's trailer, which is then that of all the data; the
-     * tar inside must still be a whole bundle, so such an archive is one a first-member reader refuses.
-     */
-    oneMember(crc, size) {
-        for (let j = 0; j <= Math.min(8, this.zeros); j++) {
-            const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
-            if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
-                return true;
-        }
-        return false;
-    }
-}
-const CRC_TABLE = (() => {
-    const table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-        let c = n;
-        for (let k = 0; k < 8; k++)
-            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-        table[n] = c >>> 0;
-    }
-    return table;
-})();
-/** CRC-32 (zlib's; native where Node has it). */
-function crc32(data, value) {
-    if (typeof zlibCrc32 === 'function')
-        return zlibCrc32(data, value);
-    let c = ~value >>> 0;
-    for (let i = 0; i < data.length; i++)
-        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
-    return ~c >>> 0;
-}
-function gzipReason(error) {
-    const m = error.message ?? '';
-    if (error.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
-        return 'gzip stream is truncated (it ends before its trailer)';
-    if (/incorrect header check|unknown compression/i.test(m))
-        return 'not a gzip stream (bad gzip header)';
-    if (/incorrect data check/i.test(m))
-        return 'gzip CRC32 trailer does not match the data';
-    if (/incorrect length check/i.test(m))
-        return 'gzip size trailer does not match the data';
-    return `gzip stream is corrupt (${m})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
-/**
- * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
- * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
- * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
- * (or 'limit') whose message names the rule.
- */
-
-
-const BLOCK = 512;
-const isZero = (bytes) => {
-    for (let i = 0; i < bytes.length; i++)
-        if (bytes[i] !== 0)
-            return false;
-    return true;
-};
-const cstring = (bytes, start, len) => {
-    const end = bytes.indexOf(0, start);
-    return bytes.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
-};
-function octal(bytes, start, len, what) {
-    if (((bytes[start] ?? 0) & 0x80) !== 0) {
-        // GNU base-256: only sizes that fit in a double are meaningful here.
-        let v = 0;
-        for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + (bytes[i] ?? 0);
-        if (((bytes[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
-        return v;
-    }
-    const text = bytes
-        .toString('latin1', start, start + len)
-        .replace(/[\0 ]+$/, '')
-        .replace(/^ +/, '');
-    if (text === '')
-        return 0;
-    if (!/^[0-7]+$/.test(text))
-        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
-    return parseInt(text, 8);
-}
-function checksumOk(bytes) {
-    const declared = octal(bytes, 148, 8, 'checksum');
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : (bytes[i] ?? 0);
-    return sum === declared;
-}
-const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
-/** Parse PAX records "len key=value\n" and return the `path` record if any. */
-function paxPath(data) {
-    let i = 0;
-    let path;
-    while (i < data.length) {
-        const sp = data.indexOf(0x20, i);
-        if (sp === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
-        const len = Number(data.toString('latin1', i, sp));
-        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
-        const rec = data.toString('utf8', sp + 1, i + len - 1);
-        const eq = rec.indexOf('=');
-        if (eq === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
-        const key = rec.slice(0, eq);
-        if (key === 'path') {
-            // Two path records: tar readers disagree which one names the member (the first, the last).
-            if (path !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'a PAX header with two path records: the member has two names');
-            path = rec.slice(eq + 1);
-        }
-        if (key === 'linkpath')
-            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
-        if (key === 'size')
-            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
-        i += len;
-    }
-    return path;
-}
-async function* members(src, limits) {
-    let longName;
-    let consumed = true;
-    for (;;) {
-        if (!consumed)
-            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
-        const bytes = await src.read(BLOCK);
-        if (bytes.length === 0) {
-            if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
-            return; // EOF at a header boundary: tolerated like the end marker
-        }
-        if (bytes.length < BLOCK)
-            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
-        if (isZero(bytes)) {
-            if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
-            return;
-        }
-        if (!checksumOk(bytes))
-            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(bytes[156] ?? 0);
-        const size = octal(bytes, 124, 12, 'size');
-        const magic = bytes.toString('latin1', 257, 263);
-        const ustar = magic === 'ustar\0' || magic === 'ustar ';
-        let name = cstring(bytes, 0, 100);
-        const prefix = ustar && magic === 'ustar\0' ? cstring(bytes, 345, 155) : '';
-        if (prefix)
-            name = `${prefix}/${name}`;
-        if (type === 'x' || type === 'L') {
-            if (size > limits.maxMetaBytes) {
-                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
-            }
-            const data = await src.read(size + padding(size));
-            if (data.length < size + padding(size))
-                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
-            const body = data.subarray(0, size);
-            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
-            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
-            // disagree which wins, so another reader (upstream's) could read another member than this one.
-            if (given !== undefined && longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
-            longName = given ?? longName;
-            continue;
-        }
-        if (type === 'g')
-            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
-        if (type === '1' || type === '2' || type === 'K')
-            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type === '3' || type === '4' || type === '6')
-            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type === '5')
-            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type !== '0' && type !== '\0' && type !== '7')
-            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
-        const path = longName ?? name;
-        longName = undefined;
-        if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
-        if (path.startsWith('/'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
-        if (path.split('/').includes('..'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
-        consumed = false;
-        yield {
-            path,
-            size,
-            data: async (maxBytes, what) => {
-                if (size > maxBytes)
-                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
-                const buf = await src.read(size + padding(size));
-                if (buf.length < size + padding(size))
-                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
-                consumed = true;
-                return buf.subarray(0, size);
-            },
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
-/**
- * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
- * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
- * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
- * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
- * one `invalid_artifact` finding naming the rule, and contributes nothing.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
-async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
-    try {
-        return { ok: true, value: await walk(source, file, limits) };
-    }
-    catch (error) {
-        if (error instanceof read_error/* ReadError */.F)
-            return { ok: false, reason: error };
-        throw error;
-    }
-}
-/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
-function archive_open(source, limits) {
-    try {
-        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
-        if (size > limits.maxCompressedBytes)
-            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
-    }
-    catch (error) {
-        if (error instanceof read_error/* ReadError */.F)
-            throw error;
-        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(error)}`);
-    }
-}
-const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
-/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
-async function contents(src, file, limits) {
-    let manifest;
-    let events;
-    for await (const m of members(src, limits)) {
-        if (!manifest) {
-            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
-                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-                if (other !== null)
-                    return { other };
-            }
-            if (m.path !== 'manifest.json')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
-            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-            if ('other' in read)
-                return read;
-            manifest = read;
-        }
-        else if (!events) {
-            if (m.path !== 'events.ndjson')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
-            if (m.size !== manifest.eventsBytes)
-                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-            if ((0,binding/* sha256Digest */.sI)(bytes) !== manifest.eventsSha256)
-                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
-            events = readEvents(bytes, manifest, file, limits);
-        }
-        else {
-            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
-        }
-    }
-    if (!(await src.drain()))
-        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
-    if (!manifest)
-        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
-    if (!events)
-        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
-    return { manifest, events };
-}
-/**
- * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
- * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
- * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
- * stopped at most one chunk past them.
- */
-const GUNZIP_CHUNK = 256 * 1024;
-const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one';
-/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function walk(source, file, limits) {
-    const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
-    const archiveHash = (0,external_node_crypto_.createHash)('sha256');
-    const tail = new ArchiveTail();
-    input.on('data', (chunk) => {
-        archiveHash.update(chunk);
-        tail.push(chunk);
-    });
-    input.on('error', (e) => gunzip.destroy(e));
-    input.pipe(gunzip);
-    try {
-        const source = new GunzipSource(gunzip, size, limits);
-        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
-        // must see the same archive as this one, which decompresses every member. Checked once the whole
-        // stream is read; a second member's bytes after the tar's end are this rule's too.
-        const oneMember = () => {
-            if (source.ended && !tail.oneMember(source.crc, source.total))
-                throw new read_error/* ReadError */.F('gzip', MORE_THAN_ONE_MEMBER);
-        };
-        let read;
-        try {
-            read = await contents(source, file, limits);
-        }
-        catch (error) {
-            if (error instanceof read_error/* ReadError */.F)
-                oneMember();
-            throw error;
-        }
-        if ('other' in read)
-            return { kind: 'other', name: read.other };
-        oneMember();
-        const { manifest, events } = read;
-        // Every byte has been read (drain checked the end): the hash is of the whole archive.
-        const facts = {
-            archiveSha256: archiveHash.digest('hex'),
-            bundleId: manifest.bundleId,
-            runId: manifest.runId,
-            eventCount: manifest.eventCount,
-            runRoot: manifest.runRoot,
-            producer: manifest.producer,
-            window: events.window,
-        };
-        return { kind: 'bundle', events, facts };
-    }
-    catch (error) {
-        if (error instanceof read_error/* ReadError */.F)
-            throw error;
-        const err = error;
-        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
-        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
-        throw error;
-    }
-    finally {
-        input.destroy();
-        gunzip.destroy();
-    }
-}
-async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
-    const at = { file, line: 1, column: 1 };
-    const verified = await verifyBundle(source, file, limits);
-    if (!verified.ok)
-        return { run: null, entries: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
-    const archive = verified.value;
-    if (archive.kind === 'other') {
-        const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, entries: [], findings: [problem] };
-    }
-    const { decisions, skipped } = archive.events;
-    const findings = [];
-    if (skipped.size > 0)
-        findings.push((0,file_read/* skippedFinding */.E)({ ...at, member: 'events.ndjson' }, skipped));
-    if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.SB} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
-}
-
-
-/***/ }),
-
-/***/ 3440:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   L: () => (/* binding */ classify)
-/* harmony export */ });
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4146);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .SURFACE_SCHEMA */ .SB, 'surface'],
-    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .RECORD_SCHEMA */ .ep, 'record'],
-    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .COVERAGE_SCHEMA */ .Bh, 'coverage'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const name2 = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return {
-            kind: 'error',
-            reason: `${version} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
-            named: true,
-        };
-    }
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-            named: false,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
-    if (isTracing(value)) {
-        if (schema === undefined && type === undefined)
-            return { kind: 'tracing', line: value };
-        return {
-            kind: 'error',
-            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
-            named: true,
-        };
-    }
-    const event = typeof type === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string', named: true };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120))} with a top-level schema ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(schema, 120))}`,
-                named: true,
-            };
-        }
-        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
-}
-
-
-/***/ }),
-
-/***/ 5965:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   k: () => (/* binding */ discover),
-/* harmony export */   n: () => (/* binding */ inside)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4006);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_6___default = /*#__PURE__*/__nccwpck_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_6__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4637);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2020);
-/* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7928);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5826);
-/**
- * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
- * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
- * resolves outside it, are errors; links to directories are not descended (no cycles).
- */
-
-
-
-
-
-
-
-/** Directories a walk never enters unless named explicitly. */
-const PRUNED = new Set(['.git', 'node_modules']);
-const toPosix = (p) => p.split((node_path__WEBPACK_IMPORTED_MODULE_1___default().sep)).join('/');
-/** What kind of special file a path is, for messages. */
-function special(path) {
-    try {
-        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
-        if (st.isFIFO())
-            return 'a FIFO';
-        if (st.isSocket())
-            return 'a socket';
-        if (st.isCharacterDevice() || st.isBlockDevice())
-            return 'a device';
-    }
-    catch {
-        return 'unreadable';
-    }
-    return 'a special file';
-}
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, where) => {
-    const rel = node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(root, where);
-    return rel === '' || (!rel.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_1___default().isAbsolute(rel));
-};
-const relOf = (w, abs) => toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(w.cwd, abs));
-/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
-const where = (rel) => ({ file: rel, line: 1, column: 1 });
-/**
- * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
- * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
- * does not name is never taken and never reported, whatever it is.
- */
-function walk(state, dir, input, take, findings, inScope = () => true) {
-    const stack = [dir];
-    while (stack.length > 0) {
-        const digest = stack.pop();
-        let list;
-        try {
-            list = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(digest, { withFileTypes: true });
-        }
-        catch (error) {
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)}`));
-            continue;
-        }
-        for (const ent of list) {
-            if (++state.entries > _limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH) {
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `more than ${_limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH} entries under the inputs; narrow the paths`));
-                return;
-            }
-            const abs = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(digest, ent.name);
-            if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
-                    stack.push(abs);
-            }
-            else if (!inScope(abs)) {
-                // Not named by the input: neither read nor reported.
-            }
-            else if (ent.isFile()) {
-                take(abs);
-            }
-            else if (ent.isSymbolicLink()) {
-                link(state, abs, take, findings);
-            }
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) === 'attestation') {
-                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
-            }
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) !== null) {
-                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
-            }
-        }
-    }
-}
-/**
- * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
- * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
- * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
- */
-function link(walk, abs, take, findings) {
-    const rel = relOf(walk, abs);
-    if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
-        take(abs);
-        return;
-    }
-    let real;
-    try {
-        real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(abs);
-    }
-    catch {
-        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) !== null)
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'broken symbolic link'));
-        return;
-    }
-    if (!inside(walk.realWorkspace, real)) {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-        return;
-    }
-    let st;
-    try {
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
-    }
-    catch {
-        return;
-    }
-    if (st.isFile())
-        take(abs);
-    else if (st.isDirectory())
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
-    else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) !== null)
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-}
-/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(state, input, noMatch) {
-    const findings = [];
-    const files = [];
-    const attestations = [];
-    const add = (abs) => {
-        files.push({ path: abs, rel: relOf(state, abs) });
-    };
-    /**
-     * A file that is not an artifact of this role but is not ignored either: an attestation (read
-     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
-     */
-    const besideArtifacts = (abs) => {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
-            attestations.push({ path: abs, rel: relOf(state, abs) });
-            return true;
-        }
-        const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
-        if (compressed)
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
-        return compressed !== null;
-    };
-    const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
-    const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(state.workspace, base)) {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
-        return { files, findings, attestations };
-    }
-    let st;
-    try {
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(base);
-    }
-    catch {
-        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-        if (noMatch === 'error')
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
-        return { files, findings, attestations };
-    }
-    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-    let real = '';
-    try {
-        real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(base);
-    }
-    catch {
-        /* a broken link: reported below */
-    }
-    if (!real || !inside(state.realWorkspace, real)) {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-        return { files, findings, attestations };
-    }
-    if (st.isSymbolicLink())
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
-    if (scan.isGlob) {
-        const match = picomatch__WEBPACK_IMPORTED_MODULE_6___default()(relOf(state, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, input)), { dot: true });
-        let ignored = 0;
-        walk(state, base, input, (abs) => {
-            const rel = relOf(state, abs);
-            if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
-                add(abs);
-            else if (!besideArtifacts(abs))
-                ignored++;
-        }, findings, (abs) => match(relOf(state, abs)));
-        if (ignored > 0)
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
-    }
-    else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
-    }
-    else if (st.isFile()) {
-        if (!besideArtifacts(base))
-            add(base);
-    }
-    else {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
-        return { files, findings, attestations };
-    }
-    if (files.length === 0)
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
-    return { files, findings, attestations };
-}
-/**
- * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
- *                  glob that excludes what it matches from the others' files
- * @param cwd       the working directory (names in reports are relative to it)
- * @param workspace nothing outside this directory is read
- * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- */
-function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const trimmed = all.map((i) => i.trim());
-    const excludes = trimmed
-        .filter((i) => i.startsWith('!'))
-        .map((i) => picomatch__WEBPACK_IMPORTED_MODULE_6___default()(toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(cwd, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(cwd, i.slice(1)))), { dot: true }));
-    let realWorkspace;
-    try {
-        realWorkspace = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(workspace);
-    }
-    catch {
-        realWorkspace = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(workspace);
-    }
-    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
-    const findings = [];
-    const found = new Map();
-    const attestations = new Map();
-    for (const input of trimmed) {
-        if (input === '' || input.startsWith('!'))
-            continue;
-        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
-        for (const f of discovery.findings)
-            findings.push(f);
-        for (const f of discovery.files)
-            if (!found.has(f.rel))
-                found.set(f.rel, f);
-        for (const f of discovery.attestations)
-            attestations.set(f.rel, f);
-    }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cmp */ .r2)(a.rel, b.rel));
-    return { files: kept(found), findings, attestations: kept(attestations) };
-}
 
 
 /***/ }),
@@ -13969,302 +15734,6 @@ function readEnvelopeFile(file, bytes, limits) {
             findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${result.reason}`));
     }
     return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
-}
-
-
-/***/ }),
-
-/***/ 7465:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ skippedFinding)
-/* harmony export */ });
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return (0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-
-/***/ }),
-
-/***/ 1119:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JF: () => (/* binding */ readOne),
-/* harmony export */   ri: () => (/* binding */ readBeside),
-/* harmony export */   wh: () => (/* binding */ readNamedFile)
-/* harmony export */ });
-/* unused harmony export readArtifact */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4637);
-/* harmony import */ var _artifacts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1938);
-/* harmony import */ var _bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2789);
-/* harmony import */ var _discover_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5965);
-/* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7928);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5826);
-/* harmony import */ var _read_error_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9677);
-/**
- * One artifact file → what it contributes (a run, records, findings), by its name and role. The
- * file is read once and nothing of it is kept but the prepared decisions and records.
- */
-
-
-
-
-
-
-
-
-
-/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
-const failure = (rel, message) => ({
-    run: null,
-    entries: [],
-    findings: [(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
-});
-const isBundle = (rel) => (0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(rel) === 'bundle';
-/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
-async function readArtifact(rel, role, bytes, limits) {
-    if (isBundle(rel))
-        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
-    return readTextArtifact(rel, role, bytes, limits);
-}
-/**
- * Any artifact but an evidence bundle → what it contributes. Synchronous, and nothing it returns
- * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
- */
-function readTextArtifact(rel, role, bytes, limits) {
-    const format = (0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(rel);
-    if (!format || format === 'bundle')
-        return failure(rel, UNSUPPORTED);
-    if (format === 'attestation')
-        return failure(rel, ATTESTATION);
-    if (role === 'runs')
-        return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_3__/* .readRunFile */ .m)(rel, bytes, format, limits);
-    if (format === 'log')
-        return failure(rel, LOG_IN_AUDIT);
-    return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_3__/* .readAuditFile */ .q)(rel, bytes, format, limits);
-}
-const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
-const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = `unsupported file type: expected ${_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .EXTENSION_LIST */ .RV}`;
-/**
- * The buffer this thread reads its inputs into, grown to the largest file read so far up to
- * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
- * the gain: BENCHMARKS.md, "Reading on every core").
- */
-let scratch = null;
-const SCRATCH_MAX = 64 * 1024 * 1024;
-const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
-/**
- * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
- * input or a file beside it is read. The view is valid until the next call, so the caller consumes
- * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
- * past the limit while it is read is refused all the same.
- */
-function readTransient(path, limits) {
-    let fd;
-    try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(path, 'r');
-        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd).size;
-        if (size > limits.maxFileBytes)
-            return { ok: false, reason: (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .fileTooLarge */ .ME)(size, limits) };
-        // One byte more than the limit allows, to see a file that grew past it.
-        const want = Math.min(size, limits.maxFileBytes) + 1;
-        let buf;
-        if (want > SCRATCH_MAX)
-            buf = Buffer.allocUnsafeSlow(want);
-        else {
-            if (!scratch || scratch.length < want)
-                scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(want, 2 * (scratch?.length ?? 32768))));
-            buf = scratch;
-        }
-        let got = 0;
-        for (;;) {
-            if (got === buf.length) {
-                if (got > limits.maxFileBytes)
-                    return { ok: false, reason: GREW(limits) };
-                const bigger = Buffer.allocUnsafeSlow(Math.min(limits.maxFileBytes + 1, 2 * buf.length));
-                buf.copy(bigger, 0, 0, got);
-                buf = bigger;
-            }
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readSync)(fd, buf, got, buf.length - got, null);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        if (got > limits.maxFileBytes)
-            return { ok: false, reason: GREW(limits) };
-        return { ok: true, value: buf.subarray(0, got) };
-    }
-    catch (error) {
-        return { ok: false, reason: `cannot read file: ${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(error)}` };
-    }
-    finally {
-        if (fd !== undefined)
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
-    }
-}
-/**
- * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
- * file inside the workspace is followed like every input, one that leaves it or is broken is
- * refused, and so is anything but a regular file.
- */
-function readBeside(file, what, workspace, limits) {
-    const refuse = (reason) => ({ kind: 'refused', reason });
-    let st;
-    try {
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)(file);
-    }
-    catch {
-        return { kind: 'none' };
-    }
-    if (st.isSymbolicLink()) {
-        let real;
-        try {
-            real = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(file);
-        }
-        catch {
-            return refuse(`${what} is a broken symbolic link`);
-        }
-        if (!(0,_discover_js__WEBPACK_IMPORTED_MODULE_5__/* .inside */ .n)((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(workspace), real))
-            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(real);
-    }
-    if (!st.isFile())
-        return refuse(`${what} is not a regular file; not read`);
-    const got = readTransient(file, limits);
-    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
-    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
-}
-/**
- * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
- * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
- * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
- */
-function readNamedFile(file, limits) {
-    let st;
-    try {
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file);
-    }
-    catch (error) {
-        return { ok: false, reason: `cannot read (${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(error)})` };
-    }
-    if (!st.isFile())
-        return { ok: false, reason: 'not a regular file; not read' };
-    const got = readTransient(file, limits);
-    // A copy: the read buffer is reused by the next read.
-    return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
-}
-/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
-async function fileSha256(path) {
-    try {
-        const hash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
-        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.createReadStream)(path))
-            hash.update(chunk);
-        return hash.digest('hex');
-    }
-    catch {
-        return undefined; // the reader reports why the file cannot be read
-    }
-}
-/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
-async function readOne(file, role, limits, digest = false) {
-    const fail = (message) => failure(file.rel, message);
-    if (isBundle(file.rel)) {
-        // Streamed from disk: a bundle is never held whole beyond its events.
-        const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
-        const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-        return sha256 === undefined ? readResult : { ...readResult, sha256 };
-    }
-    if (!(0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(file.rel))
-        return fail(UNSUPPORTED);
-    const read = readTransient(file.path, limits);
-    if (!read.ok)
-        return fail(read.reason);
-    const bytes = read.value;
-    // Both before anything yields: the buffer is this thread's, and the next file is read into it.
-    const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-    return digest ? { ...fileRead, sha256: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex') } : fileRead;
-}
-
-
-/***/ }),
-
-/***/ 7928:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   MA: () => (/* binding */ sigstoreOf),
-/* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
-/* harmony export */   W_: () => (/* binding */ attestedBy),
-/* harmony export */   be: () => (/* binding */ formatOf),
-/* harmony export */   hQ: () => (/* binding */ sidecarOf),
-/* harmony export */   ks: () => (/* binding */ discoverable),
-/* harmony export */   xR: () => (/* binding */ compressedText)
-/* harmony export */ });
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/**
- * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
- * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
- */
-function compressedText(file) {
-    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-    if (!match)
-        return null;
-    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const format = formatOf(file);
-    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return match ? attestation.slice(0, match.index) : null;
 }
 
 
@@ -15084,288 +16553,6 @@ function blank(text, start, end) {
 
 /***/ }),
 
-/***/ 2309:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CK: () => (/* binding */ exportKindOf),
-/* harmony export */   R7: () => (/* binding */ EXPORT_KINDS),
-/* harmony export */   mD: () => (/* binding */ EXPORT_SHAPES)
-/* harmony export */ });
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
-/**
- * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
- * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
- * A leaf: the importers (tools/import/) and the audit reader both ask it.
- */
-
-const EXPORT_KINDS = {
-    'github-audit-log': 'a GitHub audit-log export',
-    'github-webhook': 'GitHub webhook deliveries',
-    'slack-audit-log': 'a Slack audit-log page',
-};
-/** Whether an entry has the shape of each kind's entries. */
-const EXPORT_SHAPES = {
-    'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['entity']) &&
-        ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '_document_id') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '@timestamp') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['request']) || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'delivered_at') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'event'))) ||
-        ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['key']) && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '_document_id') && ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['entity']) || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['context'])),
-};
-/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
-function exportKindOf(value) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(value))
-        return null;
-    const list = Object.values(value).find((v) => Array.isArray(v) && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v[0]));
-    const candidates = [value, ...(list && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(list[0]) ? [list[0]] : [])];
-    for (const kind of Object.keys(EXPORT_SHAPES))
-        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
-            return kind;
-    return null;
-}
-
-
-/***/ }),
-
-/***/ 9677:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ ReadError),
-/* harmony export */   N: () => (/* binding */ ioReason)
-/* harmony export */ });
-class ReadError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
-}
-/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const IO_WORDS = new Map([
-    ['ENOENT', 'no such file or directory'],
-    ['EACCES', 'permission denied'],
-    ['EPERM', 'operation not permitted'],
-    ['EISDIR', 'is a directory'],
-    ['ENOTDIR', 'a path component is not a directory'],
-    ['ELOOP', 'too many symbolic links'],
-]);
-/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-const ioReason = (thrown) => {
-    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
-    if (code === null)
-        return thrown instanceof Error ? thrown.message : String(thrown);
-    const words = IO_WORDS.get(code);
-    return words ? `${words} (${code})` : code;
-};
-
-
-/***/ }),
-
-/***/ 6888:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ checkRecord),
-/* harmony export */   d: () => (/* binding */ checkDecision)
-/* harmony export */ });
-/* harmony import */ var _validators_generated_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(183);
-
-function describe(errors) {
-    const e = errors?.[0];
-    if (!e)
-        return 'does not match its schema';
-    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
-    if (e.keyword === 'const' || e.keyword === 'enum') {
-        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
-    }
-    return `${where} ${e.message ?? 'is invalid'}`;
-}
-const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
-const checkDecision = checker(_validators_generated_js__WEBPACK_IMPORTED_MODULE_0__/* .decision */ .xR);
-const checkRecord = checker(_validators_generated_js__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1);
-
-
-/***/ }),
-
-/***/ 2826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CY: () => (/* binding */ isSignedAt),
-/* harmony export */   Md: () => (/* binding */ payloadOf),
-/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
-/* harmony export */   Zg: () => (/* binding */ pae),
-/* harmony export */   f4: () => (/* binding */ COVERAGE_PAYLOAD_TYPE),
-/* harmony export */   lH: () => (/* binding */ readSignatureMember)
-/* harmony export */ });
-/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
-const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
-function readSignatureMember(value, type = PAYLOAD_TYPE) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(value))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (value['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (value['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (value['payload_type'] !== type)
-        return { ok: false, reason: `signature.payload_type must be "${type}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const given = value[k];
-        if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = value['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = value['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: type,
-        signed_payload_digest: value['signed_payload_digest'],
-        key_id: value['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const bytes = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-
-/***/ }),
-
-/***/ 2835:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ RunDecisions),
-/* harmony export */   U: () => (/* binding */ readSurface)
-/* harmony export */ });
-/* harmony import */ var _core_decision_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(118);
-/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4146);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2020);
-/* harmony import */ var _shapes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6888);
-/**
- * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
- * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
- * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
- * (reduced to what verification reads) as they are read.
- */
-
-
-
-
-/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
-class RunDecisions {
-    max;
-    decisions = [];
-    seen = 0;
-    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
-    full = false;
-    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
-    constructor(max) {
-        this.max = max;
-    }
-    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
-    admit(count, at, fail) {
-        if (this.full)
-            return false;
-        if (this.seen + count <= this.max)
-            return true;
-        // One located error, and nothing more is prepared: memory stays bounded by the limit.
-        this.full = true;
-        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
-        return false;
-    }
-}
-/**
- * @param payload  the surface object (the document itself, or an event's `data`)
- * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
- * @param locate   the location of decision j of this surface (null: the surface's own location)
- * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
- *                 not, takes the next index
- * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
- * @returns false when the surface itself is unusable (then nothing was appended)
- */
-function readSurface(payload, via, locate, run, fail, time = null) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== _core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB) {
-        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(payload['schema'], 120) : payload['schema']);
-        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
-        fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB})`
-            : `event data has schema ${found}, expected ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB}`);
-        return false;
-    }
-    const list = payload['observed_tool_decisions'];
-    if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
-        return false;
-    }
-    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
-        return false;
-    list.forEach((decision, j) => {
-        const loc = locate(j);
-        const index = run.seen++;
-        const shape = (0,_shapes_js__WEBPACK_IMPORTED_MODULE_1__/* .checkDecision */ .d)(decision);
-        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-        if (!shape.ok)
-            fail(loc, `decision ${index}: ${shape.reason}`);
-        else
-            run.decisions.push((0,_core_decision_js__WEBPACK_IMPORTED_MODULE_0__/* .prepareDecision */ .i)(loc, index, decision, time));
-    });
-    return true;
-}
-
-
-/***/ }),
-
 /***/ 8107:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -15602,13 +16789,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -24209,1500 +25389,6 @@ function replaceNode(key, path, node) {
 
 exports.visit = visit;
 exports.visitAsync = visitAsync;
-
-
-/***/ }),
-
-/***/ 183:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Xd: () => (/* binding */ policyFile),
-/* harmony export */   g1: () => (/* binding */ record),
-/* harmony export */   wh: () => (/* binding */ policySchema),
-/* harmony export */   xR: () => (/* binding */ decision)
-/* harmony export */ });
-/* harmony import */ var ajv_dist_runtime_ucs2length_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6214);
-// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
-const decision = validate1;
-const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
-
-const func0 = ajv_dist_runtime_ucs2length_js__WEBPACK_IMPORTED_MODULE_0__["default"] ?? ajv_dist_runtime_ucs2length_js__WEBPACK_IMPORTED_MODULE_0__;
-
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.response === undefined) && (missing0 = "response")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.tool !== undefined){
-let data0 = data.tool;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.name !== undefined){
-let data1 = data0.name;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs3){
-if(typeof data1 === "string"){
-if(func0(data1) > 1024){
-validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.category !== undefined){
-let data2 = data0.category;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.action !== undefined){
-let data3 = data.action;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs7){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.target !== undefined){
-let data4 = data3.target;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.provider !== undefined){
-let data5 = data4.provider;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
-return false;
-}
-}
-}
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data6 = data.decision;
-const _errs12 = errors;
-if(errors === _errs12){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.effect !== undefined){
-let data7 = data6.effect;
-if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
-validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.response !== undefined){
-let data8 = data.response;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing1;
-if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
-validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data8.side_effect_asserted !== undefined){
-const _errs17 = errors;
-if(typeof data8.side_effect_asserted !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data8.side_effect_verified !== undefined){
-const _errs19 = errors;
-if(typeof data8.side_effect_verified !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid5 = _errs19 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data8.side_effect !== undefined){
-let data11 = data8.side_effect;
-const _errs21 = errors;
-if(errors === _errs21){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing2;
-if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-if(data11.asserted !== undefined){
-const _errs23 = errors;
-if(typeof data11.asserted !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid6 = _errs23 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.level !== undefined){
-let data13 = data11.level;
-const _errs25 = errors;
-if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid6 = _errs25 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.verification_source !== undefined){
-let data14 = data11.verification_source;
-const _errs26 = errors;
-if((typeof data14 !== "string") && (data14 !== null)){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
-return false;
-}
-var valid6 = _errs26 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.verification_subject_digest !== undefined){
-let data15 = data11.verification_subject_digest;
-const _errs28 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
-return false;
-}
-var valid6 = _errs28 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid5 = _errs21 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1.errors = vErrors;
-return errors === 0;
-}
-
-const record = validate2;
-const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
-const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
-validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.schema !== undefined){
-const _errs1 = errors;
-if("assay.provider_audit_record.v0" !== data.schema){
-validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.provider !== undefined){
-const _errs2 = errors;
-if(typeof data.provider !== "string"){
-validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.record_id !== undefined){
-const _errs4 = errors;
-if(typeof data.record_id !== "string"){
-validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.subject !== undefined){
-let data3 = data.subject;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
-validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data3.action_class !== undefined){
-const _errs8 = errors;
-if(typeof data3.action_class !== "string"){
-validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.verb !== undefined){
-const _errs10 = errors;
-if(typeof data3.verb !== "string"){
-validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs10 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.target !== undefined){
-let data6 = data3.target;
-const _errs12 = errors;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.binding_digest !== undefined){
-let data7 = data.binding_digest;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.non_claims !== undefined){
-let data8 = data.non_claims;
-const _errs16 = errors;
-if(errors === _errs16){
-if(Array.isArray(data8)){
-var valid2 = true;
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-const _errs18 = errors;
-if(typeof data8[i0] !== "string"){
-validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.signature !== undefined){
-let data10 = data.signature;
-const _errs20 = errors;
-if(errors === _errs20){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing2;
-if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs22 = errors;
-for(const key0 in data10){
-if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs22 === errors){
-if(data10.version !== undefined){
-const _errs23 = errors;
-if(1 !== data10.version){
-validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs23 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.algorithm !== undefined){
-const _errs24 = errors;
-if("ed25519" !== data10.algorithm){
-validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs24 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.payload_type !== undefined){
-const _errs25 = errors;
-if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
-validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs25 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signed_payload_digest !== undefined){
-let data14 = data10.signed_payload_digest;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
-validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.key_id !== undefined){
-let data15 = data10.key_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data15 === "string"){
-if(!pattern0.test(data15)){
-validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs28 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signature !== undefined){
-const _errs30 = errors;
-if(typeof data10.signature !== "string"){
-validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs30 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signed_at !== undefined){
-const _errs32 = errors;
-if(typeof data10.signed_at !== "string"){
-validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs32 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate2.errors = vErrors;
-return errors === 0;
-}
-
-const policyFile = policyValidate0;
-const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
-const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
-const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
-const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
-const policyPattern5 = new RegExp("^[0-9a-f]{64}$", "u");
-const policySchema2 = {"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}};
-const policySchema3 = {"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"};
-const policySchema4 = {"type":"string","minLength":1};
-const policyPattern1 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
-const policyPattern2 = new RegExp("^(https://\\S+|sha256:[0-9a-f]{64})$", "u");
-const policyFunc0 = ajv_dist_runtime_ucs2length_js__WEBPACK_IMPORTED_MODULE_0__["default"] ?? ajv_dist_runtime_ucs2length_js__WEBPACK_IMPORTED_MODULE_0__;
-
-function policyValidate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.match === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.require === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "require"},message:"must have required property '"+"require"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "name") || (key0 === "match")) || (key0 === "require")) || (key0 === "mode")) || (key0 === "signed-by"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(!policyPattern1.test(data0)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.match !== undefined){
-let data1 = data.match;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.class === undefined){
-const err6 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-for(const key1 in data1){
-if(!(((key1 === "class") || (key1 === "verb")) || (key1 === "target"))){
-const err7 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.class !== undefined){
-let data2 = data1.class;
-if(typeof data2 === "string"){
-if(policyFunc0(data2) < 1){
-const err8 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data1.verb !== undefined){
-let data3 = data1.verb;
-if(typeof data3 === "string"){
-if(policyFunc0(data3) < 1){
-const err10 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data1.target !== undefined){
-let data4 = data1.target;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length < 1){
-const err12 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs16 = errors;
-let valid4 = false;
-let passing0 = null;
-const _errs17 = errors;
-if(typeof data5 === "string"){
-if(policyFunc0(data5) < 1){
-const err13 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-if(_valid0){
-valid4 = true;
-passing0 = 0;
-}
-const _errs20 = errors;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err15 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(policyFunc0(data6) < 1){
-const err16 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid0 = _errs20 === errors;
-if(_valid0 && valid4){
-valid4 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid4 = true;
-passing0 = 1;
-}
-}
-if(!valid4){
-const err19 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.require !== undefined){
-let data7 = data.require;
-if(!(((data7 === "asserted") || (data7 === "observed_confirmed")) || (data7 === "verified"))){
-const err22 = {instancePath:instancePath+"/require",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.mode !== undefined){
-let data8 = data.mode;
-if(!((data8 === "enforce") || (data8 === "warn"))){
-const err23 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: policySchema2.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data["signed-by"] !== undefined){
-let data9 = data["signed-by"];
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err24 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-if(typeof data10 === "string"){
-if(!policyPattern2.test(data10)){
-const err25 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/pattern",keyword:"pattern",params:{pattern: "^(https://\\S+|sha256:[0-9a-f]{64})$"},message:"must match pattern \""+"^(https://\\S+|sha256:[0-9a-f]{64})$"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-policyValidate1.errors = vErrors;
-return errors === 0;
-}
-
-const policySchema7 = {"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}};
-const policyPattern3 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-
-function policyValidate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.binding === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "binding"},message:"must have required property '"+"binding"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.rule === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.reason === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.owner === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.expires === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "binding") || (key0 === "rule")) || (key0 === "reason")) || (key0 === "owner")) || (key0 === "expires"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.binding !== undefined){
-let data0 = data.binding;
-if(typeof data0 === "string"){
-if(!policyPattern3.test(data0)){
-const err6 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.rule !== undefined){
-let data1 = data.rule;
-if(typeof data1 === "string"){
-if(!policyPattern1.test(data1)){
-const err8 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data2 = data.reason;
-if(typeof data2 === "string"){
-if(policyFunc0(data2) < 1){
-const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.owner !== undefined){
-let data3 = data.owner;
-if(typeof data3 === "string"){
-if(policyFunc0(data3) < 1){
-const err12 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.expires !== undefined){
-let data4 = data.expires;
-if(typeof data4 === "string"){
-if(policyFunc0(data4) < 1){
-const err14 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-policyValidate3.errors = vErrors;
-return errors === 0;
-}
-
-
-function policyValidate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((key0 === "version") || (key0 === "default")) || (key0 === "pending")) || (key0 === "rules")) || (key0 === "exceptions")) || (key0 === "grandfathered"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.version !== undefined){
-if(1 !== data.version){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data1 = data.default;
-if(!(((data1 === "asserted") || (data1 === "observed_confirmed")) || (data1 === "verified"))){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.pending !== undefined){
-let data2 = data.pending;
-if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
-const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: policySchema0.properties.pending.type},message:"must be string,integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(typeof data2 === "string"){
-if(!policyPattern0.test(data2)){
-const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.rules !== undefined){
-let data3 = data.rules;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-if(!(policyValidate1(data3[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? policyValidate1.errors : vErrors.concat(policyValidate1.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.exceptions !== undefined){
-let data5 = data.exceptions;
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-if(!(policyValidate3(data5[i1], {instancePath:instancePath+"/exceptions/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? policyValidate3.errors : vErrors.concat(policyValidate3.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/exceptions",schemaPath:"#/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.grandfathered !== undefined){
-let data7 = data.grandfathered;
-if(Array.isArray(data7)){
-const len2 = data7.length;
-for(let i2=0; i2<len2; i2++){
-let data8 = data7[i2];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.run === undefined){
-const err8 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data8.sha256 === undefined){
-const err9 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data8.reason === undefined){
-const err10 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-for(const key1 in data8){
-if(!(((key1 === "run") || (key1 === "sha256")) || (key1 === "reason"))){
-const err11 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data8.run !== undefined){
-let data9 = data8.run;
-if(typeof data9 === "string"){
-if(policyFunc0(data9) < 1){
-const err12 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data8.sha256 !== undefined){
-let data10 = data8.sha256;
-if(typeof data10 === "string"){
-if(!policyPattern5.test(data10)){
-const err14 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data8.reason !== undefined){
-let data11 = data8.reason;
-if(typeof data11 === "string"){
-if(policyFunc0(data11) < 1){
-const err16 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/grandfathered",schemaPath:"#/properties/grandfathered/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-policyValidate0.errors = vErrors;
-return errors === 0;
-}
-
-const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 
 
 /***/ })

@@ -715,166 +715,15 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 
 /***/ }),
 
-/***/ 2334:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   QI: () => (/* binding */ compareInstants),
-/* harmony export */   Qs: () => (/* binding */ autoSi),
-/* harmony export */   TM: () => (/* binding */ parseRfc3339)
-/* harmony export */ });
-/* unused harmony exports parseDay, fromEpochNumber, utcAsWritten, rfc3339, instantOf */
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const match = SHAPE.exec(text);
-    if (!match)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !match[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!match[8]) {
-        const [oh, om] = [Number(match[10]), Number(match[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
-        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const match = DAY.exec(text);
-    if (!match)
-        return null;
-    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!match)
-        return null;
-    const digits = `${match[2]}${match[3] ?? ''}`;
-    const point = match[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (match[1] === '-') {
-        const file = trimZeros(frac);
-        if (file === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(left, right) {
-    if (left.seconds !== right.seconds)
-        return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-/**
- * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
- * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was.
- */
-function utcAsWritten(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
-    const parsed = parseRfc3339(text);
-    if (!parsed.ok)
-        return parsed;
-    const digits = SHAPE.exec(text)?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
-    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
-}
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
-function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
-}
-/** The instant of a JavaScript Date (whole milliseconds). */
-function instantOf(date) {
-    const ms = date.getTime();
-    const seconds = Math.floor(ms / 1000);
-    return {
-        seconds,
-        fraction: String(ms - seconds * 1000)
-            .padStart(3, '0')
-            .replace(/0+$/, ''),
-    };
-}
-
-
-/***/ }),
-
 /***/ 9597:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   J5: () => (/* binding */ refused),
-/* harmony export */   Kw: () => (/* binding */ refusalText),
 /* harmony export */   kg: () => (/* binding */ combine),
 /* harmony export */   x3: () => (/* binding */ NONE)
 /* harmony export */ });
-/* unused harmony export TRUST_CODE_NAMES */
+/* unused harmony exports TRUST_CODE_NAMES, refusalText */
 /**
  * Trust as values: what one checker decided about a record or a run, and the one pure function that
  * combines the decisions of every checker configured (keys or identities: either trusts). Each
@@ -1389,25 +1238,1236 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 8230:
+/***/ 3853:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lp: () => (/* binding */ Scanner),
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   SQ: () => (/* binding */ scan),
+/* harmony export */   Sw: () => (/* binding */ runScanner),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd)
+/* harmony export */ });
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (text) => {
+    const source = JSON.stringify(text);
+    return source.length > 80 ? source.slice(0, 77) + '…"' : source;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
+    }
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(text, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return ((Math.imul(Math.imul(Math.imul(n, 65599) + text.charCodeAt(a), 65599) + text.charCodeAt(a + (n >> 1)), 31) + text.charCodeAt(b - 1)) | 0);
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+const NO_PATHS = [];
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap();
+function collectPlan(collect) {
+    let plan = plans.get(collect);
+    if (!plan) {
+        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+        plans.set(collect, plan);
+    }
+    return plan;
+}
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    text;
+    end;
+    options;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    /** The offsets found, by path key (a wanted path that holds no array is absent). */
+    wanted = new Map();
+    wantedKeys;
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
+    nextUnicode = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(text, start, end, options, trusted) {
+        this.text = text;
+        this.end = end;
+        this.options = options;
+        this.trusted = trusted;
+        this.i = start;
+        const lookup = tables(options.maxDepth + 2);
+        this.kinds = lookup.kinds;
+        this.counts = lookup.counts;
+        this.starts = lookup.starts;
+        this.ends = lookup.ends;
+        this.hashes = lookup.hashes;
+        this.escapes = lookup.escapes;
+        const plan = collectPlan(options.collect ?? NO_PATHS);
+        this.wantedKeys = plan.keys;
+        this.maxPath = plan.maxPath;
+        this.maxKeys = options.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { text: s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.text.codePointAt(this.i) ?? 0;
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { text: s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { text: s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.options.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.options.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    /** Where the element offsets of the array at this path go, when it is wanted. */
+    collected(key) {
+        if (!this.wantedKeys.has(key))
+            return null;
+        let offsets = this.wanted.get(key);
+        if (!offsets)
+            this.wanted.set(key, (offsets = []));
+        return offsets;
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { text: s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.text.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { text: s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d] ?? 0;
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k] ?? 0;
+                const b2 = this.ends[base + k] ?? 0;
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL || !set) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k] ?? 0, this.ends[base + k] ?? 0));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.text.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.text.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /**
+     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
+     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
+     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
+     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
+     * instead of character by character.
+     */
+    escapedEnd(start) {
+        const { text: s } = this;
+        let q = s.indexOf('"', start + 1);
+        for (;;) {
+            if (q === -1)
+                return -1;
+            let k = q - 1;
+            while (s.charCodeAt(k) === C.BACKSLASH)
+                k--;
+            if ((q - 1 - k) % 2 === 0)
+                break;
+            q = s.indexOf('"', q + 1);
+        }
+        if (this.nextUnicode !== -1 && this.nextUnicode < start)
+            this.nextUnicode = s.indexOf('\\u', start);
+        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { text: s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+            const e = this.escapedEnd(start);
+            if (e !== -1) {
+                this.i = e + 1;
+                return true;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.text, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { text: s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.text.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { text: s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 755:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ri: () => (/* binding */ readBeside),
-  wh: () => (/* binding */ readNamedFile),
-  JF: () => (/* binding */ readOne)
+  z: () => (/* binding */ parseStrict)
 });
 
-// UNUSED EXPORTS: readArtifact
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/read/json/proof.ts
+/**
+ * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
+ * the parsed value alone, when nothing is to be collected.
+ */
+
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, options) {
+    if (text.includes('\\u'))
+        return false;
+    if (options.collect)
+        for (const p of options.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let given = value;
+    for (const k of path) {
+        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
+            return false;
+        given = given[k];
+    }
+    return Array.isArray(given);
+}
+const colonsIn = (text) => {
+    let n = 0;
+    for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(value, depth, maxDepth, maxKeys) {
+    if (typeof value === 'string') {
+        if (value.includes(':'))
+            walkState.colons += colonsIn(value);
+        return;
+    }
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
+            walkState.bad = true;
+        return;
+    }
+    if (typeof value !== 'object' || value === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && !walkState.bad; i++)
+            walk(value[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(value);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(value)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+;// CONCATENATED MODULE: ./src/read/json/strict.ts
+/**
+ * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
+ * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
+ * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
+ * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
+ * where and why.
+ */
+
+
+
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (error) {
+        const scanned = (0,scanner/* scan */.SQ)(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: scanned.ok
+                ? { offset: start, message: (0,core_text/* messageOf */.bD)(error) }
+                : { offset: scanned.reason.offset + start, message: scanned.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!scanned2.ok)
+        return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_WALK_ENTRIES */
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 8107:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ byteLocation),
+  _: () => (/* binding */ decodeUtf8)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(bytes) {
+    let i = 0;
+    while (i < bytes.length) {
+        const c = bytes[i] ?? 0;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= bytes.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = bytes[i + k] ?? 0;
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return bytes.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(bytes, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < bytes.length; i++) {
+        if (bytes[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
+/***/ 2510:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ refuse)
+/* harmony export */ });
+const refuse = (code, detail) => ({
+    ok: false,
+    reason: { code, detail },
+});
+
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+;// CONCATENATED MODULE: external "node:worker_threads"
+const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+;// CONCATENATED MODULE: ./src/read/wire.ts
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (tuple, rel) => {
+    const [written, line, column, member] = tuple;
+    const file = written ?? rel;
+    return member === null ? { file, line, column } : { file, line, column, member };
+};
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim, d.projection),
+    projectionTuple(d.projection),
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+    d.labels,
+    d.time === null ? null : [d.time.seconds, d.time.fraction],
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.trust,
+];
+/** What a reading thread sends for one file. */
+function encodeRead(evidence, rel) {
+    const wire = {
+        run: evidence.run
+            ? {
+                artifact: evidence.run.artifact,
+                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+                attestation: evidence.run.attestation ?? null,
+                sha256: evidence.run.sha256 ?? null,
+            }
+            : null,
+        records: evidence.records.map((x) => recordTuple(x, rel)),
+        statements: evidence.statements,
+        findings: evidence.findings,
+        digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t, projection) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const subject = subjectOf(projection);
+    // SAME is written only for a claim whose digest is its subject's: a subject is there.
+    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(tuple, rel) {
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+    const projection = projectionOf(projected);
+    // SAME is written only for a member equal to the subject's: a subject is there.
+    const subject = subjectOf(projection)?.subject ?? null;
+    return {
+        loc: unloc(tuple, rel),
+        index,
+        tool,
+        claim: claimOf(claim, projection),
+        projection,
+        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+        verb: verb === SAME ? (subject?.verb ?? null) : verb,
+        denied,
+        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+        succeeded,
+        labels,
+        time: time === null ? null : { seconds: time[0], fraction: time[1] },
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
+}
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
+function wire_decodeRead(text, rel) {
+    const w = JSON.parse(text);
+    let run = null;
+    if (w.run) {
+        const { artifact, attestation, sha256 } = w.run;
+        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+        run = {
+            artifact,
+            decisions,
+            ...(attestation === null ? {} : { attestation }),
+            ...(sha256 === null ? {} : { sha256 }),
+        };
+    }
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
+}
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
+// EXTERNAL MODULE: ./src/core/trust.ts
+var core_trust = __nccwpck_require__(9597);
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var read_envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -1417,14 +2477,151 @@ var core_json = __nccwpck_require__(6153);
  */
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+const model_RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 /** What an audit export covered (docs/coverage.md). */
 const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const match = SHAPE.exec(text);
+    if (!match)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !match[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const match = DAY.exec(text);
+    if (!match)
+        return null;
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
+        return null;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -1438,7 +2635,7 @@ var core_time = __nccwpck_require__(2334);
 
 const KNOWN = [
     [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
+    [model_RECORD_SCHEMA, 'record'],
     [COVERAGE_SCHEMA, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
@@ -1579,21 +2776,21 @@ function checkStatement(value) {
         const given = value[k];
         if (typeof given !== 'string')
             return bad(`${k} must be an RFC 3339 time (a string)`);
-        const t = (0,core_time/* parseRfc3339 */.TM)(given);
+        const t = parseRfc3339(given);
         if (!t.ok)
             return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
         times.push(t.value);
     }
     const [since, until] = times;
-    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
+    if (compareInstants(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
     if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
         const at = value['exported_at'];
-        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
+        const t = typeof at === 'string' ? parseRfc3339(at) : null;
         if (!t?.ok)
             return bad('exported_at must be an RFC 3339 time (a string)');
-        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
+        if (compareInstants(t.value, until) < 0)
             return bad('exported_at is before until: a window is exported once it has ended');
     }
     const entries = value['entries_read'];
@@ -1723,7 +2920,7 @@ const EXPECTED_SOURCE = {
     verified: 'provider_audit_import',
 };
 /** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
+const claims_NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const value = decision['decision'];
@@ -1757,7 +2954,7 @@ function readClaim(decision) {
         return {
             kind: 'claim',
             claim: { asserted, level, digest: null, legacy: level === 'verified' },
-            inconsistencies: problems.length ? problems : NONE,
+            inconsistencies: problems.length ? problems : claims_NONE,
         };
     }
     const block = response['side_effect'];
@@ -1795,12 +2992,10 @@ function readClaim(decision) {
     return {
         kind: 'claim',
         claim: { asserted, level: claimed, digest: digestValue, legacy: false },
-        inconsistencies: problems.length ? problems : NONE,
+        inconsistencies: problems.length ? problems : claims_NONE,
     };
 }
 
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -3544,7 +4739,7 @@ class ServerLog {
         const index = this.run.seen++;
         // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
         const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-        const time = (0,core_time/* parseRfc3339 */.TM)(stamp);
+        const time = parseRfc3339(stamp);
         if (!time.ok) {
             this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
             return;
@@ -3631,8 +4826,83 @@ class ServerLog {
     }
 }
 
-// EXTERNAL MODULE: ./src/read/signature.ts
-var read_signature = __nccwpck_require__(2826);
+// EXTERNAL MODULE: ./src/read/base64.ts
+var base64 = __nccwpck_require__(7753);
+;// CONCATENATED MODULE: ./src/read/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
+const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+function readSignatureMember(value, type = PAYLOAD_TYPE) {
+    if (!(0,core_json/* isObject */.G)(value))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(value))
+        if (!signature_MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of signature_MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(value, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (value['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (value['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (value['payload_type'] !== type)
+        return { ok: false, reason: `signature.payload_type must be "${type}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const given = value[k];
+        if (typeof given !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(given))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = value['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = value['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: type,
+        signed_payload_digest: value['signed_payload_digest'],
+        key_id: value['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,binding/* jcs */.vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const bytes = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+
 ;// CONCATENATED MODULE: ./src/read/surface.ts
 /**
  * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
@@ -3807,7 +5077,7 @@ function* auditDocuments(bytes, format, fr, limits) {
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
 function signedParts(payload, what, type, loc, fr, options) {
     const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
-    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(payload['signature'], type) : null;
+    const signature = signed ? readSignatureMember(payload['signature'], type) : null;
     // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
     if (signature && !signature.ok) {
         fr.error(loc, `${what}: ${signature.reason}`);
@@ -3815,7 +5085,7 @@ function signedParts(payload, what, type, loc, fr, options) {
     }
     if (!signed && !options.payloads)
         return { signature: null, payload: undefined };
-    const canonical = (0,read_signature/* payloadOf */.Md)(payload);
+    const canonical = payloadOf(payload);
     if (!canonical.ok) {
         fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
         return null;
@@ -3829,7 +5099,7 @@ function readStatement(kind, loc, fr, out, options) {
         fr.error(loc, shape.reason);
         return;
     }
-    const parts = signedParts(kind.payload, 'coverage statement', read_signature/* COVERAGE_PAYLOAD_TYPE */.f4, loc, fr, options);
+    const parts = signedParts(kind.payload, 'coverage statement', COVERAGE_PAYLOAD_TYPE, loc, fr, options);
     if (!parts)
         return;
     const { signature, payload } = parts;
@@ -3843,7 +5113,7 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const parts = signedParts(kind.payload, 'audit record', read_signature/* PAYLOAD_TYPE */.Uc, loc, fr, options);
+    const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options);
     if (!parts)
         return;
     const { signature, payload } = parts;
@@ -3851,7 +5121,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
     const record = {
-        schema: RECORD_SCHEMA,
+        schema: model_RECORD_SCHEMA,
         provider: parsed['provider'],
         record_id: parsed['record_id'],
         subject: parsed['subject'],
@@ -3886,7 +5156,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         let time = null;
         const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
-            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
+            const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
             if (!parsed?.ok) {
                 const why = parsed ? parsed.reason : 'is not a string';
                 fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
@@ -4080,7 +5350,7 @@ const IO_WORDS = new Map([
     ['ELOOP', 'too many symbolic links'],
 ]);
 /** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-const ioReason = (thrown) => {
+const read_error_ioReason = (thrown) => {
     const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
     if (code === null)
         return thrown instanceof Error ? thrown.message : String(thrown);
@@ -4135,7 +5405,7 @@ function checkEnvelope(entry, where, manifest, seq, source) {
     const t = entry['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = (0,core_time/* parseRfc3339 */.TM)(t);
+    const time = parseRfc3339(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
@@ -4191,9 +5461,9 @@ function readEvents(bytes, manifest, file, limits) {
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
-        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
+        if (!earliest || compareInstants(time, earliest) < 0)
             earliest = time;
-        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
+        if (!latest || compareInstants(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
@@ -4212,7 +5482,7 @@ function readEvents(bytes, manifest, file, limits) {
         }
         else {
             const name = kind.kind === 'record'
-                ? `${RECORD_SCHEMA} (an audit record among the runs)`
+                ? `${model_RECORD_SCHEMA} (an audit record among the runs)`
                 : kind.kind === 'other'
                     ? kind.name
                     : 'a server tracing line';
@@ -4229,7 +5499,7 @@ function readEvents(bytes, manifest, file, limits) {
         fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
     if (manifest.bundleId !== manifest.runRoot)
         fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -4673,7 +5943,7 @@ function archive_open(source, limits) {
     catch (error) {
         if (error instanceof ReadError)
             throw error;
-        throw new ReadError('io', `cannot read file: ${ioReason(error)}`);
+        throw new ReadError('io', `cannot read file: ${read_error_ioReason(error)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -4809,8 +6079,52 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const formats_EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formats_formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+function formats_compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function formats_discoverable(file, role) {
+    const format = formats_formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
+}
+
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
@@ -5077,7 +6391,7 @@ const failure = (rel, message) => ({
     entries: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
-const isBundle = (rel) => (0,formats/* formatOf */.be)(rel) === 'bundle';
+const isBundle = (rel) => formats_formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
@@ -5089,7 +6403,7 @@ async function readArtifact(rel, role, bytes, limits) {
  * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
  */
 function readTextArtifact(rel, role, bytes, limits) {
-    const format = (0,formats/* formatOf */.be)(rel);
+    const format = formats_formatOf(rel);
     if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
     if (format === 'attestation')
@@ -5103,12 +6417,12 @@ function readTextArtifact(rel, role, bytes, limits) {
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = `unsupported file type: expected ${formats/* EXTENSION_LIST */.RV}`;
+const UNSUPPORTED = `unsupported file type: expected ${formats_EXTENSION_LIST}`;
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
  * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
- * the gain: BENCHMARKS.md, "Reading on every core").
+ * the gain: bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)").
  */
 let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
@@ -5155,7 +6469,7 @@ function readTransient(path, limits) {
         return { ok: true, value: buf.subarray(0, got) };
     }
     catch (error) {
-        return { ok: false, reason: `cannot read file: ${ioReason(error)}` };
+        return { ok: false, reason: `cannot read file: ${read_error_ioReason(error)}` };
     }
     finally {
         if (fd !== undefined)
@@ -5202,7 +6516,7 @@ function readBeside(file, what, workspace, limits) {
 function readNamedFile(file, limits) {
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.statSync)(file);
+        st = statSync(file);
     }
     catch (error) {
         return { ok: false, reason: `cannot read (${ioReason(error)})` };
@@ -5234,7 +6548,7 @@ async function readOne(file, role, limits, digest = false) {
         const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? readResult : { ...readResult, sha256 };
     }
-    if (!(0,formats/* formatOf */.be)(file.rel))
+    if (!formats_formatOf(file.rel))
         return fail(UNSUPPORTED);
     const read = readTransient(file.path, limits);
     if (!read.ok)
@@ -5245,1404 +6559,6 @@ async function readOne(file, role, limits, digest = false) {
     return digest ? { ...fileRead, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : fileRead;
 }
 
-
-/***/ }),
-
-/***/ 7928:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   MA: () => (/* binding */ sigstoreOf),
-/* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
-/* harmony export */   be: () => (/* binding */ formatOf),
-/* harmony export */   hQ: () => (/* binding */ sidecarOf)
-/* harmony export */ });
-/* unused harmony exports compressedText, discoverable, attestedBy */
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/**
- * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
- * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
- */
-function compressedText(file) {
-    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-    if (!match)
-        return null;
-    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const format = formatOf(file);
-    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return match ? attestation.slice(0, match.index) : null;
-}
-
-
-/***/ }),
-
-/***/ 3853:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Lp: () => (/* binding */ Scanner),
-/* harmony export */   Pn: () => (/* binding */ pathKey),
-/* harmony export */   SQ: () => (/* binding */ scan),
-/* harmony export */   Sw: () => (/* binding */ runScanner),
-/* harmony export */   t1: () => (/* binding */ firstValueEnd)
-/* harmony export */ });
-/** The key under which `elements` holds a path's offsets. */
-const pathKey = (path) => JSON.stringify(path);
-var C;
-(function (C) {
-    C[C["TAB"] = 9] = "TAB";
-    C[C["LF"] = 10] = "LF";
-    C[C["CR"] = 13] = "CR";
-    C[C["SPACE"] = 32] = "SPACE";
-    C[C["QUOTE"] = 34] = "QUOTE";
-    C[C["PLUS"] = 43] = "PLUS";
-    C[C["COMMA"] = 44] = "COMMA";
-    C[C["MINUS"] = 45] = "MINUS";
-    C[C["DOT"] = 46] = "DOT";
-    C[C["ZERO"] = 48] = "ZERO";
-    C[C["NINE"] = 57] = "NINE";
-    C[C["COLON"] = 58] = "COLON";
-    C[C["UPPER_E"] = 69] = "UPPER_E";
-    C[C["LBRACKET"] = 91] = "LBRACKET";
-    C[C["BACKSLASH"] = 92] = "BACKSLASH";
-    C[C["RBRACKET"] = 93] = "RBRACKET";
-    C[C["LOWER_E"] = 101] = "LOWER_E";
-    C[C["LBRACE"] = 123] = "LBRACE";
-    C[C["RBRACE"] = 125] = "RBRACE";
-})(C || (C = {}));
-class ScanError {
-    offset;
-    message;
-    constructor(offset, message) {
-        this.offset = offset;
-        this.message = message;
-    }
-}
-const describe = (text) => {
-    const source = JSON.stringify(text);
-    return source.length > 80 ? source.slice(0, 77) + '…"' : source;
-};
-/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
-function scan(text, options, start = 0, end = text.length) {
-    return runScanner(new Scanner(text, start, end, options, false));
-}
-/**
- * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
- * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
- */
-function firstValueEnd(text, options, start, end = text.length) {
-    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
-    try {
-        scanner.run(true);
-        return { ok: true, value: scanner.valueEnd };
-    }
-    catch (error) {
-        if (error instanceof ScanError)
-            return { ok: false, reason: { offset: error.offset, message: error.message } };
-        throw error;
-    }
-}
-function runScanner(scanner) {
-    try {
-        return { ok: true, value: scanner.run() };
-    }
-    catch (error) {
-        if (error instanceof ScanError)
-            return { ok: false, reason: { offset: error.offset, message: error.message } };
-        throw error;
-    }
-}
-/**
- * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
- * collision only costs a comparison of the two decoded keys.
- */
-function keyHash(text, a, b) {
-    const n = b - a;
-    if (n === 0)
-        return 0;
-    return ((Math.imul(Math.imul(Math.imul(n, 65599) + text.charCodeAt(a), 65599) + text.charCodeAt(a + (n >> 1)), 31) + text.charCodeAt(b - 1)) | 0);
-}
-/** Members remembered per open object before switching to a Set of decoded keys. */
-const SMALL = 16;
-const NO_PATHS = [];
-/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
-const plans = new WeakMap();
-function collectPlan(collect) {
-    let plan = plans.get(collect);
-    if (!plan) {
-        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
-        plans.set(collect, plan);
-    }
-    return plan;
-}
-let shared = null;
-function tables(depths) {
-    if (!shared || shared.kinds.length < depths) {
-        shared = {
-            kinds: new Uint8Array(depths),
-            counts: new Int32Array(depths),
-            starts: new Int32Array(depths * SMALL),
-            ends: new Int32Array(depths * SMALL),
-            hashes: new Int32Array(depths * SMALL),
-            escapes: new Uint8Array(depths * SMALL),
-        };
-    }
-    return shared;
-}
-class Scanner {
-    text;
-    end;
-    options;
-    trusted;
-    i;
-    depth = 0;
-    /** Per depth: 1 for an object, 2 for an array. */
-    kinds;
-    /**
-     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
-     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
-     */
-    counts;
-    starts;
-    ends;
-    hashes;
-    escapes;
-    sets = [];
-    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
-    paths = [];
-    collecting = [];
-    /** The offsets found, by path key (a wanted path that holds no array is absent). */
-    wanted = new Map();
-    wantedKeys;
-    maxPath;
-    maxKeys;
-    /** The last key read, decoded: only kept while path bookkeeping needs it. */
-    lastKey = '';
-    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
-    escaped = false;
-    hash = 0;
-    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
-    nextBackslash = -2;
-    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
-    nextUnicode = -2;
-    /**
-     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
-     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
-     */
-    constructor(text, start, end, options, trusted) {
-        this.text = text;
-        this.end = end;
-        this.options = options;
-        this.trusted = trusted;
-        this.i = start;
-        const lookup = tables(options.maxDepth + 2);
-        this.kinds = lookup.kinds;
-        this.counts = lookup.counts;
-        this.starts = lookup.starts;
-        this.ends = lookup.ends;
-        this.hashes = lookup.hashes;
-        this.escapes = lookup.escapes;
-        const plan = collectPlan(options.collect ?? NO_PATHS);
-        this.wantedKeys = plan.keys;
-        this.maxPath = plan.maxPath;
-        this.maxKeys = options.maxKeys ?? Number.MAX_SAFE_INTEGER;
-    }
-    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
-    valueEnd = -1;
-    run(firstOnly = false) {
-        const { text: s, end } = this;
-        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
-            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
-        this.ws();
-        if (this.i >= end)
-            throw new ScanError(this.i, 'empty input: expected a JSON value');
-        this.value();
-        for (;;) {
-            if (this.depth === 0) {
-                this.valueEnd = this.i;
-                if (firstOnly)
-                    return this.wanted;
-                this.ws();
-                if (this.i < end)
-                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
-                return this.wanted;
-            }
-            this.ws();
-            const c = this.i < end ? s.charCodeAt(this.i) : -1;
-            const inObject = this.kinds[this.depth] === 1;
-            if (c === C.COMMA) {
-                this.i++;
-                if (inObject)
-                    this.key();
-                else
-                    this.element();
-            }
-            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
-                this.i++;
-                this.depth--;
-            }
-            else {
-                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
-            }
-        }
-    }
-    what() {
-        if (this.i >= this.end)
-            return 'the end of the input (truncated?)';
-        const ch = this.text.codePointAt(this.i) ?? 0;
-        return ch < 0x20 || ch === 0x7f
-            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
-            : `'${String.fromCodePoint(ch)}'`;
-    }
-    ws() {
-        const { text: s, end } = this;
-        let i = this.i;
-        while (i < end) {
-            const c = s.charCodeAt(i);
-            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
-                i++;
-            else
-                break;
-        }
-        this.i = i;
-    }
-    /** An array element starts here (after '[' or ','). */
-    element() {
-        this.ws();
-        const col = this.collecting[this.depth];
-        if (col)
-            col.push(this.i);
-        this.value();
-    }
-    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
-    value() {
-        this.ws();
-        const { text: s, end } = this;
-        const i = this.i;
-        if (i >= end)
-            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(i);
-        if (c === C.QUOTE)
-            this.skipString();
-        else if (c === C.LBRACE)
-            this.open(1);
-        else if (c === C.LBRACKET)
-            this.open(2);
-        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
-            this.number();
-        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
-            this.i = i + 4;
-        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
-            this.i = i + 5;
-        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
-            this.i = i + 4;
-        else
-            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
-    }
-    open(kind) {
-        const parentDepth = this.depth;
-        if (parentDepth >= this.options.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.options.maxDepth} levels`);
-        }
-        const d = ++this.depth;
-        this.kinds[d] = kind;
-        this.i++;
-        // Path bookkeeping only as deep as some requested path goes.
-        if (d - 1 <= this.maxPath) {
-            let path = null;
-            if (d === 1)
-                path = [];
-            else {
-                const parent = this.paths[d - 1];
-                if (parent && this.kinds[d - 1] === 1)
-                    path = [...parent, this.lastKey];
-            }
-            this.paths[d] = path;
-            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
-        }
-        else {
-            this.paths[d] = null;
-            this.collecting[d] = null;
-        }
-        this.ws();
-        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
-            this.i++;
-            this.depth--;
-            return;
-        }
-        if (kind === 1) {
-            this.counts[d] = 0;
-            this.key();
-        }
-        else {
-            this.element();
-        }
-    }
-    /** Where the element offsets of the array at this path go, when it is wanted. */
-    collected(key) {
-        if (!this.wantedKeys.has(key))
-            return null;
-        let offsets = this.wanted.get(key);
-        if (!offsets)
-            this.wanted.set(key, (offsets = []));
-        return offsets;
-    }
-    sameRaw(a, b, a2, b2) {
-        if (b - a !== b2 - a2)
-            return false;
-        const { text: s } = this;
-        for (let k = 0; k < b - a; k++)
-            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
-                return false;
-        return true;
-    }
-    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
-    decoded(a, b) {
-        const raw = this.text.slice(a - 1, b + 1);
-        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-    }
-    /** An object member starts here: key, colon, then its value. */
-    key() {
-        this.ws();
-        const { text: s } = this;
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
-            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
-        }
-        const at = this.i;
-        this.string();
-        const a = at + 1;
-        const b = this.i - 1;
-        const d = this.depth;
-        const n = this.counts[d] ?? 0;
-        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
-        let key = null;
-        let h = this.hash;
-        if (this.escaped) {
-            key = this.decoded(a, b);
-            h = keyHash(key, 0, key.length);
-        }
-        if (n < SMALL) {
-            const base = d * SMALL;
-            for (let k = 0; k < n; k++) {
-                if (this.hashes[base + k] !== h)
-                    continue;
-                const a2 = this.starts[base + k] ?? 0;
-                const b2 = this.ends[base + k] ?? 0;
-                // Unescaped keys are compared in place; an escaped one on either side is decoded.
-                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
-                if (same)
-                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
-            }
-            this.starts[base + n] = a;
-            this.ends[base + n] = b;
-            this.hashes[base + n] = h;
-            this.escapes[base + n] = this.escaped ? 1 : 0;
-        }
-        else {
-            let set = this.sets[d];
-            if (n === SMALL || !set) {
-                // Switch to a set: decode the first SMALL keys once.
-                if (set)
-                    set.clear();
-                else
-                    this.sets[d] = set = new Set();
-                const base = d * SMALL;
-                for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k] ?? 0, this.ends[base + k] ?? 0));
-            }
-            key ??= this.decoded(a, b);
-            if (set.has(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            set.add(key);
-        }
-        if (n + 1 > this.maxKeys)
-            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
-        this.counts[d] = n + 1;
-        if (d <= this.maxPath)
-            this.lastKey = key ?? this.decoded(a, b);
-        this.ws();
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
-        }
-        this.i++;
-        this.value();
-    }
-    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
-    quickEnd(start) {
-        const q = this.text.indexOf('"', start + 1);
-        if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.text.indexOf('\\', start);
-        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
-    }
-    /**
-     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
-     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
-     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
-     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
-     * instead of character by character.
-     */
-    escapedEnd(start) {
-        const { text: s } = this;
-        let q = s.indexOf('"', start + 1);
-        for (;;) {
-            if (q === -1)
-                return -1;
-            let k = q - 1;
-            while (s.charCodeAt(k) === C.BACKSLASH)
-                k--;
-            if ((q - 1 - k) % 2 === 0)
-                break;
-            q = s.indexOf('"', q + 1);
-        }
-        if (this.nextUnicode !== -1 && this.nextUnicode < start)
-            this.nextUnicode = s.indexOf('\\u', start);
-        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
-    }
-    /** A string starts at the quote; moves past it and says whether it held an escape. */
-    skipString() {
-        const { text: s, end } = this;
-        const start = this.i;
-        if (this.trusted) {
-            const q = this.quickEnd(start);
-            if (q !== -1) {
-                this.i = q + 1;
-                return false;
-            }
-            const e = this.escapedEnd(start);
-            if (e !== -1) {
-                this.i = e + 1;
-                return true;
-            }
-        }
-        let i = start + 1;
-        let escaped = false;
-        for (;;) {
-            if (i >= end)
-                throw new ScanError(start, 'unterminated string (truncated?)');
-            const c = s.charCodeAt(i);
-            if (c === C.QUOTE)
-                break;
-            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
-                i++;
-                continue;
-            }
-            if (c === C.BACKSLASH) {
-                escaped = true;
-                i = this.escape(i);
-            }
-            else if (c < 0x20)
-                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            else {
-                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
-                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
-                i += 2;
-            }
-        }
-        this.i = i + 1;
-        return escaped;
-    }
-    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
-    string() {
-        const start = this.i;
-        this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.text, start + 1, this.i - 1);
-    }
-    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
-    escape(i) {
-        const { text: s, end } = this;
-        if (i + 1 >= end)
-            throw new ScanError(i, 'unterminated escape (truncated?)');
-        const e = s.charCodeAt(i + 1);
-        if (e !== 117 /* u */) {
-            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
-                return i + 2;
-            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
-        }
-        const u = this.hex4(i + 2);
-        if (u >= 0xdc00 && u <= 0xdfff)
-            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
-        if (u >= 0xd800 && u <= 0xdbff) {
-            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            }
-            const low = this.hex4(i + 8);
-            if (low < 0xdc00 || low > 0xdfff)
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            return i + 12;
-        }
-        return i + 6;
-    }
-    hex4(at) {
-        if (at + 4 > this.end)
-            throw new ScanError(at - 2, 'truncated \\u escape');
-        let v = 0;
-        for (let k = 0; k < 4; k++) {
-            const c = this.text.charCodeAt(at + k);
-            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-            if (d < 0)
-                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
-            v = v * 16 + d;
-        }
-        return v;
-    }
-    number() {
-        const { text: s, end } = this;
-        const start = this.i;
-        let i = start;
-        if (s.charCodeAt(i) === C.MINUS)
-            i++;
-        const digits = () => {
-            const from = i;
-            while (i < end) {
-                const c = s.charCodeAt(i);
-                if (c < C.ZERO || c > C.NINE)
-                    break;
-                i++;
-            }
-            return i - from;
-        };
-        if (i < end && s.charCodeAt(i) === C.ZERO) {
-            i++;
-            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
-                throw new ScanError(start, 'numbers must not have leading zeros');
-        }
-        else if (digits() === 0) {
-            throw new ScanError(start, 'invalid number: expected a digit');
-        }
-        let exp = false;
-        if (i < end && s.charCodeAt(i) === C.DOT) {
-            i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
-        }
-        const e = i < end ? s.charCodeAt(i) : 0;
-        if (e === C.LOWER_E || e === C.UPPER_E) {
-            exp = true;
-            i++;
-            const sign = i < end ? s.charCodeAt(i) : 0;
-            if (sign === C.PLUS || sign === C.MINUS)
-                i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
-        }
-        this.i = i;
-        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
-            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
-        }
-    }
-}
-
-
-/***/ }),
-
-/***/ 755:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  z: () => (/* binding */ parseStrict)
-});
-
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
-;// CONCATENATED MODULE: ./src/read/json/proof.ts
-/**
- * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
- * the parsed value alone, when nothing is to be collected.
- */
-
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text, value, options) {
-    if (text.includes('\\u'))
-        return false;
-    if (options.collect)
-        for (const p of options.collect)
-            if (holdsArray(value, p))
-                return false;
-    walkState.colons = 0;
-    walkState.bad = false;
-    walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value, path) {
-    let given = value;
-    for (const k of path) {
-        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
-            return false;
-        given = given[k];
-    }
-    return Array.isArray(given);
-}
-const colonsIn = (text) => {
-    let n = 0;
-    for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1))
-        n++;
-    return n;
-};
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(value, depth, maxDepth, maxKeys) {
-    if (typeof value === 'string') {
-        if (value.includes(':'))
-            walkState.colons += colonsIn(value);
-        return;
-    }
-    if (typeof value === 'number') {
-        if (!Number.isFinite(value))
-            walkState.bad = true;
-        return;
-    }
-    if (typeof value !== 'object' || value === null)
-        return;
-    if (depth > maxDepth) {
-        walkState.bad = true;
-        return;
-    }
-    if (Array.isArray(value)) {
-        for (let i = 0; i < value.length && !walkState.bad; i++)
-            walk(value[i], depth + 1, maxDepth, maxKeys);
-        return;
-    }
-    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-    // never a lookup by a key read from the input.
-    const keys = Object.keys(value);
-    if (keys.length > maxKeys)
-        walkState.bad = true;
-    walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
-    for (const x of Object.values(value)) {
-        if (walkState.bad)
-            return;
-        walk(x, depth + 1, maxDepth, maxKeys);
-    }
-}
-
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-;// CONCATENATED MODULE: ./src/read/json/strict.ts
-/**
- * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
- * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
- * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
- * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
- * where and why.
- */
-
-
-
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (error) {
-        const scanned = (0,scanner/* scan */.SQ)(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: scanned.ok
-                ? { offset: start, message: (0,core_text/* messageOf */.bD)(error) }
-                : { offset: scanned.reason.offset + start, message: scanned.reason.message },
-        };
-    }
-    const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
-        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
-    if (!scanned2.ok)
-        return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
-}
-const NO_ELEMENTS = new Map();
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
-}
-
-
-/***/ }),
-
-/***/ 5826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ME: () => (/* binding */ fileTooLarge),
-/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
-/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
-/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
-/* harmony export */   ti: () => (/* binding */ lineTooLong),
-/* harmony export */   x0: () => (/* binding */ bundleLimits)
-/* harmony export */ });
-/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_WALK_ENTRIES */
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
-/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
-const MAX_SIGNATURES = 16;
-/** Most directory entries one discovery walks before it stops (narrow the inputs). */
-const MAX_WALK_ENTRIES = 500_000;
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
-}
-
-
-/***/ }),
-
-/***/ 771:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mn: () => (/* binding */ lines),
-/* harmony export */   Q_: () => (/* binding */ overBytes),
-/* harmony export */   hQ: () => (/* binding */ blank)
-/* harmony export */ });
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
-
-
-/***/ }),
-
-/***/ 2826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Md: () => (/* binding */ payloadOf),
-/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
-/* harmony export */   Zg: () => (/* binding */ pae),
-/* harmony export */   f4: () => (/* binding */ COVERAGE_PAYLOAD_TYPE),
-/* harmony export */   lH: () => (/* binding */ readSignatureMember)
-/* harmony export */ });
-/* unused harmony export isSignedAt */
-/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
-const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
-function readSignatureMember(value, type = PAYLOAD_TYPE) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(value))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (value['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (value['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (value['payload_type'] !== type)
-        return { ok: false, reason: `signature.payload_type must be "${type}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const given = value[k];
-        if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = value['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = value['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: type,
-        signed_payload_digest: value['signed_payload_digest'],
-        key_id: value['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const bytes = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-
-/***/ }),
-
-/***/ 8107:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  I: () => (/* binding */ byteLocation),
-  _: () => (/* binding */ decodeUtf8)
-});
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-
-/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
-function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
-        return { ok: false, reason: firstInvalidUtf8(bytes) };
-    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(bytes) {
-    let i = 0;
-    while (i < bytes.length) {
-        const c = bytes[i] ?? 0;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= bytes.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = bytes[i + k] ?? 0;
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return bytes.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(bytes, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < bytes.length; i++) {
-        if (bytes[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-
-/***/ }),
-
-/***/ 2510:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ refuse)
-/* harmony export */ });
-const refuse = (code, detail) => ({
-    ok: false,
-    reason: { code, detail },
-});
-
-
-/***/ }),
-
-/***/ 6982:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-
-/***/ }),
-
-/***/ 7598:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ })
-
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
-
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-;// CONCATENATED MODULE: ./src/read/wire.ts
-
-const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (tuple, rel) => {
-    const [written, line, column, member] = tuple;
-    const file = written ?? rel;
-    return member === null ? { file, line, column } : { file, line, column, member };
-};
-/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
-const SAME = 1;
-const subjectOf = (p) => (p.kind === 'subject' ? p : null);
-const same = (v, subject) => (v !== null && v === subject ? SAME : v);
-const claimTuple = (c, p) => c.kind === 'invalid'
-    ? [0, c.reason]
-    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
-const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
-/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
-const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
-const decisionTuple = (d, rel) => [
-    ...loc(d.loc, rel),
-    d.index,
-    d.tool,
-    claimTuple(d.claim, d.projection),
-    projectionTuple(d.projection),
-    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
-    same(d.verb, subjectOf(d.projection)?.subject.verb),
-    d.denied,
-    providerTuple(d.provider),
-    d.succeeded,
-    d.labels,
-    d.time === null ? null : [d.time.seconds, d.time.fraction],
-];
-const recordTuple = (r, rel) => [
-    ...loc(r.loc, rel),
-    r.record.provider,
-    r.record.record_id,
-    r.record.subject,
-    r.record.binding_digest,
-    r.signer,
-    r.trust,
-];
-/** What a reading thread sends for one file. */
-function encodeRead(evidence, rel) {
-    const wire = {
-        run: evidence.run
-            ? {
-                artifact: evidence.run.artifact,
-                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
-                attestation: evidence.run.attestation ?? null,
-                sha256: evidence.run.sha256 ?? null,
-            }
-            : null,
-        records: evidence.records.map((x) => recordTuple(x, rel)),
-        statements: evidence.statements,
-        findings: evidence.findings,
-        digests: evidence.digests,
-        strays: evidence.strays ?? 0,
-        rejectedClasses: evidence.rejectedClasses ?? [],
-    };
-    return JSON.stringify(wire);
-}
-/** Consistent claims share one empty list, as the reader's do. */
-const NONE = Object.freeze([]);
-const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, projection) {
-    if (t[0] === 0)
-        return { kind: 'invalid', reason: t[1] };
-    const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const subject = subjectOf(projection);
-    // SAME is written only for a claim whose digest is its subject's: a subject is there.
-    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
-}
-function projectionOf(t) {
-    if (t[0] === 0)
-        return { kind: 'none', reason: t[1] };
-    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
-}
-function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
-    const projection = projectionOf(projected);
-    // SAME is written only for a member equal to the subject's: a subject is there.
-    const subject = subjectOf(projection)?.subject ?? null;
-    return {
-        loc: unloc(tuple, rel),
-        index,
-        tool,
-        claim: claimOf(claim, projection),
-        projection,
-        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
-        verb: verb === SAME ? (subject?.verb ?? null) : verb,
-        denied,
-        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
-        succeeded,
-        labels,
-        time: time === null ? null : { seconds: time[0], fraction: time[1] },
-    };
-}
-function recordOf(t, rel) {
-    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
-}
-/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
-function wire_decodeRead(text, rel) {
-    const w = JSON.parse(text);
-    let run = null;
-    if (w.run) {
-        const { artifact, attestation, sha256 } = w.run;
-        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
-        run = {
-            artifact,
-            decisions,
-            ...(attestation === null ? {} : { attestation }),
-            ...(sha256 === null ? {} : { sha256 }),
-        };
-    }
-    return {
-        run,
-        records: w.records.map((r) => recordOf(r, rel)),
-        statements: w.statements,
-        findings: w.findings,
-        digests: w.digests,
-        ...(w.strays > 0 ? { strays: w.strays } : {}),
-        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
-    };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-// EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
-var findings = __nccwpck_require__(1607);
-// EXTERNAL MODULE: ./src/core/trust.ts
-var core_trust = __nccwpck_require__(9597);
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var read_envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts + 23 modules
-var files = __nccwpck_require__(8230);
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
 /**
  * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
@@ -6687,19 +6603,19 @@ const member = (at, key) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,json/* isObject */.G)(want))
+    if (!(0,core_json/* isObject */.G)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,json/* isObject */.G)(got))
+    if (!(0,core_json/* isObject */.G)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,json/* hasOwn */.$)(got, k))
+        if (!(0,core_json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const digest = difference(want[k], got[k], member(at, k));
         if (digest)
             return digest;
     }
     for (const k of Object.keys(got))
-        if (!(0,json/* hasOwn */.$)(want, k))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -6710,7 +6626,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(value, facts) {
-    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -6727,7 +6643,7 @@ function checkBundleStatement(value, facts) {
     if (!subject.ok)
         return subject;
     const pred = value['predicate'];
-    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -6760,12 +6676,15 @@ function checkBundlePredicate(pred, facts) {
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
 const loaded = new WeakMap();
 let publicGood = null;
 function rootsOf(source, limits) {
-    const load = async () => (await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434))).rootsFrom(source, limits);
+    const load = async () => {
+        const { rootsFrom } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+        return rootsFrom(source, limits);
+    };
     if (source === null)
         return (publicGood ??= load());
     let made = loaded.get(source);
@@ -6777,7 +6696,7 @@ function rootsOf(source, limits) {
 function predicateFor(file) {
     if (file.role === 'audit')
         return { type: RECORDS_V1, check: isObjectPredicate };
-    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+    if (formats_formatOf(file.rel) !== 'bundle')
         return { type: RUN_V1, check: isObjectPredicate };
     const facts = file.read.bundle;
     if (!facts)
@@ -6786,9 +6705,9 @@ function predicateFor(file) {
 }
 async function decide(file, policy, source, limits) {
     const beside = file.sigstore;
-    const name = (0,formats/* sigstoreOf */.MA)(file.rel);
+    const name = sigstoreOf(file.rel);
     if (beside.kind === 'none')
-        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${sigstoreOf(file.rel.split('/').pop() ?? file.rel)} beside it)`);
     if (beside.kind === 'refused')
         return (0,core_trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
     const predicate = predicateFor(file);
@@ -6798,9 +6717,9 @@ async function decide(file, policy, source, limits) {
     // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
     if (!roots.ok)
         return (0,core_trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const { checkBundles } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
     const sha256 = file.read.sha256 ?? '';
-    const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
+    const checked = checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
     if (!checked.ok)
         return (0,core_trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
     return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
@@ -6817,10 +6736,6 @@ function identityCheckers(setup, limits) {
     return [...(setup.signers ? [checker('audit', setup.signers)] : []), ...(setup.producers ? [checker('runs', setup.producers)] : [])];
 }
 
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/read/signature.ts
-var signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
@@ -6868,7 +6783,7 @@ async function checkRecordSignature(member, payload, keys) {
     const bytes = Buffer.from(payload, 'utf8');
     if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
         return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool((0,signature/* pae */.Zg)(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+    const ok = await verifyOnPool(pae(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
     return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
@@ -6890,7 +6805,7 @@ var refusal = __nccwpck_require__(2510);
 async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
     if (envelope.payloadType !== payloadType)
         return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(envelope.payloadType.slice(0, 100))}, not ${payloadType}`);
-    const data = (0,signature/* pae */.Zg)(payloadType, envelope.payload);
+    const data = pae(payloadType, envelope.payload);
     const tries = [];
     for (const s of envelope.signatures) {
         for (const [keyId, key] of keys) {
@@ -6933,7 +6848,7 @@ const producerKeys = (keys, limits) => ({
     role: 'runs',
     async check(file) {
         const decision = async () => {
-            if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+            if (formats_formatOf(file.rel) !== 'bundle')
                 return (0,core_trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
             const sidecar = file.dsse;
             if (sidecar.kind === 'none')
@@ -7038,14 +6953,14 @@ function checkersOf(setup) {
 const identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
 /** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
 function readDsse(task, setup, out) {
-    if (task.role !== 'runs' || (0,formats/* formatOf */.be)(task.file.rel) !== 'bundle')
+    if (task.role !== 'runs' || formats_formatOf(task.file.rel) !== 'bundle')
         return { kind: 'none' };
-    const rel = (0,formats/* sidecarOf */.hQ)(task.file.rel);
-    const got = (0,files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
+    const rel = sidecarOf(task.file.rel);
+    const got = readBeside(sidecarOf(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
-        out.findings.push((0,findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+        out.findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return { kind: 'malformed' };
     }
     if (setup.digest)
@@ -7057,31 +6972,32 @@ function readDsse(task, setup, out) {
         return { kind: 'malformed' };
     if (read.empty) {
         if (setup.trust.producerKeys === null)
-            out.findings.push((0,findings/* finding */.gk)('skipped_object', { file: rel, line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+            out.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: rel, line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
         return { kind: 'empty' };
     }
     return { kind: 'envelopes', envelopes: read.envelopes };
 }
 /** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
 async function readSigstore(task, setup, out) {
-    const rel = (0,formats/* sigstoreOf */.MA)(task.file.rel);
+    const rel = sigstoreOf(task.file.rel);
     const at = { file: rel, line: 1, column: 1 };
-    const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
+    const got = readBeside(sigstoreOf(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
-        out.findings.push((0,findings/* finding */.gk)('invalid_artifact', at, got.reason));
+        out.findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason));
         return { kind: 'refused', reason: got.reason };
     }
     if (setup.digest)
         out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
+    // Named where it is imported, so the linter sees which exports are used.
+    const { readSigstoreFile } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const file = readSigstoreFile(rel, got.bytes, setup.limits);
     for (const f of file.findings)
         out.findings.push(f);
     if (file.findings.length === 0 && !identitiesFor(setup, task.role)) {
         const flag = task.role === 'audit' ? '--trusted-signer-identity' : '--trusted-producer-identity';
-        out.findings.push((0,findings/* finding */.gk)('skipped_object', at, `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`));
+        out.findings.push((0,core_findings/* finding */.gk)('skipped_object', at, `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`));
     }
     return { kind: 'read', file };
 }
@@ -7109,7 +7025,7 @@ const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'n
 /** One file and everything beside it → what it contributes, trust decided. */
 async function evidence_readEvidence(task, setup) {
     const { file, role } = task;
-    const read = await (0,files/* readOne */.JF)(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
+    const read = await readOne(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
     const out = { findings: [...read.findings], digests: [] };
     if (read.sha256 !== undefined)
         out.digests.push([file.rel, read.sha256]);
@@ -7155,7 +7071,7 @@ async function evidence_readEvidence(task, setup) {
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
  * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
- * (BENCHMARKS.md, "Reading on every core").
+ * (bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)").
  */
 const DEPTH = 4;
 function pending() {

@@ -54,7 +54,7 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
 /**
  * Below this many bytes of input, reading on workers does not pay: a worker's start, its own JIT
  * warm-up and taking its results in are only won back on large inputs (the measurements:
- * BENCHMARKS.md, "Reading on every core"). The default reads on the main thread below it; an
+ * bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)"). The default reads on the main thread below it; an
  * explicit `jobs` is honoured whatever the size.
  */
 export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
@@ -70,7 +70,7 @@ const sizeOf = (path: string): number => {
 /**
  * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
  * the order workers are given files: auto starts workers from 128 bundles (64 MiB / 512 KiB), well
- * past where they pay (the measurements: BENCHMARKS.md, "Keyless checks on every core").
+ * past where they pay (the measurements: bench/HISTORY.md, "Keyless checks on every core").
  */
 export const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 

@@ -83,7 +83,7 @@ export const isNearMissPolicy = (rel: string): boolean =>
   NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
 
 /** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-export const NEAR_MISS_FILES: readonly string[] = [
+const NEAR_MISS_FILES: readonly string[] = [
   '.github/receipt-gate.yaml',
   '.github/receipt-gate.json',
   'receipt-gate.yml',

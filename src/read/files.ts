@@ -52,7 +52,7 @@ const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
  * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
- * the gain: BENCHMARKS.md, "Reading on every core").
+ * the gain: bench/HISTORY.md, "Results (2026-12-01, reading on every core: issue 23)").
  */
 let scratch: Buffer | null = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
  * Every limit a reader enforces, in one place (the read limits, the bundle reader's, the walk's): exceeding one is a located invalid_artifact, never
- * a crash. The two a user sets (max-file-size, max-line-size) are options (settings.ts), whose
+ * a crash. The two a user sets (max-file-size, max-line-size) are options (gate/settings/), whose
  * defaults are these numbers written as sizes (a test keeps them equal).
  */
 export interface ReadLimits {

@@ -284,7 +284,7 @@ function durationSeconds(text: string): number {
 }
 
 /** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
-export const MAX_PENDING_SECONDS = 30 * 86_400;
+const MAX_PENDING_SECONDS = 30 * 86_400;
 
 /** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
 function pendingOf(given: unknown, bad: (message: string) => void): number {

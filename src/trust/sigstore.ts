@@ -22,7 +22,6 @@ import { asciiLower, messageOf, quote } from '../core/text.js';
 import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
-import { readNamedFile } from '../read/files.js';
 import type { ReadLimits } from '../read/limits.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
 import { type Refusal, refuse } from './refusal.js';
@@ -98,25 +97,8 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
   return { ok: true, value: roots };
 }
 
-/**
- * The roots a run trusts: those of a trusted-root file (`label` names it in messages, e.g.
- * `--trusted-root FILE`), or the shipped public-good root when there is none.
- */
-export function loadTrustedRoots(label: string, file: string | null, limits: ReadLimits): Result<Root[]> {
-  const source = readTrustedRootsFile(label, file, limits);
-  return source.ok ? rootsFrom(source.value, limits) : source;
-}
-
 /** A trusted-roots file's text, named for messages as `LABEL FILE`; null (no file): the shipped public-good root. */
 export type RootsSource = { readonly name: string; readonly text: string } | null;
-
-/** Read a trusted-roots file once, so that every thread that checks bundles parses the same bytes. */
-export function readTrustedRootsFile(label: string, file: string | null, limits: ReadLimits): Result<RootsSource> {
-  if (file === null) return { ok: true, value: null };
-  const got = readNamedFile(file, limits);
-  if (!got.ok) return { ok: false, reason: `${label} ${file}: ${got.reason}` };
-  return { ok: true, value: { name: `${label} ${file}`, text: got.value.toString('utf8') } };
-}
 
 /** The roots a source holds (the public-good root for none). */
 export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[]> {

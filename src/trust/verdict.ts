@@ -118,8 +118,8 @@ export async function verifyVerdictKeyless(
   limits: ReadLimits,
   resourceUri: string | null,
 ): Promise<Result<string, VerdictRefusal>> {
-  const sigstore = await import('./sigstore.js');
-  const roots = sigstore.rootsFrom(trustedRoot, limits);
+  const { checkBundleFile, rootsFrom } = await import('./sigstore.js');
+  const roots = rootsFrom(trustedRoot, limits);
   // A trusted root that cannot be used is the caller's mistake, not the verdict's.
   if (!roots.ok) return { ok: false, reason: { usage: true, text: roots.reason } };
   let summary = '';
@@ -131,7 +131,7 @@ export async function verifyVerdictKeyless(
       return result.ok ? { ok: true } : result;
     },
   };
-  const got = sigstore.checkBundleFile(
+  const got = checkBundleFile(
     bundleFile,
     bundleBytes,
     { subject: { name: reportFile, sha256: sha256Hex(report) }, policy, roots: roots.value, predicate },

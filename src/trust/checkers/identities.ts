@@ -33,7 +33,10 @@ const loaded = new WeakMap<RootsSource & object, Promise<Result<readonly Root[]>
 let publicGood: Promise<Result<readonly Root[]>> | null = null;
 
 export function rootsOf(source: RootsSource, limits: ReadLimits): Promise<Result<readonly Root[]>> {
-  const load = async (): Promise<Result<readonly Root[]>> => (await import('../sigstore.js')).rootsFrom(source, limits);
+  const load = async (): Promise<Result<readonly Root[]>> => {
+    const { rootsFrom } = await import('../sigstore.js');
+    return rootsFrom(source, limits);
+  };
   if (source === null) return (publicGood ??= load());
   let made = loaded.get(source);
   if (!made) loaded.set(source, (made = load()));
@@ -60,13 +63,9 @@ async function decide(file: FileUnderCheck, policy: IdentityPolicy, source: Root
   const roots = await rootsOf(source, limits);
   // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
   if (!roots.ok) return refused('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
-  const sigstore = await import('../sigstore.js');
+  const { checkBundles } = await import('../sigstore.js');
   const sha256 = file.read.sha256 ?? '';
-  const checked = sigstore.checkBundles(
-    beside.file,
-    { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate },
-    limits,
-  );
+  const checked = checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
   if (!checked.ok) return refused(checked.reason.code, checked.reason.detail);
   return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
 }
