@@ -142,7 +142,9 @@ function forbiddenOf(contents: unknown, source: string): Forbidden | null {
       return;
     }
     if ((node.tag ?? '') !== '') {
-      const at = source.lastIndexOf('!', start);
+      // The tag token's first character (`!!str`, `!e!x`), before the value it names.
+      let at = source.lastIndexOf('!', start);
+      while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' ')) at--;
       found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
       return;
     }
@@ -178,10 +180,16 @@ function directiveOf(source: string): Forbidden | null {
 }
 
 /** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
-function syntaxHint(code: string, line: string): string {
+function syntaxHint(code: string, line: string, message: string): string {
   if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line)) return ' (a plain value cannot start with @ or `: quote it, "@…")';
   if (/(?::|^\s*-)\s+\*/.test(line)) return ' (a value starting with * is an alias in YAML: quote it, "*…")';
-  if (code === 'BAD_INDENT' || code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY' || code === 'UNEXPECTED_TOKEN')
+  if (
+    code === 'BAD_INDENT' ||
+    code === 'BLOCK_AS_IMPLICIT_KEY' ||
+    code === 'MULTILINE_IMPLICIT_KEY' ||
+    code === 'UNEXPECTED_TOKEN' ||
+    /indent|indicator|same column/i.test(message)
+  )
     return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
   return '';
 }
@@ -350,7 +358,11 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
   };
   for (const e of [...doc.errors, ...doc.warnings])
     problems.push(
-      finding('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]))}`),
+      finding(
+        'policy_invalid',
+        atOffset(e.pos[0]),
+        `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`,
+      ),
     );
   const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
   if (forbidden !== null) problems.push(finding('policy_invalid', atOffset(forbidden.offset), forbidden.message));

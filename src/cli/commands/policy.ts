@@ -147,8 +147,12 @@ function withEntries(text: string, doc: Document.Parsed, entries: readonly { run
     if (list.flow) {
       // Before the closing bracket, with the list's own separator.
       const close = text.lastIndexOf(']', list.range[1]);
-      const sep = list.items.length === 0 ? '' : ', ';
-      return `${text.slice(0, close)}${sep}${flow.join(', ')}${text.slice(close)}`;
+      let at = close;
+      while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+      const space = text.slice(at, close);
+      // `[ ]` → `[ {…} ]`; `[a, b ]` → `[a, b, {…} ]`: the list's own spacing, kept.
+      if (list.items.length === 0) return `${text.slice(0, close)}${flow.join(', ')}${space}${text.slice(close)}`;
+      return `${text.slice(0, at)}, ${flow.join(', ')}${text.slice(at)}`;
     }
     const last = list.items.at(-1);
     const first = list.items[0];
