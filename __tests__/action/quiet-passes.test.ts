@@ -1,0 +1,196 @@
+/**
+ * Nothing passes quietly, the action's side (issue 42; docs/policy.md §11): the base read refuses
+ * links, ref names and a 404 it cannot explain; a near-miss policy path is named; the outputs count
+ * what the report counts; a configuration error has a job summary; an output that cannot be written
+ * says so as the CLI does; a lost check-run create is retried once. Against a loopback GitHub.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.js';
+import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { addKey, coverageStatement, deployKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
+import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const POLICY = '.github/receipt-gate.yml';
+const STRICT = `version: 1
+rules:
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+`;
+const LOOSE = STRICT.replace('require: verified', 'require: asserted');
+const prod = (i: number) => addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: `k${i}` }) });
+const runs = { '.assay/runs/a.json': json(surface([prod(1), prod(2)])) };
+const workspace = (head: Record<string, string> = {}): string => writeFiles(tempDir(), { ...runs, ...head });
+const pull = (base: string) => ({
+  name: 'pull_request',
+  payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: base } } },
+});
+const reportOf = (r: ActionRun): Report => JSON.parse(readFileSync(r.outputs['report-file'] ?? '', 'utf8')) as Report;
+
+/** A clone whose one commit holds `files` (the base), its id. */
+function commitBase(ws: string, files: Record<string, string>, links: Record<string, string> = {}): string {
+  writeFiles(ws, files);
+  for (const [at, to] of Object.entries(links)) {
+    mkdirSync(path.dirname(path.join(ws, at)), { recursive: true });
+    symlinkSync(to, path.join(ws, at));
+  }
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: ws, encoding: 'utf8' }).trim();
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  return git('rev-parse', 'HEAD');
+}
+
+describe('the base read holds (a pull request controls the head and the event payload)', () => {
+  it('1: a base policy that is a symbolic link is refused through git, where git gives the link text and the repair path judged the PR under its own looser policy', async () => {
+    const ws = workspace();
+    const base = commitBase(ws, { 'policies/strict.yml': STRICT }, { [POLICY]: '../policies/strict.yml' });
+    // The head replaces the link with a looser file of its own.
+    execFileSync('rm', [path.join(ws, POLICY)]);
+    writeFiles(ws, { [POLICY]: LOOSE });
+    const r = await runAction({ workspace: ws, event: pull(base) });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/\.github\/receipt-gate\.yml at the base commit [0-9a-f]{12}: \.github\/receipt-gate\.yml is a symbolic link/);
+  });
+
+  it('1: through the contents API the same link is refused (GitHub answers with the target’s content and path)', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, links: [POLICY] });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(
+      /\.github\/receipt-gate\.yml is a symbolic link: a policy or trust file is read only as a regular file.*at the base commit/,
+    );
+  });
+
+  it('1: a policy file of the checkout that is a link is refused on a push too', async () => {
+    const ws = workspace({ 'policies/strict.yml': STRICT });
+    mkdirSync(path.join(ws, '.github'));
+    symlinkSync('../policies/strict.yml', path.join(ws, POLICY));
+    const r = await runAction({ workspace: ws, event: { name: 'push', payload: { after: HEAD_SHA } } });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/is a symbolic link/);
+  });
+
+  it.each(['HEAD', 'main', 'refs/heads/main', 'cccc'])(
+    '2: a base sha %s (a tampered payload) is not a commit id: result=error, never the checkout’s ref',
+    async (sha) => {
+      const ws = workspace({ [POLICY]: LOOSE });
+      commitBase(ws, {});
+      const r = await runAction({ workspace: ws, event: pull(sha) });
+      expect(r.outputs['result']).toBe('error');
+      expect(r.stdout).toMatch(/is not a commit id \(40 or 64 hex digits\)/);
+      expect(r.contentRequests).toEqual([]);
+    },
+  );
+
+  it('3: a 404 is "no file" only when the commit exists; a commit GitHub does not have, or a token without access, is result=error naming the base read', async () => {
+    const missing = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), commitStatus: 404 });
+    expect(missing.outputs['result']).toBe('error');
+    expect(missing.stdout).toMatch(
+      /the contents API answered 404 and the commit itself cannot be read \(HTTP 404: No commit found for SHA/,
+    );
+    // The commit exists: the base has no policy, and the gate runs under the inputs (the head's addition shown).
+    const none = await runAction({ workspace: workspace({ [POLICY]: LOOSE }) });
+    expect(none.outputs['result']).toBe('pass');
+    expect(none.contentRequests.map((q) => q.url.replace(/\?.*/, ''))).toEqual([
+      '/repos/acme/agents/contents/.github/receipt-gate.yml',
+      expect.stringMatching(/^\/repos\/acme\/agents\/git\/commits\/c{40}$/),
+    ]);
+  });
+
+  it('3: an unreachable API is result=error naming the base read, never "internal error: connect ECONNREFUSED"', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), env: { GITHUB_API_URL: 'http://127.0.0.1:9' } });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/\.github\/receipt-gate\.yml at the base commit cannot be read: the GitHub API did not answer/);
+    expect(r.stdout).not.toMatch(/internal error/);
+  });
+
+  it('14: a policy at a near-miss path while the default is missing: a configuration error naming the file and the policy input, at the base (API and git) and on a push', async () => {
+    const viaApi = await runAction({ workspace: workspace(), base: { '.github/receipt-gate.yaml': STRICT } });
+    expect(viaApi.outputs['result']).toBe('error');
+    expect(viaApi.stdout).toMatch(
+      /no policy file at \.github\/receipt-gate\.yml, but \.github\/receipt-gate\.yaml exists at the base commit/,
+    );
+    expect(viaApi.stdout).toMatch(/policy: \.github\/receipt-gate\.yaml/);
+    const ws = workspace();
+    const base = commitBase(ws, { 'receipt-gate.yml': STRICT });
+    const viaGit = await runAction({ workspace: ws, event: pull(base) });
+    expect(viaGit.stdout).toMatch(/but receipt-gate\.yml exists at the base commit/);
+    const push = await runAction({
+      workspace: workspace({ '.github/receipt-gate/policy.yml': STRICT }),
+      event: { name: 'push', payload: { after: HEAD_SHA } },
+    });
+    expect(push.outputs['result']).toBe('error');
+    expect(push.stdout).toMatch(/but \.github\/receipt-gate\/policy\.yml exists/);
+  });
+});
+
+describe('what the step says', () => {
+  const PUSH = { name: 'push', payload: { after: HEAD_SHA } };
+
+  it('18: the outputs policy-warned, pending and effect-not-logged count what the report counts', async () => {
+    const warn = `${STRICT.replace('require: verified', 'require: verified\n    mode: warn')}pending: 1d\n`;
+    const ws = writeFiles(tempDir(), {
+      '.assay/runs/a.json': json(surface([prod(1)])),
+      '.assay/runs/b.log': serverLog([
+        ['2026-11-30T10:00:00Z', prod(2)],
+        ['2026-12-01T11:00:00Z', prod(3)],
+      ]),
+      '.assay/audit/day.ndjson': ndjson([coverageStatement('2026-11-30', '2026-12-01', { owner: 'acme' })]),
+      [POLICY]: warn,
+    });
+    const r = await runAction({ workspace: ws, event: PUSH });
+    const totals = reportOf(r).totals;
+    expect(totals).toMatchObject({ policy_warned: 1, pending: 1, effect_not_logged: 1, policy_unmet: 0 });
+    expect(r.outputs).toMatchObject({ 'policy-warned': '1', pending: '1', 'effect-not-logged': '1', 'policy-unmet': '0' });
+  });
+
+  it('21: a configuration error writes a job summary saying what stopped the gate (a red required check never opens on an empty page)', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: 'version: 1\nrulez: []\n' }), event: PUSH });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.summary).toMatch(/^## ⛔ receipt-gate: configuration error/);
+    expect(r.summary).toMatch(/unknown key "rulez"/);
+  });
+
+  it('26: an unwritable report is result=error in the CLI’s words (the path and why), never an internal error', async () => {
+    const ws = workspace({ 'notes.txt': 'a file, not a folder\n' });
+    const r = await runAction({ workspace: ws, event: PUSH, inputs: { 'report-file': 'notes.txt/report.json' } });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).not.toMatch(/internal error/);
+    const cliSays = await cli(['verify', '-C', ws, '--format', 'json', '--output', 'notes.txt/report.json'], ws);
+    expect(cliSays.code).toBe(2);
+    // One message for both: "cannot write NAME PATH: WHY", the CLI naming its flag, the action its input.
+    const why = (s: string, name: string) => new RegExp(`cannot write ${name} (\\S+): ([^\\n%]*)`).exec(s)?.slice(1);
+    const fromCli = why(cliSays.stderr, '--output');
+    const fromAction = why(r.stdout, 'report-file');
+    expect(fromCli?.[1]).toMatch(/^E[A-Z]+: /);
+    expect(fromAction?.[1]).toBe(fromCli?.[1]);
+    expect(path.resolve(ws, fromAction?.[0] ?? '')).toBe(path.resolve(ws, fromCli?.[0] ?? 'x'));
+  });
+
+  it('23: a 502 on the create with no run found by the lookup: the create is sent once more, then the annotations land', async () => {
+    let posts = 0;
+    const r = await runAction({
+      workspace: workspace(),
+      event: PUSH,
+      responder: (req) => {
+        if (req.method === 'POST') {
+          posts++;
+          return posts === 1
+            ? { status: 502, body: { message: 'Bad gateway' } }
+            : { status: 201, body: { id: 77, html_url: 'https://github.com/acme/agents/runs/77' } };
+        }
+        if (req.method === 'GET') return { status: 200, body: { total_count: 0, check_runs: [] } };
+        return { status: 200, body: { id: 77 } };
+      },
+    });
+    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'GET', 'POST']);
+    expect(r.outputs['check-run-id']).toBe('77');
+    expect(r.stdout).not.toMatch(/falling back to workflow commands/);
+  });
+});
