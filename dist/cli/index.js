@@ -9803,6 +9803,27 @@ class Coverage {
             return { kind: 'pending', latest, until };
         return { kind: 'uncovered', scoped: groups.length > 0 };
     }
+    /**
+     * Until when a record that binds no call waits for its run (docs/policy.md §12): its own file holds
+     * a usable statement of its provider and action whose `until` is less than `pending` before the
+     * verification time. Null: it does not wait (no such statement, no pending, or it has run out).
+     */
+    recordWaits(record) {
+        if (this.now === null || this.pendingSeconds === 0)
+            return null;
+        const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
+        let latest = null;
+        for (const s of this.usable) {
+            if (s.loc.file !== record.loc.file || s.statement.provider !== record.record.provider)
+                continue;
+            if (!s.statement.actions.includes(action))
+                continue;
+            const until = plus(s.statement.until, this.pendingSeconds);
+            if (latest === null || compareInstants(until, latest) > 0)
+                latest = until;
+        }
+        return latest !== null && compareInstants(this.now, latest) < 0 ? latest : null;
+    }
     /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
     gaps() {
         const out = new Map();
@@ -10977,8 +10998,15 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
 function recordMessage(verdict, name) {
     if (verdict.outcome === 'bound')
         return null;
-    if (verdict.outcome === 'unmatched')
-        return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}. ${UNDECLARED}`;
+    if (verdict.outcome === 'unmatched') {
+        // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
+        const missing = verdict.why.kind === 'same_subject'
+            ? ''
+            : ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)";
+        return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}${missing}. ${UNDECLARED}`;
+    }
+    if (verdict.outcome === 'awaiting_run')
+        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
     const check = verdict.record.check;
     switch (check.outcome) {
         case 'inconsistent':
@@ -11259,7 +11287,12 @@ function verify(evidence, options) {
         copies.set(check.first, list);
     }
     const recordReports = [];
-    for (const v of climbed.records) {
+    for (const found of climbed.records) {
+        // A record that binds no call waits for its run while its export is younger than pending (docs/policy.md §12).
+        const waits = found.outcome === 'unmatched' ? coverage.recordWaits(found.record.input) : null;
+        const v = found.outcome === 'unmatched' && waits !== null
+            ? { outcome: 'awaiting_run', record: found.record, why: found.why, until: waits }
+            : found;
         const judged = judgeRecord(v, options);
         if (judged.finding)
             findings.push(judged.finding);
@@ -14893,6 +14926,11 @@ const FINDINGS = {
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
     },
+    record_pending: {
+        severity: 'notice',
+        title: 'Audit record waits for its run',
+        help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+    },
     record_untrusted: {
         severity: 'error',
         title: 'Audit record not from a trusted signer',
@@ -15288,6 +15326,13 @@ const below = (a, b) => levelRank(a) < levelRank(b);
 const RECORD_OUTCOMES = {
     bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    /** Binds no call yet, and its export is younger than the policy's pending: its run may still arrive (docs/policy.md §12). */
+    awaiting_run: {
+        finding: 'record_pending',
+        unusable: false,
+        snag: 'binds no call yet (its run may still arrive)',
+        more: 'awaiting their run',
+    },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
     imported_twice: {

@@ -458,6 +458,11 @@ const FINDINGS = {
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
     },
+    record_pending: {
+        severity: 'notice',
+        title: 'Audit record waits for its run',
+        help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+    },
     record_untrusted: {
         severity: 'error',
         title: 'Audit record not from a trusted signer',
@@ -2890,6 +2895,13 @@ const below = (a, b) => levelRank(a) < levelRank(b);
 const RECORD_OUTCOMES = {
     bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    /** Binds no call yet, and its export is younger than the policy's pending: its run may still arrive (docs/policy.md §12). */
+    awaiting_run: {
+        finding: 'record_pending',
+        unusable: false,
+        snag: 'binds no call yet (its run may still arrive)',
+        more: 'awaiting their run',
+    },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
     imported_twice: {

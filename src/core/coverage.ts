@@ -11,7 +11,7 @@
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
 import { item } from './lists.js';
-import type { CoverageStatement, StatementInput } from './model.js';
+import type { CoverageStatement, RecordInput, StatementInput } from './model.js';
 import { asciiLower, cmp } from './text.js';
 import { compareInstants, type Instant, rfc3339 } from './time.js';
 
@@ -170,6 +170,24 @@ export class Coverage {
     const until = plus(time, this.pendingSeconds);
     if (newest && this.now !== null && compareInstants(this.now, until) < 0) return { kind: 'pending', latest, until };
     return { kind: 'uncovered', scoped: groups.length > 0 };
+  }
+
+  /**
+   * Until when a record that binds no call waits for its run (docs/policy.md §12): its own file holds
+   * a usable statement of its provider and action whose `until` is less than `pending` before the
+   * verification time. Null: it does not wait (no such statement, no pending, or it has run out).
+   */
+  recordWaits(record: RecordInput): Instant | null {
+    if (this.now === null || this.pendingSeconds === 0) return null;
+    const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
+    let latest: Instant | null = null;
+    for (const s of this.usable) {
+      if (s.loc.file !== record.loc.file || s.statement.provider !== record.record.provider) continue;
+      if (!s.statement.actions.includes(action)) continue;
+      const until = plus(s.statement.until, this.pendingSeconds);
+      if (latest === null || compareInstants(until, latest) > 0) latest = until;
+    }
+    return latest !== null && compareInstants(this.now, latest) < 0 ? latest : null;
   }
 
   /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */

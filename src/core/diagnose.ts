@@ -10,6 +10,7 @@ import { type Call, isEligible, isIneligible } from './call.js';
 import { NearestCalls, type NearestQuery, push, sameField, targetOf } from './nearest.js';
 import { narrowTarget } from './projection.js';
 import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
+import type { Instant } from './time.js';
 
 /** Records a reason names before it counts the rest. */
 export const SNAGS_LISTED = 3;
@@ -54,6 +55,14 @@ export type Unmatched =
 export type RecordVerdict =
   | { readonly outcome: 'bound'; readonly record: UsableRecord; readonly call: Call }
   | { readonly outcome: 'unmatched'; readonly record: UsableRecord; readonly why: Unmatched }
+  /** Unmatched while the export that holds it is younger than the policy's pending (decided in verify.ts, which knows the time). */
+  | {
+      readonly outcome: 'awaiting_run';
+      readonly record: UsableRecord;
+      readonly why: Unmatched;
+      /** Until when it waits: the statement's `until` plus the policy's pending. */
+      readonly until: Instant;
+    }
   | { readonly outcome: UnusableRecord['check']['outcome']; readonly record: UnusableRecord };
 
 export interface Diagnoser {

@@ -42,6 +42,11 @@ export const FINDINGS = {
     title: 'Audit record binds no call',
     help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
   },
+  record_pending: {
+    severity: 'notice',
+    title: 'Audit record waits for its run',
+    help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+  },
   record_untrusted: {
     severity: 'error',
     title: 'Audit record not from a trusted signer',

@@ -272,7 +272,16 @@ export function judgeCall(
 /** The words of a record's finding (the code comes from the outcome table). */
 function recordMessage(verdict: RecordVerdict, name: string): string | null {
   if (verdict.outcome === 'bound') return null;
-  if (verdict.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}. ${UNDECLARED}`;
+  if (verdict.outcome === 'unmatched') {
+    // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
+    const missing =
+      verdict.why.kind === 'same_subject'
+        ? ''
+        : ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)";
+    return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}${missing}. ${UNDECLARED}`;
+  }
+  if (verdict.outcome === 'awaiting_run')
+    return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
   const check = verdict.record.check;
   switch (check.outcome) {
     case 'inconsistent':

@@ -10,6 +10,7 @@
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
 import { Coverage, sameExport, windowText } from './coverage.js';
+import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { climb } from './ladder.js';
 import { item } from './lists.js';
@@ -263,7 +264,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     copies.set(check.first, list);
   }
   const recordReports: RecordReport[] = [];
-  for (const v of climbed.records) {
+  for (const found of climbed.records) {
+    // A record that binds no call waits for its run while its export is younger than pending (docs/policy.md §12).
+    const waits = found.outcome === 'unmatched' ? coverage.recordWaits(found.record.input) : null;
+    const v: RecordVerdict =
+      found.outcome === 'unmatched' && waits !== null
+        ? { outcome: 'awaiting_run', record: found.record, why: found.why, until: waits }
+        : found;
     const judged = judgeRecord(v, options);
     if (judged.finding) findings.push(judged.finding);
     if (v.record.check.outcome === 'imported_twice') continue;

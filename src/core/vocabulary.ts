@@ -37,7 +37,7 @@ export const isLevel = (s: string): s is Level => (LEVELS as readonly string[]).
 export const below = (a: Level, b: Level): boolean => levelRank(a) < levelRank(b);
 
 /** What can become of an audit record. */
-export type RecordOutcome = 'bound' | 'unmatched' | 'inconsistent' | 'untrusted' | 'imported_twice' | 'duplicate';
+export type RecordOutcome = 'bound' | 'unmatched' | 'awaiting_run' | 'inconsistent' | 'untrusted' | 'imported_twice' | 'duplicate';
 
 export interface RecordOutcomeEntry {
   /** The finding a record with this outcome gets (null: none, it binds a call). */
@@ -54,6 +54,13 @@ export interface RecordOutcomeEntry {
 export const RECORD_OUTCOMES: { readonly [O in RecordOutcome]: RecordOutcomeEntry } = {
   bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
   unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+  /** Binds no call yet, and its export is younger than the policy's pending: its run may still arrive (docs/policy.md §12). */
+  awaiting_run: {
+    finding: 'record_pending',
+    unusable: false,
+    snag: 'binds no call yet (its run may still arrive)',
+    more: 'awaiting their run',
+  },
   inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
   untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
   imported_twice: {
