@@ -32526,6 +32526,8 @@ class Requirements {
             const run = byArtifact.get(entry.run);
             if (!run)
                 this.stale.push({ entry, why: 'no run of that path was read' });
+            else if (entry.onlyIn && !entry.onlyIn.has(run.artifact))
+                continue; // added by the pull request, for a run the base does not hold as it is: after merge
             else if (run.sha256 !== entry.sha256)
                 this.stale.push({
                     entry,
@@ -32550,7 +32552,10 @@ class Requirements {
             const facts = ruledCall(call) ? factsOf(call) : null;
             const rule = facts ? this.ruleOf(facts) : null;
             const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
-            return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
+            const reason = entry.onlyIn
+                ? `${entry.reason} (added by this pull request; it applies now: the run is on the base with the same bytes)`
+                : entry.reason;
+            return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason } };
         }
         if (!ruledCall(call))
             return NOT_RULED;
@@ -32576,7 +32581,10 @@ class Requirements {
         if (!short)
             return { kind: 'met' };
         const p = call.input.projection;
-        const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
+        // An exception the pull request adds applies now only to a call already at the base with the same bytes (docs/policy.md §10).
+        const candidates = rule && p.kind === 'subject'
+            ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
+            : [];
         const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
         if (live) {
             this.used.set(live, (this.used.get(live) ?? 0) + 1);
@@ -32604,7 +32612,9 @@ class Requirements {
                 out.push((0,core_findings/* finding */.gk)('exception_expired', e.at, `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`));
             }
             else if (!this.used.has(e))
-                out.push((0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
+                out.push((0,core_findings/* finding */.gk)('exception_unused', e.at, e.onlyIn
+                    ? `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base: it applies after merge`
+                    : `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
             if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
                 out.push((0,core_findings/* finding */.gk)('exception_expiring', e.at, `the exception for rule ${e.rule} (${who}) expires on ${e.expiresText}, within 14 days: renew it or fix what it excuses`));
         }
@@ -32912,7 +32922,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const name = requirementName(requirement);
     if (shortfall.kind === 'excused') {
         const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})`));
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
         return out;
     }
     // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
@@ -39855,6 +39865,178 @@ function readContext(env, cwd) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/gate/repository.ts
+/**
+ * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
+ * arguments): the policy file and trust material at a pull request's base, or at the CLI's
+ * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
+ */
+
+
+
+
+/** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
+const MAX_BYTES = 16 * 1024 * 1024;
+function git(cwd, args) {
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
+        encoding: 'utf8',
+        maxBuffer: MAX_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    });
+    if (r.error)
+        return { status: null, stdout: '', stderr: r.error.message };
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+/** The full commit id a ref names in the clone at `cwd`, or null when the clone does not have it. */
+function resolveCommit(cwd, ref) {
+    if (ref.startsWith('-'))
+        return null;
+    const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const sha = r.stdout.trim();
+    return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
+const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+/** Git's mode of a symbolic link. */
+const LINK_MODE = '120000';
+/** The repository path of a file on disk, `/`-separated. */
+const repository_relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+/**
+ * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
+ * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
+ * git would give a link's text where the contents API gives its target, so neither is read).
+ * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
+ */
+function readAtCommit(cwd, commit, file) {
+    const sha = resolveCommit(cwd, commit);
+    if (sha === null)
+        return {
+            ok: false,
+            reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
+        };
+    const rel = repository_relOf(cwd, file);
+    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
+    if (tree.status !== 0)
+        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    for (const entry of tree.stdout.split('\0')) {
+        const tab = entry.indexOf('\t');
+        if (tab < 0)
+            continue;
+        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    }
+    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
+    if (r.status !== 0)
+        return { ok: true, value: null };
+    const shown = git(cwd, ['show', `${sha}:./${rel}`]);
+    if (shown.status !== 0)
+        return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
+    return { ok: true, value: shown.stdout };
+}
+/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
+const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
+/**
+ * Whether a repository path is where a policy file is sometimes put instead of the default
+ * (docs/policy.md §11 "A policy at a near-miss path").
+ */
+const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
+const NEAR_MISS_FILES = [
+    '.github/receipt-gate.yaml',
+    '.github/receipt-gate.json',
+    'receipt-gate.yml',
+    'receipt-gate.yaml',
+];
+/** A near-miss policy file at a commit (git), or null. */
+function nearMissAtCommit(cwd, commit) {
+    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
+    if (r.status !== 0)
+        return null;
+    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+}
+/** A near-miss policy file in the checkout, or null. */
+function nearMissOnDisk(cwd) {
+    let inFolder = [];
+    try {
+        inFolder = (0,external_node_fs_namespaceObject.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+    }
+    catch {
+        // No such folder.
+    }
+    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+}
+/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
+function linkOnDisk(cwd, rel) {
+    for (const prefix of prefixes(rel)) {
+        try {
+            if ((0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+                return linkReason(prefix, rel);
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
+}
+/** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
+function blobId(bytes, hex = 40) {
+    const hash = (0,external_node_crypto_.createHash)(hex === 64 ? 'sha256' : 'sha1');
+    hash.update(`blob ${bytes.length}\0`);
+    hash.update(bytes);
+    return hash.digest('hex');
+}
+/** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
+function treeAtCommit(cwd, commit) {
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    if (top.status !== 0)
+        return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
+        encoding: 'utf8',
+        maxBuffer: 512 * 1024 * 1024,
+    });
+    if (r.error || r.status !== 0)
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+    const out = new Map();
+    for (const entry of r.stdout.split('\0')) {
+        // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
+        const m = /^100(?:644|755) blob ([0-9a-f]{40,64}) +(\d+)\t(.+)$/s.exec(entry);
+        if (m?.[1] && m[2] && m[3])
+            out.set(m[3], { id: m[1], size: Number(m[2]) });
+    }
+    return { ok: true, value: out };
+}
+/**
+ * The files of the checkout under `cwd` that are present with the same bytes at the base (their
+ * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
+ * Only a file whose size matches is read.
+ * @param root the repository root on disk (the base tree's paths are relative to it)
+ */
+function identicalAtBase(root, cwd, tree) {
+    const out = new Set();
+    for (const [rel, blob] of tree) {
+        const abs = external_node_path_default().join(root, rel);
+        const local = external_node_path_default().relative(cwd, abs);
+        if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
+            continue;
+        let st;
+        try {
+            st = (0,external_node_fs_namespaceObject.lstatSync)(abs);
+        }
+        catch {
+            continue;
+        }
+        if (!st.isFile() || st.size !== blob.size)
+            continue;
+        if (blobId((0,external_node_fs_namespaceObject.readFileSync)(abs), blob.id.length) === blob.id)
+            out.add(local.split((external_node_path_default()).sep).join('/'));
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
 /**
  * Every option's default in one table, as the text a user would write: the action's inputs by name
@@ -40853,6 +41035,45 @@ function settleTrustFile(name, given) {
         review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
     };
 }
+/** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
+function addedEntries(base, head) {
+    const known = new Set(base.exceptions.map((e) => `${e.binding}\u0000${e.rule}\u0000${e.expiresText}`));
+    const pinned = new Set(base.grandfathered.map((g) => `${g.run}\u0000${g.sha256}`));
+    return {
+        exceptions: head.exceptions.filter((e) => !known.has(`${e.binding}\u0000${e.rule}\u0000${e.expiresText}`)),
+        grandfathered: head.grandfathered.filter((g) => !pinned.has(`${g.run}\u0000${g.sha256}`)),
+    };
+}
+/**
+ * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
+ * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
+ * never to what it adds or changes; everything else in its policy waits for the merge. When the base
+ * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ */
+function withBreakGlass(base, head, atBase) {
+    const added = addedEntries(base, head);
+    const count = added.exceptions.length + added.grandfathered.length;
+    if (count === 0)
+        return { policy: base, findings: [] };
+    const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };
+    if (!atBase.ok)
+        return {
+            policy: base,
+            findings: [
+                (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`),
+            ],
+        };
+    const onlyIn = atBase.value;
+    return {
+        policy: {
+            ...base,
+            exceptions: [...base.exceptions, ...added.exceptions.map((e) => ({ ...e, onlyIn }))],
+            grandfathered: [...base.grandfathered, ...added.grandfathered.map((g) => ({ ...g, onlyIn }))],
+        },
+        findings: [],
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/gate/settings/build.ts
 
@@ -40938,6 +41159,8 @@ function buildSettings(g) {
  * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
  * one UsageError naming the input.
  */
+
+
 
 
 
@@ -41036,7 +41259,29 @@ async function readSettings(input, ctx, env, files, now = new Date()) {
     // The YAML parser only when there is a policy file to read (it is most of a cold start without one).
     if (read.policy.kind !== 'none')
         await loadYamlParser();
-    return usage(() => settingsOf(input, ctx, env, read, now));
+    const built = usage(() => settingsOf(input, ctx, env, read, now));
+    if (!built.ok)
+        return built;
+    return { ok: true, value: await breakGlass(built.value, ctx, files) };
+}
+/**
+ * The break-glass path (docs/policy.md §10): what a pull request's policy adds (exceptions,
+ * grandfathered entries) applies now to run files present with the same bytes at the base. Their
+ * blob ids are compared with the base's tree (git, or one API request), only when something is added.
+ */
+async function breakGlass(settings, ctx, files) {
+    const gate = settings.gate;
+    const head = gate.policyReview?.head;
+    if (!head || gate.policy.kind !== 'file')
+        return settings;
+    const added = addedEntries(gate.policy, head);
+    if (added.exceptions.length + added.grandfathered.length === 0)
+        return settings;
+    const tree = await files.baseTree();
+    const atBase = tree.ok ? { ok: true, value: identicalAtBase(external_node_path_default().resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
+    const glass = withBreakGlass(gate.policy, head, atBase);
+    const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
+    return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
 }
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
 function listGiven(raw, name) {
@@ -41139,123 +41384,6 @@ function settingsOf(input, ctx, env, read, now) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./src/gate/repository.ts
-/**
- * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
- * arguments): the policy file and trust material at a pull request's base, or at the CLI's
- * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
- */
-
-
-
-/** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
-const MAX_BYTES = 16 * 1024 * 1024;
-function git(cwd, args) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
-        encoding: 'utf8',
-        maxBuffer: MAX_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-    });
-    if (r.error)
-        return { status: null, stdout: '', stderr: r.error.message };
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-/** The full commit id a ref names in the clone at `cwd`, or null when the clone does not have it. */
-function resolveCommit(cwd, ref) {
-    if (ref.startsWith('-'))
-        return null;
-    const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    const sha = r.stdout.trim();
-    return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
-}
-/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
-const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
-/** Git's mode of a symbolic link. */
-const LINK_MODE = '120000';
-/** The repository path of a file on disk, `/`-separated. */
-const repository_relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
-/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
-const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
-/**
- * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
- * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
- * git would give a link's text where the contents API gives its target, so neither is read).
- * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
- */
-function readAtCommit(cwd, commit, file) {
-    const sha = resolveCommit(cwd, commit);
-    if (sha === null)
-        return {
-            ok: false,
-            reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
-        };
-    const rel = repository_relOf(cwd, file);
-    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
-    if (tree.status !== 0)
-        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
-    for (const entry of tree.stdout.split('\0')) {
-        const tab = entry.indexOf('\t');
-        if (tab < 0)
-            continue;
-        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
-            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
-    }
-    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
-    if (r.status !== 0)
-        return { ok: true, value: null };
-    const shown = git(cwd, ['show', `${sha}:./${rel}`]);
-    if (shown.status !== 0)
-        return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
-    return { ok: true, value: shown.stdout };
-}
-/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
-const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
-/**
- * Whether a repository path is where a policy file is sometimes put instead of the default
- * (docs/policy.md §11 "A policy at a near-miss path").
- */
-const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
-/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-const NEAR_MISS_FILES = [
-    '.github/receipt-gate.yaml',
-    '.github/receipt-gate.json',
-    'receipt-gate.yml',
-    'receipt-gate.yaml',
-];
-/** A near-miss policy file at a commit (git), or null. */
-function nearMissAtCommit(cwd, commit) {
-    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-    if (r.status !== 0)
-        return null;
-    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
-}
-/** A near-miss policy file in the checkout, or null. */
-function nearMissOnDisk(cwd) {
-    let inFolder = [];
-    try {
-        inFolder = (0,external_node_fs_namespaceObject.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
-    }
-    catch {
-        // No such folder.
-    }
-    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
-}
-/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
-function linkOnDisk(cwd, rel) {
-    for (const prefix of prefixes(rel)) {
-        try {
-            if ((0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
-                return linkReason(prefix, rel);
-        }
-        catch {
-            return null;
-        }
-    }
-    return null;
-}
-
 ;// CONCATENATED MODULE: ./src/action/repo-files.ts
 /**
  * Repository files the action must read where a pull request cannot edit them (docs/policy.md §1):
@@ -41331,15 +41459,33 @@ async function apiText(api, ctx, rel, commit) {
         throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
     return Buffer.from(data['content'], 'base64').toString('utf8');
 }
-/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
-async function apiNearMiss(api, ctx, commit) {
+async function apiTree(api, ctx, commit) {
     const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
     const data = res.data;
     if (res.status !== 200 || !(0,core_json/* isObject */.G)(data) || !Array.isArray(data['tree']))
+        return { ok: false, reason: `the tree of the base commit ${commit.slice(0, 12)} cannot be read (HTTP ${res.status}${said(data)})` };
+    const paths = [];
+    const blobs = new Map();
+    for (const e of data['tree']) {
+        if (!(0,core_json/* isObject */.G)(e) || typeof e['path'] !== 'string')
+            continue;
+        paths.push(e['path']);
+        const id = e['sha'];
+        const size = e['size'];
+        if ((e['mode'] === '100644' || e['mode'] === '100755') &&
+            typeof id === 'string' &&
+            /^[0-9a-f]{40,64}$/.test(id) &&
+            typeof size === 'number')
+            blobs.set(e['path'], { id, size });
+    }
+    return { ok: true, value: { paths, blobs, truncated: data['truncated'] === true } };
+}
+/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
+async function apiNearMiss(api, ctx, commit, tree) {
+    if (!tree.ok)
         return null;
-    const paths = data['tree'].flatMap((e) => ((0,core_json/* isObject */.G)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
-    const found = paths.sort().find(isNearMissPolicy) ?? null;
-    if (found !== null || data['truncated'] !== true)
+    const found = [...tree.value.paths].sort().find(isNearMissPolicy) ?? null;
+    if (found !== null || !tree.value.truncated)
         return found;
     for (const folder of ['', '.github', '.github/receipt-gate']) {
         const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
@@ -41365,6 +41511,9 @@ function repoFiles(ctx, token, api) {
         return base;
     };
     const noToken = (rel, commit) => new UsageError('file', `${rel} must be read at the base commit ${commit.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`);
+    // The base's tree through the API is read once, whoever asks (the near-miss check, the break-glass path).
+    let tree = null;
+    const treeOnce = async (commit) => (tree ??= (async () => apiTree(await api(), ctx, commit))());
     return {
         base,
         async read(rel) {
@@ -41394,7 +41543,24 @@ function repoFiles(ctx, token, api) {
                 return nearMissAtCommit(workspace, commit);
             if (token === '' || !ctx.owner || !ctx.repo)
                 throw noToken('the policy file', commit);
-            return apiNearMiss(await api(), ctx, commit);
+            return apiNearMiss(await api(), ctx, commit, await treeOnce(commit));
+        },
+        async baseTree() {
+            const commit = baseCommit('the base tree');
+            if (resolveCommit(workspace, commit) !== null)
+                return treeAtCommit(workspace, commit);
+            if (token === '' || !ctx.owner || !ctx.repo)
+                return { ok: false, reason: 'the base commit is not in the clone and there is no github-token' };
+            const got = await treeOnce(commit);
+            if (!got.ok)
+                return got;
+            // A truncated tree would call files absent that are there: nothing of the head applies then.
+            if (got.value.truncated)
+                return {
+                    ok: false,
+                    reason: 'the base tree is larger than one API answer (truncated); check out with fetch-depth: 0 so git can compare it',
+                };
+            return { ok: true, value: got.value.blobs };
         },
     };
 }

@@ -26,7 +26,11 @@ import { ROOT } from '../support/workspace.js';
 const actionDoc = readFileSync(path.join(ROOT, 'docs/action.md'), 'utf8');
 
 /** A repository with no policy file and no trust file (the action's readers of repository files). */
-const NO_FILES = { read: async () => ({ kind: 'absent' as const }), nearMiss: async () => null };
+const NO_FILES = {
+  read: async () => ({ kind: 'absent' as const }),
+  nearMiss: async () => null,
+  baseTree: async () => ({ ok: false as const, reason: 'not a pull request' }),
+};
 
 /** `receipt-gate verify …` read into its request, or the usage problem. */
 const parseVerify = (argv: readonly string[], isTTY = false) => usage(() => verifyRequest(argv, { cwd: ROOT, env: {}, isTTY }));

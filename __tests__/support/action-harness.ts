@@ -8,6 +8,7 @@
  */
 
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,6 +81,8 @@ export interface RunOptions {
   /** Paths of `base` that are symbolic links at the base (the contents API answers with the target). */
   readonly links?: readonly string[];
   readonly linkTargets?: Record<string, string>;
+  /** The base tree's answer says GitHub cut it (a tree too large for one answer). */
+  readonly treeTruncated?: boolean;
   /** The clock of an in-process run (default: a fixed time, so reports compare byte for byte). */
   readonly now?: Date;
 }
@@ -145,11 +148,16 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
                 ? { sha: commit[1] }
                 : {
                     sha: tree?.[1],
-                    truncated: false,
-                    tree: Object.keys(o.base ?? {}).map((p) => ({
+                    truncated: o.treeTruncated ?? false,
+                    tree: Object.entries(o.base ?? {}).map(([p, text]) => ({
                       path: p,
                       mode: o.links?.includes(p) ? '120000' : '100644',
                       type: 'blob',
+                      sha: createHash('sha1')
+                        .update(`blob ${Buffer.byteLength(text)}\0`)
+                        .update(text)
+                        .digest('hex'),
+                      size: Buffer.byteLength(text),
                     })),
                   },
           ),

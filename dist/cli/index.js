@@ -10513,6 +10513,8 @@ class Requirements {
             const run = byArtifact.get(entry.run);
             if (!run)
                 this.stale.push({ entry, why: 'no run of that path was read' });
+            else if (entry.onlyIn && !entry.onlyIn.has(run.artifact))
+                continue; // added by the pull request, for a run the base does not hold as it is: after merge
             else if (run.sha256 !== entry.sha256)
                 this.stale.push({
                     entry,
@@ -10537,7 +10539,10 @@ class Requirements {
             const facts = ruledCall(call) ? factsOf(call) : null;
             const rule = facts ? this.ruleOf(facts) : null;
             const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
-            return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
+            const reason = entry.onlyIn
+                ? `${entry.reason} (added by this pull request; it applies now: the run is on the base with the same bytes)`
+                : entry.reason;
+            return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason } };
         }
         if (!ruledCall(call))
             return NOT_RULED;
@@ -10563,7 +10568,10 @@ class Requirements {
         if (!short)
             return { kind: 'met' };
         const p = call.input.projection;
-        const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
+        // An exception the pull request adds applies now only to a call already at the base with the same bytes (docs/policy.md §10).
+        const candidates = rule && p.kind === 'subject'
+            ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
+            : [];
         const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
         if (live) {
             this.used.set(live, (this.used.get(live) ?? 0) + 1);
@@ -10591,7 +10599,9 @@ class Requirements {
                 out.push((0,core_findings/* finding */.gk)('exception_expired', e.at, `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`));
             }
             else if (!this.used.has(e))
-                out.push((0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
+                out.push((0,core_findings/* finding */.gk)('exception_unused', e.at, e.onlyIn
+                    ? `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base: it applies after merge`
+                    : `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
             if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
                 out.push((0,core_findings/* finding */.gk)('exception_expiring', e.at, `the exception for rule ${e.rule} (${who}) expires on ${e.expiresText}, within 14 days: renew it or fix what it excuses`));
         }
@@ -10899,7 +10909,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const name = requirementName(requirement);
     if (shortfall.kind === 'excused') {
         const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})`));
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
         return out;
     }
     // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
@@ -12563,6 +12573,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -12668,6 +12679,60 @@ function linkOnDisk(cwd, rel) {
     }
     return null;
 }
+/** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
+function blobId(bytes, hex = 40) {
+    const hash = createHash(hex === 64 ? 'sha256' : 'sha1');
+    hash.update(`blob ${bytes.length}\0`);
+    hash.update(bytes);
+    return hash.digest('hex');
+}
+/** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
+function treeAtCommit(cwd, commit) {
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    if (top.status !== 0)
+        return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
+    const r = spawnSync('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
+        encoding: 'utf8',
+        maxBuffer: 512 * 1024 * 1024,
+    });
+    if (r.error || r.status !== 0)
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+    const out = new Map();
+    for (const entry of r.stdout.split('\0')) {
+        // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
+        const m = /^100(?:644|755) blob ([0-9a-f]{40,64}) +(\d+)\t(.+)$/s.exec(entry);
+        if (m?.[1] && m[2] && m[3])
+            out.set(m[3], { id: m[1], size: Number(m[2]) });
+    }
+    return { ok: true, value: out };
+}
+/**
+ * The files of the checkout under `cwd` that are present with the same bytes at the base (their
+ * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
+ * Only a file whose size matches is read.
+ * @param root the repository root on disk (the base tree's paths are relative to it)
+ */
+function identicalAtBase(root, cwd, tree) {
+    const out = new Set();
+    for (const [rel, blob] of tree) {
+        const abs = path.join(root, rel);
+        const local = path.relative(cwd, abs);
+        if (local.startsWith('..') || path.isAbsolute(local))
+            continue;
+        let st;
+        try {
+            st = lstatSync(abs);
+        }
+        catch {
+            continue;
+        }
+        if (!st.isFile() || st.size !== blob.size)
+            continue;
+        if (blobId(readFileSync(abs), blob.id.length) === blob.id)
+            out.add(local.split(path.sep).join('/'));
+    }
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
 /**
@@ -12746,6 +12811,45 @@ function settleTrustFile(name, given) {
     return {
         text: base,
         review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
+    };
+}
+/** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
+function addedEntries(base, head) {
+    const known = new Set(base.exceptions.map((e) => `${e.binding}\u0000${e.rule}\u0000${e.expiresText}`));
+    const pinned = new Set(base.grandfathered.map((g) => `${g.run}\u0000${g.sha256}`));
+    return {
+        exceptions: head.exceptions.filter((e) => !known.has(`${e.binding}\u0000${e.rule}\u0000${e.expiresText}`)),
+        grandfathered: head.grandfathered.filter((g) => !pinned.has(`${g.run}\u0000${g.sha256}`)),
+    };
+}
+/**
+ * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
+ * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
+ * never to what it adds or changes; everything else in its policy waits for the merge. When the base
+ * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ */
+function withBreakGlass(base, head, atBase) {
+    const added = addedEntries(base, head);
+    const count = added.exceptions.length + added.grandfathered.length;
+    if (count === 0)
+        return { policy: base, findings: [] };
+    const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };
+    if (!atBase.ok)
+        return {
+            policy: base,
+            findings: [
+                finding('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`),
+            ],
+        };
+    const onlyIn = atBase.value;
+    return {
+        policy: {
+            ...base,
+            exceptions: [...base.exceptions, ...added.exceptions.map((e) => ({ ...e, onlyIn }))],
+            grandfathered: [...base.grandfathered, ...added.grandfathered.map((g) => ({ ...g, onlyIn }))],
+        },
+        findings: [],
     };
 }
 

@@ -10,11 +10,12 @@ import path from 'node:path';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
+import { identicalAtBase, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
-import type { PolicyGiven } from '../gate/settings/policy.js';
+import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { loadYamlParser } from '../read/policy-file.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
@@ -92,7 +93,11 @@ function refuseUnknownInputs(env: NodeJS.ProcessEnv, known: ReadonlySet<string>)
 }
 
 /** Reads repository files where a pull request cannot edit them (action/repo-files.ts). */
-type Files = { read(rel: string): Promise<Given>; nearMiss(): Promise<string | null> };
+type Files = {
+  read(rel: string): Promise<Given>;
+  nearMiss(): Promise<string | null>;
+  baseTree(): Promise<Result<ReadonlyMap<string, TreeBlob>>>;
+};
 
 /** The files the settings read from the repository: the policy file and the trusted root, as the event says to read them. */
 interface Read {
@@ -156,7 +161,27 @@ export async function readSettings(
   }
   // The YAML parser only when there is a policy file to read (it is most of a cold start without one).
   if (read.policy.kind !== 'none') await loadYamlParser();
-  return usage(() => settingsOf(input, ctx, env, read, now));
+  const built = usage(() => settingsOf(input, ctx, env, read, now));
+  if (!built.ok) return built;
+  return { ok: true, value: await breakGlass(built.value, ctx, files) };
+}
+
+/**
+ * The break-glass path (docs/policy.md §10): what a pull request's policy adds (exceptions,
+ * grandfathered entries) applies now to run files present with the same bytes at the base. Their
+ * blob ids are compared with the base's tree (git, or one API request), only when something is added.
+ */
+async function breakGlass(settings: ActionSettings, ctx: RunContext, files: Files): Promise<ActionSettings> {
+  const gate = settings.gate;
+  const head = gate.policyReview?.head;
+  if (!head || gate.policy.kind !== 'file') return settings;
+  const added = addedEntries(gate.policy, head);
+  if (added.exceptions.length + added.grandfathered.length === 0) return settings;
+  const tree = await files.baseTree();
+  const atBase = tree.ok ? { ok: true as const, value: identicalAtBase(path.resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
+  const glass = withBreakGlass(gate.policy, head, atBase);
+  const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
+  return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
 }
 
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */

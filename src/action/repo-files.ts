@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isObject } from '../core/json.js';
+import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import {
   isCommitId,
@@ -18,6 +19,8 @@ import {
   nearMissOnDisk,
   readAtCommit,
   resolveCommit,
+  type TreeBlob,
+  treeAtCommit,
 } from '../gate/repository.js';
 import type { RepoText } from '../gate/settings/policy.js';
 import { UsageError } from '../gate/settings/types.js';
@@ -98,14 +101,41 @@ async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: str
   return Buffer.from(data['content'], 'base64').toString('utf8');
 }
 
-/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
-async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string): Promise<string | null> {
+/** A commit's tree through the API, in one request (recursive): every path, and each regular file's blob id and size; `truncated` when GitHub cut it. */
+interface ApiTree {
+  readonly paths: readonly string[];
+  readonly blobs: ReadonlyMap<string, TreeBlob>;
+  readonly truncated: boolean;
+}
+
+async function apiTree(api: GitHubApi, ctx: RunContext, commit: string): Promise<Result<ApiTree>> {
   const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
   const data = res.data;
-  if (res.status !== 200 || !isObject(data) || !Array.isArray(data['tree'])) return null;
-  const paths = data['tree'].flatMap((e: unknown) => (isObject(e) && typeof e['path'] === 'string' ? [e['path']] : []));
-  const found = paths.sort().find(isNearMissPolicy) ?? null;
-  if (found !== null || data['truncated'] !== true) return found;
+  if (res.status !== 200 || !isObject(data) || !Array.isArray(data['tree']))
+    return { ok: false, reason: `the tree of the base commit ${commit.slice(0, 12)} cannot be read (HTTP ${res.status}${said(data)})` };
+  const paths: string[] = [];
+  const blobs = new Map<string, TreeBlob>();
+  for (const e of data['tree']) {
+    if (!isObject(e) || typeof e['path'] !== 'string') continue;
+    paths.push(e['path']);
+    const id = e['sha'];
+    const size = e['size'];
+    if (
+      (e['mode'] === '100644' || e['mode'] === '100755') &&
+      typeof id === 'string' &&
+      /^[0-9a-f]{40,64}$/.test(id) &&
+      typeof size === 'number'
+    )
+      blobs.set(e['path'], { id, size });
+  }
+  return { ok: true, value: { paths, blobs, truncated: data['truncated'] === true } };
+}
+
+/** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
+async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string, tree: Result<ApiTree>): Promise<string | null> {
+  if (!tree.ok) return null;
+  const found = [...tree.value.paths].sort().find(isNearMissPolicy) ?? null;
+  if (found !== null || !tree.value.truncated) return found;
   for (const folder of ['', '.github', '.github/receipt-gate']) {
     const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
     if (list.status !== 200 || !Array.isArray(list.data)) continue;
@@ -126,6 +156,8 @@ export function repoFiles(
   read(rel: string): Promise<Given>;
   /** A policy file at a near-miss path where the policy is read (the base on a pull request), or null. */
   nearMiss(): Promise<string | null>;
+  /** The base commit's regular files (repository paths → blob id and size), for the break-glass path; why not. */
+  baseTree(): Promise<Result<ReadonlyMap<string, TreeBlob>>>;
 } {
   const base = PULL_EVENTS.has(ctx.eventName) ? ctx.baseSha : null;
   const workspace = path.resolve(ctx.workspace);
@@ -148,6 +180,9 @@ export function repoFiles(
       'file',
       `${rel} must be read at the base commit ${commit.slice(0, 12)}, which is not in the clone, and there is no github-token to ask the contents API (give the job permissions: contents: read, or check out with fetch-depth: 0)`,
     );
+  // The base's tree through the API is read once, whoever asks (the near-miss check, the break-glass path).
+  let tree: Promise<Result<ApiTree>> | null = null;
+  const treeOnce = async (commit: string): Promise<Result<ApiTree>> => (tree ??= (async () => apiTree(await api(), ctx, commit))());
   return {
     base,
     async read(rel) {
@@ -170,7 +205,22 @@ export function repoFiles(
       const commit = baseCommit('the policy file');
       if (resolveCommit(workspace, commit) !== null) return nearMissAtCommit(workspace, commit);
       if (token === '' || !ctx.owner || !ctx.repo) throw noToken('the policy file', commit);
-      return apiNearMiss(await api(), ctx, commit);
+      return apiNearMiss(await api(), ctx, commit, await treeOnce(commit));
+    },
+    async baseTree() {
+      const commit = baseCommit('the base tree');
+      if (resolveCommit(workspace, commit) !== null) return treeAtCommit(workspace, commit);
+      if (token === '' || !ctx.owner || !ctx.repo)
+        return { ok: false, reason: 'the base commit is not in the clone and there is no github-token' };
+      const got = await treeOnce(commit);
+      if (!got.ok) return got;
+      // A truncated tree would call files absent that are there: nothing of the head applies then.
+      if (got.value.truncated)
+        return {
+          ok: false,
+          reason: 'the base tree is larger than one API answer (truncated); check out with fetch-depth: 0 so git can compare it',
+        };
+      return { ok: true, value: got.value.blobs };
     },
   };
 }

@@ -66,6 +66,11 @@ export interface PolicyException {
   /** As written in the file. */
   readonly expiresText: string;
   readonly at: Location;
+  /**
+   * Added by the pull request being judged (docs/policy.md §10, the break-glass path): it applies now
+   * only to calls of these run files, present with the same bytes at the base; absent: a base entry.
+   */
+  readonly onlyIn?: ReadonlySet<string>;
 }
 
 /** A run judged for honesty only, while its bytes are these. */
@@ -74,6 +79,8 @@ export interface Grandfathered {
   readonly sha256: string;
   readonly reason: string;
   readonly at: Location;
+  /** Added by the pull request being judged: it applies now only when its run is among these (present with the same bytes at the base). */
+  readonly onlyIn?: ReadonlySet<string>;
 }
 
 /** Where a policy file was read from: its path, the commit (null: the file on disk) and its bytes' sha256 (bare hex). */

@@ -89,6 +89,8 @@ export class Requirements {
     for (const entry of policy.grandfathered) {
       const run = byArtifact.get(entry.run);
       if (!run) this.stale.push({ entry, why: 'no run of that path was read' });
+      else if (entry.onlyIn && !entry.onlyIn.has(run.artifact))
+        continue; // added by the pull request, for a run the base does not hold as it is: after merge
       else if (run.sha256 !== entry.sha256)
         this.stale.push({
           entry,
@@ -114,7 +116,10 @@ export class Requirements {
       const facts = ruledCall(call) ? factsOf(call) : null;
       const rule = facts ? this.ruleOf(facts) : null;
       const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
-      return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
+      const reason = entry.onlyIn
+        ? `${entry.reason} (added by this pull request; it applies now: the run is on the base with the same bytes)`
+        : entry.reason;
+      return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason } };
     }
     if (!ruledCall(call)) return NOT_RULED;
     const rule = this.ruleOf(factsOf(call));
@@ -136,7 +141,11 @@ export class Requirements {
     const short = below(counted, required);
     if (!short) return { kind: 'met' };
     const p = call.input.projection;
-    const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
+    // An exception the pull request adds applies now only to a call already at the base with the same bytes (docs/policy.md §10).
+    const candidates =
+      rule && p.kind === 'subject'
+        ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
+        : [];
     const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
     if (live) {
       this.used.set(live, (this.used.get(live) ?? 0) + 1);
@@ -170,7 +179,15 @@ export class Requirements {
           ),
         );
       } else if (!this.used.has(e))
-        out.push(finding('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
+        out.push(
+          finding(
+            'exception_unused',
+            e.at,
+            e.onlyIn
+              ? `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base: it applies after merge`
+              : `the exception for rule ${e.rule} (${who}) excused no call: prune it`,
+          ),
+        );
       if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
         out.push(
           finding(

@@ -166,7 +166,7 @@ function callFindings(
       finding(
         'policy_excepted',
         input.loc,
-        `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})`,
+        `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`,
       ),
     );
     return out;

@@ -4,7 +4,8 @@
  * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Result } from '../core/result.js';
 
@@ -118,4 +119,61 @@ export function linkOnDisk(cwd: string, rel: string): string | null {
     }
   }
   return null;
+}
+
+/** A file of a commit's tree: its blob id (git's sha1 or sha256 object id) and size in bytes. */
+export interface TreeBlob {
+  readonly id: string;
+  readonly size: number;
+}
+
+/** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
+export function blobId(bytes: Uint8Array, hex = 40): string {
+  const hash = createHash(hex === 64 ? 'sha256' : 'sha1');
+  hash.update(`blob ${bytes.length}\0`);
+  hash.update(bytes);
+  return hash.digest('hex');
+}
+
+/** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
+export function treeAtCommit(cwd: string, commit: string): Result<ReadonlyMap<string, TreeBlob>> {
+  const top = git(cwd, ['rev-parse', '--show-toplevel']);
+  if (top.status !== 0) return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
+  const r = spawnSync('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (r.error || r.status !== 0)
+    return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+  const out = new Map<string, TreeBlob>();
+  for (const entry of r.stdout.split('\0')) {
+    // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
+    const m = /^100(?:644|755) blob ([0-9a-f]{40,64}) +(\d+)\t(.+)$/s.exec(entry);
+    if (m?.[1] && m[2] && m[3]) out.set(m[3], { id: m[1], size: Number(m[2]) });
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * The files of the checkout under `cwd` that are present with the same bytes at the base (their
+ * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
+ * Only a file whose size matches is read.
+ * @param root the repository root on disk (the base tree's paths are relative to it)
+ */
+export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<string, TreeBlob>): Set<string> {
+  const out = new Set<string>();
+  for (const [rel, blob] of tree) {
+    const abs = path.join(root, rel);
+    const local = path.relative(cwd, abs);
+    if (local.startsWith('..') || path.isAbsolute(local)) continue;
+    let st: Stats;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      continue;
+    }
+    if (!st.isFile() || st.size !== blob.size) continue;
+    if (blobId(readFileSync(abs), blob.id.length) === blob.id) out.add(local.split(path.sep).join('/'));
+  }
+  return out;
 }

@@ -7,7 +7,8 @@
  */
 import { type Finding, finding, placeOf } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
-import type { Policy } from '../../core/policy.js';
+import type { Grandfathered, Policy, PolicyException } from '../../core/policy.js';
+import type { Result } from '../../core/result.js';
 import { type PolicyContext, readPolicyFile } from '../../read/policy-file.js';
 import { type PolicyReview, UsageError } from './types.js';
 
@@ -118,5 +119,56 @@ export function settleTrustFile(
       at,
       `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`,
     ),
+  };
+}
+
+/** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
+export function addedEntries(
+  base: Policy,
+  head: Policy,
+): { readonly exceptions: PolicyException[]; readonly grandfathered: Grandfathered[] } {
+  const known = new Set(base.exceptions.map((e) => `${e.binding}\u0000${e.rule}\u0000${e.expiresText}`));
+  const pinned = new Set(base.grandfathered.map((g) => `${g.run}\u0000${g.sha256}`));
+  return {
+    exceptions: head.exceptions.filter((e) => !known.has(`${e.binding}\u0000${e.rule}\u0000${e.expiresText}`)),
+    grandfathered: head.grandfathered.filter((g) => !pinned.has(`${g.run}\u0000${g.sha256}`)),
+  };
+}
+
+/**
+ * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
+ * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
+ * never to what it adds or changes; everything else in its policy waits for the merge. When the base
+ * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ */
+export function withBreakGlass(
+  base: Policy,
+  head: Policy,
+  atBase: Result<ReadonlySet<string>>,
+): { readonly policy: Policy; readonly findings: Finding[] } {
+  const added = addedEntries(base, head);
+  const count = added.exceptions.length + added.grandfathered.length;
+  if (count === 0) return { policy: base, findings: [] };
+  const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };
+  if (!atBase.ok)
+    return {
+      policy: base,
+      findings: [
+        finding(
+          'policy_changed',
+          at,
+          `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`,
+        ),
+      ],
+    };
+  const onlyIn = atBase.value;
+  return {
+    policy: {
+      ...base,
+      exceptions: [...base.exceptions, ...added.exceptions.map((e) => ({ ...e, onlyIn }))],
+      grandfathered: [...base.grandfathered, ...added.grandfathered.map((g) => ({ ...g, onlyIn }))],
+    },
+    findings: [],
   };
 }

@@ -1,0 +1,117 @@
+/**
+ * The break-glass path (issue 40; docs/policy.md §10): a call that already fails on the default
+ * branch makes every pull request red, the one adding its exception included. The exceptions and
+ * grandfathered entries a pull request adds apply in that pull request to run files present with the
+ * same bytes at the base (git blob ids, through git or one tree request), never to what it adds or
+ * changes; when the base tree cannot be compared nothing of the head applies, and the PR says why.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.js';
+import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { addKey, deployKey, json, surface } from '../support/corpus.js';
+import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const POLICY = '.github/receipt-gate.yml';
+const STRICT = `version: 1
+rules:
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+`;
+const RUN = '.assay/runs/2026-11-28-bypass.json';
+const bypass = addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'break-glass' }) });
+const runText = json(surface([bypass]));
+const reportOf = (r: ActionRun): Report => JSON.parse(readFileSync(r.outputs['report-file'] ?? '', 'utf8')) as Report;
+const PUSH = { name: 'push', payload: { after: HEAD_SHA } };
+
+/** The call's binding, as the report names it (what an exception is keyed by). */
+async function bindingOf(): Promise<string> {
+  const probe = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText }), event: PUSH });
+  return reportOf(probe).calls[0]?.subject_digest ?? '';
+}
+const withException = (binding: string) =>
+  `${STRICT}exceptions:\n  - binding: "${binding}"\n    rule: prod-keys\n    reason: INC-4312 break-glass key added by hand\n    owner: "@acme/secops"\n    expires: 2027-02-01\n`;
+
+describe('exceptions a pull request adds apply now to what is already on the base', () => {
+  it('the exception PR for a call already failing on main passes (contents API and one tree request); the finding says it applies now', async () => {
+    const binding = await bindingOf();
+    // On main the call fails: every pull request is red.
+    const red = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: STRICT }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+    });
+    expect(red.outputs['result']).toBe('fail');
+    const r = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding) }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+    });
+    expect(r.outputs['result']).toBe('pass');
+    const excepted = reportOf(r).findings.find((f) => f.code === 'policy_excepted');
+    expect(excepted?.message).toMatch(
+      /added by this pull request, it applies now: it excuses a call already on the base with the same bytes/,
+    );
+    expect(r.summary).toMatch(/it applies now/);
+    expect(r.contentRequests.filter((q) => q.url.includes('/git/trees/'))).toHaveLength(1);
+  });
+
+  it('never to a call the pull request adds, or to a run file whose bytes differ from the base’s', async () => {
+    const binding = await bindingOf();
+    const added = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding) }),
+      base: { [POLICY]: STRICT },
+    });
+    expect(added.outputs['result']).toBe('fail');
+    expect(reportOf(added).findings.find((f) => f.code === 'exception_unused')?.message).toMatch(/applies after merge/);
+    const changed = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: `${runText}\n`, [POLICY]: withException(binding) }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+    });
+    expect(changed.outputs['result']).toBe('fail');
+  });
+
+  it('a grandfathered entry the pull request adds applies now to a run on the base with the same bytes', async () => {
+    const sha256 = (await import('node:crypto')).createHash('sha256').update(runText).digest('hex');
+    const grandfather = `${STRICT}grandfathered:\n  - run: ${RUN}\n    sha256: "${sha256}"\n    reason: before the export existed\n`;
+    const r = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: grandfather }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+    });
+    expect(r.outputs['result']).toBe('pass');
+    expect(reportOf(r).totals.grandfathered).toBe(1);
+  });
+
+  it('through git when the base commit is in the clone: no API request', async () => {
+    const binding = await bindingOf();
+    const ws = writeFiles(tempDir(), { [RUN]: runText, [POLICY]: STRICT });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: ws, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'main, with the failing call');
+    const base = git('rev-parse', 'HEAD');
+    writeFiles(ws, { [POLICY]: withException(binding) });
+    const event = { name: 'pull_request', payload: { pull_request: { number: 8, head: { sha: HEAD_SHA }, base: { sha: base } } } };
+    const r = await runAction({ workspace: ws, event });
+    expect(r.contentRequests).toEqual([]);
+    expect(r.outputs['result']).toBe('pass');
+  });
+
+  it('when the base tree cannot be compared (a truncated answer), nothing of the head applies, and the pull request says why', async () => {
+    const binding = await bindingOf();
+    const r = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding) }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+      treeTruncated: true,
+    });
+    expect(r.outputs['result']).toBe('fail');
+    expect(
+      reportOf(r)
+        .findings.map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/none applies now: the base commit's files could not be compared \(the base tree is larger than one API answer/);
+  });
+});
