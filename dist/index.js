@@ -31256,6 +31256,7 @@ const policy_NO_POLICY = {
     exceptions: [],
     grandfathered: [],
     source: null,
+    trust: null,
 };
 /** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
 const NAME = /^[^\s\p{Cc}:=*,]+$/u;
@@ -32510,7 +32511,7 @@ class Requirements {
     grandfatheredRuns = new Map();
     stale = [];
     use;
-    constructor(policy, now, runs) {
+    constructor(policy, now, runs, fileSha256 = new Map()) {
         this.policy = policy;
         this.now = now;
         this.use = new RuleUse(policy);
@@ -32523,6 +32524,14 @@ class Requirements {
         }
         const byArtifact = new Map(runs.map((r) => [r.artifact, r]));
         for (const entry of policy.grandfathered) {
+            if (entry.kind === 'audit') {
+                const sha256 = fileSha256.get(entry.run);
+                if (sha256 === undefined)
+                    this.stale.push({ entry, why: 'no audit file of that path was read' });
+                else if (sha256 !== entry.sha256)
+                    this.stale.push({ entry, why: `its bytes changed (sha256 ${sha256}, pinned ${entry.sha256}): trust is asked of its records` });
+                continue;
+            }
             const run = byArtifact.get(entry.run);
             if (!run)
                 this.stale.push({ entry, why: 'no run of that path was read' });
@@ -32536,6 +32545,10 @@ class Requirements {
             else
                 this.grandfatheredRuns.set(run.artifact, entry);
         }
+    }
+    /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
+    isGrandfathered(artifact) {
+        return this.grandfatheredRuns.has(artifact);
     }
     /** The rule for a call a rule could apply to, its use noted. */
     ruleOf(facts) {
@@ -32612,14 +32625,14 @@ class Requirements {
                 out.push((0,core_findings/* finding */.gk)('exception_expired', e.at, `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`));
             }
             else if (!this.used.has(e))
-                out.push((0,core_findings/* finding */.gk)('exception_unused', e.at, e.onlyIn
-                    ? `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base: it applies after merge`
-                    : `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
+                out.push(e.onlyIn
+                    ? (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base with the same bytes: it applies after merge`, 'notice')
+                    : (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
             if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
                 out.push((0,core_findings/* finding */.gk)('exception_expiring', e.at, `the exception for rule ${e.rule} (${who}) expires on ${e.expiresText}, within 14 days: renew it or fix what it excuses`));
         }
         for (const { entry, why } of this.stale)
-            out.push((0,core_findings/* finding */.gk)('grandfather_stale', entry.at, `grandfathered run ${(0,core_text/* quote */.hD)(entry.run)}: ${why}; this entry grandfathers nothing`));
+            out.push((0,core_findings/* finding */.gk)('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${(0,core_text/* quote */.hD)(entry.run)}: ${why}; this entry grandfathers nothing`));
         for (const rule of this.use.rules())
             out.push(unusedRule(rule));
         return out;
@@ -32654,6 +32667,17 @@ const classesOf = (calls) => [
         .map((c) => c.input.actionClass)
         .filter((c) => c !== null)),
 ].sort(core_text/* cmp */.r2);
+/**
+ * The audit files a policy grandfathers whose bytes are as pinned (docs/policy.md §9): their records
+ * are judged for honesty and bind calls, but trust is not asked of them.
+ */
+function pinnedAuditFiles(policy, fileSha256) {
+    const out = new Set();
+    for (const entry of policy.grandfathered)
+        if (entry.kind === 'audit' && fileSha256.get(entry.run) === entry.sha256 && (!entry.onlyIn || entry.onlyIn.has(entry.run)))
+            out.add(entry.run);
+    return out;
+}
 
 // EXTERNAL MODULE: ./src/core/severity.ts
 var severity = __nccwpck_require__(432);
@@ -33018,15 +33042,16 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
     };
 }
 /** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(verdict, name) {
+function recordMessage(verdict, name, options) {
     if (verdict.outcome === 'bound')
         return null;
     if (verdict.outcome === 'unmatched') {
         // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
-        const missing = verdict.why.kind === 'same_subject'
-            ? ''
-            : ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)";
-        return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}${missing}. ${UNDECLARED}`;
+        const why = verdict.why;
+        const missing = why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
+            ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
+            : '';
+        return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
     }
     if (verdict.outcome === 'awaiting_run')
         return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
@@ -33035,7 +33060,7 @@ function recordMessage(verdict, name) {
         case 'inconsistent':
             return `${name}: ${check.reason}`;
         case 'untrusted':
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
         case 'imported_twice':
             return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
@@ -33055,8 +33080,10 @@ function judgeRecord(verdict, options) {
     const { record, loc, signer } = verdict.record.input;
     const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
     const code = RECORD_OUTCOMES[verdict.outcome].finding;
-    const message = recordMessage(verdict, name);
-    const severity = verdict.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+    const message = recordMessage(verdict, name, options);
+    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
+        ? 'warning'
+        : undefined;
     const holder = verdict.outcome === 'bound' ? verdict.call : null;
     const trust = verdict.record.input.trust;
     const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
@@ -33238,7 +33265,12 @@ function underClaimed(calls) {
 function verify(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
-    const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
+    // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
+    const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
+    const inputs = pinned.size === 0
+        ? evidence.records
+        : evidence.records.map((r) => (pinned.has(r.loc.file) && r.trust.kind === 'untrusted' ? { ...r, trust: { kind: 'unchecked' } } : r));
+    const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     let first = 0;
     const perRun = runs.map((run) => {
@@ -33248,8 +33280,9 @@ function verify(evidence, options) {
     });
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
-    const requirements = new Requirements(policy, now, runs);
-    const coverage = new Coverage(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
+    const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
+    const statementInputs = (evidence.statements ?? []).map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
+    const coverage = new Coverage(statementInputs, policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
@@ -33276,10 +33309,14 @@ function verify(evidence, options) {
     }
     const seen = classesOf(perRun.flat());
     const findings = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
+    const warnTrust = options.trustMode === 'warn';
     for (const run of runs) {
-        if (run.attestation?.kind === 'unattested') {
-            const why = `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+        // A grandfathered run is judged for honesty only: its attestation is not asked.
+        if (run.attestation?.kind === 'unattested' && !requirements.isGrandfathered(run.artifact)) {
+            const why = warnTrust
+                ? `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged (trust mode warn: it would fail under enforce)`
+                : `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
         }
     }
     for (const c of callReports)
@@ -33297,8 +33334,8 @@ function verify(evidence, options) {
     if (firstSigned)
         findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
     for (const s of evidence.statements ?? [])
-        if (s.trust.kind === 'untrusted')
-            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
+        if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
+            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing${warnTrust ? ' (trust mode warn: it would fail under enforce)' : ''}`, warnTrust ? 'warning' : undefined));
     // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
     const copies = new Map();
     for (const v of climbed.records) {
@@ -33345,6 +33382,7 @@ function verify(evidence, options) {
             trusted_producers: evidence.trustedProducers ?? [],
             allow_unmatched_records: options.allowUnmatchedRecords,
             strict_observed: options.strictObserved,
+            ...(options.trustMode === 'warn' ? { trust_mode: 'warn' } : {}),
             ...(evidence.identities
                 ? {
                     identities: {
@@ -34848,9 +34886,9 @@ return errors === 0;
 }
 
 const policyFile = policyValidate0;
-const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
-const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
+const policySchema9 = {"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
 const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
 const policyPattern5 = new RegExp("^[0-9a-f]{64}$", "u");
 const policySchema2 = {"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}};
@@ -35459,6 +35497,384 @@ policyValidate3.errors = vErrors;
 return errors === 0;
 }
 
+const policySchema10 = {"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}};
+const policySchema11 = {"type":"array","minItems":1,"items":{"type":"string","minLength":1}};
+const policySchema12 = {"type":"array","minItems":1,"items":{"type":"string","minLength":1}};
+const policyFunc10 = Object.prototype.hasOwnProperty;
+
+function policyValidate5(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(policyFunc10.call(policySchema10.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data0 = data.mode;
+if(!((data0 === "enforce") || (data0 === "warn"))){
+const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: policySchema10.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data["trusted-keys"] !== undefined){
+let data1 = data["trusted-keys"];
+if(Array.isArray(data1)){
+if(data1.length < 1){
+const err2 = {instancePath:instancePath+"/trusted-keys",schemaPath:"#/$defs/paths/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(policyFunc0(data2) < 1){
+const err3 = {instancePath:instancePath+"/trusted-keys/" + i0,schemaPath:"#/$defs/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/trusted-keys/" + i0,schemaPath:"#/$defs/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/trusted-keys",schemaPath:"#/$defs/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data["trusted-signer-identities"] !== undefined){
+let data3 = data["trusted-signer-identities"];
+if(Array.isArray(data3)){
+if(data3.length < 1){
+const err6 = {instancePath:instancePath+"/trusted-signer-identities",schemaPath:"#/$defs/strings/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(policyFunc0(data4) < 1){
+const err7 = {instancePath:instancePath+"/trusted-signer-identities/" + i1,schemaPath:"#/$defs/strings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/trusted-signer-identities/" + i1,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/trusted-signer-identities",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data["require-signed-records"] !== undefined){
+if(typeof data["require-signed-records"] !== "boolean"){
+const err10 = {instancePath:instancePath+"/require-signed-records",schemaPath:"#/properties/require-signed-records/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data["trusted-producers"] !== undefined){
+let data6 = data["trusted-producers"];
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err11 = {instancePath:instancePath+"/trusted-producers",schemaPath:"#/$defs/paths/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len2 = data6.length;
+for(let i2=0; i2<len2; i2++){
+let data7 = data6[i2];
+if(typeof data7 === "string"){
+if(policyFunc0(data7) < 1){
+const err12 = {instancePath:instancePath+"/trusted-producers/" + i2,schemaPath:"#/$defs/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/trusted-producers/" + i2,schemaPath:"#/$defs/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/trusted-producers",schemaPath:"#/$defs/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data["trusted-producer-identities"] !== undefined){
+let data8 = data["trusted-producer-identities"];
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err15 = {instancePath:instancePath+"/trusted-producer-identities",schemaPath:"#/$defs/strings/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const len3 = data8.length;
+for(let i3=0; i3<len3; i3++){
+let data9 = data8[i3];
+if(typeof data9 === "string"){
+if(policyFunc0(data9) < 1){
+const err16 = {instancePath:instancePath+"/trusted-producer-identities/" + i3,schemaPath:"#/$defs/strings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/trusted-producer-identities/" + i3,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/trusted-producer-identities",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data["require-attested-runs"] !== undefined){
+if(typeof data["require-attested-runs"] !== "boolean"){
+const err19 = {instancePath:instancePath+"/require-attested-runs",schemaPath:"#/properties/require-attested-runs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data["source-refs"] !== undefined){
+let data11 = data["source-refs"];
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err20 = {instancePath:instancePath+"/source-refs",schemaPath:"#/$defs/strings/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const len4 = data11.length;
+for(let i4=0; i4<len4; i4++){
+let data12 = data11[i4];
+if(typeof data12 === "string"){
+if(policyFunc0(data12) < 1){
+const err21 = {instancePath:instancePath+"/source-refs/" + i4,schemaPath:"#/$defs/strings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/source-refs/" + i4,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/source-refs",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data["certificate-oidc-issuer"] !== undefined){
+let data13 = data["certificate-oidc-issuer"];
+if(typeof data13 === "string"){
+if(policyFunc0(data13) < 1){
+const err24 = {instancePath:instancePath+"/certificate-oidc-issuer",schemaPath:"#/properties/certificate-oidc-issuer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/certificate-oidc-issuer",schemaPath:"#/properties/certificate-oidc-issuer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data["trusted-root"] !== undefined){
+let data14 = data["trusted-root"];
+if(typeof data14 === "string"){
+if(policyFunc0(data14) < 1){
+const err26 = {instancePath:instancePath+"/trusted-root",schemaPath:"#/properties/trusted-root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/trusted-root",schemaPath:"#/properties/trusted-root/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+policyValidate5.errors = vErrors;
+return errors === 0;
+}
+
 
 function policyValidate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json" */;
@@ -35476,7 +35892,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "version") || (key0 === "default")) || (key0 === "pending")) || (key0 === "rules")) || (key0 === "exceptions")) || (key0 === "grandfathered"))){
+if(!(((((((key0 === "version") || (key0 === "default")) || (key0 === "pending")) || (key0 === "rules")) || (key0 === "exceptions")) || (key0 === "grandfathered")) || (key0 === "trust"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -35588,8 +36004,8 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.run === undefined){
-const err8 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'"};
+if(data8.sha256 === undefined){
+const err8 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -35598,8 +36014,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data8.sha256 === undefined){
-const err9 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(data8.reason === undefined){
+const err9 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -35608,8 +36024,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data8.reason === undefined){
-const err10 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+for(const key1 in data8){
+if(!((((key1 === "run") || (key1 === "audit")) || (key1 === "sha256")) || (key1 === "reason"))){
+const err10 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -35618,9 +36035,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data8){
-if(!(((key1 === "run") || (key1 === "sha256")) || (key1 === "reason"))){
-const err11 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data8.run !== undefined){
+let data9 = data8.run;
+if(typeof data9 === "string"){
+if(policyFunc0(data9) < 1){
+const err11 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -35630,11 +36050,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data8.run !== undefined){
-let data9 = data8.run;
-if(typeof data9 === "string"){
-if(policyFunc0(data9) < 1){
-const err12 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err12 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -35644,8 +36061,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.audit !== undefined){
+let data10 = data8.audit;
+if(typeof data10 === "string"){
+if(policyFunc0(data10) < 1){
+const err13 = {instancePath:instancePath+"/grandfathered/" + i2+"/audit",schemaPath:"#/$defs/grandfathered/properties/audit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -35655,11 +36075,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data8.sha256 !== undefined){
-let data10 = data8.sha256;
-if(typeof data10 === "string"){
-if(!policyPattern5.test(data10)){
-const err14 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err14 = {instancePath:instancePath+"/grandfathered/" + i2+"/audit",schemaPath:"#/$defs/grandfathered/properties/audit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -35669,8 +36086,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.sha256 !== undefined){
+let data11 = data8.sha256;
+if(typeof data11 === "string"){
+if(!policyPattern5.test(data11)){
+const err15 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -35680,11 +36100,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data8.reason !== undefined){
-let data11 = data8.reason;
-if(typeof data11 === "string"){
-if(policyFunc0(data11) < 1){
-const err16 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err16 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -35694,8 +36111,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.reason !== undefined){
+let data12 = data8.reason;
+if(typeof data12 === "string"){
+if(policyFunc0(data12) < 1){
+const err17 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -35705,9 +36125,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
 else {
-const err18 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err18 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -35719,7 +36138,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/grandfathered",schemaPath:"#/properties/grandfathered/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -35731,7 +36150,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/grandfathered",schemaPath:"#/properties/grandfathered/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -35740,11 +36159,29 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+if(data.trust !== undefined){
+if(!(policyValidate5(data.trust, {instancePath:instancePath+"/trust",parentData:data,parentDataProperty:"trust",rootData}))){
+vErrors = vErrors === null ? policyValidate5.errors : vErrors.concat(policyValidate5.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
 policyValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -38336,6 +38773,7 @@ async function collect(settings, setup, roots, open) {
         trustedProducers: producers ? [...producers.keys()].sort() : [],
         ...(identities ? { identities } : {}),
         inputs,
+        fileSha256: inputs,
         rejected,
     };
 }
@@ -38400,6 +38838,7 @@ const optionsOf = (s) => ({
     strictObserved: s.strictObserved,
     policy: s.policy,
     now: s.now,
+    trustMode: s.trustMode,
 });
 /** Every class of the input with its verbs (what a rule may name besides the §2 table). */
 function classesSeen(runs) {
@@ -39226,10 +39665,15 @@ function coverageLines(report) {
         out.push(`- … and ${gaps.length - 20} more gap(s) (coverage_gaps in the JSON report)`);
     return [...out, ''];
 }
-/** Signed records read with no trusted key: said beside the record counts, not only among the findings. */
+/** Signed records read with no trusted key, and a trust rollout's count: said beside the record counts, not only among the findings. */
 function uncheckedLine(report) {
     const f = report.findings.find((x) => x.code === 'signatures_unchecked');
-    return f ? ` **Signatures not checked:** ${md(f.message)}.` : '';
+    const unchecked = f ? ` **Signatures not checked:** ${md(f.message)}.` : '';
+    if (report.policy.trust_mode !== 'warn')
+        return unchecked;
+    const records = report.findings.filter((x) => x.code === 'record_untrusted').length;
+    const runs = report.findings.filter((x) => x.code === 'run_unattested').length;
+    return `${unchecked} **Trust mode warn:** ${records} record(s) / ${runs} run(s) would fail under enforce.`;
 }
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report) {
@@ -39849,7 +40293,16 @@ function readContext(env, cwd) {
     const base = pr && (0,core_json/* isObject */.G)(pr['base']) ? str(pr['base']['sha']) : null;
     const mg = (0,core_json/* isObject */.G)(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
     const mgBase = (0,core_json/* isObject */.G)(entry['merge_group']) ? str(entry['merge_group']['base_sha']) : null;
-    const wr = (0,core_json/* isObject */.G)(entry['workflow_run']) ? str(entry['workflow_run']['head_sha']) : null;
+    const run = (0,core_json/* isObject */.G)(entry['workflow_run']) ? entry['workflow_run'] : null;
+    const wr = run ? str(run['head_sha']) : null;
+    // workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered
+    // the run; a fork's run lists no pull request, and then the base is the default branch's commit the
+    // run was started on (GITHUB_SHA for workflow_run), never the head's (docs/policy.md §9).
+    const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
+    const firstPull = runPulls.length > 0 && (0,core_json/* isObject */.G)(runPulls[0]) ? runPulls[0] : null;
+    const runBase = run
+        ? ((firstPull && (0,core_json/* isObject */.G)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
+        : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -39861,7 +40314,7 @@ function readContext(env, cwd) {
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
         defaultBranch: (0,core_json/* isObject */.G)(entry['repository']) ? str(entry['repository']['default_branch']) : null,
-        baseSha: base ?? mgBase,
+        baseSha: base ?? mgBase ?? runBase,
     };
 }
 
@@ -40201,6 +40654,7 @@ function defaultSettings(cwd, now = new Date()) {
         trustedKeys: null,
         trustedProducers: null,
         keyless: null,
+        trustMode: 'enforce',
         jobs: parseJobs('jobs', DEFAULTS.jobs),
     };
 }
@@ -40471,6 +40925,25 @@ let yaml = null;
 /** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
 async function loadYamlParser() {
     yaml ??= await __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+}
+/**
+ * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
+ * the policy's commit before the settings are built; nothing when the text does not parse (the
+ * reader reports that). The YAML parser must be loaded.
+ */
+function trustFilesNamed(source) {
+    let value;
+    try {
+        value = parser().parse(source, { version: '1.2', maxAliasCount: 0 });
+    }
+    catch {
+        return [];
+    }
+    const trust = (0,core_json/* isObject */.G)(value) && (0,core_json/* isObject */.G)(value['trust']) ? value['trust'] : null;
+    if (!trust)
+        return [];
+    const root = trust['trusted-root'];
+    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
 }
 function parser() {
     if (yaml === null)
@@ -40810,7 +41283,7 @@ function meaning(doc, context, where, sha256) {
     const bad = (pointer, message) => {
         problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
     };
-    const trusted = new Set([...context.signers.keyIds, ...context.signers.identities]);
+    const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
     const rules = [];
     const names = new Set();
     const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
@@ -40864,7 +41337,7 @@ function meaning(doc, context, where, sha256) {
             tests.push(globTest(field, globs, CASELESS.has(field)));
         }
         const signedBy = Array.isArray(entry['signed-by']) ? policy_file_strings(entry['signed-by']) : null;
-        if (signedBy) {
+        if (signedBy && context.signers !== null) {
             if (trusted.size === 0)
                 bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
             else
@@ -40931,13 +41404,21 @@ function meaning(doc, context, where, sha256) {
     grandList.forEach((entry, i) => {
         if (!(0,core_json/* isObject */.G)(entry))
             return;
-        const run = policy_file_text(entry, 'run');
-        if (runs.has(run))
-            bad(`/grandfathered/${i}/run`, `a second entry for ${run}: each run is grandfathered once`);
-        runs.add(run);
-        grandfathered.push({ run, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+        const isRun = typeof entry['run'] === 'string';
+        const isAudit = typeof entry['audit'] === 'string';
+        if (isRun === isAudit) {
+            bad(`/grandfathered/${i}`, 'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them');
+            return;
+        }
+        const kind = isRun ? 'run' : 'audit';
+        const file = policy_file_text(entry, kind);
+        if (runs.has(file))
+            bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
+        runs.add(file);
+        grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
     });
     const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
+    const trust = (0,core_json/* isObject */.G)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
@@ -40952,8 +41433,33 @@ function meaning(doc, context, where, sha256) {
             exceptions,
             grandfathered,
             source: { path: context.path, commit: context.commit, sha256 },
+            trust,
         },
     };
+}
+/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
+function policy_file_trustOf(t, where, bad) {
+    const list = (key) => policy_file_strings(t[key]);
+    const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+    const flag = (key) => t[key] === true;
+    const trust = {
+        mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
+        trustedKeys: paths('trusted-keys'),
+        signerIdentities: list('trusted-signer-identities'),
+        requireSignedRecords: flag('require-signed-records'),
+        trustedProducers: paths('trusted-producers'),
+        producerIdentities: list('trusted-producer-identities'),
+        requireAttestedRuns: flag('require-attested-runs'),
+        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
+        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+        trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
+        at: where('/trust'),
+    };
+    if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
+        bad('/trust/require-signed-records', 'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted');
+    if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
+        bad('/trust/require-attested-runs', 'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted');
+    return trust;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
@@ -41018,7 +41524,39 @@ function settlePolicy(given, context) {
         : base === null
             ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
             : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
-    return { policy: inEffect, review: { findings: [(0,core_findings/* finding */.gk)('policy_changed', at, what)], head: headRead?.ok ? headRead.value : null } };
+    const loosened = headRead?.ok ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust) : null;
+    const findings = [(0,core_findings/* finding */.gk)('policy_changed', at, what)];
+    if (loosened !== null)
+        findings.push((0,core_findings/* finding */.gk)('policy_changed', at, `this pull request loosens trust in ${head?.path ?? 'the policy file'} (${loosened}): it takes effect after merge; a reviewer must approve it`, 'warning'));
+    return { policy: inEffect, review: { findings, head: headRead?.ok ? headRead.value : null } };
+}
+/** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
+function trustLoosening(base, head) {
+    if (base === null)
+        return null;
+    if (head === null)
+        return 'it removes the trust: section';
+    const why = [];
+    if (base.mode === 'enforce' && head.mode === 'warn')
+        why.push('trust.mode enforce → warn');
+    if (base.requireSignedRecords && !head.requireSignedRecords)
+        why.push('require-signed-records turned off');
+    if (base.requireAttestedRuns && !head.requireAttestedRuns)
+        why.push('require-attested-runs turned off');
+    const added = (a, b) => b.filter((x) => !a.includes(x));
+    const paths = (l) => l.map((p) => p.path);
+    for (const [name, a, b] of [
+        ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
+        ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
+        ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
+        ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
+        ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
+    ])
+        if (added(a, b).length > 0)
+            why.push(`${name} adds ${added(a, b).join(', ')}`);
+    if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null))
+        why.push('trusted-root changes');
+    return why.length > 0 ? why.join('; ') : null;
 }
 /** A trusted root the same way: the base's text in effect; a head that differs is named. */
 function settleTrustFile(name, given) {
@@ -41091,8 +41629,60 @@ function mustTrust(on, configured, switchName, keysName, idsName) {
     if (on && !configured)
         throw new UsageError('missing', `${switchName} is on, but neither ${keysName} nor ${idsName} is given (an unset repository variable is an empty string: set it, or the gate would accept what nobody it trusts vouched for)`);
 }
+/**
+ * Trust from the policy file in effect (docs/policy.md §9): its key and root files read at the
+ * policy's commit, named in messages by where the file says them. Trust inputs given beside it are a
+ * configuration error naming both places: one source of truth, no merging.
+ */
+function policyTrust(g, trust, source) {
+    const where = `${source.path}${source.commit ? ` at commit ${source.commit.slice(0, 12)}` : ''}`;
+    if (g.trustGiven.length > 0)
+        throw new UsageError('conflict', `${g.trustGiven.join(', ')} given, and the policy file ${where} has a trust: section (line ${trust.at.line}): trust has one place; remove the input(s) (the workflow file is part of the pull request it gates), or the section`);
+    const text = (p, key) => {
+        const got = g.trustFile(p.path, source.commit);
+        if (got === null)
+            throw new UsageError('policy', `${source.path}:${p.at.line}:${p.at.column}: trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`);
+        return got;
+    };
+    const pems = (list, key) => list.map((p) => ({ name: `${source.path}:${p.at.line}: trust.${key} ${p.path}`, pem: text(p, key) }));
+    const name = (key) => `${source.path}: trust.${key}`;
+    return {
+        mode: trust.mode,
+        trustedKeys: pems(trust.trustedKeys, 'trusted-keys'),
+        requireSignedRecords: trust.requireSignedRecords,
+        trustedProducers: pems(trust.trustedProducers, 'trusted-producers'),
+        requireAttestedRuns: trust.requireAttestedRuns,
+        identities: {
+            ...g.identities,
+            signerIdentities: trust.signerIdentities,
+            producerIdentities: trust.producerIdentities,
+            sourceRefs: trust.sourceRefs ?? [],
+            issuer: trust.issuer ?? defaults_DEFAULTS['certificate-oidc-issuer'],
+        },
+        trustedRoot: trust.trustedRoot
+            ? { kind: 'file', file: { path: trust.trustedRoot.path, commit: source.commit, text: text(trust.trustedRoot, 'trusted-root') } }
+            : null,
+        names: {
+            ...g.names,
+            trustedKeys: name('trusted-keys'),
+            requireSignedRecords: name('require-signed-records'),
+            trustedProducers: name('trusted-producers'),
+            requireAttestedRuns: name('require-attested-runs'),
+            signerIdentities: name('trusted-signer-identities'),
+            producerIdentities: name('trusted-producer-identities'),
+            sourceRefs: name('source-refs'),
+            issuer: name('certificate-oidc-issuer'),
+            trustedRoot: name('trusted-root'),
+        },
+    };
+}
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
-function buildSettings(g) {
+function buildSettings(given) {
+    // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
+    const peek = settlePolicy(given.policy, { now: given.now, signers: null });
+    const fileTrust = peek.policy?.trust && peek.policy.source ? policyTrust(given, peek.policy.trust, peek.policy.source) : null;
+    const g = fileTrust ? { ...given, ...fileTrust } : given;
+    const trustMode = fileTrust?.mode ?? 'enforce';
     const n = g.names;
     const runs = listOr(g.runs, defaults_DEFAULTS.runs);
     const audit = listOr(g.audit, defaults_DEFAULTS.audit);
@@ -41149,6 +41739,7 @@ function buildSettings(g) {
         trustedKeys,
         trustedProducers,
         keyless,
+        trustMode,
     };
 }
 
@@ -41210,6 +41801,8 @@ function refuseUnknownInputs(env, known) {
         throw new UsageError('value', `${name}: not an input of receipt-gate${near ? ` (did you mean ${near}?)` : ''}; the inputs are listed in action.yml and the README`);
     }
 }
+/** The key of a trust file read at a commit (null: the checkout). */
+const trustKey = (file, commit) => `${commit ?? ''}\u0000${file}`;
 /** A repository path an input names, relative to the workspace (never out of it). */
 function inputs_repoPath(workspace, name, value) {
     const abs = external_node_path_default().resolve(workspace, value);
@@ -41243,7 +41836,24 @@ async function readFiles(input, ctx, files) {
             throw new UsageError('path', `trusted-root: "${rootValue}" does not exist`);
         trustedRoot = root;
     }
-    return { policy, trustedRoot };
+    // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
+    const trustFiles = new Map();
+    const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
+    if (texts.length > 0)
+        await loadYamlParser();
+    for (const t of texts) {
+        if (!t)
+            continue;
+        for (const file of trustFilesNamed(t.text)) {
+            const key = trustKey(file, t.commit);
+            if (trustFiles.has(key))
+                continue;
+            const got = await files.read(inputs_repoPath(workspace, 'policy', file));
+            const text = got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
+            trustFiles.set(key, text);
+        }
+    }
+    return { policy, trustedRoot, trustFiles };
 }
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 async function readSettings(input, ctx, env, files, now = new Date()) {
@@ -41338,8 +41948,22 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         trustedRoot: read.trustedRoot,
         policy: read.policy,
         now: time_instantOf(now),
+        trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== defaults_DEFAULTS[name]),
+        trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
     };
 }
+/** The trust inputs: given (a value other than action.yml's default) beside a policy's trust: section, a conflict. */
+const TRUST_INPUTS = [
+    'trusted-keys',
+    'require-signed-records',
+    'trusted-producers',
+    'require-attested-runs',
+    'trusted-signer-identities',
+    'trusted-producer-identities',
+    'source-refs',
+    'certificate-oidc-issuer',
+    'trusted-root',
+];
 function settingsOf(input, ctx, env, read, now) {
     refuseUnknownInputs(env, new Set(Object.keys(defaults_DEFAULTS)));
     // '' when not set: the runner fills in action.yml's default, a local run may not, so an empty value means the default (github-token aside).
@@ -41387,7 +42011,7 @@ function settingsOf(input, ctx, env, read, now) {
 ;// CONCATENATED MODULE: ./src/action/repo-files.ts
 /**
  * Repository files the action must read where a pull request cannot edit them (docs/policy.md §1):
- * on `pull_request`, `pull_request_target` and `merge_group` the policy file and trust material are
+ * on `pull_request`, `pull_request_target`, `merge_group` and `workflow_run` the policy file and trust material are
  * read at the event's base commit (git when the commit is in the clone, else the contents API with
  * the job's token, one request each) and at the head (the checkout); elsewhere, the checkout's.
  * The base never falls back to the head: a base that cannot be read is a configuration error.
@@ -41401,7 +42025,7 @@ function settingsOf(input, ctx, env, read, now) {
 
 
 /** The events whose checkout a pull request controls: their trust material is read at the base. */
-const PULL_EVENTS = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+const PULL_EVENTS = new Set(['pull_request', 'pull_request_target', 'merge_group', 'workflow_run']);
 /** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace, rel) {
     const abs = external_node_path_default().resolve(workspace, rel);
@@ -42218,6 +42842,7 @@ const FINDINGS = {
     },
     record_untrusted: {
         severity: 'error',
+        option: { when: "with the policy file's `trust.mode: warn`", severity: 'warning' },
         title: 'Audit record not from a trusted signer',
         help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
     },
@@ -42251,6 +42876,7 @@ const FINDINGS = {
     },
     exception_unused: {
         severity: 'warning',
+        option: { when: 'for an exception a pull request adds, until it merges', severity: 'notice' },
         title: 'Exception excuses nothing',
         help: 'An exception of the policy file excused no call: prune it.',
     },
@@ -42290,6 +42916,7 @@ const FINDINGS = {
     },
     run_unattested: {
         severity: 'error',
+        option: { when: "with the policy file's `trust.mode: warn`", severity: 'warning' },
         title: 'Run not attested by a trusted producer',
         help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
         about: 'file',

@@ -310,7 +310,7 @@ describe('grandfathered runs and policy baseline', () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/old.json': honest, '.assay/runs/bad.json': lying, '.github/receipt-gate.yml': keys });
     const b = await cli(['policy', 'baseline', '-C', dir, '--reason', 'before the nightly export existed', '--now', NOW], dir);
     expect(b.code, b.stderr).toBe(0);
-    expect(b.stderr).toMatch(/1 run\(s\) grandfathered/);
+    expect(b.stderr).toMatch(/1 file\(s\) grandfathered/);
     expect(b.stderr).toMatch(/1 run\(s\) left out: they fail on honesty.*\.assay\/runs\/bad\.json/);
     const written = readFileSync(path.join(dir, '.github/receipt-gate.yml'), 'utf8');
     expect(written).toContain('# what production needs');

@@ -142,7 +142,16 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
   const mg = isObject(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
   const mgBase = isObject(entry['merge_group']) ? str(entry['merge_group']['base_sha']) : null;
-  const wr = isObject(entry['workflow_run']) ? str(entry['workflow_run']['head_sha']) : null;
+  const run = isObject(entry['workflow_run']) ? entry['workflow_run'] : null;
+  const wr = run ? str(run['head_sha']) : null;
+  // workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered
+  // the run; a fork's run lists no pull request, and then the base is the default branch's commit the
+  // run was started on (GITHUB_SHA for workflow_run), never the head's (docs/policy.md §9).
+  const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
+  const firstPull = runPulls.length > 0 && isObject(runPulls[0]) ? runPulls[0] : null;
+  const runBase = run
+    ? ((firstPull && isObject(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
+    : null;
   return {
     owner: str(owner),
     repo: str(repo),
@@ -154,6 +163,6 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
     defaultBranch: isObject(entry['repository']) ? str(entry['repository']['default_branch']) : null,
-    baseSha: base ?? mgBase,
+    baseSha: base ?? mgBase ?? runBase,
   };
 }

@@ -17,7 +17,7 @@ import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
-import { loadYamlParser } from '../read/policy-file.js';
+import { loadYamlParser, trustFilesNamed } from '../read/policy-file.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';
@@ -103,7 +103,12 @@ type Files = {
 interface Read {
   readonly policy: PolicyGiven;
   readonly trustedRoot: Parameters<typeof buildSettings>[0]['trustedRoot'];
+  /** The files the policy's trust: section names, read at the policy's commit (`commit\0path` → text, null: absent there). */
+  readonly trustFiles: ReadonlyMap<string, string | null>;
 }
+
+/** The key of a trust file read at a commit (null: the checkout). */
+const trustKey = (file: string, commit: string | null): string => `${commit ?? ''}\u0000${file}`;
 
 /** A repository path an input names, relative to the workspace (never out of it). */
 function repoPath(workspace: string, name: OptionName, value: string): string {
@@ -141,7 +146,22 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
     if (root.kind === 'absent') throw new UsageError('path', `trusted-root: "${rootValue}" does not exist`);
     trustedRoot = root;
   }
-  return { policy, trustedRoot };
+  // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
+  const trustFiles = new Map<string, string | null>();
+  const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
+  if (texts.length > 0) await loadYamlParser();
+  for (const t of texts) {
+    if (!t) continue;
+    for (const file of trustFilesNamed(t.text)) {
+      const key = trustKey(file, t.commit);
+      if (trustFiles.has(key)) continue;
+      const got = await files.read(repoPath(workspace, 'policy', file));
+      const text =
+        got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
+      trustFiles.set(key, text);
+    }
+  }
+  return { policy, trustedRoot, trustFiles };
 }
 
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
@@ -248,8 +268,23 @@ function gateInputs(
     trustedRoot: read.trustedRoot,
     policy: read.policy,
     now: instantOf(now),
+    trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== DEFAULTS[name]),
+    trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
   };
 }
+
+/** The trust inputs: given (a value other than action.yml's default) beside a policy's trust: section, a conflict. */
+const TRUST_INPUTS = [
+  'trusted-keys',
+  'require-signed-records',
+  'trusted-producers',
+  'require-attested-runs',
+  'trusted-signer-identities',
+  'trusted-producer-identities',
+  'source-refs',
+  'certificate-oidc-issuer',
+  'trusted-root',
+] as const satisfies readonly OptionName[];
 
 function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv, read: Read, now: Date): ActionSettings {
   refuseUnknownInputs(env, new Set(Object.keys(DEFAULTS)));

@@ -1,6 +1,6 @@
 /**
  * Repository files the action must read where a pull request cannot edit them (docs/policy.md §1):
- * on `pull_request`, `pull_request_target` and `merge_group` the policy file and trust material are
+ * on `pull_request`, `pull_request_target`, `merge_group` and `workflow_run` the policy file and trust material are
  * read at the event's base commit (git when the commit is in the clone, else the contents API with
  * the job's token, one request each) and at the head (the checkout); elsewhere, the checkout's.
  * The base never falls back to the head: a base that cannot be read is a configuration error.
@@ -36,7 +36,7 @@ export type Given =
   | { readonly kind: 'pull'; readonly base: RepoText | null; readonly head: RepoText | null };
 
 /** The events whose checkout a pull request controls: their trust material is read at the base. */
-const PULL_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'merge_group']);
+const PULL_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'merge_group', 'workflow_run']);
 
 /** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace: string, rel: string): RepoText | null {

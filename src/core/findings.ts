@@ -49,6 +49,7 @@ export const FINDINGS = {
   },
   record_untrusted: {
     severity: 'error',
+    option: { when: "with the policy file's `trust.mode: warn`", severity: 'warning' },
     title: 'Audit record not from a trusted signer',
     help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
   },
@@ -82,6 +83,7 @@ export const FINDINGS = {
   },
   exception_unused: {
     severity: 'warning',
+    option: { when: 'for an exception a pull request adds, until it merges', severity: 'notice' },
     title: 'Exception excuses nothing',
     help: 'An exception of the policy file excused no call: prune it.',
   },
@@ -121,6 +123,7 @@ export const FINDINGS = {
   },
   run_unattested: {
     severity: 'error',
+    option: { when: "with the policy file's `trust.mode: warn`", severity: 'warning' },
     title: 'Run not attested by a trusted producer',
     help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
     about: 'file',

@@ -136,6 +136,8 @@ export interface Evidence {
   readonly trustedProducers?: readonly string[];
   /** The trusted workflow identities, when any are configured (docs/keyless.md). */
   readonly identities?: IdentityTrust;
+  /** Hex sha256 of every input file, by path as the report names it, when they were hashed (what grandfathered entries are pinned by). */
+  readonly fileSha256?: ReadonlyMap<string, string>;
 }
 
 /** Who may attest by workflow identity: what a verdict's policy digest must cover too. */
@@ -158,4 +160,6 @@ export interface VerifyOptions {
   readonly policy?: Policy;
   /** The verification time (exceptions' expiry, pending exports); absent: the epoch's start is never used, the caller always gives it. */
   readonly now?: Instant;
+  /** warn: trust failures (record_untrusted, run_unattested) are warnings, a rollout (docs/policy.md §9); default enforce. */
+  readonly trustMode?: 'enforce' | 'warn';
 }

@@ -73,8 +73,13 @@ export interface PolicyException {
   readonly onlyIn?: ReadonlySet<string>;
 }
 
-/** A run judged for honesty only, while its bytes are these. */
+/**
+ * A file pinned by its bytes: a run judged for honesty only (`kind: 'run'`), or an audit file whose
+ * records are judged for honesty and bind calls but of which trust is not asked (`kind: 'audit'`).
+ */
 export interface Grandfathered {
+  readonly kind: 'run' | 'audit';
+  /** The file's path, as the report names it (a run's artifact, an audit file's path). */
   readonly run: string;
   readonly sha256: string;
   readonly reason: string;
@@ -90,6 +95,29 @@ export interface PolicySource {
   readonly sha256: string;
 }
 
+/** A file a trust section names (a key, a trusted root), read at the same commit as the policy. */
+export interface TrustPath {
+  readonly path: string;
+  readonly at: Location;
+}
+
+/** Trust written in the policy file (docs/policy.md §9): the keys mean what the action inputs of the same names mean. */
+export interface PolicyTrust {
+  /** enforce (default), or warn: trust failures are warnings (a rollout); an untrusted record still never promotes. */
+  readonly mode: Mode;
+  readonly trustedKeys: readonly TrustPath[];
+  readonly signerIdentities: readonly string[];
+  readonly requireSignedRecords: boolean;
+  readonly trustedProducers: readonly TrustPath[];
+  readonly producerIdentities: readonly string[];
+  readonly requireAttestedRuns: boolean;
+  readonly sourceRefs: readonly string[] | null;
+  readonly issuer: string | null;
+  readonly trustedRoot: TrustPath | null;
+  /** Where the section starts. */
+  readonly at: Location;
+}
+
 export interface Policy {
   /** `none`: honesty only; `require`: the input's rules (most specific wins); `file`: a policy file (first match wins). */
   readonly kind: 'none' | 'require' | 'file';
@@ -101,6 +129,8 @@ export interface Policy {
   readonly exceptions: readonly PolicyException[];
   readonly grandfathered: readonly Grandfathered[];
   readonly source: PolicySource | null;
+  /** Trust written in the file (null: none; trust comes from the entry's inputs). */
+  readonly trust: PolicyTrust | null;
 }
 
 export const NO_POLICY: Policy = {
@@ -111,6 +141,7 @@ export const NO_POLICY: Policy = {
   exceptions: [],
   grandfathered: [],
   source: null,
+  trust: null,
 };
 
 /** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */

@@ -180,6 +180,8 @@ interface ReportPolicy {
   readonly trusted_producers: readonly string[];
   readonly allow_unmatched_records: boolean;
   readonly strict_observed: boolean;
+  /** The policy file's `trust.mode: warn` (a rollout: trust failures are warnings); absent: enforce. */
+  readonly trust_mode?: 'warn';
   /** The trusted workflow identities and what their certificates must name (present only when configured). */
   readonly identities?: {
     readonly trusted_signer_identities: readonly string[];

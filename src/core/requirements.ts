@@ -78,6 +78,7 @@ export class Requirements {
     private readonly policy: Policy,
     private readonly now: Instant,
     runs: readonly RunInput[],
+    fileSha256: ReadonlyMap<string, string> = new Map(),
   ) {
     this.use = new RuleUse(policy);
     for (const e of policy.exceptions) {
@@ -87,6 +88,13 @@ export class Requirements {
     }
     const byArtifact = new Map(runs.map((r) => [r.artifact, r]));
     for (const entry of policy.grandfathered) {
+      if (entry.kind === 'audit') {
+        const sha256 = fileSha256.get(entry.run);
+        if (sha256 === undefined) this.stale.push({ entry, why: 'no audit file of that path was read' });
+        else if (sha256 !== entry.sha256)
+          this.stale.push({ entry, why: `its bytes changed (sha256 ${sha256}, pinned ${entry.sha256}): trust is asked of its records` });
+        continue;
+      }
       const run = byArtifact.get(entry.run);
       if (!run) this.stale.push({ entry, why: 'no run of that path was read' });
       else if (entry.onlyIn && !entry.onlyIn.has(run.artifact))
@@ -98,6 +106,11 @@ export class Requirements {
         });
       else this.grandfatheredRuns.set(run.artifact, entry);
     }
+  }
+
+  /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
+  isGrandfathered(artifact: string): boolean {
+    return this.grandfatheredRuns.has(artifact);
   }
 
   /** The rule for a call a rule could apply to, its use noted. */
@@ -180,13 +193,14 @@ export class Requirements {
         );
       } else if (!this.used.has(e))
         out.push(
-          finding(
-            'exception_unused',
-            e.at,
-            e.onlyIn
-              ? `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base: it applies after merge`
-              : `the exception for rule ${e.rule} (${who}) excused no call: prune it`,
-          ),
+          e.onlyIn
+            ? finding(
+                'exception_unused',
+                e.at,
+                `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base with the same bytes: it applies after merge`,
+                'notice',
+              )
+            : finding('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`),
         );
       if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
         out.push(
@@ -198,7 +212,9 @@ export class Requirements {
         );
     }
     for (const { entry, why } of this.stale)
-      out.push(finding('grandfather_stale', entry.at, `grandfathered run ${quote(entry.run)}: ${why}; this entry grandfathers nothing`));
+      out.push(
+        finding('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${quote(entry.run)}: ${why}; this entry grandfathers nothing`),
+      );
     for (const rule of this.use.rules()) out.push(unusedRule(rule));
     return out;
   }
@@ -242,3 +258,15 @@ export const classesOf = (calls: readonly Call[]): string[] =>
         .filter((c): c is string => c !== null),
     ),
   ].sort(cmp);
+
+/**
+ * The audit files a policy grandfathers whose bytes are as pinned (docs/policy.md §9): their records
+ * are judged for honesty and bind calls, but trust is not asked of them.
+ */
+export function pinnedAuditFiles(policy: Policy, fileSha256: ReadonlyMap<string, string>): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const entry of policy.grandfathered)
+    if (entry.kind === 'audit' && fileSha256.get(entry.run) === entry.sha256 && (!entry.onlyIn || entry.onlyIn.has(entry.run)))
+      out.add(entry.run);
+  return out;
+}

@@ -270,15 +270,16 @@ export function judgeCall(
 }
 
 /** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(verdict: RecordVerdict, name: string): string | null {
+function recordMessage(verdict: RecordVerdict, name: string, options: VerifyOptions): string | null {
   if (verdict.outcome === 'bound') return null;
   if (verdict.outcome === 'unmatched') {
     // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
+    const why = verdict.why;
     const missing =
-      verdict.why.kind === 'same_subject'
-        ? ''
-        : ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)";
-    return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}${missing}. ${UNDECLARED}`;
+      why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
+        ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
+        : '';
+    return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
   }
   if (verdict.outcome === 'awaiting_run')
     return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
@@ -287,7 +288,7 @@ function recordMessage(verdict: RecordVerdict, name: string): string | null {
     case 'inconsistent':
       return `${name}: ${check.reason}`;
     case 'untrusted':
-      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
     case 'imported_twice':
       return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
     case 'duplicate':
@@ -312,8 +313,11 @@ export function judgeRecord(
   const { record, loc, signer } = verdict.record.input;
   const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
   const code = RECORD_OUTCOMES[verdict.outcome].finding;
-  const message = recordMessage(verdict, name);
-  const severity = verdict.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+  const message = recordMessage(verdict, name, options);
+  const severity =
+    (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
+      ? 'warning'
+      : undefined;
   const holder = verdict.outcome === 'bound' ? verdict.call : null;
   const trust = verdict.record.input.trust;
   const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;

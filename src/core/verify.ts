@@ -26,7 +26,7 @@ import {
   type RunReport,
   type Totals,
 } from './report.js';
-import { classesOf, Requirements, type Shortfall, unusedRequireRule } from './requirements.js';
+import { classesOf, pinnedAuditFiles, Requirements, type Shortfall, unusedRequireRule } from './requirements.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
@@ -183,7 +183,15 @@ function underClaimed(calls: readonly CallReport[]): Finding | null {
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const policy = options.policy ?? NO_POLICY;
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
-  const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
+  // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
+  const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
+  const inputs =
+    pinned.size === 0
+      ? evidence.records
+      : evidence.records.map(
+          (r): RecordInput => (pinned.has(r.loc.file) && r.trust.kind === 'untrusted' ? { ...r, trust: { kind: 'unchecked' } } : r),
+        );
+  const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
   const read = new Map<Call, Finding[]>();
   let first = 0;
   const perRun = runs.map((run) => {
@@ -194,8 +202,11 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
 
   const climbed = climb(perRun, records);
   const now = options.now ?? EPOCH;
-  const requirements = new Requirements(policy, now, runs);
-  const coverage = new Coverage(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
+  const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
+  const statementInputs = (evidence.statements ?? []).map(
+    (x): StatementInput => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x),
+  );
+  const coverage = new Coverage(statementInputs, policy.pendingSeconds, options.now ?? null);
   const NONE: readonly Finding[] = [];
   const runReports: RunReport[] = [];
   const callReports: CallReport[] = [];
@@ -221,10 +232,14 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   }
   const seen = classesOf(perRun.flat());
   const findings: Finding[] = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
+  const warnTrust = options.trustMode === 'warn';
   for (const run of runs) {
-    if (run.attestation?.kind === 'unattested') {
-      const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-      findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+    // A grandfathered run is judged for honesty only: its attestation is not asked.
+    if (run.attestation?.kind === 'unattested' && !requirements.isGrandfathered(run.artifact)) {
+      const why = warnTrust
+        ? `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged (trust mode warn: it would fail under enforce)`
+        : `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+      findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
     }
   }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
@@ -246,12 +261,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       ),
     );
   for (const s of evidence.statements ?? [])
-    if (s.trust.kind === 'untrusted')
+    if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
       findings.push(
         finding(
           'record_untrusted',
           s.loc,
-          `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`,
+          `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing${warnTrust ? ' (trust mode warn: it would fail under enforce)' : ''}`,
+          warnTrust ? 'warning' : undefined,
         ),
       );
   // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
@@ -304,6 +320,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       trusted_producers: evidence.trustedProducers ?? [],
       allow_unmatched_records: options.allowUnmatchedRecords,
       strict_observed: options.strictObserved,
+      ...(options.trustMode === 'warn' ? { trust_mode: 'warn' as const } : {}),
       ...(evidence.identities
         ? {
             identities: {

@@ -108,6 +108,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     trustedProducers: producers ? [...producers.keys()].sort() : [],
     ...(identities ? { identities } : {}),
     inputs,
+    fileSha256: inputs,
     rejected,
   };
 }
@@ -204,6 +205,7 @@ const optionsOf = (s: Settings): VerifyOptions => ({
   strictObserved: s.strictObserved,
   policy: s.policy,
   now: s.now,
+  trustMode: s.trustMode,
 });
 
 /** What the gate gives: the report, and the digest of every input it rests on when asked (a verdict attestation lists them). */

@@ -19,8 +19,10 @@ import {
   type Mode,
   type Policy,
   type PolicyException,
+  type PolicyTrust,
   type Rule,
   shadowing,
+  type TrustPath,
 } from '../core/policy.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
@@ -41,6 +43,24 @@ export async function loadYamlParser(): Promise<void> {
   yaml ??= await import('yaml');
 }
 
+/**
+ * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
+ * the policy's commit before the settings are built; nothing when the text does not parse (the
+ * reader reports that). The YAML parser must be loaded.
+ */
+export function trustFilesNamed(source: string): string[] {
+  let value: unknown;
+  try {
+    value = parser().parse(source, { version: '1.2', maxAliasCount: 0 });
+  } catch {
+    return [];
+  }
+  const trust = isObject(value) && isObject(value['trust']) ? value['trust'] : null;
+  if (!trust) return [];
+  const root = trust['trusted-root'];
+  return [...strings(trust['trusted-keys']), ...strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
+}
+
 function parser(): typeof Yaml {
   if (yaml === null) throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
   return yaml;
@@ -54,8 +74,8 @@ export interface PolicyContext {
   readonly commit: string | null;
   /** The verification time: an exception may expire at most 366 days after it. */
   readonly now: Instant;
-  /** The trusted signers in force (key ids and identities): a rule's signed-by must name them. */
-  readonly signers: { readonly keyIds: readonly string[]; readonly identities: readonly string[] };
+  /** The trusted signers in force (key ids and identities): a rule's signed-by must name them; null: not known yet (not checked). */
+  readonly signers: { readonly keyIds: readonly string[]; readonly identities: readonly string[] } | null;
 }
 
 /** Seconds in 366 days: the furthest an exception may expire. */
@@ -395,7 +415,7 @@ function meaning(
   const bad = (pointer: string, message: string): void => {
     problems.push(finding('policy_invalid', where(pointer), message));
   };
-  const trusted = new Set([...context.signers.keyIds, ...context.signers.identities]);
+  const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
   const rules: Rule[] = [];
   const names = new Set<string>();
   const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
@@ -453,7 +473,7 @@ function meaning(
       tests.push(globTest(field, globs, CASELESS.has(field)));
     }
     const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
-    if (signedBy) {
+    if (signedBy && context.signers !== null) {
       if (trusted.size === 0)
         bad(
           `${at}/signed-by`,
@@ -532,12 +552,23 @@ function meaning(
   const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
   grandList.forEach((entry: unknown, i: number) => {
     if (!isObject(entry)) return;
-    const run = text(entry, 'run');
-    if (runs.has(run)) bad(`/grandfathered/${i}/run`, `a second entry for ${run}: each run is grandfathered once`);
-    runs.add(run);
-    grandfathered.push({ run, sha256: text(entry, 'sha256'), reason: text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+    const isRun = typeof entry['run'] === 'string';
+    const isAudit = typeof entry['audit'] === 'string';
+    if (isRun === isAudit) {
+      bad(
+        `/grandfathered/${i}`,
+        'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them',
+      );
+      return;
+    }
+    const kind = isRun ? 'run' : 'audit';
+    const file = text(entry, kind);
+    if (runs.has(file)) bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
+    runs.add(file);
+    grandfathered.push({ kind, run: file, sha256: text(entry, 'sha256'), reason: text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
   });
   const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
+  const trust = isObject(doc['trust']) ? trustOf(doc['trust'], where, bad) : null;
   if (problems.length > 0) return { ok: false, reason: problems };
   const given = doc['default'];
   const defaultLevel: Level = typeof given === 'string' && isLevel(given) ? given : 'asserted';
@@ -551,6 +582,38 @@ function meaning(
       exceptions,
       grandfathered,
       source: { path: context.path, commit: context.commit, sha256 },
+      trust,
     },
   };
+}
+
+/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
+function trustOf(t: JsonObject, where: (pointer: string) => Location, bad: (pointer: string, message: string) => void): PolicyTrust {
+  const list = (key: string): string[] => strings(t[key]);
+  const paths = (key: string): TrustPath[] => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+  const flag = (key: string): boolean => t[key] === true;
+  const trust: PolicyTrust = {
+    mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
+    trustedKeys: paths('trusted-keys'),
+    signerIdentities: list('trusted-signer-identities'),
+    requireSignedRecords: flag('require-signed-records'),
+    trustedProducers: paths('trusted-producers'),
+    producerIdentities: list('trusted-producer-identities'),
+    requireAttestedRuns: flag('require-attested-runs'),
+    sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
+    issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+    trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
+    at: where('/trust'),
+  };
+  if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
+    bad(
+      '/trust/require-signed-records',
+      'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted',
+    );
+  if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
+    bad(
+      '/trust/require-attested-runs',
+      'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted',
+    );
+  return trust;
 }

@@ -125,10 +125,14 @@ function coverageLines(report: Report): string[] {
   return [...out, ''];
 }
 
-/** Signed records read with no trusted key: said beside the record counts, not only among the findings. */
+/** Signed records read with no trusted key, and a trust rollout's count: said beside the record counts, not only among the findings. */
 function uncheckedLine(report: Report): string {
   const f = report.findings.find((x) => x.code === 'signatures_unchecked');
-  return f ? ` **Signatures not checked:** ${md(f.message)}.` : '';
+  const unchecked = f ? ` **Signatures not checked:** ${md(f.message)}.` : '';
+  if (report.policy.trust_mode !== 'warn') return unchecked;
+  const records = report.findings.filter((x) => x.code === 'record_untrusted').length;
+  const runs = report.findings.filter((x) => x.code === 'run_unattested').length;
+  return `${unchecked} **Trust mode warn:** ${records} record(s) / ${runs} run(s) would fail under enforce.`;
 }
 
 /** The counts: levels, records, policy, and each run's producer when any run has one. */

@@ -103,9 +103,19 @@ async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Prom
   return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };
 }
 
-/** Runs that fall short of the policy and are honest: what a baseline grandfathers; and how many were left for an honesty failure. */
-function shortRuns(report: Report): { readonly runs: readonly string[]; readonly dishonest: readonly string[] } {
-  const short = new Set(report.calls.filter((c) => c.below_required || c.warned).map((c) => c.artifact));
+/**
+ * What a baseline grandfathers (docs/policy.md §5, §9): runs that fall short of the policy or fail
+ * trust (run_unattested), and audit files whose records fail trust (record_untrusted), each only
+ * when it is honest; and the files left out for an honesty failure.
+ */
+function shortFiles(report: Report): {
+  readonly runs: readonly string[];
+  readonly audit: readonly string[];
+  readonly dishonest: readonly string[];
+} {
+  const trustOf = (code: string) => new Set(report.findings.filter((f) => f.code === code && f.file !== null).map((f) => f.file ?? ''));
+  const short = new Set([...report.calls.filter((c) => c.below_required || c.warned).map((c) => c.artifact), ...trustOf('run_unattested')]);
+  const untrusted = trustOf('record_untrusted');
   const policyCodes = new Set([
     'policy_unmet',
     'exception_expired',
@@ -113,12 +123,18 @@ function shortRuns(report: Report): { readonly runs: readonly string[]; readonly
     'exception_unused',
     'grandfather_stale',
     'rule_unused',
+    'run_unattested',
+    'record_untrusted',
   ]);
   const dishonest = new Set(
     report.findings.filter((f) => f.severity === 'error' && f.file !== null && !policyCodes.has(f.code)).map((f) => f.file),
   );
-  const runs = [...short].filter((r) => !dishonest.has(r)).sort();
-  return { runs, dishonest: [...short].filter((r) => dishonest.has(r)).sort() };
+  const honest = (files: Set<string>) => [...files].filter((r) => !dishonest.has(r)).sort();
+  return {
+    runs: honest(short),
+    audit: honest(untrusted),
+    dishonest: [...short, ...untrusted].filter((r) => dishonest.has(r)).sort(),
+  };
 }
 
 /**
@@ -127,15 +143,22 @@ function shortRuns(report: Report): { readonly runs: readonly string[]; readonly
  * spacing, comments and their alignment). Entries go after the last item of a block list, before
  * the `]` of a flow list, or under a new `grandfathered:` key at the end of the file.
  */
-function withEntries(text: string, doc: Document.Parsed, entries: readonly { run: string; sha256: string }[], reason: string): string {
+/** A grandfathered entry to write: a run (`run:`) or an audit file (`audit:`), pinned by its bytes. */
+interface Entry {
+  readonly kind: 'run' | 'audit';
+  readonly file: string;
+  readonly sha256: string;
+}
+
+function withEntries(text: string, doc: Document.Parsed, entries: readonly Entry[], reason: string): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   // Each value as the YAML library would write it (plain when that reads back the same, else quoted).
   const q = (v: string): string => stringify(v, { lineWidth: 0 }).trimEnd();
   const block = (indent: string): string =>
     entries
-      .map((e) => `${indent}- run: ${q(e.run)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
+      .map((e) => `${indent}- ${e.kind}: ${q(e.file)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
       .join('');
-  const flow = entries.map((e) => `{run: ${q(e.run)}, sha256: ${q(e.sha256)}, reason: ${q(reason)}}`);
+  const flow = entries.map((e) => `{${e.kind}: ${q(e.file)}, sha256: ${q(e.sha256)}, reason: ${q(reason)}}`);
   const lineStart = (offset: number): number => text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = (offset: number): number => {
     const n = text.indexOf('\n', offset);
@@ -184,24 +207,31 @@ async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): P
     throw new UsageError('missing', 'policy baseline: no policy file (give --policy FILE, or write .github/receipt-gate.yml first)');
   const gated = await runGate(settings, true);
   if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
-  const { runs, dishonest } = shortRuns(gated.value.report);
+  const { runs, audit, dishonest } = shortFiles(gated.value.report);
   // The policy file is written like any output: never through a link out of the workspace.
   const file = outputIn(dir, dir, source.path, '--policy');
   const text = readTextFile('--policy', file);
   const doc = parseDocument(text, { keepSourceTokens: true });
   const list = doc.get('grandfathered', true);
   const pinned = new Set(
-    (isSeq(list) ? list.items : []).flatMap((item) => (isMap(item) && isScalar(item.get('run', true)) ? [String(item.get('run'))] : [])),
+    (isSeq(list) ? list.items : []).flatMap((item) =>
+      isMap(item) ? (['run', 'audit'] as const).flatMap((k) => (isScalar(item.get(k, true)) ? [String(item.get(k))] : [])) : [],
+    ),
   );
-  const entries: { readonly run: string; readonly sha256: string }[] = [];
-  for (const run of runs) {
-    const sha256 = gated.value.inputs.get(run);
-    if (pinned.has(run) || sha256 === undefined) continue;
-    entries.push({ run, sha256 });
-  }
+  const entries: Entry[] = [];
+  for (const [kind, files] of [
+    ['run', runs],
+    ['audit', audit],
+  ] as const)
+    for (const file of files) {
+      const sha256 = gated.value.inputs.get(file);
+      if (pinned.has(file) || sha256 === undefined) continue;
+      entries.push({ kind, file, sha256 });
+    }
   const added = entries.length;
+  const wanted = runs.length + audit.length;
   const said: string[] = [];
-  said.push(`${added} run(s) grandfathered${runs.length - added > 0 ? `, ${runs.length - added} already were` : ''}`);
+  said.push(`${added} file(s) grandfathered${wanted - added > 0 ? `, ${wanted - added} already were` : ''}`);
   if (dishonest.length > 0)
     said.push(
       `${dishonest.length} run(s) left out: they fail on honesty (fix them, never baseline them): ${dishonest.slice(0, 10).join(', ')}${dishonest.length > 10 ? ' …' : ''}`,

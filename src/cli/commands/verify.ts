@@ -332,7 +332,41 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
         : { kind: 'file', file: diskText('--trusted-root', dir, flags['trusted-root'], limitsOf(flags)) },
     policy: policyGiven(flags, dir),
     now: nowOf(flags.now, ctxNow),
+    trustGiven: TRUST_FLAGS.filter(([flag]) => {
+      const v = flags[flag];
+      return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false;
+    }).map(([, name]) => name),
+    trustFile: (file, commit) => trustFileAt(dir, file, commit),
   };
+}
+
+/** The trust flags (given beside a policy's trust: section, a conflict), as messages name them. */
+const TRUST_FLAGS = [
+  ['trusted-key', '--trusted-key'],
+  ['require-signed-records', '--require-signed-records'],
+  ['trusted-producer', '--trusted-producer'],
+  ['require-attested-runs', '--require-attested-runs'],
+  ['trusted-signer-identity', '--trusted-signer-identity'],
+  ['trusted-producer-identity', '--trusted-producer-identity'],
+  ['source-ref', '--source-ref'],
+  ['certificate-oidc-issuer', '--certificate-oidc-issuer'],
+  ['trusted-root', '--trusted-root'],
+] as const;
+
+/** A file a policy's trust: section names: on disk under -C, or at the commit the policy was read at (--policy-ref); never through a link. */
+function trustFileAt(dir: string, file: string, commit: string | null): string | null {
+  const abs = path.resolve(dir, file);
+  const rel = path.relative(dir, abs).split(path.sep).join('/');
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError('policy', `trust: ${file} is outside the repository`);
+  if (commit !== null) {
+    const got = readAtCommit(dir, commit, abs);
+    if (!got.ok) throw new UsageError('file', `trust: ${got.reason}`);
+    return got.value;
+  }
+  const link = linkOnDisk(dir, rel);
+  if (link !== null) throw new UsageError('file', `trust: ${link}`);
+  if (!existsSync(abs)) return null;
+  return readTextFile('trust', abs);
 }
 
 /** A file a flag names, its text as on disk, named relative to -C. */

@@ -5,6 +5,7 @@
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
 import type { Finding } from '../../core/findings.js';
+import type { PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Instant } from '../../core/time.js';
 import { DEFAULTS } from './defaults.js';
 import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
@@ -63,6 +64,13 @@ export interface GateInputs {
   readonly trustedRoot: TrustFileGiven | null;
   /** The policy file as the entry found it (docs/policy.md §1). */
   readonly policy: PolicyGiven;
+  /** The trust inputs given (a value other than the default), as the entry names them: beside a policy's trust: section, a conflict. */
+  readonly trustGiven: readonly string[];
+  /**
+   * A file a policy's trust: section names, read at the commit the policy was read at (null: the
+   * working tree): its text, or null when there is no such file there. Refuses a link, as for the policy.
+   */
+  readonly trustFile: (path: string, commit: string | null) => string | null;
   /** The verification time. */
   readonly now: Instant;
 }
@@ -86,8 +94,74 @@ function mustTrust(on: boolean, configured: boolean, switchName: string, keysNam
     );
 }
 
+/** The trust a verification is built from: the entry's inputs, or the policy file's trust: section (its files read at its commit). */
+type TrustGiven = Pick<
+  GateInputs,
+  'trustedKeys' | 'requireSignedRecords' | 'trustedProducers' | 'requireAttestedRuns' | 'identities' | 'trustedRoot'
+> & { readonly names: GateNames; readonly mode: 'enforce' | 'warn' };
+
+/**
+ * Trust from the policy file in effect (docs/policy.md §9): its key and root files read at the
+ * policy's commit, named in messages by where the file says them. Trust inputs given beside it are a
+ * configuration error naming both places: one source of truth, no merging.
+ */
+function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): TrustGiven {
+  const where = `${source.path}${source.commit ? ` at commit ${source.commit.slice(0, 12)}` : ''}`;
+  if (g.trustGiven.length > 0)
+    throw new UsageError(
+      'conflict',
+      `${g.trustGiven.join(', ')} given, and the policy file ${where} has a trust: section (line ${trust.at.line}): trust has one place; remove the input(s) (the workflow file is part of the pull request it gates), or the section`,
+    );
+  const text = (p: TrustPath, key: string): string => {
+    const got = g.trustFile(p.path, source.commit);
+    if (got === null)
+      throw new UsageError(
+        'policy',
+        `${source.path}:${p.at.line}:${p.at.column}: trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`,
+      );
+    return got;
+  };
+  const pems = (list: readonly TrustPath[], key: string): PemSource[] =>
+    list.map((p) => ({ name: `${source.path}:${p.at.line}: trust.${key} ${p.path}`, pem: text(p, key) }));
+  const name = (key: string): string => `${source.path}: trust.${key}`;
+  return {
+    mode: trust.mode,
+    trustedKeys: pems(trust.trustedKeys, 'trusted-keys'),
+    requireSignedRecords: trust.requireSignedRecords,
+    trustedProducers: pems(trust.trustedProducers, 'trusted-producers'),
+    requireAttestedRuns: trust.requireAttestedRuns,
+    identities: {
+      ...g.identities,
+      signerIdentities: trust.signerIdentities,
+      producerIdentities: trust.producerIdentities,
+      sourceRefs: trust.sourceRefs ?? [],
+      issuer: trust.issuer ?? DEFAULTS['certificate-oidc-issuer'],
+    },
+    trustedRoot: trust.trustedRoot
+      ? { kind: 'file', file: { path: trust.trustedRoot.path, commit: source.commit, text: text(trust.trustedRoot, 'trusted-root') } }
+      : null,
+    names: {
+      ...g.names,
+      trustedKeys: name('trusted-keys'),
+      requireSignedRecords: name('require-signed-records'),
+      trustedProducers: name('trusted-producers'),
+      requireAttestedRuns: name('require-attested-runs'),
+      signerIdentities: name('trusted-signer-identities'),
+      producerIdentities: name('trusted-producer-identities'),
+      sourceRefs: name('source-refs'),
+      issuer: name('certificate-oidc-issuer'),
+      trustedRoot: name('trusted-root'),
+    },
+  };
+}
+
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
-export function buildSettings(g: GateInputs): Settings {
+export function buildSettings(given: GateInputs): Settings {
+  // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
+  const peek = settlePolicy(given.policy, { now: given.now, signers: null });
+  const fileTrust = peek.policy?.trust && peek.policy.source ? policyTrust(given, peek.policy.trust, peek.policy.source) : null;
+  const g: GateInputs = fileTrust ? { ...given, ...fileTrust } : given;
+  const trustMode = fileTrust?.mode ?? 'enforce';
   const n = g.names;
   const runs = listOr(g.runs, DEFAULTS.runs);
   const audit = listOr(g.audit, DEFAULTS.audit);
@@ -159,5 +233,6 @@ export function buildSettings(g: GateInputs): Settings {
     trustedKeys,
     trustedProducers,
     keyless,
+    trustMode,
   };
 }

@@ -91,6 +91,7 @@ export function defaultSettings(cwd: string, now: Date = new Date()): Settings {
     trustedKeys: null,
     trustedProducers: null,
     keyless: null,
+    trustMode: 'enforce',
     jobs: parseJobs('jobs', DEFAULTS.jobs),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { type Finding, finding, placeOf } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
-import type { Grandfathered, Policy, PolicyException } from '../../core/policy.js';
+import type { Grandfathered, Policy, PolicyException, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
 import { type PolicyContext, readPolicyFile } from '../../read/policy-file.js';
 import { type PolicyReview, UsageError } from './types.js';
@@ -93,7 +93,40 @@ export function settlePolicy(
       : base === null
         ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
         : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
-  return { policy: inEffect, review: { findings: [finding('policy_changed', at, what)], head: headRead?.ok ? headRead.value : null } };
+  const loosened = headRead?.ok ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust) : null;
+  const findings = [finding('policy_changed', at, what)];
+  if (loosened !== null)
+    findings.push(
+      finding(
+        'policy_changed',
+        at,
+        `this pull request loosens trust in ${head?.path ?? 'the policy file'} (${loosened}): it takes effect after merge; a reviewer must approve it`,
+        'warning',
+      ),
+    );
+  return { policy: inEffect, review: { findings, head: headRead?.ok ? headRead.value : null } };
+}
+
+/** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
+function trustLoosening(base: PolicyTrust | null, head: PolicyTrust | null): string | null {
+  if (base === null) return null;
+  if (head === null) return 'it removes the trust: section';
+  const why: string[] = [];
+  if (base.mode === 'enforce' && head.mode === 'warn') why.push('trust.mode enforce → warn');
+  if (base.requireSignedRecords && !head.requireSignedRecords) why.push('require-signed-records turned off');
+  if (base.requireAttestedRuns && !head.requireAttestedRuns) why.push('require-attested-runs turned off');
+  const added = (a: readonly string[], b: readonly string[]): string[] => b.filter((x) => !a.includes(x));
+  const paths = (l: readonly TrustPath[]) => l.map((p) => p.path);
+  for (const [name, a, b] of [
+    ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
+    ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
+    ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
+    ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
+    ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
+  ] as const)
+    if (added(a, b).length > 0) why.push(`${name} adds ${added(a, b).join(', ')}`);
+  if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null)) why.push('trusted-root changes');
+  return why.length > 0 ? why.join('; ') : null;
 }
 
 /** A trusted root the same way: the base's text in effect; a head that differs is named. */

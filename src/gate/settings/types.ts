@@ -75,6 +75,8 @@ export interface Settings {
   readonly policyReview: PolicyReview | null;
   /** The verification time: exceptions expire and exports fall due against it. */
   readonly now: Instant;
+  /** The policy file's trust.mode (docs/policy.md §9): warn makes trust failures warnings (a rollout); enforce otherwise. */
+  readonly trustMode: 'enforce' | 'warn';
   /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
   readonly trustedKeys: TrustedKeys | null;
   /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
