@@ -115,3 +115,38 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     ).toMatch(/none applies now: the base commit's files could not be compared \(the base tree is larger than one API answer/);
   });
 });
+
+describe('trust written in the policy file, read at the base (docs/policy.md §9)', () => {
+  const KEY = '.github/receipt-gate/export.pub.pem';
+  it('the key file is read at the base: a pull request that swaps it, or loosens trust, changes nothing now and is told so (a warning)', async () => {
+    const { signed, record, testSigner, seededKey } = await import('../support/corpus.js');
+    const signer = testSigner();
+    const audit = { '.assay/audit/r.ndjson': `${JSON.stringify(signed(record('github', 'r1', bypass), signer))}\n` };
+    const policy = `${STRICT}trust:\n  trusted-keys: [${KEY}]\n  require-signed-records: true\n`;
+    const base = { [POLICY]: policy, [KEY]: signer.pem };
+    const same = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base }), base });
+    expect(same.outputs['result']).toBe('pass');
+    // The head swaps the key for its own: the base's still decides, and the record is still trusted by it.
+    const swapped = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [KEY]: seededKey(4).pem }),
+      base,
+    });
+    expect(swapped.outputs['result']).toBe('pass');
+    expect(reportOf(swapped).records[0]?.outcome).toBe('bound');
+    // The head turns require-signed-records off: a warning, first among the annotations.
+    const looser = policy.replace('  require-signed-records: true\n', '');
+    const loosened = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [POLICY]: looser }), base });
+    const warning = reportOf(loosened).findings.find((f) => f.code === 'policy_changed' && f.severity === 'warning');
+    expect(warning?.message).toMatch(/loosens trust .*require-signed-records turned off/);
+    // An action input beside the base's trust: section is a configuration error.
+    const both = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base }),
+      base,
+      inputs: { 'require-signed-records': 'true', 'trusted-keys': signer.pem },
+    });
+    expect(both.outputs['result']).toBe('error');
+    expect(both.stdout).toMatch(
+      /trusted-keys, require-signed-records given, and the policy file .github\/receipt-gate.yml at commit c{12} has a trust: section/,
+    );
+  });
+});
