@@ -286,3 +286,28 @@ describe('a trusted root named by path is read at the base', () => {
     expect(r.stdout).toMatch(/trusted-root: sigstore\/root.json does not exist at the base commit/);
   });
 });
+
+describe('workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered the run', () => {
+  const runEvent = (pulls: unknown[]) => ({
+    name: 'workflow_run',
+    payload: { workflow_run: { event: 'pull_request', head_sha: HEAD_SHA, pull_requests: pulls }, repository: { default_branch: 'main' } },
+  });
+
+  it('a fork’s pull request that loosens the policy never gets a green check: the base’s policy (the default branch’s commit) applies', async () => {
+    // A fork's run lists no pull request: the base is the default branch's commit the run started on (GITHUB_SHA).
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: runEvent([]) });
+    expect(r.outputs['result']).toBe('fail');
+    expect(r.contentRequests[0]?.url).toBe(`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${'b'.repeat(40)}`);
+    expect(reportOf(r).findings.find((f) => f.code === 'policy_changed')?.severity).toBe('warning');
+  });
+
+  it('a pull request of the same repository: its base commit, from the run’s pull_requests', async () => {
+    const r = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: runEvent([{ number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } }]),
+    });
+    expect(r.outputs['result']).toBe('fail');
+    expect(r.contentRequests[0]?.url).toBe(`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${BASE_SHA}`);
+  });
+});

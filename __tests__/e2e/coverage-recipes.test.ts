@@ -42,9 +42,13 @@ describe.skipIf(process.platform !== 'linux')('examples/agent-run.yml: the run a
     writeFileSync(bundle, `${JSON.stringify(await sigstore.attest(statementFor('run.log', Buffer.from(log), RUN_V1)))}\n`);
     const { execFileSync } = await import('node:child_process');
     execFileSync('chmod', ['+x', path.join(w.repo, 'agent.sh')]);
+    // Two jobs, as the runner runs them: the agent's (no id-token, no token left in the checkout),
+    // then the delivery (the log arrives as the agent job's artifact: here, the same checkout).
+    runSteps(w, stepsOf('examples/agent-run.yml', 'agent'), {}, { env: { GITHUB_RUN_ID: '4242' } });
+    git(w.repo, 'status', '--short');
     runSteps(
       w,
-      stepsOf('examples/agent-run.yml', 'run'),
+      stepsOf('examples/agent-run.yml', 'deliver'),
       { 'steps.app.outputs.token': 'app-installation-token', 'github.token': 'github-token' },
       { env: { GITHUB_RUN_ID: '4242', FAKE_GH_BUNDLE: bundle } },
     );
@@ -63,6 +67,35 @@ describe.skipIf(process.platform !== 'linux')('examples/agent-run.yml: the run a
     expect(pr.report.calls[0]).toMatchObject({ coverage: { status: 'pending', statement: null }, required_level: 'verified' });
     git(w.repo, 'switch', '-q', 'main');
     git(w.repo, 'merge', '-q', 'agent-runs/4242');
+  });
+
+  it('the agent’s job can reach nothing to abuse: no id-token, no persisted token, its log kept on failure; the job that attests and pushes runs no agent code', () => {
+    const wf = workflowOf('examples/agent-run.yml') as unknown as {
+      permissions: Record<string, string>;
+      jobs: Record<
+        string,
+        {
+          permissions: Record<string, string>;
+          needs?: string;
+          if?: string;
+          steps: { uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[];
+        }
+      >;
+    };
+    expect(wf.permissions).toEqual({ contents: 'read' });
+    const agent = wf.jobs['agent'];
+    const deliver = wf.jobs['deliver'];
+    expect(agent?.permissions).toEqual({ contents: 'read' });
+    expect(agent?.steps.find((x) => x.uses?.startsWith('actions/checkout'))?.with?.['persist-credentials']).toBe(false);
+    expect(agent?.steps.some((x) => x.uses?.startsWith('actions/create-github-app-token') || x.uses?.startsWith('actions/attest'))).toBe(
+      false,
+    );
+    expect(agent?.steps.find((x) => x.uses?.startsWith('actions/upload-artifact'))?.if).toBe('always()');
+    expect(deliver?.needs).toBe('agent');
+    expect(deliver?.if).toMatch(/always\(\)/);
+    expect(deliver?.permissions).toMatchObject({ 'id-token': 'write', attestations: 'write', contents: 'read' });
+    expect(deliver?.steps.some((x) => x.run?.includes('agent.sh'))).toBe(false);
+    expect(deliver?.steps.find((x) => x.uses?.startsWith('actions/checkout'))?.with?.['persist-credentials']).toBe(false);
   });
 
   it('the scheduled gate on the default branch fails once pending has run out with no export, even with no pull request open', async () => {
@@ -105,10 +138,12 @@ describe.skipIf(process.platform !== 'linux')('examples/agent-run.yml: the run a
 });
 
 describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliveries.yml', () => {
-  it('lists the deliveries, fetches each deploy_key one by its id, and imports the agent’s with what the day covered', async () => {
+  /** One night of the recipe for a repository's hook (org null) or an organisation's. */
+  async function webhookNight(org: string | null) {
     const w = world();
     const routes = path.join(w.root, 'routes');
     mkdirSync(routes);
+    const hook = org === null ? '/repos/acme/agents/hooks/77' : `/orgs/${org}/hooks/77`;
     const route = (p: string, body: unknown) => writeFileSync(path.join(routes, p.replace(/[/?&=]/g, '_')), JSON.stringify(body));
     const item = (id: number, event: string, action: string) => ({
       id,
@@ -117,7 +152,7 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
       event,
       action,
     });
-    route('/repos/acme/agents/hooks/77/deliveries?per_page=100', [
+    route(`${hook}/deliveries?per_page=100`, [
       [item(1, 'deploy_key', 'created'), item(2, 'push', null as never)],
       [item(3, 'deploy_key', 'created')],
     ]);
@@ -133,8 +168,8 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
         },
       },
     });
-    route('/repos/acme/agents/hooks/77/deliveries/1', delivery(1, AGENT, 'ci-1'));
-    route('/repos/acme/agents/hooks/77/deliveries/3', delivery(3, 'alice', 'laptop'));
+    route(`${hook}/deliveries/1`, delivery(1, AGENT, 'ci-1'));
+    route(`${hook}/deliveries/3`, delivery(3, 'alice', 'laptop'));
     const bundle = path.join(w.root, 'bundle.jsonl');
     writeFileSync(bundle, `${JSON.stringify(await sigstore.attest(statementFor('x', Buffer.from('x'), RECORDS_V1)))}\n`);
     runSteps(
@@ -143,6 +178,7 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
       {
         'secrets.WEBHOOK_READ_TOKEN': 't',
         'vars.RECEIPT_GATE_HOOK_ID': '77',
+        'vars.RECEIPT_GATE_HOOK_ORG': org ?? '',
         'inputs.day': '2026-11-30',
         'vars.RECEIPT_GATE_AGENT': AGENT,
         'steps.app.outputs.token': 'app-token',
@@ -151,15 +187,27 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
       { env: { FAKE_GH_ROUTES: routes, FAKE_GH_BUNDLE: bundle } },
     );
     const calls = readFileSync(w.ghLog, 'utf8');
-    expect(calls).toMatch(/^api --paginate --slurp \/repos\/acme\/agents\/hooks\/77\/deliveries\?per_page=100$/m);
-    expect(calls).toMatch(/^api \/repos\/acme\/agents\/hooks\/77\/deliveries\/1$/m);
-    expect(calls).not.toMatch(/deliveries\/2$/m);
     const written = git(w.repo, 'show', 'webhook-records/2026-11-30:.assay/audit/webhook/2026-11-30.ndjson')
       .split('\n')
       .map((l) => JSON.parse(l));
+    return { calls, hook, written };
+  }
+
+  it('lists the deliveries, fetches each deploy_key one by its id, and imports the agent’s with what the day covered', async () => {
+    const { calls, written } = await webhookNight(null);
+    expect(calls).toMatch(/^api --paginate --slurp \/repos\/acme\/agents\/hooks\/77\/deliveries\?per_page=100$/m);
+    expect(calls).toMatch(/^api \/repos\/acme\/agents\/hooks\/77\/deliveries\/1$/m);
+    expect(calls).not.toMatch(/deliveries\/2$/m);
     expect(written[0]).toMatchObject({ export: 'github-webhook', repos: ['acme/agents'], actors: [AGENT], entries_read: 2, records: 1 });
     expect(written.slice(1).map((r) => r.record_id)).toEqual(['github-delivery:g-1']);
     expect(calls).toMatch(/^pr create --head webhook-records\/2026-11-30 /m);
+  });
+
+  it('an organisation’s webhook (vars.RECEIPT_GATE_HOOK_ORG): its deliveries, and a statement scoped with --owner to the organisation', async () => {
+    const { calls, written } = await webhookNight('acme');
+    expect(calls).toMatch(/^api --paginate --slurp \/orgs\/acme\/hooks\/77\/deliveries\?per_page=100$/m);
+    expect(calls).toMatch(/^api \/orgs\/acme\/hooks\/77\/deliveries\/1$/m);
+    expect(written[0]).toMatchObject({ export: 'github-webhook', owner: 'acme', repos: null, records: 1 });
   });
 });
 
@@ -214,29 +262,32 @@ describe.skipIf(process.platform !== 'linux')('examples/export-slack-audit-log.y
   });
 });
 
-describe('one trust set-up across the recipes', () => {
+describe('one trust set-up across the recipes: the policy file’s trust: section', () => {
   const gateStep = (file: string, job: string) => {
     const step = stepsOf(file, job).find((s) => s.uses?.startsWith('receipt-gate/receipt-gate@'));
     if (!step?.with) throw new Error(`${file} has no receipt-gate step`);
     return step.with;
   };
-  const TRUST = [
-    'runs',
-    'audit',
+  const TRUST_INPUTS = [
+    'trusted-keys',
     'trusted-signer-identities',
     'trusted-producer-identities',
     'require-signed-records',
     'require-attested-runs',
+    'trusted-producers',
+    'source-refs',
+    'trusted-root',
   ];
+  const TRUST_POLICY = readFileSync(path.join(ROOT, 'examples/policy/trust.yml'), 'utf8');
 
-  it('the pull-request gate and the release gate trust the same identities, each naming a workflow of examples/', () => {
-    const pr = gateStep('examples/pr-gate.yml', 'receipts');
-    const release = gateStep('examples/release.yml', 'receipts');
-    for (const k of TRUST) expect(release[k], k).toBe(pr[k]);
-    expect(release).not.toHaveProperty('trusted-keys');
-    const named =
-      `${pr['trusted-signer-identities']}\n${pr['trusted-producer-identities']}`.match(/workflows\/([a-z-]+\.yml)@refs\/heads\/main/g) ??
-      [];
+  it('the pull-request, fork and release gates give no trust input (the workflow file is part of the pull request); the policy names workflows of examples/', () => {
+    for (const [file, job] of [
+      ['examples/pr-gate.yml', 'receipts'],
+      ['examples/release.yml', 'receipts'],
+      ['examples/fork-prs.yml', 'annotate'],
+    ] as const)
+      for (const k of TRUST_INPUTS) expect(gateStep(file, job), `${file} ${k}`).not.toHaveProperty(k);
+    const named = TRUST_POLICY.match(/workflows\/([a-z-]+\.yml)@refs\/heads\/main/g) ?? [];
     expect(named.length).toBe(4);
     for (const n of named)
       expect(readFileSync(path.join(ROOT, 'examples', n.slice('workflows/'.length, -'@refs/heads/main'.length)), 'utf8')).toMatch(
@@ -244,7 +295,7 @@ describe('one trust set-up across the recipes', () => {
       );
   });
 
-  it('the release gate’s inputs, as written, pass on runs and records the recipes attested (no unset variable stops it)', async () => {
+  it('the release gate, with the policy as written, passes on runs and records the recipes attested', async () => {
     const release = gateStep('examples/release.yml', 'receipts');
     const identity = (workflow: string) => `https://github.com/${REPO}/.github/workflows/${workflow}@refs/heads/main`;
     const call = keyOn('prod-api', 'ci-1');
@@ -255,14 +306,25 @@ describe('one trust set-up across the recipes', () => {
       '.assay/runs/r.log.sigstore.json': `${JSON.stringify(await sigstore.attest(statementFor('r.log', Buffer.from(runLog), RUN_V1), { san: identity('agent-run.yml') }))}\n`,
       '.assay/audit/a.ndjson': exportText,
       '.assay/audit/a.ndjson.sigstore.json': `${JSON.stringify(await sigstore.attest(statementFor('a.ndjson', Buffer.from(exportText), RECORDS_V1), { san: identity('export-audit-records.yml') }))}\n`,
-      'root.json': JSON.stringify(sigstore.trustedRoot),
+      '.github/receipt-gate/trusted-root.jsonl': JSON.stringify(sigstore.trustedRoot),
+      '.github/receipt-gate.yml': TRUST_POLICY.replaceAll('OWNER/REPO', REPO).replace('# trusted-root:', 'trusted-root:'),
     });
-    const inputs = Object.fromEntries(TRUST.map((k) => [k, String(release[k]).replace(/\$\{\{\s*github\.repository\s*\}\}/g, REPO)]));
+    const inputs = Object.fromEntries(Object.entries(release).map(([k, v]) => [k, String(v)]));
     const r = await runAction({
       workspace: ws,
-      inputs: { ...inputs, 'trusted-root': 'root.json' },
+      inputs: { runs: inputs['runs'] ?? '', audit: inputs['audit'] ?? '' },
       event: { name: 'push', payload: { after: HEAD_SHA, ref: 'refs/tags/v1.0.0' } },
+      now: new Date('2026-12-01T12:00:00Z'),
     });
     expect(r.outputs, r.stdout).toMatchObject({ result: 'pass', verified: '1' });
+    // The same evidence with one unattested run more fails: require-attested-runs is the policy's.
+    writeFiles(ws, { '.assay/runs/s.log': serverLog([['2026-12-01T10:00:00Z', keyOn('prod-api', 'ci-2')]]) });
+    const unattested = await runAction({
+      workspace: ws,
+      inputs: { runs: inputs['runs'] ?? '', audit: inputs['audit'] ?? '' },
+      event: { name: 'push', payload: { after: HEAD_SHA, ref: 'refs/tags/v1.0.0' } },
+      now: new Date('2026-12-01T12:00:00Z'),
+    });
+    expect(unattested.outputs['result']).toBe('fail');
   });
 });

@@ -62,7 +62,7 @@ const holds = (cond: string, carried: Record<string, string>): boolean => {
 };
 
 /** One night: the workflow's run steps in order (GITHUB_ENV carried between them), then "merge" the pull request and run the gate. */
-function night(w: World, day: string, recorded: string, mergeIt = true) {
+function night(w: World, day: string, recorded: string, mergeIt = true, signingKey: string | null = null) {
   const out = path.join(w.root, `gh-${day}.json`);
   writeFileSync(out, recorded);
   writeFileSync(w.ghLog, '');
@@ -71,7 +71,7 @@ function night(w: World, day: string, recorded: string, mergeIt = true) {
     steps,
     {
       'secrets.AUDIT_LOG_TOKEN': 'audit-token',
-      'secrets.RECEIPT_GATE_SIGNING_KEY': readFileSync(path.join(w.root, 'signer.key.pem'), 'utf8'),
+      'secrets.RECEIPT_GATE_SIGNING_KEY': signingKey ?? readFileSync(path.join(w.root, 'signer.key.pem'), 'utf8'),
       'vars.RECEIPT_GATE_AGENT': AGENT,
       'github.repository_owner': 'acme',
       'inputs.day': day,
@@ -202,5 +202,13 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
     );
     expect(retry.opened).toBe(false);
     expect(retry.records).toHaveLength(2);
+  });
+
+  it('without the optional signing key (identities alone): the night still imports, unsigned, and never passes --sign-key an empty file', () => {
+    const n = night(w, '2026-11-25', page([entry('a7', AGENT, 'acme/api', 'deploy-7', '2026-11-25', 4)]), true, '');
+    expect(n.opened).toBe(true);
+    expect(n.statement).toMatchObject({ schema: 'receipt-gate.audit_coverage.v1', owner: 'acme' });
+    expect(n.records.map((r: { signature?: unknown }) => r.signature)).toEqual([undefined]);
+    expect(existsSync(path.join(w.temp, 'signer.key.pem'))).toBe(false);
   });
 });

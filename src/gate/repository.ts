@@ -128,7 +128,7 @@ export interface TreeBlob {
 }
 
 /** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
-export function blobId(bytes: Uint8Array, hex = 40): string {
+function blobId(bytes: Uint8Array, hex = 40): string {
   const hash = createHash(hex === 64 ? 'sha256' : 'sha1');
   hash.update(`blob ${bytes.length}\0`);
   hash.update(bytes);
