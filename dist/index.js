@@ -31713,6 +31713,8 @@ class Coverage {
     groups = new Map();
     /** The usable statements, each once (an export committed twice counts once). */
     usable;
+    /** The usable statements by file, made when a record first asks (records wait on their own file's statements). */
+    byFile = null;
     constructor(statements, pendingSeconds, 
     /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
     now) {
@@ -31827,8 +31829,18 @@ class Coverage {
             return null;
         const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
         let latest = null;
-        for (const s of this.usable) {
-            if (s.loc.file !== record.loc.file || s.statement.provider !== record.record.provider)
+        if (this.byFile === null) {
+            this.byFile = new Map();
+            for (const s of this.usable) {
+                const list = this.byFile.get(s.loc.file);
+                if (list)
+                    list.push(s);
+                else
+                    this.byFile.set(s.loc.file, [s]);
+            }
+        }
+        for (const s of this.byFile.get(record.loc.file) ?? []) {
+            if (s.statement.provider !== record.record.provider)
                 continue;
             if (!s.statement.actions.includes(action))
                 continue;
@@ -40465,16 +40477,26 @@ function treeAtCommit(cwd, commit) {
 /**
  * The files of the checkout under `cwd` that are present with the same bytes at the base (their
  * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
- * Only a file whose size matches is read.
+ * In a git checkout the checked-out commit's tree gives each file's blob id, and `git status` the
+ * files changed since (those are hashed): nothing else is read. Elsewhere each file whose size
+ * matches is read and hashed.
  * @param root the repository root on disk (the base tree's paths are relative to it)
  */
 function identicalAtBase(root, cwd, tree) {
+    const head = treeAtCommit(root, 'HEAD');
+    const dirty = head.ok ? changedInCheckout(root) : null;
     const out = new Set();
     for (const [rel, blob] of tree) {
         const abs = external_node_path_default().join(root, rel);
         const local = external_node_path_default().relative(cwd, abs);
         if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
             continue;
+        const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
+        if (known !== undefined) {
+            if (known.id === blob.id)
+                out.add(local.split((external_node_path_default()).sep).join('/'));
+            continue;
+        }
         let st;
         try {
             st = (0,external_node_fs_namespaceObject.lstatSync)(abs);
@@ -40487,6 +40509,17 @@ function identicalAtBase(root, cwd, tree) {
         if (blobId((0,external_node_fs_namespaceObject.readFileSync)(abs), blob.id.length) === blob.id)
             out.add(local.split((external_node_path_default()).sep).join('/'));
     }
+    return out;
+}
+/** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
+function changedInCheckout(root) {
+    const r = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames']);
+    if (r.status !== 0)
+        return null;
+    const out = new Set();
+    for (const entry of r.stdout.split('\0'))
+        if (entry.length > 3)
+            out.add(entry.slice(3));
     return out;
 }
 

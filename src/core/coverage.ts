@@ -78,6 +78,8 @@ export class Coverage {
   private readonly groups = new Map<string, Group[]>();
   /** The usable statements, each once (an export committed twice counts once). */
   readonly usable: readonly StatementInput[];
+  /** The usable statements by file, made when a record first asks (records wait on their own file's statements). */
+  private byFile: Map<string, StatementInput[]> | null = null;
 
   constructor(
     statements: readonly StatementInput[],
@@ -181,8 +183,16 @@ export class Coverage {
     if (this.now === null || this.pendingSeconds === 0) return null;
     const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
     let latest: Instant | null = null;
-    for (const s of this.usable) {
-      if (s.loc.file !== record.loc.file || s.statement.provider !== record.record.provider) continue;
+    if (this.byFile === null) {
+      this.byFile = new Map();
+      for (const s of this.usable) {
+        const list = this.byFile.get(s.loc.file);
+        if (list) list.push(s);
+        else this.byFile.set(s.loc.file, [s]);
+      }
+    }
+    for (const s of this.byFile.get(record.loc.file) ?? []) {
+      if (s.statement.provider !== record.record.provider) continue;
       if (!s.statement.actions.includes(action)) continue;
       const until = plus(s.statement.until, this.pendingSeconds);
       if (latest === null || compareInstants(until, latest) > 0) latest = until;

@@ -157,15 +157,24 @@ export function treeAtCommit(cwd: string, commit: string): Result<ReadonlyMap<st
 /**
  * The files of the checkout under `cwd` that are present with the same bytes at the base (their
  * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
- * Only a file whose size matches is read.
+ * In a git checkout the checked-out commit's tree gives each file's blob id, and `git status` the
+ * files changed since (those are hashed): nothing else is read. Elsewhere each file whose size
+ * matches is read and hashed.
  * @param root the repository root on disk (the base tree's paths are relative to it)
  */
 export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<string, TreeBlob>): Set<string> {
+  const head = treeAtCommit(root, 'HEAD');
+  const dirty = head.ok ? changedInCheckout(root) : null;
   const out = new Set<string>();
   for (const [rel, blob] of tree) {
     const abs = path.join(root, rel);
     const local = path.relative(cwd, abs);
     if (local.startsWith('..') || path.isAbsolute(local)) continue;
+    const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
+    if (known !== undefined) {
+      if (known.id === blob.id) out.add(local.split(path.sep).join('/'));
+      continue;
+    }
     let st: Stats;
     try {
       st = lstatSync(abs);
@@ -175,5 +184,14 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
     if (!st.isFile() || st.size !== blob.size) continue;
     if (blobId(readFileSync(abs), blob.id.length) === blob.id) out.add(local.split(path.sep).join('/'));
   }
+  return out;
+}
+
+/** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
+function changedInCheckout(root: string): Set<string> | null {
+  const r = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames']);
+  if (r.status !== 0) return null;
+  const out = new Set<string>();
+  for (const entry of r.stdout.split('\0')) if (entry.length > 3) out.add(entry.slice(3));
   return out;
 }
