@@ -41647,6 +41647,13 @@ function withBreakGlass(base, head, atBase) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/build.ts
+/**
+ * The one settings builder. The CLI's flags and the action's inputs are two sources of one typed
+ * record (`GateInputs`); this turns it into the verification's `Settings`: every default taken from
+ * the one table, every value checked with one message naming the flag or input as its entry calls
+ * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
+ */
+
 
 
 
@@ -41755,6 +41762,8 @@ function buildSettings(given) {
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
+    for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
+        reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`));
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     return {
         runs,
@@ -41871,6 +41880,7 @@ async function readFiles(input, ctx, files) {
     }
     // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
     const trustFiles = new Map();
+    const trustFilesChanged = [];
     const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
     if (texts.length > 0)
         await loadYamlParser();
@@ -41884,9 +41894,11 @@ async function readFiles(input, ctx, files) {
             const got = await files.read(inputs_repoPath(workspace, 'policy', file));
             const text = got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
             trustFiles.set(key, text);
+            if (got.kind === 'pull' && t.commit !== null && (got.base?.text ?? null) !== (got.head?.text ?? null))
+                trustFilesChanged.push(file);
         }
     }
-    return { policy, trustedRoot, trustFiles };
+    return { policy, trustedRoot, trustFiles, trustFilesChanged };
 }
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 async function readSettings(input, ctx, env, files, now = new Date()) {
@@ -41983,6 +41995,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         now: time_instantOf(now),
         trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== defaults_DEFAULTS[name]),
         trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
+        trustFilesChanged: read.trustFilesChanged,
     };
 }
 /** The trust inputs: given (a value other than action.yml's default) beside a policy's trust: section, a conflict. */

@@ -173,3 +173,71 @@ describe('a team’s week', () => {
     drop(fork.branch);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('a root rotation (examples/export-audit-records.yml, private repositories)', () => {
+  it('the records pull request attested under a rotated root fails until the root’s own pull request has merged, then passes', async () => {
+    const { commitAll, git: inRepo, merge, runSteps, stepsOf, world } = await import('../support/recipe.js');
+    const { EXPORT_IDENTITY, RECORDS_V1 } = await import('../support/sigstore.js');
+    const before = await mockSigstore();
+    const after = await mockSigstore(); // GitHub's instance, rotated: another CA, another log
+    const w = world();
+    const call = key('rot-1');
+    const policy = `${RULES}trust:\n  trusted-signer-identities: [${EXPORT_IDENTITY}]\n  require-signed-records: true\n  trusted-root: ${ROOT_FILE}\n`;
+    writeFiles(w.repo, {
+      [POLICY]: policy,
+      [ROOT_FILE]: `${JSON.stringify(before.trustedRoot)}\n`,
+      '.assay/runs/2026-12-01-agent.log': serverLog([['2026-12-01T09:00:00Z', call]]),
+    });
+    commitAll(w.repo, 'main, trusting the old root');
+    const recordsText = ndjson([record('github', 'g-rot-1', call)]);
+    const recordsFiles = async (sigstoreOf: typeof after) => ({
+      '.assay/audit/github/2026-12-01.ndjson': recordsText,
+      '.assay/audit/github/2026-12-01.ndjson.sigstore.json': `${JSON.stringify(await sigstoreOf.attest(statementFor('2026-12-01.ndjson', Buffer.from(recordsText), RECORDS_V1)))}\n`,
+    });
+    /** The gate on a branch's pull request against main, through the action (git reads the base). */
+    const gateOn = async (branch: string) => {
+      const base = inRepo(w.repo, 'rev-parse', 'main');
+      inRepo(w.repo, 'switch', '-q', branch);
+      const r = await runAction({
+        workspace: w.repo,
+        event: { name: 'pull_request', payload: { pull_request: { number: 3, head: { sha: HEAD_SHA }, base: { sha: base } } } },
+        now: new Date('2026-12-02T06:00:00Z'),
+      });
+      inRepo(w.repo, 'switch', '-q', 'main');
+      return r;
+    };
+    // The night's records, attested under the rotated root, on their own branch.
+    inRepo(w.repo, 'switch', '-q', '-c', 'audit-records/2026-12-01');
+    writeFiles(w.repo, await recordsFiles(after));
+    inRepo(w.repo, 'add', '-A');
+    inRepo(w.repo, 'commit', '-qm', 'records');
+    inRepo(w.repo, 'switch', '-q', 'main');
+    const early = await gateOn('audit-records/2026-12-01');
+    expect(early.outputs['result']).toBe('fail');
+    expect(reportOf(early).records[0]?.untrusted_code).toBe('chain_untrusted');
+    // The recipe's trusted-root job: the new root, in a pull request of its own.
+    const root = path.join(w.root, 'new-root.jsonl');
+    writeFileSync(root, `${JSON.stringify(after.trustedRoot)}\n`);
+    runSteps(
+      w,
+      stepsOf('examples/export-audit-records.yml', 'trusted-root'),
+      { 'steps.app.outputs.token': 'app-token' },
+      { env: { FAKE_GH_ROOT: root } },
+    );
+    expect(readFileSync(w.ghLog, 'utf8')).toMatch(/^pr create --head receipt-gate\/trusted-root /m);
+    inRepo(w.repo, 'switch', '-q', 'main');
+    const rootPr = await gateOn('receipt-gate/trusted-root');
+    expect(rootPr.outputs['result']).toBe('pass');
+    expect(reportOf(rootPr).findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
+      /changes trust\.trusted-root|trust material is read at the base/,
+    );
+    merge(w, 'receipt-gate/trusted-root');
+    // Re-run on the records' pull request: its base now holds the new root.
+    inRepo(w.repo, 'switch', '-q', 'audit-records/2026-12-01');
+    inRepo(w.repo, 'merge', '-q', '--no-edit', 'main');
+    inRepo(w.repo, 'switch', '-q', 'main');
+    const late = await gateOn('audit-records/2026-12-01');
+    expect(late.outputs['result'], JSON.stringify(reportOf(late).findings)).toBe('pass');
+    expect(reportOf(late).calls[0]?.level).toBe('verified');
+  });
+});

@@ -68,7 +68,7 @@ export interface World {
  * A world: the repository with origin, RUNNER_TEMP, the CLI at .receipt-gate/dist, and a fake `gh`:
  * `gh api … PATH` prints $FAKE_GH_ROUTES/<PATH with / ? & = as _> when that directory is set, else
  * $FAKE_GH_OUTPUT; `gh pr create --head B` and `gh pr view B` keep B open until merged; `gh pr
- * merge` is logged; `gh attestation download FILE` writes `<digest>.jsonl` from $FAKE_GH_BUNDLE. A
+ * merge` is logged; `gh attestation download FILE` writes `<digest>.jsonl` from $FAKE_GH_BUNDLE, `gh attestation trusted-root` prints $FAKE_GH_ROOT. A
  * fake `curl` prints $FAKE_CURL_DIR/<cursor>.json for a URL with `cursor=<cursor>`, else
  * $FAKE_CURL_DIR/first.json. Anything else exits 3 (a call the recipe makes that the test does not know).
  */
@@ -99,6 +99,7 @@ export function world(): World {
       'if [ "$1 $2" = "pr view" ]; then if grep -qx -- "$3" "$FAKE_GH_OPEN" 2>/dev/null; then echo OPEN; exit 0; fi; echo "no pull requests found for branch $3" >&2; exit 1; fi',
       'if [ "$1 $2" = "pr create" ]; then printf "%s\\n" "$4" >> "$FAKE_GH_OPEN"; exit 0; fi',
       'if [ "$1 $2" = "attestation download" ]; then cp "$FAKE_GH_BUNDLE" "sha256:$(sha256sum "$3" | cut -d" " -f1).jsonl"; exit 0; fi',
+      'if [ "$1 $2" = "attestation trusted-root" ]; then cat "$FAKE_GH_ROOT"; exit 0; fi',
       'exit 3',
     ].join('\n'),
   );

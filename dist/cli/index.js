@@ -13411,6 +13411,13 @@ function withBreakGlass(base, head, atBase) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/build.ts
+/**
+ * The one settings builder. The CLI's flags and the action's inputs are two sources of one typed
+ * record (`GateInputs`); this turns it into the verification's `Settings`: every default taken from
+ * the one table, every value checked with one message naming the flag or input as its entry calls
+ * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
+ */
+
 
 
 
@@ -13519,6 +13526,8 @@ function buildSettings(given) {
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new types_UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
+    for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
+        reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`));
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     return {
         runs,

@@ -105,6 +105,8 @@ interface Read {
   readonly trustedRoot: Parameters<typeof buildSettings>[0]['trustedRoot'];
   /** The files the policy's trust: section names, read at the policy's commit (`commit\0path` → text, null: absent there). */
   readonly trustFiles: ReadonlyMap<string, string | null>;
+  /** Those a pull request changes (the base's and the head's texts differ). */
+  readonly trustFilesChanged: readonly string[];
 }
 
 /** The key of a trust file read at a commit (null: the checkout). */
@@ -148,6 +150,7 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
   }
   // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
   const trustFiles = new Map<string, string | null>();
+  const trustFilesChanged: string[] = [];
   const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
   if (texts.length > 0) await loadYamlParser();
   for (const t of texts) {
@@ -159,9 +162,10 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
       const text =
         got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
       trustFiles.set(key, text);
+      if (got.kind === 'pull' && t.commit !== null && (got.base?.text ?? null) !== (got.head?.text ?? null)) trustFilesChanged.push(file);
     }
   }
-  return { policy, trustedRoot, trustFiles };
+  return { policy, trustedRoot, trustFiles, trustFilesChanged };
 }
 
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
@@ -270,6 +274,7 @@ function gateInputs(
     now: instantOf(now),
     trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== DEFAULTS[name]),
     trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
+    trustFilesChanged: read.trustFilesChanged,
   };
 }
 

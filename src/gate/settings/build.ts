@@ -4,7 +4,7 @@
  * the one table, every value checked with one message naming the flag or input as its entry calls
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
-import type { Finding } from '../../core/findings.js';
+import { type Finding, finding } from '../../core/findings.js';
 import type { PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Instant } from '../../core/time.js';
 import { DEFAULTS } from './defaults.js';
@@ -71,6 +71,8 @@ export interface GateInputs {
    * working tree): its text, or null when there is no such file there. Refuses a link, as for the policy.
    */
   readonly trustFile: (path: string, commit: string | null) => string | null;
+  /** Files a base policy's trust: section names that a pull request changes (read at the base: the change waits for the merge). */
+  readonly trustFilesChanged?: readonly string[];
   /** The verification time. */
   readonly now: Instant;
 }
@@ -215,6 +217,14 @@ export function buildSettings(given: GateInputs): Settings {
     throw new UsageError(
       'conflict',
       `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`,
+    );
+  for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
+    reviews.push(
+      finding(
+        'policy_changed',
+        { file, line: 1, column: 1 },
+        `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`,
+      ),
     );
   const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
   return {
