@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6091);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9277);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2615,7 +2615,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 6091:
+/***/ 9277:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2653,6 +2653,52 @@ function usage(parse) {
 
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(3491);
+;// CONCATENATED MODULE: ./src/core/classes.ts
+const GITHUB_NAMES = new Set(['owner', 'repo']);
+const CLASSES = new Map([
+    [
+        'github_deploy_key',
+        {
+            fields: ['owner', 'repo', 'key_title_hash'],
+            verbs: ['create'],
+            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
+            caseless: GITHUB_NAMES,
+            scope: { owner: 'owner', repo: 'repo' },
+        },
+    ],
+    [
+        'workspace_member',
+        {
+            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+            verbs: ['add'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+    [
+        'workspace_role',
+        {
+            fields: ['workspace_id_hash', 'principal_hash', 'role'],
+            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...CLASSES.keys()];
+/** A class's row, or undefined when the gate has no binding rule for it. */
+const classRow = (actionClass) => CLASSES.get(actionClass);
+
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -2734,27 +2780,17 @@ function globMatches(glob, value) {
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
 
 
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS = new Map([
-    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
+
 /** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([
-    ['github_deploy_key', ['create']],
-    ['workspace_member', ['add']],
-    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
+
+/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => classRow(actionClass)?.fields;
 /** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 function narrowTarget(actionClass, target) {
     const fields = boundFields(actionClass);
@@ -5132,6 +5168,7 @@ const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","
 
 
 
+
 /**
  * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
  * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
@@ -5167,26 +5204,6 @@ function parser() {
 }
 /** Seconds in 366 days: the furthest an exception may expire. */
 const MAX_EXPIRY_SECONDS = 366 * 86_400;
-const HASHED = new Map([
-    ['github_deploy_key', new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]])],
-    [
-        'workspace_member',
-        new Map([
-            ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
-            ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
-            ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
-        ]),
-    ],
-    [
-        'workspace_role',
-        new Map([
-            ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
-            ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
-        ]),
-    ],
-]);
-/** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
-const CASELESS = new Set(['owner', 'repo']);
 /** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
 function positions(contents, at) {
     const out = new Map();
@@ -5515,7 +5532,8 @@ function meaning(doc, context, where, sha256) {
         const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
         const tests = [];
         const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
-        const hashed = HASHED.get(actionClass);
+        const row = classRow(actionClass);
+        const hashed = row?.hashed;
         const bound = boundFields(actionClass);
         for (const field of Object.keys(target)) {
             const pointer = `${at}/match/target/${field}`;
@@ -5542,14 +5560,15 @@ function meaning(doc, context, where, sha256) {
                 continue;
             }
             const globs = strings(given);
-            const slash = CASELESS.has(field) ? globs.findIndex((g) => g.includes('/')) : -1;
+            const caseless = row?.caseless.has(field) ?? false;
+            const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
             if (slash >= 0) {
                 bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
                     ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
                     : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
                 continue;
             }
-            tests.push(globTest(field, globs, CASELESS.has(field)));
+            tests.push(globTest(field, globs, caseless));
         }
         const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
         if (signedBy && context.signers !== null) {
@@ -10121,6 +10140,8 @@ function stored(map, key) {
 
 
 
+
+
 /** A decision this long after the verification time or more is from the future (clocks differ by less). */
 const FUTURE_GRACE_SECONDS = 300;
 /** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
@@ -10140,8 +10161,12 @@ function whereOf(call) {
     if (p.kind !== 'subject')
         return null;
     const target = p.subject.target;
-    const owner = typeof target['owner'] === 'string' ? (0,core_text/* asciiLower */.F)(target['owner']) : null;
-    const repo = typeof target['repo'] === 'string' ? (0,core_text/* asciiLower */.F)(target['repo']) : null;
+    // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
+    const scope = classRow(p.subject.action_class)?.scope;
+    const ownerValue = scope && (0,core_json/* hasOwn */.$)(target, scope.owner) ? target[scope.owner] : undefined;
+    const repoValue = scope && (0,core_json/* hasOwn */.$)(target, scope.repo) ? target[scope.repo] : undefined;
+    const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
+    const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
     return { provider, owner, repo };
 }

@@ -3011,30 +3011,66 @@ function readClaim(decision) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/classes.ts
+const GITHUB_NAMES = new Set(['owner', 'repo']);
+const CLASSES = new Map([
+    [
+        'github_deploy_key',
+        {
+            fields: ['owner', 'repo', 'key_title_hash'],
+            verbs: ['create'],
+            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
+            caseless: GITHUB_NAMES,
+            scope: { owner: 'owner', repo: 'repo' },
+        },
+    ],
+    [
+        'workspace_member',
+        {
+            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+            verbs: ['add'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+    [
+        'workspace_role',
+        {
+            fields: ['workspace_id_hash', 'principal_hash', 'role'],
+            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...CLASSES.keys()];
+/** A class's row, or undefined when the gate has no binding rule for it. */
+const classRow = (actionClass) => CLASSES.get(actionClass);
+
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
 
 
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS = new Map([
-    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
+
 /** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([
-    ['github_deploy_key', ['create']],
-    ['workspace_member', ['add']],
-    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
+
+/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => classRow(actionClass)?.fields;
 /** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 function narrowTarget(actionClass, target) {
     const fields = boundFields(actionClass);

@@ -10,6 +10,8 @@
  */
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
+import { classRow } from './classes.js';
+import { hasOwn } from './json.js';
 import { item } from './lists.js';
 import type { CoverageStatement, RecordInput, StatementInput } from './model.js';
 import { asciiLower, cmp } from './text.js';
@@ -67,8 +69,12 @@ function whereOf(call: Call): { readonly provider: string | null; readonly owner
   const p = call.input.projection;
   if (p.kind !== 'subject') return null;
   const target = p.subject.target;
-  const owner = typeof target['owner'] === 'string' ? asciiLower(target['owner']) : null;
-  const repo = typeof target['repo'] === 'string' ? asciiLower(target['repo']) : null;
+  // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
+  const scope = classRow(p.subject.action_class)?.scope;
+  const ownerValue = scope && hasOwn(target, scope.owner) ? target[scope.owner] : undefined;
+  const repoValue = scope && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
+  const owner = typeof ownerValue === 'string' ? asciiLower(ownerValue) : null;
+  const repo = typeof repoValue === 'string' ? asciiLower(repoValue) : null;
   const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
   return { provider, owner, repo };
 }

@@ -1,30 +1,19 @@
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
 import { binding, jcs } from './binding.js';
+import { CLASSES, classRow, KNOWN_CLASSES } from './classes.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
 
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-  ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-  ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
-
 /** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-export const PRODUCER_VERBS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['github_deploy_key', ['create']],
-  ['workspace_member', ['add']],
-  ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
-]);
+export const PRODUCER_VERBS: ReadonlyMap<string, readonly string[]> = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
 
-/** The action classes of the table. */
-export const KNOWN_CLASSES: readonly string[] = [...BOUND_TARGET_FIELDS.keys()];
+export { KNOWN_CLASSES };
 
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-export const boundFields = (actionClass: string): readonly string[] | undefined => BOUND_TARGET_FIELDS.get(actionClass);
+/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
+export const boundFields = (actionClass: string): readonly string[] | undefined => classRow(actionClass)?.fields;
 
 export interface CallSubject {
   readonly action_class: string;

@@ -9,6 +9,7 @@
 import type * as Yaml from 'yaml';
 import type { Node } from 'yaml';
 import { sha256Hex } from '../core/binding.js';
+import { classRow } from '../core/classes.js';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
@@ -26,7 +27,7 @@ import {
 } from '../core/policy.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
-import { type Domain, targetHash } from '../core/target-hash.js';
+import { targetHash } from '../core/target-hash.js';
 import { nearestName } from '../core/text.js';
 import { compareInstants, type Instant, parseDay, parseRfc3339 } from '../core/time.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
@@ -80,33 +81,6 @@ export interface PolicyContext {
 
 /** Seconds in 366 days: the furthest an exception may expire. */
 const MAX_EXPIRY_SECONDS = 366 * 86_400;
-
-/** Hashed fields as a rule names them (without `_hash`) → the call's field and the hash domain, per class (docs/policy.md §3). */
-interface Hashed {
-  readonly field: string;
-  readonly domain: Domain;
-}
-const HASHED: ReadonlyMap<string, ReadonlyMap<string, Hashed>> = new Map<string, ReadonlyMap<string, Hashed>>([
-  ['github_deploy_key', new Map<string, Hashed>([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]])],
-  [
-    'workspace_member',
-    new Map<string, Hashed>([
-      ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
-      ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
-      ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
-    ]),
-  ],
-  [
-    'workspace_role',
-    new Map<string, Hashed>([
-      ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
-      ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
-    ]),
-  ],
-]);
-
-/** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
-const CASELESS: ReadonlySet<string> = new Set(['owner', 'repo']);
 
 /** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
 function positions(contents: Node, at: (offset: number) => Location): Map<string, Location> {
@@ -430,7 +404,8 @@ function meaning(
     const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
     const tests: FieldTest[] = [];
     const target = isObject(match['target']) ? match['target'] : {};
-    const hashed = HASHED.get(actionClass);
+    const row = classRow(actionClass);
+    const hashed = row?.hashed;
     const bound = boundFields(actionClass);
     for (const field of Object.keys(target)) {
       const pointer = `${at}/match/target/${field}`;
@@ -460,7 +435,8 @@ function meaning(
         continue;
       }
       const globs = strings(given);
-      const slash = CASELESS.has(field) ? globs.findIndex((g) => g.includes('/')) : -1;
+      const caseless = row?.caseless.has(field) ?? false;
+      const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
       if (slash >= 0) {
         bad(
           Array.isArray(given) ? `${pointer}/${slash}` : pointer,
@@ -470,7 +446,7 @@ function meaning(
         );
         continue;
       }
-      tests.push(globTest(field, globs, CASELESS.has(field)));
+      tests.push(globTest(field, globs, caseless));
     }
     const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
     if (signedBy && context.signers !== null) {

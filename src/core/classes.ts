@@ -1,0 +1,75 @@
+/**
+ * The action classes the gate binds (the hash domains: docs/target-hash.md), in one table read by
+ * everything that knows a class: the projection (which target fields are bound), the policy file's
+ * checks (verbs, hashed fields and their domains, fields compared without ASCII case), coverage
+ * (which fields scope a statement) and the docs. A class is text from an artifact: looked up in a
+ * Map, never indexed. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+import type { Domain } from './target-hash.js';
+
+/** A hashed field as a policy rule names it (without `_hash`): the bound field it is, and the domain its raw value is hashed in. */
+interface HashedField {
+  readonly field: string;
+  readonly domain: Domain;
+}
+
+export interface ClassRow {
+  /** The target fields the binding covers, in the order the subject lists them. */
+  readonly fields: readonly string[];
+  /** The verbs producers write for the class (a rule naming another verb is a typo unless the input has it). */
+  readonly verbs: readonly string[];
+  /** Hashed fields by the name a policy rule gives them (`key_title` → `key_title_hash`). */
+  readonly hashed: ReadonlyMap<string, HashedField>;
+  /** Plain fields compared without regard to ASCII case (GitHub names are case-insensitive). */
+  readonly caseless: ReadonlySet<string>;
+  /** The fields a coverage statement's scope reads (an organisation, a repository), or null: the provider's whole log. */
+  readonly scope: { readonly owner: string; readonly repo: string } | null;
+}
+
+const GITHUB_NAMES: ReadonlySet<string> = new Set(['owner', 'repo']);
+
+export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>([
+  [
+    'github_deploy_key',
+    {
+      fields: ['owner', 'repo', 'key_title_hash'],
+      verbs: ['create'],
+      hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
+      caseless: GITHUB_NAMES,
+      scope: { owner: 'owner', repo: 'repo' },
+    },
+  ],
+  [
+    'workspace_member',
+    {
+      fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+      verbs: ['add'],
+      hashed: new Map([
+        ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+        ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+        ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+      ]),
+      caseless: new Set(),
+      scope: null,
+    },
+  ],
+  [
+    'workspace_role',
+    {
+      fields: ['workspace_id_hash', 'principal_hash', 'role'],
+      verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
+      hashed: new Map([
+        ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+        ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+      ]),
+      caseless: new Set(),
+      scope: null,
+    },
+  ],
+]);
+
+/** The action classes of the table. */
+export const KNOWN_CLASSES: readonly string[] = [...CLASSES.keys()];
+
+/** A class's row, or undefined when the gate has no binding rule for it. */
+export const classRow = (actionClass: string): ClassRow | undefined => CLASSES.get(actionClass);
