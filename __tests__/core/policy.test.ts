@@ -12,7 +12,7 @@ import { boundFields } from '../../src/core/projection.js';
 import { verify } from '../../src/core/verify.js';
 import { parseSize } from '../../src/gate/settings/parsers.js';
 import { UsageError } from '../../src/gate/settings/types.js';
-import { importKind } from '../../src/tools/import/run.js';
+import { importKind } from '../../src/tools/import/kinds.js';
 import { DEFAULT_SLACK, slackAuditLog } from '../../src/tools/import/slack.js';
 import { addKey, decision, deployKey } from '../support/corpus.js';
 import { evidence, OPTIONS, policyOf } from '../support/evidence.js';

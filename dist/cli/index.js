@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9277);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6064);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2615,7 +2615,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 9277:
+/***/ 6064:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9080,91 +9080,6 @@ const hash = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/tools/import/exports.ts
-/**
- * Provider export files → located JSON entries, through the gate's one document pipeline
- * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
- * JSON, and every shape the export routes write: one array, pages written one after another
- * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
- * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
- * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
- */
-
-
-
-
-
-/**
- * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
- */
-function readExport(name, raw, given, listKey) {
-    // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
-    // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
-    const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
-    const limits = lines ? given : { ...given, maxLineBytes: Math.max(given.maxLineBytes, given.maxFileBytes) };
-    const sink = new documents/* LocatingSink */.Bz(name);
-    const findings = sink.findings;
-    const at = (offset) => sink.at(offset);
-    const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
-    if (!decoded)
-        return { entries: [], findings };
-    sink.lines = decoded.lines;
-    const { text } = decoded;
-    // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
-    if (text.trim() === '') {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`));
-        return { entries: [], findings };
-    }
-    if (looksLikeCsv(name, text)) {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
-        return { entries: [], findings };
-    }
-    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
-}
-/** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
-function looksLikeCsv(name, text) {
-    if (/\.csv(\.gz)?$/i.test(name))
-        return true;
-    const first = (text.split('\n', 1)[0] ?? '').trim();
-    return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
-}
-function* pages(text, limits, listKey, at, sink, findings) {
-    let entries = [];
-    const take = (value, offset) => {
-        if ((0,core_json/* isObject */.G)(value))
-            entries.push({ value, loc: at(offset) });
-        else
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
-    };
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
-    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
-    const page = (list, offsets, nested) => {
-        list.forEach((item, i) => {
-            const offset = offsets[i] ?? 0;
-            if (!nested || !Array.isArray(item)) {
-                take(item, offset);
-                return;
-            }
-            // An inner page: parse its own slice again for its elements' offsets.
-            const end = (0,scanner/* firstValueEnd */.t1)(text, opts, offset);
-            const inner = end.ok ? (0,strict/* parseStrict */.z)(text, opts, offset, end.value) : null;
-            page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
-        });
-    };
-    const collect = [[], ...(listKey ? [[listKey]] : [])];
-    for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
-        const given = doc.value;
-        if (Array.isArray(given))
-            page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
-        else if (listKey && (0,core_json/* isObject */.G)(given) && Array.isArray(given[listKey]))
-            page(given[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
-        else
-            take(given, doc.start);
-        yield* entries;
-        entries = [];
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
 /**
  * The one subject GitHub's exports map to: a deploy key created (github_deploy_key/create, the
@@ -9445,6 +9360,150 @@ function slackAuditLog(o) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/tools/import/kinds.ts
+/**
+ * The import kinds, one module each, in one registry (docs/importers.md): what the export is, where
+ * its entries sit, how it names places (GitHub's owner/repo, or none), its mapper and the CLASS:VERB
+ * pairs it maps per provider (what its coverage statements name). The engine (run.ts) and the CLI
+ * read a kind only through its row: a new kind is a module and a row here, and a kind without a
+ * row does not compile.
+ */
+
+
+
+const GITHUB_DEPLOY_KEYS = () => new Map([['github', ['github_deploy_key:create']]]);
+/** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
+function slackActions(slack) {
+    const out = new Map();
+    const add = (provider, action) => {
+        const list = out.get(provider) ?? [];
+        if (!list.includes(action))
+            list.push(action);
+        out.set(provider, list);
+    };
+    add(slack.memberProvider, 'workspace_member:add');
+    for (const verb of slack.roleVerbs.values())
+        add(slack.roleProvider, `workspace_role:${verb}`);
+    for (const list of out.values())
+        list.sort();
+    return out;
+}
+const IMPORTERS = {
+    'github-audit-log': {
+        source: 'a GitHub audit-log export',
+        listKey: undefined,
+        places: { kind: 'github' },
+        mapper: () => githubAuditLog,
+        actions: GITHUB_DEPLOY_KEYS,
+    },
+    'github-webhook': {
+        source: 'GitHub deploy_key webhook deliveries',
+        listKey: undefined,
+        places: { kind: 'github' },
+        mapper: () => githubWebhook,
+        actions: GITHUB_DEPLOY_KEYS,
+    },
+    'slack-audit-log': {
+        source: 'a Slack Audit Logs API export',
+        listKey: 'entries',
+        places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
+        mapper: slackAuditLog,
+        actions: slackActions,
+    },
+};
+/** The kinds' names, in the registry's order. */
+const IMPORT_KIND_NAMES = Object.keys(IMPORTERS);
+const KIND_NAMES = new Map(IMPORT_KIND_NAMES.map((k) => [k, k]));
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+const importKind = (name) => KIND_NAMES.get(name) ?? null;
+/** A kind's module (typed: every kind has one). */
+const importer = (kind) => IMPORTERS[kind];
+
+;// CONCATENATED MODULE: ./src/tools/import/exports.ts
+/**
+ * Provider export files → located JSON entries, through the gate's one document pipeline
+ * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
+ * JSON, and every shape the export routes write: one array, pages written one after another
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
+ * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
+ */
+
+
+
+
+
+/**
+ * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ */
+function readExport(name, raw, given, listKey) {
+    // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
+    // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
+    const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
+    const limits = lines ? given : { ...given, maxLineBytes: Math.max(given.maxLineBytes, given.maxFileBytes) };
+    const sink = new documents/* LocatingSink */.Bz(name);
+    const findings = sink.findings;
+    const at = (offset) => sink.at(offset);
+    const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
+    if (!decoded)
+        return { entries: [], findings };
+    sink.lines = decoded.lines;
+    const { text } = decoded;
+    // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
+    if (text.trim() === '') {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`));
+        return { entries: [], findings };
+    }
+    if (looksLikeCsv(name, text)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
+        return { entries: [], findings };
+    }
+    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+/** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
+function looksLikeCsv(name, text) {
+    if (/\.csv(\.gz)?$/i.test(name))
+        return true;
+    const first = (text.split('\n', 1)[0] ?? '').trim();
+    return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
+}
+function* pages(text, limits, listKey, at, sink, findings) {
+    let entries = [];
+    const take = (value, offset) => {
+        if ((0,core_json/* isObject */.G)(value))
+            entries.push({ value, loc: at(offset) });
+        else
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
+    };
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
+    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+    const page = (list, offsets, nested) => {
+        list.forEach((item, i) => {
+            const offset = offsets[i] ?? 0;
+            if (!nested || !Array.isArray(item)) {
+                take(item, offset);
+                return;
+            }
+            // An inner page: parse its own slice again for its elements' offsets.
+            const end = (0,scanner/* firstValueEnd */.t1)(text, opts, offset);
+            const inner = end.ok ? (0,strict/* parseStrict */.z)(text, opts, offset, end.value) : null;
+            page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
+        });
+    };
+    const collect = [[], ...(listKey ? [[listKey]] : [])];
+    for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
+        const given = doc.value;
+        if (Array.isArray(given))
+            page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
+        else if (listKey && (0,core_json/* isObject */.G)(given) && Array.isArray(given[listKey]))
+            page(given[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
+        else
+            take(given, doc.start);
+        yield* entries;
+        entries = [];
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/tools/import/run.ts
 /**
  * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
@@ -9465,13 +9524,6 @@ function slackAuditLog(o) {
 
 
 
-
-
-const IMPORT_KINDS = {
-    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
-    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
-    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
-};
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
     const other = exportKindOf(sample);
@@ -9479,30 +9531,9 @@ function wrongKind(kind, sample) {
         ? `no entry has the shape of ${EXPORT_KINDS[kind]}: this looks like ${EXPORT_KINDS[other]}: try import ${other}`
         : `no entry has the shape of ${EXPORT_KINDS[kind]} (is this the right export for import ${kind}?)`;
 }
-const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
-/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
-const importKind = (name) => KIND_NAMES.get(name) ?? null;
-/** The CLASS:VERB pairs an import maps, per provider it writes records for (every one gets a statement). */
-function actionsOf(kind, slack) {
-    if (kind !== 'slack-audit-log')
-        return new Map([['github', ['github_deploy_key:create']]]);
-    const out = new Map();
-    const add = (provider, action) => {
-        const list = out.get(provider) ?? [];
-        if (!list.includes(action))
-            list.push(action);
-        out.set(provider, list);
-    };
-    add(slack.memberProvider, 'workspace_member:add');
-    for (const verb of slack.roleVerbs.values())
-        add(slack.roleProvider, `workspace_role:${verb}`);
-    for (const list of out.values())
-        list.sort();
-    return out;
-}
 /** The statements of an import, one per provider, each its own line (signed like the records when they are). */
 function statementLines(s, c, entries, perProvider) {
-    return [...actionsOf(s.kind, s.slack)]
+    return [...importer(s.kind).actions(s.slack)]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([provider, actions]) => {
         const statement = (0,binding/* jcs */.vI)({
@@ -9551,8 +9582,8 @@ function actorHint(scope, seen) {
     };
 }
 function runImport(s) {
-    const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
-    const { source, listKey } = IMPORT_KINDS[s.kind];
+    const { source, listKey, mapper: mapperOf } = importer(s.kind);
+    const mapper = mapperOf(s.slack);
     const errors = [];
     const skipped = new Map();
     const skip = (reason) => {
@@ -9667,6 +9698,7 @@ function runImport(s) {
 
 
 
+
 const import_OPTIONS = [
     { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
     { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
@@ -9754,7 +9786,7 @@ function coverageScope(flags, kind, owner, now, until) {
         return null;
     if (!flags.actor || flags.actor.length === 0)
         throw new types_UsageError('missing', "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)");
-    if (kind !== 'slack-audit-log' && owner === null && (!flags.repo || flags.repo.length === 0))
+    if (importer(kind).places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
         throw new types_UsageError('missing', `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`);
     if (until !== null && compareInstants(until, now) > 0)
         throw new types_UsageError('value', `--until ${flags.until} is after the import's clock (${rfc3339(now)}): the window has not ended; the provider may still log entries in it`);
@@ -9764,7 +9796,7 @@ function coverageScope(flags, kind, owner, now, until) {
             throw new types_UsageError('value', `--${flag}: ${written.reason}`);
         return written.value;
     };
-    const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : (0,core_text/* asciiLower */.F)(r))) : null;
+    const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map(core_text/* asciiLower */.F) : null;
     return {
         actors: flags.actor ?? [],
         repos,
@@ -9817,7 +9849,7 @@ function recordsPredicate(kind, flags, done) {
 const importExports = {
     spec: {
         name: 'import',
-        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+        synopsis: `${IMPORT_KIND_NAMES.join('|')} --output FILE [options] INPUT...`,
         summary: "turn a provider's audit export into audit records",
         about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
         options: import_OPTIONS,
@@ -9829,7 +9861,7 @@ const importExports = {
         const [kindName, ...files] = rest;
         const kind = kindName === undefined ? null : importKind(kindName);
         if (!kind)
-            throw new types_UsageError('value', `import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+            throw new types_UsageError('value', `import: the export kind comes first: ${IMPORT_KIND_NAMES.join(', ')}`);
         if (!f.output)
             throw new types_UsageError('missing', 'import: --output FILE is required');
         if (files.length === 0)
@@ -9843,11 +9875,12 @@ const importExports = {
         const slack = slackOptions(f);
         const { since, until } = windowOf(f);
         const repos = f.repo;
-        if (repos && kind === 'slack-audit-log')
-            throw new types_UsageError('value', '--repo: Slack audit entries name no repository');
+        const places = importer(kind).places;
+        if (repos && places.kind === 'none')
+            throw new types_UsageError('value', `--repo: ${places.noRepo}`);
         const owner = f.owner ?? null;
-        if (owner !== null && kind === 'slack-audit-log')
-            throw new types_UsageError('value', '--owner: Slack audit entries name no organisation');
+        if (owner !== null && places.kind === 'none')
+            throw new types_UsageError('value', `--owner: ${places.noOwner}`);
         if (owner !== null && !/^[^/\s]+$/.test(owner))
             throw new types_UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
         for (const r of repos ?? [])
@@ -9865,8 +9898,8 @@ const importExports = {
             : null;
         const inputs = readInputs(files.map((x) => external_node_path_default().resolve(ctx.cwd, x)), limits);
         const scope = {
-            actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(core_text/* asciiLower */.F)) : null,
-            caseless: kind !== 'slack-audit-log',
+            actors: actors ? new Set(places.kind === 'github' ? actors.map(core_text/* asciiLower */.F) : actors) : null,
+            caseless: places.kind === 'github',
             repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
             owner: owner === null ? null : (0,core_text/* asciiLower */.F)(owner),
             since,

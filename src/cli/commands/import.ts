@@ -8,7 +8,8 @@ import { compareInstants, type Instant, instantOf, parseRfc3339, rfc3339, utcAsW
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
-import { type CoverageScope, IMPORT_KINDS, type ImportKind, type ImportSettings, importKind, runImport } from '../../tools/import/run.js';
+import { IMPORT_KIND_NAMES, type ImportKind, importer, importKind } from '../../tools/import/kinds.js';
+import { type CoverageScope, type ImportSettings, runImport } from '../../tools/import/run.js';
 import { parseWindowTime } from '../../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
 import { signedAtNow } from '../../tools/signing.js';
@@ -115,7 +116,7 @@ function coverageScope(
       'missing',
       "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)",
     );
-  if (kind !== 'slack-audit-log' && owner === null && (!flags.repo || flags.repo.length === 0))
+  if (importer(kind).places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
     throw new UsageError(
       'missing',
       `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`,
@@ -130,7 +131,7 @@ function coverageScope(
     if (!written.ok) throw new UsageError('value', `--${flag}: ${written.reason}`);
     return written.value;
   };
-  const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : asciiLower(r))) : null;
+  const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map(asciiLower) : null;
   return {
     actors: flags.actor ?? [],
     repos,
@@ -179,7 +180,7 @@ function recordsPredicate(kind: ImportKind, flags: ImportFlags, done: { readonly
 export const importExports: Command = {
   spec: {
     name: 'import',
-    synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+    synopsis: `${IMPORT_KIND_NAMES.join('|')} --output FILE [options] INPUT...`,
     summary: "turn a provider's audit export into audit records",
     about:
       'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
@@ -190,7 +191,7 @@ export const importExports: Command = {
     if (help) return 'help';
     const [kindName, ...files] = rest;
     const kind = kindName === undefined ? null : importKind(kindName);
-    if (!kind) throw new UsageError('value', `import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    if (!kind) throw new UsageError('value', `import: the export kind comes first: ${IMPORT_KIND_NAMES.join(', ')}`);
     if (!f.output) throw new UsageError('missing', 'import: --output FILE is required');
     if (files.length === 0) throw new UsageError('missing', 'import: at least one INPUT export file is required');
     const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
@@ -202,9 +203,10 @@ export const importExports: Command = {
     const slack = slackOptions(f);
     const { since, until } = windowOf(f);
     const repos = f.repo;
-    if (repos && kind === 'slack-audit-log') throw new UsageError('value', '--repo: Slack audit entries name no repository');
+    const places = importer(kind).places;
+    if (repos && places.kind === 'none') throw new UsageError('value', `--repo: ${places.noRepo}`);
     const owner = f.owner ?? null;
-    if (owner !== null && kind === 'slack-audit-log') throw new UsageError('value', '--owner: Slack audit entries name no organisation');
+    if (owner !== null && places.kind === 'none') throw new UsageError('value', `--owner: ${places.noOwner}`);
     if (owner !== null && !/^[^/\s]+$/.test(owner))
       throw new UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
     for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
@@ -221,8 +223,8 @@ export const importExports: Command = {
       limits,
     );
     const scope = {
-      actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
-      caseless: kind !== 'slack-audit-log',
+      actors: actors ? new Set(places.kind === 'github' ? actors.map(asciiLower) : actors) : null,
+      caseless: places.kind === 'github',
       repos: repos ? new Set(repos.map(asciiLower)) : null,
       owner: owner === null ? null : asciiLower(owner),
       since,

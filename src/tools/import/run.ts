@@ -19,17 +19,10 @@ import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
-import { githubAuditLog } from './github-audit-log.js';
-import { githubWebhook } from './github-webhook.js';
+import { type ImportKind, importer } from './kinds.js';
 import { idText, type Mapper, makeRecord } from './mapping.js';
 import { outOfScope, type ScopeFilter } from './scope.js';
-import { type SlackOptions, slackAuditLog } from './slack.js';
-
-export const IMPORT_KINDS = {
-  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
-  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
-  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
-} as const;
+import type { SlackOptions } from './slack.js';
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
@@ -38,12 +31,6 @@ function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
     ? `no entry has the shape of ${EXPORT_KINDS[kind]}: this looks like ${EXPORT_KINDS[other]}: try import ${other}`
     : `no entry has the shape of ${EXPORT_KINDS[kind]} (is this the right export for import ${kind}?)`;
 }
-export type ImportKind = keyof typeof IMPORT_KINDS;
-
-const KIND_NAMES: ReadonlyMap<string, ImportKind> = new Map((Object.keys(IMPORT_KINDS) as ImportKind[]).map((k) => [k, k]));
-
-/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
-export const importKind = (name: string): ImportKind | null => KIND_NAMES.get(name) ?? null;
 
 export interface ImportSettings {
   readonly kind: ImportKind;
@@ -72,24 +59,9 @@ export interface CoverageScope {
   readonly exportedAt: string;
 }
 
-/** The CLASS:VERB pairs an import maps, per provider it writes records for (every one gets a statement). */
-function actionsOf(kind: ImportKind, slack: SlackOptions): Map<string, string[]> {
-  if (kind !== 'slack-audit-log') return new Map([['github', ['github_deploy_key:create']]]);
-  const out = new Map<string, string[]>();
-  const add = (provider: string, action: string) => {
-    const list = out.get(provider) ?? [];
-    if (!list.includes(action)) list.push(action);
-    out.set(provider, list);
-  };
-  add(slack.memberProvider, 'workspace_member:add');
-  for (const verb of slack.roleVerbs.values()) add(slack.roleProvider, `workspace_role:${verb}`);
-  for (const list of out.values()) list.sort();
-  return out;
-}
-
 /** The statements of an import, one per provider, each its own line (signed like the records when they are). */
 function statementLines(s: ImportSettings, c: CoverageScope, entries: number, perProvider: ReadonlyMap<string, number>): string[] {
-  return [...actionsOf(s.kind, s.slack)]
+  return [...importer(s.kind).actions(s.slack)]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([provider, actions]) => {
       const statement = jcs({
@@ -155,9 +127,8 @@ function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Impor
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
-  const mapper: Mapper =
-    s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
-  const { source, listKey } = IMPORT_KINDS[s.kind];
+  const { source, listKey, mapper: mapperOf } = importer(s.kind);
+  const mapper: Mapper = mapperOf(s.slack);
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
   const skip = (reason: string): void => {

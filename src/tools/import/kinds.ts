@@ -1,0 +1,81 @@
+/**
+ * The import kinds, one module each, in one registry (docs/importers.md): what the export is, where
+ * its entries sit, how it names places (GitHub's owner/repo, or none), its mapper and the CLASS:VERB
+ * pairs it maps per provider (what its coverage statements name). The engine (run.ts) and the CLI
+ * read a kind only through its row: a new kind is a module and a row here, and a kind without a
+ * row does not compile.
+ */
+import { githubAuditLog } from './github-audit-log.js';
+import { githubWebhook } from './github-webhook.js';
+import type { Mapper } from './mapping.js';
+import { type SlackOptions, slackAuditLog } from './slack.js';
+
+export interface ImporterModule {
+  /** What the export is, as a record's non_claims name it. */
+  readonly source: string;
+  /** The member of a top-level object that holds the entries (Slack's `entries`), or undefined. */
+  readonly listKey: string | undefined;
+  /**
+   * How its entries name places: `github` (owner/name repositories; logins compared without ASCII
+   * case; a coverage window needs --owner or --repo), or `none` (a workspace's whole log; actor ids
+   * compare exactly; --repo and --owner are refused, with these words).
+   */
+  readonly places: { readonly kind: 'github' } | { readonly kind: 'none'; readonly noRepo: string; readonly noOwner: string };
+  /** Its mapper, given the kind's options (the kinds that take none ignore them). */
+  readonly mapper: (options: SlackOptions) => Mapper;
+  /** The CLASS:VERB pairs it maps, per provider it writes records for (every one gets a statement). */
+  readonly actions: (options: SlackOptions) => ReadonlyMap<string, readonly string[]>;
+}
+
+const GITHUB_DEPLOY_KEYS = (): ReadonlyMap<string, readonly string[]> => new Map([['github', ['github_deploy_key:create']]]);
+
+/** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
+function slackActions(slack: SlackOptions): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, string[]>();
+  const add = (provider: string, action: string) => {
+    const list = out.get(provider) ?? [];
+    if (!list.includes(action)) list.push(action);
+    out.set(provider, list);
+  };
+  add(slack.memberProvider, 'workspace_member:add');
+  for (const verb of slack.roleVerbs.values()) add(slack.roleProvider, `workspace_role:${verb}`);
+  for (const list of out.values()) list.sort();
+  return out;
+}
+
+const IMPORTERS = {
+  'github-audit-log': {
+    source: 'a GitHub audit-log export',
+    listKey: undefined,
+    places: { kind: 'github' },
+    mapper: () => githubAuditLog,
+    actions: GITHUB_DEPLOY_KEYS,
+  },
+  'github-webhook': {
+    source: 'GitHub deploy_key webhook deliveries',
+    listKey: undefined,
+    places: { kind: 'github' },
+    mapper: () => githubWebhook,
+    actions: GITHUB_DEPLOY_KEYS,
+  },
+  'slack-audit-log': {
+    source: 'a Slack Audit Logs API export',
+    listKey: 'entries',
+    places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
+    mapper: slackAuditLog,
+    actions: slackActions,
+  },
+} as const satisfies { readonly [kind: string]: ImporterModule };
+
+export type ImportKind = keyof typeof IMPORTERS;
+
+/** The kinds' names, in the registry's order. */
+export const IMPORT_KIND_NAMES = Object.keys(IMPORTERS) as readonly ImportKind[];
+
+const KIND_NAMES: ReadonlyMap<string, ImportKind> = new Map(IMPORT_KIND_NAMES.map((k) => [k, k]));
+
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+export const importKind = (name: string): ImportKind | null => KIND_NAMES.get(name) ?? null;
+
+/** A kind's module (typed: every kind has one). */
+export const importer = (kind: ImportKind): ImporterModule => IMPORTERS[kind];
