@@ -31103,7 +31103,22 @@ function globMatches(glob, value) {
 var binding = __nccwpck_require__(5872);
 ;// CONCATENATED MODULE: ./src/core/classes.ts
 const GITHUB_NAMES = new Set(['owner', 'repo']);
+/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
+const github = (verbs, fields, hashed = []) => ({
+    fields: ['owner', 'repo', ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: GITHUB_NAMES,
+    scope: { owner: 'owner', repo: 'repo' },
+});
 const CLASSES = new Map([
+    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
+    ['github_issue', github(['create', 'close'], ['number'])],
+    ['github_issue_comment', github(['create'], ['comment_id'])],
+    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
+    ['github_branch_push', github(['push'], ['ref', 'after'])],
+    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
+    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
     [
         'github_deploy_key',
         {
@@ -40968,6 +40983,8 @@ function distinctOutputs(named) {
 
 const DOMAINS = (/* unused pure expression or super */ null && ([
     'github_key_title',
+    'github_label',
+    'github_user',
     'slack_workspace',
     'slack_channel',
     'slack_principal',

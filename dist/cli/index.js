@@ -2655,7 +2655,22 @@ function usage(parse) {
 var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/classes.ts
 const GITHUB_NAMES = new Set(['owner', 'repo']);
+/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
+const github = (verbs, fields, hashed = []) => ({
+    fields: ['owner', 'repo', ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: GITHUB_NAMES,
+    scope: { owner: 'owner', repo: 'repo' },
+});
 const CLASSES = new Map([
+    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
+    ['github_issue', github(['create', 'close'], ['number'])],
+    ['github_issue_comment', github(['create'], ['comment_id'])],
+    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
+    ['github_branch_push', github(['push'], ['ref', 'after'])],
+    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
+    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
     [
         'github_deploy_key',
         {
@@ -3122,6 +3137,8 @@ function shadowing(earlier, later) {
 
 const DOMAINS = [
     'github_key_title',
+    'github_label',
+    'github_user',
     'slack_workspace',
     'slack_channel',
     'slack_principal',
@@ -9063,7 +9080,7 @@ const hash = {
         name: 'hash',
         synopsis: 'DOMAIN VALUE',
         summary: 'print the target hash of a raw value',
-        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+        about: `prints the target hash of a raw value (domains: ${DOMAINS.join(', ')}), to see why a call and a record differ`,
         options: hash_OPTIONS,
     },
     run(ctx) {

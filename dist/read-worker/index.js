@@ -3013,7 +3013,22 @@ function readClaim(decision) {
 
 ;// CONCATENATED MODULE: ./src/core/classes.ts
 const GITHUB_NAMES = new Set(['owner', 'repo']);
+/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
+const github = (verbs, fields, hashed = []) => ({
+    fields: ['owner', 'repo', ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: GITHUB_NAMES,
+    scope: { owner: 'owner', repo: 'repo' },
+});
 const CLASSES = new Map([
+    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
+    ['github_issue', github(['create', 'close'], ['number'])],
+    ['github_issue_comment', github(['create'], ['comment_id'])],
+    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
+    ['github_branch_push', github(['push'], ['ref', 'after'])],
+    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
+    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
     [
         'github_deploy_key',
         {

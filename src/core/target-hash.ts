@@ -9,6 +9,8 @@ import { sha256Digest } from './binding.js';
 
 export const DOMAINS = [
   'github_key_title',
+  'github_label',
+  'github_user',
   'slack_workspace',
   'slack_channel',
   'slack_principal',

@@ -15,8 +15,7 @@ export const hash: Command = {
     name: 'hash',
     synopsis: 'DOMAIN VALUE',
     summary: 'print the target hash of a raw value',
-    about:
-      'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+    about: `prints the target hash of a raw value (domains: ${DOMAINS.join(', ')}), to see why a call and a record differ`,
     options: OPTIONS,
   },
   run(ctx) {
