@@ -67,7 +67,7 @@ describe('the importer writes what an export covered', () => {
       actors: [AGENT],
       repos: ['org/prod-repo'],
       owner: null,
-      actions: ['github_deploy_key:create'],
+      actions: ['github_deploy_key:create', 'github_repo_member:add'],
       since: '2026-11-30T00:00:00Z',
       until: '2026-12-01T00:00:00.500Z',
       entries_read: 3,

@@ -9099,8 +9099,10 @@ const hash = {
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
 /**
- * The one subject GitHub's exports map to: a deploy key created (github_deploy_key/create, the
- * class upstream's verifier binds: owner, repo, key_title_hash), whichever export it came from.
+ * The subjects GitHub's exports map to (the github_* rows of the class table, core/classes.ts): a
+ * deploy key created (the class upstream's verifier binds: owner, repo, key_title_hash), and the
+ * writes agents do most (issues, comments, pull requests, pushes, labels, members), whichever
+ * export they came from.
  */
 
 function deployKey(recordId, owner, repo, title, scope) {
@@ -9114,6 +9116,16 @@ function deployKey(recordId, owner, repo, title, scope) {
             verb: 'create',
             target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
         },
+    };
+}
+/** A GitHub write (a github_* class), bound on owner, repo and its class's own fields, as the agent's producer binds them. */
+function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        scope,
+        subject: { action_class: actionClass, verb, target: { owner: label(owner), repo: label(repo), ...fields } },
     };
 }
 
@@ -9204,7 +9216,10 @@ function entryTime(value, unit = 'ms') {
 
 
 
+
 function githubAuditLog(entry) {
+    if (entry['action'] === 'repo.add_member')
+        return repoMember(entry);
     if (entry['action'] !== 'public_key.create')
         return { kind: 'skip', reason: 'other action' };
     const id = str(entry, '_document_id');
@@ -9223,8 +9238,35 @@ function githubAuditLog(entry) {
     const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
     return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }
+/** `repo.add_member`: a collaborator added to a repository → github_repo_member/add, the member's login hashed (`user`). */
+function repoMember(entry) {
+    const id = str(entry, '_document_id');
+    if (!id)
+        return { kind: 'error', message: 'a repo.add_member entry without a _document_id (its record would have no identity)' };
+    const repo = str(entry, 'repo');
+    const user = str(entry, 'user');
+    const slash = repo?.indexOf('/') ?? -1;
+    if (!repo || slash <= 0 || slash === repo.length - 1)
+        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+    if (!user)
+        return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
+    const actor = str(entry, 'actor');
+    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
+    return githubWrite(`github-audit:${id}`, 'github_repo_member', 'add', repo.slice(0, slash), repo.slice(slash + 1), { user_hash: targetHash('github_user', user) }, scope);
+}
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-webhook.ts
+/**
+ * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
+ * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
+ * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
+ * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
+ * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
+ * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
+ * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
+ */
+
+
 
 
 
@@ -9258,9 +9300,7 @@ function githubWebhook(entry) {
             ? 'deploy_key'
             : null;
     if (event !== 'deploy_key')
-        return { kind: 'skip', reason: 'other event' };
-    if (payload['action'] !== 'created')
-        return { kind: 'skip', reason: 'other action' };
+        return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
     const key = obj(payload, 'key');
     const repository = obj(payload, 'repository');
     const owner = str(obj(repository, 'owner'), 'login');
@@ -9286,6 +9326,93 @@ function githubWebhook(entry) {
     if (typeof keyId !== 'number' && typeof keyId !== 'string')
         return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
     return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+/** A GitHub id as the payload gives it: a whole number (issue and pull request numbers, comment ids), or null. */
+const idOf = (value, key) => {
+    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+/** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
+function githubWriteOf(event, entry, request, payload) {
+    const action = str(payload, 'action');
+    const repository = obj(payload, 'repository');
+    const owner = str(obj(repository, 'owner'), 'login');
+    const repo = str(repository, 'name');
+    const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+    const sender = str(obj(payload, 'sender'), 'login');
+    const fail = (what) => ({
+        kind: 'error',
+        message: `a ${event ?? 'webhook'} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
+    });
+    if (!owner || !repo)
+        return { kind: 'skip', reason: 'other event' };
+    if (!guid)
+        return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+    const scope = {
+        actors: sender ? [sender] : [],
+        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        time: entryTime(entry['delivered_at']),
+    };
+    const write = (actionClass, verb, fields) => githubWrite(`github-delivery:${guid}`, actionClass, verb, owner, repo, fields, scope);
+    const labelOf = (number) => {
+        const name = str(obj(payload, 'label'), 'name');
+        if (number === null)
+            return fail('its number');
+        if (!name)
+            return fail('label.name');
+        return write('github_label', 'add', { number, label_hash: targetHash('github_label', name) });
+    };
+    switch (event) {
+        case 'issues': {
+            const number = idOf(obj(payload, 'issue'), 'number');
+            if (action === 'labeled')
+                return labelOf(number);
+            if (action !== 'opened' && action !== 'closed')
+                return { kind: 'skip', reason: 'other action' };
+            if (number === null)
+                return fail('issue.number');
+            return write('github_issue', action === 'opened' ? 'create' : 'close', { number });
+        }
+        case 'pull_request': {
+            const pull = obj(payload, 'pull_request');
+            const number = idOf(pull, 'number');
+            if (action === 'labeled')
+                return labelOf(number);
+            if (action !== 'opened' && action !== 'closed')
+                return { kind: 'skip', reason: 'other action' };
+            if (number === null)
+                return fail('pull_request.number');
+            const verb = action === 'opened' ? 'create' : pull?.['merged'] === true ? 'merge' : 'close';
+            return write('github_pull_request', verb, { number });
+        }
+        case 'issue_comment': {
+            if (action !== 'created')
+                return { kind: 'skip', reason: 'other action' };
+            const id = idOf(obj(payload, 'comment'), 'id');
+            if (id === null)
+                return fail('comment.id');
+            return write('github_issue_comment', 'create', { comment_id: id });
+        }
+        case 'push': {
+            if (payload['deleted'] === true)
+                return { kind: 'skip', reason: 'a deleted branch' };
+            const ref = str(payload, 'ref');
+            const after = str(payload, 'after');
+            if (!ref || !after || !/^[0-9a-f]{40}$/.test(after))
+                return fail('ref and a 40-digit after');
+            return write('github_branch_push', 'push', { ref, after });
+        }
+        case 'member': {
+            if (action !== 'added')
+                return { kind: 'skip', reason: 'other action' };
+            const login = str(obj(payload, 'member'), 'login');
+            if (!login)
+                return fail('member.login');
+            return write('github_repo_member', 'add', { user_hash: targetHash('github_user', login) });
+        }
+        default:
+            return { kind: 'skip', reason: 'other event' };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/slack.ts
@@ -9388,7 +9515,26 @@ function slackAuditLog(o) {
 
 
 
-const GITHUB_DEPLOY_KEYS = () => new Map([['github', ['github_deploy_key:create']]]);
+/** What GitHub's audit log maps: deploy keys created, collaborators added. */
+const AUDIT_LOG_ACTIONS = () => new Map([['github', ['github_deploy_key:create', 'github_repo_member:add']]]);
+/** What webhook deliveries map: every github_* write the importer reads (docs/importers.md). */
+const WEBHOOK_ACTIONS = () => new Map([
+    [
+        'github',
+        [
+            'github_branch_push:push',
+            'github_deploy_key:create',
+            'github_issue:close',
+            'github_issue:create',
+            'github_issue_comment:create',
+            'github_label:add',
+            'github_pull_request:close',
+            'github_pull_request:create',
+            'github_pull_request:merge',
+            'github_repo_member:add',
+        ],
+    ],
+]);
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
 function slackActions(slack) {
     const out = new Map();
@@ -9411,14 +9557,14 @@ const IMPORTERS = {
         listKey: undefined,
         places: { kind: 'github' },
         mapper: () => githubAuditLog,
-        actions: GITHUB_DEPLOY_KEYS,
+        actions: AUDIT_LOG_ACTIONS,
     },
     'github-webhook': {
-        source: 'GitHub deploy_key webhook deliveries',
+        source: 'GitHub webhook deliveries',
         listKey: undefined,
         places: { kind: 'github' },
         mapper: () => githubWebhook,
-        actions: GITHUB_DEPLOY_KEYS,
+        actions: WEBHOOK_ACTIONS,
     },
     'slack-audit-log': {
         source: 'a Slack Audit Logs API export',

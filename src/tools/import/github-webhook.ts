@@ -1,12 +1,16 @@
 /**
- * GitHub `deploy_key` webhook deliveries → github_deploy_key/create records (docs/importers.md): the
- * deliveries REST endpoints (`guid`, `request.headers`, `request.payload`), action `created`;
- * record_id "github-delivery:" + guid. A raw payload file (no delivery around it) has no delivery
+ * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
+ * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
+ * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
+ * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
+ * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
+ * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
  * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
  */
-import type { JsonObject } from '../../core/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import { targetHash } from '../../core/target-hash.js';
 import type { Instant } from '../../core/time.js';
-import { deployKey } from './github-subject.js';
+import { deployKey, githubWrite } from './github-subject.js';
 import { idText, type Mapped, obj, str } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
@@ -37,8 +41,7 @@ export function githubWebhook(entry: JsonObject): Mapped {
     : payload['key'] !== undefined
       ? 'deploy_key'
       : null;
-  if (event !== 'deploy_key') return { kind: 'skip', reason: 'other event' };
-  if (payload['action'] !== 'created') return { kind: 'skip', reason: 'other action' };
+  if (event !== 'deploy_key') return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
   const key = obj(payload, 'key');
   const repository = obj(payload, 'repository');
   const owner = str(obj(repository, 'owner'), 'login');
@@ -61,4 +64,78 @@ export function githubWebhook(entry: JsonObject): Mapped {
   if (typeof keyId !== 'number' && typeof keyId !== 'string')
     return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
   return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+
+/** A GitHub id as the payload gives it: a whole number (issue and pull request numbers, comment ids), or null. */
+const idOf = (value: unknown, key: string): number | null => {
+  const given = isObject(value) ? value[key] : undefined;
+  return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+
+/** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
+function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObject | null, payload: JsonObject): Mapped {
+  const action = str(payload, 'action');
+  const repository = obj(payload, 'repository');
+  const owner = str(obj(repository, 'owner'), 'login');
+  const repo = str(repository, 'name');
+  const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+  const sender = str(obj(payload, 'sender'), 'login');
+  const fail = (what: string): Mapped => ({
+    kind: 'error',
+    message: `a ${event ?? 'webhook'} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
+  });
+  if (!owner || !repo) return { kind: 'skip', reason: 'other event' };
+  if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+  const scope: EntryScope = {
+    actors: sender ? [sender] : [],
+    repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+    time: entryTime(entry['delivered_at']),
+  };
+  const write = (actionClass: string, verb: string, fields: { readonly [field: string]: string | number }): Mapped =>
+    githubWrite(`github-delivery:${guid}`, actionClass, verb, owner, repo, fields, scope);
+  const labelOf = (number: number | null): Mapped => {
+    const name = str(obj(payload, 'label'), 'name');
+    if (number === null) return fail('its number');
+    if (!name) return fail('label.name');
+    return write('github_label', 'add', { number, label_hash: targetHash('github_label', name) });
+  };
+  switch (event) {
+    case 'issues': {
+      const number = idOf(obj(payload, 'issue'), 'number');
+      if (action === 'labeled') return labelOf(number);
+      if (action !== 'opened' && action !== 'closed') return { kind: 'skip', reason: 'other action' };
+      if (number === null) return fail('issue.number');
+      return write('github_issue', action === 'opened' ? 'create' : 'close', { number });
+    }
+    case 'pull_request': {
+      const pull = obj(payload, 'pull_request');
+      const number = idOf(pull, 'number');
+      if (action === 'labeled') return labelOf(number);
+      if (action !== 'opened' && action !== 'closed') return { kind: 'skip', reason: 'other action' };
+      if (number === null) return fail('pull_request.number');
+      const verb = action === 'opened' ? 'create' : pull?.['merged'] === true ? 'merge' : 'close';
+      return write('github_pull_request', verb, { number });
+    }
+    case 'issue_comment': {
+      if (action !== 'created') return { kind: 'skip', reason: 'other action' };
+      const id = idOf(obj(payload, 'comment'), 'id');
+      if (id === null) return fail('comment.id');
+      return write('github_issue_comment', 'create', { comment_id: id });
+    }
+    case 'push': {
+      if (payload['deleted'] === true) return { kind: 'skip', reason: 'a deleted branch' };
+      const ref = str(payload, 'ref');
+      const after = str(payload, 'after');
+      if (!ref || !after || !/^[0-9a-f]{40}$/.test(after)) return fail('ref and a 40-digit after');
+      return write('github_branch_push', 'push', { ref, after });
+    }
+    case 'member': {
+      if (action !== 'added') return { kind: 'skip', reason: 'other action' };
+      const login = str(obj(payload, 'member'), 'login');
+      if (!login) return fail('member.login');
+      return write('github_repo_member', 'add', { user_hash: targetHash('github_user', login) });
+    }
+    default:
+      return { kind: 'skip', reason: 'other event' };
+  }
 }

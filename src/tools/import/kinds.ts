@@ -27,7 +27,29 @@ export interface ImporterModule {
   readonly actions: (options: SlackOptions) => ReadonlyMap<string, readonly string[]>;
 }
 
-const GITHUB_DEPLOY_KEYS = (): ReadonlyMap<string, readonly string[]> => new Map([['github', ['github_deploy_key:create']]]);
+/** What GitHub's audit log maps: deploy keys created, collaborators added. */
+const AUDIT_LOG_ACTIONS = (): ReadonlyMap<string, readonly string[]> =>
+  new Map([['github', ['github_deploy_key:create', 'github_repo_member:add']]]);
+
+/** What webhook deliveries map: every github_* write the importer reads (docs/importers.md). */
+const WEBHOOK_ACTIONS = (): ReadonlyMap<string, readonly string[]> =>
+  new Map([
+    [
+      'github',
+      [
+        'github_branch_push:push',
+        'github_deploy_key:create',
+        'github_issue:close',
+        'github_issue:create',
+        'github_issue_comment:create',
+        'github_label:add',
+        'github_pull_request:close',
+        'github_pull_request:create',
+        'github_pull_request:merge',
+        'github_repo_member:add',
+      ],
+    ],
+  ]);
 
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
 function slackActions(slack: SlackOptions): ReadonlyMap<string, readonly string[]> {
@@ -49,14 +71,14 @@ const IMPORTERS = {
     listKey: undefined,
     places: { kind: 'github' },
     mapper: () => githubAuditLog,
-    actions: GITHUB_DEPLOY_KEYS,
+    actions: AUDIT_LOG_ACTIONS,
   },
   'github-webhook': {
-    source: 'GitHub deploy_key webhook deliveries',
+    source: 'GitHub webhook deliveries',
     listKey: undefined,
     places: { kind: 'github' },
     mapper: () => githubWebhook,
-    actions: GITHUB_DEPLOY_KEYS,
+    actions: WEBHOOK_ACTIONS,
   },
   'slack-audit-log': {
     source: 'a Slack Audit Logs API export',

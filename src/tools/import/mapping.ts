@@ -12,7 +12,7 @@ import type { EntryScope } from './scope.js';
 interface Subject {
   readonly action_class: string;
   readonly verb: string;
-  readonly target: { readonly [key: string]: string | null };
+  readonly target: { readonly [key: string]: string | number | null };
 }
 
 export type Mapped =
