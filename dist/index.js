@@ -33217,6 +33217,12 @@ function callsOf(run, first, read) {
         return call;
     });
 }
+/** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
+function trustNotAsked(pinned, items) {
+    if (pinned.size === 0)
+        return items;
+    return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
+}
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
     let w = null;
@@ -33336,9 +33342,7 @@ function verify(evidence, options) {
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
     const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-    const inputs = pinned.size === 0
-        ? evidence.records
-        : evidence.records.map((r) => (pinned.has(r.loc.file) && r.trust.kind === 'untrusted' ? { ...r, trust: { kind: 'unchecked' } } : r));
+    const inputs = trustNotAsked(pinned, evidence.records);
     const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     let first = 0;
@@ -33350,8 +33354,7 @@ function verify(evidence, options) {
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
-    const statementInputs = (evidence.statements ?? []).map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
-    const coverage = new Coverage(statementInputs, policy.pendingSeconds, options.now ?? null);
+    const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
@@ -36882,31 +36885,23 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
 }
 /**
  * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
- * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
- * like; null when the file is one value (or not JSON: the strict reader says why).
+ * `[…][…]`), read as the import reads such pages (the pipeline's `values` mode, only as far as the
+ * second page): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader has said why).
  */
-function pagedExport(bytes, limits) {
-    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
-        .toString('utf8')
-        .trimStart();
-    if (!head.startsWith('['))
+function pagedExport(text, limits) {
+    const pages = (0,documents/* documents */.DB)(text, 'values', { limits, collect: [] }, new documents/* LocatingSink */.Bz(''));
+    const first = pages.next();
+    const second = pages.next();
+    if (first.done || second.done || !Array.isArray(first.value.value))
         return null;
-    const text = Buffer.from(bytes).toString('utf8');
-    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
-    if (!end.ok)
-        return null;
-    const rest = text.slice(end.value).trimStart();
-    if (!rest.startsWith('['))
-        return null;
-    let first = null;
-    try {
-        const page = JSON.parse(text.slice(0, end.value));
-        first = Array.isArray(page) ? page[0] : null;
-    }
-    catch {
-        first = null;
-    }
-    return { offset: text.length - rest.length, kind: exportKindOf(first) };
+    return { offset: second.value.start, kind: exportKindOf(first.value.value[0]) };
+}
+/** What to say of a raw provider export among the audit files (one finding per file, docs/coverage.md §6). */
+function rawExportText(kind, paged) {
+    const what = kind ? EXPORT_KINDS[kind] : 'a provider export';
+    const how = `receipt-gate import ${kind ?? Object.keys(EXPORT_KINDS).join('|')}`;
+    return `this is ${what}${paged ? ' written page after page ([…][…], gh api --paginate)' : ''}, not audit records: turn the export into records with ${how} (docs/importers.md)`;
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -36922,11 +36917,12 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             const loc = fr.at(offset);
             const kind = classify(value);
             // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
-            if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw)
+            const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw !== null && rawKind === raw)
                 continue;
-            raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            raw = rawKind;
             if (raw)
-                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+                fr.error(loc, rawExportText(raw, false));
             else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
@@ -36945,14 +36941,11 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         fr.notice('no_records', 'no audit record in this file');
     // A .json file the strict reader refused may be pages of a provider export written one after
     // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
-    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    const paged = fr.failed && format === 'json' && fr.lines !== null ? pagedExport(Buffer.from(bytes).toString('utf8'), limits) : null;
     if (paged !== null) {
         const once = new FileReport(file, limits);
         once.lines = fr.lines;
-        const loc = once.at(paged.offset);
-        const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
-        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
-        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        once.error(once.at(paged.offset), rawExportText(paged.kind, true));
         return { run: null, entries: [], findings: once.close(), strays: once.strays };
     }
     return { run: null, entries, findings: fr.close(), strays: fr.strays };
@@ -41662,10 +41655,10 @@ function addedEntries(base, head) {
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
  * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param added what the head adds (`addedEntries`)
  * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
  */
-function withBreakGlass(base, head, atBase) {
-    const added = addedEntries(base, head);
+function withBreakGlass(base, head, added, atBase) {
     const count = added.exceptions.length + added.grandfathered.length;
     if (count === 0)
         return { policy: base, findings: [] };
@@ -41758,6 +41751,11 @@ function policyTrust(g, trust, source) {
         },
     };
 }
+/** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
+function mentionsSignedBy(given) {
+    const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
+    return texts.some((t) => t?.text.includes('signed-by') ?? false);
+}
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
 function buildSettings(given) {
     // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
@@ -41800,7 +41798,8 @@ function buildSettings(given) {
         keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
         identities: keyless?.signers ? [...keyless.signers.identities] : [],
     };
-    const settled = settlePolicy(g.policy, { now, signers });
+    // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
+    const settled = mentionsSignedBy(g.policy) ? settlePolicy(g.policy, { now, signers }) : peek;
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
@@ -41976,7 +41975,7 @@ async function breakGlass(settings, ctx, files) {
         return settings;
     const tree = await files.baseTree();
     const atBase = tree.ok ? { ok: true, value: identicalAtBase(external_node_path_default().resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
-    const glass = withBreakGlass(gate.policy, head, atBase);
+    const glass = withBreakGlass(gate.policy, head, added, atBase);
     const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
     return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
 }

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6064);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7163);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2582,7 +2582,9 @@ __webpack_async_result__();
 /* harmony export */   hq: () => (/* binding */ findingLines),
 /* harmony export */   mP: () => (/* binding */ unwritable)
 /* harmony export */ });
-/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5655);
+/* harmony import */ var _report_output_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1534);
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5655);
+
 
 const EXIT = { pass: 0, problem: 1, usage: 2, internal: 3 };
 /**
@@ -2598,7 +2600,7 @@ const usageError = (message, help = true) => ({
 const say = (tool, ...lines) => lines.map((l) => `receipt-gate: ${tool}: ${l}\n`).join('');
 /** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
 function findingLines(tool, findings) {
-    const shown = findings.slice(0, 50).map((f) => (0,_report_text_js__WEBPACK_IMPORTED_MODULE_0__/* .located */ .t4)(f));
+    const shown = findings.slice(0, 50).map((f) => (0,_report_text_js__WEBPACK_IMPORTED_MODULE_1__/* .located */ .t4)(f));
     if (findings.length > 50)
         shown.push(`… and ${findings.length - 50} more error(s)`);
     return say(tool, ...shown);
@@ -2610,12 +2612,12 @@ const wroteNothing = (tool, code, text) => ({
     stderr: `${text}${say(tool, 'nothing written')}`,
 });
 /** An output a tool could not write: a configuration problem (exit 2), whatever the tool. */
-const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(tool, `cannot write ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`));
+const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(tool, (0,_report_output_js__WEBPACK_IMPORTED_MODULE_0__/* .cannotWriteText */ .Gx)(what, file, e)));
 
 
 /***/ }),
 
-/***/ 6064:
+/***/ 7163:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5719,8 +5721,8 @@ const VERSION = '0.2.0';
 
 // EXTERNAL MODULE: ./src/cli/command.ts
 var cli_command = __nccwpck_require__(3567);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
@@ -5794,7 +5796,7 @@ const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(path) {
     try {
-        const st = (0,external_node_fs_namespaceObject.statSync)(path);
+        const st = (0,external_node_fs_.statSync)(path);
         if (st.isFIFO())
             return 'a FIFO';
         if (st.isSocket())
@@ -5827,7 +5829,7 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
         const digest = stack.pop();
         let list;
         try {
-            list = (0,external_node_fs_namespaceObject.readdirSync)(digest, { withFileTypes: true });
+            list = (0,external_node_fs_.readdirSync)(digest, { withFileTypes: true });
         }
         catch (error) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,core_text/* messageOf */.bD)(error)}`));
@@ -5875,7 +5877,7 @@ function discover_link(walk, abs, take, findings) {
     }
     let real;
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+        real = (0,external_node_fs_.realpathSync)(abs);
     }
     catch {
         // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
@@ -5889,7 +5891,7 @@ function discover_link(walk, abs, take, findings) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     catch {
         return;
@@ -5931,7 +5933,7 @@ function expand(state, input, noMatch) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+        st = (0,external_node_fs_.lstatSync)(base);
     }
     catch {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
@@ -5943,7 +5945,7 @@ function expand(state, input, noMatch) {
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
     let real = '';
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+        real = (0,external_node_fs_.realpathSync)(base);
     }
     catch {
         /* a broken link: reported below */
@@ -5953,7 +5955,7 @@ function expand(state, input, noMatch) {
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     if (scan.isGlob) {
         const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
@@ -5996,7 +5998,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
     let realWorkspace;
     try {
-        realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     }
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
@@ -6043,7 +6045,7 @@ function directoryIn(workspace, base, value, name) {
         throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
     }
     catch {
         isDir = false;
@@ -6062,7 +6064,7 @@ function outputIn(workspace, base, value, name) {
     const file = external_node_path_default().resolve(base, value);
     let isDirectory = false;
     try {
-        isDirectory = (0,external_node_fs_namespaceObject.statSync)(file).isDirectory();
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
     }
     catch {
         // nothing there yet: the writer makes it
@@ -6071,12 +6073,12 @@ function outputIn(workspace, base, value, name) {
         throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
     if (!inside(workspace, file))
         return file;
-    const realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
     for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
         let real = null;
         try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(dir);
+            real = (0,external_node_fs_.realpathSync)(dir);
         }
         catch {
             // not there yet: the writer creates it, below the nearest one that is
@@ -6102,11 +6104,11 @@ function requireExistingPaths(inputs, cwd, name) {
         if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
             continue;
         const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+        if ((0,external_node_fs_.existsSync)(abs))
             continue;
         // A Windows path written on another OS: the same path with forward slashes, when it exists.
         const slashed = input.replaceAll('\\', '/');
-        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(cwd, slashed)))
+        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
             throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
         throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
@@ -6115,7 +6117,7 @@ function requireExistingPaths(inputs, cwd, name) {
 function nearestExisting(cwd, abs) {
     let dir = abs;
     const missing = [];
-    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+    while (!(0,external_node_fs_.existsSync)(dir)) {
         missing.unshift(external_node_path_default().basename(dir));
         const up = external_node_path_default().dirname(dir);
         if (up === dir)
@@ -6125,7 +6127,7 @@ function nearestExisting(cwd, abs) {
     const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
     let entries = [];
     try {
-        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+        entries = (0,external_node_fs_.readdirSync)(dir);
     }
     catch {
         /* not a directory: no suggestion */
@@ -6140,7 +6142,7 @@ function canonical(file) {
     const rest = [];
     for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
         try {
-            return external_node_path_default().join((0,external_node_fs_namespaceObject.realpathSync)(dir), ...rest);
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
         }
         catch {
             rest.unshift(external_node_path_default().basename(dir));
@@ -7228,10 +7230,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
 function archive_open(source, limits) {
     try {
-        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
             throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (error) {
         if (error instanceof ReadError)
@@ -7654,63 +7656,8 @@ async function attestBundle(bundle, key, limits) {
     return { ok: true, value: `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/report/output.ts
-/**
- * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
- * through a symbolic link, since a link at an output path can be committed to the repository the gate
- * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
- * file is replaced by the output; a FIFO or a character device named as such, and a link to the
- * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
- * refused with its reason.
- */
-
-
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
-/**
- * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
- * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
- * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
- */
-function outputPlace(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
-    }
-    catch {
-        return 'replace'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'replace';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_namespaceObject.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_namespaceObject.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the output
-        }
-        if (to === null || to.isFile())
-            return 'replace link';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,external_node_fs_namespaceObject.unlinkSync)(file);
-    return (0,promises_namespaceObject.open)(file, 'w');
-}
-/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
-const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
-
+// EXTERNAL MODULE: ./src/report/output.ts + 1 modules
+var output = __nccwpck_require__(1534);
 ;// CONCATENATED MODULE: ./src/tools/write.ts
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
 
@@ -7718,14 +7665,14 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
 
 /** `text` in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+        (0,external_node_fs_.writeSync)(fd, text);
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     return tmp;
 }
@@ -7735,16 +7682,16 @@ function writeTemp(file, text) {
  * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 function writeWhole(file, text) {
-    if (outputPlace(file) === 'in place') {
-        (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
+    if ((0,output/* outputPlace */.hb)(file) === 'in place') {
+        (0,external_node_fs_.writeFileSync)(file, text);
         return;
     }
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+        (0,external_node_fs_.renameSync)(tmp, file);
     }
     catch (error) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
         throw error;
     }
 }
@@ -7752,10 +7699,10 @@ function writeWhole(file, text) {
 function writeNew(file, text) {
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
+        (0,external_node_fs_.linkSync)(tmp, file);
     }
     finally {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
     }
 }
 
@@ -8366,31 +8313,23 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
 }
 /**
  * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
- * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
- * like; null when the file is one value (or not JSON: the strict reader says why).
+ * `[…][…]`), read as the import reads such pages (the pipeline's `values` mode, only as far as the
+ * second page): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader has said why).
  */
-function pagedExport(bytes, limits) {
-    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
-        .toString('utf8')
-        .trimStart();
-    if (!head.startsWith('['))
+function pagedExport(text, limits) {
+    const pages = (0,documents/* documents */.DB)(text, 'values', { limits, collect: [] }, new documents/* LocatingSink */.Bz(''));
+    const first = pages.next();
+    const second = pages.next();
+    if (first.done || second.done || !Array.isArray(first.value.value))
         return null;
-    const text = Buffer.from(bytes).toString('utf8');
-    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
-    if (!end.ok)
-        return null;
-    const rest = text.slice(end.value).trimStart();
-    if (!rest.startsWith('['))
-        return null;
-    let first = null;
-    try {
-        const page = JSON.parse(text.slice(0, end.value));
-        first = Array.isArray(page) ? page[0] : null;
-    }
-    catch {
-        first = null;
-    }
-    return { offset: text.length - rest.length, kind: exportKindOf(first) };
+    return { offset: second.value.start, kind: exportKindOf(first.value.value[0]) };
+}
+/** What to say of a raw provider export among the audit files (one finding per file, docs/coverage.md §6). */
+function rawExportText(kind, paged) {
+    const what = kind ? EXPORT_KINDS[kind] : 'a provider export';
+    const how = `receipt-gate import ${kind ?? Object.keys(EXPORT_KINDS).join('|')}`;
+    return `this is ${what}${paged ? ' written page after page ([…][…], gh api --paginate)' : ''}, not audit records: turn the export into records with ${how} (docs/importers.md)`;
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -8406,11 +8345,12 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             const loc = fr.at(offset);
             const kind = classify(value);
             // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
-            if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw)
+            const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw !== null && rawKind === raw)
                 continue;
-            raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            raw = rawKind;
             if (raw)
-                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+                fr.error(loc, rawExportText(raw, false));
             else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
@@ -8429,14 +8369,11 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         fr.notice('no_records', 'no audit record in this file');
     // A .json file the strict reader refused may be pages of a provider export written one after
     // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
-    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    const paged = fr.failed && format === 'json' && fr.lines !== null ? pagedExport(Buffer.from(bytes).toString('utf8'), limits) : null;
     if (paged !== null) {
         const once = new FileReport(file, limits);
         once.lines = fr.lines;
-        const loc = once.at(paged.offset);
-        const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
-        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
-        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        once.error(once.at(paged.offset), rawExportText(paged.kind, true));
         return { run: null, entries: [], findings: once.close(), strays: once.strays };
     }
     return { run: null, entries, findings: fr.close(), strays: fr.strays };
@@ -8507,8 +8444,8 @@ const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit w
 function readTransient(path, limits) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
+        fd = (0,external_node_fs_.openSync)(path, 'r');
+        const size = (0,external_node_fs_.fstatSync)(fd).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
         // One byte more than the limit allows, to see a file that grew past it.
@@ -8530,7 +8467,7 @@ function readTransient(path, limits) {
                 buf.copy(bigger, 0, 0, got);
                 buf = bigger;
             }
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, got, buf.length - got, null);
+            const n = (0,external_node_fs_.readSync)(fd, buf, got, buf.length - got, null);
             if (n === 0)
                 break;
             got += n;
@@ -8544,7 +8481,7 @@ function readTransient(path, limits) {
     }
     finally {
         if (fd !== undefined)
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_.closeSync)(fd);
     }
 }
 /**
@@ -8556,7 +8493,7 @@ function readBeside(file, what, workspace, limits) {
     const refuse = (reason) => ({ kind: 'refused', reason });
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+        st = (0,external_node_fs_.lstatSync)(file);
     }
     catch {
         return { kind: 'none' };
@@ -8564,14 +8501,14 @@ function readBeside(file, what, workspace, limits) {
     if (st.isSymbolicLink()) {
         let real;
         try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+            real = (0,external_node_fs_.realpathSync)(file);
         }
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!inside((0,external_node_fs_namespaceObject.realpathSync)(workspace), real))
+        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     if (!st.isFile())
         return refuse(`${what} is not a regular file; not read`);
@@ -8587,7 +8524,7 @@ function readBeside(file, what, workspace, limits) {
 function readNamedFile(file, limits) {
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.statSync)(file);
+        st = (0,external_node_fs_.statSync)(file);
     }
     catch (error) {
         return { ok: false, reason: `cannot read (${ioReason(error)})` };
@@ -8602,7 +8539,7 @@ function readNamedFile(file, limits) {
 async function fileSha256(path) {
     try {
         const hash = (0,external_node_crypto_.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path))
+        for await (const chunk of (0,external_node_fs_.createReadStream)(path))
             hash.update(chunk);
         return hash.digest('hex');
     }
@@ -8968,7 +8905,8 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/shared.ts
-/** What several commands read the same way: the read limits, a signing time. */
+/** What several commands read the same way: the read limits, a signing time, the clock. */
+
 
 
 
@@ -8981,6 +8919,15 @@ function signedAtOf(value) {
     if (!isSignedAt(value))
         throw new types_UsageError('value', `--signed-at: "${value}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
     return value;
+}
+/** --now (RFC 3339), or the time the command runs. */
+function nowOf(given, now) {
+    if (given === undefined)
+        return time_instantOf(now);
+    const t = parseRfc3339(given);
+    if (!t.ok)
+        throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
+    return t.value;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/attest-bundle.ts
@@ -9042,7 +8989,7 @@ const attest_bundle_attestBundle = {
         if (output === null)
             return { code: cli_command/* EXIT */.dc.pass, stdout: result.value, stderr: '' };
         // Never overwrites; the same attestation already there (Ed25519 signs deterministically) is kept, so running it again works.
-        if ((0,external_node_fs_namespaceObject.existsSync)(output)) {
+        if ((0,external_node_fs_.existsSync)(output)) {
             if (sameText(output, result.value))
                 return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(TOOL, `${output} already holds this attestation: kept`) };
             return (0,cli_command/* wroteNothing */.bc)(TOOL, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
@@ -9059,7 +9006,7 @@ const attest_bundle_attestBundle = {
 /** Whether `file` holds exactly `text` (a file that cannot be read does not). */
 function sameText(file, text) {
     try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8') === text;
+        return (0,external_node_fs_.readFileSync)(file, 'utf8') === text;
     }
     catch {
         return false;
@@ -9105,19 +9052,6 @@ const hash = {
  * export they came from.
  */
 
-function deployKey(recordId, owner, repo, title, scope) {
-    return {
-        kind: 'record',
-        provider: 'github',
-        recordId,
-        scope,
-        subject: {
-            action_class: 'github_deploy_key',
-            verb: 'create',
-            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
-        },
-    };
-}
 /** A GitHub write (a github_* class), bound on owner, repo and its class's own fields, as the agent's producer binds them. */
 function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
     return {
@@ -9128,6 +9062,8 @@ function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
         subject: { action_class: actionClass, verb, target: { owner: label(owner), repo: label(repo), ...fields } },
     };
 }
+/** A deploy key created, its title hashed as the agent hashes it. */
+const deployKey = (recordId, owner, repo, title, scope) => githubWrite(recordId, 'github_deploy_key', 'create', owner, repo, { key_title_hash: targetHash('github_key_title', title) }, scope);
 
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
@@ -9159,6 +9095,11 @@ function makeRecord(m, source) {
 const str = (value, key) => {
     const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
     return typeof given === 'string' && given !== '' ? given : null;
+};
+/** A whole-number member (GitHub's issue and pull request numbers, comment ids), or null. */
+const wholeNumber = (value, key) => {
+    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
 };
 /** An object member, or null. */
 const obj = (value, key) => {
@@ -9231,41 +9172,34 @@ function githubAuditLog(entry) {
     const title = str(entry, 'title');
     if (!title)
         return { kind: 'skip', reason: 'no title' };
-    const slash = repo.indexOf('/');
-    if (slash <= 0 || slash === repo.length - 1)
-        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    const actor = str(entry, 'actor');
-    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
-    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
+    const where = placeOf(id, entry, repo);
+    return 'kind' in where ? where : deployKey(`github-audit:${id}`, where.owner, where.name, title, where.scope);
 }
 /** `repo.add_member`: a collaborator added to a repository → github_repo_member/add, the member's login hashed (`user`). */
 function repoMember(entry) {
     const id = str(entry, '_document_id');
     if (!id)
         return { kind: 'error', message: 'a repo.add_member entry without a _document_id (its record would have no identity)' };
-    const repo = str(entry, 'repo');
+    const where = placeOf(id, entry, str(entry, 'repo'));
+    if ('kind' in where)
+        return where;
     const user = str(entry, 'user');
+    if (!user)
+        return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
+    const fields = { user_hash: targetHash('github_user', user) };
+    return githubWrite(`github-audit:${id}`, 'github_repo_member', 'add', where.owner, where.name, fields, where.scope);
+}
+/** An entry's repository as owner and name, and its scope (actor, repository, time); or the error when `repo` is not "owner/name". */
+function placeOf(id, entry, repo) {
     const slash = repo?.indexOf('/') ?? -1;
     if (!repo || slash <= 0 || slash === repo.length - 1)
         return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    if (!user)
-        return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
     const actor = str(entry, 'actor');
-    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
-    return githubWrite(`github-audit:${id}`, 'github_repo_member', 'add', repo.slice(0, slash), repo.slice(slash + 1), { user_hash: targetHash('github_user', user) }, scope);
+    const time = entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']);
+    return { owner: repo.slice(0, slash), name: repo.slice(slash + 1), scope: { actors: actor ? [actor] : [], repo, time } };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-webhook.ts
-/**
- * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
- * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
- * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
- * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
- * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
- * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
- * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
- */
-
 
 
 
@@ -9327,11 +9261,6 @@ function githubWebhook(entry) {
         return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
     return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
 }
-/** A GitHub id as the payload gives it: a whole number (issue and pull request numbers, comment ids), or null. */
-const idOf = (value, key) => {
-    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
-    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
-};
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event, entry, request, payload) {
     const action = str(payload, 'action');
@@ -9364,7 +9293,7 @@ function githubWriteOf(event, entry, request, payload) {
     };
     switch (event) {
         case 'issues': {
-            const number = idOf(obj(payload, 'issue'), 'number');
+            const number = wholeNumber(obj(payload, 'issue'), 'number');
             if (action === 'labeled')
                 return labelOf(number);
             if (action !== 'opened' && action !== 'closed')
@@ -9375,7 +9304,7 @@ function githubWriteOf(event, entry, request, payload) {
         }
         case 'pull_request': {
             const pull = obj(payload, 'pull_request');
-            const number = idOf(pull, 'number');
+            const number = wholeNumber(pull, 'number');
             if (action === 'labeled')
                 return labelOf(number);
             if (action !== 'opened' && action !== 'closed')
@@ -9388,7 +9317,7 @@ function githubWriteOf(event, entry, request, payload) {
         case 'issue_comment': {
             if (action !== 'created')
                 return { kind: 'skip', reason: 'other action' };
-            const id = idOf(obj(payload, 'comment'), 'id');
+            const id = wholeNumber(obj(payload, 'comment'), 'id');
             if (id === null)
                 return fail('comment.id');
             return write('github_issue_comment', 'create', { comment_id: id });
@@ -9515,26 +9444,16 @@ function slackAuditLog(o) {
 
 
 
+
+/**
+ * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
+ * GitHub's records maps (its mappers write exactly these classes), one list per provider.
+ */
+const githubActions = (...classes) => () => new Map([['github', classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
 /** What GitHub's audit log maps: deploy keys created, collaborators added. */
-const AUDIT_LOG_ACTIONS = () => new Map([['github', ['github_deploy_key:create', 'github_repo_member:add']]]);
-/** What webhook deliveries map: every github_* write the importer reads (docs/importers.md). */
-const WEBHOOK_ACTIONS = () => new Map([
-    [
-        'github',
-        [
-            'github_branch_push:push',
-            'github_deploy_key:create',
-            'github_issue:close',
-            'github_issue:create',
-            'github_issue_comment:create',
-            'github_label:add',
-            'github_pull_request:close',
-            'github_pull_request:create',
-            'github_pull_request:merge',
-            'github_repo_member:add',
-        ],
-    ],
-]);
+const AUDIT_LOG_ACTIONS = githubActions('github_deploy_key', 'github_repo_member');
+/** What webhook deliveries map: deploy keys and every write of the github_* rows (docs/importers.md). */
+const WEBHOOK_ACTIONS = githubActions('github_deploy_key', 'github_issue', 'github_issue_comment', 'github_pull_request', 'github_branch_push', 'github_label', 'github_repo_member');
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
 function slackActions(slack) {
     const out = new Map();
@@ -9969,15 +9888,6 @@ function coverageScope(flags, kind, owner, now, until) {
         exportedAt: rfc3339(now),
     };
 }
-/** --now (RFC 3339), or the time the command runs. */
-function nowOf(given, now) {
-    if (given === undefined)
-        return time_instantOf(now);
-    const t = parseRfc3339(given);
-    if (!t.ok)
-        throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
-    return t.value;
-}
 function slackOptions(flags) {
     const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
     for (const rv of flags['role-verb'] ?? []) {
@@ -10120,15 +10030,15 @@ const importExports = {
 function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
     const pubFile = `${prefix}.pub.pem`;
-    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_namespaceObject.existsSync)(f));
+    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_.existsSync)(f));
     if (there.length > 0)
         return existingPair(keyFile, pubFile, there.length === 2);
     const pair = newKeyPair();
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
+        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+        (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (error) {
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}`)] };
@@ -10138,12 +10048,12 @@ function keygen(prefix) {
 function existingPair(keyFile, pubFile, both) {
     const refuse = (file, why) => ({ ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', file, why)] });
     if (!both)
-        return refuse((0,external_node_fs_namespaceObject.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
+        return refuse((0,external_node_fs_.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
     let key;
     let pub;
     try {
-        key = parsePrivateKey((0,external_node_fs_namespaceObject.readFileSync)(keyFile, 'utf8'));
-        pub = (0,external_node_fs_namespaceObject.readFileSync)(pubFile, 'utf8');
+        key = parsePrivateKey((0,external_node_fs_.readFileSync)(keyFile, 'utf8'));
+        pub = (0,external_node_fs_.readFileSync)(pubFile, 'utf8');
     }
     catch (error) {
         return refuse(keyFile, `exists and cannot be read (${(0,core_text/* messageOf */.bD)(error)}); keygen never overwrites a key`);
@@ -11820,6 +11730,12 @@ function callsOf(run, first, read) {
         return call;
     });
 }
+/** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
+function trustNotAsked(pinned, items) {
+    if (pinned.size === 0)
+        return items;
+    return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
+}
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
     let w = null;
@@ -11939,9 +11855,7 @@ function verify(evidence, options) {
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
     const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-    const inputs = pinned.size === 0
-        ? evidence.records
-        : evidence.records.map((r) => (pinned.has(r.loc.file) && r.trust.kind === 'untrusted' ? { ...r, trust: { kind: 'unchecked' } } : r));
+    const inputs = trustNotAsked(pinned, evidence.records);
     const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     let first = 0;
@@ -11953,8 +11867,7 @@ function verify(evidence, options) {
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
-    const statementInputs = (evidence.statements ?? []).map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
-    const coverage = new Coverage(statementInputs, policy.pendingSeconds, options.now ?? null);
+    const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
@@ -12509,7 +12422,7 @@ async function evidence_readEvidence(task, setup) {
 function rootAbove(dir) {
     let at = external_node_path_default().dirname(external_node_path_default().resolve(dir));
     for (let i = 0; i < 6; i++) {
-        if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
+        if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
             return at;
         const up = external_node_path_default().dirname(at);
         if (up === at)
@@ -12533,12 +12446,12 @@ function nearFolder(cwd, given, role) {
     if (given.length !== 1)
         return null;
     const wanted = external_node_path_default().resolve(cwd, given[0] ?? '');
-    if ((0,external_node_fs_namespaceObject.existsSync)(wanted))
+    if ((0,external_node_fs_.existsSync)(wanted))
         return null;
     const parent = external_node_path_default().dirname(wanted);
     let siblings;
     try {
-        siblings = (0,external_node_fs_namespaceObject.readdirSync)(parent).filter((name) => (0,external_node_fs_namespaceObject.statSync)(external_node_path_default().join(parent, name)).isDirectory());
+        siblings = (0,external_node_fs_.readdirSync)(parent).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(parent, name)).isDirectory());
     }
     catch {
         return null;
@@ -12965,7 +12878,7 @@ function inlineReaders(tasks, setup) {
 const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 const sizeOf = (path) => {
     try {
-        return (0,external_node_fs_namespaceObject.statSync)(path).size;
+        return (0,external_node_fs_.statSync)(path).size;
     }
     catch {
         return 0; // the reader says why it cannot be read
@@ -13154,7 +13067,7 @@ function orphans(attestations) {
         // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
         if (attestedBy(artifact) !== null)
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
-        else if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+        else if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -13384,18 +13297,18 @@ function nearMissAtCommit(cwd, commit) {
 function nearMissOnDisk(cwd) {
     let inFolder = [];
     try {
-        inFolder = (0,external_node_fs_namespaceObject.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
     }
     catch {
         // No such folder.
     }
-    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {
     for (const prefix of prefixes(rel)) {
         try {
-            if ((0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
                 return linkReason(prefix, rel);
         }
         catch {
@@ -13605,10 +13518,10 @@ function addedEntries(base, head) {
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
  * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param added what the head adds (`addedEntries`)
  * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
  */
-function withBreakGlass(base, head, atBase) {
-    const added = addedEntries(base, head);
+function withBreakGlass(base, head, added, atBase) {
     const count = added.exceptions.length + added.grandfathered.length;
     if (count === 0)
         return { policy: base, findings: [] };
@@ -13701,6 +13614,11 @@ function policyTrust(g, trust, source) {
         },
     };
 }
+/** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
+function mentionsSignedBy(given) {
+    const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
+    return texts.some((t) => t?.text.includes('signed-by') ?? false);
+}
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
 function buildSettings(given) {
     // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
@@ -13743,7 +13661,8 @@ function buildSettings(given) {
         keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
         identities: keyless?.signers ? [...keyless.signers.identities] : [],
     };
-    const settled = settlePolicy(g.policy, { now, signers });
+    // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
+    const settled = mentionsSignedBy(g.policy) ? settlePolicy(g.policy, { now, signers }) : peek;
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new types_UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
@@ -13858,9 +13777,9 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const hash = (0,external_node_crypto_.createHash)('sha256');
-    const fh = await openOutput(file);
+    const fh = await (0,output/* openOutput */.c1)(file);
     const writes = [];
     try {
         let position = 0;
@@ -14349,7 +14268,6 @@ function writeVerdict(report, origin, files) {
 
 
 
-
 /** What selects, trusts and judges the evidence: the options `verify` and `policy` share. */
 const GATE_OPTIONS = [
     {
@@ -14628,7 +14546,7 @@ function gateInputs(flags, dir, ctxNow) {
             ? null
             : { kind: 'file', file: diskText('--trusted-root', dir, flags['trusted-root'], limitsOf(flags)) },
         policy: policyGiven(flags, dir),
-        now: verify_nowOf(flags.now, ctxNow),
+        now: nowOf(flags.now, ctxNow),
         trustGiven: TRUST_FLAGS.filter(([flag]) => {
             const v = flags[flag];
             return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false;
@@ -14648,6 +14566,12 @@ const TRUST_FLAGS = [
     ['certificate-oidc-issuer', '--certificate-oidc-issuer'],
     ['trusted-root', '--trusted-root'],
 ];
+/** A policy or trust file is read only as a regular file: it, or a folder on its way from -C, being a link is a usage error (docs/policy.md §11). */
+function refuseLink(label, dir, rel) {
+    const link = linkOnDisk(dir, rel);
+    if (link !== null)
+        throw new types_UsageError('file', `${label}: ${link}`);
+}
 /** A file a policy's trust: section names: on disk under -C, or at the commit the policy was read at (--policy-ref); never through a link. */
 function trustFileAt(dir, file, commit) {
     const abs = external_node_path_default().resolve(dir, file);
@@ -14660,10 +14584,8 @@ function trustFileAt(dir, file, commit) {
             throw new types_UsageError('file', `trust: ${got.reason}`);
         return got.value;
     }
-    const link = linkOnDisk(dir, rel);
-    if (link !== null)
-        throw new types_UsageError('file', `trust: ${link}`);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(abs))
+    refuseLink('trust', dir, rel);
+    if (!(0,external_node_fs_.existsSync)(abs))
         return null;
     return readTextFile('trust', abs);
 }
@@ -14671,9 +14593,7 @@ function trustFileAt(dir, file, commit) {
 function diskText(flag, dir, file, limits) {
     const abs = external_node_path_default().resolve(dir, file);
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
-    const link = linkOnDisk(dir, rel);
-    if (link !== null || (0,external_node_fs_namespaceObject.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
-        throw new types_UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
+    refuseLink(flag, dir, rel);
     return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
 /** --policy (default: .github/receipt-gate.yml, none when absent) read on disk, or at --policy-ref with git. */
@@ -14698,10 +14618,8 @@ function policyGiven(flags, dir) {
         }
         return { kind: 'file', file: { path: rel, commit, text: text.value } };
     }
-    const link = linkOnDisk(dir, rel);
-    if (link !== null || (0,external_node_fs_namespaceObject.lstatSync)(abs, { throwIfNoEntry: false })?.isSymbolicLink())
-        throw new types_UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(abs)) {
+    refuseLink('--policy', dir, rel);
+    if (!(0,external_node_fs_.existsSync)(abs)) {
         if (explicit)
             throw new types_UsageError('path', `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`);
         nearMiss(rel, nearMissOnDisk(dir), '');
@@ -14713,15 +14631,6 @@ function policyGiven(flags, dir) {
 function nearMiss(rel, found, where) {
     if (found !== null)
         throw new types_UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
-}
-/** --now (RFC 3339), or the time the command runs. */
-function verify_nowOf(given, now) {
-    if (given === undefined)
-        return time_instantOf(now);
-    const t = parseRfc3339(given);
-    if (!t.ok)
-        throw new types_UsageError('value', `--now: "${given}" ${t.reason}`);
-    return t.value;
 }
 /** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
 function verifyRequest(argv, ctx) {
@@ -14756,7 +14665,7 @@ function verifyRequest(argv, ctx) {
 const cannotWrite = (flag, file, e) => ({
     code: cli_command/* EXIT */.dc.usage,
     stdout: '',
-    stderr: `receipt-gate: ${cannotWriteText(flag, file, e)}\n`,
+    stderr: `receipt-gate: ${(0,output/* cannotWriteText */.Gx)(flag, file, e)}\n`,
 });
 async function run(ctx) {
     const req = verifyRequest(ctx.argv, ctx);
@@ -14865,7 +14774,7 @@ function againstPolicy(flags, dir, settings) {
         .split((external_node_path_default()).sep)
         .join('/');
     let text;
-    if ((0,external_node_fs_namespaceObject.existsSync)(file))
+    if ((0,external_node_fs_.existsSync)(file))
         text = { path: external_node_path_default().relative(dir, file).split((external_node_path_default()).sep).join('/'), commit: null, text: readTextFile('--against', file) };
     else {
         const commit = resolveCommit(dir, given);
@@ -17676,6 +17585,79 @@ function byteLocation(bytes, offset) {
 
 /***/ }),
 
+/***/ 1534:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Gx: () => (/* binding */ cannotWriteText),
+  c1: () => (/* binding */ openOutput),
+  hb: () => (/* binding */ outputPlace)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace link';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace link')
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
+}
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+
+
+/***/ }),
+
 /***/ 5655:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -17841,6 +17823,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 

@@ -5717,31 +5717,23 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
 }
 /**
  * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
- * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
- * like; null when the file is one value (or not JSON: the strict reader says why).
+ * `[…][…]`), read as the import reads such pages (the pipeline's `values` mode, only as far as the
+ * second page): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader has said why).
  */
-function pagedExport(bytes, limits) {
-    const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
-        .toString('utf8')
-        .trimStart();
-    if (!head.startsWith('['))
+function pagedExport(text, limits) {
+    const pages = (0,documents/* documents */.DB)(text, 'values', { limits, collect: [] }, new documents/* LocatingSink */.Bz(''));
+    const first = pages.next();
+    const second = pages.next();
+    if (first.done || second.done || !Array.isArray(first.value.value))
         return null;
-    const text = Buffer.from(bytes).toString('utf8');
-    const end = (0,scanner/* firstValueEnd */.t1)(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
-    if (!end.ok)
-        return null;
-    const rest = text.slice(end.value).trimStart();
-    if (!rest.startsWith('['))
-        return null;
-    let first = null;
-    try {
-        const page = JSON.parse(text.slice(0, end.value));
-        first = Array.isArray(page) ? page[0] : null;
-    }
-    catch {
-        first = null;
-    }
-    return { offset: text.length - rest.length, kind: exportKindOf(first) };
+    return { offset: second.value.start, kind: exportKindOf(first.value.value[0]) };
+}
+/** What to say of a raw provider export among the audit files (one finding per file, docs/coverage.md §6). */
+function rawExportText(kind, paged) {
+    const what = kind ? EXPORT_KINDS[kind] : 'a provider export';
+    const how = `receipt-gate import ${kind ?? Object.keys(EXPORT_KINDS).join('|')}`;
+    return `this is ${what}${paged ? ' written page after page ([…][…], gh api --paginate)' : ''}, not audit records: turn the export into records with ${how} (docs/importers.md)`;
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -5757,11 +5749,12 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             const loc = fr.at(offset);
             const kind = classify(value);
             // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
-            if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw)
+            const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw !== null && rawKind === raw)
                 continue;
-            raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            raw = rawKind;
             if (raw)
-                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+                fr.error(loc, rawExportText(raw, false));
             else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
@@ -5780,14 +5773,11 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         fr.notice('no_records', 'no audit record in this file');
     // A .json file the strict reader refused may be pages of a provider export written one after
     // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
-    const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+    const paged = fr.failed && format === 'json' && fr.lines !== null ? pagedExport(Buffer.from(bytes).toString('utf8'), limits) : null;
     if (paged !== null) {
         const once = new FileReport(file, limits);
         once.lines = fr.lines;
-        const loc = once.at(paged.offset);
-        const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
-        const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
-        once.error(loc, `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`);
+        once.error(once.at(paged.offset), rawExportText(paged.kind, true));
         return { run: null, entries: [], findings: once.close(), strays: once.strays };
     }
     return { run: null, entries, findings: fr.close(), strays: fr.strays };

@@ -203,7 +203,7 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
   if (added.exceptions.length + added.grandfathered.length === 0) return settings;
   const tree = await files.baseTree();
   const atBase = tree.ok ? { ok: true as const, value: identicalAtBase(path.resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
-  const glass = withBreakGlass(gate.policy, head, atBase);
+  const glass = withBreakGlass(gate.policy, head, added, atBase);
   const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
   return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
 }

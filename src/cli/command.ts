@@ -8,6 +8,7 @@
  * it returns.
  */
 import type { Finding } from '../core/findings.js';
+import { cannotWriteText } from '../report/output.js';
 import { located } from '../report/text.js';
 import type { CommandSpec } from './options.js';
 
@@ -70,4 +71,4 @@ export const wroteNothing = (tool: string, code: ExitCode, text: string): CliOut
 
 /** An output a tool could not write: a configuration problem (exit 2), whatever the tool. */
 export const unwritable = (tool: string, what: string, file: string, e: unknown): CliOutcome =>
-  wroteNothing(tool, EXIT.usage, say(tool, `cannot write ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`));
+  wroteNothing(tool, EXIT.usage, say(tool, cannotWriteText(what, file, e)));

@@ -14,7 +14,8 @@ import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { climb } from './ladder.js';
 import { item } from './lists.js';
-import type { Attestation, Evidence, RecordInput, RunInput, StatementInput, VerifyOptions } from './model.js';
+import type { Location } from './location.js';
+import type { Attestation, Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleJson } from './policy.js';
 import { checkRecords } from './records.js';
 import {
@@ -53,6 +54,15 @@ function callsOf(run: RunInput, first: number, read: Map<Call, Finding[]>): Call
     }
     return call;
   });
+}
+
+/** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
+function trustNotAsked<T extends { readonly loc: Location; readonly trust: Trust }>(
+  pinned: ReadonlySet<string>,
+  items: readonly T[],
+): readonly T[] {
+  if (pinned.size === 0) return items;
+  return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' as const } } : x));
 }
 
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
@@ -185,12 +195,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
   // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
   const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-  const inputs =
-    pinned.size === 0
-      ? evidence.records
-      : evidence.records.map(
-          (r): RecordInput => (pinned.has(r.loc.file) && r.trust.kind === 'untrusted' ? { ...r, trust: { kind: 'unchecked' } } : r),
-        );
+  const inputs = trustNotAsked(pinned, evidence.records);
   const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
   const read = new Map<Call, Finding[]>();
   let first = 0;
@@ -203,10 +208,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const climbed = climb(perRun, records);
   const now = options.now ?? EPOCH;
   const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
-  const statementInputs = (evidence.statements ?? []).map(
-    (x): StatementInput => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x),
-  );
-  const coverage = new Coverage(statementInputs, policy.pendingSeconds, options.now ?? null);
+  const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
   const NONE: readonly Finding[] = [];
   const runReports: RunReport[] = [];
   const callReports: CallReport[] = [];

@@ -16,7 +16,7 @@ import { checkStatement } from './coverage-statement.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
-import { firstValueEnd, pathKey } from './json/scanner.js';
+import { pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import { EXPORT_KINDS, type ExportKind, exportKindOf } from './provider-exports.js';
 import type { AuditEntryRead, RecordRead } from './record-read.js';
@@ -334,27 +334,23 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
 
 /**
  * A .json audit file that is pages written one after another (`gh api --paginate` without --slurp:
- * `[…][…]`): where the second page starts, and the kind of provider export its first entry looks
- * like; null when the file is one value (or not JSON: the strict reader says why).
+ * `[…][…]`), read as the import reads such pages (the pipeline's `values` mode, only as far as the
+ * second page): where the second page starts, and the kind of provider export its first entry looks
+ * like; null when the file is one value (or not JSON: the strict reader has said why).
  */
-function pagedExport(bytes: Uint8Array, limits: ReadLimits): { readonly offset: number; readonly kind: ExportKind | null } | null {
-  const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 64)))
-    .toString('utf8')
-    .trimStart();
-  if (!head.startsWith('[')) return null;
-  const text = Buffer.from(bytes).toString('utf8');
-  const end = firstValueEnd(text, { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys }, 0);
-  if (!end.ok) return null;
-  const rest = text.slice(end.value).trimStart();
-  if (!rest.startsWith('[')) return null;
-  let first: unknown = null;
-  try {
-    const page: unknown = JSON.parse(text.slice(0, end.value));
-    first = Array.isArray(page) ? page[0] : null;
-  } catch {
-    first = null;
-  }
-  return { offset: text.length - rest.length, kind: exportKindOf(first) };
+function pagedExport(text: string, limits: ReadLimits): { readonly offset: number; readonly kind: ExportKind | null } | null {
+  const pages = documents(text, 'values', { limits, collect: [] }, new LocatingSink(''));
+  const first = pages.next();
+  const second = pages.next();
+  if (first.done || second.done || !Array.isArray(first.value.value)) return null;
+  return { offset: second.value.start, kind: exportKindOf(first.value.value[0]) };
+}
+
+/** What to say of a raw provider export among the audit files (one finding per file, docs/coverage.md §6). */
+function rawExportText(kind: ExportKind | null, paged: boolean): string {
+  const what = kind ? EXPORT_KINDS[kind] : 'a provider export';
+  const how = `receipt-gate import ${kind ?? Object.keys(EXPORT_KINDS).join('|')}`;
+  return `this is ${what}${paged ? ' written page after page ([…][…], gh api --paginate)' : ''}, not audit records: turn the export into records with ${how} (docs/importers.md)`;
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
@@ -378,13 +374,10 @@ export function readAuditFile(
       const loc = fr.at(offset);
       const kind = classify(value);
       // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
-      if (raw !== null && kind.kind === 'error' && !kind.named && exportKindOf(value) === raw) continue;
-      raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
-      if (raw)
-        fr.error(
-          loc,
-          `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`,
-        );
+      const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+      if (raw !== null && rawKind === raw) continue;
+      raw = rawKind;
+      if (raw) fr.error(loc, rawExportText(raw, false));
       else if (kind.kind === 'error') fr.error(loc, kind.reason);
       else if (kind.kind === 'other') fr.skip(loc, kind.name);
       else if (kind.kind === 'tracing') fr.stray(loc, 'a server tracing line (a run among the audit exports)');
@@ -396,17 +389,11 @@ export function readAuditFile(
   if (!fr.failed && entries.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
   // A .json file the strict reader refused may be pages of a provider export written one after
   // another: then that is the one thing to say (asked only after a failure: no cost on a good file).
-  const paged = fr.failed && format === 'json' ? pagedExport(bytes, limits) : null;
+  const paged = fr.failed && format === 'json' && fr.lines !== null ? pagedExport(Buffer.from(bytes).toString('utf8'), limits) : null;
   if (paged !== null) {
     const once = new FileReport(file, limits);
     once.lines = fr.lines;
-    const loc = once.at(paged.offset);
-    const what = paged.kind ? EXPORT_KINDS[paged.kind] : 'a provider export';
-    const how = paged.kind ? `receipt-gate import ${paged.kind}` : `receipt-gate import ${Object.keys(EXPORT_KINDS).join('|')}`;
-    once.error(
-      loc,
-      `this is ${what} written page after page ([…][…], gh api --paginate), not audit records: turn the export into records with ${how} (docs/importers.md)`,
-    );
+    once.error(once.at(paged.offset), rawExportText(paged.kind, true));
     return { run: null, entries: [], findings: once.close(), strays: once.strays };
   }
   return { run: null, entries, findings: fr.close(), strays: fr.strays };

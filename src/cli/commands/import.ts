@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { asciiLower } from '../../core/text.js';
-import { compareInstants, type Instant, instantOf, parseRfc3339, rfc3339, utcAsWritten } from '../../core/time.js';
+import { compareInstants, type Instant, rfc3339, utcAsWritten } from '../../core/time.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
@@ -17,7 +17,7 @@ import { writeWhole } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
 import { readInputs, readSigningKey } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags, SIGNED_AT } from '../options.js';
-import { limitsOf, signedAtOf } from './shared.js';
+import { limitsOf, nowOf, signedAtOf } from './shared.js';
 
 const OPTIONS = [
   { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
@@ -140,14 +140,6 @@ function coverageScope(
     until: utc('until', flags.until),
     exportedAt: rfc3339(now),
   };
-}
-
-/** --now (RFC 3339), or the time the command runs. */
-function nowOf(given: string | undefined, now: Date): Instant {
-  if (given === undefined) return instantOf(now);
-  const t = parseRfc3339(given);
-  if (!t.ok) throw new UsageError('value', `--now: "${given}" ${t.reason}`);
-  return t.value;
 }
 
 function slackOptions(flags: ImportFlags): SlackOptions {

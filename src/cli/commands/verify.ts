@@ -2,11 +2,10 @@
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Instant, instantOf, parseRfc3339 } from '../../core/time.js';
 import { runGate } from '../../gate/gate.js';
-import { linkOnDisk, linkReason, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
+import { linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
@@ -26,7 +25,7 @@ import { writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, findingLines, usageError } from '../command.js';
 import { readKeyText, readSigningKey, readTextFile } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags } from '../options.js';
-import { limitsOf } from './shared.js';
+import { limitsOf, nowOf } from './shared.js';
 
 /** What selects, trusts and judges the evidence: the options `verify` and `policy` share. */
 export const GATE_OPTIONS = [
@@ -353,6 +352,12 @@ const TRUST_FLAGS = [
   ['trusted-root', '--trusted-root'],
 ] as const;
 
+/** A policy or trust file is read only as a regular file: it, or a folder on its way from -C, being a link is a usage error (docs/policy.md §11). */
+function refuseLink(label: string, dir: string, rel: string): void {
+  const link = linkOnDisk(dir, rel);
+  if (link !== null) throw new UsageError('file', `${label}: ${link}`);
+}
+
 /** A file a policy's trust: section names: on disk under -C, or at the commit the policy was read at (--policy-ref); never through a link. */
 function trustFileAt(dir: string, file: string, commit: string | null): string | null {
   const abs = path.resolve(dir, file);
@@ -363,8 +368,7 @@ function trustFileAt(dir: string, file: string, commit: string | null): string |
     if (!got.ok) throw new UsageError('file', `trust: ${got.reason}`);
     return got.value;
   }
-  const link = linkOnDisk(dir, rel);
-  if (link !== null) throw new UsageError('file', `trust: ${link}`);
+  refuseLink('trust', dir, rel);
   if (!existsSync(abs)) return null;
   return readTextFile('trust', abs);
 }
@@ -373,9 +377,7 @@ function trustFileAt(dir: string, file: string, commit: string | null): string |
 function diskText(flag: string, dir: string, file: string, limits: ReadLimits): RepoText {
   const abs = path.resolve(dir, file);
   const rel = path.relative(dir, abs).split(path.sep).join('/');
-  const link = linkOnDisk(dir, rel);
-  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink())
-    throw new UsageError('file', `${flag}: ${link ?? linkReason(rel, rel)}`);
+  refuseLink(flag, dir, rel);
   return { path: rel, commit: null, text: readTextFile(flag, abs, limits) };
 }
 
@@ -398,9 +400,7 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
     }
     return { kind: 'file', file: { path: rel, commit, text: text.value } };
   }
-  const link = linkOnDisk(dir, rel);
-  if (link !== null || lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink())
-    throw new UsageError('file', `--policy: ${link ?? linkReason(rel, rel)}`);
+  refuseLink('--policy', dir, rel);
   if (!existsSync(abs)) {
     if (explicit)
       throw new UsageError(
@@ -420,14 +420,6 @@ function nearMiss(rel: string, found: string | null, where: string): void {
       'policy',
       `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`,
     );
-}
-
-/** --now (RFC 3339), or the time the command runs. */
-function nowOf(given: string | undefined, now: Date): Instant {
-  if (given === undefined) return instantOf(now);
-  const t = parseRfc3339(given);
-  if (!t.ok) throw new UsageError('value', `--now: "${given}" ${t.reason}`);
-  return t.value;
 }
 
 /** What `verify` was asked to do. */

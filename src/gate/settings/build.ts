@@ -157,6 +157,12 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
   };
 }
 
+/** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
+function mentionsSignedBy(given: PolicyGiven): boolean {
+  const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
+  return texts.some((t) => t?.text.includes('signed-by') ?? false);
+}
+
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
 export function buildSettings(given: GateInputs): Settings {
   // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
@@ -211,7 +217,8 @@ export function buildSettings(given: GateInputs): Settings {
     keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
     identities: keyless?.signers ? [...keyless.signers.identities] : [],
   };
-  const settled = settlePolicy(g.policy, { now, signers });
+  // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
+  const settled = mentionsSignedBy(g.policy) ? settlePolicy(g.policy, { now, signers }) : peek;
   const rules = g.require.flatMap(parseList);
   if (settled.policy && rules.length > 0)
     throw new UsageError(

@@ -173,14 +173,15 @@ export function addedEntries(
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
  * tree cannot be read, nothing of the head applies, and a finding says why.
+ * @param added what the head adds (`addedEntries`)
  * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
  */
 export function withBreakGlass(
   base: Policy,
   head: Policy,
+  added: ReturnType<typeof addedEntries>,
   atBase: Result<ReadonlySet<string>>,
 ): { readonly policy: Policy; readonly findings: Finding[] } {
-  const added = addedEntries(base, head);
   const count = added.exceptions.length + added.grandfathered.length;
   if (count === 0) return { policy: base, findings: [] };
   const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };

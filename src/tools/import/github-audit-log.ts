@@ -10,7 +10,7 @@ import type { JsonObject } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import { deployKey, githubWrite } from './github-subject.js';
 import { idText, type Mapped, str } from './mapping.js';
-import { entryTime } from './scope.js';
+import { type EntryScope, entryTime } from './scope.js';
 
 export function githubAuditLog(entry: JsonObject): Mapped {
   if (entry['action'] === 'repo.add_member') return repoMember(entry);
@@ -21,31 +21,31 @@ export function githubAuditLog(entry: JsonObject): Mapped {
   if (!repo) return { kind: 'skip', reason: 'user key without repo' };
   const title = str(entry, 'title');
   if (!title) return { kind: 'skip', reason: 'no title' };
-  const slash = repo.indexOf('/');
-  if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-  const actor = str(entry, 'actor');
-  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
-  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
+  const where = placeOf(id, entry, repo);
+  return 'kind' in where ? where : deployKey(`github-audit:${id}`, where.owner, where.name, title, where.scope);
 }
 
 /** `repo.add_member`: a collaborator added to a repository → github_repo_member/add, the member's login hashed (`user`). */
 function repoMember(entry: JsonObject): Mapped {
   const id = str(entry, '_document_id');
   if (!id) return { kind: 'error', message: 'a repo.add_member entry without a _document_id (its record would have no identity)' };
-  const repo = str(entry, 'repo');
+  const where = placeOf(id, entry, str(entry, 'repo'));
+  if ('kind' in where) return where;
   const user = str(entry, 'user');
+  if (!user) return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
+  const fields = { user_hash: targetHash('github_user', user) };
+  return githubWrite(`github-audit:${id}`, 'github_repo_member', 'add', where.owner, where.name, fields, where.scope);
+}
+
+/** An entry's repository as owner and name, and its scope (actor, repository, time); or the error when `repo` is not "owner/name". */
+function placeOf(
+  id: string,
+  entry: JsonObject,
+  repo: string | null,
+): { readonly owner: string; readonly name: string; readonly scope: EntryScope } | Mapped {
   const slash = repo?.indexOf('/') ?? -1;
   if (!repo || slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-  if (!user) return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
   const actor = str(entry, 'actor');
-  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
-  return githubWrite(
-    `github-audit:${id}`,
-    'github_repo_member',
-    'add',
-    repo.slice(0, slash),
-    repo.slice(slash + 1),
-    { user_hash: targetHash('github_user', user) },
-    scope,
-  );
+  const time = entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']);
+  return { owner: repo.slice(0, slash), name: repo.slice(slash + 1), scope: { actors: actor ? [actor] : [], repo, time } };
 }

@@ -7,11 +7,11 @@
  * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
  * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
  */
-import { isObject, type JsonObject } from '../../core/json.js';
+import type { JsonObject } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import type { Instant } from '../../core/time.js';
 import { deployKey, githubWrite } from './github-subject.js';
-import { idText, type Mapped, obj, str } from './mapping.js';
+import { idText, type Mapped, obj, str, wholeNumber } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
 /** Headers as the deliveries API returns them: names in any case. */
@@ -66,12 +66,6 @@ export function githubWebhook(entry: JsonObject): Mapped {
   return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
 }
 
-/** A GitHub id as the payload gives it: a whole number (issue and pull request numbers, comment ids), or null. */
-const idOf = (value: unknown, key: string): number | null => {
-  const given = isObject(value) ? value[key] : undefined;
-  return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
-};
-
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObject | null, payload: JsonObject): Mapped {
   const action = str(payload, 'action');
@@ -101,7 +95,7 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
   };
   switch (event) {
     case 'issues': {
-      const number = idOf(obj(payload, 'issue'), 'number');
+      const number = wholeNumber(obj(payload, 'issue'), 'number');
       if (action === 'labeled') return labelOf(number);
       if (action !== 'opened' && action !== 'closed') return { kind: 'skip', reason: 'other action' };
       if (number === null) return fail('issue.number');
@@ -109,7 +103,7 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
     }
     case 'pull_request': {
       const pull = obj(payload, 'pull_request');
-      const number = idOf(pull, 'number');
+      const number = wholeNumber(pull, 'number');
       if (action === 'labeled') return labelOf(number);
       if (action !== 'opened' && action !== 'closed') return { kind: 'skip', reason: 'other action' };
       if (number === null) return fail('pull_request.number');
@@ -118,7 +112,7 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
     }
     case 'issue_comment': {
       if (action !== 'created') return { kind: 'skip', reason: 'other action' };
-      const id = idOf(obj(payload, 'comment'), 'id');
+      const id = wholeNumber(obj(payload, 'comment'), 'id');
       if (id === null) return fail('comment.id');
       return write('github_issue_comment', 'create', { comment_id: id });
     }

@@ -5,6 +5,7 @@
  * read a kind only through its row: a new kind is a module and a row here, and a kind without a
  * row does not compile.
  */
+import { classRow } from '../../core/classes.js';
 import { githubAuditLog } from './github-audit-log.js';
 import { githubWebhook } from './github-webhook.js';
 import type { Mapper } from './mapping.js';
@@ -27,29 +28,28 @@ export interface ImporterModule {
   readonly actions: (options: SlackOptions) => ReadonlyMap<string, readonly string[]>;
 }
 
-/** What GitHub's audit log maps: deploy keys created, collaborators added. */
-const AUDIT_LOG_ACTIONS = (): ReadonlyMap<string, readonly string[]> =>
-  new Map([['github', ['github_deploy_key:create', 'github_repo_member:add']]]);
+/**
+ * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
+ * GitHub's records maps (its mappers write exactly these classes), one list per provider.
+ */
+const githubActions =
+  (...classes: readonly string[]) =>
+  (): ReadonlyMap<string, readonly string[]> =>
+    new Map([['github', classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
 
-/** What webhook deliveries map: every github_* write the importer reads (docs/importers.md). */
-const WEBHOOK_ACTIONS = (): ReadonlyMap<string, readonly string[]> =>
-  new Map([
-    [
-      'github',
-      [
-        'github_branch_push:push',
-        'github_deploy_key:create',
-        'github_issue:close',
-        'github_issue:create',
-        'github_issue_comment:create',
-        'github_label:add',
-        'github_pull_request:close',
-        'github_pull_request:create',
-        'github_pull_request:merge',
-        'github_repo_member:add',
-      ],
-    ],
-  ]);
+/** What GitHub's audit log maps: deploy keys created, collaborators added. */
+const AUDIT_LOG_ACTIONS = githubActions('github_deploy_key', 'github_repo_member');
+
+/** What webhook deliveries map: deploy keys and every write of the github_* rows (docs/importers.md). */
+const WEBHOOK_ACTIONS = githubActions(
+  'github_deploy_key',
+  'github_issue',
+  'github_issue_comment',
+  'github_pull_request',
+  'github_branch_push',
+  'github_label',
+  'github_repo_member',
+);
 
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
 function slackActions(slack: SlackOptions): ReadonlyMap<string, readonly string[]> {

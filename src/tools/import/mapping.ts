@@ -54,6 +54,12 @@ export const str = (value: unknown, key: string): string | null => {
   return typeof given === 'string' && given !== '' ? given : null;
 };
 
+/** A whole-number member (GitHub's issue and pull request numbers, comment ids), or null. */
+export const wholeNumber = (value: unknown, key: string): number | null => {
+  const given = isObject(value) ? value[key] : undefined;
+  return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+
 /** An object member, or null. */
 export const obj = (value: unknown, key: string): JsonObject | null => {
   const given = isObject(value) ? value[key] : undefined;
