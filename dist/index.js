@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9560);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4283);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9560:
+/***/ 4283:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40991,72 +40991,53 @@ const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.to
 /** A plain label as the agent side writes it. */
 const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
-;// CONCATENATED MODULE: ./src/read/policy-file.ts
-
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/read/strict-yaml.ts
 
 
 
 /**
- * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
+ * The YAML parser, loaded by the entries (`loadYamlParser`) only when a YAML file is to be read:
  * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
  */
 let yaml = null;
-/** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
+/** Loads the YAML parser once; every entry awaits it before it reads a policy or mapping file. */
 async function loadYamlParser() {
     yaml ??= await __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
 }
-/**
- * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
- * the policy's commit before the settings are built; nothing when the text does not parse (the
- * reader reports that). The YAML parser must be loaded.
- */
-function trustFilesNamed(source) {
-    let value;
-    try {
-        value = parser().parse(source, { version: '1.2', maxAliasCount: 0 });
-    }
-    catch {
-        return [];
-    }
-    const trust = (0,core_json/* isObject */.G)(value) && (0,core_json/* isObject */.G)(value['trust']) ? value['trust'] : null;
-    if (!trust)
-        return [];
-    const root = trust['trusted-root'];
-    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
-}
 function parser() {
     if (yaml === null)
-        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
+        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a YAML file is read');
     return yaml;
 }
-/** Seconds in 366 days: the furthest an exception may expire. */
-const MAX_EXPIRY_SECONDS = 366 * 86_400;
+/** A YAML text's value read leniently (for a first look before the strict read reports its problems), or undefined when it does not parse. */
+function yamlValue(source) {
+    try {
+        return parser().parse(source, { version: '1.2', maxAliasCount: 0 });
+    }
+    catch {
+        return undefined;
+    }
+}
 /** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
 function positions(contents, at) {
     const out = new Map();
+    const y = parser();
     const walk = (node, pointer, keyAt) => {
-        if (!parser().isNode(node))
+        if (!y.isNode(node))
             return;
         const start = node.range?.[0] ?? 0;
         // A problem with a value is at the value; with a map or a list, at the key that holds it.
-        out.set(pointer, at(parser().isScalar(node) ? start : (keyAt ?? start)));
-        if (parser().isMap(node))
+        out.set(pointer, at(y.isScalar(node) ? start : (keyAt ?? start)));
+        if (y.isMap(node))
             for (const pair of node.items) {
-                if (!parser().isPair(pair) || !parser().isScalar(pair.key))
+                if (!y.isPair(pair) || !y.isScalar(pair.key))
                     continue;
                 const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
                 walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
                 // A key's own place, for a problem with the key (an unknown key).
                 out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
             }
-        else if (parser().isSeq(node))
+        else if (y.isSeq(node))
             node.items.forEach((item, i) => {
                 walk(item, `${pointer}/${i}`, null);
             });
@@ -41068,13 +41049,14 @@ function positions(contents, at) {
  * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
  * (an anchor at its `&`, not at the value it names).
  */
-function forbiddenOf(contents, source) {
+function forbiddenOf(contents, source, noun) {
     let found = null;
+    const y = parser();
     const walk = (node) => {
-        if (found !== null || !parser().isNode(node))
+        if (found !== null || !y.isNode(node))
             return;
         const start = node.range?.[0] ?? 0;
-        if (parser().isAlias(node)) {
+        if (y.isAlias(node)) {
             found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
             return;
         }
@@ -41092,14 +41074,14 @@ function forbiddenOf(contents, source) {
             let at = source.lastIndexOf('!', start);
             while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' '))
                 at--;
-            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
+            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): ${noun} is plain YAML 1.2 with no tags` };
             return;
         }
-        if (parser().isMap(node))
+        if (y.isMap(node))
             for (const pair of node.items) {
-                if (!parser().isPair(pair))
+                if (!y.isPair(pair))
                     continue;
-                if (parser().isScalar(pair.key) && pair.key.value === '<<') {
+                if (y.isScalar(pair.key) && pair.key.value === '<<') {
                     found = {
                         offset: pair.key.range?.[0] ?? start,
                         message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
@@ -41109,15 +41091,15 @@ function forbiddenOf(contents, source) {
                 walk(pair.key);
                 walk(pair.value);
             }
-        else if (parser().isSeq(node))
+        else if (y.isSeq(node))
             for (const item of node.items)
                 walk(item);
     };
     walk(contents);
     return found;
 }
-/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
-function directiveOf(source) {
+/** A YAML directive (`%YAML`, `%TAG`) before the document: the file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source, noun) {
     const match = /^%[A-Za-z]+/m.exec(source);
     if (!match)
         return null;
@@ -41126,7 +41108,7 @@ function directiveOf(source) {
         return null;
     return {
         offset: match.index,
-        message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+        message: `a YAML directive (${match[0]}): ${noun} is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
     };
 }
 /** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
@@ -41143,9 +41125,50 @@ function syntaxHint(code, line, message) {
         return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
     return '';
 }
+/**
+ * A YAML text → its one document's value and the place of every node, or every syntax problem
+ * located (with `empty`'s words for a file with no document).
+ */
+function readYamlDocument(source, context, empty) {
+    const y = parser();
+    const lines = new y.LineCounter();
+    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+    const list = Array.isArray(docs) ? docs : [docs];
+    // A place in this file, with the commit it was read at when that is not the checkout.
+    const file = context.path;
+    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
+    const atOffset = (offset) => {
+        const pos = lines.linePos(offset);
+        return place(pos.line, pos.col);
+    };
+    const problems = [];
+    if (list.length > 1)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
+    const doc = list[0];
+    if (!doc || doc.contents === null)
+        return { ok: false, reason: [(0,core_findings/* finding */.gk)(context.code, place(1, 1), empty)] };
+    const directive = directiveOf(source, context.noun);
+    if (directive !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(directive.offset), directive.message));
+    const lineAt = (offset) => {
+        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+        const to = source.indexOf('\n', offset);
+        return source.slice(from, to < 0 ? source.length : to);
+    };
+    for (const e of [...doc.errors, ...doc.warnings])
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
+    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source, context.noun);
+    if (forbidden !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(forbidden.offset), forbidden.message));
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const value = doc.toJS({ maxAliasCount: 0 });
+    const places = positions(doc.contents, atOffset);
+    const where = (pointer, key = false) => (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer) ?? place(1, 1);
+    return { ok: true, value: { value, where, place } };
+}
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
-function schemaAt(segments) {
-    const root = (0,core_json/* isObject */.G)(policySchema) ? policySchema : null;
+function schemaAt(root, segments) {
     const resolve = (node) => {
         if (!(0,core_json/* isObject */.G)(node))
             return null;
@@ -41168,20 +41191,34 @@ function schemaAt(segments) {
     }
     return node;
 }
+/** The value at a JSON pointer's segments, or undefined. */
+const valueAt = (value, segments) => {
+    let node = value;
+    for (const s of segments) {
+        if (Array.isArray(node) && /^\d+$/.test(s))
+            node = node[Number(s)];
+        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
+            node = node[s];
+        else
+            return undefined;
+    }
+    return node;
+};
 /** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
-function shapeProblems(value, where) {
-    if (policyFile(value))
+function schemaProblems(value, s, where, code) {
+    if (s.validate(value))
         return [];
+    const root = (0,core_json/* isObject */.G)(s.schema) ? s.schema : null;
     const out = [];
     const seen = new Set();
-    const errors = policyFile.errors ?? [];
+    const errors = s.validate.errors ?? [];
     // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
     const meant = new Set();
     for (const e of errors) {
         const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
         if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
             continue;
-        const known = schemaAt(e.instancePath.split('/').slice(1));
+        const known = schemaAt(root, e.instancePath.split('/').slice(1));
         const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
         if (near)
             meant.add(`${e.instancePath}/${near}`);
@@ -41194,7 +41231,7 @@ function shapeProblems(value, where) {
         let at = where(e.instancePath);
         if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
             const key = params['additionalProperty'];
-            const known = schemaAt(segments);
+            const known = schemaAt(root, segments);
             const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
             const near = (0,core_text/* nearestName */.qb)(key, props);
             message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
@@ -41218,12 +41255,8 @@ function shapeProblems(value, where) {
         else if (e.keyword === 'oneOf') {
             message = `${name} must be one glob (a string) or a list of them`;
         }
-        else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-            const got = valueAt(value, segments);
-            message =
-                typeof got === 'string' && /^\d+$/.test(got)
-                    ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
-                    : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+        else if (e.keyword === 'pattern' && s.patternMessage) {
+            message = s.patternMessage(segments, valueAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
         }
         else
             message = `${name} ${e.message ?? 'is invalid'}`;
@@ -41234,22 +41267,47 @@ function shapeProblems(value, where) {
         if (seen.has(key))
             continue;
         seen.add(key);
-        out.push((0,core_findings/* finding */.gk)('policy_invalid', at, message));
+        out.push((0,core_findings/* finding */.gk)(code, at, message));
     }
     return out;
 }
-const valueAt = (value, segments) => {
-    let node = value;
-    for (const s of segments) {
-        if (Array.isArray(node) && /^\d+$/.test(s))
-            node = node[Number(s)];
-        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
-            node = node[s];
-        else
-            return undefined;
-    }
-    return node;
-};
+
+;// CONCATENATED MODULE: ./src/read/policy-file.ts
+/**
+ * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
+ * in indentation, an anchor or an alias, a second document: refused), its shape checked against
+ * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
+ * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
+ * fields, fields the class binds, expiry at most 366 days after the verification time, signers
+ * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
+ * the policy's commit before the settings are built; nothing when the text does not parse (the
+ * reader reports that). The YAML parser must be loaded.
+ */
+function trustFilesNamed(source) {
+    const value = yamlValue(source);
+    const trust = (0,core_json/* isObject */.G)(value) && (0,core_json/* isObject */.G)(value['trust']) ? value['trust'] : null;
+    if (!trust)
+        return [];
+    const root = trust['trusted-root'];
+    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
+}
+/** Seconds in 366 days: the furthest an exception may expire. */
+const MAX_EXPIRY_SECONDS = 366 * 86_400;
 /** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
 function durationSeconds(text) {
     const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
@@ -41257,6 +41315,16 @@ function durationSeconds(text) {
         return 0;
     return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
 }
+/** The policy file's schema, with the words for a `pending` that is not a duration. */
+const POLICY_SCHEMA = {
+    validate: policyFile,
+    schema: policySchema,
+    patternMessage: (segments, got) => segments[0] !== 'pending'
+        ? null
+        : typeof got === 'string' && /^\d+$/.test(got)
+            ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+            : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0',
+};
 /** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
 const MAX_PENDING_SECONDS = 30 * 86_400;
 /** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
@@ -41292,47 +41360,11 @@ const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
  * holds counts as known.
  */
 function readPolicyFile(source, context) {
-    const file = context.path;
-    const y = parser();
-    const lines = new y.LineCounter();
-    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
-    const list = Array.isArray(docs) ? docs : [docs];
-    // A place in this file, with the commit it was read at when that is not the checkout.
-    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
-    const atOffset = (offset) => {
-        const pos = lines.linePos(offset);
-        return place(pos.line, pos.col);
-    };
-    const problems = [];
-    if (list.length > 1)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
-    const doc = list[0];
-    if (!doc || doc.contents === null)
-        return {
-            ok: false,
-            reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
-        };
-    const directive = directiveOf(source);
-    if (directive !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(directive.offset), directive.message));
-    const lineAt = (offset) => {
-        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-        const to = source.indexOf('\n', offset);
-        return source.slice(from, to < 0 ? source.length : to);
-    };
-    for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
-    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
-    if (forbidden !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(forbidden.offset), forbidden.message));
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const value = doc.toJS({ maxAliasCount: 0 });
-    const places = positions(doc.contents, atOffset);
-    const where = (pointer, key = false) => (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-        places.get(pointer) ??
-        place(1, 1);
-    const shape = shapeProblems(value, where);
+    const read = readYamlDocument(source, { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' }, 'the policy file is empty (it needs at least version: 1)');
+    if (!read.ok)
+        return read;
+    const { value, where, place } = read.value;
+    const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
     if (!(0,core_json/* isObject */.G)(value))
         return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
@@ -41833,6 +41865,7 @@ function buildSettings(given) {
  * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
  * one UsageError naming the input.
  */
+
 
 
 

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLASSES, KNOWN_CLASSES } from '../../src/core/classes.js';
 import { project } from '../../src/core/projection.js';
 import type { Report } from '../../src/core/report.js';
-import { loadYamlParser } from '../../src/read/policy-file.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { decision, json, record, surface, targetHash } from '../support/corpus.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/findings.js';
 import type { Report } from '../../src/core/report.js';
 import { parseRfc3339 } from '../../src/core/time.js';
-import { loadYamlParser, readPolicyFile } from '../../src/read/policy-file.js';
+import { readPolicyFile } from '../../src/read/policy-file.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { addKey, decision, deployKey, json, record, seededKey, signed, surface, testSigner } from '../support/corpus.js';
 import { cli, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -418,7 +419,7 @@ describe('the report', () => {
 describe('the YAML parser is loaded only for a policy file (cold start)', () => {
   it('the action without a policy file never loads it; with one, it does', async () => {
     const { readFileSync: read } = await import('node:fs');
-    const source = read(path.join(import.meta.dirname, '../../src/read/policy-file.ts'), 'utf8');
+    const source = read(path.join(import.meta.dirname, '../../src/read/strict-yaml.ts'), 'utf8');
     // No static import of the parser's values: only types, and the one dynamic import.
     expect(source).not.toMatch(/^import \{[^}]*\b(parseAllDocuments|isMap)\b[^}]*\} from 'yaml'/m);
     expect(source).toContain("await import('yaml')");

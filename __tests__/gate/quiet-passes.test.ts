@@ -12,7 +12,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compileGlob, globMatches } from '../../src/core/glob.js';
 import type { Report } from '../../src/core/report.js';
 import { parseRfc3339 } from '../../src/core/time.js';
-import { loadYamlParser, readPolicyFile } from '../../src/read/policy-file.js';
+import { readPolicyFile } from '../../src/read/policy-file.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { keyIdOf } from '../../src/trust/keys.js';
 import {
   addKey,

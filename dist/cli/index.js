@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7163);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2898);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 7163:
+/***/ 2898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2653,506 +2653,912 @@ function usage(parse) {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-;// CONCATENATED MODULE: ./src/core/classes.ts
-const GITHUB_NAMES = new Set(['owner', 'repo']);
-/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
-const github = (verbs, fields, hashed = []) => ({
-    fields: ['owner', 'repo', ...fields],
-    verbs,
-    hashed: new Map(hashed),
-    caseless: GITHUB_NAMES,
-    scope: { owner: 'owner', repo: 'repo' },
-});
-const CLASSES = new Map([
-    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
-    ['github_issue', github(['create', 'close'], ['number'])],
-    ['github_issue_comment', github(['create'], ['comment_id'])],
-    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
-    ['github_branch_push', github(['push'], ['ref', 'after'])],
-    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
-    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
-    [
-        'github_deploy_key',
-        {
-            fields: ['owner', 'repo', 'key_title_hash'],
-            verbs: ['create'],
-            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
-            caseless: GITHUB_NAMES,
-            scope: { owner: 'owner', repo: 'repo' },
-        },
-    ],
-    [
-        'workspace_member',
-        {
-            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-            verbs: ['add'],
-            hashed: new Map([
-                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
-                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
-                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
-            ]),
-            caseless: new Set(),
-            scope: null,
-        },
-    ],
-    [
-        'workspace_role',
-        {
-            fields: ['workspace_id_hash', 'principal_hash', 'role'],
-            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
-            hashed: new Map([
-                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
-                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
-            ]),
-            caseless: new Set(),
-            scope: null,
-        },
-    ],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...CLASSES.keys()];
-/** A class's row, or undefined when the gate has no binding rule for it. */
-const classRow = (actionClass) => CLASSES.get(actionClass);
-
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
-;// CONCATENATED MODULE: ./src/core/glob.ts
-/**
- * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
- * `/`, the empty run included; nothing else is special. A pull request writes the values a glob is
- * matched against, so matching never backtracks: the glob is split at its stars into literal
- * pieces, the first must start the value and the last must end it, and each piece between is found
- * at its leftmost place after the one before (Knuth–Morris–Pratt, each byte of the value looked at
- * a bounded number of times). Leftmost is never worse: a later place leaves less of the value for
- * the pieces after it and a longer gap, which can only hold more `/`. Time: linear in the lengths
- * of the glob and the value.
- */
-/** KMP failure table: for each prefix, the length of its longest proper border. */
-function failure(piece) {
-    const table = new Int32Array(piece.length);
-    let k = 0;
-    for (let i = 1; i < piece.length; i++) {
-        while (k > 0 && piece.charCodeAt(i) !== piece.charCodeAt(k))
-            k = table[k - 1] ?? 0;
-        if (piece.charCodeAt(i) === piece.charCodeAt(k))
-            k++;
-        table[i] = k;
-    }
-    return table;
-}
-function compileGlob(glob) {
-    const pieces = glob.split('*');
-    const empty = new Int32Array(0);
-    return { pieces, tables: pieces.map((p, i) => (i === 0 || i === pieces.length - 1 || p === '' ? empty : failure(p))) };
-}
-/** Where `piece` first occurs in `value` at or after `from` and before `end`, or -1 (KMP: linear). */
-function find(value, piece, table, from, end) {
-    let k = 0;
-    for (let i = from; i < end; i++) {
-        const c = value.charCodeAt(i);
-        while (k > 0 && c !== piece.charCodeAt(k))
-            k = table[k - 1] ?? 0;
-        if (c === piece.charCodeAt(k))
-            k++;
-        if (k === piece.length)
-            return i - k + 1;
-    }
-    return -1;
-}
-/** Whether the glob matches the value whole. */
-function globMatches(glob, value) {
-    const { pieces, tables } = glob;
-    const first = pieces[0] ?? '';
-    if (pieces.length === 1)
-        return value === first;
-    const last = pieces[pieces.length - 1] ?? '';
-    if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last))
-        return false;
-    const end = value.length - last.length;
-    let at = first.length;
-    // The first `/` at or after `at` (moved only forward: every byte is looked at once for it).
-    let slash = -2;
-    const starSpan = (to) => {
-        if (slash !== -1 && slash < at)
-            slash = value.indexOf('/', at);
-        return slash < 0 || slash >= to;
-    };
-    for (let i = 1; i < pieces.length - 1; i++) {
-        const piece = pieces[i] ?? '';
-        if (piece === '')
-            continue;
-        const found = find(value, piece, tables[i] ?? new Int32Array(0), at, end);
-        // The star before this piece spans [at, found): no `/` there, or no later place would do either.
-        if (found < 0 || !starSpan(found))
-            return false;
-        at = found + piece.length;
-    }
-    return starSpan(end);
-}
-
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-
-
-/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
-
-/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => classRow(actionClass)?.fields;
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = boundFields(actionClass);
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const bound = (0,binding/* binding */.Ch)(subject);
-    if (!bound.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
-    return { kind: 'subject', subject, digest: bound.digest };
-}
-/**
- * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
- * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
- * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
- * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
- * per call.
- */
-function targetKey(subject) {
-    let key = subject.action_class;
-    for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
-    return key;
-}
-/**
- * A bound field's value as the binding sees it, for telling values equal: a string as
- * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
- * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
- * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
- * canonicalized once already, so that cannot happen for a call.
- */
-function boundValueText(value) {
-    if (typeof value === 'string')
-        return JSON.stringify(value);
-    const canonical = (0,binding/* jcs */.vI)(value);
-    return canonical.ok ? canonical.text : '\u0000';
-}
-
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/vocabulary.ts
-var vocabulary = __nccwpck_require__(7063);
-;// CONCATENATED MODULE: ./src/core/policy.ts
+;// CONCATENATED MODULE: ./src/read/strict-yaml.ts
+
+
+
 /**
- * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
- * Two sources make the same `Policy`: the `require` input's rules (`SELECTOR=LEVEL`, the most
- * specific that matches applies) and a committed policy file (named rules matching by class, verb
- * and target, the first that matches applies, a default level, modes, signers, exceptions,
- * grandfathered runs, how long a call may wait for its export). Selectors are parsed, never
- * compared as text; target globs are matched by a parsed form too, and raw values of hashed fields
- * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
- * not denied; with no rule at all the gate enforces honesty only.
+ * The YAML parser, loaded by the entries (`loadYamlParser`) only when a YAML file is to be read:
+ * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
  */
-
-
-
-
-const policy_NO_POLICY = {
-    kind: 'none',
-    rules: [],
-    defaultLevel: null,
-    pendingSeconds: 0,
-    exceptions: [],
-    grandfathered: [],
-    source: null,
-    trust: null,
-};
-/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
-const NAME = /^[^\s\p{Cc}:=*,]+$/u;
-/** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
-function selectorOf(text) {
-    if (text === '*')
-        return { actionClass: null, verb: null };
-    const colon = text.indexOf(':');
-    if (colon < 0)
-        return NAME.test(text) ? { actionClass: text, verb: null } : null;
-    const actionClass = text.slice(0, colon);
-    const verb = text.slice(colon + 1);
-    return NAME.test(actionClass) && NAME.test(verb) ? { actionClass, verb } : null;
+let yaml = null;
+/** Loads the YAML parser once; every entry awaits it before it reads a policy or mapping file. */
+async function loadYamlParser() {
+    yaml ??= await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
 }
-/** The `require` input's rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
-function parsePolicy(texts) {
-    const rules = [];
-    const seen = new Set();
-    for (const text of texts) {
-        const written = text.trim();
-        const eq = written.indexOf('=');
-        if (eq < 0)
-            return { ok: false, reason: `"${written}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selectorText = written.slice(0, eq).trim();
-        const level = written.slice(eq + 1).trim();
-        const selector = selectorOf(selectorText);
-        if (!selector)
-            return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!(0,vocabulary/* isLevel */.NW)(level))
-            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
-        if (seen.has(selectorText))
-            return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
-        seen.add(selectorText);
-        rules.push({
-            name: selectorText,
-            selector: selectorText,
-            ...selector,
-            target: [],
-            level,
-            mode: 'enforce',
-            signedBy: null,
-            at: null,
-            classAt: null,
-            verbAt: null,
-        });
+function parser() {
+    if (yaml === null)
+        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a YAML file is read');
+    return yaml;
+}
+/** A YAML text's value read leniently (for a first look before the strict read reports its problems), or undefined when it does not parse. */
+function strict_yaml_yamlValue(source) {
+    try {
+        return parser().parse(source, { version: '1.2', maxAliasCount: 0 });
     }
-    return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
-}
-/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
-function globTest(field, globs, caseless) {
-    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? (0,core_text/* asciiLower */.F)(glob) : glob)) };
-}
-function testHolds(test, target) {
-    const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
-    if (typeof value !== 'string')
-        return false;
-    if (test.kind === 'hash')
-        return test.hashes.has(value);
-    const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
-    return test.patterns.some((glob) => globMatches(glob, text));
-}
-/** Whether a rule matches a call of this class, verb and target. */
-function ruleMatches(rule, call) {
-    if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
-        return false;
-    if (rule.verb !== null && call.verb !== rule.verb)
-        return false;
-    for (const test of rule.target)
-        if (!testHolds(test, call.target))
-            return false;
-    return true;
-}
-/** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
-const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
-/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
-const byClass = new WeakMap();
-function rulesOfClass(policy, actionClass) {
-    let index = byClass.get(policy);
-    if (!index)
-        byClass.set(policy, (index = new Map()));
-    let rules = index.get(actionClass);
-    if (!rules)
-        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
-    return rules;
-}
-/** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
-function ruleFor(policy, call) {
-    const rules = rulesOfClass(policy, call.actionClass);
-    if (policy.kind === 'file') {
-        for (const r of rules)
-            if (ruleMatches(r, call))
-                return r;
-        return null;
+    catch {
+        return undefined;
     }
-    let best = null;
-    for (const r of rules)
-        if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
-            best = r;
-    return best;
 }
-/**
- * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
- * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
- * matches it.
- */
-class RuleUse {
-    policy;
-    unused;
-    constructor(policy) {
-        this.policy = policy;
-        this.unused = new Set(policy.rules);
-    }
-    /** A call a rule could apply to, and the rule `ruleFor` gave it. */
-    note(call, rule) {
-        if (this.unused.size === 0)
+/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
+function positions(contents, at) {
+    const out = new Map();
+    const y = parser();
+    const walk = (node, pointer, keyAt) => {
+        if (!y.isNode(node))
             return;
-        if (this.policy.kind === 'file') {
-            if (rule)
-                this.unused.delete(rule);
+        const start = node.range?.[0] ?? 0;
+        // A problem with a value is at the value; with a map or a list, at the key that holds it.
+        out.set(pointer, at(y.isScalar(node) ? start : (keyAt ?? start)));
+        if (y.isMap(node))
+            for (const pair of node.items) {
+                if (!y.isPair(pair) || !y.isScalar(pair.key))
+                    continue;
+                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
+                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
+                // A key's own place, for a problem with the key (an unknown key).
+                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
+            }
+        else if (y.isSeq(node))
+            node.items.forEach((item, i) => {
+                walk(item, `${pointer}/${i}`, null);
+            });
+    };
+    walk(contents, '', null);
+    return out;
+}
+/**
+ * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
+ * (an anchor at its `&`, not at the value it names).
+ */
+function forbiddenOf(contents, source, noun) {
+    let found = null;
+    const y = parser();
+    const walk = (node) => {
+        if (found !== null || !y.isNode(node))
+            return;
+        const start = node.range?.[0] ?? 0;
+        if (y.isAlias(node)) {
+            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
+            return;
+        }
+        const anchor = node.anchor ?? '';
+        if (anchor !== '') {
+            const at = source.lastIndexOf(`&${anchor}`, start);
+            found = {
+                offset: at >= 0 ? at : start,
+                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
+            };
+            return;
+        }
+        if ((node.tag ?? '') !== '') {
+            // The tag token's first character (`!!str`, `!e!x`), before the value it names.
+            let at = source.lastIndexOf('!', start);
+            while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' '))
+                at--;
+            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): ${noun} is plain YAML 1.2 with no tags` };
+            return;
+        }
+        if (y.isMap(node))
+            for (const pair of node.items) {
+                if (!y.isPair(pair))
+                    continue;
+                if (y.isScalar(pair.key) && pair.key.value === '<<') {
+                    found = {
+                        offset: pair.key.range?.[0] ?? start,
+                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
+                    };
+                    return;
+                }
+                walk(pair.key);
+                walk(pair.value);
+            }
+        else if (y.isSeq(node))
+            for (const item of node.items)
+                walk(item);
+    };
+    walk(contents);
+    return found;
+}
+/** A YAML directive (`%YAML`, `%TAG`) before the document: the file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source, noun) {
+    const match = /^%[A-Za-z]+/m.exec(source);
+    if (!match)
+        return null;
+    const end = source.search(/^---/m);
+    if (end >= 0 && match.index > end)
+        return null;
+    return {
+        offset: match.index,
+        message: `a YAML directive (${match[0]}): ${noun} is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+    };
+}
+/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
+function syntaxHint(code, line, message) {
+    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
+        return ' (a plain value cannot start with @ or `: quote it, "@…")';
+    if (/(?::|^\s*-)\s+\*/.test(line))
+        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
+    if (code === 'BAD_INDENT' ||
+        code === 'BLOCK_AS_IMPLICIT_KEY' ||
+        code === 'MULTILINE_IMPLICIT_KEY' ||
+        code === 'UNEXPECTED_TOKEN' ||
+        /indent|indicator|same column/i.test(message))
+        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
+    return '';
+}
+/**
+ * A YAML text → its one document's value and the place of every node, or every syntax problem
+ * located (with `empty`'s words for a file with no document).
+ */
+function readYamlDocument(source, context, empty) {
+    const y = parser();
+    const lines = new y.LineCounter();
+    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+    const list = Array.isArray(docs) ? docs : [docs];
+    // A place in this file, with the commit it was read at when that is not the checkout.
+    const file = context.path;
+    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
+    const atOffset = (offset) => {
+        const pos = lines.linePos(offset);
+        return place(pos.line, pos.col);
+    };
+    const problems = [];
+    if (list.length > 1)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
+    const doc = list[0];
+    if (!doc || doc.contents === null)
+        return { ok: false, reason: [(0,core_findings/* finding */.gk)(context.code, place(1, 1), empty)] };
+    const directive = directiveOf(source, context.noun);
+    if (directive !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(directive.offset), directive.message));
+    const lineAt = (offset) => {
+        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+        const to = source.indexOf('\n', offset);
+        return source.slice(from, to < 0 ? source.length : to);
+    };
+    for (const e of [...doc.errors, ...doc.warnings])
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
+    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source, context.noun);
+    if (forbidden !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(forbidden.offset), forbidden.message));
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const value = doc.toJS({ maxAliasCount: 0 });
+    const places = positions(doc.contents, atOffset);
+    const where = (pointer, key = false) => (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer) ?? place(1, 1);
+    return { ok: true, value: { value, where, place } };
+}
+/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
+function schemaAt(root, segments) {
+    const resolve = (node) => {
+        if (!(0,core_json/* isObject */.G)(node))
+            return null;
+        const ref = node['$ref'];
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.G)(root['$defs']))
+            return resolve(root['$defs'][ref.slice(8)]);
+        return node;
+    };
+    let node = resolve(root);
+    for (const segment of segments) {
+        if (!node)
+            return null;
+        const props = node['properties'];
+        if ((0,core_json/* isObject */.G)(props) && Object.hasOwn(props, segment))
+            node = resolve(props[segment]);
+        else if (node['items'] !== undefined && /^\d+$/.test(segment))
+            node = resolve(node['items']);
+        else
+            node = resolve(node['additionalProperties']);
+    }
+    return node;
+}
+/** The value at a JSON pointer's segments, or undefined. */
+const valueAt = (value, segments) => {
+    let node = value;
+    for (const s of segments) {
+        if (Array.isArray(node) && /^\d+$/.test(s))
+            node = node[Number(s)];
+        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
+            node = node[s];
+        else
+            return undefined;
+    }
+    return node;
+};
+/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
+function schemaProblems(value, s, where, code) {
+    if (s.validate(value))
+        return [];
+    const root = (0,core_json/* isObject */.G)(s.schema) ? s.schema : null;
+    const out = [];
+    const seen = new Set();
+    const errors = s.validate.errors ?? [];
+    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
+    const meant = new Set();
+    for (const e of errors) {
+        const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
+            continue;
+        const known = schemaAt(root, e.instancePath.split('/').slice(1));
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        if (near)
+            meant.add(`${e.instancePath}/${near}`);
+    }
+    for (const e of errors) {
+        const segments = e.instancePath.split('/').slice(1);
+        const name = segments.length === 0 ? 'the file' : segments.join('.');
+        const params = (0,core_json/* isObject */.G)(e.params) ? e.params : {};
+        let message;
+        let at = where(e.instancePath);
+        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+            const key = params['additionalProperty'];
+            const known = schemaAt(root, segments);
+            const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
+            const near = (0,core_text/* nearestName */.qb)(key, props);
+            message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
+            at = where(`${e.instancePath}/${key}`, true);
+        }
+        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
+                continue;
+            message = `${name} has no "${params['missingProperty']}" (required)`;
+        }
+        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+            const allowed = params['allowedValues'].map(String);
+            const got = valueAt(value, segments);
+            // A near name, or one the value begins with (mode: warning → warn).
+            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
+            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+        }
+        else if (e.keyword === 'const') {
+            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
+        }
+        else if (e.keyword === 'oneOf') {
+            message = `${name} must be one glob (a string) or a list of them`;
+        }
+        else if (e.keyword === 'pattern' && s.patternMessage) {
+            message = s.patternMessage(segments, valueAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
         }
         else
-            for (const r of this.unused)
-                if (ruleMatches(r, call))
-                    this.unused.delete(r);
+            message = `${name} ${e.message ?? 'is invalid'}`;
+        // oneOf reports each branch too: the oneOf line says it once.
+        if (e.schemaPath.includes('/oneOf/'))
+            continue;
+        const key = `${at.line}:${at.column}:${message}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push((0,core_findings/* finding */.gk)(code, at, message));
     }
-    /** The rules no call used, in the policy's order. */
-    rules() {
-        return this.policy.rules.filter((r) => this.unused.has(r));
-    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+// EXTERNAL MODULE: ./src/cli/command.ts
+var cli_command = __nccwpck_require__(3567);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
 }
 /**
- * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
- * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
- * class nor a verb of the input for it, is refused, with the nearest known name suggested.
- * @param seen every class of the input, with its verbs
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
  */
-function checkRuleNames(policy, seen, rejected = new Map()) {
-    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
-    for (const rule of policy.rules) {
-        const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
-        if (rule.actionClass === null)
-            continue;
-        if (!classes.has(rule.actionClass)) {
-            const only = rejected.get(rule.actionClass);
-            const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
-            const why = only
-                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
-                : near
-                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
-                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
-            return {
-                ok: false,
-                reason: {
-                    rule,
-                    at: rule.classAt ?? rule.at,
-                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
-                },
-            };
+function compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const format = formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
+}
+
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(path) {
+    try {
+        const st = (0,external_node_fs_.statSync)(path);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+const inside = (root, where) => {
+    const rel = external_node_path_default().relative(root, where);
+    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+};
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(state, dir, input, take, findings, inScope = () => true) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const digest = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_.readdirSync)(digest, { withFileTypes: true });
         }
-        if (rule.verb !== null) {
-            const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
-            if (!verbs.has(rule.verb)) {
-                const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
-                return {
-                    ok: false,
-                    reason: {
-                        rule,
-                        at: rule.verbAt ?? rule.at,
-                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
-                    },
-                };
+        catch (error) {
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,core_text/* messageOf */.bD)(error)}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++state.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(digest, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(state, abs, take, findings);
+            }
+            else if (formatOf(ent.name) === 'attestation') {
+                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
             }
         }
     }
-    return { ok: true };
 }
-/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
-function lookAlike(name, near) {
-    const odd = [...name].find((c) => (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
-    if (odd === undefined)
-        return '';
-    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
+/**
+ * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
+ * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
+ * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
+ */
+function discover_link(walk, abs, take, findings) {
+    const rel = relOf(walk, abs);
+    if (formatOf(abs) === 'attestation') {
+        take(abs);
+        return;
+    }
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(abs);
+    }
+    catch {
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if (formatOf(abs) !== null)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(walk.realWorkspace, real)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
-/** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
-function ruleJson(rule) {
-    if (rule.at === null)
-        return { selector: rule.selector, level: rule.level };
-    const target = {};
-    for (const test of rule.target)
-        target[test.field] = test.kind === 'glob' ? test.globs : [...test.hashes].sort(core_text/* cmp */.r2);
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(state, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(state, abs) });
+    };
+    /**
+     * A file that is not an artifact of this role but is not ignored either: an attestation (read
+     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     */
+    const besideArtifacts = (abs) => {
+        if (formatOf(abs) === 'attestation') {
+            attestations.push({ path: abs, rel: relOf(state, abs) });
+            return true;
+        }
+        const compressed = compressedText(abs);
+        if (compressed)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        return compressed !== null;
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(state.workspace, base)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(state.realWorkspace, real)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(state, base, input, (abs) => {
+            const rel = relOf(state, abs);
+            if (discoverable(rel, state.role))
+                add(abs);
+            else if (!besideArtifacts(abs))
+                ignored++;
+        }, findings, (abs) => match(relOf(state, abs)));
+        if (ignored > 0)
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if (!besideArtifacts(base))
+            add(base);
+    }
+    else {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = external_node_path_default().resolve(workspace);
+    }
+    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
+        for (const f of discovery.findings)
+            findings.push(f);
+        for (const f of discovery.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of discovery.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
+/**
+ * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
+ * does not leave the workspace through a committed link, an explicit input that exists (else the
+ * nearest path that does is named).
+ */
+
+
+
+
+
+
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null && !inside(workspace, dir))
+        throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new types_UsageError('path', `${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    let isDirectory = false;
+    try {
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+    }
+    catch {
+        // nothing there yet: the writer makes it
+    }
+    if (isDirectory)
+        throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
+    if (!inside(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if (inside(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
+}
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_.existsSync)(abs))
+            continue;
+        // A Windows path written on another OS: the same path with forward slashes, when it exists.
+        const slashed = input.replaceAll('\\', '/');
+        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
+            throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
+        throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    if (near !== null)
+        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
+    return ` (the nearest existing path is "${rel(dir)}")`;
+}
+/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
+function canonical(file) {
+    const rest = [];
+    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
+        try {
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
+        }
+        catch {
+            rest.unshift(external_node_path_default().basename(dir));
+            if (external_node_path_default().dirname(dir) === dir)
+                return file;
+        }
+    }
+}
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
+ */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const where = canonical(file);
+        const other = seen.get(where);
+        if (other)
+            throw new types_UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(where, flag);
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var read_envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(facts) {
+    if (facts.producer.name === null || facts.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (facts.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
     return {
-        name: rule.name,
-        selector: rule.selector,
-        level: rule.level,
-        mode: rule.mode,
-        ...(rule.target.length > 0 ? { target } : {}),
-        ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
+        ok: true,
+        value: {
+            _type: read_envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: facts.bundleId, digest: { sha256: facts.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: facts.runRoot },
+                run: {
+                    run_id: facts.runId,
+                    event_count: facts.eventCount,
+                    producer: { name: facts.producer.name, version: facts.producer.version, git: facts.producer.git ?? '' },
+                    time_window: { start: facts.window.start, end: facts.window.end },
+                },
+            },
+        },
     };
 }
-/** Two target tests give the same list (as sets: order and repeats aside). */
-function sameTest(a, b) {
-    if (a.kind !== b.kind || a.field !== b.field)
-        return false;
-    const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
-    const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set();
-    return left.size === right.size && [...left].every((v) => right.has(v));
-}
-/**
- * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
- * no verb or the same; every target field the earlier gives, the later gives with the same list; no
- * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
- */
-function shadowing(earlier, later) {
-    for (const e of earlier) {
-        if (e.actionClass !== later.actionClass)
-            continue;
-        if (e.verb !== null && e.verb !== later.verb)
-            continue;
-        if (!e.target.every((t) => later.target.some((u) => sameTest(t, u))))
-            continue;
-        if (e.signedBy !== null && later.signedBy === null)
-            continue;
-        return e;
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, key) => {
+    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!(0,core_json/* isObject */.G)(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!(0,core_json/* isObject */.G)(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!(0,core_json/* hasOwn */.$)(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const digest = difference(want[k], got[k], member(at, k));
+        if (digest)
+            return digest;
     }
+    for (const k of Object.keys(got))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
-
-;// CONCATENATED MODULE: ./src/core/target-hash.ts
 /**
- * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
- * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
- * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
- * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
- * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(value, facts) {
+    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
+    const type = value['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
+    const subject = (0,read_envelope/* onlySubject */.Lh)(value);
+    if (!subject.ok)
+        return subject;
+    const pred = value['predicate'];
+    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (subject.value.sha256 !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (subject.value.name !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const digest = difference(expected.value['predicate'], pred, '');
+    return digest === null ? { ok: true } : { ok: false, reason: digest };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
+
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
  */
 
-const DOMAINS = [
-    'github_key_title',
-    'github_label',
-    'github_user',
-    'slack_workspace',
-    'slack_channel',
-    'slack_principal',
-    'workspace',
-    'workspace_principal',
-];
-const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
-/** A plain label as the agent side writes it. */
-const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const IO_WORDS = new Map([
+    ['ENOENT', 'no such file or directory'],
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['EISDIR', 'is a directory'],
+    ['ENOTDIR', 'a path component is not a directory'],
+    ['ELOOP', 'too many symbolic links'],
+]);
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+const ioReason = (thrown) => {
+    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
+    if (code === null)
+        return thrown instanceof Error ? thrown.message : String(thrown);
+    const words = IO_WORDS.get(code);
+    return words ? `${words} (${code})` : code;
+};
 
 ;// CONCATENATED MODULE: ./src/core/time.ts
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -3290,6 +3696,381 @@ function time_instantOf(date) {
         fraction: String(ms - seconds * 1000)
             .padStart(3, '0')
             .replace(/0+$/, ''),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+    [COVERAGE_SCHEMA, 'coverage'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const name2 = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.G)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.G)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const kind = byName(type, value['data'], 'event');
+        return kind;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const value = decision['decision'];
+    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,core_json/* isObject */.G)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,core_json/* isObject */.G)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/classes.ts
+const GITHUB_NAMES = new Set(['owner', 'repo']);
+/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
+const github = (verbs, fields, hashed = []) => ({
+    fields: ['owner', 'repo', ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: GITHUB_NAMES,
+    scope: { owner: 'owner', repo: 'repo' },
+});
+const CLASSES = new Map([
+    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
+    ['github_issue', github(['create', 'close'], ['number'])],
+    ['github_issue_comment', github(['create'], ['comment_id'])],
+    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
+    ['github_branch_push', github(['push'], ['ref', 'after'])],
+    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
+    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
+    [
+        'github_deploy_key',
+        {
+            fields: ['owner', 'repo', 'key_title_hash'],
+            verbs: ['create'],
+            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
+            caseless: GITHUB_NAMES,
+            scope: { owner: 'owner', repo: 'repo' },
+        },
+    ],
+    [
+        'workspace_member',
+        {
+            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+            verbs: ['add'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+    [
+        'workspace_role',
+        {
+            fields: ['workspace_id_hash', 'principal_hash', 'role'],
+            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+        },
+    ],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...CLASSES.keys()];
+/** A class's row, or undefined when the gate has no binding rule for it. */
+const classRow = (actionClass) => CLASSES.get(actionClass);
+
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
+
+/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => classRow(actionClass)?.fields;
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,core_json/* hasOwn */.$)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.G)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,core_json/* isObject */.G)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const bound = (0,binding/* binding */.Ch)(subject);
+    if (!bound.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+    return { kind: 'subject', subject, digest: bound.digest };
+}
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
+ * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
+ * per call.
+ */
+function targetKey(subject) {
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+    return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(value) {
+    if (typeof value === 'string')
+        return JSON.stringify(value);
+    const canonical = (0,binding/* jcs */.vI)(value);
+    return canonical.ok ? canonical.text : '\u0000';
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
+const LABELS = 32;
+function labelsOf(actionClass, target) {
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+        return null;
+    const out = {};
+    let n = 0;
+    for (const field of Object.keys(target)) {
+        const value = target[field];
+        if (typeof value !== 'string')
+            continue;
+        if (++n > LABELS)
+            break;
+        out[field] = value;
+    }
+    return out;
+}
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+function prepareDecision(loc, index, decision, time = null) {
+    const tool = decision['tool'];
+    const value = decision['decision'];
+    const action = decision['action'];
+    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        provider: given === null || typeof given === 'string' ? given : { invalid: true },
+        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        time,
     };
 }
 
@@ -5176,1397 +5957,6 @@ return errors === 0;
 
 const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 
-;// CONCATENATED MODULE: ./src/read/policy-file.ts
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
- * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
- */
-let yaml = null;
-/** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
-async function loadYamlParser() {
-    yaml ??= await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
-}
-/**
- * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
- * the policy's commit before the settings are built; nothing when the text does not parse (the
- * reader reports that). The YAML parser must be loaded.
- */
-function trustFilesNamed(source) {
-    let value;
-    try {
-        value = parser().parse(source, { version: '1.2', maxAliasCount: 0 });
-    }
-    catch {
-        return [];
-    }
-    const trust = isObject(value) && isObject(value['trust']) ? value['trust'] : null;
-    if (!trust)
-        return [];
-    const root = trust['trusted-root'];
-    return [...strings(trust['trusted-keys']), ...strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
-}
-function parser() {
-    if (yaml === null)
-        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
-    return yaml;
-}
-/** Seconds in 366 days: the furthest an exception may expire. */
-const MAX_EXPIRY_SECONDS = 366 * 86_400;
-/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents, at) {
-    const out = new Map();
-    const walk = (node, pointer, keyAt) => {
-        if (!parser().isNode(node))
-            return;
-        const start = node.range?.[0] ?? 0;
-        // A problem with a value is at the value; with a map or a list, at the key that holds it.
-        out.set(pointer, at(parser().isScalar(node) ? start : (keyAt ?? start)));
-        if (parser().isMap(node))
-            for (const pair of node.items) {
-                if (!parser().isPair(pair) || !parser().isScalar(pair.key))
-                    continue;
-                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
-                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
-                // A key's own place, for a problem with the key (an unknown key).
-                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
-            }
-        else if (parser().isSeq(node))
-            node.items.forEach((item, i) => {
-                walk(item, `${pointer}/${i}`, null);
-            });
-    };
-    walk(contents, '', null);
-    return out;
-}
-/**
- * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
- * (an anchor at its `&`, not at the value it names).
- */
-function forbiddenOf(contents, source) {
-    let found = null;
-    const walk = (node) => {
-        if (found !== null || !parser().isNode(node))
-            return;
-        const start = node.range?.[0] ?? 0;
-        if (parser().isAlias(node)) {
-            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
-            return;
-        }
-        const anchor = node.anchor ?? '';
-        if (anchor !== '') {
-            const at = source.lastIndexOf(`&${anchor}`, start);
-            found = {
-                offset: at >= 0 ? at : start,
-                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
-            };
-            return;
-        }
-        if ((node.tag ?? '') !== '') {
-            // The tag token's first character (`!!str`, `!e!x`), before the value it names.
-            let at = source.lastIndexOf('!', start);
-            while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' '))
-                at--;
-            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
-            return;
-        }
-        if (parser().isMap(node))
-            for (const pair of node.items) {
-                if (!parser().isPair(pair))
-                    continue;
-                if (parser().isScalar(pair.key) && pair.key.value === '<<') {
-                    found = {
-                        offset: pair.key.range?.[0] ?? start,
-                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
-                    };
-                    return;
-                }
-                walk(pair.key);
-                walk(pair.value);
-            }
-        else if (parser().isSeq(node))
-            for (const item of node.items)
-                walk(item);
-    };
-    walk(contents);
-    return found;
-}
-/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
-function directiveOf(source) {
-    const match = /^%[A-Za-z]+/m.exec(source);
-    if (!match)
-        return null;
-    const end = source.search(/^---/m);
-    if (end >= 0 && match.index > end)
-        return null;
-    return {
-        offset: match.index,
-        message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
-    };
-}
-/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
-function syntaxHint(code, line, message) {
-    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
-        return ' (a plain value cannot start with @ or `: quote it, "@…")';
-    if (/(?::|^\s*-)\s+\*/.test(line))
-        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
-    if (code === 'BAD_INDENT' ||
-        code === 'BLOCK_AS_IMPLICIT_KEY' ||
-        code === 'MULTILINE_IMPLICIT_KEY' ||
-        code === 'UNEXPECTED_TOKEN' ||
-        /indent|indicator|same column/i.test(message))
-        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
-    return '';
-}
-/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
-function schemaAt(segments) {
-    const root = (0,core_json/* isObject */.G)(policySchema) ? policySchema : null;
-    const resolve = (node) => {
-        if (!(0,core_json/* isObject */.G)(node))
-            return null;
-        const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.G)(root['$defs']))
-            return resolve(root['$defs'][ref.slice(8)]);
-        return node;
-    };
-    let node = resolve(root);
-    for (const segment of segments) {
-        if (!node)
-            return null;
-        const props = node['properties'];
-        if ((0,core_json/* isObject */.G)(props) && Object.hasOwn(props, segment))
-            node = resolve(props[segment]);
-        else if (node['items'] !== undefined && /^\d+$/.test(segment))
-            node = resolve(node['items']);
-        else
-            node = resolve(node['additionalProperties']);
-    }
-    return node;
-}
-/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
-function shapeProblems(value, where) {
-    if (policyFile(value))
-        return [];
-    const out = [];
-    const seen = new Set();
-    const errors = policyFile.errors ?? [];
-    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
-    const meant = new Set();
-    for (const e of errors) {
-        const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
-        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
-            continue;
-        const known = schemaAt(e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
-        if (near)
-            meant.add(`${e.instancePath}/${near}`);
-    }
-    for (const e of errors) {
-        const segments = e.instancePath.split('/').slice(1);
-        const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,core_json/* isObject */.G)(e.params) ? e.params : {};
-        let message;
-        let at = where(e.instancePath);
-        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-            const key = params['additionalProperty'];
-            const known = schemaAt(segments);
-            const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
-            const near = (0,core_text/* nearestName */.qb)(key, props);
-            message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
-            at = where(`${e.instancePath}/${key}`, true);
-        }
-        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
-                continue;
-            message = `${name} has no "${params['missingProperty']}" (required)`;
-        }
-        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-            const allowed = params['allowedValues'].map(String);
-            const got = valueAt(value, segments);
-            // A near name, or one the value begins with (mode: warning → warn).
-            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
-            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
-        }
-        else if (e.keyword === 'const') {
-            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
-        }
-        else if (e.keyword === 'oneOf') {
-            message = `${name} must be one glob (a string) or a list of them`;
-        }
-        else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-            const got = valueAt(value, segments);
-            message =
-                typeof got === 'string' && /^\d+$/.test(got)
-                    ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
-                    : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
-        }
-        else
-            message = `${name} ${e.message ?? 'is invalid'}`;
-        // oneOf reports each branch too: the oneOf line says it once.
-        if (e.schemaPath.includes('/oneOf/'))
-            continue;
-        const key = `${at.line}:${at.column}:${message}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push((0,core_findings/* finding */.gk)('policy_invalid', at, message));
-    }
-    return out;
-}
-const valueAt = (value, segments) => {
-    let node = value;
-    for (const s of segments) {
-        if (Array.isArray(node) && /^\d+$/.test(s))
-            node = node[Number(s)];
-        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
-            node = node[s];
-        else
-            return undefined;
-    }
-    return node;
-};
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
-function durationSeconds(text) {
-    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
-    if (!match)
-        return 0;
-    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
-}
-/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
-const MAX_PENDING_SECONDS = 30 * 86_400;
-/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
-function pendingOf(given, bad) {
-    if (given === undefined || given === 0)
-        return 0;
-    if (typeof given === 'number') {
-        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
-        return 0;
-    }
-    if (typeof given !== 'string')
-        return 0;
-    const seconds = durationSeconds(given);
-    if (seconds > MAX_PENDING_SECONDS) {
-        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
-        return 0;
-    }
-    return seconds;
-}
-/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
-function expiryOf(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = parseRfc3339(text);
-    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
-}
-const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
-const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
-/**
- * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
- * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
- * holds counts as known.
- */
-function readPolicyFile(source, context) {
-    const file = context.path;
-    const y = parser();
-    const lines = new y.LineCounter();
-    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
-    const list = Array.isArray(docs) ? docs : [docs];
-    // A place in this file, with the commit it was read at when that is not the checkout.
-    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
-    const atOffset = (offset) => {
-        const pos = lines.linePos(offset);
-        return place(pos.line, pos.col);
-    };
-    const problems = [];
-    if (list.length > 1)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
-    const doc = list[0];
-    if (!doc || doc.contents === null)
-        return {
-            ok: false,
-            reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
-        };
-    const directive = directiveOf(source);
-    if (directive !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(directive.offset), directive.message));
-    const lineAt = (offset) => {
-        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-        const to = source.indexOf('\n', offset);
-        return source.slice(from, to < 0 ? source.length : to);
-    };
-    for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
-    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
-    if (forbidden !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(forbidden.offset), forbidden.message));
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const value = doc.toJS({ maxAliasCount: 0 });
-    const places = positions(doc.contents, atOffset);
-    const where = (pointer, key = false) => (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-        places.get(pointer) ??
-        place(1, 1);
-    const shape = shapeProblems(value, where);
-    if (!(0,core_json/* isObject */.G)(value))
-        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
-    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
-    if (shape.length === 0)
-        return meant;
-    // What the schema already said of a line is not said again in other words.
-    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
-    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
-}
-/** What the schema cannot say, checked on a file of the right shape. */
-function meaning(doc, context, where, sha256) {
-    const problems = [];
-    const bad = (pointer, message) => {
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
-    };
-    const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
-    const rules = [];
-    const names = new Set();
-    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
-    ruleList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry) || !(0,core_json/* isObject */.G)(entry['match']))
-            return;
-        const at = `/rules/${i}`;
-        const name = policy_file_text(entry, 'name');
-        if (names.has(name))
-            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
-        names.add(name);
-        const match = entry['match'];
-        const actionClass = policy_file_text(match, 'class');
-        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
-        const tests = [];
-        const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
-        const row = classRow(actionClass);
-        const hashed = row?.hashed;
-        const bound = boundFields(actionClass);
-        for (const field of Object.keys(target)) {
-            const pointer = `${at}/match/target/${field}`;
-            const given = target[field];
-            const hash = hashed?.get(field);
-            if (hash) {
-                if (!Array.isArray(given)) {
-                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
-                    continue;
-                }
-                const values = strings(given);
-                if (values.some((v) => v.includes('*'))) {
-                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
-                    continue;
-                }
-                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
-                continue;
-            }
-            if (bound && !bound.includes(field)) {
-                const plain = bound.filter((f) => !f.endsWith('_hash'));
-                const hashedNames = [...(hashed?.keys() ?? [])];
-                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
-                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
-                continue;
-            }
-            const globs = strings(given);
-            const caseless = row?.caseless.has(field) ?? false;
-            const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
-            if (slash >= 0) {
-                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
-                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
-                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
-                continue;
-            }
-            tests.push(globTest(field, globs, caseless));
-        }
-        const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
-        if (signedBy && context.signers !== null) {
-            if (trusted.size === 0)
-                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
-            else
-                signedBy.forEach((s, k) => {
-                    if (!trusted.has(s))
-                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
-                });
-        }
-        const require = policy_file_text(entry, 'require');
-        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
-        if (!(0,vocabulary/* isLevel */.NW)(require))
-            return;
-        const rule = {
-            name,
-            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-            actionClass,
-            verb,
-            target: tests,
-            level: require,
-            mode,
-            signedBy,
-            at: where(at),
-            classAt: where(`${at}/match/class`),
-            verbAt: verb === null ? null : where(`${at}/match/verb`),
-        };
-        const earlier = shadowing(rules, rule);
-        if (earlier !== null)
-            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
-        rules.push(rule);
-    });
-    const exceptions = [];
-    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
-    exceptionList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
-            return;
-        const at = `/exceptions/${i}`;
-        const rule = policy_file_text(entry, 'rule');
-        if (!names.has(rule)) {
-            const near = (0,core_text/* nearestName */.qb)(rule, names);
-            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
-        }
-        const expiresText = policy_file_text(entry, 'expires');
-        const expires = expiryOf(expiresText);
-        if (!expires.ok) {
-            bad(`${at}/expires`, `expires: ${expires.reason}`);
-            return;
-        }
-        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if (compareInstants(expires.value, latest) > 0)
-            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
-        exceptions.push({
-            binding: policy_file_text(entry, 'binding'),
-            rule,
-            reason: policy_file_text(entry, 'reason'),
-            owner: policy_file_text(entry, 'owner'),
-            expires: expires.value,
-            expiresText,
-            at: where(at),
-        });
-    });
-    const grandfathered = [];
-    const runs = new Set();
-    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
-    grandList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
-            return;
-        const isRun = typeof entry['run'] === 'string';
-        const isAudit = typeof entry['audit'] === 'string';
-        if (isRun === isAudit) {
-            bad(`/grandfathered/${i}`, 'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them');
-            return;
-        }
-        const kind = isRun ? 'run' : 'audit';
-        const file = policy_file_text(entry, kind);
-        if (runs.has(file))
-            bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
-        runs.add(file);
-        grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
-    });
-    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
-    const trust = (0,core_json/* isObject */.G)(doc['trust']) ? trustOf(doc['trust'], where, bad) : null;
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const given = doc['default'];
-    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
-    return {
-        ok: true,
-        value: {
-            kind: 'file',
-            rules,
-            defaultLevel,
-            pendingSeconds,
-            exceptions,
-            grandfathered,
-            source: { path: context.path, commit: context.commit, sha256 },
-            trust,
-        },
-    };
-}
-/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
-function trustOf(t, where, bad) {
-    const list = (key) => strings(t[key]);
-    const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
-    const flag = (key) => t[key] === true;
-    const trust = {
-        mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
-        trustedKeys: paths('trusted-keys'),
-        signerIdentities: list('trusted-signer-identities'),
-        requireSignedRecords: flag('require-signed-records'),
-        trustedProducers: paths('trusted-producers'),
-        producerIdentities: list('trusted-producer-identities'),
-        requireAttestedRuns: flag('require-attested-runs'),
-        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
-        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
-        trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
-        at: where('/trust'),
-    };
-    if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
-        bad('/trust/require-signed-records', 'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted');
-    if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
-        bad('/trust/require-attested-runs', 'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted');
-    return trust;
-}
-
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
-
-// EXTERNAL MODULE: ./src/cli/command.ts
-var cli_command = __nccwpck_require__(3567);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/read/formats.ts
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/**
- * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
- * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
- */
-function compressedText(file) {
-    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-    if (!match)
-        return null;
-    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const format = formatOf(file);
-    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return match ? attestation.slice(0, match.index) : null;
-}
-
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: ./src/read/discover.ts
-/**
- * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
- * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
- * resolves outside it, are errors; links to directories are not descended (no cycles).
- */
-
-
-
-
-
-
-
-/** Directories a walk never enters unless named explicitly. */
-const PRUNED = new Set(['.git', 'node_modules']);
-const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
-/** What kind of special file a path is, for messages. */
-function special(path) {
-    try {
-        const st = (0,external_node_fs_.statSync)(path);
-        if (st.isFIFO())
-            return 'a FIFO';
-        if (st.isSocket())
-            return 'a socket';
-        if (st.isCharacterDevice() || st.isBlockDevice())
-            return 'a device';
-    }
-    catch {
-        return 'unreadable';
-    }
-    return 'a special file';
-}
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, where) => {
-    const rel = external_node_path_default().relative(root, where);
-    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
-};
-const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
-/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
-const where = (rel) => ({ file: rel, line: 1, column: 1 });
-/**
- * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
- * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
- * does not name is never taken and never reported, whatever it is.
- */
-function walk(state, dir, input, take, findings, inScope = () => true) {
-    const stack = [dir];
-    while (stack.length > 0) {
-        const digest = stack.pop();
-        let list;
-        try {
-            list = (0,external_node_fs_.readdirSync)(digest, { withFileTypes: true });
-        }
-        catch (error) {
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,core_text/* messageOf */.bD)(error)}`));
-            continue;
-        }
-        for (const ent of list) {
-            if (++state.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
-                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
-                return;
-            }
-            const abs = external_node_path_default().join(digest, ent.name);
-            if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
-                    stack.push(abs);
-            }
-            else if (!inScope(abs)) {
-                // Not named by the input: neither read nor reported.
-            }
-            else if (ent.isFile()) {
-                take(abs);
-            }
-            else if (ent.isSymbolicLink()) {
-                discover_link(state, abs, take, findings);
-            }
-            else if (formatOf(ent.name) === 'attestation') {
-                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
-            }
-            else if (formatOf(ent.name) !== null) {
-                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
-            }
-        }
-    }
-}
-/**
- * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
- * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
- * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
- */
-function discover_link(walk, abs, take, findings) {
-    const rel = relOf(walk, abs);
-    if (formatOf(abs) === 'attestation') {
-        take(abs);
-        return;
-    }
-    let real;
-    try {
-        real = (0,external_node_fs_.realpathSync)(abs);
-    }
-    catch {
-        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if (formatOf(abs) !== null)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
-        return;
-    }
-    if (!inside(walk.realWorkspace, real)) {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-        return;
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.statSync)(real);
-    }
-    catch {
-        return;
-    }
-    if (st.isFile())
-        take(abs);
-    else if (st.isDirectory())
-        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
-    else if (formatOf(abs) !== null)
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-}
-/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(state, input, noMatch) {
-    const findings = [];
-    const files = [];
-    const attestations = [];
-    const add = (abs) => {
-        files.push({ path: abs, rel: relOf(state, abs) });
-    };
-    /**
-     * A file that is not an artifact of this role but is not ignored either: an attestation (read
-     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
-     */
-    const besideArtifacts = (abs) => {
-        if (formatOf(abs) === 'attestation') {
-            attestations.push({ path: abs, rel: relOf(state, abs) });
-            return true;
-        }
-        const compressed = compressedText(abs);
-        if (compressed)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
-        return compressed !== null;
-    };
-    const scan = picomatch_default().scan(input);
-    const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(state.workspace, base)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
-        return { files, findings, attestations };
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(base);
-    }
-    catch {
-        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-        if (noMatch === 'error')
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
-        return { files, findings, attestations };
-    }
-    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-    let real = '';
-    try {
-        real = (0,external_node_fs_.realpathSync)(base);
-    }
-    catch {
-        /* a broken link: reported below */
-    }
-    if (!real || !inside(state.realWorkspace, real)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-        return { files, findings, attestations };
-    }
-    if (st.isSymbolicLink())
-        st = (0,external_node_fs_.statSync)(real);
-    if (scan.isGlob) {
-        const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
-        let ignored = 0;
-        walk(state, base, input, (abs) => {
-            const rel = relOf(state, abs);
-            if (discoverable(rel, state.role))
-                add(abs);
-            else if (!besideArtifacts(abs))
-                ignored++;
-        }, findings, (abs) => match(relOf(state, abs)));
-        if (ignored > 0)
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
-    }
-    else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
-    }
-    else if (st.isFile()) {
-        if (!besideArtifacts(base))
-            add(base);
-    }
-    else {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
-        return { files, findings, attestations };
-    }
-    if (files.length === 0)
-        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
-    return { files, findings, attestations };
-}
-/**
- * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
- *                  glob that excludes what it matches from the others' files
- * @param cwd       the working directory (names in reports are relative to it)
- * @param workspace nothing outside this directory is read
- * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- */
-function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const trimmed = all.map((i) => i.trim());
-    const excludes = trimmed
-        .filter((i) => i.startsWith('!'))
-        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
-    let realWorkspace;
-    try {
-        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    }
-    catch {
-        realWorkspace = external_node_path_default().resolve(workspace);
-    }
-    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
-    const findings = [];
-    const found = new Map();
-    const attestations = new Map();
-    for (const input of trimmed) {
-        if (input === '' || input.startsWith('!'))
-            continue;
-        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
-        for (const f of discovery.findings)
-            findings.push(f);
-        for (const f of discovery.files)
-            if (!found.has(f.rel))
-                found.set(f.rel, f);
-        for (const f of discovery.attestations)
-            attestations.set(f.rel, f);
-    }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
-    return { files: kept(found), findings, attestations: kept(attestations) };
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
-/**
- * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
- * does not leave the workspace through a committed link, an explicit input that exists (else the
- * nearest path that does is named).
- */
-
-
-
-
-
-
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !inside(workspace, dir))
-        throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new types_UsageError('path', `${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
- * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
- * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
- * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
- */
-function outputIn(workspace, base, value, name) {
-    const file = external_node_path_default().resolve(base, value);
-    let isDirectory = false;
-    try {
-        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
-    }
-    catch {
-        // nothing there yet: the writer makes it
-    }
-    if (isDirectory)
-        throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!inside(workspace, file))
-        return file;
-    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    // The nearest directory above the file that exists, where it really is.
-    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
-        let real = null;
-        try {
-            real = (0,external_node_fs_.realpathSync)(dir);
-        }
-        catch {
-            // not there yet: the writer creates it, below the nearest one that is
-        }
-        if (real !== null) {
-            if (inside(realWorkspace, real))
-                return file;
-            const via = external_node_path_default().relative(workspace, dir) || '.';
-            throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
-        }
-        if (external_node_path_default().dirname(dir) === dir)
-            return file;
-    }
-}
-/**
- * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
- * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
- * artifact are the gate's `no_artifacts` / `no_match`, not this.
- */
-function requireExistingPaths(inputs, cwd, name) {
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
-            continue;
-        const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_.existsSync)(abs))
-            continue;
-        // A Windows path written on another OS: the same path with forward slashes, when it exists.
-        const slashed = input.replaceAll('\\', '/');
-        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
-            throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
-        throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
-    }
-}
-/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
-function nearestExisting(cwd, abs) {
-    let dir = abs;
-    const missing = [];
-    while (!(0,external_node_fs_.existsSync)(dir)) {
-        missing.unshift(external_node_path_default().basename(dir));
-        const up = external_node_path_default().dirname(dir);
-        if (up === dir)
-            return '';
-        dir = up;
-    }
-    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
-    let entries = [];
-    try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
-    }
-    catch {
-        /* not a directory: no suggestion */
-    }
-    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
-    if (near !== null)
-        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
-    return ` (the nearest existing path is "${rel(dir)}")`;
-}
-/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
-function canonical(file) {
-    const rest = [];
-    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
-        try {
-            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
-        }
-        catch {
-            rest.unshift(external_node_path_default().basename(dir));
-            if (external_node_path_default().dirname(dir) === dir)
-                return file;
-        }
-    }
-}
-/**
- * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
- * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
- */
-function distinctOutputs(named) {
-    const seen = new Map();
-    for (const [flag, file] of named) {
-        if (file === null)
-            continue;
-        const where = canonical(file);
-        const other = seen.get(where);
-        if (other)
-            throw new types_UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
-        seen.set(where, flag);
-    }
-}
-
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var read_envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: ./src/read/attestation.ts
-/**
- * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
- * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
- * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
- * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
- */
-
-
-const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
-const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
-/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-function bundleStatement(facts) {
-    if (facts.producer.name === null || facts.producer.version === null) {
-        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
-    }
-    if (facts.window === null)
-        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
-    return {
-        ok: true,
-        value: {
-            _type: read_envelope/* STATEMENT_TYPE */.zG,
-            subject: [{ name: facts.bundleId, digest: { sha256: facts.archiveSha256 } }],
-            predicateType: EVIDENCE_BUNDLE_V1,
-            predicate: {
-                schema_version: 1,
-                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: facts.runRoot },
-                run: {
-                    run_id: facts.runId,
-                    event_count: facts.eventCount,
-                    producer: { name: facts.producer.name, version: facts.producer.version, git: facts.producer.git ?? '' },
-                    time_window: { start: facts.window.start, end: facts.window.end },
-                },
-            },
-        },
-    };
-}
-/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at, key) => {
-    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
-    return at ? `${at}.${name}` : name;
-};
-/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
-function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
-        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
-        return `predicate field ${at} disagrees with the bundle`;
-    for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
-            return `predicate field ${member(at, k)} disagrees with the bundle`;
-        const digest = difference(want[k], got[k], member(at, k));
-        if (digest)
-            return digest;
-    }
-    for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
-            return `predicate field ${member(at, k)} is not one upstream writes`;
-    return null;
-}
-/**
- * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
- * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
- * facts only for a verified bundle), subject digest against the archive bytes, subject name against
- * the manifest's bundle_id, then every predicate field against what the bundle gives.
- */
-function checkBundleStatement(value, facts) {
-    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
-    const type = value['predicateType'];
-    if (type === EVIDENCE_BUNDLE_V0)
-        return {
-            ok: false,
-            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
-        };
-    if (type !== EVIDENCE_BUNDLE_V1)
-        return {
-            ok: false,
-            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
-        };
-    const subject = (0,read_envelope/* onlySubject */.Lh)(value);
-    if (!subject.ok)
-        return subject;
-    const pred = value['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
-        return { ok: false, reason: 'predicate.schema_version is not 1' };
-    if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    if (subject.value.sha256 !== facts.archiveSha256)
-        return { ok: false, reason: 'subject digest differs from the archive' };
-    if (subject.value.name !== facts.bundleId)
-        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
-    return checkBundlePredicate(pred, facts);
-}
-/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
-function checkBundlePredicate(pred, facts) {
-    const expected = bundleStatement(facts);
-    if (!expected.ok)
-        return expected;
-    const digest = difference(expected.value['predicate'], pred, '');
-    return digest === null ? { ok: true } : { ok: false, reason: digest };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-/** What an audit export covered (docs/coverage.md). */
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-
-;// CONCATENATED MODULE: ./src/read/file-read.ts
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-;// CONCATENATED MODULE: ./src/read/read-error.ts
-class ReadError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
-}
-/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const IO_WORDS = new Map([
-    ['ENOENT', 'no such file or directory'],
-    ['EACCES', 'permission denied'],
-    ['EPERM', 'operation not permitted'],
-    ['EISDIR', 'is a directory'],
-    ['ENOTDIR', 'a path component is not a directory'],
-    ['ELOOP', 'too many symbolic links'],
-]);
-/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-const ioReason = (thrown) => {
-    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
-    if (code === null)
-        return thrown instanceof Error ? thrown.message : String(thrown);
-    const words = IO_WORDS.get(code);
-    return words ? `${words} (${code})` : code;
-};
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-    [COVERAGE_SCHEMA, 'coverage'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const name2 = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return {
-            kind: 'error',
-            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
-            named: true,
-        };
-    }
-    if (!(0,core_json/* isObject */.G)(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!(0,core_json/* isObject */.G)(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-            named: false,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
-    if (isTracing(value)) {
-        if (schema === undefined && type === undefined)
-            return { kind: 'tracing', line: value };
-        return {
-            kind: 'error',
-            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
-            named: true,
-        };
-    }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string', named: true };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
-                named: true,
-            };
-        }
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
-}
-
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
-// EXTERNAL MODULE: ./src/read/lines.ts
-var lines = __nccwpck_require__(771);
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
-/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
-function assertedAgainstOutcome(decision, response) {
-    const value = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
-    if (effect === 'deny' || effect === 'error')
-        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
-    const status = response['status'];
-    if (status !== 'success')
-        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
-    return null;
-}
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!(0,core_json/* isObject */.G)(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
-    if (contradiction)
-        problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return {
-            kind: 'claim',
-            claim: { asserted, level, digest: null, legacy: level === 'verified' },
-            inconsistencies: problems.length ? problems : NONE,
-        };
-    }
-    const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.G)(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
-    }
-    const claimed = level;
-    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return {
-        kind: 'claim',
-        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
-        inconsistencies: problems.length ? problems : NONE,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-
-/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
-const LABELS = 32;
-function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
-        return null;
-    const out = {};
-    let n = 0;
-    for (const field of Object.keys(target)) {
-        const value = target[field];
-        if (typeof value !== 'string')
-            continue;
-        if (++n > LABELS)
-            break;
-        out[field] = value;
-    }
-    return out;
-}
-/**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
- */
-function prepareDecision(loc, index, decision, time = null) {
-    const tool = decision['tool'];
-    const value = decision['decision'];
-    const action = decision['action'];
-    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: project(decision),
-        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
-        provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
-        time,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
 function describe(errors) {
@@ -7730,7 +7120,7 @@ const coverage_statement_MEMBERS = [
     'records',
 ];
 const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
-const coverage_statement_strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 /** A statement's members, checked; or why it is not a statement. */
 function checkStatement(value) {
@@ -7750,10 +7140,10 @@ function checkStatement(value) {
     if (typeof kind !== 'string' || kind === '')
         return bad('export must be a non-empty string');
     const actors = value['actors'];
-    if (!coverage_statement_strings(actors))
+    if (!strings(actors))
         return bad('actors must be a list of strings (empty: the statement covers nothing)');
     const repos = value['repos'];
-    if (repos !== null && !coverage_statement_strings(repos))
+    if (repos !== null && !strings(repos))
         return bad('repos must be a list of OWNER/NAME strings, or null');
     if (repos !== null)
         for (const r of repos)
@@ -7763,7 +7153,7 @@ function checkStatement(value) {
     if (owner !== null && (typeof owner !== 'string' || owner === ''))
         return bad('owner must be a non-empty string, or null');
     const actions = value['actions'];
-    if (!coverage_statement_strings(actions) || actions.length === 0)
+    if (!strings(actions) || actions.length === 0)
         return bad('actions must be a non-empty list of CLASS:VERB strings');
     for (const a of actions)
         if (!ACTION.test(a))
@@ -8394,7 +7784,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
-const files_failure = (rel, message) => ({
+const failure = (rel, message) => ({
     run: null,
     entries: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
@@ -8403,7 +7793,7 @@ const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
-        return role === 'audit' ? files_failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
     return readTextArtifact(rel, role, bytes, limits);
 }
 /**
@@ -8413,13 +7803,13 @@ async function readArtifact(rel, role, bytes, limits) {
 function readTextArtifact(rel, role, bytes, limits) {
     const format = formatOf(rel);
     if (!format || format === 'bundle')
-        return files_failure(rel, UNSUPPORTED);
+        return failure(rel, UNSUPPORTED);
     if (format === 'attestation')
-        return files_failure(rel, ATTESTATION);
+        return failure(rel, ATTESTATION);
     if (role === 'runs')
         return readRunFile(rel, bytes, format, limits);
     if (format === 'log')
-        return files_failure(rel, LOG_IN_AUDIT);
+        return failure(rel, LOG_IN_AUDIT);
     return readAuditFile(rel, bytes, format, limits);
 }
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
@@ -8549,7 +7939,7 @@ async function fileSha256(path) {
 }
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
 async function readOne(file, role, limits, digest = false) {
-    const fail = (message) => files_failure(file.rel, message);
+    const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
         const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
@@ -8723,6 +8113,332 @@ function parseFlags(argv, options) {
     const { help, ...rest } = parsed.values;
     // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
     return { flags: rest, rest: parsed.positionals, help: help === true };
+}
+
+;// CONCATENATED MODULE: ./src/core/glob.ts
+/**
+ * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
+ * `/`, the empty run included; nothing else is special. A pull request writes the values a glob is
+ * matched against, so matching never backtracks: the glob is split at its stars into literal
+ * pieces, the first must start the value and the last must end it, and each piece between is found
+ * at its leftmost place after the one before (Knuth–Morris–Pratt, each byte of the value looked at
+ * a bounded number of times). Leftmost is never worse: a later place leaves less of the value for
+ * the pieces after it and a longer gap, which can only hold more `/`. Time: linear in the lengths
+ * of the glob and the value.
+ */
+/** KMP failure table: for each prefix, the length of its longest proper border. */
+function glob_failure(piece) {
+    const table = new Int32Array(piece.length);
+    let k = 0;
+    for (let i = 1; i < piece.length; i++) {
+        while (k > 0 && piece.charCodeAt(i) !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (piece.charCodeAt(i) === piece.charCodeAt(k))
+            k++;
+        table[i] = k;
+    }
+    return table;
+}
+function compileGlob(glob) {
+    const pieces = glob.split('*');
+    const empty = new Int32Array(0);
+    return { pieces, tables: pieces.map((p, i) => (i === 0 || i === pieces.length - 1 || p === '' ? empty : glob_failure(p))) };
+}
+/** Where `piece` first occurs in `value` at or after `from` and before `end`, or -1 (KMP: linear). */
+function find(value, piece, table, from, end) {
+    let k = 0;
+    for (let i = from; i < end; i++) {
+        const c = value.charCodeAt(i);
+        while (k > 0 && c !== piece.charCodeAt(k))
+            k = table[k - 1] ?? 0;
+        if (c === piece.charCodeAt(k))
+            k++;
+        if (k === piece.length)
+            return i - k + 1;
+    }
+    return -1;
+}
+/** Whether the glob matches the value whole. */
+function globMatches(glob, value) {
+    const { pieces, tables } = glob;
+    const first = pieces[0] ?? '';
+    if (pieces.length === 1)
+        return value === first;
+    const last = pieces[pieces.length - 1] ?? '';
+    if (value.length < first.length + last.length || !value.startsWith(first) || !value.endsWith(last))
+        return false;
+    const end = value.length - last.length;
+    let at = first.length;
+    // The first `/` at or after `at` (moved only forward: every byte is looked at once for it).
+    let slash = -2;
+    const starSpan = (to) => {
+        if (slash !== -1 && slash < at)
+            slash = value.indexOf('/', at);
+        return slash < 0 || slash >= to;
+    };
+    for (let i = 1; i < pieces.length - 1; i++) {
+        const piece = pieces[i] ?? '';
+        if (piece === '')
+            continue;
+        const found = find(value, piece, tables[i] ?? new Int32Array(0), at, end);
+        // The star before this piece spans [at, found): no `/` there, or no later place would do either.
+        if (found < 0 || !starSpan(found))
+            return false;
+        at = found + piece.length;
+    }
+    return starSpan(end);
+}
+
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
+ * Two sources make the same `Policy`: the `require` input's rules (`SELECTOR=LEVEL`, the most
+ * specific that matches applies) and a committed policy file (named rules matching by class, verb
+ * and target, the first that matches applies, a default level, modes, signers, exceptions,
+ * grandfathered runs, how long a call may wait for its export). Selectors are parsed, never
+ * compared as text; target globs are matched by a parsed form too, and raw values of hashed fields
+ * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
+ * not denied; with no rule at all the gate enforces honesty only.
+ */
+
+
+
+
+const policy_NO_POLICY = {
+    kind: 'none',
+    rules: [],
+    defaultLevel: null,
+    pendingSeconds: 0,
+    exceptions: [],
+    grandfathered: [],
+    source: null,
+    trust: null,
+};
+/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
+const NAME = /^[^\s\p{Cc}:=*,]+$/u;
+/** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
+function selectorOf(text) {
+    if (text === '*')
+        return { actionClass: null, verb: null };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { actionClass: text, verb: null } : null;
+    const actionClass = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(actionClass) && NAME.test(verb) ? { actionClass, verb } : null;
+}
+/** The `require` input's rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const rules = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const written = text.trim();
+        const eq = written.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${written}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = written.slice(0, eq).trim();
+        const level = written.slice(eq + 1).trim();
+        const selector = selectorOf(selectorText);
+        if (!selector)
+            return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        rules.push({
+            name: selectorText,
+            selector: selectorText,
+            ...selector,
+            target: [],
+            level,
+            mode: 'enforce',
+            signedBy: null,
+            at: null,
+            classAt: null,
+            verbAt: null,
+        });
+    }
+    return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
+}
+/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
+function globTest(field, globs, caseless) {
+    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? (0,core_text/* asciiLower */.F)(glob) : glob)) };
+}
+function testHolds(test, target) {
+    const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
+    if (typeof value !== 'string')
+        return false;
+    if (test.kind === 'hash')
+        return test.hashes.has(value);
+    const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
+    return test.patterns.some((glob) => globMatches(glob, text));
+}
+/** Whether a rule matches a call of this class, verb and target. */
+function ruleMatches(rule, call) {
+    if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
+        return false;
+    if (rule.verb !== null && call.verb !== rule.verb)
+        return false;
+    for (const test of rule.target)
+        if (!testHolds(test, call.target))
+            return false;
+    return true;
+}
+/** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
+const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
+/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
+const byClass = new WeakMap();
+function rulesOfClass(policy, actionClass) {
+    let index = byClass.get(policy);
+    if (!index)
+        byClass.set(policy, (index = new Map()));
+    let rules = index.get(actionClass);
+    if (!rules)
+        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+    return rules;
+}
+/** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
+function ruleFor(policy, call) {
+    const rules = rulesOfClass(policy, call.actionClass);
+    if (policy.kind === 'file') {
+        for (const r of rules)
+            if (ruleMatches(r, call))
+                return r;
+        return null;
+    }
+    let best = null;
+    for (const r of rules)
+        if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
+            best = r;
+    return best;
+}
+/**
+ * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
+ * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
+ * matches it.
+ */
+class RuleUse {
+    policy;
+    unused;
+    constructor(policy) {
+        this.policy = policy;
+        this.unused = new Set(policy.rules);
+    }
+    /** A call a rule could apply to, and the rule `ruleFor` gave it. */
+    note(call, rule) {
+        if (this.unused.size === 0)
+            return;
+        if (this.policy.kind === 'file') {
+            if (rule)
+                this.unused.delete(rule);
+        }
+        else
+            for (const r of this.unused)
+                if (ruleMatches(r, call))
+                    this.unused.delete(r);
+    }
+    /** The rules no call used, in the policy's order. */
+    rules() {
+        return this.policy.rules.filter((r) => this.unused.has(r));
+    }
+}
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
+ * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+function checkRuleNames(policy, seen, rejected = new Map()) {
+    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+    for (const rule of policy.rules) {
+        const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
+        if (rule.actionClass === null)
+            continue;
+        if (!classes.has(rule.actionClass)) {
+            const only = rejected.get(rule.actionClass);
+            const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
+            const why = only
+                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                : near
+                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
+                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
+            return {
+                ok: false,
+                reason: {
+                    rule,
+                    at: rule.classAt ?? rule.at,
+                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+                },
+            };
+        }
+        if (rule.verb !== null) {
+            const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+            if (!verbs.has(rule.verb)) {
+                const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
+                return {
+                    ok: false,
+                    reason: {
+                        rule,
+                        at: rule.verbAt ?? rule.at,
+                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                    },
+                };
+            }
+        }
+    }
+    return { ok: true };
+}
+/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
+function lookAlike(name, near) {
+    const odd = [...name].find((c) => (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    if (odd === undefined)
+        return '';
+    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
+}
+/** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
+function ruleJson(rule) {
+    if (rule.at === null)
+        return { selector: rule.selector, level: rule.level };
+    const target = {};
+    for (const test of rule.target)
+        target[test.field] = test.kind === 'glob' ? test.globs : [...test.hashes].sort(core_text/* cmp */.r2);
+    return {
+        name: rule.name,
+        selector: rule.selector,
+        level: rule.level,
+        mode: rule.mode,
+        ...(rule.target.length > 0 ? { target } : {}),
+        ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
+    };
+}
+/** Two target tests give the same list (as sets: order and repeats aside). */
+function sameTest(a, b) {
+    if (a.kind !== b.kind || a.field !== b.field)
+        return false;
+    const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
+    const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set();
+    return left.size === right.size && [...left].every((v) => right.has(v));
+}
+/**
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
+ * no verb or the same; every target field the earlier gives, the later gives with the same list; no
+ * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ */
+function shadowing(earlier, later) {
+    for (const e of earlier) {
+        if (e.actionClass !== later.actionClass)
+            continue;
+        if (e.verb !== null && e.verb !== later.verb)
+            continue;
+        if (!e.target.every((t) => later.target.some((u) => sameTest(t, u))))
+            continue;
+        if (e.signedBy !== null && later.signedBy === null)
+            continue;
+        return e;
+    }
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
@@ -9012,6 +8728,32 @@ function sameText(file, text) {
         return false;
     }
 }
+
+;// CONCATENATED MODULE: ./src/core/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = [
+    'github_key_title',
+    'github_label',
+    'github_user',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
 ;// CONCATENATED MODULE: ./src/cli/commands/hash.ts
 /** `receipt-gate hash DOMAIN VALUE`: the target hash of a raw value, to see why a call and a record differ. */
@@ -12345,7 +12087,7 @@ async function readSigstore(task, setup, out) {
     return { kind: 'read', file };
 }
 /** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
-function evidence_trustOf(decision) {
+function trustOf(decision) {
     if (decision.kind === 'trusted')
         return { kind: 'trusted', by: decision.by };
     if (decision.kind === 'untrusted')
@@ -12382,7 +12124,7 @@ async function evidence_readEvidence(task, setup) {
     const records = [];
     const statements = [];
     read.entries.forEach((entry, i) => {
-        const trust = evidence_trustOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, i))));
+        const trust = trustOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, i))));
         if (entry.kind === 'record')
             records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
         else
@@ -13391,6 +13133,296 @@ function changedInCheckout(root) {
         if (entry.length > 3)
             out.add(entry.slice(3));
     return out;
+}
+
+;// CONCATENATED MODULE: ./src/read/policy-file.ts
+/**
+ * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
+ * in indentation, an anchor or an alias, a second document: refused), its shape checked against
+ * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
+ * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
+ * fields, fields the class binds, expiry at most 366 days after the verification time, signers
+ * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
+ * the policy's commit before the settings are built; nothing when the text does not parse (the
+ * reader reports that). The YAML parser must be loaded.
+ */
+function trustFilesNamed(source) {
+    const value = yamlValue(source);
+    const trust = isObject(value) && isObject(value['trust']) ? value['trust'] : null;
+    if (!trust)
+        return [];
+    const root = trust['trusted-root'];
+    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
+}
+/** Seconds in 366 days: the furthest an exception may expire. */
+const MAX_EXPIRY_SECONDS = 366 * 86_400;
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
+function durationSeconds(text) {
+    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
+    if (!match)
+        return 0;
+    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+/** The policy file's schema, with the words for a `pending` that is not a duration. */
+const POLICY_SCHEMA = {
+    validate: policyFile,
+    schema: policySchema,
+    patternMessage: (segments, got) => segments[0] !== 'pending'
+        ? null
+        : typeof got === 'string' && /^\d+$/.test(got)
+            ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+            : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0',
+};
+/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
+const MAX_PENDING_SECONDS = 30 * 86_400;
+/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
+function pendingOf(given, bad) {
+    if (given === undefined || given === 0)
+        return 0;
+    if (typeof given === 'number') {
+        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
+        return 0;
+    }
+    if (typeof given !== 'string')
+        return 0;
+    const seconds = durationSeconds(given);
+    if (seconds > MAX_PENDING_SECONDS) {
+        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
+        return 0;
+    }
+    return seconds;
+}
+/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
+function expiryOf(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = parseRfc3339(text);
+    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
+}
+const policy_file_strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
+/**
+ * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
+ * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
+ * holds counts as known.
+ */
+function readPolicyFile(source, context) {
+    const read = readYamlDocument(source, { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' }, 'the policy file is empty (it needs at least version: 1)');
+    if (!read.ok)
+        return read;
+    const { value, where, place } = read.value;
+    const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
+    if (!(0,core_json/* isObject */.G)(value))
+        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
+    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+    if (shape.length === 0)
+        return meant;
+    // What the schema already said of a line is not said again in other words.
+    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+}
+/** What the schema cannot say, checked on a file of the right shape. */
+function meaning(doc, context, where, sha256) {
+    const problems = [];
+    const bad = (pointer, message) => {
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
+    };
+    const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
+    const rules = [];
+    const names = new Set();
+    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+    ruleList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.G)(entry) || !(0,core_json/* isObject */.G)(entry['match']))
+            return;
+        const at = `/rules/${i}`;
+        const name = policy_file_text(entry, 'name');
+        if (names.has(name))
+            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
+        names.add(name);
+        const match = entry['match'];
+        const actionClass = policy_file_text(match, 'class');
+        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
+        const tests = [];
+        const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
+        const row = classRow(actionClass);
+        const hashed = row?.hashed;
+        const bound = boundFields(actionClass);
+        for (const field of Object.keys(target)) {
+            const pointer = `${at}/match/target/${field}`;
+            const given = target[field];
+            const hash = hashed?.get(field);
+            if (hash) {
+                if (!Array.isArray(given)) {
+                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
+                    continue;
+                }
+                const values = policy_file_strings(given);
+                if (values.some((v) => v.includes('*'))) {
+                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
+                    continue;
+                }
+                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
+                continue;
+            }
+            if (bound && !bound.includes(field)) {
+                const plain = bound.filter((f) => !f.endsWith('_hash'));
+                const hashedNames = [...(hashed?.keys() ?? [])];
+                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
+                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
+                continue;
+            }
+            const globs = policy_file_strings(given);
+            const caseless = row?.caseless.has(field) ?? false;
+            const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
+            if (slash >= 0) {
+                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
+                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
+                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            tests.push(globTest(field, globs, caseless));
+        }
+        const signedBy = Array.isArray(entry['signed-by']) ? policy_file_strings(entry['signed-by']) : null;
+        if (signedBy && context.signers !== null) {
+            if (trusted.size === 0)
+                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
+            else
+                signedBy.forEach((s, k) => {
+                    if (!trusted.has(s))
+                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
+                });
+        }
+        const require = policy_file_text(entry, 'require');
+        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
+        if (!(0,vocabulary/* isLevel */.NW)(require))
+            return;
+        const rule = {
+            name,
+            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+            actionClass,
+            verb,
+            target: tests,
+            level: require,
+            mode,
+            signedBy,
+            at: where(at),
+            classAt: where(`${at}/match/class`),
+            verbAt: verb === null ? null : where(`${at}/match/verb`),
+        };
+        const earlier = shadowing(rules, rule);
+        if (earlier !== null)
+            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
+        rules.push(rule);
+    });
+    const exceptions = [];
+    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
+    exceptionList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.G)(entry))
+            return;
+        const at = `/exceptions/${i}`;
+        const rule = policy_file_text(entry, 'rule');
+        if (!names.has(rule)) {
+            const near = (0,core_text/* nearestName */.qb)(rule, names);
+            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
+        }
+        const expiresText = policy_file_text(entry, 'expires');
+        const expires = expiryOf(expiresText);
+        if (!expires.ok) {
+            bad(`${at}/expires`, `expires: ${expires.reason}`);
+            return;
+        }
+        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
+        if (compareInstants(expires.value, latest) > 0)
+            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
+        exceptions.push({
+            binding: policy_file_text(entry, 'binding'),
+            rule,
+            reason: policy_file_text(entry, 'reason'),
+            owner: policy_file_text(entry, 'owner'),
+            expires: expires.value,
+            expiresText,
+            at: where(at),
+        });
+    });
+    const grandfathered = [];
+    const runs = new Set();
+    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
+    grandList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.G)(entry))
+            return;
+        const isRun = typeof entry['run'] === 'string';
+        const isAudit = typeof entry['audit'] === 'string';
+        if (isRun === isAudit) {
+            bad(`/grandfathered/${i}`, 'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them');
+            return;
+        }
+        const kind = isRun ? 'run' : 'audit';
+        const file = policy_file_text(entry, kind);
+        if (runs.has(file))
+            bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
+        runs.add(file);
+        grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+    });
+    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
+    const trust = (0,core_json/* isObject */.G)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const given = doc['default'];
+    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
+    return {
+        ok: true,
+        value: {
+            kind: 'file',
+            rules,
+            defaultLevel,
+            pendingSeconds,
+            exceptions,
+            grandfathered,
+            source: { path: context.path, commit: context.commit, sha256 },
+            trust,
+        },
+    };
+}
+/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
+function policy_file_trustOf(t, where, bad) {
+    const list = (key) => policy_file_strings(t[key]);
+    const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+    const flag = (key) => t[key] === true;
+    const trust = {
+        mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
+        trustedKeys: paths('trusted-keys'),
+        signerIdentities: list('trusted-signer-identities'),
+        requireSignedRecords: flag('require-signed-records'),
+        trustedProducers: paths('trusted-producers'),
+        producerIdentities: list('trusted-producer-identities'),
+        requireAttestedRuns: flag('require-attested-runs'),
+        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
+        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+        trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
+        at: where('/trust'),
+    };
+    if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
+        bad('/trust/require-signed-records', 'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted');
+    if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
+        bad('/trust/require-attested-runs', 'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted');
+    return trust;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/policy.ts

@@ -17,7 +17,8 @@ import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
-import { loadYamlParser, trustFilesNamed } from '../read/policy-file.js';
+import { trustFilesNamed } from '../read/policy-file.js';
+import { loadYamlParser } from '../read/strict-yaml.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';

@@ -4,7 +4,7 @@
  * table (command.ts). A usage error thrown anywhere in a command's parsing is exit 2, never a crash.
  */
 import { UsageError } from '../gate/settings/types.js';
-import { loadYamlParser } from '../read/policy-file.js';
+import { loadYamlParser } from '../read/strict-yaml.js';
 import { VERSION } from '../version.js';
 import { type CliOutcome, EXIT, usageError } from './command.js';
 import { COMMAND_SPECS, commandNamed } from './registry.js';

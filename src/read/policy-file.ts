@@ -6,8 +6,6 @@
  * fields, fields the class binds, expiry at most 366 days after the verification time, signers
  * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
  */
-import type * as Yaml from 'yaml';
-import type { Node } from 'yaml';
 import { sha256Hex } from '../core/binding.js';
 import { classRow } from '../core/classes.js';
 import { type Finding, finding } from '../core/findings.js';
@@ -31,18 +29,8 @@ import { targetHash } from '../core/target-hash.js';
 import { nearestName } from '../core/text.js';
 import { compareInstants, type Instant, parseDay, parseRfc3339 } from '../core/time.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
+import { readYamlDocument, schemaProblems, type YamlSchema, yamlValue } from './strict-yaml.js';
 import { policyFile, policySchema } from './validators.generated.js';
-
-/**
- * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
- * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
- */
-let yaml: typeof Yaml | null = null;
-
-/** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
-export async function loadYamlParser(): Promise<void> {
-  yaml ??= await import('yaml');
-}
 
 /**
  * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
@@ -50,21 +38,11 @@ export async function loadYamlParser(): Promise<void> {
  * reader reports that). The YAML parser must be loaded.
  */
 export function trustFilesNamed(source: string): string[] {
-  let value: unknown;
-  try {
-    value = parser().parse(source, { version: '1.2', maxAliasCount: 0 });
-  } catch {
-    return [];
-  }
+  const value = yamlValue(source);
   const trust = isObject(value) && isObject(value['trust']) ? value['trust'] : null;
   if (!trust) return [];
   const root = trust['trusted-root'];
   return [...strings(trust['trusted-keys']), ...strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
-}
-
-function parser(): typeof Yaml {
-  if (yaml === null) throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
-  return yaml;
 }
 
 /** What a policy file is checked against besides its own text. */
@@ -82,208 +60,24 @@ export interface PolicyContext {
 /** Seconds in 366 days: the furthest an exception may expire. */
 const MAX_EXPIRY_SECONDS = 366 * 86_400;
 
-/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents: Node, at: (offset: number) => Location): Map<string, Location> {
-  const out = new Map<string, Location>();
-  const walk = (node: unknown, pointer: string, keyAt: number | null): void => {
-    if (!parser().isNode(node)) return;
-    const start = node.range?.[0] ?? 0;
-    // A problem with a value is at the value; with a map or a list, at the key that holds it.
-    out.set(pointer, at(parser().isScalar(node) ? start : (keyAt ?? start)));
-    if (parser().isMap(node))
-      for (const pair of node.items) {
-        if (!parser().isPair(pair) || !parser().isScalar(pair.key)) continue;
-        const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
-        walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
-        // A key's own place, for a problem with the key (an unknown key).
-        out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
-      }
-    else if (parser().isSeq(node))
-      node.items.forEach((item, i) => {
-        walk(item, `${pointer}/${i}`, null);
-      });
-  };
-  walk(contents, '', null);
-  return out;
-}
-
-/** What YAML 1.2 core allows that a policy file does not: what a reviewer reads must be what applies (docs/policy.md §11). */
-interface Forbidden {
-  readonly offset: number;
-  readonly message: string;
-}
-
-/**
- * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
- * (an anchor at its `&`, not at the value it names).
- */
-function forbiddenOf(contents: unknown, source: string): Forbidden | null {
-  let found: Forbidden | null = null;
-  const walk = (node: unknown): void => {
-    if (found !== null || !parser().isNode(node)) return;
-    const start = node.range?.[0] ?? 0;
-    if (parser().isAlias(node)) {
-      found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
-      return;
-    }
-    const anchor = node.anchor ?? '';
-    if (anchor !== '') {
-      const at = source.lastIndexOf(`&${anchor}`, start);
-      found = {
-        offset: at >= 0 ? at : start,
-        message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
-      };
-      return;
-    }
-    if ((node.tag ?? '') !== '') {
-      // The tag token's first character (`!!str`, `!e!x`), before the value it names.
-      let at = source.lastIndexOf('!', start);
-      while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' ')) at--;
-      found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): a policy file is plain YAML 1.2 with no tags` };
-      return;
-    }
-    if (parser().isMap(node))
-      for (const pair of node.items) {
-        if (!parser().isPair(pair)) continue;
-        if (parser().isScalar(pair.key) && pair.key.value === '<<') {
-          found = {
-            offset: pair.key.range?.[0] ?? start,
-            message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
-          };
-          return;
-        }
-        walk(pair.key);
-        walk(pair.value);
-      }
-    else if (parser().isSeq(node)) for (const item of node.items) walk(item);
-  };
-  walk(contents);
-  return found;
-}
-
-/** A YAML directive (`%YAML`, `%TAG`) before the document: a policy file is YAML 1.2 as the gate reads it, never another version. */
-function directiveOf(source: string): Forbidden | null {
-  const match = /^%[A-Za-z]+/m.exec(source);
-  if (!match) return null;
-  const end = source.search(/^---/m);
-  if (end >= 0 && match.index > end) return null;
-  return {
-    offset: match.index,
-    message: `a YAML directive (${match[0]}): a policy file is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
-  };
-}
-
-/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
-function syntaxHint(code: string, line: string, message: string): string {
-  if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line)) return ' (a plain value cannot start with @ or `: quote it, "@…")';
-  if (/(?::|^\s*-)\s+\*/.test(line)) return ' (a value starting with * is an alias in YAML: quote it, "*…")';
-  if (
-    code === 'BAD_INDENT' ||
-    code === 'BLOCK_AS_IMPLICIT_KEY' ||
-    code === 'MULTILINE_IMPLICIT_KEY' ||
-    code === 'UNEXPECTED_TOKEN' ||
-    /indent|indicator|same column/i.test(message)
-  )
-    return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
-  return '';
-}
-
-/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
-function schemaAt(segments: readonly string[]): JsonObject | null {
-  const root = isObject(policySchema) ? policySchema : null;
-  const resolve = (node: unknown): JsonObject | null => {
-    if (!isObject(node)) return null;
-    const ref = node['$ref'];
-    if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && isObject(root['$defs']))
-      return resolve(root['$defs'][ref.slice(8)]);
-    return node;
-  };
-  let node = resolve(root);
-  for (const segment of segments) {
-    if (!node) return null;
-    const props = node['properties'];
-    if (isObject(props) && Object.hasOwn(props, segment)) node = resolve(props[segment]);
-    else if (node['items'] !== undefined && /^\d+$/.test(segment)) node = resolve(node['items']);
-    else node = resolve(node['additionalProperties']);
-  }
-  return node;
-}
-
-/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
-function shapeProblems(value: unknown, where: (pointer: string, key?: boolean) => Location): Finding[] {
-  if (policyFile(value)) return [];
-  const out: Finding[] = [];
-  const seen = new Set<string>();
-  const errors = policyFile.errors ?? [];
-  // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
-  const meant = new Set<string>();
-  for (const e of errors) {
-    const key = isObject(e.params) ? e.params['additionalProperty'] : undefined;
-    if (e.keyword !== 'additionalProperties' || typeof key !== 'string') continue;
-    const known = schemaAt(e.instancePath.split('/').slice(1));
-    const near = nearestName(key, known && isObject(known['properties']) ? Object.keys(known['properties']) : []);
-    if (near) meant.add(`${e.instancePath}/${near}`);
-  }
-  for (const e of errors) {
-    const segments = e.instancePath.split('/').slice(1);
-    const name = segments.length === 0 ? 'the file' : segments.join('.');
-    const params = isObject(e.params) ? e.params : {};
-    let message: string;
-    let at = where(e.instancePath);
-    if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-      const key = params['additionalProperty'];
-      const known = schemaAt(segments);
-      const props = known && isObject(known['properties']) ? Object.keys(known['properties']) : [];
-      const near = nearestName(key, props);
-      message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
-      at = where(`${e.instancePath}/${key}`, true);
-    } else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-      if (meant.has(`${e.instancePath}/${params['missingProperty']}`)) continue;
-      message = `${name} has no "${params['missingProperty']}" (required)`;
-    } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-      const allowed = params['allowedValues'].map(String);
-      const got = valueAt(value, segments);
-      // A near name, or one the value begins with (mode: warning → warn).
-      const near =
-        typeof got === 'string' ? (nearestName(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
-      message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
-    } else if (e.keyword === 'const') {
-      message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
-    } else if (e.keyword === 'oneOf') {
-      message = `${name} must be one glob (a string) or a list of them`;
-    } else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-      const got = valueAt(value, segments);
-      message =
-        typeof got === 'string' && /^\d+$/.test(got)
-          ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
-          : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
-    } else message = `${name} ${e.message ?? 'is invalid'}`;
-    // oneOf reports each branch too: the oneOf line says it once.
-    if (e.schemaPath.includes('/oneOf/')) continue;
-    const key = `${at.line}:${at.column}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(finding('policy_invalid', at, message));
-  }
-  return out;
-}
-
-const valueAt = (value: unknown, segments: readonly string[]): unknown => {
-  let node = value;
-  for (const s of segments) {
-    if (Array.isArray(node) && /^\d+$/.test(s)) node = node[Number(s)];
-    else if (isObject(node) && Object.hasOwn(node, s)) node = node[s];
-    else return undefined;
-  }
-  return node;
-};
-
 /** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
 function durationSeconds(text: string): number {
   const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
   if (!match) return 0;
   return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
 }
+
+/** The policy file's schema, with the words for a `pending` that is not a duration. */
+const POLICY_SCHEMA: YamlSchema = {
+  validate: policyFile,
+  schema: policySchema,
+  patternMessage: (segments, got) =>
+    segments[0] !== 'pending'
+      ? null
+      : typeof got === 'string' && /^\d+$/.test(got)
+        ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+        : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0',
+};
 
 /** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
 const MAX_PENDING_SECONDS = 30 * 86_400;
@@ -322,52 +116,14 @@ const text = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o
  * holds counts as known.
  */
 export function readPolicyFile(source: string, context: PolicyContext): Result<Policy, readonly Finding[]> {
-  const file = context.path;
-  const y = parser();
-  const lines = new y.LineCounter();
-  const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
-  const list = Array.isArray(docs) ? docs : [docs];
-  // A place in this file, with the commit it was read at when that is not the checkout.
-  const place = (line: number, column: number): Location =>
-    context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
-  const atOffset = (offset: number): Location => {
-    const pos = lines.linePos(offset);
-    return place(pos.line, pos.col);
-  };
-  const problems: Finding[] = [];
-  if (list.length > 1)
-    problems.push(finding('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
-  const doc = list[0];
-  if (!doc || doc.contents === null)
-    return {
-      ok: false,
-      reason: [finding('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
-    };
-  const directive = directiveOf(source);
-  if (directive !== null) problems.push(finding('policy_invalid', atOffset(directive.offset), directive.message));
-  const lineAt = (offset: number): string => {
-    const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-    const to = source.indexOf('\n', offset);
-    return source.slice(from, to < 0 ? source.length : to);
-  };
-  for (const e of [...doc.errors, ...doc.warnings])
-    problems.push(
-      finding(
-        'policy_invalid',
-        atOffset(e.pos[0]),
-        `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`,
-      ),
-    );
-  const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source);
-  if (forbidden !== null) problems.push(finding('policy_invalid', atOffset(forbidden.offset), forbidden.message));
-  if (problems.length > 0) return { ok: false, reason: problems };
-  const value: unknown = doc.toJS({ maxAliasCount: 0 });
-  const places = positions(doc.contents, atOffset);
-  const where = (pointer: string, key = false): Location =>
-    (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-    places.get(pointer) ??
-    place(1, 1);
-  const shape = shapeProblems(value, where);
+  const read = readYamlDocument(
+    source,
+    { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' },
+    'the policy file is empty (it needs at least version: 1)',
+  );
+  if (!read.ok) return read;
+  const { value, where, place } = read.value;
+  const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
   if (!isObject(value))
     return { ok: false, reason: shape.length > 0 ? shape : [finding('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
   // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
