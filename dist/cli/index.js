@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2898);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9851);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 2898:
+/***/ 9851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3698,6 +3698,27 @@ function time_instantOf(date) {
             .replace(/0+$/, ''),
     };
 }
+/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+/**
+ * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
+ * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
+ */
+function fromEpochNanos(given) {
+    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
+    const text = typeof given === 'string'
+        ? given
+        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
+            ? BigInt(given).toString()
+            : '';
+    if (!/^[1-9]\d{0,20}$/.test(text))
+        return null;
+    const padded = text.padStart(10, '0');
+    const seconds = Number(padded.slice(0, -9));
+    if (seconds > MAX_EPOCH_SECONDS)
+        return null;
+    return { seconds, fraction: trimZeros(padded.slice(-9)) };
+}
 
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
@@ -3884,6 +3905,7 @@ function readClaim(decision) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/classes.ts
+const classes_NONE = new Set();
 const GITHUB_NAMES = new Set(['owner', 'repo']);
 /** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
 const github = (verbs, fields, hashed = []) => ({
@@ -3892,6 +3914,8 @@ const github = (verbs, fields, hashed = []) => ({
     hashed: new Map(hashed),
     caseless: GITHUB_NAMES,
     scope: { owner: 'owner', repo: 'repo' },
+    provider: 'github',
+    wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
 });
 const CLASSES = new Map([
     // The writes agents do most on GitHub, bound on the ids GitHub gives them.
@@ -3909,6 +3933,8 @@ const CLASSES = new Map([
             hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
             caseless: GITHUB_NAMES,
             scope: { owner: 'owner', repo: 'repo' },
+            provider: 'github',
+            wholeNumbers: classes_NONE,
         },
     ],
     [
@@ -3923,6 +3949,8 @@ const CLASSES = new Map([
             ]),
             caseless: new Set(),
             scope: null,
+            provider: 'slack',
+            wholeNumbers: classes_NONE,
         },
     ],
     [
@@ -3936,6 +3964,8 @@ const CLASSES = new Map([
             ]),
             caseless: new Set(),
             scope: null,
+            provider: 'workspace',
+            wholeNumbers: classes_NONE,
         },
     ],
 ]);
@@ -5956,6 +5986,558 @@ return errors === 0;
 }
 
 const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
+const mappingFile = mappingValidate0;
+const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}}}};
+const mappingSchema1 = {"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}};
+const mappingSchema2 = {"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"};
+const mappingFunc0 = ucs2length["default"] ?? ucs2length;
+const mappingPattern0 = new RegExp("^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$", "u");
+const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}};
+
+function mappingValidate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "arg") || (key0 === "result")) || (key0 === "value")) || (key0 === "hash"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.arg !== undefined){
+let data0 = data.arg;
+if(typeof data0 === "string"){
+if(!mappingPattern0.test(data0)){
+const err1 = {instancePath:instancePath+"/arg",schemaPath:"#/$defs/path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/arg",schemaPath:"#/$defs/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data1 = data.result;
+if(typeof data1 === "string"){
+if(!mappingPattern0.test(data1)){
+const err3 = {instancePath:instancePath+"/result",schemaPath:"#/$defs/path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/result",schemaPath:"#/$defs/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined){
+let data2 = data.value;
+if((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: mappingSchema3.properties.value.type},message:"must be string,integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.hash !== undefined){
+let data3 = data.hash;
+if(typeof data3 === "string"){
+if(mappingFunc0(data3) < 1){
+const err6 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+mappingValidate2.errors = vErrors;
+return errors === 0;
+}
+
+
+function mappingValidate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tool === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.class === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.verb === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verb"},message:"must have required property '"+"verb"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.target === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "tool") || (key0 === "server")) || (key0 === "class")) || (key0 === "verb")) || (key0 === "provider")) || (key0 === "when")) || (key0 === "target"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(typeof data0 === "string"){
+if(mappingFunc0(data0) > 1024){
+const err5 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(mappingFunc0(data0) < 1){
+const err6 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.server !== undefined){
+let data1 = data.server;
+if(typeof data1 === "string"){
+if(mappingFunc0(data1) < 1){
+const err8 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.class !== undefined){
+let data2 = data.class;
+if(typeof data2 === "string"){
+if(mappingFunc0(data2) < 1){
+const err10 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.verb !== undefined){
+let data3 = data.verb;
+if(typeof data3 === "string"){
+if(mappingFunc0(data3) < 1){
+const err12 = {instancePath:instancePath+"/verb",schemaPath:"#/properties/verb/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/verb",schemaPath:"#/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.provider !== undefined){
+let data4 = data.provider;
+if(typeof data4 === "string"){
+if(mappingFunc0(data4) < 1){
+const err14 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.when !== undefined){
+let data5 = data.when;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.arg === undefined){
+const err16 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/required",keyword:"required",params:{missingProperty: "arg"},message:"must have required property '"+"arg"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 in data5){
+if(!(((key1 === "arg") || (key1 === "prefix")) || (key1 === "equals"))){
+const err17 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data5.arg !== undefined){
+let data6 = data5.arg;
+if(typeof data6 === "string"){
+if(!mappingPattern0.test(data6)){
+const err18 = {instancePath:instancePath+"/when/arg",schemaPath:"#/$defs/path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/when/arg",schemaPath:"#/$defs/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data5.prefix !== undefined){
+let data7 = data5.prefix;
+if(typeof data7 === "string"){
+if(mappingFunc0(data7) < 1){
+const err20 = {instancePath:instancePath+"/when/prefix",schemaPath:"#/properties/when/properties/prefix/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/when/prefix",schemaPath:"#/properties/when/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.equals !== undefined){
+if(typeof data5.equals !== "string"){
+const err22 = {instancePath:instancePath+"/when/equals",schemaPath:"#/properties/when/properties/equals/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.target !== undefined){
+let data9 = data.target;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(Object.keys(data9).length < 1){
+const err24 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key2 in data9){
+if(!(mappingValidate2(data9[key2], {instancePath:instancePath+"/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? mappingValidate2.errors : vErrors.concat(mappingValidate2.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+mappingValidate1.errors = vErrors;
+return errors === 0;
+}
+
+
+function mappingValidate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.tools === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "version") || (key0 === "tools"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.tools !== undefined){
+let data1 = data.tools;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(mappingValidate1(data1[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? mappingValidate1.errors : vErrors.concat(mappingValidate1.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+mappingValidate0.errors = vErrors;
+return errors === 0;
+}
+
+const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -9756,6 +10338,948 @@ const importExports = {
     },
 };
 
+;// CONCATENATED MODULE: ./src/read/mapping-file.ts
+/**
+ * The mapping file of `receipt-gate import-run otlp-json --map FILE` (docs/producers.md): which of a
+ * producer's tools write, to which class and verb, and where each bound target field comes from (the
+ * call's arguments, its result, a constant), hashed where the class table says. Read like the policy
+ * file (read/strict-yaml.ts: YAML 1.2, every problem located), then what a schema cannot say: a
+ * known class and one of its verbs, exactly the class's bound fields, one source per field, a hashed
+ * field with its class's domain, a whole number for a numeric constant. Nothing here reads a file.
+ */
+
+
+
+
+
+
+
+
+const SCHEMA = { validate: mappingFile, schema: mappingSchema };
+const mapping_file_str = (o, k) => (typeof o[k] === 'string' ? o[k] : null);
+/** A mapping file's text → its rules, or every problem located in it (`invalid_artifact`). */
+function readMappingFile(source, file) {
+    const read = readYamlDocument(source, { path: file, commit: null, noun: 'a mapping file', code: 'invalid_artifact' }, 'the mapping file is empty (it needs version: 1 and tools:)');
+    if (!read.ok)
+        return read;
+    const { value, where, place } = read.value;
+    const shape = schemaProblems(value, SCHEMA, where, 'invalid_artifact');
+    if (shape.length > 0 || !(0,core_json/* isObject */.G)(value))
+        return {
+            ok: false,
+            reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('invalid_artifact', place(1, 1), 'the mapping file is not a mapping')],
+        };
+    const problems = [];
+    const bad = (pointer, message, key = false) => {
+        problems.push((0,core_findings/* finding */.gk)('invalid_artifact', where(pointer, key), message));
+    };
+    const rules = [];
+    const list = Array.isArray(value['tools']) ? value['tools'] : [];
+    list.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.G)(entry))
+            return;
+        const at = `/tools/${i}`;
+        const toolName = mapping_file_str(entry, 'tool') ?? '';
+        const actionClass = mapping_file_str(entry, 'class') ?? '';
+        const verb = mapping_file_str(entry, 'verb') ?? '';
+        const row = classRow(actionClass);
+        if (!row) {
+            const near = (0,core_text/* nearestName */.qb)(actionClass, CLASSES.keys());
+            bad(`${at}/class`, `class ${JSON.stringify(actionClass)} is not in the class table${near ? ` (did you mean "${near}"?)` : ''}: known: ${[...CLASSES.keys()].join(', ')}`);
+            return;
+        }
+        if (!row.verbs.includes(verb))
+            bad(`${at}/verb`, `${actionClass} has the verbs ${row.verbs.join(', ')}, not ${JSON.stringify(verb)}`);
+        const target = (0,core_json/* isObject */.G)(entry['target']) ? entry['target'] : {};
+        const hashedDomain = new Map([...row.hashed.values()].map((h) => [h.field, h.domain]));
+        const sources = [];
+        let resultAt = null;
+        for (const field of Object.keys(target)) {
+            const pointer = `${at}/target/${field}`;
+            if (!row.fields.includes(field)) {
+                const near = (0,core_text/* nearestName */.qb)(field, row.fields);
+                bad(pointer, `${actionClass} binds ${row.fields.join(', ')}: not ${field}${near ? ` (did you mean "${near}"?)` : ''}`, true);
+                continue;
+            }
+            const given = target[field];
+            if (!(0,core_json/* isObject */.G)(given))
+                continue;
+            const kinds = ['arg', 'result', 'value'].filter((k) => given[k] !== undefined);
+            const [kind] = kinds;
+            if (kind === undefined || kinds.length > 1) {
+                bad(pointer, `${field}: give exactly one of arg, result or value${kinds.length > 1 ? ` (not ${kinds.join(' and ')})` : ''}`);
+                continue;
+            }
+            const domain = hashedDomain.get(field) ?? null;
+            const hash = mapping_file_str(given, 'hash');
+            if (domain !== null && hash !== domain) {
+                bad(hash === null ? pointer : `${pointer}/hash`, `${field} is hashed in the domain ${domain}: write hash: ${domain} (the raw value is hashed as docs/target-hash.md says)`);
+                continue;
+            }
+            if (domain === null && hash !== null) {
+                bad(`${pointer}/hash`, `${field} is not a hashed field of ${actionClass}: its value is bound as given (remove hash)`);
+                continue;
+            }
+            if (kind === 'value') {
+                const constant = given['value'];
+                if (typeof constant !== 'string' && typeof constant !== 'number')
+                    continue;
+                if (row.wholeNumbers.has(field) && !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)) {
+                    bad(`${pointer}/value`, `${field} is a whole number (GitHub's id): write it without quotes`);
+                    continue;
+                }
+                sources.push([field, { from: 'value', value: constant, hash: domain }]);
+                continue;
+            }
+            const path = mapping_file_str(given, kind) ?? '';
+            if (kind === 'result')
+                resultAt ??= where(`${pointer}/result`);
+            sources.push([field, { from: kind, path: path.split('.'), hash: domain }]);
+        }
+        const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
+        if (missing.length > 0)
+            bad(`${at}/target`, `${actionClass} binds ${row.fields.join(', ')}: the target gives no ${missing.join(', ')}`, true);
+        const when = (0,core_json/* isObject */.G)(entry['when']) ? entry['when'] : null;
+        const prefix = when ? mapping_file_str(when, 'prefix') : null;
+        const equals = when ? mapping_file_str(when, 'equals') : null;
+        if (when && (prefix === null) === (equals === null))
+            bad(`${at}/when`, 'when: give exactly one of prefix or equals', true);
+        const order = new Map(row.fields.map((f, k) => [f, k]));
+        sources.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+        rules.push({
+            name: `tools[${i}] (${toolName})`,
+            at: where(at),
+            tool: compileGlob(toolName),
+            server: mapping_file_str(entry, 'server'),
+            actionClass,
+            verb,
+            provider: mapping_file_str(entry, 'provider') ?? row.provider,
+            when: when ? { path: (mapping_file_str(when, 'arg') ?? '').split('.'), prefix, equals } : null,
+            target: sources,
+            resultAt,
+        });
+    });
+    if (problems.length > 0)
+        return { ok: false, reason: problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+    return { ok: true, value: { rules, sha256: (0,binding/* sha256Hex */.fg)(source) } };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/gh-aw-manifest.ts
+
+
+
+
+/** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
+const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
+/** `https://HOST/OWNER/REPO/(issues|pull)/N[#issuecomment-M]`: what a url gives when the fields do not. */
+const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
+const positive = (digits) => {
+    const n = digits === undefined ? Number.NaN : Number(digits);
+    return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+/** The ids a line gives: each from its field first, else from the url. */
+function idsOf(item) {
+    const url = str(item, 'url');
+    const parts = url === null ? null : URL_SHAPE.exec(url);
+    const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
+    const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+    return {
+        owner: split?.[0] ?? parts?.[1] ?? null,
+        repo: split?.[1] ?? parts?.[2] ?? null,
+        number: wholeNumber(item, 'number') ?? positive(parts?.[4]),
+        commentId: wholeNumber(item, 'id') ?? positive(parts?.[5]),
+        issueUrl: parts?.[3] === 'issues',
+    };
+}
+const SHA = /^[0-9a-f]{40}$/;
+/** The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), or null (gh-aw's manifest has none so far). */
+function refOf(item) {
+    const given = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+    if (given === null || /\s/.test(given))
+        return null;
+    return given.startsWith('refs/') ? given : `refs/heads/${given}`;
+}
+/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes). */
+function shaOf(item) {
+    const sha = str(obj(item, 'metadata'), 'commit_sha') ?? str(obj(item, 'after_state'), 'head_sha');
+    return sha !== null && SHA.test(sha) ? sha : null;
+}
+function gh_aw_manifest_github(actionClass, verb, ids, fields) {
+    if (ids.owner === null || ids.repo === null)
+        return { missing: 'no repository (repo, target.repository or the url)' };
+    const target = [
+        ['owner', ids.owner],
+        ['repo', ids.repo],
+    ];
+    for (const [field, value, where] of fields) {
+        if (value === null)
+            return { missing: `no ${field} (${where})` };
+        target.push([field, value]);
+    }
+    return { effect: { actionClass, verb, provider: 'github', target } };
+}
+const NUMBER = 'number or the url';
+/** A line's subjects by its type (the built-in mapping of docs/producers.md); null: a type with no class. */
+function subjectsOf(type, item, ids) {
+    switch (type) {
+        case 'create_issue':
+            return [gh_aw_manifest_github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
+        case 'close_issue':
+            return [gh_aw_manifest_github('github_issue', 'close', ids, [['number', ids.number, NUMBER]])];
+        case 'add_comment':
+            return [gh_aw_manifest_github('github_issue_comment', 'create', ids, [['comment_id', ids.commentId, 'id or the url']])];
+        case 'create_pull_request':
+            // An item that fell back to an issue keeps its type; its url says /issues/N.
+            return [gh_aw_manifest_github(ids.issueUrl ? 'github_issue' : 'github_pull_request', 'create', ids, [['number', ids.number, NUMBER]])];
+        case 'close_pull_request':
+            return [gh_aw_manifest_github('github_pull_request', 'close', ids, [['number', ids.number, NUMBER]])];
+        case 'push_to_pull_request_branch':
+            return [
+                gh_aw_manifest_github('github_branch_push', 'push', ids, [
+                    ['ref', refOf(item), 'the manifest names no branch'],
+                    ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
+                ]),
+            ];
+        case 'add_labels': {
+            const added = item['labelsAdded'];
+            if (!Array.isArray(added))
+                return [{ missing: 'no labelsAdded (an older gh-aw)' }];
+            return added.map((name) => typeof name === 'string' && name.trim() !== ''
+                ? gh_aw_manifest_github('github_label', 'add', ids, [
+                    ['number', ids.number, NUMBER],
+                    ['label_hash', targetHash('github_label', name), ''],
+                ])
+                : { missing: 'a label that is not a name' });
+        }
+        default:
+            return null;
+    }
+}
+/** One manifest line → its calls. */
+function manifestLine(item, line) {
+    const type = item['type'];
+    if (typeof type !== 'string' || type === '')
+        return { kind: 'error', message: 'a manifest line without a type' };
+    const shown = (0,core_text/* quote */.hD)(type, 100);
+    if (NOT_WRITES.has(type))
+        return { kind: 'skip', reason: `${type} (not a write)` };
+    const stamp = item['timestamp'];
+    const time = typeof stamp === 'string' ? parseRfc3339(stamp) : null;
+    if (!time?.ok)
+        return {
+            kind: 'error',
+            message: `${JSON.stringify(shown)} item: timestamp ${time ? time.reason : 'is missing (gh-aw writes one on every line)'}`,
+        };
+    if (type === 'add_labels' && Array.isArray(item['labelsAdded']) && item['labelsAdded'].length === 0)
+        return { kind: 'skip', reason: 'add_labels with no label added' };
+    const provider = str(item, 'provider');
+    const ids = idsOf(item);
+    const subjects = provider !== null && provider !== 'github'
+        ? [{ missing: `provider ${JSON.stringify((0,core_text/* quote */.hD)(provider, 40))} (not GitHub)` }]
+        : (subjectsOf(type, item, ids) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+    const calls = subjects.map((bound) => ({
+        tool: `gh-aw.${shown}`,
+        server: null,
+        callId: str(item, 'temporaryId'),
+        time: rfc3339(time.value),
+        line,
+        succeeded: true,
+        asserts: true,
+        effect: 'effect' in bound ? bound.effect : null,
+        note: 'missing' in bound ? bound.missing : null,
+    }));
+    return { kind: 'calls', calls };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/otlp-json.ts
+/**
+ * Tool calls in OpenTelemetry files (docs/producers.md): a line of the OTLP file exporter
+ * (`resourceSpans` / `resourceLogs`, OTLP JSON: hex ids, 64-bit integers as strings, attributes as
+ * `[{key, value: {stringValue|intValue|boolValue|doubleValue|arrayValue|kvlistValue}}]`), or a line
+ * of Copilot CLI's own file exporter (`{"type":"span", attributes: {…}, endTime: [s, ns]}`). A tool
+ * call is a GenAI `execute_tool` span (semantic conventions v1.41.0: gen_ai.tool.name,
+ * gen_ai.tool.call.id, .arguments and .result, opt-in content; failure: status code 2 or error.type)
+ * or a Claude Code `tool_result` log event (tool_name, tool_use_id, success, tool_parameters,
+ * tool_input). What the calls do is the mapping file's to say (tool-mapping.ts), never this file's.
+ */
+
+
+
+/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
+function anyValue(value, depth = 0) {
+    if (!(0,core_json/* isObject */.G)(value) || depth > 32)
+        return null;
+    if (typeof value['stringValue'] === 'string')
+        return value['stringValue'];
+    if (typeof value['boolValue'] === 'boolean')
+        return value['boolValue'];
+    const int = value['intValue'];
+    if (typeof int === 'number')
+        return int;
+    if (typeof int === 'string' && /^-?\d{1,20}$/.test(int))
+        return Number.isSafeInteger(Number(int)) ? Number(int) : int;
+    if (typeof value['doubleValue'] === 'number')
+        return value['doubleValue'];
+    const array = value['arrayValue'];
+    if ((0,core_json/* isObject */.G)(array))
+        return Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
+    const list = value['kvlistValue'];
+    if ((0,core_json/* isObject */.G)(list))
+        return Object.fromEntries(pairs(list['values'], depth + 1));
+    return null;
+}
+/** `[{key, value}]` → [key, value] pairs, the first of a key kept (Object.fromEntries defines own properties: no key reaches a prototype). */
+function pairs(list, depth) {
+    if (!Array.isArray(list))
+        return [];
+    const seen = new Set();
+    const out = [];
+    for (const kv of list) {
+        if (!(0,core_json/* isObject */.G)(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key']))
+            continue;
+        seen.add(kv['key']);
+        out.push([kv['key'], anyValue(kv['value'], depth)]);
+    }
+    return out;
+}
+const otlp_json_text = (attrs, key) => {
+    const v = attrs.get(key);
+    return typeof v === 'string' && v !== '' ? v : null;
+};
+/** A JSON text or a structured value → the object it is, or why not. */
+function objectOf(given, what) {
+    if (given === undefined || given === null)
+        return { kind: 'absent', why: `no ${what}` };
+    if ((0,core_json/* isObject */.G)(given))
+        return { kind: 'object', value: given };
+    if (typeof given !== 'string')
+        return { kind: 'unreadable', why: `${what} is not an object` };
+    try {
+        const parsed = JSON.parse(given);
+        return (0,core_json/* isObject */.G)(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+    }
+    catch {
+        return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+    }
+}
+/** A tool's result: structured, JSON text parsed, other text as it is. */
+function resultOf(given) {
+    if (given === undefined || given === null)
+        return { kind: 'absent' };
+    if (typeof given !== 'string')
+        return { kind: 'value', value: given };
+    try {
+        return { kind: 'value', value: JSON.parse(given) };
+    }
+    catch {
+        return { kind: 'value', value: given };
+    }
+}
+/** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
+function spanUse(attrs, spanName, time, failed, key) {
+    const operation = otlp_json_text(attrs, 'gen_ai.operation.name');
+    if (operation !== 'execute_tool')
+        return null;
+    const name = otlp_json_text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
+    if (name === '')
+        return 'an execute_tool span without gen_ai.tool.name';
+    if (time === null)
+        return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no end time`;
+    return {
+        name,
+        server: null,
+        callId: otlp_json_text(attrs, 'gen_ai.tool.call.id'),
+        time,
+        succeeded: !failed && !attrs.has('error.type'),
+        args: objectOf(attrs.get('gen_ai.tool.call.arguments'), 'gen_ai.tool.call.arguments'),
+        result: resultOf(attrs.get('gen_ai.tool.call.result')),
+        source: 'span',
+        key,
+    };
+}
+/** A Claude Code log event's tool call, or null when the record is another event. */
+function claudeUse(record, attrs) {
+    const body = anyValue(record['body']);
+    const names = [record['eventName'], body, attrs.get('event.name')];
+    if (!names.some((n) => n === 'tool_result' || n === 'claude_code.tool_result'))
+        return null;
+    const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
+    const given = otlp_json_text(attrs, 'tool_name') ?? otlp_json_text(attrs, 'name') ?? '';
+    let name = given;
+    let server = null;
+    const mcpTool = params.kind === 'object' && typeof params.value['mcp_tool_name'] === 'string' ? params.value['mcp_tool_name'] : null;
+    const mcpServer = params.kind === 'object' && typeof params.value['mcp_server_name'] === 'string' ? params.value['mcp_server_name'] : null;
+    if (mcpTool !== null && mcpTool !== '') {
+        name = mcpTool;
+        server = mcpServer;
+    }
+    else {
+        // mcp__SERVER__TOOL, Claude Code's own name for an MCP tool.
+        const split = /^mcp__(.+?)__(.+)$/.exec(given);
+        if (split?.[1] && split[2]) {
+            server = split[1];
+            name = split[2];
+        }
+    }
+    if (name === '')
+        return 'a tool_result event without tool_name';
+    const time = fromEpochNanos(record['timeUnixNano']) ?? fromEpochNanos(record['observedTimeUnixNano']);
+    if (time === null)
+        return `the tool_result event of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no time`;
+    const success = attrs.get('success');
+    const id = otlp_json_text(attrs, 'tool_use_id');
+    return {
+        name,
+        server,
+        callId: id,
+        time,
+        succeeded: success === true || (typeof success === 'string' && success.toLowerCase() === 'true'),
+        args: objectOf(attrs.get('tool_input'), 'tool_input'),
+        result: { kind: 'never', source: "Claude Code's tool_result events" },
+        source: 'claude-code',
+        key: id === null ? null : `claude:${id}`,
+    };
+}
+const list = (value, key) => {
+    const got = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+    return Array.isArray(got) ? got : [];
+};
+/** `[s, ns]` (OpenTelemetry JS's HrTime, Copilot CLI's file) → an instant. */
+function hrTime(given) {
+    if (!Array.isArray(given) || given.length !== 2)
+        return null;
+    const [s, ns] = given;
+    if (!Number.isSafeInteger(s) || !Number.isSafeInteger(ns) || ns < 0 || ns >= 1e9)
+        return null;
+    return fromEpochNanos(`${s}${String(ns).padStart(9, '0')}`);
+}
+/** One line of an OTLP JSON file (or of Copilot CLI's file) → its tool calls. */
+function telemetryLine(line) {
+    const uses = [];
+    const errors = [];
+    let other = 0;
+    const take = (got) => {
+        if (got === null)
+            other++;
+        else if (typeof got === 'string')
+            errors.push(got);
+        else
+            uses.push(got);
+    };
+    const known = ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
+    if (!known)
+        return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
+    for (const resource of list(line, 'resourceSpans'))
+        for (const scope of list(resource, 'scopeSpans'))
+            for (const span of list(scope, 'spans')) {
+                if (!(0,core_json/* isObject */.G)(span))
+                    continue;
+                const attrs = new Map(pairs(span['attributes'], 0));
+                const status = (0,core_json/* isObject */.G)(span['status']) ? span['status']['code'] : undefined;
+                const key = typeof span['traceId'] === 'string' && typeof span['spanId'] === 'string'
+                    ? `span:${span['traceId']}/${span['spanId']}`.toLowerCase()
+                    : null;
+                take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status === 2 || status === 'STATUS_CODE_ERROR', key));
+            }
+    for (const resource of list(line, 'resourceLogs'))
+        for (const scope of list(resource, 'scopeLogs'))
+            for (const record of list(scope, 'logRecords')) {
+                if (!(0,core_json/* isObject */.G)(record))
+                    continue;
+                take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
+            }
+    other += list(line, 'resourceMetrics').length;
+    if (line['type'] === 'span') {
+        // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
+        const flat = (0,core_json/* isObject */.G)(line['attributes']) ? line['attributes'] : {};
+        const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]]));
+        const status = (0,core_json/* isObject */.G)(line['status']) ? line['status']['code'] : undefined;
+        const key = typeof line['traceId'] === 'string' && typeof line['spanId'] === 'string'
+            ? `span:${line['traceId']}/${line['spanId']}`.toLowerCase()
+            : null;
+        take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status === 2, key));
+    }
+    else if (typeof line['type'] === 'string')
+        other++;
+    return { uses, other, errors };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/tool-mapping.ts
+/**
+ * A tool call and the mapping file → what the call asserts (docs/producers.md §"The mapping file").
+ * The first rule whose tool (and server, and guard) match decides: a successful call it names asserts
+ * its side effect, bound on the fields the rule says where to find; a call no rule names asserts
+ * nothing. A field the call does not carry (content capture off, a result without the id) leaves the
+ * call without a subject, with the reason said: the importer never guesses a target.
+ */
+
+
+
+
+
+/** The value at a dotted path, through own members and list indexes only. */
+function at(value, path) {
+    let node = value;
+    for (const segment of path) {
+        if (Array.isArray(node) && /^\d{1,6}$/.test(segment))
+            node = node[Number(segment)];
+        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, segment))
+            node = node[segment];
+        else
+            return undefined;
+    }
+    return node;
+}
+/**
+ * A result's value at a path: in the result itself, else in an MCP CallToolResult's
+ * `structuredContent` or its first text content that is JSON (what MCP servers return).
+ */
+function inResult(result, path) {
+    const direct = at(result, path);
+    if (direct !== undefined || !(0,core_json/* isObject */.G)(result))
+        return direct;
+    const structured = at(result['structuredContent'], path);
+    if (structured !== undefined)
+        return structured;
+    const content = result['content'];
+    if (!Array.isArray(content))
+        return undefined;
+    for (const item of content) {
+        if (!(0,core_json/* isObject */.G)(item) || typeof item['text'] !== 'string')
+            continue;
+        try {
+            const found = at(JSON.parse(item['text']), path);
+            if (found !== undefined)
+                return found;
+        }
+        catch { }
+    }
+    return undefined;
+}
+/** How to turn content capture on, per source (the import's summary says it once). */
+const CAPTURE_HINT = {
+    span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
+    'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
+};
+const matches = (rule, use) => globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
+/** The guard holds: the argument at its path is text with the prefix, or equal to the value. */
+function guarded(rule, args) {
+    if (rule.when === null)
+        return true;
+    const given = args === null ? undefined : at(args, rule.when.path);
+    if (typeof given !== 'string')
+        return false;
+    return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
+}
+/** One field's value from its source, or why the call does not give it. */
+function fieldValue(field, source, use, whole) {
+    const missing = (why) => ({ ok: false, reason: `${field}: ${why}` });
+    let given;
+    let where;
+    if (source.from === 'value') {
+        given = source.value;
+        where = 'the mapping';
+    }
+    else if (source.from === 'arg') {
+        if (use.args.kind !== 'object')
+            return missing(use.args.why);
+        given = at(use.args.value, source.path);
+        where = `arguments.${source.path.join('.')}`;
+    }
+    else {
+        if (use.result.kind !== 'value')
+            return missing('no result captured');
+        given = inResult(use.result.value, source.path);
+        where = `result.${source.path.join('.')}`;
+    }
+    if (given === undefined || given === null)
+        return missing(`nothing at ${where}`);
+    if (source.hash !== null)
+        return typeof given === 'string' && given.trim() !== ''
+            ? { ok: true, value: targetHash(source.hash, given) }
+            : missing(`${where} is not text to hash`);
+    if (whole) {
+        const n = typeof given === 'string' && /^[1-9]\d{0,15}$/.test(given) ? Number(given) : given;
+        return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? { ok: true, value: n } : missing(`${where} is not a whole number`);
+    }
+    return typeof given === 'string' && given !== '' ? { ok: true, value: given } : missing(`${where} is not text`);
+}
+/** A tool call → what it asserts under the mapping. */
+function mapUse(use, mapping, line) {
+    const args = use.args.kind === 'object' ? use.args.value : null;
+    const rule = mapping.rules.find((r) => matches(r, use) && guarded(r, args));
+    const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
+    // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
+    const named = rule ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
+    if (!named)
+        return { kind: 'call', call: { ...base, asserts: false, effect: null, note: null }, count: 'not in the mapping (asserts nothing)' };
+    if (named.resultAt !== null && use.result.kind === 'never')
+        return {
+            kind: 'mapping',
+            at: named.resultAt,
+            message: `${named.name} reads the tool's result, but ${use.result.source} carry none: bind an argument, or import spans (gen_ai.tool.call.result)`,
+        };
+    if (!use.succeeded)
+        return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed' };
+    if (!rule) {
+        const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
+        return { kind: 'call', call: { ...base, asserts: true, effect: null, note }, count: 'named, without arguments' };
+    }
+    const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set();
+    const target = [];
+    for (const [field, source] of rule.target) {
+        const value = fieldValue(field, source, use, whole.has(field));
+        if (!value.ok) {
+            const noArgs = source.from === 'arg' && use.args.kind === 'absent';
+            return {
+                kind: 'call',
+                call: { ...base, asserts: true, effect: null, note: noArgs ? `${value.reason}; ${CAPTURE_HINT[use.source]}` : value.reason },
+                count: noArgs ? 'named, without arguments' : 'named, target not given',
+            };
+        }
+        target.push([field, value.value]);
+    }
+    return {
+        kind: 'call',
+        call: {
+            ...base,
+            asserts: true,
+            effect: { actionClass: rule.actionClass, verb: rule.verb, provider: rule.provider, target },
+            note: null,
+        },
+        count: null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/kinds.ts
+
+
+
+const NOTHING = { skips: [], errors: [], mapping: [], hints: [] };
+const RUN_KINDS = {
+    'gh-aw-manifest': {
+        source: 'a GitHub Agentic Workflows safe-outputs manifest (safe-output-items.jsonl)',
+        map: 'built-in',
+        order: 'file',
+        read: (entry, line) => {
+            const got = manifestLine(entry, line);
+            if (got.kind === 'skip')
+                return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
+            if (got.kind === 'error')
+                return { ...NOTHING, calls: [], errors: [got.message] };
+            return {
+                ...NOTHING,
+                calls: got.calls.map((call) => ({ call, key: null, count: call.note === null ? null : `${call.tool} without a subject` })),
+            };
+        },
+    },
+    'otlp-json': {
+        source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
+        map: 'required',
+        order: 'time',
+        read: (entry, line, mapping) => {
+            const got = telemetryLine(entry);
+            const calls = [];
+            const problems = [];
+            const hints = new Set();
+            for (const use of got.uses) {
+                if (mapping === null)
+                    break;
+                const mapped = mapUse(use, mapping, line);
+                if (mapped.kind === 'mapping')
+                    problems.push({ at: mapped.at, message: mapped.message });
+                else {
+                    if (mapped.count === 'named, without arguments')
+                        hints.add(CAPTURE_HINT[use.source]);
+                    calls.push({ call: mapped.call, key: use.key, count: mapped.count });
+                }
+            }
+            return {
+                calls,
+                skips: got.other > 0 ? [['not a tool call', got.other]] : [],
+                errors: got.errors,
+                mapping: problems,
+                hints: [...hints],
+            };
+        },
+    },
+};
+/** The kinds' names, in the registry's order. */
+const RUN_KIND_NAMES = Object.keys(RUN_KINDS);
+const kinds_KIND_NAMES = new Map(RUN_KIND_NAMES.map((k) => [k, k]));
+/** The run kind a user named, or null (looked up in a Map: the name is text from argv). */
+const runKind = (name) => kinds_KIND_NAMES.get(name) ?? null;
+/** A kind's module. */
+const runImporter = (kind) => RUN_KINDS[kind];
+
+;// CONCATENATED MODULE: ./src/tools/import-run/call.ts
+/**
+ * What a producer's line says a tool call did (docs/producers.md), and the run the gate already
+ * reads that it becomes: one NDJSON evidence event per call (evidence-bundle.md's envelope), its data
+ * a decision surface holding that one decision, in the Assay decision shape. An imported call asserts
+ * exactly what its source says happened: a write the source says succeeded asserts its side effect;
+ * a call the source says nothing more of asserts nothing; a target the source does not give is no
+ * subject, never a guess.
+ */
+
+
+/** A call → the Assay decision the gate reads (tool, action, decision, response, and where it came from). */
+function decisionOf(call, source, first) {
+    const target = {};
+    if (call.effect) {
+        target['provider'] = call.effect.provider;
+        for (const [field, value] of call.effect.target)
+            target[field] = value;
+    }
+    const origin = { kind: source.kind, file: source.file, line: call.line };
+    if (first)
+        origin['source_sha256'] = source.sha256;
+    if (call.callId !== null)
+        origin['call_id'] = call.callId;
+    if (call.note !== null)
+        origin['note'] = call.note;
+    return {
+        tool: { name: call.tool },
+        ...(call.server !== null ? { server: { id: call.server } } : {}),
+        action: call.effect
+            ? { resource_type: call.effect.actionClass, verb: call.effect.verb, target }
+            : { resource_type: null, verb: null, target: null },
+        decision: { effect: 'allow', source: `receipt-gate import-run ${source.kind}` },
+        response: {
+            status: call.succeeded ? 'success' : 'error',
+            side_effect_asserted: call.asserts,
+            side_effect: { asserted: call.asserts, level: 'asserted' },
+        },
+        import: origin,
+    };
+}
+const NON_CLAIMS = [
+    "imported from the producer's own file by receipt-gate import-run; asserts only what that file says happened",
+    'does not prove the side effect: a provider record binds it, or it stays asserted',
+];
+/**
+ * The run: one evidence event per call, in the order given, canonical JSON, `\n` after each. The
+ * run id is the inputs' digest (the same inputs give the same bytes); `assaycontenthash` as
+ * evidence-bundle.md says (JCS of specversion, type, datacontenttype, subject, data).
+ */
+function eventLines(calls, runId, version) {
+    const out = [];
+    calls.forEach(({ call, source, first }, seq) => {
+        const data = { schema: SURFACE_SCHEMA, observed_tool_decisions: [decisionOf(call, source, first)], non_claims: NON_CLAIMS };
+        const content = { specversion: '1.0', type: SURFACE_SCHEMA, datacontenttype: 'application/json', subject: source.file, data };
+        const hashed = (0,binding/* jcs */.vI)(content);
+        if (!hashed.ok)
+            throw new Error(`an imported call cannot be canonicalized: ${hashed.reason}`); // strings, whole numbers and booleans only
+        const event = (0,binding/* jcs */.vI)({
+            specversion: '1.0',
+            type: SURFACE_SCHEMA,
+            source: `urn:receipt-gate:import-run:${source.kind}`,
+            id: `${runId}:${seq}`,
+            time: call.time,
+            datacontenttype: 'application/json',
+            subject: source.file,
+            assayrunid: runId,
+            assayseq: seq,
+            assayproducer: 'receipt-gate',
+            assayproducerversion: version,
+            assaycontenthash: (0,binding/* sha256Digest */.sI)(hashed.text),
+            data,
+        });
+        if (!event.ok)
+            throw new Error(`an imported call cannot be canonicalized: ${event.reason}`);
+        out.push(event.text);
+    });
+    return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/run.ts
+/**
+ * `receipt-gate import-run KIND`: a producer's own file → a run the gate already reads (NDJSON
+ * evidence events, call.ts), offline. Each file is read with the gate's strict readers and limits;
+ * each line becomes calls, a counted skip, or a located error; the same call written twice (an
+ * exporter's retry: one span id, one tool_use_id) is one call. Any error: nothing is written.
+ */
+
+
+
+
+
+
+
+/** An RFC 3339 UTC time that sorts as text: the fraction padded to nine digits (`…:00Z` before `…:00.5Z`). */
+const timeKey = (time) => `${time.slice(0, 19)}${(time.length > 20 ? time.slice(20, -1) : '').padEnd(9, '0')}`;
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+/** `3 a, 1 b` from counts, in name order. */
+const listed = (counts) => [...counts.entries()]
+    .sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b))
+    .map(([what, n]) => `${n} ${what}`)
+    .join(', ');
+function runImportRun(s) {
+    const kind = runImporter(s.kind);
+    const errors = [];
+    const mappingProblems = new Map();
+    const skipped = new Map();
+    const counted = new Map();
+    const hints = new Set();
+    const keys = new Set();
+    const placed = [];
+    let lines = 0;
+    let repeats = 0;
+    s.inputs.forEach((input, index) => {
+        const file = external_node_path_default().basename(input.name);
+        const source = { kind: s.kind, file, sha256: (0,binding/* sha256Hex */.fg)(input.bytes) };
+        // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
+        if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
+            return;
+        const read = readExport(input.name, input.bytes, s.limits);
+        for (const e of read.entries) {
+            lines++;
+            const got = kind.read(e.value, e.loc.line ?? 0, s.mapping);
+            for (const message of got.errors)
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, message));
+            for (const m of got.mapping)
+                mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, (0,core_findings/* finding */.gk)('invalid_artifact', m.at, m.message));
+            for (const [reason, n] of got.skips)
+                skipped.set(reason, (skipped.get(reason) ?? 0) + n);
+            for (const h of got.hints)
+                hints.add(h);
+            for (const { call, key, count } of got.calls) {
+                if (key !== null) {
+                    if (keys.has(key)) {
+                        repeats++;
+                        continue;
+                    }
+                    keys.add(key);
+                }
+                if (count !== null)
+                    counted.set(count, (counted.get(count) ?? 0) + 1);
+                placed.push({ call, source, input: index });
+            }
+        }
+        for (const f of read.findings)
+            errors.push(f);
+    });
+    if (kind.order === 'time')
+        placed.sort((a, b) => (0,core_text/* cmp */.r2)(timeKey(a.call.time), timeKey(b.call.time)) || a.input - b.input || a.call.line - b.call.line);
+    const asserting = placed.filter((p) => p.call.asserts);
+    const bound = asserting.filter((p) => p.call.effect !== null).length;
+    const skipText = skipped.size === 0 ? '' : `; skipped: ${listed(skipped)}`;
+    const countText = counted.size === 0 ? '' : `; ${listed(counted)}`;
+    const summary = `${plural(lines, 'line', 'lines')} read, ${plural(errors.length > 0 || mappingProblems.size > 0 ? 0 : placed.length, 'call', 'calls')} written ` +
+        `(${bound} asserting with a subject, ${asserting.length - bound} asserting without one, ${placed.length - asserting.length} asserting nothing)` +
+        `${countText}${skipText}, ${plural(repeats, 'repeat', 'repeats')} merged${[...hints].map((h) => `; ${h}`).join('')}`;
+    if (errors.length > 0 || mappingProblems.size > 0)
+        return { ok: false, reason: { findings: errors, mapping: [...mappingProblems.values()], summary } };
+    const seen = new Set();
+    const events = placed.map((p) => {
+        const first = !seen.has(p.input);
+        seen.add(p.input);
+        return { call: p.call, source: p.source, first };
+    });
+    const runId = `import-${(0,binding/* sha256Hex */.fg)(`${s.kind}\n${s.inputs.map((i) => (0,binding/* sha256Hex */.fg)(i.bytes)).join('\n')}\n${s.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+    return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/import-run.ts
+/**
+ * `receipt-gate import-run KIND`: a producer's own file (a gh-aw safe-outputs manifest, OpenTelemetry
+ * JSON lines) turned into a run the gate reads, offline, written only when the whole import succeeds
+ * and never over a different file (docs/producers.md).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const import_run_OPTIONS = [
+    { flag: 'output', kind: 'string', arg: 'FILE', help: 'the run (NDJSON evidence events; required): never written over a different file' },
+    {
+        flag: 'map',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'otlp-json: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
+    },
+    ...LIMITS,
+];
+const importRun = {
+    spec: {
+        name: 'import-run',
+        synopsis: `${RUN_KIND_NAMES.join('|')} --output FILE [--map FILE] INPUT...`,
+        summary: "turn another producer's file into a run",
+        about: "turns a producer's own file (read offline: nothing is queried) into a run of NDJSON evidence events the gate reads, one per tool call; each call asserts exactly what the file says happened",
+        options: import_run_OPTIONS,
+    },
+    run(ctx) {
+        const { flags: f, rest, help } = parseFlags(ctx.argv, import_run_OPTIONS);
+        if (help)
+            return 'help';
+        const [kindName, ...files] = rest;
+        const kind = kindName === undefined ? null : runKind(kindName);
+        if (!kind)
+            throw new types_UsageError('value', `import-run: the producer kind comes first: ${RUN_KIND_NAMES.join(', ')}`);
+        if (!f.output)
+            throw new types_UsageError('missing', 'import-run: --output FILE is required');
+        if (files.length === 0)
+            throw new types_UsageError('missing', 'import-run: at least one INPUT file is required');
+        const module = runImporter(kind);
+        if (module.map === 'required' && f.map === undefined)
+            throw new types_UsageError('missing', `import-run ${kind}: --map FILE is required: which tools write, and what they write to, is the mapping's to say`);
+        if (module.map === 'built-in' && f.map !== undefined)
+            throw new types_UsageError('value', `import-run ${kind}: --map: the mapping of ${kind} is built in (docs/producers.md)`);
+        const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
+        distinctOutputs([['--output', output]]);
+        const tool = `import-run ${kind}`;
+        const limits = limitsOf(f);
+        let mapping = null;
+        if (f.map !== undefined) {
+            const file = external_node_path_default().resolve(ctx.cwd, f.map);
+            const read = readMappingFile(readTextFile('--map', file, limits), f.map);
+            if (!read.ok)
+                return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.usage, (0,cli_command/* findingLines */.hq)(tool, read.reason));
+            mapping = read.value;
+        }
+        const inputs = readInputs(files.map((x) => external_node_path_default().resolve(ctx.cwd, x)), limits);
+        const result = runImportRun({ kind, inputs, limits, mapping, version: ctx.version });
+        if (!result.ok) {
+            const { findings, mapping: problems, summary } = result.reason;
+            // A mapping that cannot say what a call did is configuration (exit 2) before any problem of the inputs.
+            const code = problems.length > 0 ? cli_command/* EXIT */.dc.usage : cli_command/* EXIT */.dc.problem;
+            return (0,cli_command/* wroteNothing */.bc)(tool, code, `${(0,cli_command/* findingLines */.hq)(tool, [...problems, ...findings])}${(0,cli_command/* say */.cv)(tool, summary)}`);
+        }
+        const done = result.value;
+        if (done.calls === 0)
+            return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}; no calls, so ${output} was not written`) };
+        let existing = null;
+        try {
+            existing = (0,external_node_fs_.readFileSync)(output, 'utf8');
+        }
+        catch {
+            existing = null;
+        }
+        if (existing !== null && existing !== done.ndjson)
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(tool, `${output} exists and holds another run: a run is evidence, never replaced (write to a new file, or remove it first)`));
+        try {
+            if (existing === null)
+                writeNew(output, done.ndjson);
+        }
+        catch (error) {
+            return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error);
+        }
+        return {
+            code: cli_command/* EXIT */.dc.pass,
+            stdout: '',
+            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary} → ${output}${existing !== null ? ' (already there, the same bytes)' : ''}`),
+        };
+    },
+};
+
 ;// CONCATENATED MODULE: ./src/tools/keygen.ts
 /** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
 
@@ -11016,7 +12540,7 @@ var severity = __nccwpck_require__(432);
 
 
 
-const at = (d) => `line ${d.loc.line}`;
+const explain_at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
@@ -11030,7 +12554,7 @@ function signedBy(record) {
     return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
 }
 /** `artifact decision N (line L)` */
-const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${explain_at(c.input)})`;
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
@@ -11077,7 +12601,7 @@ function outcomeText(outcome) {
         case 'verified':
             return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
         case 'observed_confirmed':
-            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
+            return `confirmed by a later read at ${explain_at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
         case 'asserted':
             if (outcome.why.kind === 'ineligible')
                 return outcome.why.reason;
@@ -12287,7 +13811,7 @@ function projectionOf(t) {
         return { kind: 'none', reason: t[1] };
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
-function decisionOf(tuple, rel) {
+function wire_decisionOf(tuple, rel) {
     const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
@@ -12317,7 +13841,7 @@ function decodeRead(text, rel) {
     let run = null;
     if (w.run) {
         const { artifact, attestation, sha256 } = w.run;
-        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+        const decisions = w.run.decisions.map((d) => wire_decisionOf(d, rel));
         run = {
             artifact,
             decisions,
@@ -15343,7 +16867,8 @@ const verifyAttestation = {
 
 
 
-const COMMANDS = [verify_verify, policy, verifyAttestation, attest_bundle_attestBundle, keygen_keygen, sign, importExports, hash];
+
+const COMMANDS = [verify_verify, policy, verifyAttestation, attest_bundle_attestBundle, keygen_keygen, sign, importExports, importRun, hash];
 /** Every command's option table. */
 const COMMAND_SPECS = COMMANDS.map((c) => c.spec);
 /** The command of this name (looked up in a list: the name is text from argv). */

@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { attestBundle } from './commands/attest-bundle.js';
 import { hash } from './commands/hash.js';
 import { importExports } from './commands/import.js';
+import { importRun } from './commands/import-run.js';
 import { keygen } from './commands/keygen.js';
 import { policy } from './commands/policy.js';
 import { sign } from './commands/sign.js';
@@ -10,7 +11,7 @@ import { verify } from './commands/verify.js';
 import { verifyAttestation } from './commands/verify-attestation.js';
 import type { CommandSpec } from './options.js';
 
-const COMMANDS: readonly Command[] = [verify, policy, verifyAttestation, attestBundle, keygen, sign, importExports, hash];
+const COMMANDS: readonly Command[] = [verify, policy, verifyAttestation, attestBundle, keygen, sign, importExports, importRun, hash];
 
 /** Every command's option table. */
 export const COMMAND_SPECS: readonly CommandSpec[] = COMMANDS.map((c) => c.spec);

@@ -24,7 +24,13 @@ export interface ClassRow {
   readonly caseless: ReadonlySet<string>;
   /** The fields a coverage statement's scope reads (an organisation, a repository), or null: the provider's whole log. */
   readonly scope: { readonly owner: string; readonly repo: string } | null;
+  /** The provider whose records bind the class by default (what an importer of another producer's runs names). */
+  readonly provider: string;
+  /** Fields whose values are whole numbers (GitHub's issue numbers and comment ids): JSON numbers in subjects. */
+  readonly wholeNumbers: ReadonlySet<string>;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 const GITHUB_NAMES: ReadonlySet<string> = new Set(['owner', 'repo']);
 
@@ -35,6 +41,8 @@ const github = (verbs: readonly string[], fields: readonly string[], hashed: rea
   hashed: new Map(hashed),
   caseless: GITHUB_NAMES,
   scope: { owner: 'owner', repo: 'repo' },
+  provider: 'github',
+  wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
 });
 
 export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>([
@@ -53,6 +61,8 @@ export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>(
       hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
       caseless: GITHUB_NAMES,
       scope: { owner: 'owner', repo: 'repo' },
+      provider: 'github',
+      wholeNumbers: NONE,
     },
   ],
   [
@@ -67,6 +77,8 @@ export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>(
       ]),
       caseless: new Set(),
       scope: null,
+      provider: 'slack',
+      wholeNumbers: NONE,
     },
   ],
   [
@@ -80,6 +92,8 @@ export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>(
       ]),
       caseless: new Set(),
       scope: null,
+      provider: 'workspace',
+      wholeNumbers: NONE,
     },
   ],
 ]);

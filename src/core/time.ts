@@ -148,3 +148,25 @@ export function instantOf(date: Date): Instant {
       .replace(/0+$/, ''),
   };
 }
+
+/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+
+/**
+ * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
+ * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
+ */
+export function fromEpochNanos(given: unknown): Instant | null {
+  // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
+  const text =
+    typeof given === 'string'
+      ? given
+      : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
+        ? BigInt(given).toString()
+        : '';
+  if (!/^[1-9]\d{0,20}$/.test(text)) return null;
+  const padded = text.padStart(10, '0');
+  const seconds = Number(padded.slice(0, -9));
+  if (seconds > MAX_EPOCH_SECONDS) return null;
+  return { seconds, fraction: trimZeros(padded.slice(-9)) };
+}

@@ -232,7 +232,7 @@ function schemaAt(root: JsonObject | null, segments: readonly string[]): JsonObj
 }
 
 /** The value at a JSON pointer's segments, or undefined. */
-export const valueAt = (value: unknown, segments: readonly string[]): unknown => {
+const valueAt = (value: unknown, segments: readonly string[]): unknown => {
   let node = value;
   for (const s of segments) {
     if (Array.isArray(node) && /^\d+$/.test(s)) node = node[Number(s)];

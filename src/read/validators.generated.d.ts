@@ -8,3 +8,6 @@ export declare const record: GeneratedValidator;
 export declare const policyFile: GeneratedValidator;
 /** The policy file's schema (schemas/policy.schema.json): where a misspelt key's neighbours are read. */
 export declare const policySchema: unknown;
+export declare const mappingFile: GeneratedValidator;
+/** The mapping file's schema (schemas/tool-mapping.schema.json): where a misspelt key's neighbours are read. */
+export declare const mappingSchema: unknown;

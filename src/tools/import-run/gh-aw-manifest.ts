@@ -1,0 +1,164 @@
+/**
+ * GitHub Agentic Workflows' safe-outputs manifest (`safe-output-items.jsonl`, artifact
+ * `safe-outputs-items`; docs/producers.md): one JSON object per GitHub write the privileged
+ * safe_outputs job executed. gh-aw writes a line only after a write succeeded (never for a failed,
+ * skipped or staged item), so every line asserts its write. The built-in mapping binds each on the
+ * ids GitHub gave it (number, comment id, commit sha); an id the line does not carry, in its field
+ * or its url, leaves the call without a subject. The manifest's fields grew over gh-aw's releases:
+ * every field but `type` and `timestamp` is optional here.
+ */
+import type { JsonObject } from '../../core/json.js';
+import { targetHash } from '../../core/target-hash.js';
+import { quote } from '../../core/text.js';
+import { parseRfc3339, rfc3339 } from '../../core/time.js';
+import { obj, str, wholeNumber } from '../import/mapping.js';
+import type { Effect, FieldValue, ProducerCall } from './call.js';
+
+/** What one manifest line is: its calls (one per label for add_labels), a counted skip, or an error. */
+export type ManifestLine =
+  | { readonly kind: 'calls'; readonly calls: readonly ProducerCall[] }
+  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
+const NOT_WRITES: ReadonlySet<string> = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
+
+/** `https://HOST/OWNER/REPO/(issues|pull)/N[#issuecomment-M]`: what a url gives when the fields do not. */
+const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
+
+interface Ids {
+  readonly owner: string | null;
+  readonly repo: string | null;
+  readonly number: number | null;
+  readonly commentId: number | null;
+  /** The url names an issue, not a pull request (create_pull_request's fallback). */
+  readonly issueUrl: boolean;
+}
+
+const positive = (digits: string | undefined): number | null => {
+  const n = digits === undefined ? Number.NaN : Number(digits);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/** The ids a line gives: each from its field first, else from the url. */
+function idsOf(item: JsonObject): Ids {
+  const url = str(item, 'url');
+  const parts = url === null ? null : URL_SHAPE.exec(url);
+  const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
+  const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+  return {
+    owner: split?.[0] ?? parts?.[1] ?? null,
+    repo: split?.[1] ?? parts?.[2] ?? null,
+    number: wholeNumber(item, 'number') ?? positive(parts?.[4]),
+    commentId: wholeNumber(item, 'id') ?? positive(parts?.[5]),
+    issueUrl: parts?.[3] === 'issues',
+  };
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), or null (gh-aw's manifest has none so far). */
+function refOf(item: JsonObject): string | null {
+  const given = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+  if (given === null || /\s/.test(given)) return null;
+  return given.startsWith('refs/') ? given : `refs/heads/${given}`;
+}
+
+/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes). */
+function shaOf(item: JsonObject): string | null {
+  const sha = str(obj(item, 'metadata'), 'commit_sha') ?? str(obj(item, 'after_state'), 'head_sha');
+  return sha !== null && SHA.test(sha) ? sha : null;
+}
+
+/** A subject on GitHub's ids, or what is missing (the call keeps no subject, and the summary says why). */
+type Bound = { readonly effect: Effect } | { readonly missing: string };
+
+function github(actionClass: string, verb: string, ids: Ids, fields: readonly (readonly [string, FieldValue | null, string])[]): Bound {
+  if (ids.owner === null || ids.repo === null) return { missing: 'no repository (repo, target.repository or the url)' };
+  const target: [string, FieldValue][] = [
+    ['owner', ids.owner],
+    ['repo', ids.repo],
+  ];
+  for (const [field, value, where] of fields) {
+    if (value === null) return { missing: `no ${field} (${where})` };
+    target.push([field, value]);
+  }
+  return { effect: { actionClass, verb, provider: 'github', target } };
+}
+
+const NUMBER = 'number or the url';
+
+/** A line's subjects by its type (the built-in mapping of docs/producers.md); null: a type with no class. */
+function subjectsOf(type: string, item: JsonObject, ids: Ids): readonly Bound[] | null {
+  switch (type) {
+    case 'create_issue':
+      return [github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
+    case 'close_issue':
+      return [github('github_issue', 'close', ids, [['number', ids.number, NUMBER]])];
+    case 'add_comment':
+      return [github('github_issue_comment', 'create', ids, [['comment_id', ids.commentId, 'id or the url']])];
+    case 'create_pull_request':
+      // An item that fell back to an issue keeps its type; its url says /issues/N.
+      return [github(ids.issueUrl ? 'github_issue' : 'github_pull_request', 'create', ids, [['number', ids.number, NUMBER]])];
+    case 'close_pull_request':
+      return [github('github_pull_request', 'close', ids, [['number', ids.number, NUMBER]])];
+    case 'push_to_pull_request_branch':
+      return [
+        github('github_branch_push', 'push', ids, [
+          ['ref', refOf(item), 'the manifest names no branch'],
+          ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
+        ]),
+      ];
+    case 'add_labels': {
+      const added = item['labelsAdded'];
+      if (!Array.isArray(added)) return [{ missing: 'no labelsAdded (an older gh-aw)' }];
+      return added.map((name: unknown) =>
+        typeof name === 'string' && name.trim() !== ''
+          ? github('github_label', 'add', ids, [
+              ['number', ids.number, NUMBER],
+              ['label_hash', targetHash('github_label', name), ''],
+            ])
+          : { missing: 'a label that is not a name' },
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+/** One manifest line → its calls. */
+export function manifestLine(item: JsonObject, line: number): ManifestLine {
+  const type = item['type'];
+  if (typeof type !== 'string' || type === '') return { kind: 'error', message: 'a manifest line without a type' };
+  const shown = quote(type, 100);
+  if (NOT_WRITES.has(type)) return { kind: 'skip', reason: `${type} (not a write)` };
+  const stamp = item['timestamp'];
+  const time = typeof stamp === 'string' ? parseRfc3339(stamp) : null;
+  if (!time?.ok)
+    return {
+      kind: 'error',
+      message: `${JSON.stringify(shown)} item: timestamp ${time ? time.reason : 'is missing (gh-aw writes one on every line)'}`,
+    };
+  if (type === 'add_labels' && Array.isArray(item['labelsAdded']) && item['labelsAdded'].length === 0)
+    return { kind: 'skip', reason: 'add_labels with no label added' };
+  const provider = str(item, 'provider');
+  const ids = idsOf(item);
+  const subjects: readonly Bound[] =
+    provider !== null && provider !== 'github'
+      ? [{ missing: `provider ${JSON.stringify(quote(provider, 40))} (not GitHub)` }]
+      : (subjectsOf(type, item, ids) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+  const calls = subjects.map(
+    (bound): ProducerCall => ({
+      tool: `gh-aw.${shown}`,
+      server: null,
+      callId: str(item, 'temporaryId'),
+      time: rfc3339(time.value),
+      line,
+      succeeded: true,
+      asserts: true,
+      effect: 'effect' in bound ? bound.effect : null,
+      note: 'missing' in bound ? bound.missing : null,
+    }),
+  );
+  return { kind: 'calls', calls };
+}

@@ -1,0 +1,97 @@
+/**
+ * The run kinds of `receipt-gate import-run` (docs/producers.md), one module each, in one registry:
+ * what the producer's file is, whether it needs a mapping file, and how one of its lines becomes
+ * calls. The engine (run.ts) and the CLI read a kind only through its row: a new producer is a
+ * reader module and a row here (and, when its tools are not built in, a mapping file the user
+ * writes); a kind without a row does not compile.
+ */
+import type { JsonObject } from '../../core/json.js';
+import type { Location } from '../../core/location.js';
+import type { ToolMapping } from '../../read/mapping-file.js';
+import type { ProducerCall } from './call.js';
+import { manifestLine } from './gh-aw-manifest.js';
+import { telemetryLine } from './otlp-json.js';
+import { CAPTURE_HINT, mapUse } from './tool-mapping.js';
+
+/** What one line of a producer's file gives. */
+interface LineRead {
+  /** Its calls, each with the key that tells a repeated write of the same call (null: never a repeat). */
+  readonly calls: readonly { readonly call: ProducerCall; readonly key: string | null; readonly count: string | null }[];
+  /** Counted skips (`noop (not a write)`, `3 other spans`). */
+  readonly skips: readonly (readonly [string, number])[];
+  /** Problems of the line (located at it). */
+  readonly errors: readonly string[];
+  /** Problems of the mapping file a line revealed (located in the mapping). */
+  readonly mapping: readonly { readonly at: Location; readonly message: string }[];
+  /** How to turn content capture on, when a call needed arguments its source did not carry. */
+  readonly hints: readonly string[];
+}
+
+export interface RunKindModule {
+  /** What the input is, in a sentence's words. */
+  readonly source: string;
+  /** A mapping file (--map) is required, or refused (the kind's mapping is built in). */
+  readonly map: 'required' | 'built-in';
+  /** The calls' order: as the file lists them (a manifest in execution order), or by time (exporters write batches out of order). */
+  readonly order: 'file' | 'time';
+  readonly read: (entry: JsonObject, line: number, mapping: ToolMapping | null) => LineRead;
+}
+
+const NOTHING = { skips: [], errors: [], mapping: [], hints: [] } as const;
+
+const RUN_KINDS = {
+  'gh-aw-manifest': {
+    source: 'a GitHub Agentic Workflows safe-outputs manifest (safe-output-items.jsonl)',
+    map: 'built-in',
+    order: 'file',
+    read: (entry, line) => {
+      const got = manifestLine(entry, line);
+      if (got.kind === 'skip') return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
+      if (got.kind === 'error') return { ...NOTHING, calls: [], errors: [got.message] };
+      return {
+        ...NOTHING,
+        calls: got.calls.map((call) => ({ call, key: null, count: call.note === null ? null : `${call.tool} without a subject` })),
+      };
+    },
+  },
+  'otlp-json': {
+    source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
+    map: 'required',
+    order: 'time',
+    read: (entry, line, mapping) => {
+      const got = telemetryLine(entry);
+      const calls: LineRead['calls'][number][] = [];
+      const problems: { at: Location; message: string }[] = [];
+      const hints = new Set<string>();
+      for (const use of got.uses) {
+        if (mapping === null) break;
+        const mapped = mapUse(use, mapping, line);
+        if (mapped.kind === 'mapping') problems.push({ at: mapped.at, message: mapped.message });
+        else {
+          if (mapped.count === 'named, without arguments') hints.add(CAPTURE_HINT[use.source]);
+          calls.push({ call: mapped.call, key: use.key, count: mapped.count });
+        }
+      }
+      return {
+        calls,
+        skips: got.other > 0 ? [['not a tool call', got.other]] : [],
+        errors: got.errors,
+        mapping: problems,
+        hints: [...hints],
+      };
+    },
+  },
+} as const satisfies { readonly [kind: string]: RunKindModule };
+
+export type RunKind = keyof typeof RUN_KINDS;
+
+/** The kinds' names, in the registry's order. */
+export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as readonly RunKind[];
+
+const KIND_NAMES: ReadonlyMap<string, RunKind> = new Map(RUN_KIND_NAMES.map((k) => [k, k]));
+
+/** The run kind a user named, or null (looked up in a Map: the name is text from argv). */
+export const runKind = (name: string): RunKind | null => KIND_NAMES.get(name) ?? null;
+
+/** A kind's module. */
+export const runImporter = (kind: RunKind): RunKindModule => RUN_KINDS[kind];

@@ -1,0 +1,232 @@
+/**
+ * Tool calls in OpenTelemetry files (docs/producers.md): a line of the OTLP file exporter
+ * (`resourceSpans` / `resourceLogs`, OTLP JSON: hex ids, 64-bit integers as strings, attributes as
+ * `[{key, value: {stringValue|intValue|boolValue|doubleValue|arrayValue|kvlistValue}}]`), or a line
+ * of Copilot CLI's own file exporter (`{"type":"span", attributes: {…}, endTime: [s, ns]}`). A tool
+ * call is a GenAI `execute_tool` span (semantic conventions v1.41.0: gen_ai.tool.name,
+ * gen_ai.tool.call.id, .arguments and .result, opt-in content; failure: status code 2 or error.type)
+ * or a Claude Code `tool_result` log event (tool_name, tool_use_id, success, tool_parameters,
+ * tool_input). What the calls do is the mapping file's to say (tool-mapping.ts), never this file's.
+ */
+import { isObject, type JsonObject } from '../../core/json.js';
+import { quote } from '../../core/text.js';
+import { fromEpochNanos, type Instant } from '../../core/time.js';
+
+/** A tool call as the telemetry says it happened, before any mapping. */
+export interface ToolUse {
+  /** The tool's name (an MCP tool's own name when the source splits server and tool). */
+  readonly name: string;
+  /** The MCP server, when the source names one (Claude Code does; spans do not). */
+  readonly server: string | null;
+  readonly callId: string | null;
+  readonly time: Instant;
+  readonly succeeded: boolean;
+  /** The arguments, when the source carries them (content capture on) as a JSON object. */
+  readonly args: { readonly kind: 'object'; readonly value: JsonObject } | { readonly kind: 'absent' | 'unreadable'; readonly why: string };
+  /** The result: a value, none captured, or a source that never has one (Claude Code's events). */
+  readonly result:
+    | { readonly kind: 'value'; readonly value: unknown }
+    | { readonly kind: 'absent' }
+    | { readonly kind: 'never'; readonly source: string };
+  /** What the source is, for the summary and the capture hint: `span` (any exporter), `claude-code`. */
+  readonly source: 'span' | 'claude-code';
+  /** The same call written twice (an exporter's retry) has one key: traceId/spanId, or the tool_use_id. */
+  readonly key: string | null;
+}
+
+/** What one line holds: its tool calls, and the problems that leave a call out of nothing (located at the line). */
+export interface TelemetryLine {
+  readonly uses: readonly ToolUse[];
+  /** Spans or events that are not tool calls (chat, invoke_agent, other events, metrics), counted. */
+  readonly other: number;
+  readonly errors: readonly string[];
+}
+
+/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
+function anyValue(value: unknown, depth = 0): unknown {
+  if (!isObject(value) || depth > 32) return null;
+  if (typeof value['stringValue'] === 'string') return value['stringValue'];
+  if (typeof value['boolValue'] === 'boolean') return value['boolValue'];
+  const int = value['intValue'];
+  if (typeof int === 'number') return int;
+  if (typeof int === 'string' && /^-?\d{1,20}$/.test(int)) return Number.isSafeInteger(Number(int)) ? Number(int) : int;
+  if (typeof value['doubleValue'] === 'number') return value['doubleValue'];
+  const array = value['arrayValue'];
+  if (isObject(array)) return Array.isArray(array['values']) ? array['values'].map((v: unknown) => anyValue(v, depth + 1)) : [];
+  const list = value['kvlistValue'];
+  if (isObject(list)) return Object.fromEntries(pairs(list['values'], depth + 1));
+  return null;
+}
+
+/** `[{key, value}]` → [key, value] pairs, the first of a key kept (Object.fromEntries defines own properties: no key reaches a prototype). */
+function pairs(list: unknown, depth: number): [string, unknown][] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  const out: [string, unknown][] = [];
+  for (const kv of list) {
+    if (!isObject(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key'])) continue;
+    seen.add(kv['key']);
+    out.push([kv['key'], anyValue(kv['value'], depth)]);
+  }
+  return out;
+}
+
+type Attributes = ReadonlyMap<string, unknown>;
+
+const text = (attrs: Attributes, key: string): string | null => {
+  const v = attrs.get(key);
+  return typeof v === 'string' && v !== '' ? v : null;
+};
+
+/** A JSON text or a structured value → the object it is, or why not. */
+function objectOf(given: unknown, what: string): ToolUse['args'] {
+  if (given === undefined || given === null) return { kind: 'absent', why: `no ${what}` };
+  if (isObject(given)) return { kind: 'object', value: given };
+  if (typeof given !== 'string') return { kind: 'unreadable', why: `${what} is not an object` };
+  try {
+    const parsed: unknown = JSON.parse(given);
+    return isObject(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+  } catch {
+    return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+  }
+}
+
+/** A tool's result: structured, JSON text parsed, other text as it is. */
+function resultOf(given: unknown): ToolUse['result'] {
+  if (given === undefined || given === null) return { kind: 'absent' };
+  if (typeof given !== 'string') return { kind: 'value', value: given };
+  try {
+    return { kind: 'value', value: JSON.parse(given) as unknown };
+  } catch {
+    return { kind: 'value', value: given };
+  }
+}
+
+/** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
+function spanUse(attrs: Attributes, spanName: string, time: Instant | null, failed: boolean, key: string | null): ToolUse | string | null {
+  const operation = text(attrs, 'gen_ai.operation.name');
+  if (operation !== 'execute_tool') return null;
+  const name = text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
+  if (name === '') return 'an execute_tool span without gen_ai.tool.name';
+  if (time === null) return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has no end time`;
+  return {
+    name,
+    server: null,
+    callId: text(attrs, 'gen_ai.tool.call.id'),
+    time,
+    succeeded: !failed && !attrs.has('error.type'),
+    args: objectOf(attrs.get('gen_ai.tool.call.arguments'), 'gen_ai.tool.call.arguments'),
+    result: resultOf(attrs.get('gen_ai.tool.call.result')),
+    source: 'span',
+    key,
+  };
+}
+
+/** A Claude Code log event's tool call, or null when the record is another event. */
+function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | null {
+  const body = anyValue(record['body']);
+  const names = [record['eventName'], body, attrs.get('event.name')];
+  if (!names.some((n) => n === 'tool_result' || n === 'claude_code.tool_result')) return null;
+  const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
+  const given = text(attrs, 'tool_name') ?? text(attrs, 'name') ?? '';
+  let name = given;
+  let server: string | null = null;
+  const mcpTool = params.kind === 'object' && typeof params.value['mcp_tool_name'] === 'string' ? params.value['mcp_tool_name'] : null;
+  const mcpServer =
+    params.kind === 'object' && typeof params.value['mcp_server_name'] === 'string' ? params.value['mcp_server_name'] : null;
+  if (mcpTool !== null && mcpTool !== '') {
+    name = mcpTool;
+    server = mcpServer;
+  } else {
+    // mcp__SERVER__TOOL, Claude Code's own name for an MCP tool.
+    const split = /^mcp__(.+?)__(.+)$/.exec(given);
+    if (split?.[1] && split[2]) {
+      server = split[1];
+      name = split[2];
+    }
+  }
+  if (name === '') return 'a tool_result event without tool_name';
+  const time = fromEpochNanos(record['timeUnixNano']) ?? fromEpochNanos(record['observedTimeUnixNano']);
+  if (time === null) return `the tool_result event of ${JSON.stringify(quote(name, 80))} has no time`;
+  const success = attrs.get('success');
+  const id = text(attrs, 'tool_use_id');
+  return {
+    name,
+    server,
+    callId: id,
+    time,
+    succeeded: success === true || (typeof success === 'string' && success.toLowerCase() === 'true'),
+    args: objectOf(attrs.get('tool_input'), 'tool_input'),
+    result: { kind: 'never', source: "Claude Code's tool_result events" },
+    source: 'claude-code',
+    key: id === null ? null : `claude:${id}`,
+  };
+}
+
+const list = (value: unknown, key: string): readonly unknown[] => {
+  const got = isObject(value) ? value[key] : undefined;
+  return Array.isArray(got) ? got : [];
+};
+
+/** `[s, ns]` (OpenTelemetry JS's HrTime, Copilot CLI's file) → an instant. */
+function hrTime(given: unknown): Instant | null {
+  if (!Array.isArray(given) || given.length !== 2) return null;
+  const [s, ns] = given;
+  if (!Number.isSafeInteger(s) || !Number.isSafeInteger(ns) || (ns as number) < 0 || (ns as number) >= 1e9) return null;
+  return fromEpochNanos(`${s}${String(ns).padStart(9, '0')}`);
+}
+
+/** One line of an OTLP JSON file (or of Copilot CLI's file) → its tool calls. */
+export function telemetryLine(line: JsonObject): TelemetryLine {
+  const uses: ToolUse[] = [];
+  const errors: string[] = [];
+  let other = 0;
+  const take = (got: ToolUse | string | null): void => {
+    if (got === null) other++;
+    else if (typeof got === 'string') errors.push(got);
+    else uses.push(got);
+  };
+  const known =
+    ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
+  if (!known)
+    return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
+  for (const resource of list(line, 'resourceSpans'))
+    for (const scope of list(resource, 'scopeSpans'))
+      for (const span of list(scope, 'spans')) {
+        if (!isObject(span)) continue;
+        const attrs = new Map(pairs(span['attributes'], 0));
+        const status = isObject(span['status']) ? span['status']['code'] : undefined;
+        const key =
+          typeof span['traceId'] === 'string' && typeof span['spanId'] === 'string'
+            ? `span:${span['traceId']}/${span['spanId']}`.toLowerCase()
+            : null;
+        take(
+          spanUse(
+            attrs,
+            typeof span['name'] === 'string' ? span['name'] : '',
+            fromEpochNanos(span['endTimeUnixNano']),
+            status === 2 || status === 'STATUS_CODE_ERROR',
+            key,
+          ),
+        );
+      }
+  for (const resource of list(line, 'resourceLogs'))
+    for (const scope of list(resource, 'scopeLogs'))
+      for (const record of list(scope, 'logRecords')) {
+        if (!isObject(record)) continue;
+        take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
+      }
+  other += list(line, 'resourceMetrics').length;
+  if (line['type'] === 'span') {
+    // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
+    const flat = isObject(line['attributes']) ? line['attributes'] : {};
+    const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]] as const));
+    const status = isObject(line['status']) ? line['status']['code'] : undefined;
+    const key =
+      typeof line['traceId'] === 'string' && typeof line['spanId'] === 'string'
+        ? `span:${line['traceId']}/${line['spanId']}`.toLowerCase()
+        : null;
+    take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status === 2, key));
+  } else if (typeof line['type'] === 'string') other++;
+  return { uses, other, errors };
+}

@@ -1,0 +1,121 @@
+/**
+ * `receipt-gate import-run KIND`: a producer's own file → a run the gate already reads (NDJSON
+ * evidence events, call.ts), offline. Each file is read with the gate's strict readers and limits;
+ * each line becomes calls, a counted skip, or a located error; the same call written twice (an
+ * exporter's retry: one span id, one tool_use_id) is one call. Any error: nothing is written.
+ */
+import path from 'node:path';
+import { sha256Hex } from '../../core/binding.js';
+import { type Finding, finding } from '../../core/findings.js';
+import type { Result } from '../../core/result.js';
+import { cmp } from '../../core/text.js';
+import type { ReadLimits } from '../../read/limits.js';
+import type { ToolMapping } from '../../read/mapping-file.js';
+import { readExport } from '../import/exports.js';
+import type { ToolInput } from '../input.js';
+import { eventLines, type ProducerCall, type RunSource } from './call.js';
+import { type RunKind, runImporter } from './kinds.js';
+
+export interface RunImportSettings {
+  readonly kind: RunKind;
+  readonly inputs: readonly ToolInput[];
+  readonly limits: ReadLimits;
+  /** The mapping file (required by the kinds that need one), read already. */
+  readonly mapping: ToolMapping | null;
+  /** The product version, as the events name their producer. */
+  readonly version: string;
+}
+
+export interface RunImported {
+  /** The run (empty: no call, and no file should be written). */
+  readonly ndjson: string;
+  readonly calls: number;
+  readonly summary: string;
+}
+
+export interface RunImportFailure {
+  /** Problems in the inputs (exit 1). */
+  readonly findings: readonly Finding[];
+  /** Problems of the mapping file a line revealed (configuration: exit 2). */
+  readonly mapping: readonly Finding[];
+  readonly summary: string;
+}
+
+interface Placed {
+  readonly call: ProducerCall;
+  readonly source: RunSource;
+  readonly input: number;
+}
+
+/** An RFC 3339 UTC time that sorts as text: the fraction padded to nine digits (`…:00Z` before `…:00.5Z`). */
+const timeKey = (time: string): string => `${time.slice(0, 19)}${(time.length > 20 ? time.slice(20, -1) : '').padEnd(9, '0')}`;
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** `3 a, 1 b` from counts, in name order. */
+const listed = (counts: ReadonlyMap<string, number>): string =>
+  [...counts.entries()]
+    .sort(([a], [b]) => cmp(a, b))
+    .map(([what, n]) => `${n} ${what}`)
+    .join(', ');
+
+export function runImportRun(s: RunImportSettings): Result<RunImported, RunImportFailure> {
+  const kind = runImporter(s.kind);
+  const errors: Finding[] = [];
+  const mappingProblems = new Map<string, Finding>();
+  const skipped = new Map<string, number>();
+  const counted = new Map<string, number>();
+  const hints = new Set<string>();
+  const keys = new Set<string>();
+  const placed: Placed[] = [];
+  let lines = 0;
+  let repeats = 0;
+  s.inputs.forEach((input, index) => {
+    const file = path.basename(input.name);
+    const source: RunSource = { kind: s.kind, file, sha256: sha256Hex(input.bytes) };
+    // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
+    if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return;
+    const read = readExport(input.name, input.bytes, s.limits);
+    for (const e of read.entries) {
+      lines++;
+      const got = kind.read(e.value, e.loc.line ?? 0, s.mapping);
+      for (const message of got.errors) errors.push(finding('invalid_artifact', e.loc, message));
+      for (const m of got.mapping)
+        mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
+      for (const [reason, n] of got.skips) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
+      for (const h of got.hints) hints.add(h);
+      for (const { call, key, count } of got.calls) {
+        if (key !== null) {
+          if (keys.has(key)) {
+            repeats++;
+            continue;
+          }
+          keys.add(key);
+        }
+        if (count !== null) counted.set(count, (counted.get(count) ?? 0) + 1);
+        placed.push({ call, source, input: index });
+      }
+    }
+    for (const f of read.findings) errors.push(f);
+  });
+  if (kind.order === 'time')
+    placed.sort((a, b) => cmp(timeKey(a.call.time), timeKey(b.call.time)) || a.input - b.input || a.call.line - b.call.line);
+  const asserting = placed.filter((p) => p.call.asserts);
+  const bound = asserting.filter((p) => p.call.effect !== null).length;
+  const skipText = skipped.size === 0 ? '' : `; skipped: ${listed(skipped)}`;
+  const countText = counted.size === 0 ? '' : `; ${listed(counted)}`;
+  const summary =
+    `${plural(lines, 'line', 'lines')} read, ${plural(errors.length > 0 || mappingProblems.size > 0 ? 0 : placed.length, 'call', 'calls')} written ` +
+    `(${bound} asserting with a subject, ${asserting.length - bound} asserting without one, ${placed.length - asserting.length} asserting nothing)` +
+    `${countText}${skipText}, ${plural(repeats, 'repeat', 'repeats')} merged${[...hints].map((h) => `; ${h}`).join('')}`;
+  if (errors.length > 0 || mappingProblems.size > 0)
+    return { ok: false, reason: { findings: errors, mapping: [...mappingProblems.values()], summary } };
+  const seen = new Set<number>();
+  const events = placed.map((p) => {
+    const first = !seen.has(p.input);
+    seen.add(p.input);
+    return { call: p.call, source: p.source, first };
+  });
+  const runId = `import-${sha256Hex(`${s.kind}\n${s.inputs.map((i) => sha256Hex(i.bytes)).join('\n')}\n${s.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+  return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
+}

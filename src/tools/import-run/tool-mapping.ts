@@ -1,0 +1,147 @@
+/**
+ * A tool call and the mapping file → what the call asserts (docs/producers.md §"The mapping file").
+ * The first rule whose tool (and server, and guard) match decides: a successful call it names asserts
+ * its side effect, bound on the fields the rule says where to find; a call no rule names asserts
+ * nothing. A field the call does not carry (content capture off, a result without the id) leaves the
+ * call without a subject, with the reason said: the importer never guesses a target.
+ */
+
+import { classRow } from '../../core/classes.js';
+import { globMatches } from '../../core/glob.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import type { Location } from '../../core/location.js';
+import type { Result } from '../../core/result.js';
+import { targetHash } from '../../core/target-hash.js';
+import { rfc3339 } from '../../core/time.js';
+import type { FieldSource, ToolMapping, ToolRule } from '../../read/mapping-file.js';
+import type { FieldValue, ProducerCall } from './call.js';
+import type { ToolUse } from './otlp-json.js';
+
+/** A call mapped: the call, and the count it adds to (`not in the mapping`, `no arguments`); or a problem of the mapping, located in it. */
+export type Mapped =
+  | { readonly kind: 'call'; readonly call: ProducerCall; readonly count: string | null }
+  | { readonly kind: 'mapping'; readonly at: Location; readonly message: string };
+
+/** The value at a dotted path, through own members and list indexes only. */
+function at(value: unknown, path: readonly string[]): unknown {
+  let node = value;
+  for (const segment of path) {
+    if (Array.isArray(node) && /^\d{1,6}$/.test(segment)) node = node[Number(segment)];
+    else if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * A result's value at a path: in the result itself, else in an MCP CallToolResult's
+ * `structuredContent` or its first text content that is JSON (what MCP servers return).
+ */
+function inResult(result: unknown, path: readonly string[]): unknown {
+  const direct = at(result, path);
+  if (direct !== undefined || !isObject(result)) return direct;
+  const structured = at(result['structuredContent'], path);
+  if (structured !== undefined) return structured;
+  const content = result['content'];
+  if (!Array.isArray(content)) return undefined;
+  for (const item of content) {
+    if (!isObject(item) || typeof item['text'] !== 'string') continue;
+    try {
+      const found = at(JSON.parse(item['text']) as unknown, path);
+      if (found !== undefined) return found;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** How to turn content capture on, per source (the import's summary says it once). */
+export const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
+  span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
+  'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
+};
+
+const matches = (rule: ToolRule, use: ToolUse): boolean =>
+  globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
+
+/** The guard holds: the argument at its path is text with the prefix, or equal to the value. */
+function guarded(rule: ToolRule, args: JsonObject | null): boolean {
+  if (rule.when === null) return true;
+  const given = args === null ? undefined : at(args, rule.when.path);
+  if (typeof given !== 'string') return false;
+  return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
+}
+
+/** One field's value from its source, or why the call does not give it. */
+function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boolean): Result<FieldValue> {
+  const missing = (why: string): Result<FieldValue> => ({ ok: false, reason: `${field}: ${why}` });
+  let given: unknown;
+  let where: string;
+  if (source.from === 'value') {
+    given = source.value;
+    where = 'the mapping';
+  } else if (source.from === 'arg') {
+    if (use.args.kind !== 'object') return missing(use.args.why);
+    given = at(use.args.value, source.path);
+    where = `arguments.${source.path.join('.')}`;
+  } else {
+    if (use.result.kind !== 'value') return missing('no result captured');
+    given = inResult(use.result.value, source.path);
+    where = `result.${source.path.join('.')}`;
+  }
+  if (given === undefined || given === null) return missing(`nothing at ${where}`);
+  if (source.hash !== null)
+    return typeof given === 'string' && given.trim() !== ''
+      ? { ok: true, value: targetHash(source.hash, given) }
+      : missing(`${where} is not text to hash`);
+  if (whole) {
+    const n = typeof given === 'string' && /^[1-9]\d{0,15}$/.test(given) ? Number(given) : given;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? { ok: true, value: n } : missing(`${where} is not a whole number`);
+  }
+  return typeof given === 'string' && given !== '' ? { ok: true, value: given } : missing(`${where} is not text`);
+}
+
+/** A tool call → what it asserts under the mapping. */
+export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped {
+  const args = use.args.kind === 'object' ? use.args.value : null;
+  const rule = mapping.rules.find((r) => matches(r, use) && guarded(r, args));
+  const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
+  // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
+  const named = rule ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
+  if (!named)
+    return { kind: 'call', call: { ...base, asserts: false, effect: null, note: null }, count: 'not in the mapping (asserts nothing)' };
+  if (named.resultAt !== null && use.result.kind === 'never')
+    return {
+      kind: 'mapping',
+      at: named.resultAt,
+      message: `${named.name} reads the tool's result, but ${use.result.source} carry none: bind an argument, or import spans (gen_ai.tool.call.result)`,
+    };
+  if (!use.succeeded) return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed' };
+  if (!rule) {
+    const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
+    return { kind: 'call', call: { ...base, asserts: true, effect: null, note }, count: 'named, without arguments' };
+  }
+  const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set<string>();
+  const target: [string, FieldValue][] = [];
+  for (const [field, source] of rule.target) {
+    const value = fieldValue(field, source, use, whole.has(field));
+    if (!value.ok) {
+      const noArgs = source.from === 'arg' && use.args.kind === 'absent';
+      return {
+        kind: 'call',
+        call: { ...base, asserts: true, effect: null, note: noArgs ? `${value.reason}; ${CAPTURE_HINT[use.source]}` : value.reason },
+        count: noArgs ? 'named, without arguments' : 'named, target not given',
+      };
+    }
+    target.push([field, value.value]);
+  }
+  return {
+    kind: 'call',
+    call: {
+      ...base,
+      asserts: true,
+      effect: { actionClass: rule.actionClass, verb: rule.verb, provider: rule.provider, target },
+      note: null,
+    },
+    count: null,
+  };
+}
