@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9851);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4916);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 9851:
+/***/ 4916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5987,19 +5987,19 @@ return errors === 0;
 
 const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 const mappingFile = mappingValidate0;
-const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}}}};
+const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}}}};
 const mappingSchema1 = {"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}};
 const mappingSchema2 = {"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"};
 const mappingFunc0 = ucs2length["default"] ?? ucs2length;
 const mappingPattern0 = new RegExp("^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$", "u");
-const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}};
+const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}};
 
 function mappingValidate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((key0 === "arg") || (key0 === "result")) || (key0 === "value")) || (key0 === "hash"))){
+if(!(((((key0 === "arg") || (key0 === "result")) || (key0 === "value")) || (key0 === "hash")) || (key0 === "url-part"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6098,14 +6098,27 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data["url-part"] !== undefined){
+let data4 = data["url-part"];
+if(!((((data4 === "owner") || (data4 === "repo")) || (data4 === "number")) || (data4 === "comment_id"))){
+const err8 = {instancePath:instancePath+"/url-part",schemaPath:"#/properties/url-part/enum",keyword:"enum",params:{allowedValues: mappingSchema3.properties["url-part"].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -6537,7 +6550,7 @@ mappingValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1}}}}};
+const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -10355,6 +10368,7 @@ const importExports = {
 
 
 
+const URL_PARTS = new Map(['owner', 'repo', 'number', 'comment_id'].map((p) => [p, p]));
 const SCHEMA = { validate: mappingFile, schema: mappingSchema };
 const mapping_file_str = (o, k) => (typeof o[k] === 'string' ? o[k] : null);
 /** A mapping file's text → its rules, or every problem located in it (`invalid_artifact`). */
@@ -10420,7 +10434,12 @@ function readMappingFile(source, file) {
                 bad(`${pointer}/hash`, `${field} is not a hashed field of ${actionClass}: its value is bound as given (remove hash)`);
                 continue;
             }
+            const urlPart = URL_PARTS.get(given['url-part']) ?? null;
             if (kind === 'value') {
+                if (urlPart !== null) {
+                    bad(`${pointer}/url-part`, `${field}: url-part reads a URL from the call (arg or result), not a constant`);
+                    continue;
+                }
                 const constant = given['value'];
                 if (typeof constant !== 'string' && typeof constant !== 'number')
                     continue;
@@ -10434,7 +10453,7 @@ function readMappingFile(source, file) {
             const path = mapping_file_str(given, kind) ?? '';
             if (kind === 'result')
                 resultAt ??= where(`${pointer}/result`);
-            sources.push([field, { from: kind, path: path.split('.'), hash: domain }]);
+            sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart }]);
         }
         const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
         if (missing.length > 0)
@@ -10464,37 +10483,93 @@ function readMappingFile(source, file) {
     return { ok: true, value: { rules, sha256: (0,binding/* sha256Hex */.fg)(source) } };
 }
 
+;// CONCATENATED MODULE: ./src/tools/import-run/github-url.ts
+/**
+ * A GitHub web URL of an issue, a pull request or a comment (`https://HOST/OWNER/REPO/issues/N`,
+ * `…/pull/N`, `…#issuecomment-M`): what gh-aw's manifest and GitHub's MCP server give for a write
+ * when they give no id of their own. Any host (GitHub Enterprise Server too).
+ */
+const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
+const positive = (digits) => {
+    const n = digits === undefined ? Number.NaN : Number(digits);
+    return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+function githubUrl(url) {
+    const parts = URL_SHAPE.exec(url);
+    if (!parts?.[1] || !parts[2])
+        return null;
+    return { owner: parts[1], repo: parts[2], issue: parts[3] === 'issues', number: positive(parts[4]), commentId: positive(parts[5]) };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import-run/pull-heads.ts
+/**
+ * Pull requests as `gh api repos/OWNER/REPO/pulls/N` returns them (one object, a list, or one per
+ * line), read offline: the branch each pull request's head is. gh-aw's manifest names the pull
+ * request a `push_to_pull_request_branch` pushed to, never the branch; the branch is that pull
+ * request's head ref, which the export job reads from GitHub and commits beside the manifest (the
+ * gate never queries GitHub).
+ */
+
+
+
+
+const pullKey = (owner, repo, number) => (0,core_text/* asciiLower */.F)(`${owner}/${repo}#${number}`);
+function readPullHeads(input, limits) {
+    const heads = new Map();
+    const problems = [];
+    const read = readExport(input.name, input.bytes, limits);
+    for (const e of read.entries) {
+        const number = wholeNumber(e.value, 'number');
+        const ref = str(obj(e.value, 'head'), 'ref');
+        const full = str(obj(obj(e.value, 'base'), 'repo'), 'full_name');
+        const parts = full?.split('/') ?? [];
+        if (number === null || ref === null || parts.length !== 2 || !parts[0] || !parts[1]) {
+            problems.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, 'not a pull request as GET /repos/OWNER/REPO/pulls/N returns it (number, head.ref, base.repo.full_name)'));
+            continue;
+        }
+        const key = pullKey(parts[0], parts[1], number);
+        const seen = heads.get(key);
+        if (seen !== undefined && seen !== ref)
+            problems.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `${full}#${number} is listed twice with different heads`));
+        heads.set(key, ref);
+    }
+    problems.push(...read.findings);
+    return problems.length > 0 ? { ok: false, reason: problems } : { ok: true, value: heads };
+}
+
 ;// CONCATENATED MODULE: ./src/tools/import-run/gh-aw-manifest.ts
+
+
 
 
 
 
 /** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
 const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
-/** `https://HOST/OWNER/REPO/(issues|pull)/N[#issuecomment-M]`: what a url gives when the fields do not. */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
-const positive = (digits) => {
-    const n = digits === undefined ? Number.NaN : Number(digits);
-    return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
 /** The ids a line gives: each from its field first, else from the url. */
 function idsOf(item) {
     const url = str(item, 'url');
-    const parts = url === null ? null : URL_SHAPE.exec(url);
+    const parts = url === null ? null : githubUrl(url);
     const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
     const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
     return {
-        owner: split?.[0] ?? parts?.[1] ?? null,
-        repo: split?.[1] ?? parts?.[2] ?? null,
-        number: wholeNumber(item, 'number') ?? positive(parts?.[4]),
-        commentId: wholeNumber(item, 'id') ?? positive(parts?.[5]),
-        issueUrl: parts?.[3] === 'issues',
+        owner: split?.[0] ?? parts?.owner ?? null,
+        repo: split?.[1] ?? parts?.repo ?? null,
+        number: wholeNumber(item, 'number') ?? parts?.number ?? null,
+        commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
+        issueUrl: parts?.issue ?? false,
     };
 }
 const SHA = /^[0-9a-f]{40}$/;
-/** The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), or null (gh-aw's manifest has none so far). */
-function refOf(item) {
-    const given = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+/**
+ * The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), else
+ * the head branch of the pull request it pushed to (gh-aw's manifest names the pull request only;
+ * --pull-requests gives its head), else null.
+ */
+function refOf(item, ids, heads) {
+    const named = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+    const given = named ??
+        (ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null);
     if (given === null || /\s/.test(given))
         return null;
     return given.startsWith('refs/') ? given : `refs/heads/${given}`;
@@ -10520,7 +10595,7 @@ function gh_aw_manifest_github(actionClass, verb, ids, fields) {
 }
 const NUMBER = 'number or the url';
 /** A line's subjects by its type (the built-in mapping of docs/producers.md); null: a type with no class. */
-function subjectsOf(type, item, ids) {
+function subjectsOf(type, item, ids, heads) {
     switch (type) {
         case 'create_issue':
             return [gh_aw_manifest_github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
@@ -10534,9 +10609,12 @@ function subjectsOf(type, item, ids) {
         case 'close_pull_request':
             return [gh_aw_manifest_github('github_pull_request', 'close', ids, [['number', ids.number, NUMBER]])];
         case 'push_to_pull_request_branch':
+            // A push refused for protected files falls back to an issue: nothing was pushed, an issue was opened.
+            if (ids.issueUrl)
+                return [gh_aw_manifest_github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
             return [
                 gh_aw_manifest_github('github_branch_push', 'push', ids, [
-                    ['ref', refOf(item), 'the manifest names no branch'],
+                    ['ref', refOf(item, ids, heads), 'the manifest names no branch: give the pull request with --pull-requests'],
                     ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
                 ]),
             ];
@@ -10556,7 +10634,7 @@ function subjectsOf(type, item, ids) {
     }
 }
 /** One manifest line → its calls. */
-function manifestLine(item, line) {
+function manifestLine(item, line, heads) {
     const type = item['type'];
     if (typeof type !== 'string' || type === '')
         return { kind: 'error', message: 'a manifest line without a type' };
@@ -10576,7 +10654,7 @@ function manifestLine(item, line) {
     const ids = idsOf(item);
     const subjects = provider !== null && provider !== 'github'
         ? [{ missing: `provider ${JSON.stringify((0,core_text/* quote */.hD)(provider, 40))} (not GitHub)` }]
-        : (subjectsOf(type, item, ids) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+        : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
     const calls = subjects.map((bound) => ({
         tool: `gh-aw.${shown}`,
         server: null,
@@ -10817,6 +10895,7 @@ function telemetryLine(line) {
 
 
 
+
 /** The value at a dotted path, through own members and list indexes only. */
 function at(value, path) {
     let node = value;
@@ -10856,6 +10935,13 @@ function inResult(result, path) {
     }
     return undefined;
 }
+/** A part of a GitHub URL, by its name in the mapping. */
+const URL_PART = {
+    owner: (url) => url.owner,
+    repo: (url) => url.repo,
+    number: (url) => url.number,
+    comment_id: (url) => url.commentId,
+};
 /** How to turn content capture on, per source (the import's summary says it once). */
 const CAPTURE_HINT = {
     span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
@@ -10894,6 +10980,13 @@ function fieldValue(field, source, use, whole) {
     }
     if (given === undefined || given === null)
         return missing(`nothing at ${where}`);
+    if (source.from !== 'value' && source.urlPart !== null) {
+        const url = typeof given === 'string' ? githubUrl(given) : null;
+        const part = url === null ? null : URL_PART[source.urlPart](url);
+        if (part === null)
+            return missing(`${where} is not a GitHub URL with its ${source.urlPart}`);
+        given = part;
+    }
     if (source.hash !== null)
         return typeof given === 'string' && given.trim() !== ''
             ? { ok: true, value: targetHash(source.hash, given) }
@@ -10911,8 +11004,21 @@ function mapUse(use, mapping, line) {
     const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
     // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
     const named = rule ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
-    if (!named)
-        return { kind: 'call', call: { ...base, asserts: false, effect: null, note: null }, count: 'not in the mapping (asserts nothing)' };
+    if (!named) {
+        // Claude Code names every MCP tool `mcp_tool` unless tool details are on: a write may hide behind it.
+        const hidden = use.source === 'claude-code' && use.name === 'mcp_tool';
+        return {
+            kind: 'call',
+            call: {
+                ...base,
+                asserts: false,
+                effect: null,
+                note: hidden ? `an MCP tool the event does not name; ${CAPTURE_HINT[use.source]}` : null,
+            },
+            count: hidden ? 'MCP tools not named' : 'not in the mapping (asserting nothing)',
+            hint: hidden ? CAPTURE_HINT[use.source] : null,
+        };
+    }
     if (named.resultAt !== null && use.result.kind === 'never')
         return {
             kind: 'mapping',
@@ -10920,10 +11026,15 @@ function mapUse(use, mapping, line) {
             message: `${named.name} reads the tool's result, but ${use.result.source} carry none: bind an argument, or import spans (gen_ai.tool.call.result)`,
         };
     if (!use.succeeded)
-        return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed' };
+        return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed', hint: null };
     if (!rule) {
         const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
-        return { kind: 'call', call: { ...base, asserts: true, effect: null, note }, count: 'named, without arguments' };
+        return {
+            kind: 'call',
+            call: { ...base, asserts: true, effect: null, note },
+            count: 'named without arguments',
+            hint: CAPTURE_HINT[use.source],
+        };
     }
     const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set();
     const target = [];
@@ -10934,7 +11045,8 @@ function mapUse(use, mapping, line) {
             return {
                 kind: 'call',
                 call: { ...base, asserts: true, effect: null, note: noArgs ? `${value.reason}; ${CAPTURE_HINT[use.source]}` : value.reason },
-                count: noArgs ? 'named, without arguments' : 'named, target not given',
+                count: noArgs ? 'named without arguments' : 'named without its target',
+                hint: noArgs ? CAPTURE_HINT[use.source] : null,
             };
         }
         target.push([field, value.value]);
@@ -10948,6 +11060,7 @@ function mapUse(use, mapping, line) {
             note: null,
         },
         count: null,
+        hint: null,
     };
 }
 
@@ -10960,9 +11073,10 @@ const RUN_KINDS = {
     'gh-aw-manifest': {
         source: 'a GitHub Agentic Workflows safe-outputs manifest (safe-output-items.jsonl)',
         map: 'built-in',
+        pullRequests: true,
         order: 'file',
-        read: (entry, line) => {
-            const got = manifestLine(entry, line);
+        read: (entry, line, context) => {
+            const got = manifestLine(entry, line, context.heads);
             if (got.kind === 'skip')
                 return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
             if (got.kind === 'error')
@@ -10976,8 +11090,9 @@ const RUN_KINDS = {
     'otlp-json': {
         source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
         map: 'required',
+        pullRequests: false,
         order: 'time',
-        read: (entry, line, mapping) => {
+        read: (entry, line, { mapping }) => {
             const got = telemetryLine(entry);
             const calls = [];
             const problems = [];
@@ -10989,8 +11104,8 @@ const RUN_KINDS = {
                 if (mapped.kind === 'mapping')
                     problems.push({ at: mapped.at, message: mapped.message });
                 else {
-                    if (mapped.count === 'named, without arguments')
-                        hints.add(CAPTURE_HINT[use.source]);
+                    if (mapped.hint !== null)
+                        hints.add(mapped.hint);
                     calls.push({ call: mapped.call, key: use.key, count: mapped.count });
                 }
             }
@@ -11134,7 +11249,7 @@ function runImportRun(s) {
         const read = readExport(input.name, input.bytes, s.limits);
         for (const e of read.entries) {
             lines++;
-            const got = kind.read(e.value, e.loc.line ?? 0, s.mapping);
+            const got = kind.read(e.value, e.loc.line ?? 0, s.context);
             for (const message of got.errors)
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, message));
             for (const m of got.mapping)
@@ -11176,7 +11291,7 @@ function runImportRun(s) {
         seen.add(p.input);
         return { call: p.call, source: p.source, first };
     });
-    const runId = `import-${(0,binding/* sha256Hex */.fg)(`${s.kind}\n${s.inputs.map((i) => (0,binding/* sha256Hex */.fg)(i.bytes)).join('\n')}\n${s.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+    const runId = `import-${(0,binding/* sha256Hex */.fg)(`${s.kind}\n${s.inputs.map((i) => (0,binding/* sha256Hex */.fg)(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
     return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
 }
 
@@ -11198,6 +11313,7 @@ function runImportRun(s) {
 
 
 
+
 const import_run_OPTIONS = [
     { flag: 'output', kind: 'string', arg: 'FILE', help: 'the run (NDJSON evidence events; required): never written over a different file' },
     {
@@ -11205,6 +11321,12 @@ const import_run_OPTIONS = [
         kind: 'string',
         arg: 'FILE',
         help: 'otlp-json: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
+    },
+    {
+        flag: 'pull-requests',
+        kind: 'string',
+        arg: 'FILE',
+        help: "gh-aw-manifest: the pull requests its pushes went to, as GET /repos/OWNER/REPO/pulls/N returns them (the manifest names a push's pull request, not its branch)",
     },
     ...LIMITS,
 ];
@@ -11233,6 +11355,8 @@ const importRun = {
             throw new types_UsageError('missing', `import-run ${kind}: --map FILE is required: which tools write, and what they write to, is the mapping's to say`);
         if (module.map === 'built-in' && f.map !== undefined)
             throw new types_UsageError('value', `import-run ${kind}: --map: the mapping of ${kind} is built in (docs/producers.md)`);
+        if (!module.pullRequests && f['pull-requests'] !== undefined)
+            throw new types_UsageError('value', `import-run ${kind}: --pull-requests is for gh-aw-manifest (its pushes name a pull request, not a branch)`);
         const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
         distinctOutputs([['--output', output]]);
         const tool = `import-run ${kind}`;
@@ -11245,8 +11369,17 @@ const importRun = {
                 return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.usage, (0,cli_command/* findingLines */.hq)(tool, read.reason));
             mapping = read.value;
         }
+        let heads = new Map();
+        if (f['pull-requests'] !== undefined) {
+            const [given] = readInputs([external_node_path_default().resolve(ctx.cwd, f['pull-requests'])], limits);
+            const read = given ? readPullHeads(given, limits) : null;
+            if (read && !read.ok)
+                return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(tool, read.reason));
+            if (read)
+                heads = read.value;
+        }
         const inputs = readInputs(files.map((x) => external_node_path_default().resolve(ctx.cwd, x)), limits);
-        const result = runImportRun({ kind, inputs, limits, mapping, version: ctx.version });
+        const result = runImportRun({ kind, inputs, limits, context: { mapping, heads }, version: ctx.version });
         if (!result.ok) {
             const { findings, mapping: problems, summary } = result.reason;
             // A mapping that cannot say what a call did is configuration (exit 2) before any problem of the inputs.

@@ -20,8 +20,18 @@ import { mappingFile, mappingSchema } from './validators.generated.js';
 
 /** Where a bound field's value comes from: the arguments or the result at a dotted path, or a constant; hashed in a domain or not. */
 export type FieldSource =
-  | { readonly from: 'arg' | 'result'; readonly path: readonly string[]; readonly hash: Domain | null }
+  | {
+      readonly from: 'arg' | 'result';
+      readonly path: readonly string[];
+      readonly hash: Domain | null;
+      /** The value is a GitHub URL: take this part of it. */
+      readonly urlPart: UrlPart | null;
+    }
   | { readonly from: 'value'; readonly value: string | number; readonly hash: Domain | null };
+
+/** The parts of a GitHub URL a field may take. */
+export type UrlPart = 'owner' | 'repo' | 'number' | 'comment_id';
+const URL_PARTS: ReadonlyMap<unknown, UrlPart> = new Map((['owner', 'repo', 'number', 'comment_id'] as const).map((p) => [p, p]));
 
 /** One rule of the file: the tools it names and what their calls do. */
 export interface ToolRule {
@@ -120,7 +130,12 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
         bad(`${pointer}/hash`, `${field} is not a hashed field of ${actionClass}: its value is bound as given (remove hash)`);
         continue;
       }
+      const urlPart = URL_PARTS.get(given['url-part']) ?? null;
       if (kind === 'value') {
+        if (urlPart !== null) {
+          bad(`${pointer}/url-part`, `${field}: url-part reads a URL from the call (arg or result), not a constant`);
+          continue;
+        }
         const constant = given['value'];
         if (typeof constant !== 'string' && typeof constant !== 'number') continue;
         if (row.wholeNumbers.has(field) && !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)) {
@@ -132,7 +147,7 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       }
       const path = str(given, kind) ?? '';
       if (kind === 'result') resultAt ??= where(`${pointer}/result`);
-      sources.push([field, { from: kind, path: path.split('.'), hash: domain }]);
+      sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart }]);
     }
     const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
     if (missing.length > 0)

@@ -9,6 +9,7 @@ import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { readMappingFile } from '../../read/mapping-file.js';
 import { RUN_KIND_NAMES, runImporter, runKind } from '../../tools/import-run/kinds.js';
+import { type PullHeads, readPullHeads } from '../../tools/import-run/pull-heads.js';
 import { runImportRun } from '../../tools/import-run/run.js';
 import { writeNew } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
@@ -23,6 +24,12 @@ const OPTIONS = [
     kind: 'string',
     arg: 'FILE',
     help: 'otlp-json: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
+  },
+  {
+    flag: 'pull-requests',
+    kind: 'string',
+    arg: 'FILE',
+    help: "gh-aw-manifest: the pull requests its pushes went to, as GET /repos/OWNER/REPO/pulls/N returns them (the manifest names a push's pull request, not its branch)",
   },
   ...LIMITS,
 ] as const satisfies readonly OptionSpec[];
@@ -52,6 +59,11 @@ export const importRun: Command = {
       );
     if (module.map === 'built-in' && f.map !== undefined)
       throw new UsageError('value', `import-run ${kind}: --map: the mapping of ${kind} is built in (docs/producers.md)`);
+    if (!module.pullRequests && f['pull-requests'] !== undefined)
+      throw new UsageError(
+        'value',
+        `import-run ${kind}: --pull-requests is for gh-aw-manifest (its pushes name a pull request, not a branch)`,
+      );
     const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
     distinctOutputs([['--output', output]]);
     const tool = `import-run ${kind}`;
@@ -63,11 +75,18 @@ export const importRun: Command = {
       if (!read.ok) return wroteNothing(tool, EXIT.usage, findingLines(tool, read.reason));
       mapping = read.value;
     }
+    let heads: PullHeads = new Map();
+    if (f['pull-requests'] !== undefined) {
+      const [given] = readInputs([path.resolve(ctx.cwd, f['pull-requests'])], limits);
+      const read = given ? readPullHeads(given, limits) : null;
+      if (read && !read.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, read.reason));
+      if (read) heads = read.value;
+    }
     const inputs = readInputs(
       files.map((x) => path.resolve(ctx.cwd, x)),
       limits,
     );
-    const result = runImportRun({ kind, inputs, limits, mapping, version: ctx.version });
+    const result = runImportRun({ kind, inputs, limits, context: { mapping, heads }, version: ctx.version });
     if (!result.ok) {
       const { findings, mapping: problems, summary } = result.reason;
       // A mapping that cannot say what a call did is configuration (exit 2) before any problem of the inputs.

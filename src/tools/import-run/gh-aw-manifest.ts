@@ -13,6 +13,8 @@ import { quote } from '../../core/text.js';
 import { parseRfc3339, rfc3339 } from '../../core/time.js';
 import { obj, str, wholeNumber } from '../import/mapping.js';
 import type { Effect, FieldValue, ProducerCall } from './call.js';
+import { githubUrl } from './github-url.js';
+import { type PullHeads, pullKey } from './pull-heads.js';
 
 /** What one manifest line is: its calls (one per label for add_labels), a counted skip, or an error. */
 export type ManifestLine =
@@ -23,9 +25,6 @@ export type ManifestLine =
 /** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
 const NOT_WRITES: ReadonlySet<string> = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
 
-/** `https://HOST/OWNER/REPO/(issues|pull)/N[#issuecomment-M]`: what a url gives when the fields do not. */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
-
 interface Ids {
   readonly owner: string | null;
   readonly repo: string | null;
@@ -35,31 +34,33 @@ interface Ids {
   readonly issueUrl: boolean;
 }
 
-const positive = (digits: string | undefined): number | null => {
-  const n = digits === undefined ? Number.NaN : Number(digits);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-
 /** The ids a line gives: each from its field first, else from the url. */
 function idsOf(item: JsonObject): Ids {
   const url = str(item, 'url');
-  const parts = url === null ? null : URL_SHAPE.exec(url);
+  const parts = url === null ? null : githubUrl(url);
   const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
   const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
   return {
-    owner: split?.[0] ?? parts?.[1] ?? null,
-    repo: split?.[1] ?? parts?.[2] ?? null,
-    number: wholeNumber(item, 'number') ?? positive(parts?.[4]),
-    commentId: wholeNumber(item, 'id') ?? positive(parts?.[5]),
-    issueUrl: parts?.[3] === 'issues',
+    owner: split?.[0] ?? parts?.owner ?? null,
+    repo: split?.[1] ?? parts?.repo ?? null,
+    number: wholeNumber(item, 'number') ?? parts?.number ?? null,
+    commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
+    issueUrl: parts?.issue ?? false,
   };
 }
 
 const SHA = /^[0-9a-f]{40}$/;
 
-/** The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), or null (gh-aw's manifest has none so far). */
-function refOf(item: JsonObject): string | null {
-  const given = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+/**
+ * The ref a push moved: a ref the line names (refs/… as given, a bare branch under refs/heads/), else
+ * the head branch of the pull request it pushed to (gh-aw's manifest names the pull request only;
+ * --pull-requests gives its head), else null.
+ */
+function refOf(item: JsonObject, ids: Ids, heads: PullHeads): string | null {
+  const named = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+  const given =
+    named ??
+    (ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null);
   if (given === null || /\s/.test(given)) return null;
   return given.startsWith('refs/') ? given : `refs/heads/${given}`;
 }
@@ -89,7 +90,7 @@ function github(actionClass: string, verb: string, ids: Ids, fields: readonly (r
 const NUMBER = 'number or the url';
 
 /** A line's subjects by its type (the built-in mapping of docs/producers.md); null: a type with no class. */
-function subjectsOf(type: string, item: JsonObject, ids: Ids): readonly Bound[] | null {
+function subjectsOf(type: string, item: JsonObject, ids: Ids, heads: PullHeads): readonly Bound[] | null {
   switch (type) {
     case 'create_issue':
       return [github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
@@ -103,9 +104,11 @@ function subjectsOf(type: string, item: JsonObject, ids: Ids): readonly Bound[] 
     case 'close_pull_request':
       return [github('github_pull_request', 'close', ids, [['number', ids.number, NUMBER]])];
     case 'push_to_pull_request_branch':
+      // A push refused for protected files falls back to an issue: nothing was pushed, an issue was opened.
+      if (ids.issueUrl) return [github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
       return [
         github('github_branch_push', 'push', ids, [
-          ['ref', refOf(item), 'the manifest names no branch'],
+          ['ref', refOf(item, ids, heads), 'the manifest names no branch: give the pull request with --pull-requests'],
           ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
         ]),
       ];
@@ -127,7 +130,7 @@ function subjectsOf(type: string, item: JsonObject, ids: Ids): readonly Bound[] 
 }
 
 /** One manifest line → its calls. */
-export function manifestLine(item: JsonObject, line: number): ManifestLine {
+export function manifestLine(item: JsonObject, line: number, heads: PullHeads): ManifestLine {
   const type = item['type'];
   if (typeof type !== 'string' || type === '') return { kind: 'error', message: 'a manifest line without a type' };
   const shown = quote(type, 100);
@@ -146,7 +149,7 @@ export function manifestLine(item: JsonObject, line: number): ManifestLine {
   const subjects: readonly Bound[] =
     provider !== null && provider !== 'github'
       ? [{ missing: `provider ${JSON.stringify(quote(provider, 40))} (not GitHub)` }]
-      : (subjectsOf(type, item, ids) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+      : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
   const calls = subjects.map(
     (bound): ProducerCall => ({
       tool: `gh-aw.${shown}`,

@@ -11,7 +11,8 @@ import type { ToolMapping } from '../../read/mapping-file.js';
 import type { ProducerCall } from './call.js';
 import { manifestLine } from './gh-aw-manifest.js';
 import { telemetryLine } from './otlp-json.js';
-import { CAPTURE_HINT, mapUse } from './tool-mapping.js';
+import type { PullHeads } from './pull-heads.js';
+import { mapUse } from './tool-mapping.js';
 
 /** What one line of a producer's file gives. */
 interface LineRead {
@@ -27,14 +28,22 @@ interface LineRead {
   readonly hints: readonly string[];
 }
 
+/** What the user gave besides the inputs: the mapping file, the pull requests' heads. */
+export interface RunContext {
+  readonly mapping: ToolMapping | null;
+  readonly heads: PullHeads;
+}
+
 export interface RunKindModule {
   /** What the input is, in a sentence's words. */
   readonly source: string;
   /** A mapping file (--map) is required, or refused (the kind's mapping is built in). */
   readonly map: 'required' | 'built-in';
+  /** It reads --pull-requests (gh-aw's pushes name a pull request, not its branch). */
+  readonly pullRequests: boolean;
   /** The calls' order: as the file lists them (a manifest in execution order), or by time (exporters write batches out of order). */
   readonly order: 'file' | 'time';
-  readonly read: (entry: JsonObject, line: number, mapping: ToolMapping | null) => LineRead;
+  readonly read: (entry: JsonObject, line: number, context: RunContext) => LineRead;
 }
 
 const NOTHING = { skips: [], errors: [], mapping: [], hints: [] } as const;
@@ -43,9 +52,10 @@ const RUN_KINDS = {
   'gh-aw-manifest': {
     source: 'a GitHub Agentic Workflows safe-outputs manifest (safe-output-items.jsonl)',
     map: 'built-in',
+    pullRequests: true,
     order: 'file',
-    read: (entry, line) => {
-      const got = manifestLine(entry, line);
+    read: (entry, line, context) => {
+      const got = manifestLine(entry, line, context.heads);
       if (got.kind === 'skip') return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
       if (got.kind === 'error') return { ...NOTHING, calls: [], errors: [got.message] };
       return {
@@ -57,8 +67,9 @@ const RUN_KINDS = {
   'otlp-json': {
     source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
     map: 'required',
+    pullRequests: false,
     order: 'time',
-    read: (entry, line, mapping) => {
+    read: (entry, line, { mapping }) => {
       const got = telemetryLine(entry);
       const calls: LineRead['calls'][number][] = [];
       const problems: { at: Location; message: string }[] = [];
@@ -68,7 +79,7 @@ const RUN_KINDS = {
         const mapped = mapUse(use, mapping, line);
         if (mapped.kind === 'mapping') problems.push({ at: mapped.at, message: mapped.message });
         else {
-          if (mapped.count === 'named, without arguments') hints.add(CAPTURE_HINT[use.source]);
+          if (mapped.hint !== null) hints.add(mapped.hint);
           calls.push({ call: mapped.call, key: use.key, count: mapped.count });
         }
       }

@@ -10,18 +10,17 @@ import { type Finding, finding } from '../../core/findings.js';
 import type { Result } from '../../core/result.js';
 import { cmp } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
-import type { ToolMapping } from '../../read/mapping-file.js';
 import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
 import { eventLines, type ProducerCall, type RunSource } from './call.js';
-import { type RunKind, runImporter } from './kinds.js';
+import { type RunContext, type RunKind, runImporter } from './kinds.js';
 
 export interface RunImportSettings {
   readonly kind: RunKind;
   readonly inputs: readonly ToolInput[];
   readonly limits: ReadLimits;
-  /** The mapping file (required by the kinds that need one), read already. */
-  readonly mapping: ToolMapping | null;
+  /** The mapping file (required by the kinds that need one) and the pull requests' heads, read already. */
+  readonly context: RunContext;
   /** The product version, as the events name their producer. */
   readonly version: string;
 }
@@ -78,7 +77,7 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     const read = readExport(input.name, input.bytes, s.limits);
     for (const e of read.entries) {
       lines++;
-      const got = kind.read(e.value, e.loc.line ?? 0, s.mapping);
+      const got = kind.read(e.value, e.loc.line ?? 0, s.context);
       for (const message of got.errors) errors.push(finding('invalid_artifact', e.loc, message));
       for (const m of got.mapping)
         mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
@@ -116,6 +115,6 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     seen.add(p.input);
     return { call: p.call, source: p.source, first };
   });
-  const runId = `import-${sha256Hex(`${s.kind}\n${s.inputs.map((i) => sha256Hex(i.bytes)).join('\n')}\n${s.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+  const runId = `import-${sha256Hex(`${s.kind}\n${s.inputs.map((i) => sha256Hex(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
   return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
 }

@@ -13,13 +13,14 @@ import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
 import { rfc3339 } from '../../core/time.js';
-import type { FieldSource, ToolMapping, ToolRule } from '../../read/mapping-file.js';
+import type { FieldSource, ToolMapping, ToolRule, UrlPart } from '../../read/mapping-file.js';
 import type { FieldValue, ProducerCall } from './call.js';
+import { type GithubUrl, githubUrl } from './github-url.js';
 import type { ToolUse } from './otlp-json.js';
 
 /** A call mapped: the call, and the count it adds to (`not in the mapping`, `no arguments`); or a problem of the mapping, located in it. */
 export type Mapped =
-  | { readonly kind: 'call'; readonly call: ProducerCall; readonly count: string | null }
+  | { readonly kind: 'call'; readonly call: ProducerCall; readonly count: string | null; readonly hint: string | null }
   | { readonly kind: 'mapping'; readonly at: Location; readonly message: string };
 
 /** The value at a dotted path, through own members and list indexes only. */
@@ -54,8 +55,16 @@ function inResult(result: unknown, path: readonly string[]): unknown {
   return undefined;
 }
 
+/** A part of a GitHub URL, by its name in the mapping. */
+const URL_PART: Readonly<Record<UrlPart, (url: GithubUrl) => string | number | null>> = {
+  owner: (url) => url.owner,
+  repo: (url) => url.repo,
+  number: (url) => url.number,
+  comment_id: (url) => url.commentId,
+};
+
 /** How to turn content capture on, per source (the import's summary says it once). */
-export const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
+const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
   span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
   'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
 };
@@ -89,6 +98,12 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
     where = `result.${source.path.join('.')}`;
   }
   if (given === undefined || given === null) return missing(`nothing at ${where}`);
+  if (source.from !== 'value' && source.urlPart !== null) {
+    const url = typeof given === 'string' ? githubUrl(given) : null;
+    const part = url === null ? null : URL_PART[source.urlPart](url);
+    if (part === null) return missing(`${where} is not a GitHub URL with its ${source.urlPart}`);
+    given = part;
+  }
   if (source.hash !== null)
     return typeof given === 'string' && given.trim() !== ''
       ? { ok: true, value: targetHash(source.hash, given) }
@@ -107,18 +122,37 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
   // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
   const named = rule ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
-  if (!named)
-    return { kind: 'call', call: { ...base, asserts: false, effect: null, note: null }, count: 'not in the mapping (asserts nothing)' };
+  if (!named) {
+    // Claude Code names every MCP tool `mcp_tool` unless tool details are on: a write may hide behind it.
+    const hidden = use.source === 'claude-code' && use.name === 'mcp_tool';
+    return {
+      kind: 'call',
+      call: {
+        ...base,
+        asserts: false,
+        effect: null,
+        note: hidden ? `an MCP tool the event does not name; ${CAPTURE_HINT[use.source]}` : null,
+      },
+      count: hidden ? 'MCP tools not named' : 'not in the mapping (asserting nothing)',
+      hint: hidden ? CAPTURE_HINT[use.source] : null,
+    };
+  }
   if (named.resultAt !== null && use.result.kind === 'never')
     return {
       kind: 'mapping',
       at: named.resultAt,
       message: `${named.name} reads the tool's result, but ${use.result.source} carry none: bind an argument, or import spans (gen_ai.tool.call.result)`,
     };
-  if (!use.succeeded) return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed' };
+  if (!use.succeeded)
+    return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed', hint: null };
   if (!rule) {
     const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
-    return { kind: 'call', call: { ...base, asserts: true, effect: null, note }, count: 'named, without arguments' };
+    return {
+      kind: 'call',
+      call: { ...base, asserts: true, effect: null, note },
+      count: 'named without arguments',
+      hint: CAPTURE_HINT[use.source],
+    };
   }
   const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set<string>();
   const target: [string, FieldValue][] = [];
@@ -129,7 +163,8 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
       return {
         kind: 'call',
         call: { ...base, asserts: true, effect: null, note: noArgs ? `${value.reason}; ${CAPTURE_HINT[use.source]}` : value.reason },
-        count: noArgs ? 'named, without arguments' : 'named, target not given',
+        count: noArgs ? 'named without arguments' : 'named without its target',
+        hint: noArgs ? CAPTURE_HINT[use.source] : null,
       };
     }
     target.push([field, value.value]);
@@ -143,5 +178,6 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
       note: null,
     },
     count: null,
+    hint: null,
   };
 }
