@@ -153,7 +153,7 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
       action,
     });
     route(`${hook}/deliveries?per_page=100`, [
-      [item(1, 'deploy_key', 'created'), item(2, 'push', null as never)],
+      [item(1, 'deploy_key', 'created'), item(2, 'watch', 'started')],
       [item(3, 'deploy_key', 'created')],
     ]);
     const delivery = (id: number, sender: string, title: string) => ({

@@ -42,15 +42,16 @@ function commands(text = documents): string[] {
 /** Shell words of a command (single quotes only, which is all the README uses). */
 const words = (cmd: string): string[] => [...cmd.matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string);
 
-/** A checkout to run the commands in: the fixtures and .gitignore committed, dist/ linked (and ignored). */
+/** A checkout to run the commands in: the fixtures, the example mappings and .gitignore committed, dist/ linked (and ignored). */
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'receipt-gate-readme-'));
   cpSync(path.join(ROOT, 'fixtures'), path.join(dir, 'fixtures'), { recursive: true });
   cpSync(path.join(ROOT, '.gitignore'), path.join(dir, '.gitignore'));
+  cpSync(path.join(ROOT, 'examples/mappings'), path.join(dir, 'examples/mappings'), { recursive: true });
   symlinkSync(path.dirname(distFile('cli.js')), path.join(dir, 'dist'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', 'fixtures', '.gitignore');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', 'fixtures', 'examples', '.gitignore');
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'fixtures');
   return dir;
 }

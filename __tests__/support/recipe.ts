@@ -100,6 +100,7 @@ export function world(): World {
       'if [ "$1 $2" = "pr create" ]; then printf "%s\\n" "$4" >> "$FAKE_GH_OPEN"; exit 0; fi',
       'if [ "$1 $2" = "attestation download" ]; then cp "$FAKE_GH_BUNDLE" "sha256:$(sha256sum "$3" | cut -d" " -f1).jsonl"; exit 0; fi',
       'if [ "$1 $2" = "attestation trusted-root" ]; then cat "$FAKE_GH_ROOT"; exit 0; fi',
+      'if [ "$1 $2" = "run download" ]; then while [ $# -gt 0 ]; do if [ "$1" = --dir ]; then dir="$2"; fi; shift; done; if [ -z "${FAKE_GH_ARTIFACT:-}" ]; then echo "no artifact found" >&2; exit 1; fi; mkdir -p "$dir"; cp -R "$FAKE_GH_ARTIFACT"/. "$dir"; exit 0; fi',
       'exit 3',
     ].join('\n'),
   );

@@ -5,12 +5,11 @@
  * GitHub's ids. A table: per delivery, the subject it maps to, a skip, or a located error; then a
  * round trip to `verified`, and `effect_not_logged` for a write the export never saw.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { targetHash } from '../../src/core/target-hash.js';
 import { decision, ndjson, serverLog } from '../support/corpus.js';
+import { runImporter } from '../support/importer.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -79,19 +78,9 @@ const CASES: readonly [string, ReturnType<typeof delivery>, unknown][] = [
   ],
 ];
 
-async function importOne(entries: unknown[], kind = 'github-webhook', extra: string[] = []) {
-  const dir = writeFiles(tempDir(), { 'in.ndjson': ndjson(entries) });
-  const r = await cli(['import', kind, '--output', 'out.ndjson', ...extra, 'in.ndjson'], dir);
-  const out = path.join(dir, 'out.ndjson');
-  const lines =
-    r.code === 0 && existsSync(out)
-      ? readFileSync(out, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l))
-      : [];
-  return { ...r, lines };
-}
+/** One import of these entries (the shared importer tester). */
+const importOne = (entries: unknown[], kind = 'github-webhook', extra: string[] = []) =>
+  runImporter('import', kind, { 'in.ndjson': ndjson(entries) }, extra);
 
 describe('webhook deliveries of the writes agents do most', () => {
   it.each(CASES)('%s', async (_name, entry, expected) => {

@@ -1,0 +1,617 @@
+/**
+ * Runs from producers that are not Assay's proxy (docs/producers.md): a gh-aw safe-outputs manifest
+ * and OpenTelemetry JSON lines (execute_tool spans, Copilot CLI's span lines, Claude Code's
+ * tool_result events) become runs the gate reads. Tables of lines → the calls written (subject,
+ * asserted or not, the reason a subject is missing), counted skips and located errors; the mapping
+ * file's problems located in it; and round trips against webhook deliveries to `verified`,
+ * `effect_not_logged` and a record that must not bind.
+ */
+import { cpSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { targetHash } from '../../src/core/target-hash.js';
+import { decisionsOf, type Expected, expectEnvelopes, expectImport, runImporter, subjectOf, verifyIn } from '../support/importer.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const FX = path.join(ROOT, 'fixtures/producers');
+const MAP = readFileSync(path.join(ROOT, 'examples/mappings/github-mcp-server.yml'), 'utf8');
+const SHA = '3b7e41d2c0a9f8e7d6c5b4a3928170615f4e3d2c';
+const line = (o: unknown) => `${JSON.stringify(o)}\n`;
+const at = '2026-11-30T09:14:07.412Z';
+
+/** One manifest line, and what it becomes. */
+const MANIFEST: readonly [string, Record<string, unknown>, Expected][] = [
+  [
+    'create_issue (the current shape)',
+    {
+      type: 'create_issue',
+      url: 'https://github.com/acme/api/issues/101',
+      number: 101,
+      repo: 'acme/api',
+      provider: 'github',
+      id: 2876543101,
+      timestamp: at,
+    },
+    {
+      writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'api', number: 101 }]),
+    },
+  ],
+  [
+    'create_issue (an early gh-aw: type, url, timestamp only): owner, repo and number from the url',
+    { type: 'create_issue', url: 'https://github.com/acme/api/issues/7', timestamp: at },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'api', number: 7 }]) },
+  ],
+  [
+    'close_issue (gh-aw writes no repo for a close)',
+    { type: 'close_issue', url: 'https://github.com/acme/api/issues/101', number: 101, provider: 'github', timestamp: at },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'close', { owner: 'acme', repo: 'api', number: 101 }]) },
+  ],
+  [
+    'add_comment: the comment id, from its field',
+    {
+      type: 'add_comment',
+      url: 'https://github.com/acme/api/pull/7#issuecomment-3561000101',
+      number: 7,
+      repo: 'acme/api',
+      id: 3561000101,
+      timestamp: at,
+    },
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual([
+          'github_issue_comment',
+          'create',
+          { owner: 'acme', repo: 'api', comment_id: 3561000101 },
+        ]),
+    },
+  ],
+  [
+    'add_comment (no id field): the comment id from the url',
+    { type: 'add_comment', url: 'https://github.com/acme/api/issues/9#issuecomment-42', number: 9, timestamp: at },
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue_comment', 'create', { owner: 'acme', repo: 'api', comment_id: 42 }]),
+    },
+  ],
+  [
+    'create_pull_request',
+    { type: 'create_pull_request', url: 'https://github.com/acme/api/pull/102', number: 102, repo: 'acme/api', timestamp: at },
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_pull_request', 'create', { owner: 'acme', repo: 'api', number: 102 }]),
+    },
+  ],
+  [
+    'create_pull_request that fell back to an issue (its url says /issues/): an issue was created',
+    { type: 'create_pull_request', url: 'https://github.com/acme/api/issues/43', number: 43, repo: 'acme/api', timestamp: at },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'api', number: 43 }]) },
+  ],
+  [
+    'close_pull_request',
+    { type: 'close_pull_request', url: 'https://github.com/acme/api/pull/5', number: 5, timestamp: at },
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_pull_request', 'close', { owner: 'acme', repo: 'api', number: 5 }]),
+    },
+  ],
+  [
+    'push_to_pull_request_branch without --pull-requests: asserted, no subject, and the summary says why',
+    {
+      type: 'push_to_pull_request_branch',
+      url: 'https://github.com/acme/api/pull/102',
+      number: 102,
+      repo: 'acme/api',
+      after_state: { head_sha: SHA },
+      timestamp: at,
+    },
+    {
+      writes: (l) => {
+        const [d] = decisionsOf(l);
+        expect(subjectOf(d)).toBeNull();
+        expect(d.response.side_effect_asserted).toBe(true);
+        expect(d.import.note).toMatch(/no ref \(the manifest names no branch: give the pull request with --pull-requests\)/);
+      },
+      says: /1 asserting without one, 0 asserting nothing\); 1 gh-aw\.push_to_pull_request_branch without a subject/,
+    },
+  ],
+  [
+    'push_to_pull_request_branch refused for protected files (an issue instead, head unchanged): an issue was created, nothing pushed',
+    {
+      type: 'push_to_pull_request_branch',
+      url: 'https://github.com/acme/api/issues/44',
+      number: 44,
+      before_state: { head_sha: SHA },
+      after_state: { head_sha: SHA },
+      timestamp: at,
+    },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'api', number: 44 }]) },
+  ],
+  [
+    'add_labels: one call per label added, each hashed',
+    { type: 'add_labels', number: 101, repo: 'acme/api', labelsAdded: ['bug', 'Needs Triage'], timestamp: at },
+    {
+      writes: (l) =>
+        expect(decisionsOf(l).map(subjectOf)).toEqual(
+          ['bug', 'needs triage'].map((name) => [
+            'github_label',
+            'add',
+            { owner: 'acme', repo: 'api', number: 101, label_hash: targetHash('github_label', name) },
+          ]),
+        ),
+    },
+  ],
+  [
+    'add_labels that added none: counted, no call',
+    { type: 'add_labels', number: 101, repo: 'acme/api', labelsAdded: [], timestamp: at },
+    { skips: /1 add_labels with no label added/ },
+  ],
+  [
+    'a type with no class (update_issue): a call asserting its write with no subject, never dropped',
+    { type: 'update_issue', number: 101, repo: 'acme/api', timestamp: at },
+    {
+      writes: (l) => {
+        const [d] = decisionsOf(l);
+        expect([d.tool.name, subjectOf(d), d.response.side_effect_asserted]).toEqual(['gh-aw.update_issue', null, true]);
+      },
+      says: /1 gh-aw\.update_issue without a subject/,
+    },
+  ],
+  [
+    'another provider’s item (Jira): no GitHub subject',
+    { type: 'jira_create_issue', provider: 'jira', identifier: 'OPS-12', timestamp: at },
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toMatch(/provider "jira" \(not GitHub\)/) },
+  ],
+  ['noop: not a write', { type: 'noop', timestamp: at }, { skips: /1 noop \(not a write\)/ }],
+  [
+    'a line without a timestamp: located',
+    { type: 'create_issue', url: 'https://github.com/acme/api/issues/1' },
+    { refuses: /in\.jsonl:1:1: .*timestamp is missing/ },
+  ],
+  ['a line without a type: located', { number: 3 }, { refuses: /in\.jsonl:1:1: a manifest line without a type/ }],
+];
+
+describe('import-run gh-aw-manifest: each line as gh-aw writes it', () => {
+  it.each(MANIFEST)('%s', async (_name, item, expected) => {
+    const r = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': line(item) });
+    expectImport(r, expected);
+    if ('writes' in expected) expectEnvelopes(r.lines, 'gh-aw-manifest');
+  });
+
+  it('a push’s branch is its pull request’s head (--pull-requests: GET /repos/O/R/pulls/N as exported)', async () => {
+    const r = await runImporter(
+      'import-run',
+      'gh-aw-manifest',
+      {
+        'in.jsonl': line({
+          type: 'push_to_pull_request_branch',
+          url: 'https://github.com/acme/api/pull/102',
+          number: 102,
+          repo: 'acme/api',
+          after_state: { head_sha: SHA },
+          timestamp: at,
+        }),
+        'pulls.json': readFileSync(path.join(FX, 'gh-aw/week/pull-requests.json'), 'utf8'),
+      },
+      ['--pull-requests', 'pulls.json'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(subjectOf(decisionsOf(r.lines)[0])).toEqual([
+      'github_branch_push',
+      'push',
+      { owner: 'acme', repo: 'api', ref: 'refs/heads/agent/fix-retry-loop', after: SHA },
+    ]);
+  });
+
+  it('an empty manifest (gh-aw writes one for a run that wrote nothing): no calls, no file; a hostile one: located errors, nothing written', async () => {
+    const empty = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': '' });
+    expect([empty.code, empty.lines]).toEqual([0, []]);
+    expect(empty.stderr).toMatch(/0 lines read, 0 calls written .*not written/);
+    const hostile = await runImporter('import-run', 'gh-aw-manifest', {
+      'in.jsonl': [
+        '{"type":"create_issue","__proto__":{"number":5},"url":"https://github.com/acme/api/issues/8","timestamp":"2026-11-30T09:00:00Z"}',
+        '{"type":"create_issue","number":1e400,"timestamp":"2026-11-30T09:00:00Z"}',
+        `{"type":"${'x'.repeat(5000)}","timestamp":"2026-11-30T09:00:00Z"}`,
+        '{"type":"add_comment","id":"12","timestamp":"not a time"}',
+        '{"type": "create_issue", "type": "close_issue", "timestamp":"2026-11-30T09:00:00Z"}',
+        '{not json',
+      ].join('\n'),
+    });
+    expect(hostile.code).toBe(1);
+    expect(hostile.stderr).toMatch(/in\.jsonl:4:1: "add_comment" item: timestamp/);
+    expect(hostile.stderr).toMatch(/in\.jsonl:5:\d+: .*duplicate/i);
+    expect(hostile.stderr).toMatch(/in\.jsonl:6:\d+: /);
+    expect(hostile.stderr).toMatch(/nothing written/);
+  });
+
+  it('__proto__ in a line is a member like any other: it never supplies a number', async () => {
+    const r = await runImporter('import-run', 'gh-aw-manifest', {
+      'in.jsonl': '{"type":"create_issue","__proto__":{"number":5},"repo":"acme/api","timestamp":"2026-11-30T09:00:00Z"}\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(decisionsOf(r.lines)[0].import.note).toBe('no number (number or the url)');
+  });
+
+  it('the run is the same bytes for the same manifest; it is never written over a different run', async () => {
+    const dir = tempDir();
+    const first = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': line(MANIFEST[0]?.[1]) }, [], undefined, dir);
+    const bytes = readFileSync(path.join(dir, 'out.ndjson'), 'utf8');
+    const again = await cli(['import-run', 'gh-aw-manifest', '--output', 'out.ndjson', 'in.jsonl'], dir);
+    expect([first.code, again.code]).toEqual([0, 0]);
+    expect(again.stderr).toMatch(/already there, the same bytes/);
+    writeFiles(dir, { 'in.jsonl': line(MANIFEST[2]?.[1]) });
+    const other = await cli(['import-run', 'gh-aw-manifest', '--output', 'out.ndjson', 'in.jsonl'], dir);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/exists and holds another run: a run is evidence, never replaced/);
+    expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8')).toBe(bytes);
+    const first0 = decisionsOf(first.lines)[0];
+    expect(first0.import).toMatchObject({ kind: 'gh-aw-manifest', file: 'in.jsonl', line: 1 });
+    expect(first0.import.source_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('usage: the kind comes first; --map is refused (the mapping is built in)', async () => {
+    const dir = writeFiles(tempDir(), { 'in.jsonl': line(MANIFEST[0]?.[1]), 'm.yml': MAP });
+    expect((await cli(['import-run', 'gh-aw', '--output', 'o.ndjson', 'in.jsonl'], dir)).stderr).toMatch(/gh-aw-manifest, otlp-json/);
+    const r = await cli(['import-run', 'gh-aw-manifest', '--map', 'm.yml', '--output', 'o.ndjson', 'in.jsonl'], dir);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/the mapping of gh-aw-manifest is built in/)]);
+  });
+});
+
+describe('the gh-aw week against GitHub’s webhook deliveries (fixtures/producers/gh-aw/week)', () => {
+  async function week(dir: string, deliveries = 'deliveries.json') {
+    cpSync(path.join(FX, 'gh-aw/week'), dir, { recursive: true });
+    for (const day of ['2026-11-30', '2026-12-01', '2026-12-02']) {
+      const r = await cli(
+        [
+          'import-run',
+          'gh-aw-manifest',
+          '--pull-requests',
+          'pull-requests.json',
+          '--output',
+          `.assay/runs/gh-aw-${day}.ndjson`,
+          `${day}/safe-output-items.jsonl`,
+        ],
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const imported = await cli(
+      [
+        'import',
+        'github-webhook',
+        '--actor',
+        'acme-agents[bot]',
+        '--repo',
+        'acme/api',
+        '--since',
+        '2026-11-30',
+        '--until',
+        '2026-12-03',
+        '--now',
+        '2026-12-03T04:00:00Z',
+        '--output',
+        '.assay/audit/webhook.ndjson',
+        deliveries,
+      ],
+      dir,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    return verifyIn(dir, '2026-12-03T12:00:00Z');
+  }
+
+  it('each write is verified by its delivery; the issue the export never saw is effect_not_logged', async () => {
+    const { code, report } = await week(tempDir());
+    expect(report.calls.map((c) => [c.tool, c.level])).toEqual([
+      ['gh-aw.create_issue', 'verified'],
+      ['gh-aw.add_comment', 'verified'],
+      ['gh-aw.add_labels', 'verified'],
+      ['gh-aw.add_labels', 'verified'],
+      ['gh-aw.create_pull_request', 'verified'],
+      ['gh-aw.push_to_pull_request_branch', 'verified'],
+      ['gh-aw.add_comment', 'verified'],
+      ['gh-aw.close_issue', 'verified'],
+      ['gh-aw.create_issue', 'asserted'],
+    ]);
+    expect(report.totals).toMatchObject({ verified: 8, effect_not_logged: 1, bound: 8, unmatched: 0 });
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['effect_not_logged']);
+    expect(code).toBe(1);
+  });
+
+  it('a delivery of another target (the label on another issue) binds nothing: the call stays asserted, the record is unmatched', async () => {
+    const dir = tempDir();
+    cpSync(path.join(FX, 'gh-aw/week'), dir, { recursive: true });
+    const deliveries = JSON.parse(readFileSync(path.join(dir, 'deliveries.json'), 'utf8'));
+    deliveries[2].request.payload.issue = { ...deliveries[2].request.payload.issue, number: 999 };
+    writeFiles(dir, { 'other.json': JSON.stringify(deliveries) });
+    const { report } = await week(dir, 'other.json');
+    const labels = report.calls.filter((c) => c.tool === 'gh-aw.add_labels').map((c) => c.level);
+    expect(labels.sort()).toEqual(['asserted', 'verified']);
+    expect(report.totals.unmatched).toBe(1);
+  });
+});
+
+/** One OTLP line with one execute_tool span. */
+function spanLine(tool: string, attrs: Record<string, string>, status: Record<string, unknown> = {}): string {
+  const kv = Object.entries({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, ...attrs }).map(([key, v]) => ({
+    key,
+    value: { stringValue: v },
+  }));
+  return line({
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: 'a'.repeat(32),
+                spanId: Math.random().toString(16).slice(2, 18).padEnd(16, '0'),
+                name: `execute_tool ${tool}`,
+                endTimeUnixNano: '1764583205250000000',
+                attributes: kv,
+                status,
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+}
+const args = (o: unknown) => ({ 'gen_ai.tool.call.arguments': JSON.stringify(o) });
+const result = (o: unknown) => ({ 'gen_ai.tool.call.result': JSON.stringify(o) });
+
+const SPANS: readonly [string, string, Expected][] = [
+  [
+    'create_issue: owner and repo from the arguments, the number from the URL the server returned',
+    spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web' }),
+      ...result({ id: '1', url: 'https://github.com/acme/web/issues/201' }),
+    }),
+    {
+      writes: (l) => {
+        const [d] = decisionsOf(l);
+        expect(subjectOf(d)).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'web', number: 201 }]);
+        expect(d.action.target.provider).toBe('github');
+        expect(l[0].time).toBe('2025-12-01T10:00:05.25Z');
+      },
+    },
+  ],
+  [
+    'merge_pull_request: a number from the arguments (a digit string is the number)',
+    spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: '202' })),
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_pull_request', 'merge', { owner: 'acme', repo: 'web', number: 202 }]),
+    },
+  ],
+  [
+    'push_files: ref and sha from the result',
+    spanLine('push_files', {
+      ...args({ owner: 'acme', repo: 'web', branch: 'x' }),
+      ...result({ ref: 'refs/heads/x', object: { sha: SHA } }),
+    }),
+    {
+      writes: (l) =>
+        expect(subjectOf(decisionsOf(l)[0])).toEqual([
+          'github_branch_push',
+          'push',
+          { owner: 'acme', repo: 'web', ref: 'refs/heads/x', after: SHA },
+        ]),
+    },
+  ],
+  [
+    'a failed call (status ERROR): imported, asserting nothing',
+    spanLine('create_issue', args({ owner: 'acme', repo: 'web' }), { code: 2, message: 'Not Found' }),
+    {
+      writes: (l) => expect(decisionsOf(l)[0].response).toMatchObject({ status: 'error', side_effect_asserted: false }),
+      says: /1 failed/,
+    },
+  ],
+  [
+    'a tool the mapping does not name: asserting nothing, counted',
+    spanLine('get_issue', args({ owner: 'acme', repo: 'web', issue_number: 1 })),
+    { writes: (l) => expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(false), says: /1 not in the mapping/ },
+  ],
+  [
+    'content capture off: the write is asserted with no subject, and the import says how to turn capture on',
+    spanLine('create_issue', {}),
+    {
+      writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toBeNull(),
+      says: /1 named without arguments.*OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true/,
+    },
+  ],
+  [
+    'a result without the URL: asserted, no subject, the field said',
+    spanLine('create_issue', { ...args({ owner: 'acme', repo: 'web' }), ...result({ id: '1' }) }),
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('number: nothing at result.url') },
+  ],
+  [
+    'a span without a time: located',
+    line({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  name: 'x',
+                  attributes: [
+                    { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+                    { key: 'gen_ai.tool.name', value: { stringValue: 'create_issue' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+    { refuses: /in\.jsonl:1:1: the execute_tool span of "create_issue" has no end time/ },
+  ],
+  ['a line that is not OpenTelemetry: located', line({ hello: 'world' }), { refuses: /in\.jsonl:1:1: not an OTLP JSON line/ }],
+];
+
+describe('import-run otlp-json: execute_tool spans through the mapping file', () => {
+  it.each(SPANS)('%s', async (_name, text, expected) => {
+    const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': text, 'map.yml': MAP }, ['--map', 'map.yml']);
+    expectImport(r, expected);
+    if ('writes' in expected) expectEnvelopes(r.lines, 'otlp-json');
+  });
+
+  it('the fixtures: spans out of order and a retried batch, Copilot CLI’s own lines, Claude Code’s events; verified against the day’s deliveries', async () => {
+    const dir = tempDir();
+    cpSync(path.join(FX, 'otlp'), dir, { recursive: true });
+    writeFiles(dir, { 'map.yml': MAP });
+    const said: string[] = [];
+    for (const f of ['agent-spans', 'copilot-cli', 'claude-code-logs']) {
+      const r = await cli(['import-run', 'otlp-json', '--map', 'map.yml', '--output', `.assay/runs/${f}.ndjson`, `${f}.jsonl`], dir);
+      expect(r.code, r.stderr).toBe(0);
+      said.push(r.stderr);
+    }
+    expect(said[0]).toMatch(
+      /8 calls written \(6 asserting with a subject, 0 asserting without one, 2 asserting nothing\).*1 repeat merged/,
+    );
+    expect(said[1]).toMatch(/OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT/);
+    expect(said[2]).toMatch(/1 MCP tools not named.*OTEL_LOG_TOOL_DETAILS=1/);
+    const imported = await cli(
+      [
+        'import',
+        'github-webhook',
+        '--actor',
+        'acme-agents[bot]',
+        '--repo',
+        'acme/web',
+        '--since',
+        '2026-12-01',
+        '--until',
+        '2026-12-02',
+        '--now',
+        '2026-12-02T04:00:00Z',
+        '--output',
+        '.assay/audit/webhook.ndjson',
+        'deliveries.json',
+      ],
+      dir,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const { code, report } = await verifyIn(dir, '2026-12-02T12:00:00Z');
+    const spans = report.calls.filter((c) => c.artifact === '.assay/runs/agent-spans.ndjson').map((c) => [c.tool, c.level]);
+    // In time order: the push (10:19) before the pull request (10:20), whatever the batches' order.
+    expect(spans).toEqual([
+      ['create_issue', 'verified'],
+      ['get_issue', null],
+      ['add_issue_comment', 'verified'],
+      ['push_files', 'verified'],
+      ['create_pull_request', 'verified'],
+      ['merge_pull_request', 'verified'],
+      ['create_issue', null],
+      ['create_issue', 'verified'],
+    ]);
+    const claude = report.calls.filter((c) => c.artifact === '.assay/runs/claude-code-logs.ndjson').map((c) => [c.tool, c.level]);
+    expect(claude).toEqual([
+      ['Bash', null],
+      ['merge_pull_request', 'verified'],
+      ['merge_pull_request', null],
+      ['mcp_tool', null],
+    ]);
+    expect(report.totals).toMatchObject({ verified: 7, bound: 7, unmatched: 0 });
+    expect(code).toBe(0);
+  });
+
+  it('a mapping that reads a result from Claude Code’s events (which carry none) is the mapping’s error, located in it (exit 2)', async () => {
+    const dir = tempDir();
+    cpSync(path.join(FX, 'otlp/claude-code-logs.jsonl'), path.join(dir, 'in.jsonl'));
+    const map = MAP.replace('tool: merge_pull_request', 'tool: merge_pull_request_x').replace(
+      '- tool: create_issue',
+      '- tool: "merge_pull_request"',
+    );
+    const r = await runImporter('import-run', 'otlp-json', { 'map.yml': map }, ['--map', 'map.yml'], ['in.jsonl'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /map\.yml:13:\d+: tools\[0\] \(merge_pull_request\) reads the tool's result, but Claude Code's tool_result events carry none/,
+    );
+  });
+
+  it('--map is required', async () => {
+    const dir = writeFiles(tempDir(), { 'in.jsonl': spanLine('x', {}) });
+    const r = await cli(['import-run', 'otlp-json', '--output', 'o.ndjson', 'in.jsonl'], dir);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--map FILE is required/)]);
+  });
+
+  it('hostile lines: a kvlist with __proto__, deep arrays, a huge intValue, a bad time: no prototype reached, located refusals', async () => {
+    const proto = spanLine('create_issue', {}).replace(
+      '"attributes":[',
+      '"attributes":[{"key":"gen_ai.tool.call.arguments","value":{"kvlistValue":{"values":[{"key":"__proto__","value":{"stringValue":"x"}},{"key":"owner","value":{"stringValue":"acme"}},{"key":"repo","value":{"stringValue":"web"}}]}}},',
+    );
+    const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': proto, 'map.yml': MAP }, ['--map', 'map.yml']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(({} as Record<string, unknown>)['owner']).toBeUndefined();
+    expect(decisionsOf(r.lines)[0].import.note).toBe('number: no result captured');
+    const deep = `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":${'{"arrayValue":{"values":['.repeat(40)}${']}}'.repeat(40)}}]}]}]}]}\n`;
+    const bad = await runImporter(
+      'import-run',
+      'otlp-json',
+      {
+        'in.jsonl': `${deep}{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool a","endTimeUnixNano":"999999999999999999999","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"intValue":"1"}}]}]}]}]}\n`,
+        'map.yml': MAP,
+      },
+      ['--map', 'map.yml'],
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/in\.jsonl:1:\d+: .*(depth|deep)/i);
+    expect(bad.stderr).toMatch(/in\.jsonl:2:1: the execute_tool span of "a" has no end time/);
+  });
+});
+
+describe('the mapping file: read like the policy file, every problem located', () => {
+  const CASES: readonly [string, string, RegExp][] = [
+    [
+      'an unknown class, with the nearest',
+      'version: 1\ntools:\n  - tool: a\n    class: github_isue\n    verb: create\n    target: {owner: {arg: o}}\n',
+      /m\.yml:4:12: class "github_isue" is not in the class table \(did you mean "github_issue"\?\)/,
+    ],
+    [
+      'a verb the class does not have',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: delete\n    target: {owner: {arg: o}, repo: {arg: r}, number: {arg: n}}\n',
+      /m\.yml:5:11: github_issue has the verbs create, close, not "delete"/,
+    ],
+    [
+      'a bound field missing',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: create\n    target:\n      owner: {arg: o}\n      repo: {arg: r}\n',
+      /m\.yml:6:5: github_issue binds owner, repo, number: the target gives no number/,
+    ],
+    [
+      'a field the class does not bind',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: create\n    target: {owner: {arg: o}, repo: {arg: r}, number: {arg: n}, title: {arg: t}}\n',
+      /m\.yml:6:\d+: github_issue binds owner, repo, number: not title/,
+    ],
+    [
+      'a hashed field without its domain',
+      'version: 1\ntools:\n  - tool: a\n    class: github_label\n    verb: add\n    target: {owner: {arg: o}, repo: {arg: r}, number: {arg: n}, label_hash: {arg: l}}\n',
+      /label_hash is hashed in the domain github_label: write hash: github_label/,
+    ],
+    [
+      'two sources for a field',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: create\n    target: {owner: {arg: o, value: acme}, repo: {arg: r}, number: {arg: n}}\n',
+      /owner: give exactly one of arg, result or value \(not arg and value\)/,
+    ],
+    [
+      'a misspelt key',
+      'version: 1\ntools:\n  - tool: a\n    clas: github_issue\n    verb: create\n    target: {owner: {arg: o}}\n',
+      /m\.yml:4:5: unknown key "clas" in tools\.0 \(did you mean "class"\?\)/,
+    ],
+    ['an anchor', 'version: 1\ntools:\n  - &t\n    tool: a\n', /m\.yml:3:5: an anchor \(&t\)/],
+    [
+      'a path that is not dotted names',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: create\n    target: {owner: {arg: "owner[0]"}, repo: {arg: r}, number: {arg: n}}\n',
+      /m\.yml:6:\d+: tools\.0\.target\.owner\.arg must match pattern/,
+    ],
+  ];
+  it.each(CASES)('%s', async (_name, text, expected) => {
+    const dir = writeFiles(tempDir(), { 'm.yml': text, 'in.jsonl': spanLine('a', {}) });
+    const r = await cli(['import-run', 'otlp-json', '--map', 'm.yml', '--output', 'o.ndjson', 'in.jsonl'], dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(expected);
+  });
+});
