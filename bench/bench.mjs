@@ -374,6 +374,13 @@ if (t10 && t100)
   );
 }
 
+// import-run (gh-aw manifests, OTLP spans) at 100 000 lines: bench/import-run.mjs, on this Node.
+{
+  const r = spawnSync(process.execPath, [path.join(root, 'bench/import-run.mjs'), '--repeat', String(repeat)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/import-run.mjs failed: ${r.stderr}`);
+  process.stdout.write(r.stdout);
+}
+
 // Keyless: 1 000 server logs, each with a <log>.sigstore.json made by mock Sigstore services (a CA,
 // a CT log, a transparency log; the trusted root from their keys), the gate with a trusted producer
 // identity (every bundle checked against the root) against the same corpus without identities.

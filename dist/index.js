@@ -40735,17 +40735,25 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
-/** `text` in a new temporary file beside `file`: its path. */
+
+/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+        if (typeof text === 'string')
+            (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+        else
+            for (const chunk of text)
+                (0,external_node_fs_namespaceObject.writeSync)(fd, chunk);
     }
-    finally {
+    catch (error) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw error;
     }
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
     return tmp;
 }
 /**
@@ -40772,6 +40780,26 @@ function writeNew(file, text) {
     const tmp = writeTemp(file, text);
     try {
         linkSync(tmp, file);
+    }
+    finally {
+        rmSync(tmp, { force: true });
+    }
+}
+/**
+ * Write `chunks` to a new `file`, whole, never over a different one: `written`; `same` when `file`
+ * already holds exactly these bytes (nothing is written); `different` when it holds others (nothing
+ * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
+ */
+function writeNewOrSame(file, chunks) {
+    const tmp = writeTemp(file, chunks);
+    try {
+        linkSync(tmp, file);
+        return 'written';
+    }
+    catch (error) {
+        if (error.code !== 'EEXIST')
+            throw error;
+        return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
     }
     finally {
         rmSync(tmp, { force: true });

@@ -61,6 +61,9 @@ export function subjectOf(d: Json): [string, string, Record<string, unknown>] | 
 export function expectEnvelopes(events: readonly Json[], kind: string): void {
   const runId = events[0]?.assayrunid;
   events.forEach((e, seq) => {
+    // Each line is its own canonical form (RFC 8785): written member by member, it must be what JCS writes.
+    const whole = jcs(e);
+    expect(whole.ok && whole.text).toBe(JSON.stringify(e));
     const content = jcs({ specversion: e.specversion, type: e.type, datacontenttype: e.datacontenttype, subject: e.subject, data: e.data });
     expect(content.ok && sha256Digest(content.text)).toBe(e.assaycontenthash);
     expect(e).toMatchObject({

@@ -7648,17 +7648,25 @@ var output = __nccwpck_require__(1534);
 
 
 
-/** `text` in a new temporary file beside `file`: its path. */
+
+/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_.writeSync)(fd, text);
+        if (typeof text === 'string')
+            (0,external_node_fs_.writeSync)(fd, text);
+        else
+            for (const chunk of text)
+                (0,external_node_fs_.writeSync)(fd, chunk);
     }
-    finally {
+    catch (error) {
         (0,external_node_fs_.closeSync)(fd);
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw error;
     }
+    (0,external_node_fs_.closeSync)(fd);
     return tmp;
 }
 /**
@@ -7685,6 +7693,26 @@ function writeNew(file, text) {
     const tmp = writeTemp(file, text);
     try {
         (0,external_node_fs_.linkSync)(tmp, file);
+    }
+    finally {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+    }
+}
+/**
+ * Write `chunks` to a new `file`, whole, never over a different one: `written`; `same` when `file`
+ * already holds exactly these bytes (nothing is written); `different` when it holds others (nothing
+ * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
+ */
+function writeNewOrSame(file, chunks) {
+    const tmp = writeTemp(file, chunks);
+    try {
+        (0,external_node_fs_.linkSync)(tmp, file);
+        return 'written';
+    }
+    catch (error) {
+        if (error.code !== 'EEXIST')
+            throw error;
+        return (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(tmp)) === (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(file)) ? 'same' : 'different';
     }
     finally {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
@@ -11138,74 +11166,82 @@ const runImporter = (kind) => RUN_KINDS[kind];
  */
 
 
-/** A call → the Assay decision the gate reads (tool, action, decision, response, and where it came from). */
-function decisionOf(call, source, first) {
-    const target = {};
-    if (call.effect) {
-        target['provider'] = call.effect.provider;
-        for (const [field, value] of call.effect.target)
-            target[field] = value;
-    }
-    const origin = { kind: source.kind, file: source.file, line: call.line };
+/** A string's JSON text as RFC 8785 writes it (JSON.stringify's; a lone surrogate, which the strict reader never lets through, replaced). */
+const call_str = (value) => JSON.stringify(value.isWellFormed() ? value : value.toWellFormed());
+/** A value of ours (a string, a whole number) as JCS writes it. */
+const scalar = (value) => (typeof value === 'number' ? JSON.stringify(value) : call_str(value));
+/** Members in JCS order (keys compared in UTF-16 code units), written `"key":text`. */
+const call_members = (pairs) => `{${[...pairs]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${call_str(k)}:${v}`)
+    .join(',')}}`;
+/**
+ * A call → the Assay decision the gate reads (tool, action, decision, response, and where it came
+ * from), as its canonical text: written member by member in JCS's key order (a test holds every
+ * line equal to its JCS), not built as an object and canonicalized.
+ */
+function decisionText(call, source, first) {
+    const effect = call.effect;
+    const action = effect
+        ? `{"resource_type":${call_str(effect.actionClass)},"target":${call_members([['provider', call_str(effect.provider)], ...effect.target.map(([f, v]) => [f, scalar(v)])])},"verb":${call_str(effect.verb)}}`
+        : '{"resource_type":null,"target":null,"verb":null}';
+    const origin = [
+        ['kind', call_str(source.kind)],
+        ['file', call_str(source.file)],
+        ['line', String(call.line)],
+    ];
     if (first)
-        origin['source_sha256'] = source.sha256;
+        origin.push(['source_sha256', call_str(source.sha256)]);
     if (call.callId !== null)
-        origin['call_id'] = call.callId;
+        origin.push(['call_id', call_str(call.callId)]);
     if (call.note !== null)
-        origin['note'] = call.note;
-    return {
-        tool: { name: call.tool },
-        ...(call.server !== null ? { server: { id: call.server } } : {}),
-        action: call.effect
-            ? { resource_type: call.effect.actionClass, verb: call.effect.verb, target }
-            : { resource_type: null, verb: null, target: null },
-        decision: { effect: 'allow', source: `receipt-gate import-run ${source.kind}` },
-        response: {
-            status: call.succeeded ? 'success' : 'error',
-            side_effect_asserted: call.asserts,
-            side_effect: { asserted: call.asserts, level: 'asserted' },
-        },
-        import: origin,
-    };
+        origin.push(['note', call_str(call.note)]);
+    const asserted = call.asserts ? 'true' : 'false';
+    return (`{"action":${action},"decision":{"effect":"allow","source":${call_str(`receipt-gate import-run ${source.kind}`)}},"import":${call_members(origin)},` +
+        `"response":{"side_effect":{"asserted":${asserted},"level":"asserted"},"side_effect_asserted":${asserted},"status":${call.succeeded ? '"success"' : '"error"'}},` +
+        `${call.server !== null ? `"server":{"id":${call_str(call.server)}},` : ''}"tool":{"name":${call_str(call.tool)}}}`);
 }
 const NON_CLAIMS = [
     "imported from the producer's own file by receipt-gate import-run; asserts only what that file says happened",
     'does not prove the side effect: a provider record binds it, or it stays asserted',
 ];
-/**
- * The run: one evidence event per call, in the order given, canonical JSON, `\n` after each. The
- * run id is the inputs' digest (the same inputs give the same bytes); `assaycontenthash` as
- * evidence-bundle.md says (JCS of specversion, type, datacontenttype, subject, data).
- */
-function eventLines(calls, runId, version) {
-    const out = [];
-    calls.forEach(({ call, source, first }, seq) => {
-        const data = { schema: SURFACE_SCHEMA, observed_tool_decisions: [decisionOf(call, source, first)], non_claims: NON_CLAIMS };
-        const content = { specversion: '1.0', type: SURFACE_SCHEMA, datacontenttype: 'application/json', subject: source.file, data };
-        const hashed = (0,binding/* jcs */.vI)(content);
-        if (!hashed.ok)
-            throw new Error(`an imported call cannot be canonicalized: ${hashed.reason}`); // strings, whole numbers and booleans only
-        const event = (0,binding/* jcs */.vI)({
-            specversion: '1.0',
-            type: SURFACE_SCHEMA,
-            source: `urn:receipt-gate:import-run:${source.kind}`,
-            id: `${runId}:${seq}`,
-            time: call.time,
-            datacontenttype: 'application/json',
-            subject: source.file,
-            assayrunid: runId,
-            assayseq: seq,
-            assayproducer: 'receipt-gate',
-            assayproducerversion: version,
-            assaycontenthash: (0,binding/* sha256Digest */.sI)(hashed.text),
-            data,
-        });
-        if (!event.ok)
-            throw new Error(`an imported call cannot be canonicalized: ${event.reason}`);
-        out.push(event.text);
-    });
-    return out.length > 0 ? `${out.join('\n')}\n` : '';
+/** A value's canonical text, for the few this module writes itself (strings and decisions of strings, numbers, booleans and null). */
+function call_canonical(value) {
+    const text = (0,binding/* jcs */.vI)(value);
+    if (!text.ok)
+        throw new Error(`an imported call cannot be canonicalized: ${text.reason}`); // strings, whole numbers and booleans only
+    return text.text;
 }
+/**
+ * The run, in chunks of lines: one evidence event per call, in the order given, canonical JSON (RFC
+ * 8785), `\n` after each. The run id is the inputs' digest (the same inputs give the same bytes); `assaycontenthash`
+ * as evidence-bundle.md says (JCS of specversion, type, datacontenttype, subject, data). Each event is
+ * written member by member in JCS's key order with only the decision canonicalized per call: the
+ * event and its content hash share the data's text (a test holds every line equal to its JCS).
+ */
+function* eventLines(calls, runId, version) {
+    const type = call_canonical(SURFACE_SCHEMA);
+    const nonClaims = call_canonical(NON_CLAIMS);
+    const constant = `"assayproducer":"receipt-gate","assayproducerversion":${call_canonical(version)},"assayrunid":${call_canonical(runId)}`;
+    // Chunks of CHUNK lines: the run is written as it is made, never held whole (100 000 calls: ~150 MB).
+    let out = [];
+    for (const [seq, { call, source, first }] of calls.entries()) {
+        // Keys in JCS order: data {non_claims, observed_tool_decisions, schema}; the event's members below.
+        const data = `{"non_claims":${nonClaims},"observed_tool_decisions":[${decisionText(call, source, first)}],"schema":${type}}`;
+        const subject = call_canonical(source.file);
+        const hash = (0,binding/* sha256Digest */.sI)(`{"data":${data},"datacontenttype":"application/json","specversion":"1.0","subject":${subject},"type":${type}}`);
+        out.push(`{"assaycontenthash":"${hash}",${constant},"assayseq":${seq},"data":${data},"datacontenttype":"application/json",` +
+            `"id":${call_canonical(`${runId}:${seq}`)},"source":${call_canonical(`urn:receipt-gate:import-run:${source.kind}`)},"specversion":"1.0",` +
+            `"subject":${subject},"time":${call_canonical(call.time)},"type":${type}}\n`);
+        if (out.length === CHUNK) {
+            yield out.join('');
+            out = [];
+        }
+    }
+    if (out.length > 0)
+        yield out.join('');
+}
+const CHUNK = 1000;
 
 ;// CONCATENATED MODULE: ./src/tools/import-run/run.ts
 /**
@@ -11313,7 +11349,6 @@ function runImportRun(s) {
 
 
 
-
 const import_run_OPTIONS = [
     { flag: 'output', kind: 'string', arg: 'FILE', help: 'the run (NDJSON evidence events; required): never written over a different file' },
     {
@@ -11389,26 +11424,19 @@ const importRun = {
         const done = result.value;
         if (done.calls === 0)
             return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}; no calls, so ${output} was not written`) };
-        let existing = null;
+        let wrote;
         try {
-            existing = (0,external_node_fs_.readFileSync)(output, 'utf8');
-        }
-        catch {
-            existing = null;
-        }
-        if (existing !== null && existing !== done.ndjson)
-            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(tool, `${output} exists and holds another run: a run is evidence, never replaced (write to a new file, or remove it first)`));
-        try {
-            if (existing === null)
-                writeNew(output, done.ndjson);
+            wrote = writeNewOrSame(output, done.ndjson);
         }
         catch (error) {
             return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error);
         }
+        if (wrote === 'different')
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.usage, (0,cli_command/* say */.cv)(tool, `${output} exists and holds another run: a run is evidence, never replaced (write to a new file, or remove it first)`));
         return {
             code: cli_command/* EXIT */.dc.pass,
             stdout: '',
-            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary} → ${output}${existing !== null ? ' (already there, the same bytes)' : ''}`),
+            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary} → ${output}${wrote === 'same' ? ' (already there, the same bytes)' : ''}`),
         };
     },
 };
@@ -13944,7 +13972,7 @@ function projectionOf(t) {
         return { kind: 'none', reason: t[1] };
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
-function wire_decisionOf(tuple, rel) {
+function decisionOf(tuple, rel) {
     const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
@@ -13974,7 +14002,7 @@ function decodeRead(text, rel) {
     let run = null;
     if (w.run) {
         const { artifact, attestation, sha256 } = w.run;
-        const decisions = w.run.decisions.map((d) => wire_decisionOf(d, rel));
+        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
         run = {
             artifact,
             decisions,
@@ -15390,7 +15418,7 @@ var report_text = __nccwpck_require__(5655);
 
 
 
-const CHUNK = 1 << 20;
+const json_report_CHUNK = 1 << 20;
 /** A call's JSON form: its members in schema order, without what only the reporters read. */
 const callJson = (c) => ({
     artifact: c.artifact,
@@ -15434,7 +15462,7 @@ function* jsonChunks(report) {
             const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
             parts.push(line);
             size += line.length;
-            if (size >= CHUNK) {
+            if (size >= json_report_CHUNK) {
                 yield parts.join('');
                 parts = [];
                 size = 0;

@@ -1,18 +1,23 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../core/binding.js';
 import { outputPlace } from '../report/output.js';
 
-/** `text` in a new temporary file beside `file`: its path. */
-function writeTemp(file: string, text: string): string {
+/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
+function writeTemp(file: string, text: string | Iterable<string>): string {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
-    writeSync(fd, text);
-  } finally {
+    if (typeof text === 'string') writeSync(fd, text);
+    else for (const chunk of text) writeSync(fd, chunk);
+  } catch (error) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
   }
+  closeSync(fd);
   return tmp;
 }
 
@@ -40,6 +45,24 @@ export function writeNew(file: string, text: string): void {
   const tmp = writeTemp(file, text);
   try {
     linkSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * Write `chunks` to a new `file`, whole, never over a different one: `written`; `same` when `file`
+ * already holds exactly these bytes (nothing is written); `different` when it holds others (nothing
+ * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
+ */
+export function writeNewOrSame(file: string, chunks: Iterable<string>): 'written' | 'same' | 'different' {
+  const tmp = writeTemp(file, chunks);
+  try {
+    linkSync(tmp, file);
+    return 'written';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
   } finally {
     rmSync(tmp, { force: true });
   }

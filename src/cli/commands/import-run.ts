@@ -3,7 +3,6 @@
  * JSON lines) turned into a run the gate reads, offline, written only when the whole import succeeds
  * and never over a different file (docs/producers.md).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
@@ -11,7 +10,7 @@ import { readMappingFile } from '../../read/mapping-file.js';
 import { RUN_KIND_NAMES, runImporter, runKind } from '../../tools/import-run/kinds.js';
 import { type PullHeads, readPullHeads } from '../../tools/import-run/pull-heads.js';
 import { runImportRun } from '../../tools/import-run/run.js';
-import { writeNew } from '../../tools/write.js';
+import { writeNewOrSame } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
 import { readInputs, readTextFile } from '../files.js';
 import { LIMITS, type OptionSpec, parseFlags } from '../options.js';
@@ -96,27 +95,22 @@ export const importRun: Command = {
     const done = result.value;
     if (done.calls === 0)
       return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no calls, so ${output} was not written`) };
-    let existing: string | null = null;
+    let wrote: 'written' | 'same' | 'different';
     try {
-      existing = readFileSync(output, 'utf8');
-    } catch {
-      existing = null;
+      wrote = writeNewOrSame(output, done.ndjson);
+    } catch (error) {
+      return unwritable(tool, 'the output', output, error);
     }
-    if (existing !== null && existing !== done.ndjson)
+    if (wrote === 'different')
       return wroteNothing(
         tool,
         EXIT.usage,
         say(tool, `${output} exists and holds another run: a run is evidence, never replaced (write to a new file, or remove it first)`),
       );
-    try {
-      if (existing === null) writeNew(output, done.ndjson);
-    } catch (error) {
-      return unwritable(tool, 'the output', output, error);
-    }
     return {
       code: EXIT.pass,
       stdout: '',
-      stderr: say(tool, `${done.summary} → ${output}${existing !== null ? ' (already there, the same bytes)' : ''}`),
+      stderr: say(tool, `${done.summary} → ${output}${wrote === 'same' ? ' (already there, the same bytes)' : ''}`),
     };
   },
 };

@@ -7,7 +7,6 @@
  * subject, never a guess.
  */
 import { jcs, sha256Digest } from '../../core/binding.js';
-import type { JsonObject } from '../../core/json.js';
 import { SURFACE_SCHEMA } from '../../core/model.js';
 
 /** A bound target field's value: a string (names, hashes, shas) or a whole number (GitHub's ids). */
@@ -52,31 +51,43 @@ export interface RunSource {
   readonly sha256: string;
 }
 
-/** A call → the Assay decision the gate reads (tool, action, decision, response, and where it came from). */
-function decisionOf(call: ProducerCall, source: RunSource, first: boolean): JsonObject {
-  const target: { [field: string]: FieldValue } = {};
-  if (call.effect) {
-    target['provider'] = call.effect.provider;
-    for (const [field, value] of call.effect.target) target[field] = value;
-  }
-  const origin: { [key: string]: string | number } = { kind: source.kind, file: source.file, line: call.line };
-  if (first) origin['source_sha256'] = source.sha256;
-  if (call.callId !== null) origin['call_id'] = call.callId;
-  if (call.note !== null) origin['note'] = call.note;
-  return {
-    tool: { name: call.tool },
-    ...(call.server !== null ? { server: { id: call.server } } : {}),
-    action: call.effect
-      ? { resource_type: call.effect.actionClass, verb: call.effect.verb, target }
-      : { resource_type: null, verb: null, target: null },
-    decision: { effect: 'allow', source: `receipt-gate import-run ${source.kind}` },
-    response: {
-      status: call.succeeded ? 'success' : 'error',
-      side_effect_asserted: call.asserts,
-      side_effect: { asserted: call.asserts, level: 'asserted' },
-    },
-    import: origin,
-  };
+/** A string's JSON text as RFC 8785 writes it (JSON.stringify's; a lone surrogate, which the strict reader never lets through, replaced). */
+const str = (value: string): string => JSON.stringify(value.isWellFormed() ? value : value.toWellFormed());
+
+/** A value of ours (a string, a whole number) as JCS writes it. */
+const scalar = (value: FieldValue): string => (typeof value === 'number' ? JSON.stringify(value) : str(value));
+
+/** Members in JCS order (keys compared in UTF-16 code units), written `"key":text`. */
+const members = (pairs: readonly (readonly [string, string])[]): string =>
+  `{${[...pairs]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${str(k)}:${v}`)
+    .join(',')}}`;
+
+/**
+ * A call → the Assay decision the gate reads (tool, action, decision, response, and where it came
+ * from), as its canonical text: written member by member in JCS's key order (a test holds every
+ * line equal to its JCS), not built as an object and canonicalized.
+ */
+function decisionText(call: ProducerCall, source: RunSource, first: boolean): string {
+  const effect = call.effect;
+  const action = effect
+    ? `{"resource_type":${str(effect.actionClass)},"target":${members([['provider', str(effect.provider)], ...effect.target.map(([f, v]) => [f, scalar(v)] as const)])},"verb":${str(effect.verb)}}`
+    : '{"resource_type":null,"target":null,"verb":null}';
+  const origin: [string, string][] = [
+    ['kind', str(source.kind)],
+    ['file', str(source.file)],
+    ['line', String(call.line)],
+  ];
+  if (first) origin.push(['source_sha256', str(source.sha256)]);
+  if (call.callId !== null) origin.push(['call_id', str(call.callId)]);
+  if (call.note !== null) origin.push(['note', str(call.note)]);
+  const asserted = call.asserts ? 'true' : 'false';
+  return (
+    `{"action":${action},"decision":{"effect":"allow","source":${str(`receipt-gate import-run ${source.kind}`)}},"import":${members(origin)},` +
+    `"response":{"side_effect":{"asserted":${asserted},"level":"asserted"},"side_effect_asserted":${asserted},"status":${call.succeeded ? '"success"' : '"error"'}},` +
+    `${call.server !== null ? `"server":{"id":${str(call.server)}},` : ''}"tool":{"name":${str(call.tool)}}}`
+  );
 }
 
 const NON_CLAIMS = [
@@ -84,39 +95,48 @@ const NON_CLAIMS = [
   'does not prove the side effect: a provider record binds it, or it stays asserted',
 ];
 
+/** A value's canonical text, for the few this module writes itself (strings and decisions of strings, numbers, booleans and null). */
+function canonical(value: unknown): string {
+  const text = jcs(value);
+  if (!text.ok) throw new Error(`an imported call cannot be canonicalized: ${text.reason}`); // strings, whole numbers and booleans only
+  return text.text;
+}
+
 /**
- * The run: one evidence event per call, in the order given, canonical JSON, `\n` after each. The
- * run id is the inputs' digest (the same inputs give the same bytes); `assaycontenthash` as
- * evidence-bundle.md says (JCS of specversion, type, datacontenttype, subject, data).
+ * The run, in chunks of lines: one evidence event per call, in the order given, canonical JSON (RFC
+ * 8785), `\n` after each. The run id is the inputs' digest (the same inputs give the same bytes); `assaycontenthash`
+ * as evidence-bundle.md says (JCS of specversion, type, datacontenttype, subject, data). Each event is
+ * written member by member in JCS's key order with only the decision canonicalized per call: the
+ * event and its content hash share the data's text (a test holds every line equal to its JCS).
  */
-export function eventLines(
+export function* eventLines(
   calls: readonly { readonly call: ProducerCall; readonly source: RunSource; readonly first: boolean }[],
   runId: string,
   version: string,
-): string {
-  const out: string[] = [];
-  calls.forEach(({ call, source, first }, seq) => {
-    const data = { schema: SURFACE_SCHEMA, observed_tool_decisions: [decisionOf(call, source, first)], non_claims: NON_CLAIMS };
-    const content = { specversion: '1.0', type: SURFACE_SCHEMA, datacontenttype: 'application/json', subject: source.file, data };
-    const hashed = jcs(content);
-    if (!hashed.ok) throw new Error(`an imported call cannot be canonicalized: ${hashed.reason}`); // strings, whole numbers and booleans only
-    const event = jcs({
-      specversion: '1.0',
-      type: SURFACE_SCHEMA,
-      source: `urn:receipt-gate:import-run:${source.kind}`,
-      id: `${runId}:${seq}`,
-      time: call.time,
-      datacontenttype: 'application/json',
-      subject: source.file,
-      assayrunid: runId,
-      assayseq: seq,
-      assayproducer: 'receipt-gate',
-      assayproducerversion: version,
-      assaycontenthash: sha256Digest(hashed.text),
-      data,
-    });
-    if (!event.ok) throw new Error(`an imported call cannot be canonicalized: ${event.reason}`);
-    out.push(event.text);
-  });
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
+): Generator<string> {
+  const type = canonical(SURFACE_SCHEMA);
+  const nonClaims = canonical(NON_CLAIMS);
+  const constant = `"assayproducer":"receipt-gate","assayproducerversion":${canonical(version)},"assayrunid":${canonical(runId)}`;
+  // Chunks of CHUNK lines: the run is written as it is made, never held whole (100 000 calls: ~150 MB).
+  let out: string[] = [];
+  for (const [seq, { call, source, first }] of calls.entries()) {
+    // Keys in JCS order: data {non_claims, observed_tool_decisions, schema}; the event's members below.
+    const data = `{"non_claims":${nonClaims},"observed_tool_decisions":[${decisionText(call, source, first)}],"schema":${type}}`;
+    const subject = canonical(source.file);
+    const hash = sha256Digest(
+      `{"data":${data},"datacontenttype":"application/json","specversion":"1.0","subject":${subject},"type":${type}}`,
+    );
+    out.push(
+      `{"assaycontenthash":"${hash}",${constant},"assayseq":${seq},"data":${data},"datacontenttype":"application/json",` +
+        `"id":${canonical(`${runId}:${seq}`)},"source":${canonical(`urn:receipt-gate:import-run:${source.kind}`)},"specversion":"1.0",` +
+        `"subject":${subject},"time":${canonical(call.time)},"type":${type}}\n`,
+    );
+    if (out.length === CHUNK) {
+      yield out.join('');
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out.join('');
 }
+
+const CHUNK = 1000;

@@ -26,8 +26,8 @@ export interface RunImportSettings {
 }
 
 export interface RunImported {
-  /** The run (empty: no call, and no file should be written). */
-  readonly ndjson: string;
+  /** The run's text, chunk by chunk (nothing when there is no call: no file should be written). */
+  readonly ndjson: Iterable<string>;
   readonly calls: number;
   readonly summary: string;
 }
