@@ -42,8 +42,21 @@ try {
   mkdirSync(tmp, { recursive: true });
   const stamp = (n) => new Date(Date.UTC(2026, 10, 30) + n * 1000).toISOString();
   const types = [
-    (n) => ({ type: 'create_issue', url: `https://github.com/acme/api/issues/${n}`, number: n, repo: 'acme/api', provider: 'github', id: 2e9 + n }),
-    (n) => ({ type: 'add_comment', url: `https://github.com/acme/api/issues/${n}#issuecomment-${3e9 + n}`, number: n, repo: 'acme/api', id: 3e9 + n }),
+    (n) => ({
+      type: 'create_issue',
+      url: `https://github.com/acme/api/issues/${n}`,
+      number: n,
+      repo: 'acme/api',
+      provider: 'github',
+      id: 2e9 + n,
+    }),
+    (n) => ({
+      type: 'add_comment',
+      url: `https://github.com/acme/api/issues/${n}#issuecomment-${3e9 + n}`,
+      number: n,
+      repo: 'acme/api',
+      id: 3e9 + n,
+    }),
     (n) => ({ type: 'add_labels', number: n, repo: 'acme/api', labelsAdded: ['bug', 'triage'] }),
     (n) => ({ type: 'create_pull_request', url: `https://github.com/acme/api/pull/${n}`, number: n, repo: 'acme/api' }),
     (n) => ({ type: 'close_issue', url: `https://github.com/acme/api/issues/${n}`, number: n }),
@@ -78,7 +91,11 @@ try {
         status: {},
       });
     }
-    lines.push(JSON.stringify({ resourceSpans: [{ resource: { attributes: [attr('service.name', 'agent')] }, scopeSpans: [{ scope: { name: 'agent' }, spans }] }] }));
+    lines.push(
+      JSON.stringify({
+        resourceSpans: [{ resource: { attributes: [attr('service.name', 'agent')] }, scopeSpans: [{ scope: { name: 'agent' }, spans }] }],
+      }),
+    );
   }
   const spans = path.join(tmp, 'spans.jsonl');
   writeFileSync(spans, `${lines.join('\n')}\n`);
