@@ -615,3 +615,92 @@ describe('the mapping file: read like the policy file, every problem located', (
     expect(r.stderr).toMatch(expected);
   });
 });
+
+describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), through the mapping file', () => {
+  it('pairs each tools/call with its response; verified against the day’s deliveries; failures, reads and other lines counted', async () => {
+    const dir = tempDir();
+    cpSync(path.join(FX, 'mcp/rpc-messages.jsonl'), path.join(dir, 'rpc-messages.jsonl'));
+    cpSync(path.join(FX, 'otlp/deliveries.json'), path.join(dir, 'deliveries.json'));
+    writeFiles(dir, { 'map.yml': MAP });
+    const r = await cli(['import-run', 'mcp-jsonrpc', '--map', 'map.yml', '--output', '.assay/runs/rpc.ndjson', 'rpc-messages.jsonl'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /13 lines read, 4 calls written \(2 asserting with a subject, 0 asserting without one, 2 asserting nothing\); 1 failed, 1 not in the mapping/,
+    );
+    expect(r.stderr).toMatch(/1 tools\/call requests never answered/);
+    const events = readFileSync(path.join(dir, '.assay/runs/rpc.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expectEnvelopes(events, 'mcp-jsonrpc');
+    const [first] = decisionsOf(events);
+    // The request's line (v1: line 3), the server the gateway names, the JSON-RPC id.
+    expect(first.import).toMatchObject({ line: 3, call_id: '1' });
+    expect(first.server).toEqual({ id: 'github' });
+    const imported = await cli(
+      [
+        'import',
+        'github-webhook',
+        '--actor',
+        'acme-agents[bot]',
+        '--repo',
+        'acme/web',
+        '--since',
+        '2026-12-01',
+        '--until',
+        '2026-12-02',
+        '--now',
+        '2026-12-02T04:00:00Z',
+        '--output',
+        '.assay/audit/webhook.ndjson',
+        'deliveries.json',
+      ],
+      dir,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const { report } = await verifyIn(dir, '2026-12-02T12:00:00Z', ['--allow-unmatched-records']);
+    expect(report.calls.map((c) => [c.tool, c.level])).toEqual([
+      ['create_issue', 'verified'],
+      ['issue_read', null],
+      ['add_issue_comment', 'verified'],
+      ['add_issue_comment', null],
+    ]);
+  });
+
+  const rpc = (o: Record<string, unknown>) =>
+    line({ timestamp: '2026-12-01T10:00:00Z', _schema: 'rpc-message/v2', server_id: 'github', ...o });
+  const ROWS: readonly [string, string, Expected][] = [
+    [
+      'a server rule matches the gateway’s server_id only',
+      rpc({
+        event: 'rpc_request',
+        payload: {
+          id: 'a',
+          method: 'tools/call',
+          params: { name: 'merge_pull_request', arguments: { owner: 'acme', repo: 'web', pullNumber: 9 } },
+        },
+      }) + rpc({ event: 'rpc_response', payload: { id: 'a', result: { content: [] } } }),
+      {
+        writes: (l) =>
+          expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_pull_request', 'merge', { owner: 'acme', repo: 'web', number: 9 }]),
+      },
+    ],
+    [
+      'a JSON-RPC error answer: failed, asserting nothing',
+      rpc({ event: 'rpc_request', payload: { id: 1, method: 'tools/call', params: { name: 'merge_pull_request', arguments: {} } } }) +
+        rpc({ event: 'rpc_response', payload: { id: 1, error: { code: -32602, message: 'bad params' } } }),
+      { writes: (l) => expect(decisionsOf(l)[0].response.status).toBe('error'), says: /1 failed/ },
+    ],
+    [
+      'a request without an id: located',
+      rpc({ event: 'rpc_request', payload: { method: 'tools/call', params: { name: 'create_issue' } } }),
+      { refuses: /in\.jsonl:1:1: the tools\/call request of "create_issue" has no id/ },
+    ],
+    ['a line that is no gateway log line: located', line({ hello: 1 }), { refuses: /in\.jsonl:1:1: not a gateway log line/ }],
+  ];
+  it.each(ROWS)('%s', async (_name, text, expected) => {
+    const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
+    const r = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': text, 'map.yml': map }, ['--map', 'map.yml']);
+    expectImport(r, expected);
+  });
+});

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4916);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(539);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 4916:
+/***/ 539:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10697,6 +10697,109 @@ function manifestLine(item, line, heads) {
     return { kind: 'calls', calls };
 }
 
+;// CONCATENATED MODULE: ./src/tools/import-run/mcp-jsonrpc.ts
+/**
+ * gh-aw's MCP gateway log (`rpc-messages.jsonl`; docs/producers.md): one JSON object per message the
+ * gateway passed, v1 lines (`direction` OUT/IN, `type` REQUEST/RESPONSE, `server_id`, `payload`) and
+ * v2 lines (`"_schema": "rpc-message/v2"`, `event` rpc_request/rpc_response). The JSON-RPC message is
+ * the `payload`. A `tools/call` request is paired with the next response of the same server and id;
+ * the call succeeded when the response has a `result` that is not `isError`. Lines that are not
+ * JSON-RPC messages of a tool call (other methods, filter events) are counted. What the calls do is
+ * the mapping file's to say.
+ */
+
+
+
+/** A request id as JSON-RPC allows it (a string or a number), as text; null for anything else. */
+const idOf = (payload) => {
+    const id = payload['id'];
+    return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
+};
+/** Requests and responses of one log file, paired as they come. */
+class RpcPairs {
+    pending = new Map();
+    line(entry, line) {
+        const schema = entry['_schema'];
+        const v2 = schema === 'rpc-message/v2';
+        if (schema !== undefined && !v2)
+            return { kind: 'other', what: 'not an RPC message' };
+        const kind = v2
+            ? entry['event'] === 'rpc_request'
+                ? 'request'
+                : entry['event'] === 'rpc_response'
+                    ? 'response'
+                    : null
+            : entry['type'] === 'REQUEST'
+                ? 'request'
+                : entry['type'] === 'RESPONSE'
+                    ? 'response'
+                    : null;
+        if (kind === null) {
+            if (typeof entry['type'] === 'string' || typeof entry['event'] === 'string')
+                return { kind: 'other', what: 'not an RPC message' };
+            return { kind: 'error', message: 'not a gateway log line (v1 type REQUEST/RESPONSE, or v2 event rpc_request/rpc_response)' };
+        }
+        const server = entry['server_id'];
+        const payload = entry['payload'];
+        if (typeof server !== 'string' || server === '' || !(0,core_json/* isObject */.G)(payload))
+            return { kind: 'error', message: `an RPC ${kind} without server_id or payload` };
+        const id = idOf(payload);
+        if (kind === 'request') {
+            if (payload['method'] !== 'tools/call')
+                return { kind: 'other', what: 'not a tools/call' };
+            const params = payload['params'];
+            const name = (0,core_json/* isObject */.G)(params) ? params['name'] : undefined;
+            if (typeof name !== 'string' || name === '')
+                return { kind: 'error', message: 'a tools/call request without params.name' };
+            if (id === null)
+                return { kind: 'error', message: `the tools/call request of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no id` };
+            const given = (0,core_json/* isObject */.G)(params) ? params['arguments'] : undefined;
+            const args = (0,core_json/* isObject */.G)(given)
+                ? { kind: 'object', value: given }
+                : given === undefined
+                    ? { kind: 'absent', why: 'no params.arguments' }
+                    : { kind: 'unreadable', why: 'params.arguments is not an object' };
+            // A request id used again before its answer: the first is never answered (a reconnect); it stays a call asserting nothing.
+            const key = `${server}\u0000${id}`;
+            const before = this.pending.get(key);
+            this.pending.set(key, { name, server, id, args, line });
+            return before ? { kind: 'other', what: 'tools/call requests never answered' } : { kind: 'waiting' };
+        }
+        if (id === null)
+            return { kind: 'other', what: 'responses without an id' };
+        const key = `${server}\u0000${id}`;
+        const request = this.pending.get(key);
+        if (!request)
+            return { kind: 'other', what: 'responses to no tools/call' };
+        this.pending.delete(key);
+        const stamp = entry['timestamp'];
+        const time = typeof stamp === 'string' ? parseRfc3339(stamp) : null;
+        if (!time?.ok)
+            return { kind: 'error', message: `the response to ${JSON.stringify((0,core_text/* quote */.hD)(request.name, 80))} has no RFC 3339 timestamp` };
+        const result = payload['result'];
+        const failed = !(0,core_json/* isObject */.G)(result) || result['isError'] === true || payload['error'] !== undefined;
+        return {
+            kind: 'use',
+            line: request.line,
+            use: {
+                name: request.name,
+                server: request.server,
+                callId: request.id.slice(2),
+                time: time.value,
+                succeeded: !failed,
+                args: request.args,
+                result: (0,core_json/* isObject */.G)(result) ? { kind: 'value', value: result } : { kind: 'absent' },
+                source: 'mcp',
+                key: null,
+            },
+        };
+    }
+    /** Requests the log never answered: their outcome is unknown (counted; no call asserts them). */
+    unanswered() {
+        return this.pending.size;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/tools/import-run/otlp-json.ts
 /**
  * Tool calls in OpenTelemetry files (docs/producers.md): a line of the OTLP file exporter
@@ -10974,6 +11077,7 @@ const URL_PART = {
 const CAPTURE_HINT = {
     span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
     'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
+    mcp: 'the gateway logged the request without its arguments',
 };
 const matches = (rule, use) => globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
 /** The guard holds: the argument at its path is text with the prefix, or equal to the value. */
@@ -11096,53 +11200,83 @@ function mapUse(use, mapping, line) {
 
 
 
-const NOTHING = { skips: [], errors: [], mapping: [], hints: [] };
+
+const EMPTY = { calls: [], skips: [], errors: [], mapping: [], hints: [] };
+/** A reader whose lines stand alone. */
+const eachLine = (read) => ({ line: read, end: () => EMPTY });
+/** Tool calls through the mapping file: each a call (counted by why it asserts less), or a problem of the mapping. */
+function mapped(uses, mapping) {
+    const calls = [];
+    const problems = [];
+    const hints = new Set();
+    for (const { use, line } of uses) {
+        if (mapping === null)
+            break;
+        const got = mapUse(use, mapping, line);
+        if (got.kind === 'mapping')
+            problems.push({ at: got.at, message: got.message });
+        else {
+            if (got.hint !== null)
+                hints.add(got.hint);
+            calls.push({ call: got.call, key: use.key, count: got.count });
+        }
+    }
+    return { calls, mapping: problems, hints: [...hints] };
+}
 const RUN_KINDS = {
     'gh-aw-manifest': {
         source: 'a GitHub Agentic Workflows safe-outputs manifest (safe-output-items.jsonl)',
         map: 'built-in',
         pullRequests: true,
         order: 'file',
-        read: (entry, line, context) => {
+        reader: (context) => eachLine((entry, line) => {
             const got = manifestLine(entry, line, context.heads);
             if (got.kind === 'skip')
-                return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
+                return { ...EMPTY, skips: [[got.reason, 1]] };
             if (got.kind === 'error')
-                return { ...NOTHING, calls: [], errors: [got.message] };
+                return { ...EMPTY, errors: [got.message] };
             return {
-                ...NOTHING,
+                ...EMPTY,
                 calls: got.calls.map((call) => ({ call, key: null, count: call.note === null ? null : `${call.tool} without a subject` })),
             };
-        },
+        }),
     },
     'otlp-json': {
         source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
         map: 'required',
         pullRequests: false,
         order: 'time',
-        read: (entry, line, { mapping }) => {
+        reader: ({ mapping }) => eachLine((entry, line) => {
             const got = telemetryLine(entry);
-            const calls = [];
-            const problems = [];
-            const hints = new Set();
-            for (const use of got.uses) {
-                if (mapping === null)
-                    break;
-                const mapped = mapUse(use, mapping, line);
-                if (mapped.kind === 'mapping')
-                    problems.push({ at: mapped.at, message: mapped.message });
-                else {
-                    if (mapped.hint !== null)
-                        hints.add(mapped.hint);
-                    calls.push({ call: mapped.call, key: use.key, count: mapped.count });
-                }
-            }
             return {
-                calls,
+                ...mapped(got.uses.map((use) => ({ use, line })), mapping),
                 skips: got.other > 0 ? [['not a tool call', got.other]] : [],
                 errors: got.errors,
-                mapping: problems,
-                hints: [...hints],
+            };
+        }),
+    },
+    'mcp-jsonrpc': {
+        source: "an MCP gateway's JSON-RPC log (gh-aw's rpc-messages.jsonl, v1 and v2)",
+        map: 'required',
+        pullRequests: false,
+        order: 'time',
+        reader: ({ mapping }) => {
+            const pairs = new RpcPairs();
+            return {
+                line: (entry, line) => {
+                    const got = pairs.line(entry, line);
+                    if (got.kind === 'use')
+                        return { ...EMPTY, ...mapped([got], mapping) };
+                    if (got.kind === 'other')
+                        return { ...EMPTY, skips: [[got.what, 1]] };
+                    if (got.kind === 'error')
+                        return { ...EMPTY, errors: [got.message] };
+                    return EMPTY;
+                },
+                end: () => {
+                    const left = pairs.unanswered();
+                    return left > 0 ? { ...EMPTY, skips: [['tools/call requests never answered', left]] } : EMPTY;
+                },
             };
         },
     },
@@ -11283,11 +11417,11 @@ function runImportRun(s) {
         if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
             return;
         const read = readExport(input.name, input.bytes, s.limits);
-        for (const e of read.entries) {
-            lines++;
-            const got = kind.read(e.value, e.loc.line ?? 0, s.context);
+        const reader = kind.reader(s.context);
+        const take = (got, loc) => {
             for (const message of got.errors)
-                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, message));
+                if (loc)
+                    errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
             for (const m of got.mapping)
                 mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, (0,core_findings/* finding */.gk)('invalid_artifact', m.at, m.message));
             for (const [reason, n] of got.skips)
@@ -11306,7 +11440,12 @@ function runImportRun(s) {
                     counted.set(count, (counted.get(count) ?? 0) + 1);
                 placed.push({ call, source, input: index });
             }
+        };
+        for (const e of read.entries) {
+            lines++;
+            take(reader.line(e.value, e.loc.line ?? 0), e.loc);
         }
+        take(reader.end(), null);
         for (const f of read.findings)
             errors.push(f);
     });
@@ -11355,7 +11494,7 @@ const import_run_OPTIONS = [
         flag: 'map',
         kind: 'string',
         arg: 'FILE',
-        help: 'otlp-json: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
+        help: 'otlp-json, mcp-jsonrpc: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
     },
     {
         flag: 'pull-requests',

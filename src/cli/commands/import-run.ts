@@ -22,7 +22,7 @@ const OPTIONS = [
     flag: 'map',
     kind: 'string',
     arg: 'FILE',
-    help: 'otlp-json: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
+    help: 'otlp-json, mcp-jsonrpc: the mapping file (YAML): which tools write, their class and verb, and where each target field comes from',
   },
   {
     flag: 'pull-requests',

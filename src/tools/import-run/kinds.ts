@@ -10,12 +10,13 @@ import type { Location } from '../../core/location.js';
 import type { ToolMapping } from '../../read/mapping-file.js';
 import type { ProducerCall } from './call.js';
 import { manifestLine } from './gh-aw-manifest.js';
-import { telemetryLine } from './otlp-json.js';
+import { RpcPairs } from './mcp-jsonrpc.js';
+import { type ToolUse, telemetryLine } from './otlp-json.js';
 import type { PullHeads } from './pull-heads.js';
 import { mapUse } from './tool-mapping.js';
 
 /** What one line of a producer's file gives. */
-interface LineRead {
+export interface LineRead {
   /** Its calls, each with the key that tells a repeated write of the same call (null: never a repeat). */
   readonly calls: readonly { readonly call: ProducerCall; readonly key: string | null; readonly count: string | null }[];
   /** Counted skips (`noop (not a write)`, `3 other spans`). */
@@ -43,10 +44,40 @@ export interface RunKindModule {
   readonly pullRequests: boolean;
   /** The calls' order: as the file lists them (a manifest in execution order), or by time (exporters write batches out of order). */
   readonly order: 'file' | 'time';
-  readonly read: (entry: JsonObject, line: number, context: RunContext) => LineRead;
+  /** A reader for one input file (a kind that pairs lines, a request with its response, keeps its state in it). */
+  readonly reader: (context: RunContext) => FileReader;
 }
 
-const NOTHING = { skips: [], errors: [], mapping: [], hints: [] } as const;
+/** One input file's reader: each line, then what its end leaves (requests never answered). */
+export interface FileReader {
+  readonly line: (entry: JsonObject, line: number) => LineRead;
+  readonly end: () => LineRead;
+}
+
+const EMPTY: LineRead = { calls: [], skips: [], errors: [], mapping: [], hints: [] };
+
+/** A reader whose lines stand alone. */
+const eachLine = (read: (entry: JsonObject, line: number) => LineRead): FileReader => ({ line: read, end: () => EMPTY });
+
+/** Tool calls through the mapping file: each a call (counted by why it asserts less), or a problem of the mapping. */
+function mapped(
+  uses: readonly { readonly use: ToolUse; readonly line: number }[],
+  mapping: ToolMapping | null,
+): Pick<LineRead, 'calls' | 'mapping' | 'hints'> {
+  const calls: LineRead['calls'][number][] = [];
+  const problems: { at: Location; message: string }[] = [];
+  const hints = new Set<string>();
+  for (const { use, line } of uses) {
+    if (mapping === null) break;
+    const got = mapUse(use, mapping, line);
+    if (got.kind === 'mapping') problems.push({ at: got.at, message: got.message });
+    else {
+      if (got.hint !== null) hints.add(got.hint);
+      calls.push({ call: got.call, key: use.key, count: got.count });
+    }
+  }
+  return { calls, mapping: problems, hints: [...hints] };
+}
 
 const RUN_KINDS = {
   'gh-aw-manifest': {
@@ -54,41 +85,54 @@ const RUN_KINDS = {
     map: 'built-in',
     pullRequests: true,
     order: 'file',
-    read: (entry, line, context) => {
-      const got = manifestLine(entry, line, context.heads);
-      if (got.kind === 'skip') return { ...NOTHING, calls: [], skips: [[got.reason, 1]] };
-      if (got.kind === 'error') return { ...NOTHING, calls: [], errors: [got.message] };
-      return {
-        ...NOTHING,
-        calls: got.calls.map((call) => ({ call, key: null, count: call.note === null ? null : `${call.tool} without a subject` })),
-      };
-    },
+    reader: (context) =>
+      eachLine((entry, line) => {
+        const got = manifestLine(entry, line, context.heads);
+        if (got.kind === 'skip') return { ...EMPTY, skips: [[got.reason, 1]] };
+        if (got.kind === 'error') return { ...EMPTY, errors: [got.message] };
+        return {
+          ...EMPTY,
+          calls: got.calls.map((call) => ({ call, key: null, count: call.note === null ? null : `${call.tool} without a subject` })),
+        };
+      }),
   },
   'otlp-json': {
     source: 'OpenTelemetry JSON lines (the OTLP file exporter, Copilot CLI)',
     map: 'required',
     pullRequests: false,
     order: 'time',
-    read: (entry, line, { mapping }) => {
-      const got = telemetryLine(entry);
-      const calls: LineRead['calls'][number][] = [];
-      const problems: { at: Location; message: string }[] = [];
-      const hints = new Set<string>();
-      for (const use of got.uses) {
-        if (mapping === null) break;
-        const mapped = mapUse(use, mapping, line);
-        if (mapped.kind === 'mapping') problems.push({ at: mapped.at, message: mapped.message });
-        else {
-          if (mapped.hint !== null) hints.add(mapped.hint);
-          calls.push({ call: mapped.call, key: use.key, count: mapped.count });
-        }
-      }
+    reader: ({ mapping }) =>
+      eachLine((entry, line) => {
+        const got = telemetryLine(entry);
+        return {
+          ...mapped(
+            got.uses.map((use) => ({ use, line })),
+            mapping,
+          ),
+          skips: got.other > 0 ? [['not a tool call', got.other]] : [],
+          errors: got.errors,
+        };
+      }),
+  },
+  'mcp-jsonrpc': {
+    source: "an MCP gateway's JSON-RPC log (gh-aw's rpc-messages.jsonl, v1 and v2)",
+    map: 'required',
+    pullRequests: false,
+    order: 'time',
+    reader: ({ mapping }) => {
+      const pairs = new RpcPairs();
       return {
-        calls,
-        skips: got.other > 0 ? [['not a tool call', got.other]] : [],
-        errors: got.errors,
-        mapping: problems,
-        hints: [...hints],
+        line: (entry, line) => {
+          const got = pairs.line(entry, line);
+          if (got.kind === 'use') return { ...EMPTY, ...mapped([got], mapping) };
+          if (got.kind === 'other') return { ...EMPTY, skips: [[got.what, 1]] };
+          if (got.kind === 'error') return { ...EMPTY, errors: [got.message] };
+          return EMPTY;
+        },
+        end: () => {
+          const left = pairs.unanswered();
+          return left > 0 ? { ...EMPTY, skips: [['tools/call requests never answered', left]] } : EMPTY;
+        },
       };
     },
   },

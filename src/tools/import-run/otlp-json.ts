@@ -28,8 +28,8 @@ export interface ToolUse {
     | { readonly kind: 'value'; readonly value: unknown }
     | { readonly kind: 'absent' }
     | { readonly kind: 'never'; readonly source: string };
-  /** What the source is, for the summary and the capture hint: `span` (any exporter), `claude-code`. */
-  readonly source: 'span' | 'claude-code';
+  /** What the source is, for the summary and the capture hint: `span` (any exporter), `claude-code`, `mcp` (an MCP gateway's log). */
+  readonly source: 'span' | 'claude-code' | 'mcp';
   /** The same call written twice (an exporter's retry) has one key: traceId/spanId, or the tool_use_id. */
   readonly key: string | null;
 }

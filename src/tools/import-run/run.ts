@@ -7,13 +7,14 @@
 import path from 'node:path';
 import { sha256Hex } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
+import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { cmp } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
 import { eventLines, type ProducerCall, type RunSource } from './call.js';
-import { type RunContext, type RunKind, runImporter } from './kinds.js';
+import { type LineRead, type RunContext, type RunKind, runImporter } from './kinds.js';
 
 export interface RunImportSettings {
   readonly kind: RunKind;
@@ -75,10 +76,9 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
     if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return;
     const read = readExport(input.name, input.bytes, s.limits);
-    for (const e of read.entries) {
-      lines++;
-      const got = kind.read(e.value, e.loc.line ?? 0, s.context);
-      for (const message of got.errors) errors.push(finding('invalid_artifact', e.loc, message));
+    const reader = kind.reader(s.context);
+    const take = (got: LineRead, loc: Location | null): void => {
+      for (const message of got.errors) if (loc) errors.push(finding('invalid_artifact', loc, message));
       for (const m of got.mapping)
         mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
       for (const [reason, n] of got.skips) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
@@ -94,7 +94,12 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
         if (count !== null) counted.set(count, (counted.get(count) ?? 0) + 1);
         placed.push({ call, source, input: index });
       }
+    };
+    for (const e of read.entries) {
+      lines++;
+      take(reader.line(e.value, e.loc.line ?? 0), e.loc);
     }
+    take(reader.end(), null);
     for (const f of read.findings) errors.push(f);
   });
   if (kind.order === 'time')

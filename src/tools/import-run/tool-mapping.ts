@@ -67,6 +67,7 @@ const URL_PART: Readonly<Record<UrlPart, (url: GithubUrl) => string | number | n
 const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
   span: 'turn content capture on: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true (Copilot CLI and most GenAI instrumentations)',
   'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
+  mcp: 'the gateway logged the request without its arguments',
 };
 
 const matches = (rule: ToolRule, use: ToolUse): boolean =>

@@ -1,0 +1,115 @@
+/**
+ * gh-aw's MCP gateway log (`rpc-messages.jsonl`; docs/producers.md): one JSON object per message the
+ * gateway passed, v1 lines (`direction` OUT/IN, `type` REQUEST/RESPONSE, `server_id`, `payload`) and
+ * v2 lines (`"_schema": "rpc-message/v2"`, `event` rpc_request/rpc_response). The JSON-RPC message is
+ * the `payload`. A `tools/call` request is paired with the next response of the same server and id;
+ * the call succeeded when the response has a `result` that is not `isError`. Lines that are not
+ * JSON-RPC messages of a tool call (other methods, filter events) are counted. What the calls do is
+ * the mapping file's to say.
+ */
+import { isObject, type JsonObject } from '../../core/json.js';
+import { quote } from '../../core/text.js';
+import { parseRfc3339 } from '../../core/time.js';
+import type { ToolUse } from './otlp-json.js';
+
+/** One request waiting for its response. */
+interface Pending {
+  readonly name: string;
+  readonly server: string;
+  readonly id: string;
+  readonly args: ToolUse['args'];
+  readonly line: number;
+}
+
+/** What a line gives: a finished call (with the request's line), a count, or a located problem. */
+export type RpcLine =
+  | { readonly kind: 'use'; readonly use: ToolUse; readonly line: number }
+  | { readonly kind: 'other'; readonly what: string }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'waiting' };
+
+/** A request id as JSON-RPC allows it (a string or a number), as text; null for anything else. */
+const idOf = (payload: JsonObject): string | null => {
+  const id = payload['id'];
+  return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
+};
+
+/** Requests and responses of one log file, paired as they come. */
+export class RpcPairs {
+  private readonly pending = new Map<string, Pending>();
+
+  line(entry: JsonObject, line: number): RpcLine {
+    const schema = entry['_schema'];
+    const v2 = schema === 'rpc-message/v2';
+    if (schema !== undefined && !v2) return { kind: 'other', what: 'not an RPC message' };
+    const kind = v2
+      ? entry['event'] === 'rpc_request'
+        ? 'request'
+        : entry['event'] === 'rpc_response'
+          ? 'response'
+          : null
+      : entry['type'] === 'REQUEST'
+        ? 'request'
+        : entry['type'] === 'RESPONSE'
+          ? 'response'
+          : null;
+    if (kind === null) {
+      if (typeof entry['type'] === 'string' || typeof entry['event'] === 'string') return { kind: 'other', what: 'not an RPC message' };
+      return { kind: 'error', message: 'not a gateway log line (v1 type REQUEST/RESPONSE, or v2 event rpc_request/rpc_response)' };
+    }
+    const server = entry['server_id'];
+    const payload = entry['payload'];
+    if (typeof server !== 'string' || server === '' || !isObject(payload))
+      return { kind: 'error', message: `an RPC ${kind} without server_id or payload` };
+    const id = idOf(payload);
+    if (kind === 'request') {
+      if (payload['method'] !== 'tools/call') return { kind: 'other', what: 'not a tools/call' };
+      const params = payload['params'];
+      const name = isObject(params) ? params['name'] : undefined;
+      if (typeof name !== 'string' || name === '') return { kind: 'error', message: 'a tools/call request without params.name' };
+      if (id === null) return { kind: 'error', message: `the tools/call request of ${JSON.stringify(quote(name, 80))} has no id` };
+      const given = isObject(params) ? params['arguments'] : undefined;
+      const args: ToolUse['args'] = isObject(given)
+        ? { kind: 'object', value: given }
+        : given === undefined
+          ? { kind: 'absent', why: 'no params.arguments' }
+          : { kind: 'unreadable', why: 'params.arguments is not an object' };
+      // A request id used again before its answer: the first is never answered (a reconnect); it stays a call asserting nothing.
+      const key = `${server}\u0000${id}`;
+      const before = this.pending.get(key);
+      this.pending.set(key, { name, server, id, args, line });
+      return before ? { kind: 'other', what: 'tools/call requests never answered' } : { kind: 'waiting' };
+    }
+    if (id === null) return { kind: 'other', what: 'responses without an id' };
+    const key = `${server}\u0000${id}`;
+    const request = this.pending.get(key);
+    if (!request) return { kind: 'other', what: 'responses to no tools/call' };
+    this.pending.delete(key);
+    const stamp = entry['timestamp'];
+    const time = typeof stamp === 'string' ? parseRfc3339(stamp) : null;
+    if (!time?.ok)
+      return { kind: 'error', message: `the response to ${JSON.stringify(quote(request.name, 80))} has no RFC 3339 timestamp` };
+    const result = payload['result'];
+    const failed = !isObject(result) || result['isError'] === true || payload['error'] !== undefined;
+    return {
+      kind: 'use',
+      line: request.line,
+      use: {
+        name: request.name,
+        server: request.server,
+        callId: request.id.slice(2),
+        time: time.value,
+        succeeded: !failed,
+        args: request.args,
+        result: isObject(result) ? { kind: 'value', value: result } : { kind: 'absent' },
+        source: 'mcp',
+        key: null,
+      },
+    };
+  }
+
+  /** Requests the log never answered: their outcome is unknown (counted; no call asserts them). */
+  unanswered(): number {
+    return this.pending.size;
+  }
+}
