@@ -64,6 +64,7 @@ const VECTORS: readonly (readonly [Domain, string])[] = [
   ['github_label', 'needs-review'],
   ['github_label', ' Needs-Review '],
   ['github_user', 'Octocat'],
+  ['aws_iam_user', 'Deploy-Bot'],
   ['slack_workspace', 'T024BE7LD'],
   ['slack_channel', 'C02ONBOARD'],
   ['slack_principal', 'U0ADA'],

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(539);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2734);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 539:
+/***/ 2734:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3917,6 +3917,16 @@ const github = (verbs, fields, hashed = []) => ({
     provider: 'github',
     wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
 });
+/** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
+const tenant = (provider, field, verbs, fields, hashed = []) => ({
+    fields: [field, ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: classes_NONE,
+    scope: { owner: field, repo: null },
+    provider,
+    wholeNumbers: classes_NONE,
+});
 const CLASSES = new Map([
     // The writes agents do most on GitHub, bound on the ids GitHub gives them.
     ['github_issue', github(['create', 'close'], ['number'])],
@@ -3968,6 +3978,14 @@ const CLASSES = new Map([
             wholeNumbers: classes_NONE,
         },
     ],
+    // Cloud and identity providers: AWS IAM (CloudTrail), Kubernetes RBAC (the audit log), Okta admin roles (the System Log).
+    [
+        'aws_iam_access_key',
+        tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
+    ],
+    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+    ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
+    ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
 ]);
 /** The action classes of the table. */
 const KNOWN_CLASSES = [...CLASSES.keys()];
@@ -5987,19 +6005,20 @@ return errors === 0;
 
 const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 const mappingFile = mappingValidate0;
-const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}}}};
+const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
 const mappingSchema1 = {"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}};
 const mappingSchema2 = {"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"};
 const mappingFunc0 = ucs2length["default"] ?? ucs2length;
 const mappingPattern0 = new RegExp("^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$", "u");
-const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}};
+const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}};
+const mappingPattern3 = new RegExp("^--?[A-Za-z0-9][A-Za-z0-9-]*$", "u");
 
 function mappingValidate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((key0 === "arg") || (key0 === "result")) || (key0 === "value")) || (key0 === "hash")) || (key0 === "url-part"))){
+if(!((((((key0 === "arg") || (key0 === "result")) || (key0 === "value")) || (key0 === "hash")) || (key0 === "url-part")) || (key0 === "cli-option"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6111,14 +6130,39 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data["cli-option"] !== undefined){
+let data5 = data["cli-option"];
+if(typeof data5 === "string"){
+if(!mappingPattern3.test(data5)){
+const err9 = {instancePath:instancePath+"/cli-option",schemaPath:"#/properties/cli-option/pattern",keyword:"pattern",params:{pattern: "^--?[A-Za-z0-9][A-Za-z0-9-]*$"},message:"must match pattern \""+"^--?[A-Za-z0-9][A-Za-z0-9-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/cli-option",schemaPath:"#/properties/cli-option/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -6550,7 +6594,7 @@ mappingValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]}}}}};
+const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"type":["string","integer"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -7839,6 +7883,9 @@ const EXPORT_KINDS = {
     'github-audit-log': 'a GitHub audit-log export',
     'github-webhook': 'GitHub webhook deliveries',
     'slack-audit-log': 'a Slack audit-log page',
+    'aws-cloudtrail': 'an AWS CloudTrail log file or lookup-events output',
+    'k8s-audit': 'a Kubernetes audit log (audit.k8s.io/v1 events)',
+    'okta-system-log': 'an Okta System Log page',
 };
 /** Whether an entry has the shape of each kind's entries. */
 const EXPORT_SHAPES = {
@@ -7848,6 +7895,9 @@ const EXPORT_SHAPES = {
     'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
         ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
     'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+    'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
+    'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
+    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$)(e, 'published'),
 };
 /** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
 function exportKindOf(value) {
@@ -9370,6 +9420,7 @@ const DOMAINS = [
     'slack_principal',
     'workspace',
     'workspace_principal',
+    'aws_iam_user',
 ];
 const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
@@ -9408,27 +9459,6 @@ const hash = {
         return { code: cli_command/* EXIT */.dc.pass, stdout: `${targetHash(domain, value)}\n`, stderr: '' };
     },
 };
-
-;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
-/**
- * The subjects GitHub's exports map to (the github_* rows of the class table, core/classes.ts): a
- * deploy key created (the class upstream's verifier binds: owner, repo, key_title_hash), and the
- * writes agents do most (issues, comments, pull requests, pushes, labels, members), whichever
- * export they came from.
- */
-
-/** A GitHub write (a github_* class), bound on owner, repo and its class's own fields, as the agent's producer binds them. */
-function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
-    return {
-        kind: 'record',
-        provider: 'github',
-        recordId,
-        scope,
-        subject: { action_class: actionClass, verb, target: { owner: label(owner), repo: label(repo), ...fields } },
-    };
-}
-/** A deploy key created, its title hashed as the agent hashes it. */
-const deployKey = (recordId, owner, repo, title, scope) => githubWrite(recordId, 'github_deploy_key', 'create', owner, repo, { key_title_hash: targetHash('github_key_title', title) }, scope);
 
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
@@ -9483,7 +9513,13 @@ function outOfScope(f, s) {
         return 'by another actor';
     if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
         return s.repo === null ? 'without a repository' : 'in another repository';
-    if (f.owner !== null) {
+    if (f.owner !== null && s.tenant !== undefined) {
+        if (s.tenant === null)
+            return `without its ${f.tenantWord}`;
+        if ((0,core_text/* asciiLower */.F)(s.tenant) !== f.owner)
+            return `in another ${f.tenantWord}`;
+    }
+    else if (f.owner !== null) {
         if (s.repo === null)
             return 'without a repository';
         if ((0,core_text/* asciiLower */.F)(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner)
@@ -9517,6 +9553,120 @@ function entryTime(value, unit = 'ms') {
     }
     return null;
 }
+
+;// CONCATENATED MODULE: ./src/tools/import/tenant-subject.ts
+/**
+ * The subjects of providers whose log is one tenant's (an AWS account, a Kubernetes cluster, an Okta
+ * org; the class table's aws_*, k8s_* and idp_* rows): bound on the tenant and the class's own
+ * fields, as the agent's producer (its mapping file) binds them.
+ */
+
+
+/** A write in a tenant's log: the class's provider, the tenant as its first bound field, then these. */
+function tenantWrite(recordId, actionClass, verb, tenant, fields, scope) {
+    const row = classRow(actionClass);
+    if (!row?.scope)
+        throw new Error(`${actionClass} is not a tenant's class`); // the importers name their classes
+    const target = { [row.scope.owner]: label(tenant) };
+    for (const [field, value] of fields)
+        target[field] = value;
+    return { kind: 'record', provider: row.provider, recordId, scope, subject: { action_class: actionClass, verb, target } };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/aws-cloudtrail.ts
+/**
+ * AWS CloudTrail → aws_iam_access_key/create and aws_iam_role_policy/attach records
+ * (docs/importers.md): log files as CloudTrail writes them to S3 (`{"Records": […]}`, `.json` or
+ * `.json.gz`) and `aws cloudtrail lookup-events` output (`{"Events": [{"CloudTrailEvent": "<json>"}]}`).
+ * IAM's `CreateAccessKey` (the user's name hashed, domain aws_iam_user) and `AttachRolePolicy`; a
+ * call that failed (`errorCode`) changed nothing and is skipped and counted. Record id
+ * "aws-cloudtrail:" + eventID; the account is the recipient account; the actor is the caller's ARN,
+ * and for an assumed role the role's (what a policy or --actor names).
+ */
+
+
+
+
+
+/** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
+function eventOf(entry) {
+    const text = entry['CloudTrailEvent'];
+    if (text === undefined)
+        return { event: entry };
+    if (typeof text !== 'string')
+        return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
+    try {
+        const parsed = JSON.parse(text);
+        return (0,core_json/* isObject */.G)(parsed) ? { event: parsed } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
+    }
+    catch {
+        return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON' };
+    }
+}
+/** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */
+function actorsOf(event) {
+    const identity = obj(event, 'userIdentity');
+    const arn = str(identity, 'arn');
+    const issuer = str(obj(obj(identity, 'sessionContext'), 'sessionIssuer'), 'arn');
+    return [...(str(identity, 'type') === 'AssumedRole' && issuer ? [issuer] : []), ...(arn ? [arn] : [])];
+}
+function awsCloudTrail(entry) {
+    const read = eventOf(entry);
+    if ('error' in read)
+        return { kind: 'error', message: read.error };
+    const e = read.event;
+    if (str(e, 'eventSource') !== 'iam.amazonaws.com')
+        return { kind: 'skip', reason: 'not an IAM event' };
+    const name = str(e, 'eventName');
+    if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy')
+        return { kind: 'skip', reason: 'other IAM event' };
+    if (e['errorCode'] !== undefined && e['errorCode'] !== null)
+        return { kind: 'skip', reason: 'failed call (errorCode)' };
+    const id = str(e, 'eventID');
+    if (!id)
+        return { kind: 'error', message: `a ${name} event without an eventID (its record would have no identity)` };
+    const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
+    if (!account)
+        return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
+    const scope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };
+    const params = obj(e, 'requestParameters');
+    if (name === 'CreateAccessKey') {
+        // Without a userName the key is the caller's own; the response names the user either way.
+        const user = str(params, 'userName') ?? str(obj(obj(e, 'responseElements'), 'accessKey'), 'userName');
+        if (!user)
+            return { kind: 'error', message: `event ${idText(id)}: a CreateAccessKey naming no user (requestParameters or responseElements)` };
+        return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_access_key', 'create', account, [['user_name_hash', targetHash('aws_iam_user', user)]], scope);
+    }
+    const role = str(params, 'roleName');
+    const policy = str(params, 'policyArn');
+    if (!role || !policy)
+        return { kind: 'error', message: `event ${idText(id)}: an AttachRolePolicy without roleName and policyArn` };
+    return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_role_policy', 'attach', account, [
+        ['role_name', role],
+        ['policy_arn', policy],
+    ], scope);
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
+/**
+ * The subjects GitHub's exports map to (the github_* rows of the class table, core/classes.ts): a
+ * deploy key created (the class upstream's verifier binds: owner, repo, key_title_hash), and the
+ * writes agents do most (issues, comments, pull requests, pushes, labels, members), whichever
+ * export they came from.
+ */
+
+/** A GitHub write (a github_* class), bound on owner, repo and its class's own fields, as the agent's producer binds them. */
+function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        scope,
+        subject: { action_class: actionClass, verb, target: { owner: label(owner), repo: label(repo), ...fields } },
+    };
+}
+/** A deploy key created, its title hashed as the agent hashes it. */
+const deployKey = (recordId, owner, repo, title, scope) => githubWrite(recordId, 'github_deploy_key', 'create', owner, repo, { key_title_hash: targetHash('github_key_title', title) }, scope);
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-audit-log.ts
 
@@ -9709,6 +9859,83 @@ function githubWriteOf(event, entry, request, payload) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/tools/import/k8s-audit.ts
+
+
+
+const KINDS = new Map([
+    ['rolebindings', 'RoleBinding'],
+    ['clusterrolebindings', 'ClusterRoleBinding'],
+]);
+/** The binding's name: the request's object reference, else the created object's (a create's reference has none at the Metadata level). */
+const nameOf = (e) => str(obj(e, 'objectRef'), 'name') ??
+    str(obj(obj(e, 'responseObject'), 'metadata'), 'name') ??
+    str(obj(obj(e, 'requestObject'), 'metadata'), 'name');
+const k8sAudit = (cluster) => (e) => {
+    if (e['kind'] !== 'Event')
+        return { kind: 'error', message: 'not an audit.k8s.io Event (kind is not "Event")' };
+    const stage = str(e, 'stage');
+    if (stage !== 'ResponseComplete')
+        return { kind: 'skip', reason: 'not ResponseComplete' };
+    const ref = obj(e, 'objectRef');
+    const kind = KINDS.get(str(ref, 'resource') ?? '');
+    if (str(e, 'verb') !== 'create' || kind === undefined || str(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
+        return { kind: 'skip', reason: 'not a role binding created' };
+    const code = wholeNumber(obj(e, 'responseStatus'), 'code');
+    if (code === null || code < 200 || code > 299)
+        return { kind: 'skip', reason: 'failed (not 2xx)' };
+    const id = str(e, 'auditID');
+    if (!id)
+        return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
+    const name = nameOf(e);
+    // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.
+    if (!name)
+        return { kind: 'skip', reason: 'a binding the entry does not name (log rbac at the Request level)' };
+    const namespace = kind === 'RoleBinding' ? str(ref, 'namespace') : null;
+    if (kind === 'RoleBinding' && namespace === null)
+        return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
+    const user = str(obj(e, 'user'), 'username');
+    const scope = {
+        actors: user ? [user] : [],
+        repo: null,
+        tenant: cluster,
+        time: entryTime(e['stageTimestamp']) ?? entryTime(e['requestReceivedTimestamp']),
+    };
+    return tenantWrite(`k8s-audit:${id}`, 'k8s_rbac_binding', 'create', cluster, [
+        ['namespace', namespace],
+        ['kind', kind],
+        ['name', name],
+    ], scope);
+};
+
+;// CONCATENATED MODULE: ./src/tools/import/okta-system-log.ts
+
+
+
+
+/** The user granted the role: the target of type User, else the first target. */
+function principalOf(e) {
+    const targets = Array.isArray(e['target']) ? e['target'].filter(core_json/* isObject */.G) : [];
+    const user = targets.find((t) => str(t, 'type') === 'User') ?? targets[0];
+    return user ? str(user, 'id') : null;
+}
+const oktaSystemLog = (org) => (e) => {
+    if (str(e, 'eventType') !== 'user.account.privilege.grant')
+        return { kind: 'skip', reason: 'other event type' };
+    const result = str(obj(e, 'outcome'), 'result');
+    if (result !== 'SUCCESS')
+        return { kind: 'skip', reason: 'outcome not SUCCESS' };
+    const id = str(e, 'uuid');
+    if (!id)
+        return { kind: 'error', message: 'a privilege grant without a uuid (its record would have no identity)' };
+    const principal = principalOf(e);
+    if (!principal)
+        return { kind: 'error', message: `entry ${idText(id)}: a privilege grant naming no target user` };
+    const actor = str(obj(e, 'actor'), 'alternateId');
+    const scope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: entryTime(e['published']) };
+    return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal]], scope);
+};
+
 ;// CONCATENATED MODULE: ./src/tools/import/slack.ts
 
 
@@ -9810,17 +10037,21 @@ function slackAuditLog(o) {
 
 
 
+
+
+
 /**
  * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
  * GitHub's records maps (its mappers write exactly these classes), one list per provider.
  */
-const githubActions = (...classes) => () => new Map([['github', classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
+const classActions = (provider, ...classes) => () => new Map([[provider, classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
+const githubActions = (...classes) => classActions('github', ...classes);
 /** What GitHub's audit log maps: deploy keys created, collaborators added. */
 const AUDIT_LOG_ACTIONS = githubActions('github_deploy_key', 'github_repo_member');
 /** What webhook deliveries map: deploy keys and every write of the github_* rows (docs/importers.md). */
 const WEBHOOK_ACTIONS = githubActions('github_deploy_key', 'github_issue', 'github_issue_comment', 'github_pull_request', 'github_branch_push', 'github_label', 'github_repo_member');
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
-function slackActions(slack) {
+function slackActions({ slack }) {
     const out = new Map();
     const add = (provider, action) => {
         const list = out.get(provider) ?? [];
@@ -9838,24 +10069,45 @@ function slackActions(slack) {
 const IMPORTERS = {
     'github-audit-log': {
         source: 'a GitHub audit-log export',
-        listKey: undefined,
+        listKeys: [],
         places: { kind: 'github' },
         mapper: () => githubAuditLog,
         actions: AUDIT_LOG_ACTIONS,
     },
     'github-webhook': {
         source: 'GitHub webhook deliveries',
-        listKey: undefined,
+        listKeys: [],
         places: { kind: 'github' },
         mapper: () => githubWebhook,
         actions: WEBHOOK_ACTIONS,
     },
     'slack-audit-log': {
         source: 'a Slack Audit Logs API export',
-        listKey: 'entries',
+        listKeys: ['entries'],
         places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
-        mapper: slackAuditLog,
+        mapper: ({ slack }) => slackAuditLog(slack),
         actions: slackActions,
+    },
+    'aws-cloudtrail': {
+        source: 'AWS CloudTrail',
+        listKeys: ['Records', 'Events'],
+        places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
+        mapper: () => awsCloudTrail,
+        actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
+    },
+    'k8s-audit': {
+        source: 'a Kubernetes audit log',
+        listKeys: ['items'],
+        places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
+        mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
+        actions: classActions('kubernetes', 'k8s_rbac_binding'),
+    },
+    'okta-system-log': {
+        source: 'the Okta System Log',
+        listKeys: [],
+        places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
+        mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
+        actions: classActions('okta', 'idp_admin_role'),
     },
 };
 /** The kinds' names, in the registry's order. */
@@ -9881,9 +10133,9 @@ const importer = (kind) => IMPORTERS[kind];
 
 
 /**
- * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ * @param listKeys the members of a top-level object that may hold the entries (Slack: "entries"; CloudTrail: "Records", "Events")
  */
-function readExport(name, raw, given, listKey) {
+function readExport(name, raw, given, listKeys = []) {
     // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
     // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
     const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
@@ -9905,7 +10157,7 @@ function readExport(name, raw, given, listKey) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
         return { entries: [], findings };
     }
-    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+    return { entries: pages(text, limits, listKeys, at, sink, findings), findings };
 }
 /** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
 function looksLikeCsv(name, text) {
@@ -9914,7 +10166,7 @@ function looksLikeCsv(name, text) {
     const first = (text.split('\n', 1)[0] ?? '').trim();
     return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
-function* pages(text, limits, listKey, at, sink, findings) {
+function* pages(text, limits, listKeys, at, sink, findings) {
     let entries = [];
     const take = (value, offset) => {
         if ((0,core_json/* isObject */.G)(value))
@@ -9937,13 +10189,16 @@ function* pages(text, limits, listKey, at, sink, findings) {
             page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
         });
     };
-    const collect = [[], ...(listKey ? [[listKey]] : [])];
+    const collect = [[], ...listKeys.map((k) => [k])];
     for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
         const given = doc.value;
         if (Array.isArray(given))
             page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
-        else if (listKey && (0,core_json/* isObject */.G)(given) && Array.isArray(given[listKey]))
-            page(given[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
+        else if ((0,core_json/* isObject */.G)(given) && listKeys.some((k) => Array.isArray(given[k]))) {
+            // The first list member that holds the entries (a page has one).
+            const key = listKeys.find((k) => Array.isArray(given[k])) ?? '';
+            page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
+        }
         else
             take(given, doc.start);
         yield* entries;
@@ -9980,7 +10235,7 @@ function wrongKind(kind, sample) {
 }
 /** The statements of an import, one per provider, each its own line (signed like the records when they are). */
 function statementLines(s, c, entries, perProvider) {
-    return [...importer(s.kind).actions(s.slack)]
+    return [...importer(s.kind).actions(s.options)]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([provider, actions]) => {
         const statement = (0,binding/* jcs */.vI)({
@@ -10029,8 +10284,8 @@ function actorHint(scope, seen) {
     };
 }
 function runImport(s) {
-    const { source, listKey, mapper: mapperOf } = importer(s.kind);
-    const mapper = mapperOf(s.slack);
+    const { source, listKeys, mapper: mapperOf } = importer(s.kind);
+    const mapper = mapperOf(s.options);
     const errors = [];
     const skipped = new Map();
     const skip = (reason) => {
@@ -10045,7 +10300,7 @@ function runImport(s) {
     const othersSeen = new Map();
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
-        const read = readExport(input.name, input.bytes, s.limits, listKey);
+        const read = readExport(input.name, input.bytes, s.limits, listKeys);
         for (const e of read.entries) {
             entries++;
             if (EXPORT_SHAPES[s.kind](e.value))
@@ -10174,6 +10429,24 @@ const import_OPTIONS = [
         help: "GitHub: keep only entries of this organisation's repositories (case-insensitive); an organisation-wide export's scope",
     },
     {
+        flag: 'account',
+        kind: 'string',
+        arg: 'ID',
+        help: 'aws-cloudtrail: the AWS account the log is of (keep only its entries); required with --since/--until',
+    },
+    {
+        flag: 'cluster',
+        kind: 'string',
+        arg: 'NAME',
+        help: 'k8s-audit (required): the cluster the audit log is of, as the agent’s mapping names it',
+    },
+    {
+        flag: 'org',
+        kind: 'string',
+        arg: 'NAME',
+        help: 'okta-system-log (required): the Okta org the System Log is of, as the agent’s mapping names it',
+    },
+    {
         flag: 'since',
         kind: 'string',
         arg: 'TIME',
@@ -10233,7 +10506,10 @@ function coverageScope(flags, kind, owner, now, until) {
         return null;
     if (!flags.actor || flags.actor.length === 0)
         throw new types_UsageError('missing', "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)");
-    if (importer(kind).places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
+    const places = importer(kind).places;
+    if (places.kind === 'tenant' && owner === null)
+        throw new types_UsageError('missing', `--since/--until need --${places.flag} for ${kind}: a statement says which ${places.word} the log was complete for`);
+    if (places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
         throw new types_UsageError('missing', `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`);
     if (until !== null && compareInstants(until, now) > 0)
         throw new types_UsageError('value', `--until ${flags.until} is after the import's clock (${rfc3339(now)}): the window has not ended; the provider may still log entries in it`);
@@ -10278,6 +10554,9 @@ function recordsPredicate(kind, flags, done) {
         scope['repo'] = flags.repo;
     if (flags.owner !== undefined)
         scope['owner'] = flags.owner;
+    for (const flag of ['account', 'cluster', 'org'])
+        if (flags[flag] !== undefined)
+            scope[flag] = flags[flag];
     if (flags.since !== undefined)
         scope['since'] = flags.since;
     if (flags.until !== undefined)
@@ -10314,13 +10593,22 @@ const importExports = {
         const { since, until } = windowOf(f);
         const repos = f.repo;
         const places = importer(kind).places;
-        if (repos && places.kind === 'none')
-            throw new types_UsageError('value', `--repo: ${places.noRepo}`);
-        const owner = f.owner ?? null;
-        if (owner !== null && places.kind === 'none')
-            throw new types_UsageError('value', `--owner: ${places.noOwner}`);
-        if (owner !== null && !/^[^/\s]+$/.test(owner))
-            throw new types_UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
+        if (repos && places.kind !== 'github')
+            throw new types_UsageError('value', `--repo: ${places.kind === 'none' ? places.noRepo : `${kind} entries name no repository`}`);
+        if (f.owner !== undefined && places.kind !== 'github')
+            throw new types_UsageError('value', `--owner: ${places.kind === 'none' ? places.noOwner : `${kind}'s scope is --${places.flag}`}`);
+        // The tenant flags: each for the kinds whose log is of that kind of tenant.
+        for (const flag of ['account', 'cluster', 'org'])
+            if (f[flag] !== undefined && (places.kind !== 'tenant' || places.flag !== flag))
+                throw new types_UsageError('value', `--${flag} is for the import kind whose log is one ${flag}'s, not ${kind}`);
+        const tenant = places.kind === 'tenant' ? (f[places.flag] ?? null) : null;
+        if (places.kind === 'tenant' && places.always && tenant === null)
+            throw new types_UsageError('missing', `import ${kind}: --${places.flag} NAME is required: the entries do not name the ${places.word}, and the agent's mapping must write the same value`);
+        if (tenant !== null && (tenant.trim() === '' || /[\s/]/.test(tenant)))
+            throw new types_UsageError('value', `--${places.kind === 'tenant' ? places.flag : 'owner'}: "${tenant}" is not a name`);
+        const owner = tenant ?? f.owner ?? null;
+        if (f.owner !== undefined && !/^[^/\s]+$/.test(f.owner))
+            throw new types_UsageError('value', `--owner: "${f.owner}" is not an organisation name (OWNER, without a /)`);
         for (const r of repos ?? [])
             if (!/^[^/\s]+\/[^/\s]+$/.test(r))
                 throw new types_UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
@@ -10340,11 +10628,12 @@ const importExports = {
             caseless: places.kind === 'github',
             repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
             owner: owner === null ? null : (0,core_text/* asciiLower */.F)(owner),
+            tenantWord: places.kind === 'tenant' ? places.word : 'organisation',
             since,
             until,
         };
         const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
-        const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
+        const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage });
         if (!result.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, result.reason.summary)}`);
         const done = result.value;
@@ -10463,9 +10752,14 @@ function readMappingFile(source, file) {
                 continue;
             }
             const urlPart = URL_PARTS.get(given['url-part']) ?? null;
+            const cliOption = mapping_file_str(given, 'cli-option');
+            if (urlPart !== null && cliOption !== null) {
+                bad(`${pointer}/cli-option`, `${field}: give url-part or cli-option, not both`);
+                continue;
+            }
             if (kind === 'value') {
-                if (urlPart !== null) {
-                    bad(`${pointer}/url-part`, `${field}: url-part reads a URL from the call (arg or result), not a constant`);
+                if (urlPart !== null || cliOption !== null) {
+                    bad(`${pointer}/${urlPart !== null ? 'url-part' : 'cli-option'}`, `${field}: ${urlPart !== null ? 'url-part' : 'cli-option'} reads a value from the call (arg or result), not a constant`);
                     continue;
                 }
                 const constant = given['value'];
@@ -10481,7 +10775,7 @@ function readMappingFile(source, file) {
             const path = mapping_file_str(given, kind) ?? '';
             if (kind === 'result')
                 resultAt ??= where(`${pointer}/result`);
-            sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart }]);
+            sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart, cliOption }]);
         }
         const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
         if (missing.length > 0)
@@ -11066,6 +11360,69 @@ function inResult(result, path) {
     }
     return undefined;
 }
+/** A command line's words as a POSIX shell splits them (single and double quotes, backslashes), or null when a quote is not closed. */
+function words(line) {
+    const out = [];
+    let word = null;
+    let quote = null;
+    const add = (text) => {
+        word = (word ?? '') + text;
+    };
+    for (let i = 0; i < line.length; i++) {
+        const c = line.charAt(i);
+        const next = line.charAt(i + 1);
+        if (quote === "'") {
+            if (c === "'")
+                quote = null;
+            else
+                add(c);
+        }
+        else if (quote === '"') {
+            if (c === '"')
+                quote = null;
+            else if (c === '\\' && next !== '' && '"\\$`'.includes(next)) {
+                add(next);
+                i++;
+            }
+            else
+                add(c);
+        }
+        else if (/\s/.test(c)) {
+            if (word !== null)
+                out.push(word);
+            word = null;
+        }
+        else if (c === "'" || c === '"') {
+            quote = c;
+            add('');
+        }
+        else if (c === '\\' && next !== '') {
+            add(next);
+            i++;
+        }
+        else
+            add(c);
+    }
+    if (quote !== null)
+        return null;
+    if (word !== null)
+        out.push(word);
+    return out;
+}
+/** The value of `--option VALUE` or `--option=VALUE` in a command line (its first), or null. */
+function optionValue(line, option) {
+    const list = words(line);
+    if (list === null)
+        return null;
+    for (let i = 0; i < list.length; i++) {
+        const w = list[i] ?? '';
+        if (w === option)
+            return list[i + 1] ?? null;
+        if (w.startsWith(`${option}=`))
+            return w.slice(option.length + 1);
+    }
+    return null;
+}
 /** A part of a GitHub URL, by its name in the mapping. */
 const URL_PART = {
     owner: (url) => url.owner,
@@ -11112,6 +11469,12 @@ function fieldValue(field, source, use, whole) {
     }
     if (given === undefined || given === null)
         return missing(`nothing at ${where}`);
+    if (source.from !== 'value' && source.cliOption !== null) {
+        const option = typeof given === 'string' ? optionValue(given, source.cliOption) : null;
+        if (option === null)
+            return missing(`${where} is not a command line with ${source.cliOption}`);
+        given = option;
+    }
     if (source.from !== 'value' && source.urlPart !== null) {
         const url = typeof given === 'string' ? githubUrl(given) : null;
         const part = url === null ? null : URL_PART[source.urlPart](url);
@@ -11816,12 +12179,21 @@ function stored(map, key) {
 
 /** A decision this long after the verification time or more is from the future (clocks differ by less). */
 const FUTURE_GRACE_SECONDS = 300;
+/** What a provider's statement `owner` is: GitHub's organisation, else the tenant field its classes are scoped by (account, cluster, org). */
+function tenantWord(provider) {
+    if (provider === 'github')
+        return 'organisation';
+    for (const row of CLASSES.values())
+        if (row.provider === provider && row.scope && row.scope.repo === null)
+            return row.scope.owner;
+    return 'tenant';
+}
 /** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
 function scopeText(s) {
     if (s.repos !== null)
         return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
     if (s.owner !== null)
-        return `organisation ${s.owner}`;
+        return `${tenantWord(s.provider)} ${s.owner}`;
     return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
@@ -11836,7 +12208,7 @@ function whereOf(call) {
     // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
     const scope = classRow(p.subject.action_class)?.scope;
     const ownerValue = scope && (0,core_json/* hasOwn */.$)(target, scope.owner) ? target[scope.owner] : undefined;
-    const repoValue = scope && (0,core_json/* hasOwn */.$)(target, scope.repo) ? target[scope.repo] : undefined;
+    const repoValue = scope?.repo && (0,core_json/* hasOwn */.$)(target, scope.repo) ? target[scope.repo] : undefined;
     const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     const provider = typeof call.input.provider === 'string' ? call.input.provider : null;

@@ -22,8 +22,12 @@ export interface ClassRow {
   readonly hashed: ReadonlyMap<string, HashedField>;
   /** Plain fields compared without regard to ASCII case (GitHub names are case-insensitive). */
   readonly caseless: ReadonlySet<string>;
-  /** The fields a coverage statement's scope reads (an organisation, a repository), or null: the provider's whole log. */
-  readonly scope: { readonly owner: string; readonly repo: string } | null;
+  /**
+   * The fields a coverage statement's scope reads: the tenant it names as its `owner` (a GitHub
+   * organisation, an AWS account, a cluster, an Okta org) and, for GitHub, the repository; null: the
+   * provider's whole log (a Slack workspace's).
+   */
+  readonly scope: { readonly owner: string; readonly repo: string | null } | null;
   /** The provider whose records bind the class by default (what an importer of another producer's runs names). */
   readonly provider: string;
   /** Fields whose values are whole numbers (GitHub's issue numbers and comment ids): JSON numbers in subjects. */
@@ -43,6 +47,23 @@ const github = (verbs: readonly string[], fields: readonly string[], hashed: rea
   scope: { owner: 'owner', repo: 'repo' },
   provider: 'github',
   wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
+});
+
+/** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
+const tenant = (
+  provider: string,
+  field: string,
+  verbs: readonly string[],
+  fields: readonly string[],
+  hashed: readonly [string, HashedField][] = [],
+): ClassRow => ({
+  fields: [field, ...fields],
+  verbs,
+  hashed: new Map(hashed),
+  caseless: NONE,
+  scope: { owner: field, repo: null },
+  provider,
+  wholeNumbers: NONE,
 });
 
 export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>([
@@ -96,6 +117,14 @@ export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>(
       wholeNumbers: NONE,
     },
   ],
+  // Cloud and identity providers: AWS IAM (CloudTrail), Kubernetes RBAC (the audit log), Okta admin roles (the System Log).
+  [
+    'aws_iam_access_key',
+    tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
+  ],
+  ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+  ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
+  ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
 ]);
 
 /** The action classes of the table. */

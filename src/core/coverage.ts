@@ -10,7 +10,7 @@
  */
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
-import { classRow } from './classes.js';
+import { CLASSES, classRow } from './classes.js';
 import { hasOwn } from './json.js';
 import { item } from './lists.js';
 import type { CoverageStatement, RecordInput, StatementInput } from './model.js';
@@ -41,10 +41,17 @@ export interface CoverageGap {
   readonly to: Instant;
 }
 
+/** What a provider's statement `owner` is: GitHub's organisation, else the tenant field its classes are scoped by (account, cluster, org). */
+function tenantWord(provider: string): string {
+  if (provider === 'github') return 'organisation';
+  for (const row of CLASSES.values()) if (row.provider === provider && row.scope && row.scope.repo === null) return row.scope.owner;
+  return 'tenant';
+}
+
 /** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
 export function scopeText(s: CoverageStatement): string {
   if (s.repos !== null) return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
-  if (s.owner !== null) return `organisation ${s.owner}`;
+  if (s.owner !== null) return `${tenantWord(s.provider)} ${s.owner}`;
   return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 
@@ -72,7 +79,7 @@ function whereOf(call: Call): { readonly provider: string | null; readonly owner
   // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
   const scope = classRow(p.subject.action_class)?.scope;
   const ownerValue = scope && hasOwn(target, scope.owner) ? target[scope.owner] : undefined;
-  const repoValue = scope && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
+  const repoValue = scope?.repo && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
   const owner = typeof ownerValue === 'string' ? asciiLower(ownerValue) : null;
   const repo = typeof repoValue === 'string' ? asciiLower(repoValue) : null;
   const provider = typeof call.input.provider === 'string' ? call.input.provider : null;

@@ -16,6 +16,7 @@ export const DOMAINS = [
   'slack_principal',
   'workspace',
   'workspace_principal',
+  'aws_iam_user',
 ] as const;
 export type Domain = (typeof DOMAINS)[number];
 

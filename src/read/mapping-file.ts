@@ -26,6 +26,8 @@ export type FieldSource =
       readonly hash: Domain | null;
       /** The value is a GitHub URL: take this part of it. */
       readonly urlPart: UrlPart | null;
+      /** The value is a command line: take this option's value. */
+      readonly cliOption: string | null;
     }
   | { readonly from: 'value'; readonly value: string | number; readonly hash: Domain | null };
 
@@ -131,9 +133,17 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
         continue;
       }
       const urlPart = URL_PARTS.get(given['url-part']) ?? null;
+      const cliOption = str(given, 'cli-option');
+      if (urlPart !== null && cliOption !== null) {
+        bad(`${pointer}/cli-option`, `${field}: give url-part or cli-option, not both`);
+        continue;
+      }
       if (kind === 'value') {
-        if (urlPart !== null) {
-          bad(`${pointer}/url-part`, `${field}: url-part reads a URL from the call (arg or result), not a constant`);
+        if (urlPart !== null || cliOption !== null) {
+          bad(
+            `${pointer}/${urlPart !== null ? 'url-part' : 'cli-option'}`,
+            `${field}: ${urlPart !== null ? 'url-part' : 'cli-option'} reads a value from the call (arg or result), not a constant`,
+          );
           continue;
         }
         const constant = given['value'];
@@ -147,7 +157,7 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       }
       const path = str(given, kind) ?? '';
       if (kind === 'result') resultAt ??= where(`${pointer}/result`);
-      sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart }]);
+      sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart, cliOption }]);
     }
     const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
     if (missing.length > 0)

@@ -9,6 +9,9 @@ export const EXPORT_KINDS = {
   'github-audit-log': 'a GitHub audit-log export',
   'github-webhook': 'GitHub webhook deliveries',
   'slack-audit-log': 'a Slack audit-log page',
+  'aws-cloudtrail': 'an AWS CloudTrail log file or lookup-events output',
+  'k8s-audit': 'a Kubernetes audit log (audit.k8s.io/v1 events)',
+  'okta-system-log': 'an Okta System Log page',
 } as const;
 
 export type ExportKind = keyof typeof EXPORT_KINDS;
@@ -24,6 +27,10 @@ export const EXPORT_SHAPES: { readonly [K in ExportKind]: (entry: JsonObject) =>
     (isObject(e['key']) && isObject(e['repository'])),
   'slack-audit-log': (e) =>
     typeof e['action'] === 'string' && !hasOwn(e, '_document_id') && (isObject(e['entity']) || isObject(e['context'])),
+  'aws-cloudtrail': (e) =>
+    (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
+  'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
+  'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && hasOwn(e, 'published'),
 };
 
 /** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */

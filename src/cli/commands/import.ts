@@ -47,6 +47,24 @@ const OPTIONS = [
     help: "GitHub: keep only entries of this organisation's repositories (case-insensitive); an organisation-wide export's scope",
   },
   {
+    flag: 'account',
+    kind: 'string',
+    arg: 'ID',
+    help: 'aws-cloudtrail: the AWS account the log is of (keep only its entries); required with --since/--until',
+  },
+  {
+    flag: 'cluster',
+    kind: 'string',
+    arg: 'NAME',
+    help: 'k8s-audit (required): the cluster the audit log is of, as the agent’s mapping names it',
+  },
+  {
+    flag: 'org',
+    kind: 'string',
+    arg: 'NAME',
+    help: 'okta-system-log (required): the Okta org the System Log is of, as the agent’s mapping names it',
+  },
+  {
     flag: 'since',
     kind: 'string',
     arg: 'TIME',
@@ -116,7 +134,13 @@ function coverageScope(
       'missing',
       "--since/--until need --actor: a coverage statement says which actor the export was complete for (without one it covers nothing, and every actor's entries would become records)",
     );
-  if (importer(kind).places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
+  const places = importer(kind).places;
+  if (places.kind === 'tenant' && owner === null)
+    throw new UsageError(
+      'missing',
+      `--since/--until need --${places.flag} for ${kind}: a statement says which ${places.word} the log was complete for`,
+    );
+  if (places.kind === 'github' && owner === null && (!flags.repo || flags.repo.length === 0))
     throw new UsageError(
       'missing',
       `--since/--until need --owner ORG or --repo OWNER/NAME for ${kind}: the export came from one organisation or repository, and a statement that names neither covers no call`,
@@ -164,6 +188,7 @@ function recordsPredicate(kind: ImportKind, flags: ImportFlags, done: { readonly
   if (flags.actor && flags.actor.length > 0) scope['actor'] = flags.actor;
   if (flags.repo && flags.repo.length > 0) scope['repo'] = flags.repo;
   if (flags.owner !== undefined) scope['owner'] = flags.owner;
+  for (const flag of ['account', 'cluster', 'org'] as const) if (flags[flag] !== undefined) scope[flag] = flags[flag];
   if (flags.since !== undefined) scope['since'] = flags.since;
   if (flags.until !== undefined) scope['until'] = flags.until;
   return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
@@ -196,11 +221,25 @@ export const importExports: Command = {
     const { since, until } = windowOf(f);
     const repos = f.repo;
     const places = importer(kind).places;
-    if (repos && places.kind === 'none') throw new UsageError('value', `--repo: ${places.noRepo}`);
-    const owner = f.owner ?? null;
-    if (owner !== null && places.kind === 'none') throw new UsageError('value', `--owner: ${places.noOwner}`);
-    if (owner !== null && !/^[^/\s]+$/.test(owner))
-      throw new UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
+    if (repos && places.kind !== 'github')
+      throw new UsageError('value', `--repo: ${places.kind === 'none' ? places.noRepo : `${kind} entries name no repository`}`);
+    if (f.owner !== undefined && places.kind !== 'github')
+      throw new UsageError('value', `--owner: ${places.kind === 'none' ? places.noOwner : `${kind}'s scope is --${places.flag}`}`);
+    // The tenant flags: each for the kinds whose log is of that kind of tenant.
+    for (const flag of ['account', 'cluster', 'org'] as const)
+      if (f[flag] !== undefined && (places.kind !== 'tenant' || places.flag !== flag))
+        throw new UsageError('value', `--${flag} is for the import kind whose log is one ${flag}'s, not ${kind}`);
+    const tenant = places.kind === 'tenant' ? (f[places.flag] ?? null) : null;
+    if (places.kind === 'tenant' && places.always && tenant === null)
+      throw new UsageError(
+        'missing',
+        `import ${kind}: --${places.flag} NAME is required: the entries do not name the ${places.word}, and the agent's mapping must write the same value`,
+      );
+    if (tenant !== null && (tenant.trim() === '' || /[\s/]/.test(tenant)))
+      throw new UsageError('value', `--${places.kind === 'tenant' ? places.flag : 'owner'}: "${tenant}" is not a name`);
+    const owner = tenant ?? f.owner ?? null;
+    if (f.owner !== undefined && !/^[^/\s]+$/.test(f.owner))
+      throw new UsageError('value', `--owner: "${f.owner}" is not an organisation name (OWNER, without a /)`);
     for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
     const actors = f.actor;
     for (const x of actors ?? []) if (x.trim() === '') throw new UsageError('value', '--actor: an empty identity');
@@ -219,11 +258,12 @@ export const importExports: Command = {
       caseless: places.kind === 'github',
       repos: repos ? new Set(repos.map(asciiLower)) : null,
       owner: owner === null ? null : asciiLower(owner),
+      tenantWord: places.kind === 'tenant' ? places.word : 'organisation',
       since,
       until,
     };
     const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
-    const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
+    const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage });
     if (!result.ok)
       return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
     const done = result.value;

@@ -55,6 +55,54 @@ function inResult(result: unknown, path: readonly string[]): unknown {
   return undefined;
 }
 
+/** A command line's words as a POSIX shell splits them (single and double quotes, backslashes), or null when a quote is not closed. */
+function words(line: string): string[] | null {
+  const out: string[] = [];
+  let word: string | null = null;
+  let quote: '"' | "'" | null = null;
+  const add = (text: string): void => {
+    word = (word ?? '') + text;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charAt(i);
+    const next = line.charAt(i + 1);
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else add(c);
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && next !== '' && '"\\$`'.includes(next)) {
+        add(next);
+        i++;
+      } else add(c);
+    } else if (/\s/.test(c)) {
+      if (word !== null) out.push(word);
+      word = null;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      add('');
+    } else if (c === '\\' && next !== '') {
+      add(next);
+      i++;
+    } else add(c);
+  }
+  if (quote !== null) return null;
+  if (word !== null) out.push(word);
+  return out;
+}
+
+/** The value of `--option VALUE` or `--option=VALUE` in a command line (its first), or null. */
+function optionValue(line: string, option: string): string | null {
+  const list = words(line);
+  if (list === null) return null;
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i] ?? '';
+    if (w === option) return list[i + 1] ?? null;
+    if (w.startsWith(`${option}=`)) return w.slice(option.length + 1);
+  }
+  return null;
+}
+
 /** A part of a GitHub URL, by its name in the mapping. */
 const URL_PART: Readonly<Record<UrlPart, (url: GithubUrl) => string | number | null>> = {
   owner: (url) => url.owner,
@@ -99,6 +147,11 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
     where = `result.${source.path.join('.')}`;
   }
   if (given === undefined || given === null) return missing(`nothing at ${where}`);
+  if (source.from !== 'value' && source.cliOption !== null) {
+    const option = typeof given === 'string' ? optionValue(given, source.cliOption) : null;
+    if (option === null) return missing(`${where} is not a command line with ${source.cliOption}`);
+    given = option;
+  }
   if (source.from !== 'value' && source.urlPart !== null) {
     const url = typeof given === 'string' ? githubUrl(given) : null;
     const part = url === null ? null : URL_PART[source.urlPart](url);

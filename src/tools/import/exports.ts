@@ -27,9 +27,9 @@ export interface ExportRead {
 }
 
 /**
- * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ * @param listKeys the members of a top-level object that may hold the entries (Slack: "entries"; CloudTrail: "Records", "Events")
  */
-export function readExport(name: string, raw: Uint8Array, given: ReadLimits, listKey?: string): ExportRead {
+export function readExport(name: string, raw: Uint8Array, given: ReadLimits, listKeys: readonly string[] = []): ExportRead {
   // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
   // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
   const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
@@ -62,7 +62,7 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
     );
     return { entries: [], findings };
   }
-  return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+  return { entries: pages(text, limits, listKeys, at, sink, findings), findings };
 }
 
 /** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
@@ -75,7 +75,7 @@ function looksLikeCsv(name: string, text: string): boolean {
 function* pages(
   text: string,
   limits: ReadLimits,
-  listKey: string | undefined,
+  listKeys: readonly string[],
   at: (offset: number) => Location,
   sink: DocSink,
   findings: Finding[],
@@ -100,13 +100,15 @@ function* pages(
       page(item, inner?.ok ? (inner.value.elements.get(pathKey([])) ?? []) : [], false);
     });
   };
-  const collect = [[], ...(listKey ? [[listKey]] : [])];
+  const collect = [[], ...listKeys.map((k) => [k])];
   for (const doc of documents(text, 'values', { limits, collect }, sink)) {
     const given = doc.value;
     if (Array.isArray(given)) page(given, doc.elements.get(pathKey([])) ?? [], given.some(Array.isArray));
-    else if (listKey && isObject(given) && Array.isArray(given[listKey]))
-      page(given[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
-    else take(given, doc.start);
+    else if (isObject(given) && listKeys.some((k) => Array.isArray(given[k]))) {
+      // The first list member that holds the entries (a page has one).
+      const key = listKeys.find((k) => Array.isArray(given[k])) ?? '';
+      page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
+    } else take(given, doc.start);
     yield* entries;
     entries = [];
   }

@@ -6,36 +6,55 @@
  * row does not compile.
  */
 import { classRow } from '../../core/classes.js';
+import { awsCloudTrail } from './aws-cloudtrail.js';
 import { githubAuditLog } from './github-audit-log.js';
 import { githubWebhook } from './github-webhook.js';
+import { k8sAudit } from './k8s-audit.js';
 import type { Mapper } from './mapping.js';
+import { oktaSystemLog } from './okta-system-log.js';
 import { type SlackOptions, slackAuditLog } from './slack.js';
+
+/** What an import is given besides its files: Slack's choices, and the tenant a tenant's log is (--account, --cluster, --org). */
+export interface ImportOptions {
+  readonly slack: SlackOptions;
+  /** The tenant the user named, or null. */
+  readonly tenant: string | null;
+}
+
+/** The flags that name a tenant, one per kind of tenant. */
+export type TenantFlag = 'account' | 'cluster' | 'org';
 
 export interface ImporterModule {
   /** What the export is, as a record's non_claims name it. */
   readonly source: string;
-  /** The member of a top-level object that holds the entries (Slack's `entries`), or undefined. */
-  readonly listKey: string | undefined;
+  /** The members of a top-level object that hold the entries (Slack's `entries`, CloudTrail's `Records`), if any. */
+  readonly listKeys: readonly string[];
   /**
    * How its entries name places: `github` (owner/name repositories; logins compared without ASCII
-   * case; a coverage window needs --owner or --repo), or `none` (a workspace's whole log; actor ids
-   * compare exactly; --repo and --owner are refused, with these words).
+   * case; a coverage window needs --owner or --repo), `none` (a workspace's whole log; actor ids
+   * compare exactly; --repo and --owner are refused, with these words), or `tenant` (one tenant's
+   * log, named by its flag: always when the entries do not name it, else with a window; a
+   * statement's `owner` is the tenant).
    */
-  readonly places: { readonly kind: 'github' } | { readonly kind: 'none'; readonly noRepo: string; readonly noOwner: string };
+  readonly places:
+    | { readonly kind: 'github' }
+    | { readonly kind: 'none'; readonly noRepo: string; readonly noOwner: string }
+    | { readonly kind: 'tenant'; readonly flag: TenantFlag; readonly word: string; readonly always: boolean };
   /** Its mapper, given the kind's options (the kinds that take none ignore them). */
-  readonly mapper: (options: SlackOptions) => Mapper;
+  readonly mapper: (options: ImportOptions) => Mapper;
   /** The CLASS:VERB pairs it maps, per provider it writes records for (every one gets a statement). */
-  readonly actions: (options: SlackOptions) => ReadonlyMap<string, readonly string[]>;
+  readonly actions: (options: ImportOptions) => ReadonlyMap<string, readonly string[]>;
 }
 
 /**
  * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
  * GitHub's records maps (its mappers write exactly these classes), one list per provider.
  */
-const githubActions =
-  (...classes: readonly string[]) =>
+const classActions =
+  (provider: string, ...classes: readonly string[]) =>
   (): ReadonlyMap<string, readonly string[]> =>
-    new Map([['github', classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
+    new Map([[provider, classes.flatMap((c) => (classRow(c)?.verbs ?? []).map((v) => `${c}:${v}`)).sort()]]);
+const githubActions = (...classes: readonly string[]) => classActions('github', ...classes);
 
 /** What GitHub's audit log maps: deploy keys created, collaborators added. */
 const AUDIT_LOG_ACTIONS = githubActions('github_deploy_key', 'github_repo_member');
@@ -52,7 +71,7 @@ const WEBHOOK_ACTIONS = githubActions(
 );
 
 /** Slack's providers and their actions: workspace_member adds, and each role change's verb. */
-function slackActions(slack: SlackOptions): ReadonlyMap<string, readonly string[]> {
+function slackActions({ slack }: ImportOptions): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
   const add = (provider: string, action: string) => {
     const list = out.get(provider) ?? [];
@@ -68,24 +87,45 @@ function slackActions(slack: SlackOptions): ReadonlyMap<string, readonly string[
 const IMPORTERS = {
   'github-audit-log': {
     source: 'a GitHub audit-log export',
-    listKey: undefined,
+    listKeys: [],
     places: { kind: 'github' },
     mapper: () => githubAuditLog,
     actions: AUDIT_LOG_ACTIONS,
   },
   'github-webhook': {
     source: 'GitHub webhook deliveries',
-    listKey: undefined,
+    listKeys: [],
     places: { kind: 'github' },
     mapper: () => githubWebhook,
     actions: WEBHOOK_ACTIONS,
   },
   'slack-audit-log': {
     source: 'a Slack Audit Logs API export',
-    listKey: 'entries',
+    listKeys: ['entries'],
     places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
-    mapper: slackAuditLog,
+    mapper: ({ slack }) => slackAuditLog(slack),
     actions: slackActions,
+  },
+  'aws-cloudtrail': {
+    source: 'AWS CloudTrail',
+    listKeys: ['Records', 'Events'],
+    places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
+    mapper: () => awsCloudTrail,
+    actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
+  },
+  'k8s-audit': {
+    source: 'a Kubernetes audit log',
+    listKeys: ['items'],
+    places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
+    mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
+    actions: classActions('kubernetes', 'k8s_rbac_binding'),
+  },
+  'okta-system-log': {
+    source: 'the Okta System Log',
+    listKeys: [],
+    places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
+    mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
+    actions: classActions('okta', 'idp_admin_role'),
   },
 } as const satisfies { readonly [kind: string]: ImporterModule };
 

@@ -19,10 +19,9 @@ import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
-import { type ImportKind, importer } from './kinds.js';
+import { type ImportKind, type ImportOptions, importer } from './kinds.js';
 import { idText, type Mapper, makeRecord } from './mapping.js';
 import { outOfScope, type ScopeFilter } from './scope.js';
-import type { SlackOptions } from './slack.js';
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
@@ -36,7 +35,7 @@ export interface ImportSettings {
   readonly kind: ImportKind;
   readonly inputs: readonly ToolInput[];
   readonly limits: ReadLimits;
-  readonly slack: SlackOptions;
+  readonly options: ImportOptions;
   readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
   /** Which entries are the agent's (actor, repository, time window) (all null keeps every entry). */
   readonly scope: ScopeFilter;
@@ -61,7 +60,7 @@ export interface CoverageScope {
 
 /** The statements of an import, one per provider, each its own line (signed like the records when they are). */
 function statementLines(s: ImportSettings, c: CoverageScope, entries: number, perProvider: ReadonlyMap<string, number>): string[] {
-  return [...importer(s.kind).actions(s.slack)]
+  return [...importer(s.kind).actions(s.options)]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([provider, actions]) => {
       const statement = jcs({
@@ -127,8 +126,8 @@ function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Impor
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
-  const { source, listKey, mapper: mapperOf } = importer(s.kind);
-  const mapper: Mapper = mapperOf(s.slack);
+  const { source, listKeys, mapper: mapperOf } = importer(s.kind);
+  const mapper: Mapper = mapperOf(s.options);
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
   const skip = (reason: string): void => {
@@ -143,7 +142,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const othersSeen = new Map<string, number>();
   for (const input of s.inputs) {
     const file = path.basename(input.name);
-    const read = readExport(input.name, input.bytes, s.limits, listKey);
+    const read = readExport(input.name, input.bytes, s.limits, listKeys);
     for (const e of read.entries) {
       entries++;
       if (EXPORT_SHAPES[s.kind](e.value)) ofKind++;

@@ -15,6 +15,8 @@ export interface EntryScope {
   readonly actors: readonly string[];
   /** owner/name, when the entry names a repository. */
   readonly repo: string | null;
+  /** The tenant whose log the entry is from, for a provider whose log is one tenant's (an AWS account, a cluster, an Okta org). */
+  readonly tenant?: string | null;
   /** The entry's own time, exactly as it wrote it, or null when it has none. */
   readonly time: Instant | null;
 }
@@ -26,8 +28,10 @@ export interface ScopeFilter {
   readonly caseless: boolean;
   /** Lower-cased owner/name. */
   readonly repos: ReadonlySet<string> | null;
-  /** The lower-cased organisation (`--owner`): only its repositories' entries. */
+  /** The lower-cased organisation (`--owner`): only its repositories' entries; or the tenant (`--account`, …): only its entries. */
   readonly owner: string | null;
+  /** What a tenant is called in a skip reason (`organisation`, `account`, `cluster`, `org`). */
+  readonly tenantWord: string;
   readonly since: Instant | null;
   readonly until: Instant | null;
 }
@@ -37,7 +41,10 @@ export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
   if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
   if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
     return s.repo === null ? 'without a repository' : 'in another repository';
-  if (f.owner !== null) {
+  if (f.owner !== null && s.tenant !== undefined) {
+    if (s.tenant === null) return `without its ${f.tenantWord}`;
+    if (asciiLower(s.tenant) !== f.owner) return `in another ${f.tenantWord}`;
+  } else if (f.owner !== null) {
     if (s.repo === null) return 'without a repository';
     if (asciiLower(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner) return 'in another organisation';
   }

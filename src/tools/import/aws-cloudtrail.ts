@@ -1,0 +1,79 @@
+/**
+ * AWS CloudTrail → aws_iam_access_key/create and aws_iam_role_policy/attach records
+ * (docs/importers.md): log files as CloudTrail writes them to S3 (`{"Records": […]}`, `.json` or
+ * `.json.gz`) and `aws cloudtrail lookup-events` output (`{"Events": [{"CloudTrailEvent": "<json>"}]}`).
+ * IAM's `CreateAccessKey` (the user's name hashed, domain aws_iam_user) and `AttachRolePolicy`; a
+ * call that failed (`errorCode`) changed nothing and is skipped and counted. Record id
+ * "aws-cloudtrail:" + eventID; the account is the recipient account; the actor is the caller's ARN,
+ * and for an assumed role the role's (what a policy or --actor names).
+ */
+import { isObject, type JsonObject } from '../../core/json.js';
+import { targetHash } from '../../core/target-hash.js';
+import { idText, type Mapped, obj, str } from './mapping.js';
+import { type EntryScope, entryTime } from './scope.js';
+import { tenantWrite } from './tenant-subject.js';
+
+/** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
+function eventOf(entry: JsonObject): { readonly event: JsonObject } | { readonly error: string } {
+  const text = entry['CloudTrailEvent'];
+  if (text === undefined) return { event: entry };
+  if (typeof text !== 'string') return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? { event: parsed } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
+  } catch {
+    return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON' };
+  }
+}
+
+/** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */
+function actorsOf(event: JsonObject): string[] {
+  const identity = obj(event, 'userIdentity');
+  const arn = str(identity, 'arn');
+  const issuer = str(obj(obj(identity, 'sessionContext'), 'sessionIssuer'), 'arn');
+  return [...(str(identity, 'type') === 'AssumedRole' && issuer ? [issuer] : []), ...(arn ? [arn] : [])];
+}
+
+export function awsCloudTrail(entry: JsonObject): Mapped {
+  const read = eventOf(entry);
+  if ('error' in read) return { kind: 'error', message: read.error };
+  const e = read.event;
+  if (str(e, 'eventSource') !== 'iam.amazonaws.com') return { kind: 'skip', reason: 'not an IAM event' };
+  const name = str(e, 'eventName');
+  if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy') return { kind: 'skip', reason: 'other IAM event' };
+  if (e['errorCode'] !== undefined && e['errorCode'] !== null) return { kind: 'skip', reason: 'failed call (errorCode)' };
+  const id = str(e, 'eventID');
+  if (!id) return { kind: 'error', message: `a ${name} event without an eventID (its record would have no identity)` };
+  const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
+  if (!account) return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
+  const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };
+  const params = obj(e, 'requestParameters');
+  if (name === 'CreateAccessKey') {
+    // Without a userName the key is the caller's own; the response names the user either way.
+    const user = str(params, 'userName') ?? str(obj(obj(e, 'responseElements'), 'accessKey'), 'userName');
+    if (!user)
+      return { kind: 'error', message: `event ${idText(id)}: a CreateAccessKey naming no user (requestParameters or responseElements)` };
+    return tenantWrite(
+      `aws-cloudtrail:${id}`,
+      'aws_iam_access_key',
+      'create',
+      account,
+      [['user_name_hash', targetHash('aws_iam_user', user)]],
+      scope,
+    );
+  }
+  const role = str(params, 'roleName');
+  const policy = str(params, 'policyArn');
+  if (!role || !policy) return { kind: 'error', message: `event ${idText(id)}: an AttachRolePolicy without roleName and policyArn` };
+  return tenantWrite(
+    `aws-cloudtrail:${id}`,
+    'aws_iam_role_policy',
+    'attach',
+    account,
+    [
+      ['role_name', role],
+      ['policy_arn', policy],
+    ],
+    scope,
+  );
+}
