@@ -22,7 +22,7 @@ export interface ImportOptions {
 }
 
 /** The flags that name a tenant, one per kind of tenant. */
-export type TenantFlag = 'account' | 'cluster' | 'org';
+type TenantFlag = 'account' | 'cluster' | 'org';
 
 export interface ImporterModule {
   /** What the export is, as a record's non_claims name it. */
