@@ -29,7 +29,7 @@ export type FieldSource =
       /** The value is a command line: take this option's value. */
       readonly cliOption: string | null;
     }
-  | { readonly from: 'value'; readonly value: string | number; readonly hash: Domain | null };
+  | { readonly from: 'value'; readonly value: string | number | null; readonly hash: Domain | null };
 
 /** The parts of a GitHub URL a field may take. */
 export type UrlPart = 'owner' | 'repo' | 'number' | 'comment_id';
@@ -113,7 +113,7 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       }
       const given = target[field];
       if (!isObject(given)) continue;
-      const kinds = (['arg', 'result', 'value'] as const).filter((k) => given[k] !== undefined);
+      const kinds = (['arg', 'result', 'value'] as const).filter((k) => Object.hasOwn(given, k));
       const [kind] = kinds;
       if (kind === undefined || kinds.length > 1) {
         bad(pointer, `${field}: give exactly one of arg, result or value${kinds.length > 1 ? ` (not ${kinds.join(' and ')})` : ''}`);
@@ -147,8 +147,16 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
           continue;
         }
         const constant = given['value'];
-        if (typeof constant !== 'string' && typeof constant !== 'number') continue;
-        if (row.wholeNumbers.has(field) && !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)) {
+        if (typeof constant !== 'string' && typeof constant !== 'number' && constant !== null) continue;
+        if (constant === null && domain !== null) {
+          bad(`${pointer}/value`, `${field} is hashed: a hash of nothing binds nothing (give the raw value)`);
+          continue;
+        }
+        if (
+          row.wholeNumbers.has(field) &&
+          constant !== null &&
+          !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)
+        ) {
           bad(`${pointer}/value`, `${field} is a whole number (GitHub's id): write it without quotes`);
           continue;
         }

@@ -9,8 +9,8 @@
 import { jcs, sha256Digest } from '../../core/binding.js';
 import { SURFACE_SCHEMA } from '../../core/model.js';
 
-/** A bound target field's value: a string (names, hashes, shas) or a whole number (GitHub's ids). */
-export type FieldValue = string | number;
+/** A bound target field's value: a string (names, hashes, shas), a whole number (GitHub's ids), or null (a field the class leaves empty). */
+export type FieldValue = string | number | null;
 
 /** The side effect a call asserts: its class, verb, the provider whose records may bind it, and its bound target. */
 export interface Effect {
@@ -55,7 +55,7 @@ export interface RunSource {
 const str = (value: string): string => JSON.stringify(value.isWellFormed() ? value : value.toWellFormed());
 
 /** A value of ours (a string, a whole number) as JCS writes it. */
-const scalar = (value: FieldValue): string => (typeof value === 'number' ? JSON.stringify(value) : str(value));
+const scalar = (value: FieldValue): string => (value === null ? 'null' : typeof value === 'number' ? JSON.stringify(value) : str(value));
 
 /** Members in JCS order (keys compared in UTF-16 code units), written `"key":text`. */
 const members = (pairs: readonly (readonly [string, string])[]): string =>

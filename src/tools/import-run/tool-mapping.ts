@@ -135,6 +135,8 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
   let given: unknown;
   let where: string;
   if (source.from === 'value') {
+    // A constant as the mapping gives it (null: a field the class leaves empty).
+    if (source.value === null || source.hash === null) return { ok: true, value: source.value };
     given = source.value;
     where = 'the mapping';
   } else if (source.from === 'arg') {
