@@ -9624,7 +9624,10 @@ function awsCloudTrail(entry) {
         return { kind: 'skip', reason: 'failed call (errorCode)' };
     const id = str(e, 'eventID');
     if (!id)
-        return { kind: 'error', message: `a ${name} event without an eventID (its record would have no identity)` };
+        return {
+            kind: 'error',
+            message: `${name === 'AttachRolePolicy' ? 'an' : 'a'} ${name} event without an eventID (its record would have no identity)`,
+        };
     const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
     if (!account)
         return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
@@ -10769,7 +10772,9 @@ function readMappingFile(source, file) {
                     bad(`${pointer}/value`, `${field} is hashed: a hash of nothing binds nothing (give the raw value)`);
                     continue;
                 }
-                if (row.wholeNumbers.has(field) && constant !== null && !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)) {
+                if (row.wholeNumbers.has(field) &&
+                    constant !== null &&
+                    !(typeof constant === 'number' && Number.isSafeInteger(constant) && constant > 0)) {
                     bad(`${pointer}/value`, `${field} is a whole number (GitHub's id): write it without quotes`);
                     continue;
                 }

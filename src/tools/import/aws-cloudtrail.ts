@@ -43,7 +43,11 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
   if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy') return { kind: 'skip', reason: 'other IAM event' };
   if (e['errorCode'] !== undefined && e['errorCode'] !== null) return { kind: 'skip', reason: 'failed call (errorCode)' };
   const id = str(e, 'eventID');
-  if (!id) return { kind: 'error', message: `a ${name} event without an eventID (its record would have no identity)` };
+  if (!id)
+    return {
+      kind: 'error',
+      message: `${name === 'AttachRolePolicy' ? 'an' : 'a'} ${name} event without an eventID (its record would have no identity)`,
+    };
   const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
   if (!account) return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
   const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };

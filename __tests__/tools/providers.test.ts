@@ -1,0 +1,278 @@
+/**
+ * Providers beyond GitHub and Slack (docs/importers.md): AWS CloudTrail, the Kubernetes audit log and
+ * the Okta System Log, each as a table of the shared importer tester (entries → the records written,
+ * the skips counted, the refusals located), and per provider a round trip: the agent's spans through
+ * the provider's mapping file (examples/mappings/) → a run, the provider's export → records, the gate
+ * `verified`; another target stays unbound; a duplicate entry is one record.
+ */
+import { cpSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { targetHash } from '../../src/core/target-hash.js';
+import { type Expected, expectImport, runImporter, verifyIn } from '../support/importer.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const FX = path.join(ROOT, 'fixtures/providers');
+const TRAIL = path.join(FX, 'aws/123456789012_CloudTrail_us-east-1_20261201T1020Z_Ab3dE5fG7hI9jK1l.json.gz');
+const trailRecords = (): Record<string, unknown>[] => JSON.parse(gunzipSync(readFileSync(TRAIL)).toString('utf8')).Records;
+const k8sLines = (): Record<string, unknown>[] =>
+  readFileSync(path.join(FX, 'k8s/audit.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const oktaEntries = (): Record<string, unknown>[] => {
+  const text = readFileSync(path.join(FX, 'okta/system-log.json'), 'utf8');
+  const split = text.indexOf('][') + 1;
+  return [...JSON.parse(text.slice(0, split)), ...JSON.parse(text.slice(split))];
+};
+const json = (v: unknown) => `${JSON.stringify(v)}\n`;
+const subjects = (lines: readonly { subject: unknown }[]) => lines.map((l) => l.subject);
+
+const ROLE = 'arn:aws:iam::123456789012:role/agent-deployer';
+
+describe('import aws-cloudtrail', () => {
+  const [key, attach, denied, read, s3, human] = trailRecords();
+  const ROWS: readonly [string, Record<string, string>, string[], Expected][] = [
+    [
+      'a log file as CloudTrail writes it to S3 (gzipped): CreateAccessKey (the user hashed) and AttachRolePolicy; a failed call, a read and another service counted',
+      { 'in.json.gz': readFileSync(TRAIL) as unknown as string },
+      ['--actor', ROLE],
+      {
+        writes: (l) =>
+          expect(subjects(l)).toEqual([
+            {
+              action_class: 'aws_iam_access_key',
+              verb: 'create',
+              target: { account: '123456789012', user_name_hash: targetHash('aws_iam_user', 'ci-uploader') },
+            },
+            {
+              action_class: 'aws_iam_role_policy',
+              verb: 'attach',
+              target: { account: '123456789012', role_name: 'deploy-runner', policy_arn: 'arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess' },
+            },
+          ]),
+        says: /6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 failed call \(errorCode\), 1 not an IAM event, 1 other IAM event\)/,
+      },
+    ],
+    [
+      'lookup-events output (each event JSON text): the same records',
+      { 'in.json': readFileSync(path.join(FX, 'aws/lookup-events.json'), 'utf8') },
+      [],
+      {
+        writes: (l) =>
+          expect(l.map((r) => r.record_id)).toEqual([
+            'aws-cloudtrail:3f1c6a2e-5b7d-4e8f-9a01-2b3c4d5e6f70',
+            'aws-cloudtrail:8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c2d',
+          ]),
+      },
+    ],
+    [
+      'one event delivered twice (two log files): one record',
+      { 'in-1.json': json({ Records: [key, denied] }), 'in-2.json': json({ Records: [key, read, s3] }) },
+      [],
+      { writes: (l) => expect(l).toHaveLength(1), says: /1 duplicate\(s\) merged/ },
+    ],
+    [
+      '--account keeps one account’s entries; a window needs it',
+      { 'in.json': json({ Records: [key, { ...attach, recipientAccountId: '999999999999' }] }) },
+      ['--account', '123456789012'],
+      { writes: (l) => expect(l).toHaveLength(1), says: /1 in another account/ },
+    ],
+    [
+      'a CreateAccessKey naming no user anywhere: located',
+      { 'in.json': json({ Records: [{ ...key, requestParameters: {}, responseElements: null }] }) },
+      [],
+      { refuses: /in\.json:1:\d+: event "3f1c6a2e-5b7d-4e8f-9a01-2b3c4d5e6f70": a CreateAccessKey naming no user/ },
+    ],
+    [
+      'a hostile file: a lookup entry whose CloudTrailEvent is not JSON, prototype keys, an event with no eventID',
+      {
+        'in.json': json({
+          Events: [
+            { CloudTrailEvent: '{"eventSource":' },
+            { CloudTrailEvent: JSON.stringify({ ...attach, eventID: undefined, __proto__: { x: 1 } }) },
+          ],
+        }),
+      },
+      [],
+      {
+        refuses:
+          /in\.json:1:\d+: a lookup-events entry whose CloudTrailEvent is not JSON[\s\S]*an AttachRolePolicy event without an eventID/,
+      },
+    ],
+  ];
+  it.each(ROWS)('%s', async (_name, files, args, expected) => {
+    const r = await runImporter('import', 'aws-cloudtrail', files, args);
+    expectImport(r, expected);
+  });
+
+  it('a window without --account is a usage error; with it the statement’s owner is the account', async () => {
+    const dir = writeFiles(tempDir(), { 'in.json': json({ Records: [human] }) });
+    const without = await cli(
+      ['import', 'aws-cloudtrail', '--actor', ROLE, '--since', '2026-12-01', '--until', '2026-12-02', '--output', 'o.ndjson', 'in.json'],
+      dir,
+    );
+    expect([without.code, without.stderr]).toEqual([2, expect.stringMatching(/--since\/--until need --account for aws-cloudtrail/)]);
+    const r = await runImporter('import', 'aws-cloudtrail', { 'in.json': json({ Records: [human] }) }, [
+      '--actor',
+      ROLE,
+      '--account',
+      '123456789012',
+      '--since',
+      '2026-12-01',
+      '--until',
+      '2026-12-02',
+      '--now',
+      '2026-12-02T04:00:00Z',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines[0]).toMatchObject({
+      provider: 'aws',
+      export: 'aws-cloudtrail',
+      owner: '123456789012',
+      repos: null,
+      records: 0,
+      actions: ['aws_iam_access_key:create', 'aws_iam_role_policy:attach'],
+    });
+  });
+});
+
+describe('import k8s-audit', () => {
+  const [received, complete, cluster, forbidden, get, metadata] = k8sLines();
+  const ROWS: readonly [string, Record<string, string>, string[], Expected][] = [
+    [
+      'the log backend’s lines: only the complete, 2xx creates of role bindings; a Metadata-level create (no name) counted',
+      { 'in.log': readFileSync(path.join(FX, 'k8s/audit.log'), 'utf8') },
+      ['--cluster', 'prod-eu'],
+      {
+        writes: (l) =>
+          expect(subjects(l)).toEqual([
+            {
+              action_class: 'k8s_rbac_binding',
+              verb: 'create',
+              target: { cluster: 'prod-eu', namespace: 'payments', kind: 'RoleBinding', name: 'ci-edit' },
+            },
+            {
+              action_class: 'k8s_rbac_binding',
+              verb: 'create',
+              target: { cluster: 'prod-eu', namespace: null, kind: 'ClusterRoleBinding', name: 'ci-view-all' },
+            },
+          ]),
+        says: /4 skipped \(1 a binding the entry does not name \(log rbac at the Request level\), 1 failed \(not 2xx\), 1 not ResponseComplete, 1 not a role binding created\)/,
+      },
+    ],
+    [
+      'an EventList',
+      { 'in.json': readFileSync(path.join(FX, 'k8s/audit-eventlist.json'), 'utf8') },
+      ['--cluster', 'prod-eu'],
+      { writes: (l) => expect(l).toHaveLength(2) },
+    ],
+    [
+      'one event twice (at-least-once shipping): one record',
+      { 'in.log': json(complete) + json(complete) + json(received) },
+      ['--cluster', 'prod-eu'],
+      { writes: (l) => expect(l).toHaveLength(1), says: /1 duplicate/ },
+    ],
+    [
+      'a line that is no audit event: located',
+      { 'in.log': json(get) + json({ kind: 'Pod' }) },
+      ['--cluster', 'prod-eu'],
+      { refuses: /in\.log:2:1: not an audit\.k8s\.io Event/ },
+    ],
+    [
+      'a RoleBinding without its namespace: located',
+      { 'in.log': json({ ...complete, objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', name: 'x' } }) },
+      ['--cluster', 'prod-eu'],
+      { refuses: /a RoleBinding without its namespace/ },
+    ],
+  ];
+  it.each(ROWS)('%s', async (_name, files, args, expected) => {
+    expectImport(await runImporter('import', 'k8s-audit', files, args), expected);
+  });
+
+  it('--cluster is required (the log does not name its cluster); --repo is refused', async () => {
+    const dir = writeFiles(tempDir(), { 'in.log': json(cluster) + json(forbidden) + json(metadata) });
+    const r = await cli(['import', 'k8s-audit', '--output', 'o.ndjson', 'in.log'], dir);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--cluster NAME is required/)]);
+    const repo = await cli(['import', 'k8s-audit', '--cluster', 'c', '--repo', 'a/b', '--output', 'o.ndjson', 'in.log'], dir);
+    expect([repo.code, repo.stderr]).toEqual([2, expect.stringMatching(/--repo: k8s-audit entries name no repository/)]);
+  });
+});
+
+describe('import okta-system-log', () => {
+  const [grant, login, failed] = oktaEntries();
+  const ROWS: readonly [string, Record<string, string>, string[], Expected][] = [
+    [
+      'System Log pages one after another: a privilege granted; a failed grant and a login counted',
+      { 'in.json': readFileSync(path.join(FX, 'okta/system-log.json'), 'utf8') },
+      ['--org', 'acme', '--actor', 'agent@acme.example'],
+      {
+        writes: (l) =>
+          expect(subjects(l)).toEqual([
+            { action_class: 'idp_admin_role', verb: 'grant', target: { org: 'acme', principal_id: '00u2dana0000000002' } },
+          ]),
+        says: /3 entries read, 1 record\(s\) written, 2 skipped \(1 other event type, 1 outcome not SUCCESS\)/,
+      },
+    ],
+    [
+      'the same grant on two pages: one record',
+      { 'in.json': JSON.stringify([grant, login]) + JSON.stringify([grant, failed]) },
+      ['--org', 'acme'],
+      { writes: (l) => expect(l).toHaveLength(1), says: /1 duplicate/ },
+    ],
+    [
+      'a grant naming no target: located',
+      { 'in.json': JSON.stringify([{ ...grant, target: [] }]) },
+      ['--org', 'acme'],
+      { refuses: /in\.json:1:2: .*a privilege grant naming no target user/ },
+    ],
+  ];
+  it.each(ROWS)('%s', async (_name, files, args, expected) => {
+    expectImport(await runImporter('import', 'okta-system-log', files, args), expected);
+  });
+});
+
+describe('round trips: the agent’s calls through the providers’ mappings, verified by the providers’ records', () => {
+  it('call_aws, kubectl_create and assign_role_to_user are verified; a call of another target stays asserted, its record unmatched', async () => {
+    const dir = tempDir();
+    const maps = ['aws-api-mcp-server', 'kubernetes-mcp-server', 'okta-mcp-server'].map((m) =>
+      readFileSync(path.join(ROOT, `examples/mappings/${m}.yml`), 'utf8'),
+    );
+    // One mapping file of the three examples' rules.
+    const merged = `version: 1\ntools:\n${maps.map((m) => m.slice(m.indexOf('tools:\n') + 7)).join('')}`;
+    writeFiles(dir, { 'map.yml': merged });
+    cpSync(path.join(ROOT, 'fixtures/producers/otlp/cloud-spans.jsonl'), path.join(dir, 'spans.jsonl'));
+    const steps: string[][] = [
+      ['import-run', 'otlp-json', '--map', 'map.yml', '--output', '.assay/runs/cloud.ndjson', 'spans.jsonl'],
+      ['import', 'aws-cloudtrail', '--actor', ROLE, '--output', '.assay/audit/aws.ndjson', TRAIL],
+      ['import', 'k8s-audit', '--cluster', 'prod-eu', '--output', '.assay/audit/k8s.ndjson', path.join(FX, 'k8s/audit.log')],
+      ['import', 'okta-system-log', '--org', 'acme', '--output', '.assay/audit/okta.ndjson', path.join(FX, 'okta/system-log.json')],
+    ];
+    for (const s of steps) {
+      const r = await cli(s, dir);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const { code, report } = await verifyIn(dir, '2026-12-02T12:00:00Z');
+    expect(report.calls.map((c) => [c.tool, c.level])).toEqual([
+      ['call_aws', 'verified'],
+      ['call_aws', 'verified'],
+      ['call_aws', null],
+      ['kubectl_create', 'verified'],
+      ['kubectl_create', 'verified'],
+      ['assign_role_to_user', 'verified'],
+    ]);
+    expect(code).toBe(0);
+    // The same run against another cluster's log: the two kubectl calls stay asserted (the cluster is bound), both records unmatched.
+    const other = await cli(
+      ['import', 'k8s-audit', '--cluster', 'prod-us', '--output', '.assay/audit/k8s.ndjson', path.join(FX, 'k8s/audit.log')],
+      dir,
+    );
+    expect(other.code, other.stderr).toBe(0);
+    const { report: mixed } = await verifyIn(dir, '2026-12-02T12:00:00Z');
+    expect(mixed.calls.filter((c) => c.tool === 'kubectl_create').map((c) => c.level)).toEqual(['asserted', 'asserted']);
+    expect(mixed.totals.unmatched).toBe(2);
+  });
+});
