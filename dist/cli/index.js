@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2734);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7097);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 
@@ -2617,7 +2617,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 2734:
+/***/ 7097:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9470,7 +9470,8 @@ const hash = {
 
 
 
-function makeRecord(m, source) {
+/** @param vouched what vouches for the entry beyond the export (CloudTrail's signed digest), as the record's non_claims say it */
+function makeRecord(m, source, vouched = []) {
     const bound = (0,binding/* binding */.Ch)(m.subject);
     if (!bound.ok)
         throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
@@ -9483,6 +9484,7 @@ function makeRecord(m, source) {
         non_claims: [
             `imported from ${source}; receipt-gate queried nothing`,
             'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+            ...vouched,
         ],
     };
 }
@@ -9503,6 +9505,176 @@ const obj = (value, key) => {
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
+
+;// CONCATENATED MODULE: ./src/tools/import/cloudtrail-digests.ts
+/**
+ * CloudTrail's own signature (docs/importers.md, "CloudTrail digests"): every hour CloudTrail writes a
+ * digest file listing the SHA-256 of each log file it delivered in that hour, and signs it with an
+ * AWS key (SHA256withRSA). The signature is not in the file: S3 keeps it in the digest object's
+ * metadata (`x-amz-meta-signature`, hex), which the export job saves beside the digest as
+ * `<digest file>.sig`. The public keys are `aws cloudtrail list-public-keys` output, committed by the
+ * user. A log file is vouched for when a digest whose signature verifies lists its hash; a file no
+ * such digest lists is refused before it is read. Nothing here queries AWS.
+ *
+ * The string AWS signs (AWS CloudTrail User Guide, "Validating CloudTrail log file integrity"): the
+ * digest's `digestEndTime`, its S3 path (`digestS3Bucket/digestS3Object`), the hex SHA-256 of the
+ * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
+ * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
+ */
+
+
+
+
+
+
+
+const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
+/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
+function uncompressed(bytes) {
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+        return { ok: true, value: Buffer.from(bytes) };
+    try {
+        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: 1 << 30 }) };
+    }
+    catch (error) {
+        return { ok: false, reason: `not a gzip file that decompresses (${error.message})` };
+    }
+}
+/** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
+function readPublicKeys(input) {
+    let value;
+    try {
+        value = JSON.parse(cloudtrail_digests_text(input.bytes));
+    }
+    catch {
+        return { ok: false, reason: 'not JSON (aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})' };
+    }
+    const list = (0,core_json/* isObject */.G)(value) ? value['PublicKeyList'] : undefined;
+    if (!Array.isArray(list) || list.length === 0)
+        return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
+    const keys = new Map();
+    for (const [i, entry] of list.entries()) {
+        const fingerprint = str(entry, 'Fingerprint')?.toLowerCase();
+        const der = str(entry, 'Value');
+        if (!fingerprint || !der)
+            return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
+        let key;
+        try {
+            // The DER encoding of the key in PKCS#1 (RSAPublicKey), base64 in the CLI's JSON.
+            key = (0,external_node_crypto_.createPublicKey)({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs1' });
+        }
+        catch {
+            return { ok: false, reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1, base64)` };
+        }
+        const time = (k) => {
+            const t = str(entry, k);
+            const parsed = t === null ? null : parseRfc3339(t);
+            return parsed?.ok ? parsed.value : null;
+        };
+        keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
+    }
+    return { ok: true, value: keys };
+}
+/** One digest file and its signature → the digest, or why AWS did not sign it. */
+function readDigest(input, signatureHex, keys) {
+    const bytes = uncompressed(input.bytes);
+    if (!bytes.ok)
+        return bytes;
+    let value;
+    try {
+        value = JSON.parse(bytes.value.toString('utf8'));
+    }
+    catch {
+        return { ok: false, reason: 'not JSON (a CloudTrail digest file, gzipped or not)' };
+    }
+    if (!(0,core_json/* isObject */.G)(value))
+        return { ok: false, reason: 'not a digest (a JSON object)' };
+    const d = value;
+    const endText = str(d, 'digestEndTime');
+    const bucket = str(d, 'digestS3Bucket');
+    const object = str(d, 'digestS3Object');
+    const fingerprint = str(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
+    if (!endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
+        return {
+            ok: false,
+            reason: 'not a CloudTrail digest (digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
+        };
+    const end = parseRfc3339(endText);
+    if (!end.ok)
+        return { ok: false, reason: `digestEndTime ${end.reason}` };
+    if (str(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
+        return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
+    const key = keys.get(fingerprint);
+    if (!key)
+        return { ok: false, reason: `signed by the key ${(0,core_text/* quote */.hD)(fingerprint, 40)}, which the public keys file does not list` };
+    if ((key.from && compareInstants(end.value, key.from) < 0) || (key.to && compareInstants(end.value, key.to) > 0))
+        return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
+    const signature = signatureHex.trim().toLowerCase();
+    if (!/^(?:[0-9a-f]{2})+$/.test(signature))
+        return { ok: false, reason: 'its .sig is not hex (x-amz-meta-signature as head-object returns it)' };
+    const previous = d['previousDigestSignature'];
+    const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
+    const signed = `${endText}\n${bucket}/${object}\n${(0,binding/* sha256Hex */.fg)(bytes.value)}\n${previousText ?? 'null'}`;
+    if (!(0,external_node_crypto_.verify)('sha256', Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
+        return {
+            ok: false,
+            reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
+        };
+    const logs = new Map();
+    for (const f of d['logFiles']) {
+        const hash = str(f, 'hashValue')?.toLowerCase();
+        const s3Object = str(f, 's3Object');
+        if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256')
+            logs.set(hash, s3Object);
+    }
+    const folder = object.slice(0, object.lastIndexOf('/'));
+    const trail = `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(/\/\d{4}\/\d{2}\/\d{2}\//, '/');
+    return {
+        ok: true,
+        value: { name: input.name, path: `${bucket}/${object}`, end: end.value, fingerprint, signature, previous: previousText, trail, logs },
+    };
+}
+/**
+ * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
+ * verify; a chain whose digest names a previous signature no digest given has is a gap, said.
+ */
+function checkDigests(digests, keysFile) {
+    const keys = readPublicKeys(keysFile);
+    if (!keys.ok)
+        return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
+    const good = [];
+    const refused = [];
+    for (const { digest, signature } of digests) {
+        const got = readDigest(digest, signature, keys.value);
+        if (got.ok)
+            good.push(got.value);
+        else
+            refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
+    }
+    const vouched = new Map();
+    for (const d of good)
+        for (const [hash, s3Object] of d.logs)
+            vouched.set(hash, `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`);
+    // Each trail's chain in time order: every digest's previous signature is the one before it.
+    const gaps = [];
+    const trails = new Map();
+    for (const d of good)
+        trails.set(d.trail, [...(trails.get(d.trail) ?? []), d]);
+    for (const chain of trails.values()) {
+        chain.sort((a, b) => compareInstants(a.end, b.end) || (0,core_text/* cmp */.r2)(a.path, b.path));
+        for (let i = 1; i < chain.length; i++) {
+            const [before, after] = [chain[i - 1], chain[i]];
+            if (before && after && after.previous !== before.signature)
+                gaps.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path} (a digest missing, or one not AWS's)`);
+        }
+    }
+    return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
+}
+/** A log file's hash as a digest lists it: hex SHA-256 of its uncompressed content. */
+function logFileHash(bytes) {
+    const plain = uncompressed(bytes);
+    return plain.ok ? { ok: true, value: (0,binding/* sha256Hex */.fg)(plain.value) } : plain;
+}
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
@@ -10303,6 +10475,11 @@ function runImport(s) {
     const othersSeen = new Map();
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
+        const vouched = s.vouch ? s.vouch(input) : null;
+        if (vouched && !vouched.ok) {
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: input.name, line: 1, column: 1 }, vouched.reason));
+            continue;
+        }
         const read = readExport(input.name, input.bytes, s.limits, listKeys);
         for (const e of read.entries) {
             entries++;
@@ -10341,7 +10518,7 @@ function runImport(s) {
                 }
                 continue;
             }
-            const record = makeRecord(m, `${source} (${file})`);
+            const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value] : []);
             const payload = (0,binding/* jcs */.vI)(record);
             if (!payload.ok) {
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
@@ -10388,6 +10565,10 @@ function runImport(s) {
  * `receipt-gate import KIND`: a provider's audit export (files a user exported: nothing is queried)
  * turned into audit records, written only when the whole import succeeds.
  */
+
+
+
+
 
 
 
@@ -10466,6 +10647,18 @@ const import_OPTIONS = [
         kind: 'string',
         arg: 'TIME',
         help: "the import's clock (RFC 3339), for tests and reproducible runs: --until must not be after it, and statements record it as exported_at. Default: now",
+    },
+    {
+        flag: 'cloudtrail-digests',
+        kind: 'string',
+        arg: 'DIR',
+        help: "aws-cloudtrail: CloudTrail's digest files (each with <digest>.sig: the signature S3 keeps in the object's metadata); every log file must be listed by a digest AWS signed",
+    },
+    {
+        flag: 'cloudtrail-public-keys',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'aws-cloudtrail: the output of aws cloudtrail list-public-keys (the keys the digests are signed with)',
     },
     SIGNED_AT,
     { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
@@ -10566,6 +10759,54 @@ function recordsPredicate(kind, flags, done) {
         scope['until'] = flags.until;
     return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
+/**
+ * --cloudtrail-digests DIR and --cloudtrail-public-keys FILE (aws-cloudtrail only, both or neither):
+ * every digest in DIR with its `.sig`, checked against the keys; null when not asked. A digest that
+ * does not verify is a located refusal (nothing is imported).
+ */
+function cloudTrailDigests(flags, kind, cwd, limits) {
+    const dir = flags['cloudtrail-digests'];
+    const keysFile = flags['cloudtrail-public-keys'];
+    if (dir === undefined && keysFile === undefined)
+        return null;
+    if (kind !== 'aws-cloudtrail')
+        throw new types_UsageError('value', `--cloudtrail-digests and --cloudtrail-public-keys are for aws-cloudtrail, not ${kind}`);
+    if (dir === undefined || keysFile === undefined)
+        throw new types_UsageError('missing', '--cloudtrail-digests DIR and --cloudtrail-public-keys FILE go together: the digests, and the keys AWS signed them with');
+    const root = external_node_path_default().resolve(cwd, dir);
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)(root)
+            .filter((n) => /\.json(?:\.gz)?$/.test(n))
+            .sort();
+    }
+    catch (error) {
+        throw new types_UsageError('file', `--cloudtrail-digests ${dir}: ${(0,core_text/* messageOf */.bD)(error)}`);
+    }
+    if (names.length === 0)
+        throw new types_UsageError('file', `--cloudtrail-digests ${dir}: no digest file (*.json.gz) in it`);
+    const [keys] = readInputs([external_node_path_default().resolve(cwd, keysFile)], limits);
+    const problems = [];
+    const given = [];
+    for (const n of names) {
+        const [digest] = readInputs([external_node_path_default().join(root, n)], limits);
+        const sig = readNamedFile(external_node_path_default().join(root, `${n}.sig`), limits);
+        if (!digest)
+            continue;
+        if (!sig.ok)
+            problems.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: digest.name, line: 1, column: 1 }, `this CloudTrail digest has no ${n}.sig beside it (the x-amz-meta-signature of its S3 object): ${sig.reason}`));
+        else
+            given.push({ digest, signature: sig.value.toString('utf8') });
+    }
+    if (!keys)
+        return null;
+    const checked = checkDigests(given, keys);
+    if (!checked.ok)
+        throw new types_UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
+    for (const r of checked.value.refused)
+        problems.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: r.file, line: 1, column: 1 }, r.message));
+    return problems.length > 0 ? { ok: false, reason: problems } : { ok: true, value: checked.value };
+}
 const importExports = {
     spec: {
         name: 'import',
@@ -10636,9 +10877,28 @@ const importExports = {
             until,
         };
         const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
-        const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage });
+        const digests = cloudTrailDigests(f, kind, ctx.cwd, limits);
+        if (digests && !digests.ok)
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(tool, digests.reason));
+        const check = digests?.value ?? null;
+        const vouch = check
+            ? (input) => {
+                const hash = logFileHash(input.bytes);
+                if (!hash.ok)
+                    return hash;
+                const words = check.vouched.get(hash.value);
+                if (words !== undefined)
+                    return { ok: true, value: words };
+                return {
+                    ok: false,
+                    reason: `no AWS-signed digest lists this log file (sha256 ${hash.value}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+                };
+            }
+            : null;
+        const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
+        const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
         if (!result.ok)
-            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, result.reason.summary)}`);
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, `${result.reason.summary}${chain}`)}`);
         const done = result.value;
         // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
         if (done.actors?.typo)
@@ -10666,7 +10926,7 @@ const importExports = {
         return {
             code: cli_command/* EXIT */.dc.pass,
             stdout: '',
-            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
+            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
         };
     },
 };

@@ -2,16 +2,23 @@
  * `receipt-gate import KIND`: a provider's audit export (files a user exported: nothing is queried)
  * turned into audit records, written only when the whole import succeeds.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { asciiLower } from '../../core/text.js';
+import { type Finding, finding } from '../../core/findings.js';
+import type { Result } from '../../core/result.js';
+import { asciiLower, messageOf } from '../../core/text.js';
 import { compareInstants, type Instant, rfc3339, utcAsWritten } from '../../core/time.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
+import { readNamedFile } from '../../read/files.js';
+import type { ReadLimits } from '../../read/limits.js';
+import { checkDigests, type DigestCheck, logFileHash } from '../../tools/import/cloudtrail-digests.js';
 import { IMPORT_KIND_NAMES, type ImportKind, importer, importKind } from '../../tools/import/kinds.js';
 import { type CoverageScope, type ImportSettings, runImport } from '../../tools/import/run.js';
 import { parseWindowTime } from '../../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
+import type { ToolInput } from '../../tools/input.js';
 import { signedAtNow } from '../../tools/signing.js';
 import { writeWhole } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
@@ -81,6 +88,18 @@ const OPTIONS = [
     kind: 'string',
     arg: 'TIME',
     help: "the import's clock (RFC 3339), for tests and reproducible runs: --until must not be after it, and statements record it as exported_at. Default: now",
+  },
+  {
+    flag: 'cloudtrail-digests',
+    kind: 'string',
+    arg: 'DIR',
+    help: "aws-cloudtrail: CloudTrail's digest files (each with <digest>.sig: the signature S3 keeps in the object's metadata); every log file must be listed by a digest AWS signed",
+  },
+  {
+    flag: 'cloudtrail-public-keys',
+    kind: 'string',
+    arg: 'FILE',
+    help: 'aws-cloudtrail: the output of aws cloudtrail list-public-keys (the keys the digests are signed with)',
   },
   SIGNED_AT,
   { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
@@ -194,6 +213,61 @@ function recordsPredicate(kind: ImportKind, flags: ImportFlags, done: { readonly
   return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
 
+/**
+ * --cloudtrail-digests DIR and --cloudtrail-public-keys FILE (aws-cloudtrail only, both or neither):
+ * every digest in DIR with its `.sig`, checked against the keys; null when not asked. A digest that
+ * does not verify is a located refusal (nothing is imported).
+ */
+function cloudTrailDigests(
+  flags: ImportFlags,
+  kind: ImportKind,
+  cwd: string,
+  limits: ReadLimits,
+): Result<DigestCheck, readonly Finding[]> | null {
+  const dir = flags['cloudtrail-digests'];
+  const keysFile = flags['cloudtrail-public-keys'];
+  if (dir === undefined && keysFile === undefined) return null;
+  if (kind !== 'aws-cloudtrail')
+    throw new UsageError('value', `--cloudtrail-digests and --cloudtrail-public-keys are for aws-cloudtrail, not ${kind}`);
+  if (dir === undefined || keysFile === undefined)
+    throw new UsageError(
+      'missing',
+      '--cloudtrail-digests DIR and --cloudtrail-public-keys FILE go together: the digests, and the keys AWS signed them with',
+    );
+  const root = path.resolve(cwd, dir);
+  let names: string[];
+  try {
+    names = readdirSync(root)
+      .filter((n) => /\.json(?:\.gz)?$/.test(n))
+      .sort();
+  } catch (error) {
+    throw new UsageError('file', `--cloudtrail-digests ${dir}: ${messageOf(error)}`);
+  }
+  if (names.length === 0) throw new UsageError('file', `--cloudtrail-digests ${dir}: no digest file (*.json.gz) in it`);
+  const [keys] = readInputs([path.resolve(cwd, keysFile)], limits);
+  const problems: Finding[] = [];
+  const given: { digest: ToolInput; signature: string }[] = [];
+  for (const n of names) {
+    const [digest] = readInputs([path.join(root, n)], limits);
+    const sig = readNamedFile(path.join(root, `${n}.sig`), limits);
+    if (!digest) continue;
+    if (!sig.ok)
+      problems.push(
+        finding(
+          'invalid_artifact',
+          { file: digest.name, line: 1, column: 1 },
+          `this CloudTrail digest has no ${n}.sig beside it (the x-amz-meta-signature of its S3 object): ${sig.reason}`,
+        ),
+      );
+    else given.push({ digest, signature: sig.value.toString('utf8') });
+  }
+  if (!keys) return null;
+  const checked = checkDigests(given, keys);
+  if (!checked.ok) throw new UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
+  for (const r of checked.value.refused) problems.push(finding('invalid_artifact', { file: r.file, line: 1, column: 1 }, r.message));
+  return problems.length > 0 ? { ok: false, reason: problems } : { ok: true, value: checked.value };
+}
+
 export const importExports: Command = {
   spec: {
     name: 'import',
@@ -263,9 +337,29 @@ export const importExports: Command = {
       until,
     };
     const coverage = coverageScope(f, kind, owner, nowOf(f.now, ctx.now), until);
-    const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage });
+    const digests = cloudTrailDigests(f, kind, ctx.cwd, limits);
+    if (digests && !digests.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, digests.reason));
+    const check = digests?.value ?? null;
+    const vouch = check
+      ? (input: ToolInput): Result<string> => {
+          const hash = logFileHash(input.bytes);
+          if (!hash.ok) return hash;
+          const words = check.vouched.get(hash.value);
+          if (words !== undefined) return { ok: true, value: words };
+          return {
+            ok: false,
+            reason: `no AWS-signed digest lists this log file (sha256 ${hash.value}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+          };
+        }
+      : null;
+    const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
+    const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
     if (!result.ok)
-      return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
+      return wroteNothing(
+        tool,
+        EXIT.problem,
+        `${findingLines(tool, result.reason.findings)}${say(tool, `${result.reason.summary}${chain}`)}`,
+      );
     const done = result.value;
     // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
     if (done.actors?.typo) throw new UsageError('value', `--actor: ${done.actors.text}; nothing was written`);
@@ -293,7 +387,7 @@ export const importExports: Command = {
     return {
       code: EXIT.pass,
       stdout: '',
-      stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
+      stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
     };
   },
 };

@@ -32,7 +32,8 @@ export interface AuditRecordOut {
   readonly non_claims: readonly string[];
 }
 
-export function makeRecord(m: Mapped & { kind: 'record' }, source: string): AuditRecordOut {
+/** @param vouched what vouches for the entry beyond the export (CloudTrail's signed digest), as the record's non_claims say it */
+export function makeRecord(m: Mapped & { kind: 'record' }, source: string, vouched: readonly string[] = []): AuditRecordOut {
   const bound = binding(m.subject);
   if (!bound.ok) throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
   return {
@@ -44,6 +45,7 @@ export function makeRecord(m: Mapped & { kind: 'record' }, source: string): Audi
     non_claims: [
       `imported from ${source}; receipt-gate queried nothing`,
       'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+      ...vouched,
     ],
   };
 }

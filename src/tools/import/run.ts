@@ -41,6 +41,12 @@ export interface ImportSettings {
   readonly scope: ScopeFilter;
   /** With both bounds of the window: what the statements say was covered (docs/coverage.md §1); null: no statement. */
   readonly coverage: CoverageScope | null;
+  /**
+   * Who vouches for each input before it is read (CloudTrail's signed digests): the words its
+   * records' non_claims carry, or why the file is refused (a located error; the file is not read).
+   * Null: no one is asked.
+   */
+  readonly vouch: ((input: ToolInput) => Result<string>) | null;
 }
 
 /** The scope a coverage statement names, as the user gave it. */
@@ -142,6 +148,11 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const othersSeen = new Map<string, number>();
   for (const input of s.inputs) {
     const file = path.basename(input.name);
+    const vouched = s.vouch ? s.vouch(input) : null;
+    if (vouched && !vouched.ok) {
+      errors.push(finding('invalid_artifact', { file: input.name, line: 1, column: 1 }, vouched.reason));
+      continue;
+    }
     const read = readExport(input.name, input.bytes, s.limits, listKeys);
     for (const e of read.entries) {
       entries++;
@@ -175,7 +186,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         }
         continue;
       }
-      const record = makeRecord(m, `${source} (${file})`);
+      const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value] : []);
       const payload = jcs(record);
       if (!payload.ok) {
         errors.push(finding('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));

@@ -1,0 +1,204 @@
+/**
+ * CloudTrail's own signature (docs/importers.md, "CloudTrail digests"): every hour CloudTrail writes a
+ * digest file listing the SHA-256 of each log file it delivered in that hour, and signs it with an
+ * AWS key (SHA256withRSA). The signature is not in the file: S3 keeps it in the digest object's
+ * metadata (`x-amz-meta-signature`, hex), which the export job saves beside the digest as
+ * `<digest file>.sig`. The public keys are `aws cloudtrail list-public-keys` output, committed by the
+ * user. A log file is vouched for when a digest whose signature verifies lists its hash; a file no
+ * such digest lists is refused before it is read. Nothing here queries AWS.
+ *
+ * The string AWS signs (AWS CloudTrail User Guide, "Validating CloudTrail log file integrity"): the
+ * digest's `digestEndTime`, its S3 path (`digestS3Bucket/digestS3Object`), the hex SHA-256 of the
+ * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
+ * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
+ */
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { sha256Hex } from '../../core/binding.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import type { Result } from '../../core/result.js';
+import { cmp, quote } from '../../core/text.js';
+import { compareInstants, type Instant, parseRfc3339 } from '../../core/time.js';
+import type { ToolInput } from '../input.js';
+import { obj, str } from './mapping.js';
+
+/** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
+interface PublicKey {
+  readonly key: KeyObject;
+  readonly from: Instant | null;
+  readonly to: Instant | null;
+}
+
+/** A digest whose signature verified: what it lists, and where it is in its trail's chain. */
+interface Digest {
+  readonly name: string;
+  readonly path: string;
+  readonly end: Instant;
+  readonly fingerprint: string;
+  readonly signature: string;
+  readonly previous: string | null;
+  /** The trail a chain belongs to: the account, region and trail (the digest object's folder and name, without its time). */
+  readonly trail: string;
+  /** Hex SHA-256 of each log file it lists → the log file's S3 object. */
+  readonly logs: ReadonlyMap<string, string>;
+}
+
+/** What the digests vouch for: a log file's hash → the words a record's non_claims carries. */
+export interface DigestCheck {
+  readonly vouched: ReadonlyMap<string, string>;
+  /** Each digest that did not verify, and why (the import fails on any). */
+  readonly refused: readonly { readonly file: string; readonly message: string }[];
+  /** Gaps in a trail's chain of digests, in words (said, not fatal: a digest may be outside the window exported). */
+  readonly gaps: readonly string[];
+  readonly digests: number;
+}
+
+const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
+
+/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
+export function uncompressed(bytes: Uint8Array): Result<Buffer> {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes) };
+  try {
+    return { ok: true, value: gunzipSync(bytes, { maxOutputLength: 1 << 30 }) };
+  } catch (error) {
+    return { ok: false, reason: `not a gzip file that decompresses (${(error as Error).message})` };
+  }
+}
+
+/** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
+export function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text(input.bytes));
+  } catch {
+    return { ok: false, reason: 'not JSON (aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})' };
+  }
+  const list = isObject(value) ? value['PublicKeyList'] : undefined;
+  if (!Array.isArray(list) || list.length === 0)
+    return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
+  const keys = new Map<string, PublicKey>();
+  for (const [i, entry] of list.entries()) {
+    const fingerprint = str(entry, 'Fingerprint')?.toLowerCase();
+    const der = str(entry, 'Value');
+    if (!fingerprint || !der) return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
+    let key: KeyObject;
+    try {
+      // The DER encoding of the key in PKCS#1 (RSAPublicKey), base64 in the CLI's JSON.
+      key = createPublicKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs1' });
+    } catch {
+      return { ok: false, reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1, base64)` };
+    }
+    const time = (k: string): Instant | null => {
+      const t = str(entry, k);
+      const parsed = t === null ? null : parseRfc3339(t);
+      return parsed?.ok ? parsed.value : null;
+    };
+    keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
+  }
+  return { ok: true, value: keys };
+}
+
+/** One digest file and its signature → the digest, or why AWS did not sign it. */
+function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<string, PublicKey>): Result<Digest> {
+  const bytes = uncompressed(input.bytes);
+  if (!bytes.ok) return bytes;
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.value.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'not JSON (a CloudTrail digest file, gzipped or not)' };
+  }
+  if (!isObject(value)) return { ok: false, reason: 'not a digest (a JSON object)' };
+  const d: JsonObject = value;
+  const endText = str(d, 'digestEndTime');
+  const bucket = str(d, 'digestS3Bucket');
+  const object = str(d, 'digestS3Object');
+  const fingerprint = str(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
+  if (!endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
+    return {
+      ok: false,
+      reason: 'not a CloudTrail digest (digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
+    };
+  const end = parseRfc3339(endText);
+  if (!end.ok) return { ok: false, reason: `digestEndTime ${end.reason}` };
+  if (str(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
+    return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
+  const key = keys.get(fingerprint);
+  if (!key) return { ok: false, reason: `signed by the key ${quote(fingerprint, 40)}, which the public keys file does not list` };
+  if ((key.from && compareInstants(end.value, key.from) < 0) || (key.to && compareInstants(end.value, key.to) > 0))
+    return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
+  const signature = signatureHex.trim().toLowerCase();
+  if (!/^(?:[0-9a-f]{2})+$/.test(signature))
+    return { ok: false, reason: 'its .sig is not hex (x-amz-meta-signature as head-object returns it)' };
+  const previous = d['previousDigestSignature'];
+  const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
+  const signed = `${endText}\n${bucket}/${object}\n${sha256Hex(bytes.value)}\n${previousText ?? 'null'}`;
+  if (!verify('sha256', Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
+    return {
+      ok: false,
+      reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
+    };
+  const logs = new Map<string, string>();
+  for (const f of d['logFiles']) {
+    const hash = str(f, 'hashValue')?.toLowerCase();
+    const s3Object = str(f, 's3Object');
+    if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256') logs.set(hash, s3Object);
+  }
+  const folder = object.slice(0, object.lastIndexOf('/'));
+  const trail =
+    `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(
+      /\/\d{4}\/\d{2}\/\d{2}\//,
+      '/',
+    );
+  return {
+    ok: true,
+    value: { name: input.name, path: `${bucket}/${object}`, end: end.value, fingerprint, signature, previous: previousText, trail, logs },
+  };
+}
+
+/**
+ * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
+ * verify; a chain whose digest names a previous signature no digest given has is a gap, said.
+ */
+export function checkDigests(
+  digests: readonly { readonly digest: ToolInput; readonly signature: string }[],
+  keysFile: ToolInput,
+): Result<DigestCheck> {
+  const keys = readPublicKeys(keysFile);
+  if (!keys.ok) return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
+  const good: Digest[] = [];
+  const refused: { file: string; message: string }[] = [];
+  for (const { digest, signature } of digests) {
+    const got = readDigest(digest, signature, keys.value);
+    if (got.ok) good.push(got.value);
+    else refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
+  }
+  const vouched = new Map<string, string>();
+  for (const d of good)
+    for (const [hash, s3Object] of d.logs)
+      vouched.set(
+        hash,
+        `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`,
+      );
+  // Each trail's chain in time order: every digest's previous signature is the one before it.
+  const gaps: string[] = [];
+  const trails = new Map<string, Digest[]>();
+  for (const d of good) trails.set(d.trail, [...(trails.get(d.trail) ?? []), d]);
+  for (const chain of trails.values()) {
+    chain.sort((a, b) => compareInstants(a.end, b.end) || cmp(a.path, b.path));
+    for (let i = 1; i < chain.length; i++) {
+      const [before, after] = [chain[i - 1], chain[i]];
+      if (before && after && after.previous !== before.signature)
+        gaps.push(
+          `the digest chain has a gap before ${after.path}: its previous digest is not ${before.path} (a digest missing, or one not AWS's)`,
+        );
+    }
+  }
+  return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
+}
+
+/** A log file's hash as a digest lists it: hex SHA-256 of its uncompressed content. */
+export function logFileHash(bytes: Uint8Array): Result<string> {
+  const plain = uncompressed(bytes);
+  return plain.ok ? { ok: true, value: sha256Hex(plain.value) } : plain;
+}
