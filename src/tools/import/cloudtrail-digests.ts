@@ -20,7 +20,7 @@ import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
 import { compareInstants, type Instant, parseRfc3339 } from '../../core/time.js';
 import type { ToolInput } from '../input.js';
-import { obj, str } from './mapping.js';
+import { str } from './mapping.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
 interface PublicKey {
