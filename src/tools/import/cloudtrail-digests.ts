@@ -56,7 +56,7 @@ export interface DigestCheck {
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
 /** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
-export function uncompressed(bytes: Uint8Array): Result<Buffer> {
+function uncompressed(bytes: Uint8Array): Result<Buffer> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes) };
   try {
     return { ok: true, value: gunzipSync(bytes, { maxOutputLength: 1 << 30 }) };
@@ -66,7 +66,7 @@ export function uncompressed(bytes: Uint8Array): Result<Buffer> {
 }
 
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
-export function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
+function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
   let value: unknown;
   try {
     value = JSON.parse(text(input.bytes));
