@@ -5,11 +5,12 @@
  * the provider's mapping file (examples/mappings/) → a run, the provider's export → records, the gate
  * `verified`; another target stays unbound; a duplicate entry is one record.
  */
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { targetHash } from '../../src/core/target-hash.js';
+import { digestKey, makeDigest, publicKeysJson } from '../support/cloudtrail.js';
 import { type Expected, expectImport, runImporter, verifyIn } from '../support/importer.js';
 import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -274,5 +275,188 @@ describe('round trips: the agent’s calls through the providers’ mappings, ve
     const { report: mixed } = await verifyIn(dir, '2026-12-02T12:00:00Z');
     expect(mixed.calls.filter((c) => c.tool === 'kubectl_create').map((c) => c.level)).toEqual(['asserted', 'asserted']);
     expect(mixed.totals.unmatched).toBe(2);
+  });
+});
+
+describe('CloudTrail’s own signature: log files checked against AWS-signed digests before they are read', () => {
+  const DIGESTS = path.join(FX, 'aws/digests');
+  const KEYS = path.join(FX, 'aws/public-keys.json');
+  const LOG_OBJECT = `AWSLogs/123456789012/CloudTrail/us-east-1/2026/12/01/${path.basename(TRAIL)}`;
+  const withDigests = (dir: string, digests = DIGESTS, keys = KEYS, log = TRAIL) =>
+    cli(
+      ['import', 'aws-cloudtrail', '--cloudtrail-digests', digests, '--cloudtrail-public-keys', keys, '--output', 'out.ndjson', log],
+      dir,
+    );
+
+  it('the fixture’s log file is listed by a digest AWS’s key signed: its records say which digest vouched', async () => {
+    const dir = tempDir();
+    const r = await withDigests(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/2 AWS-signed digest\(s\) checked → /);
+    const records = readFileSync(path.join(dir, 'out.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const rec of records)
+      expect(rec.non_claims[2]).toMatch(
+        /^log file AWSLogs\/123456789012\/CloudTrail\/us-east-1\/2026\/12\/01\/.+\.json\.gz is AWS's as delivered: listed in the AWS-signed CloudTrail digest acme-cloudtrail-logs\/AWSLogs\/123456789012\/CloudTrail-Digest\/us-east-1\/2026\/12\/01\/123456789012_CloudTrail-Digest_us-east-1_agents-trail_us-east-1_20261201T110000Z\.json\.gz \(SHA256withRSA, key [0-9a-f]{32}\)$/,
+      );
+  });
+
+  it('a log file edited after its digest is refused, located, and nothing is written', async () => {
+    const dir = tempDir();
+    const records = trailRecords();
+    const edited = {
+      ...records[1],
+      requestParameters: { roleName: 'deploy-runner', policyArn: 'arn:aws:iam::aws:policy/AdministratorAccess' },
+    };
+    writeFiles(dir, { 'edited.json': JSON.stringify({ Records: [records[0], edited] }) });
+    const r = await withDigests(dir, DIGESTS, KEYS, path.join(dir, 'edited.json'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /edited\.json:1:1: no AWS-signed digest lists this log file \(sha256 [0-9a-f]{64}\): edited after CloudTrail delivered it/,
+    );
+    expect(r.stderr).toMatch(/nothing written/);
+  });
+
+  it('a digest signed by another key is refused (the key not listed, or listed and the signature wrong); a digest edited after signing too', async () => {
+    const own = digestKey();
+    const stranger = digestKey();
+    const log = readFileSync(TRAIL);
+    const made = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'acme-cloudtrail-logs',
+        start: '2026-12-01T10:00:00Z',
+        end: '2026-12-01T11:00:00Z',
+        logs: [{ s3Object: LOG_OBJECT, bytes: log }],
+        previous: null,
+      },
+      stranger,
+    );
+    const dir = tempDir();
+    writeFiles(dir, { [`d/${made.name}`]: made.gz, [`d/${made.name}.sig`]: made.signature, 'keys.json': publicKeysJson([own]) });
+    const unlisted = await withDigests(dir, path.join(dir, 'd'), path.join(dir, 'keys.json'));
+    expect(unlisted.code).toBe(1);
+    expect(unlisted.stderr).toMatch(
+      /d\/123456789012_CloudTrail-Digest_.+\.json\.gz:1:1: this CloudTrail digest is refused: signed by the key [0-9a-f]{32}, which the public keys file does not list/,
+    );
+    // The stranger's fingerprint, the owner's key: the signature does not verify.
+    const forged = publicKeysJson([own]).replace(own.fingerprint, stranger.fingerprint);
+    writeFiles(dir, { 'forged.json': forged });
+    const wrong = await withDigests(dir, path.join(dir, 'd'), path.join(dir, 'forged.json'));
+    expect(wrong.stderr).toMatch(
+      /its signature does not verify with the key [0-9a-f]{32}: the digest, or its \.sig, is not the one AWS wrote/,
+    );
+    // Our own key, and the digest edited after it was signed (another log file's hash): refused.
+    const good = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'acme-cloudtrail-logs',
+        start: '2026-12-01T10:00:00Z',
+        end: '2026-12-01T11:00:00Z',
+        logs: [{ s3Object: LOG_OBJECT, bytes: log }],
+        previous: null,
+      },
+      own,
+    );
+    const tampered = gzipSync(
+      Buffer.from(
+        gunzipSync(good.gz)
+          .toString('utf8')
+          .replace(/"hashValue":"[0-9a-f]{64}"/, `"hashValue":"${'0'.repeat(64)}"`),
+      ),
+    );
+    writeFiles(dir, { [`t/${good.name}`]: tampered, [`t/${good.name}.sig`]: good.signature, 'own.json': publicKeysJson([own]) });
+    const edited = await withDigests(dir, path.join(dir, 't'), path.join(dir, 'own.json'));
+    expect(edited.stderr).toMatch(/its signature does not verify/);
+    // Untouched, with its .sig: vouched.
+    writeFiles(dir, { [`g/${good.name}`]: good.gz, [`g/${good.name}.sig`]: good.signature });
+    const fine = await withDigests(dir, path.join(dir, 'g'), path.join(dir, 'own.json'));
+    expect(fine.code, fine.stderr).toBe(0);
+  });
+
+  it('a gap in a trail’s chain of digests is said; a digest without its .sig is refused', async () => {
+    const key = digestKey();
+    const log = readFileSync(TRAIL);
+    const spec = { account: '123456789012', bucket: 'b', logs: [] as { s3Object: string; bytes: Uint8Array }[] };
+    const first = makeDigest({ ...spec, start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00Z', previous: null }, key);
+    const second = makeDigest(
+      {
+        ...spec,
+        start: '2026-12-01T10:00:00Z',
+        end: '2026-12-01T11:00:00Z',
+        logs: [{ s3Object: LOG_OBJECT, bytes: log }],
+        previous: { bucket: 'b', object: first.object, signature: first.signature, sha256: first.sha256 },
+      },
+      key,
+    );
+    const third = makeDigest(
+      {
+        ...spec,
+        start: '2026-12-01T11:00:00Z',
+        end: '2026-12-01T12:00:00Z',
+        previous: { bucket: 'b', object: second.object, signature: second.signature, sha256: second.sha256 },
+      },
+      key,
+    );
+    const dir = tempDir();
+    // The middle digest is missing from the chain given: a gap before the third.
+    writeFiles(dir, {
+      [`d/${first.name}`]: first.gz,
+      [`d/${first.name}.sig`]: first.signature,
+      [`d/${third.name}`]: third.gz,
+      [`d/${third.name}.sig`]: third.signature,
+      [`d/${second.name}`]: second.gz,
+      'keys.json': publicKeysJson([key]),
+    });
+    const r = await withDigests(dir, path.join(dir, 'd'), path.join(dir, 'keys.json'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/has no .+_20261201T110000Z\.json\.gz\.sig beside it/);
+    writeFiles(dir, { [`d/${second.name}.sig`]: second.signature });
+    rmSync(path.join(dir, `d/${second.name}`));
+    rmSync(path.join(dir, `d/${second.name}.sig`));
+    writeFiles(dir, {
+      [`e/${second.name}`]: second.gz,
+      [`e/${second.name}.sig`]: second.signature,
+      [`e/${third.name}`]: third.gz,
+      [`e/${third.name}.sig`]: third.signature,
+    });
+    const whole = await withDigests(dir, path.join(dir, 'e'), path.join(dir, 'keys.json'));
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stderr).not.toMatch(/gap/);
+    writeFiles(dir, {
+      [`f/${first.name}`]: first.gz,
+      [`f/${first.name}.sig`]: first.signature,
+      [`f/${third.name}`]: third.gz,
+      [`f/${third.name}.sig`]: third.signature,
+    });
+    const gap = await withDigests(dir, path.join(dir, 'f'), path.join(dir, 'keys.json'));
+    // The log file is listed by the missing digest: refused; and the gap is said.
+    expect(gap.code).toBe(1);
+    expect(gap.stderr).toMatch(/the digest chain has a gap before b\/AWSLogs\/.+_20261201T120000Z\.json\.gz/);
+  });
+
+  it('--cloudtrail-digests and --cloudtrail-public-keys go together, and only with aws-cloudtrail', async () => {
+    const dir = writeFiles(tempDir(), { 'in.log': '{}' });
+    const alone = await cli(['import', 'aws-cloudtrail', '--cloudtrail-digests', DIGESTS, '--output', 'o.ndjson', TRAIL], dir);
+    expect([alone.code, alone.stderr]).toEqual([2, expect.stringMatching(/go together/)]);
+    const other = await cli(
+      [
+        'import',
+        'k8s-audit',
+        '--cluster',
+        'c',
+        '--cloudtrail-digests',
+        DIGESTS,
+        '--cloudtrail-public-keys',
+        KEYS,
+        '--output',
+        'o.ndjson',
+        'in.log',
+      ],
+      dir,
+    );
+    expect([other.code, other.stderr]).toEqual([2, expect.stringMatching(/are for aws-cloudtrail, not k8s-audit/)]);
   });
 });
