@@ -6,7 +6,7 @@
  * and the gate verifies each write against GitHub's delivery of it: the issue the export never saw
  * is effect_not_logged.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
@@ -196,3 +196,77 @@ describe.skipIf(process.platform !== 'linux')('examples/gh-aw-receipts.yml: a gh
     expect(r.code, JSON.stringify(report.findings)).toBe(0);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')(
+  'examples/export-cloudtrail.yml: the day’s log files, each checked against an AWS-signed digest',
+  () => {
+    it('reads the trail’s bucket (S3 recorded), saves each digest’s signature beside it, imports the agent role’s IAM writes with the account’s statement, and proposes them', async () => {
+      const w = world();
+      const aws = path.join(ROOT, 'fixtures/providers/aws');
+      // The bucket as S3 holds it; a digest's signature is its object's metadata, kept apart.
+      const s3 = path.join(w.root, 's3/acme-cloudtrail-logs/AWSLogs/123456789012');
+      const meta = path.join(w.root, 's3-meta/acme-cloudtrail-logs/AWSLogs/123456789012');
+      const day = 'us-east-1/2026/12/01';
+      mkdirSync(path.join(s3, 'CloudTrail', day), { recursive: true });
+      mkdirSync(path.join(s3, 'CloudTrail-Digest', day), { recursive: true });
+      mkdirSync(path.join(meta, 'CloudTrail-Digest', day), { recursive: true });
+      const log = '123456789012_CloudTrail_us-east-1_20261201T1020Z_Ab3dE5fG7hI9jK1l.json.gz';
+      cpSync(path.join(aws, log), path.join(s3, 'CloudTrail', day, log));
+      for (const f of readdirSync(path.join(aws, 'digests')))
+        cpSync(path.join(aws, 'digests', f), path.join(f.endsWith('.sig') ? meta : s3, 'CloudTrail-Digest', day, f.replace(/\.sig$/, '')));
+      writeFileSync(
+        path.join(w.bin, 'aws'),
+        [
+          '#!/usr/bin/env bash',
+          'printf "aws %s\\n" "$*" >> "$FAKE_GH_LOG"',
+          'if [ "$1 $2" = "s3 cp" ]; then include="*"; args=(); shift 2; while [ $# -gt 0 ]; do case "$1" in --recursive|--only-show-errors) ;; --exclude) shift ;; --include) include="$2"; shift ;; *) args+=("$1") ;; esac; shift; done',
+          '  src="$FAKE_S3/${args[0]#s3://}"; mkdir -p "${args[1]}"; [ -d "$src" ] || exit 0',
+          '  for f in "$src"*; do case "$(basename "$f")" in $include) cp "$f" "${args[1]}" ;; esac; done; exit 0; fi',
+          'if [ "$1 $2" = "s3api head-object" ]; then cat "$FAKE_S3_META/$4/$6"; exit 0; fi',
+          'if [ "$1 $2" = "cloudtrail list-public-keys" ]; then cat "$FAKE_AWS_KEYS"; exit 0; fi',
+          'exit 3',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const bundle = path.join(w.root, 'bundle.jsonl');
+      writeFileSync(bundle, `${JSON.stringify(await sigstore.attest(statementFor('x', Buffer.from('x'), RECORDS_V1)))}\n`);
+      const ROLE = 'arn:aws:iam::123456789012:role/agent-deployer';
+      runSteps(
+        w,
+        stepsOf('examples/export-cloudtrail.yml', 'export'),
+        {
+          'vars.CLOUDTRAIL_BUCKET': 'acme-cloudtrail-logs',
+          'vars.AWS_ACCOUNT_ID': '123456789012',
+          'vars.AWS_REGION': 'us-east-1',
+          'inputs.day': '2026-12-01',
+          'vars.RECEIPT_GATE_AGENT_ROLE': ROLE,
+          'steps.app.outputs.token': 'app-token',
+          'github.token': 'gh-token',
+        },
+        {
+          env: {
+            FAKE_S3: path.join(w.root, 's3'),
+            FAKE_S3_META: path.join(w.root, 's3-meta'),
+            FAKE_AWS_KEYS: path.join(aws, 'public-keys.json'),
+            FAKE_GH_BUNDLE: bundle,
+          },
+        },
+      );
+      const calls = readFileSync(w.ghLog, 'utf8');
+      expect(calls).toMatch(
+        /^aws s3api head-object --bucket acme-cloudtrail-logs --key AWSLogs\/123456789012\/CloudTrail-Digest\/us-east-1\/2026\/12\/01\/.+_20261201T110000Z\.json\.gz --query Metadata\.signature --output text$/m,
+      );
+      expect(calls).toMatch(
+        /^aws cloudtrail list-public-keys --start-time 2026-12-01T00:00:00Z --end-time 2026-12-03T00:00:00Z --output json$/m,
+      );
+      expect(calls).toMatch(/^pr create --head cloudtrail-records\/2026-12-01 /m);
+      const written = git(w.repo, 'show', 'cloudtrail-records/2026-12-01:.assay/audit/aws/2026-12-01.ndjson')
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(written[0]).toMatchObject({ provider: 'aws', export: 'aws-cloudtrail', owner: '123456789012', actors: [ROLE], records: 2 });
+      expect(written.slice(1).map((r) => r.subject.action_class)).toEqual(['aws_iam_access_key', 'aws_iam_role_policy']);
+      for (const r of written.slice(1))
+        expect(r.non_claims.join('\n')).toMatch(/listed in the AWS-signed CloudTrail digest acme-cloudtrail-logs\//);
+    });
+  },
+);
