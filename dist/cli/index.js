@@ -10810,9 +10810,9 @@ function cloudTrailDigests(flags, kind, cwd, limits) {
 const importExports = {
     spec: {
         name: 'import',
-        synopsis: `${IMPORT_KIND_NAMES.join('|')} --output FILE [options] INPUT...`,
+        synopsis: 'KIND --output FILE [options] INPUT...',
         summary: "turn a provider's audit export into audit records",
-        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+        about: `turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds; KIND is one of ${IMPORT_KIND_NAMES.join(', ')}`,
         options: import_OPTIONS,
     },
     run(ctx) {
