@@ -273,8 +273,7 @@ export const importExports: Command = {
     name: 'import',
     synopsis: 'KIND --output FILE [options] INPUT...',
     summary: "turn a provider's audit export into audit records",
-    about:
-      `turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds; KIND is one of ${IMPORT_KIND_NAMES.join(', ')}`,
+    about: `turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds; KIND is one of ${IMPORT_KIND_NAMES.join(', ')}`,
     options: OPTIONS,
   },
   run(ctx) {
