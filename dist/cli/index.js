@@ -9530,14 +9530,14 @@ const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
 
 const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
 /** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
-function uncompressed(bytes) {
+function uncompressed(bytes, maxBytes = 1 << 30) {
     if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-        return { ok: true, value: Buffer.from(bytes) };
+        return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     try {
-        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: 1 << 30 }) };
+        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: maxBytes }) };
     }
     catch (error) {
-        return { ok: false, reason: `not a gzip file that decompresses (${error.message})` };
+        return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
     }
 }
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
@@ -9670,10 +9670,13 @@ function checkDigests(digests, keysFile) {
     }
     return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
 }
-/** A log file's hash as a digest lists it: hex SHA-256 of its uncompressed content. */
-function logFileHash(bytes) {
-    const plain = uncompressed(bytes);
-    return plain.ok ? { ok: true, value: (0,binding/* sha256Hex */.fg)(plain.value) } : plain;
+/**
+ * A log file's hash as a digest lists it (hex SHA-256 of its uncompressed content), and that
+ * content: the importer reads what was hashed, decompressed once.
+ */
+function logFileHash(bytes, maxBytes) {
+    const plain = uncompressed(bytes, maxBytes);
+    return plain.ok ? { ok: true, value: { sha256: (0,binding/* sha256Hex */.fg)(plain.value), plain: plain.value } } : plain;
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
@@ -10480,7 +10483,7 @@ function runImport(s) {
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: input.name, line: 1, column: 1 }, vouched.reason));
             continue;
         }
-        const read = readExport(input.name, input.bytes, s.limits, listKeys);
+        const read = readExport(input.name, vouched?.ok ? vouched.value.bytes : input.bytes, s.limits, listKeys);
         for (const e of read.entries) {
             entries++;
             if (EXPORT_SHAPES[s.kind](e.value))
@@ -10518,7 +10521,7 @@ function runImport(s) {
                 }
                 continue;
             }
-            const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value] : []);
+            const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value.words] : []);
             const payload = (0,binding/* jcs */.vI)(record);
             if (!payload.ok) {
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
@@ -10883,15 +10886,15 @@ const importExports = {
         const check = digests?.value ?? null;
         const vouch = check
             ? (input) => {
-                const hash = logFileHash(input.bytes);
+                const hash = logFileHash(input.bytes, limits.maxFileBytes);
                 if (!hash.ok)
                     return hash;
-                const words = check.vouched.get(hash.value);
+                const words = check.vouched.get(hash.value.sha256);
                 if (words !== undefined)
-                    return { ok: true, value: words };
+                    return { ok: true, value: { words, bytes: hash.value.plain } };
                 return {
                     ok: false,
-                    reason: `no AWS-signed digest lists this log file (sha256 ${hash.value}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+                    reason: `no AWS-signed digest lists this log file (sha256 ${hash.value.sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
                 };
             }
             : null;

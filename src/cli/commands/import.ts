@@ -340,14 +340,14 @@ export const importExports: Command = {
     if (digests && !digests.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, digests.reason));
     const check = digests?.value ?? null;
     const vouch = check
-      ? (input: ToolInput): Result<string> => {
-          const hash = logFileHash(input.bytes);
+      ? (input: ToolInput): Result<{ readonly words: string; readonly bytes: Uint8Array }> => {
+          const hash = logFileHash(input.bytes, limits.maxFileBytes);
           if (!hash.ok) return hash;
-          const words = check.vouched.get(hash.value);
-          if (words !== undefined) return { ok: true, value: words };
+          const words = check.vouched.get(hash.value.sha256);
+          if (words !== undefined) return { ok: true, value: { words, bytes: hash.value.plain } };
           return {
             ok: false,
-            reason: `no AWS-signed digest lists this log file (sha256 ${hash.value}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+            reason: `no AWS-signed digest lists this log file (sha256 ${hash.value.sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
           };
         }
       : null;

@@ -56,12 +56,12 @@ export interface DigestCheck {
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
 /** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
-function uncompressed(bytes: Uint8Array): Result<Buffer> {
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes) };
+function uncompressed(bytes: Uint8Array, maxBytes = 1 << 30): Result<Buffer> {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
   try {
-    return { ok: true, value: gunzipSync(bytes, { maxOutputLength: 1 << 30 }) };
+    return { ok: true, value: gunzipSync(bytes, { maxOutputLength: maxBytes }) };
   } catch (error) {
-    return { ok: false, reason: `not a gzip file that decompresses (${(error as Error).message})` };
+    return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${(error as Error).message})` };
   }
 }
 
@@ -197,8 +197,11 @@ export function checkDigests(
   return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
 }
 
-/** A log file's hash as a digest lists it: hex SHA-256 of its uncompressed content. */
-export function logFileHash(bytes: Uint8Array): Result<string> {
-  const plain = uncompressed(bytes);
-  return plain.ok ? { ok: true, value: sha256Hex(plain.value) } : plain;
+/**
+ * A log file's hash as a digest lists it (hex SHA-256 of its uncompressed content), and that
+ * content: the importer reads what was hashed, decompressed once.
+ */
+export function logFileHash(bytes: Uint8Array, maxBytes: number): Result<{ readonly sha256: string; readonly plain: Buffer }> {
+  const plain = uncompressed(bytes, maxBytes);
+  return plain.ok ? { ok: true, value: { sha256: sha256Hex(plain.value), plain: plain.value } } : plain;
 }

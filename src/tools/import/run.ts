@@ -43,10 +43,10 @@ export interface ImportSettings {
   readonly coverage: CoverageScope | null;
   /**
    * Who vouches for each input before it is read (CloudTrail's signed digests): the words its
-   * records' non_claims carry, or why the file is refused (a located error; the file is not read).
-   * Null: no one is asked.
+   * records' non_claims carry and the bytes that were vouched for (read as they are), or why the
+   * file is refused (a located error; the file is not read). Null: no one is asked.
    */
-  readonly vouch: ((input: ToolInput) => Result<string>) | null;
+  readonly vouch: ((input: ToolInput) => Result<{ readonly words: string; readonly bytes: Uint8Array }>) | null;
 }
 
 /** The scope a coverage statement names, as the user gave it. */
@@ -153,7 +153,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       errors.push(finding('invalid_artifact', { file: input.name, line: 1, column: 1 }, vouched.reason));
       continue;
     }
-    const read = readExport(input.name, input.bytes, s.limits, listKeys);
+    const read = readExport(input.name, vouched?.ok ? vouched.value.bytes : input.bytes, s.limits, listKeys);
     for (const e of read.entries) {
       entries++;
       if (EXPORT_SHAPES[s.kind](e.value)) ofKind++;
@@ -186,7 +186,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         }
         continue;
       }
-      const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value] : []);
+      const record = makeRecord(m, `${source} (${file})`, vouched?.ok ? [vouched.value.words] : []);
       const payload = jcs(record);
       if (!payload.ok) {
         errors.push(finding('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
