@@ -475,40 +475,11 @@ console.log(
   `cold start with a trusted identity (median of 11): dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify', ...identity], process.env))} (without: the line above)`,
 );
 
-// The whole action against a minimal action bundled the same way (ncc) that imports @actions/core
-// and @actions/github and sets one output: 31 interleaved pairs, one call, no token.
+// The whole action against a minimal @actions/core + @actions/github action: bench/cold-start.mjs.
 {
-  const minimal = path.join(tmp, 'minimal');
-  mkdirSync(minimal, { recursive: true });
-  const src = path.join(root, 'bench', '.minimal-action.mjs');
-  writeFileSync(
-    src,
-    "import * as core from '@actions/core';\nimport * as github from '@actions/github';\ncore.setOutput('result', github.context.eventName ? 'pass' : 'pass');\n",
-  );
-  try {
-    const { code, assets } = await ncc(src, { quiet: true, minify: false, target: 'es2022' });
-    writeFileSync(path.join(minimal, 'index.mjs'), code);
-    for (const [file, asset] of Object.entries(assets ?? {})) writeFileSync(path.join(minimal, file), asset.source);
-  } finally {
-    rmSync(src, { force: true });
-  }
-  const once = (args) => {
-    const t0 = process.hrtime.bigint();
-    spawnSync(process.execPath, args, { cwd: one, env, encoding: 'utf8' });
-    return Number(process.hrtime.bigint() - t0) / 1e6;
-  };
-  const ours = [];
-  const theirs = [];
-  // 31 pairs, and the median of each pair's ratio: the VM drifts by more than the margin within a run
-  // (BENCHMARKS.md). Which goes first alternates, so neither always starts on the other's warm cache.
-  for (let i = 0; i < 31; i++) {
-    const pair = [() => theirs.push(once([path.join(minimal, 'index.mjs')])), () => ours.push(once([path.join(root, 'dist/index.js')]))];
-    if (i % 2 === 1) pair.reverse();
-    for (const run of pair) run();
-  }
-  console.log(
-    `cold start, the action vs a minimal @actions/core + @actions/github action (31 interleaved pairs): medians ${fmt(median(ours))} vs ${fmt(median(theirs))}, median of the pairs' ratios ${median(ours.map((o, i) => o / theirs[i])).toFixed(2)}× (target ≤ 1.15×)`,
-  );
+  const r = spawnSync(process.execPath, [path.join(root, 'bench/cold-start.mjs')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/cold-start.mjs failed: ${r.stderr}`);
+  process.stdout.write(r.stdout);
 }
 
 // The strict reader against JSON.parse on the same bytes (and jsonc-parser's visit()).

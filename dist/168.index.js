@@ -2490,7 +2490,7 @@ exports.SignedCertificateTimestamp = SignedCertificateTimestamp;
 
 /***/ }),
 
-/***/ 4649:
+/***/ 7030:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2604,7 +2604,7 @@ function isSet(value) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DSSELogEntryV002 = exports.DSSERequestV002 = void 0;
 /* eslint-disable */
-const envelope_1 = __webpack_require__(4649);
+const envelope_1 = __webpack_require__(7030);
 const sigstore_common_1 = __webpack_require__(5334);
 const verifier_1 = __webpack_require__(7543);
 exports.DSSERequestV002 = {
@@ -2898,7 +2898,7 @@ function isSet(value) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Bundle = exports.VerificationMaterial = exports.TimestampVerificationData = void 0;
 /* eslint-disable */
-const envelope_1 = __webpack_require__(4649);
+const envelope_1 = __webpack_require__(7030);
 const sigstore_common_1 = __webpack_require__(5334);
 const sigstore_rekor_1 = __webpack_require__(5204);
 exports.TimestampVerificationData = {
@@ -4372,7 +4372,7 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
-__exportStar(__webpack_require__(4649), exports);
+__exportStar(__webpack_require__(7030), exports);
 __exportStar(__webpack_require__(715), exports);
 __exportStar(__webpack_require__(5334), exports);
 __exportStar(__webpack_require__(5204), exports);

@@ -1,6 +1,9 @@
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
-import * as core from '@actions/core';
 import { run } from './action/main.js';
+import { lazyCore } from './action/toolkit.js';
+
+// The runner protocol without @actions/core's HTTP stack (loaded only when a token is used: github-client.ts).
+const core = lazyCore();
 
 try {
   await run(core);

@@ -1,12 +1,12 @@
 /**
  * The GitHub Action's `run()`: inputs → settings → runGate → reporters (report file, SARIF,
- * annotations, job summary) → outputs → the gate. Runner protocol through @actions/core (or any
- * object with its shape: tests and `@github/local-action` pass their own); the Checks API through
+ * annotations, job summary) → outputs → the gate. Runner protocol through the lazy toolkit
+ * (toolkit.ts: @actions/core's protocol without its HTTP stack), or any object with its shape (tests
+ * and `@github/local-action` pass @actions/core or their own); the Checks API through
  * Octokit (github-client.ts), loaded only when used. Reporting problems (a read-only token, an API
  * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
  * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
-import * as actionsCore from '@actions/core';
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
 import { runGate } from '../gate/gate.js';
@@ -26,16 +26,13 @@ import { VERSION } from '../version.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
 import { repoFiles } from './repo-files.js';
+import { type Core, lazyCore } from './toolkit.js';
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
   new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 
-/** The slice of @actions/core the action uses (tests may pass their own). */
-export type Core = Pick<
-  typeof actionsCore,
-  'getInput' | 'setOutput' | 'setFailed' | 'error' | 'warning' | 'notice' | 'info' | 'debug' | 'summary'
->;
+export type { Core };
 
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s: string): string => visible(s).replace(/^::/, ':\u200b:');
@@ -216,7 +213,7 @@ function outputs(core: Core, settings: ActionSettings, report: Report, digest: s
  * @param now the clock (the check run's completed_at)
  */
 export async function run(
-  core: Core = actionsCore,
+  core: Core = lazyCore(),
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
   now: () => Date = () => new Date(),

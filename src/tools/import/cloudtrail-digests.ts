@@ -18,7 +18,7 @@ import { sha256Hex } from '../../core/binding.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
-import { compareInstants, type Instant, parseRfc3339 } from '../../core/time.js';
+import { compareInstants, fromEpochNumber, type Instant, parseRfc3339 } from '../../core/time.js';
 import type { ToolInput } from '../input.js';
 import { str } from './mapping.js';
 
@@ -65,6 +65,15 @@ function uncompressed(bytes: Uint8Array, maxBytes = 1 << 30): Result<Buffer> {
   }
 }
 
+/** A DER public key, PKCS#1 or SubjectPublicKeyInfo; null for anything else. */
+function derKey(der: Buffer): KeyObject | null {
+  for (const type of ['pkcs1', 'spki'] as const)
+    try {
+      return createPublicKey({ key: der, format: 'der', type });
+    } catch {}
+  return null;
+}
+
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
   let value: unknown;
@@ -81,16 +90,18 @@ function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>
     const fingerprint = str(entry, 'Fingerprint')?.toLowerCase();
     const der = str(entry, 'Value');
     if (!fingerprint || !der) return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
-    let key: KeyObject;
-    try {
-      // The DER encoding of the key in PKCS#1 (RSAPublicKey), base64 in the CLI's JSON.
-      key = createPublicKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs1' });
-    } catch {
-      return { ok: false, reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1, base64)` };
-    }
+    // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
+    const key = derKey(Buffer.from(der, 'base64'));
+    if (!key)
+      return {
+        ok: false,
+        reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
+      };
+    // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch.
     const time = (k: string): Instant | null => {
-      const t = str(entry, k);
-      const parsed = t === null ? null : parseRfc3339(t);
+      const t = isObject(entry) ? entry[k] : undefined;
+      if (typeof t === 'number') return fromEpochNumber(t, 0);
+      const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
       return parsed?.ok ? parsed.value : null;
     };
     keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
@@ -146,7 +157,7 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
   }
   const folder = object.slice(0, object.lastIndexOf('/'));
   const trail =
-    `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(
+    `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(
       /\/\d{4}\/\d{2}\/\d{2}\//,
       '/',
     );
