@@ -9540,6 +9540,15 @@ function uncompressed(bytes, maxBytes = 1 << 30) {
         return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
     }
 }
+/** A DER public key, PKCS#1 or SubjectPublicKeyInfo; null for anything else. */
+function derKey(der) {
+    for (const type of ['pkcs1', 'spki'])
+        try {
+            return (0,external_node_crypto_.createPublicKey)({ key: der, format: 'der', type });
+        }
+        catch { }
+    return null;
+}
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input) {
     let value;
@@ -9558,17 +9567,19 @@ function readPublicKeys(input) {
         const der = str(entry, 'Value');
         if (!fingerprint || !der)
             return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
-        let key;
-        try {
-            // The DER encoding of the key in PKCS#1 (RSAPublicKey), base64 in the CLI's JSON.
-            key = (0,external_node_crypto_.createPublicKey)({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs1' });
-        }
-        catch {
-            return { ok: false, reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1, base64)` };
-        }
+        // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
+        const key = derKey(Buffer.from(der, 'base64'));
+        if (!key)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
+            };
+        // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch.
         const time = (k) => {
-            const t = str(entry, k);
-            const parsed = t === null ? null : parseRfc3339(t);
+            const t = (0,core_json/* isObject */.G)(entry) ? entry[k] : undefined;
+            if (typeof t === 'number')
+                return fromEpochNumber(t, 0);
+            const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
             return parsed?.ok ? parsed.value : null;
         };
         keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
@@ -9628,7 +9639,7 @@ function readDigest(input, signatureHex, keys) {
             logs.set(hash, s3Object);
     }
     const folder = object.slice(0, object.lastIndexOf('/'));
-    const trail = `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(/\/\d{4}\/\d{2}\/\d{2}\//, '/');
+    const trail = `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(/\/\d{4}\/\d{2}\/\d{2}\//, '/');
     return {
         ok: true,
         value: { name: input.name, path: `${bucket}/${object}`, end: end.value, fingerprint, signature, previous: previousText, trail, logs },

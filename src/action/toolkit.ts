@@ -16,7 +16,8 @@ import type { AnnotationProperties, InputOptions } from '@actions/core';
 
 /** The job summary as the action writes it: raw markdown, then written out. */
 interface SummaryWriter {
-  addRaw(text: string, addEOL?: boolean): { write(options?: { readonly overwrite?: boolean }): Promise<unknown> };
+  addRaw(text: string, addEOL?: boolean): SummaryWriter;
+  write(options?: { readonly overwrite?: boolean }): Promise<unknown>;
 }
 
 /** The slice of @actions/core the action uses (tests and `@github/local-action` may pass @actions/core itself, or their own). */
