@@ -111,7 +111,9 @@ const MANIFEST: readonly [string, Record<string, unknown>, Expected][] = [
         const [d] = decisionsOf(l);
         expect(subjectOf(d)).toBeNull();
         expect(d.response.side_effect_asserted).toBe(true);
-        expect(d.import.note).toMatch(/no ref \(the manifest names no branch: give the pull request with --pull-requests\)/);
+        expect(d.import.note).toMatch(
+          /no ref \(the manifest names no branch: --pull-requests gives the head of a pull request in this repository\)/,
+        );
       },
       says: /1 asserting without one, 0 asserting nothing\); 1 gh-aw\.push_to_pull_request_branch without a subject/,
     },
@@ -165,6 +167,21 @@ const MANIFEST: readonly [string, Record<string, unknown>, Expected][] = [
   ],
   ['noop: not a write', { type: 'noop', timestamp: at }, { skips: /1 noop \(not a write\)/ }],
   [
+    'a repo field and a url naming two repositories: no subject (the line does not say which was written)',
+    { type: 'create_issue', url: 'https://github.com/acme/other/issues/5', number: 5, repo: 'acme/api', timestamp: at },
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the repo field and the url name different repositories') },
+  ],
+  [
+    'a number field and a url naming two numbers: no subject',
+    { type: 'close_issue', url: 'https://github.com/acme/api/issues/5', number: 6, timestamp: at },
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the number field and the url name different numbers') },
+  ],
+  [
+    'a url with a leading zero or a query is no GitHub url: no id from it',
+    { type: 'create_issue', url: 'https://github.com/acme/api/issues/012', timestamp: at },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toBeNull() },
+  ],
+  [
     'a line without a timestamp: located',
     { type: 'create_issue', url: 'https://github.com/acme/api/issues/1' },
     { refuses: /in\.jsonl:1:1: .*timestamp is missing/ },
@@ -177,6 +194,29 @@ describe('import-run gh-aw-manifest: each line as gh-aw writes it', () => {
     const r = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': line(item) });
     expectImport(r, expected);
     if ('writes' in expected) expectEnvelopes(r.lines, 'gh-aw-manifest');
+  });
+
+  it('a pull request from a fork gives no branch: its head is not in this repository', async () => {
+    const pr = JSON.parse(readFileSync(path.join(FX, 'gh-aw/week/pull-requests.json'), 'utf8'));
+    pr.head.repo.full_name = 'someone/api';
+    const r = await runImporter(
+      'import-run',
+      'gh-aw-manifest',
+      {
+        'in.jsonl': line({
+          type: 'push_to_pull_request_branch',
+          url: 'https://github.com/acme/api/pull/102',
+          number: 102,
+          repo: 'acme/api',
+          after_state: { head_sha: SHA },
+          timestamp: at,
+        }),
+        'pulls.json': JSON.stringify(pr),
+      },
+      ['--pull-requests', 'pulls.json'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(subjectOf(decisionsOf(r.lines)[0])).toBeNull();
   });
 
   it('a push’s branch is its pull request’s head (--pull-requests: GET /repos/O/R/pulls/N as exported)', async () => {

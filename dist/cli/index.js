@@ -11094,7 +11094,7 @@ function readMappingFile(source, file) {
  * `…/pull/N`, `…#issuecomment-M`): what gh-aw's manifest and GitHub's MCP server give for a write
  * when they give no id of their own. Any host (GitHub Enterprise Server too).
  */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
+const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
 const positive = (digits) => {
     const n = digits === undefined ? Number.NaN : Number(digits);
     return Number.isSafeInteger(n) && n > 0 ? n : null;
@@ -11132,6 +11132,11 @@ function readPullHeads(input, limits) {
             problems.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, 'not a pull request as GET /repos/OWNER/REPO/pulls/N returns it (number, head.ref, base.repo.full_name)'));
             continue;
         }
+        // A pull request from a fork (or a deleted one: head.repo null): its head branch is not in this
+        // repository, and no push to it is a push here. It gives no branch.
+        const headRepo = str(obj(obj(e.value, 'head'), 'repo'), 'full_name');
+        if (headRepo === null || (0,core_text/* asciiLower */.F)(headRepo) !== (0,core_text/* asciiLower */.F)(full ?? ''))
+            continue;
         const key = pullKey(parts[0], parts[1], number);
         const seen = heads.get(key);
         if (seen !== undefined && seen !== ref)
@@ -11157,10 +11162,16 @@ function idsOf(item) {
     const parts = url === null ? null : githubUrl(url);
     const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
     const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+    const number = wholeNumber(item, 'number');
+    // Two fields naming two targets: the line does not say which one was written.
+    if (parts && split && (0,core_text/* asciiLower */.F)(`${parts.owner}/${parts.repo}`) !== (0,core_text/* asciiLower */.F)(`${split[0]}/${split[1]}`))
+        return { conflict: 'the repo field and the url name different repositories' };
+    if (parts?.number && number !== null && parts.number !== number)
+        return { conflict: 'the number field and the url name different numbers' };
     return {
         owner: split?.[0] ?? parts?.owner ?? null,
         repo: split?.[1] ?? parts?.repo ?? null,
-        number: wholeNumber(item, 'number') ?? parts?.number ?? null,
+        number: number ?? parts?.number ?? null,
         commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
         issueUrl: parts?.issue ?? false,
     };
@@ -11219,7 +11230,11 @@ function subjectsOf(type, item, ids, heads) {
                 return [gh_aw_manifest_github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
             return [
                 gh_aw_manifest_github('github_branch_push', 'push', ids, [
-                    ['ref', refOf(item, ids, heads), 'the manifest names no branch: give the pull request with --pull-requests'],
+                    [
+                        'ref',
+                        refOf(item, ids, heads),
+                        'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
+                    ],
                     ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
                 ]),
             ];
@@ -11259,7 +11274,9 @@ function manifestLine(item, line, heads) {
     const ids = idsOf(item);
     const subjects = provider !== null && provider !== 'github'
         ? [{ missing: `provider ${JSON.stringify((0,core_text/* quote */.hD)(provider, 40))} (not GitHub)` }]
-        : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+        : 'conflict' in ids
+            ? [{ missing: ids.conflict }]
+            : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
     const calls = subjects.map((bound) => ({
         tool: `gh-aw.${shown}`,
         server: null,

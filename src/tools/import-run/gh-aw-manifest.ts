@@ -9,7 +9,7 @@
  */
 import type { JsonObject } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
-import { quote } from '../../core/text.js';
+import { asciiLower, quote } from '../../core/text.js';
 import { parseRfc3339, rfc3339 } from '../../core/time.js';
 import { obj, str, wholeNumber } from '../import/mapping.js';
 import type { Effect, FieldValue, ProducerCall } from './call.js';
@@ -35,15 +35,21 @@ interface Ids {
 }
 
 /** The ids a line gives: each from its field first, else from the url. */
-function idsOf(item: JsonObject): Ids {
+function idsOf(item: JsonObject): Ids | { readonly conflict: string } {
   const url = str(item, 'url');
   const parts = url === null ? null : githubUrl(url);
   const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
   const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+  const number = wholeNumber(item, 'number');
+  // Two fields naming two targets: the line does not say which one was written.
+  if (parts && split && asciiLower(`${parts.owner}/${parts.repo}`) !== asciiLower(`${split[0]}/${split[1]}`))
+    return { conflict: 'the repo field and the url name different repositories' };
+  if (parts?.number && number !== null && parts.number !== number)
+    return { conflict: 'the number field and the url name different numbers' };
   return {
     owner: split?.[0] ?? parts?.owner ?? null,
     repo: split?.[1] ?? parts?.repo ?? null,
-    number: wholeNumber(item, 'number') ?? parts?.number ?? null,
+    number: number ?? parts?.number ?? null,
     commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
     issueUrl: parts?.issue ?? false,
   };
@@ -108,7 +114,11 @@ function subjectsOf(type: string, item: JsonObject, ids: Ids, heads: PullHeads):
       if (ids.issueUrl) return [github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
       return [
         github('github_branch_push', 'push', ids, [
-          ['ref', refOf(item, ids, heads), 'the manifest names no branch: give the pull request with --pull-requests'],
+          [
+            'ref',
+            refOf(item, ids, heads),
+            'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
+          ],
           ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
         ]),
       ];
@@ -149,7 +159,9 @@ export function manifestLine(item: JsonObject, line: number, heads: PullHeads): 
   const subjects: readonly Bound[] =
     provider !== null && provider !== 'github'
       ? [{ missing: `provider ${JSON.stringify(quote(provider, 40))} (not GitHub)` }]
-      : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+      : 'conflict' in ids
+        ? [{ missing: ids.conflict }]
+        : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
   const calls = subjects.map(
     (bound): ProducerCall => ({
       tool: `gh-aw.${shown}`,

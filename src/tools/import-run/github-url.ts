@@ -3,7 +3,7 @@
  * `…/pull/N`, `…#issuecomment-M`): what gh-aw's manifest and GitHub's MCP server give for a write
  * when they give no id of their own. Any host (GitHub Enterprise Server too).
  */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s]+)\/([^/\s]+)\/(issues|pull)\/(\d{1,15})(?:#issuecomment-(\d{1,15}))?$/;
+const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
 
 export interface GithubUrl {
   readonly owner: string;

@@ -37,6 +37,10 @@ export function readPullHeads(input: ToolInput, limits: ReadLimits): Result<Pull
       );
       continue;
     }
+    // A pull request from a fork (or a deleted one: head.repo null): its head branch is not in this
+    // repository, and no push to it is a push here. It gives no branch.
+    const headRepo = str(obj(obj(e.value, 'head'), 'repo'), 'full_name');
+    if (headRepo === null || asciiLower(headRepo) !== asciiLower(full ?? '')) continue;
     const key = pullKey(parts[0], parts[1], number);
     const seen = heads.get(key);
     if (seen !== undefined && seen !== ref)
