@@ -12491,6 +12491,9 @@ function writeNewOrSame(file, chunks) {
     catch (error) {
         if (error.code !== 'EEXIST')
             throw error;
+        // A link at `file` is neither the same file nor one to compare through: never followed.
+        if (lstatSync(file).isSymbolicLink())
+            throw new Error('it is a symbolic link: nothing is written through one');
         return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
     }
     finally {

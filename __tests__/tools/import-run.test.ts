@@ -6,7 +6,7 @@
  * file's problems located in it; and round trips against webhook deliveries to `verified`,
  * `effect_not_logged` and a record that must not bind.
  */
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { targetHash } from '../../src/core/target-hash.js';
@@ -285,6 +285,11 @@ describe('import-run gh-aw-manifest: each line as gh-aw writes it', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/exists and holds another run: a run is evidence, never replaced/);
     expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8')).toBe(bytes);
+    // A link at the output (to a file, or to nothing) is never written through nor compared through.
+    symlinkSync(path.join(dir, 'elsewhere.ndjson'), path.join(dir, 'link.ndjson'));
+    const linked = await cli(['import-run', 'gh-aw-manifest', '--output', 'link.ndjson', 'in.jsonl'], dir);
+    expect([linked.code, linked.stderr]).toEqual([2, expect.stringMatching(/it is a symbolic link: nothing is written through one/)]);
+    expect(existsSync(path.join(dir, 'elsewhere.ndjson'))).toBe(false);
     const first0 = decisionsOf(first.lines)[0];
     expect(first0.import).toMatchObject({ kind: 'gh-aw-manifest', file: 'in.jsonl', line: 1 });
     expect(first0.import.source_sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -7756,6 +7756,9 @@ function writeNewOrSame(file, chunks) {
     catch (error) {
         if (error.code !== 'EEXIST')
             throw error;
+        // A link at `file` is neither the same file nor one to compare through: never followed.
+        if ((0,external_node_fs_.lstatSync)(file).isSymbolicLink())
+            throw new Error('it is a symbolic link: nothing is written through one');
         return (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(tmp)) === (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(file)) ? 'same' : 'different';
     }
     finally {

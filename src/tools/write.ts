@@ -1,5 +1,5 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { outputPlace } from '../report/output.js';
@@ -62,6 +62,8 @@ export function writeNewOrSame(file: string, chunks: Iterable<string>): 'written
     return 'written';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // A link at `file` is neither the same file nor one to compare through: never followed.
+    if (lstatSync(file).isSymbolicLink()) throw new Error('it is a symbolic link: nothing is written through one');
     return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
   } finally {
     rmSync(tmp, { force: true });
