@@ -460,3 +460,50 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     expect([other.code, other.stderr]).toEqual([2, expect.stringMatching(/are for aws-cloudtrail, not k8s-audit/)]);
   });
 });
+
+describe('a tenant’s coverage statement: a call of the covered account that the log never saw is effect_not_logged', () => {
+  it('call_aws creating a key for a user CloudTrail never logged, in the account and day the export covered', async () => {
+    const dir = tempDir();
+    const spans = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/producers/otlp/cloud-spans.jsonl'), 'utf8'));
+    const list = spans.resourceSpans[0].scopeSpans[0].spans;
+    const ghost = JSON.parse(JSON.stringify(list[0]));
+    ghost.spanId = '00000000000099aa';
+    for (const a of ghost.attributes)
+      if (a.key === 'gen_ai.tool.call.arguments')
+        a.value.stringValue = JSON.stringify({ cli_command: 'aws iam create-access-key --user-name ghost' });
+    list.splice(0, list.length, ghost);
+    writeFiles(dir, {
+      'spans.jsonl': json(spans),
+      'map.yml': readFileSync(path.join(ROOT, 'examples/mappings/aws-api-mcp-server.yml'), 'utf8'),
+    });
+    for (const s of [
+      ['import-run', 'otlp-json', '--map', 'map.yml', '--output', '.assay/runs/r.ndjson', 'spans.jsonl'],
+      [
+        'import',
+        'aws-cloudtrail',
+        '--actor',
+        ROLE,
+        '--account',
+        '123456789012',
+        '--since',
+        '2026-12-01',
+        '--until',
+        '2026-12-02',
+        '--now',
+        '2026-12-02T04:00:00Z',
+        '--output',
+        '.assay/audit/aws.ndjson',
+        TRAIL,
+      ],
+    ]) {
+      const r = await cli(s, dir);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const { code, report } = await verifyIn(dir, '2026-12-02T12:00:00Z', ['--allow-unmatched-records']);
+    expect(report.totals.effect_not_logged).toBe(1);
+    expect(report.findings.find((f) => f.code === 'effect_not_logged')?.message).toMatch(
+      /the aws-cloudtrail export for arn:aws:iam::123456789012:role\/agent-deployer \(account 123456789012\)/,
+    );
+    expect(code).toBe(1);
+  });
+});
