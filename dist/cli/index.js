@@ -9641,12 +9641,30 @@ function readDigest(input, signatureHex, keys) {
         if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256')
             logs.set(hash, s3Object);
     }
-    const folder = object.slice(0, object.lastIndexOf('/'));
-    const trail = `${folder}/${(object.slice(object.lastIndexOf('/') + 1).match(/^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/) ?? [])[1] ?? object}`.replace(/\/\d{4}\/\d{2}\/\d{2}\//, '/');
     return {
         ok: true,
-        value: { name: input.name, path: `${bucket}/${object}`, end: end.value, fingerprint, signature, previous: previousText, trail, logs },
+        value: {
+            name: input.name,
+            path: `${bucket}/${object}`,
+            end: end.value,
+            fingerprint,
+            signature,
+            previous: previousText,
+            trail: trailOf(object),
+            logs,
+        },
     };
+}
+/**
+ * The chain a digest belongs to: its S3 key without the day's folders and its end time
+ * (`…/CloudTrail-Digest/REGION/YYYY/MM/DD/ACCOUNT_CloudTrail-Digest_REGION_TRAIL_HOME_YYYYMMDDTHHMMSSZ[_backfill].json.gz`).
+ */
+function trailOf(object) {
+    const slash = object.lastIndexOf('/');
+    const folder = object.slice(0, slash).replace(/\/\d{4}\/\d{2}\/\d{2}$/, '');
+    const name = object.slice(slash + 1);
+    const stem = /^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/.exec(name)?.[1] ?? name;
+    return `${folder}/${stem}`;
 }
 /**
  * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
