@@ -12428,6 +12428,14 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
+const lstatOrNull = (file) => {
+    try {
+        return lstatSync(file);
+    }
+    catch {
+        return null;
+    }
+};
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
@@ -12483,6 +12491,12 @@ function writeNew(file, text) {
  * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
  */
 function writeNewOrSame(file, chunks) {
+    // Only a regular file is compared or written: a link, a FIFO or a device (/dev/stdout) is refused before anything is made.
+    const there = lstatOrNull(file);
+    if (there?.isSymbolicLink())
+        throw new Error('it is a symbolic link: nothing is written through one');
+    if (there && !there.isFile())
+        throw new Error('it is not a regular file: a run is written to a file of its own');
     const tmp = writeTemp(file, chunks);
     try {
         linkSync(tmp, file);
@@ -12491,9 +12505,9 @@ function writeNewOrSame(file, chunks) {
     catch (error) {
         if (error.code !== 'EEXIST')
             throw error;
-        // A link at `file` is neither the same file nor one to compare through: never followed.
-        if (lstatSync(file).isSymbolicLink())
-            throw new Error('it is a symbolic link: nothing is written through one');
+        // Made meanwhile: compared only if it is a regular file.
+        if (!lstatSync(file).isFile())
+            throw new Error('it is not a regular file: a run is written to a file of its own');
         return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
     }
     finally {

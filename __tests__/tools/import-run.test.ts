@@ -169,12 +169,44 @@ const MANIFEST: readonly [string, Record<string, unknown>, Expected][] = [
   [
     'a repo field and a url naming two repositories: no subject (the line does not say which was written)',
     { type: 'create_issue', url: 'https://github.com/acme/other/issues/5', number: 5, repo: 'acme/api', timestamp: at },
-    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the repo field and the url name different repositories') },
+    {
+      writes: (l) =>
+        expect(decisionsOf(l)[0].import.note).toBe('the repo field, target.repository and the url name different repositories'),
+    },
   ],
   [
     'a number field and a url naming two numbers: no subject',
     { type: 'close_issue', url: 'https://github.com/acme/api/issues/5', number: 6, timestamp: at },
     { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the number field and the url name different numbers') },
+  ],
+  [
+    'an id field and a url naming two comments: no subject',
+    {
+      type: 'add_comment',
+      url: 'https://github.com/acme/api/issues/101#issuecomment-999',
+      repo: 'acme/api',
+      id: 3561000101,
+      timestamp: at,
+    },
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the id field and the url name different comments') },
+  ],
+  [
+    'the repo field and target.repository naming two repositories: no subject',
+    { type: 'create_issue', number: 5, repo: 'acme/api', target: { repository: 'other/x' }, timestamp: at },
+    {
+      writes: (l) =>
+        expect(decisionsOf(l)[0].import.note).toBe('the repo field, target.repository and the url name different repositories'),
+    },
+  ],
+  ...(['-101', '101.5', '"101"'] as const).map((n): [string, Record<string, unknown>, Expected] => [
+    `a number field that is no whole number (${n}) never falls back to the url`,
+    { type: 'create_issue', url: 'https://github.com/acme/api/issues/101', number: JSON.parse(n), timestamp: at },
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the number field is not a whole number') },
+  ]),
+  [
+    'a url on another host binds nothing (a subject names no host)',
+    { type: 'create_issue', url: 'https://evil.example/acme/api/issues/101', timestamp: at },
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toBeNull() },
   ],
   [
     'a url with a leading zero or a query is no GitHub url: no id from it',
@@ -495,6 +527,37 @@ const SPANS: readonly [string, string, Expected][] = [
     { refuses: /in\.jsonl:1:1: the execute_tool span of "create_issue" has no end time/ },
   ],
   ['a line that is not OpenTelemetry: located', line({ hello: 'world' }), { refuses: /in\.jsonl:1:1: not an OTLP JSON line/ }],
+  [
+    'a result URL of another repository than the arguments’: no subject',
+    spanLine('create_issue', { ...args({ owner: 'acme', repo: 'web' }), ...result({ url: 'https://github.com/other/x/issues/201' }) }),
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the URL names another repository than acme/web') },
+  ],
+  [
+    'an MCP result with isError, the span OK: failed, asserting nothing',
+    spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web' }),
+      ...result({ isError: true, content: [{ type: 'text', text: '{"url":"https://github.com/acme/web/issues/201"}' }] }),
+    }),
+    { writes: (l) => expect(decisionsOf(l)[0].response).toMatchObject({ status: 'error', side_effect_asserted: false }) },
+  ],
+  ...(['2', 'STATUS_CODE_ERROR'] as const).map((code): [string, string, Expected] => [
+    `status.code ${JSON.stringify(code)}: failed`,
+    spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 }), { code }),
+    { writes: (l) => expect(decisionsOf(l)[0].response.status).toBe('error') },
+  ]),
+  [
+    'a status code that is no OpenTelemetry status: located',
+    spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 }), { code: 7 }),
+    { refuses: /has status\.code 7, not an OpenTelemetry status/ },
+  ],
+  [
+    'a structure that is not lists of objects: located, never skipped',
+    line({ resourceSpans: [{ scopeSpans: [{ spans: [5, null] }] }, { scopeSpans: 'oops' }] }),
+    {
+      refuses:
+        /in\.jsonl:1:1: scopeSpans\[\]\.spans holds 2 item\(s\) that are not objects[\s\S]*resourceSpans\[\]\.scopeSpans is not a list/,
+    },
+  ],
 ];
 
 describe('import-run otlp-json: execute_tool spans through the mapping file', () => {
@@ -747,5 +810,115 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
     const r = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': text, 'map.yml': map }, ['--map', 'map.yml']);
     expectImport(r, expected);
+  });
+});
+
+describe('import-run: what the red team found', () => {
+  const span = (id: string, tool: string, a: unknown) =>
+    JSON.parse(spanLine(tool, args(a))).resourceSpans[0].scopeSpans[0].spans.map((x: Record<string, unknown>) => ({
+      ...x,
+      spanId: id,
+      traceId: id === '' ? '' : 'a'.repeat(32),
+    }))[0];
+  const batch = (...spans: unknown[]) => line({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+
+  it('spans without ids are never merged; one id with two different calls is located', async () => {
+    const noIds = await runImporter(
+      'import-run',
+      'otlp-json',
+      { 'in.jsonl': batch(span('', 'get_issue', {}), span('', 'add_issue_comment', {})), 'map.yml': MAP },
+      ['--map', 'map.yml'],
+    );
+    expect(noIds.code, noIds.stderr).toBe(0);
+    expect(noIds.lines).toHaveLength(2);
+    const twoCalls = await runImporter(
+      'import-run',
+      'otlp-json',
+      {
+        'in.jsonl':
+          batch(span('00000000000000aa', 'get_issue', {})) +
+          batch(span('00000000000000aa', 'merge_pull_request', { owner: 'a', repo: 'b', pullNumber: 1 })),
+        'map.yml': MAP,
+      },
+      ['--map', 'map.yml'],
+    );
+    expect(twoCalls.code).toBe(1);
+    expect(twoCalls.stderr).toMatch(
+      /in\.jsonl:2:1: a span or event with the id of one at in\.jsonl:1 says something else: one id, two calls/,
+    );
+  });
+
+  it('cli-option given twice (the CLI takes the last) gives no subject', async () => {
+    const map = readFileSync(path.join(ROOT, 'examples/mappings/aws-api-mcp-server.yml'), 'utf8');
+    const cmd =
+      'aws iam attach-role-policy --role-name victim --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess --role-name admin --policy-arn arn:aws:iam::aws:policy/AdministratorAccess';
+    const r = await runImporter(
+      'import-run',
+      'otlp-json',
+      { 'in.jsonl': spanLine('call_aws', args({ cli_command: cmd })), 'map.yml': map },
+      ['--map', 'map.yml'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(decisionsOf(r.lines)[0].import.note).toBe('role_name: arguments.cli_command is not a command line with --role-name given once');
+  });
+
+  it('Claude Code: a tool_name and tool_parameters naming two tools, or a success that is neither true nor false, are located', async () => {
+    const event = (attrs: Record<string, string>) =>
+      line({
+        resourceLogs: [
+          {
+            scopeLogs: [
+              {
+                logRecords: [
+                  {
+                    timeUnixNano: '1764583205250000000',
+                    body: { stringValue: 'claude_code.tool_result' },
+                    attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+    const params = JSON.stringify({ mcp_server_name: 'github', mcp_tool_name: 'merge_pull_request' });
+    const r = await runImporter(
+      'import-run',
+      'otlp-json',
+      {
+        'in.jsonl': event({ tool_name: 'Bash', success: 'true', tool_parameters: params }) + event({ tool_name: 'Read', success: 'yes' }),
+        'map.yml': MAP,
+      },
+      ['--map', 'map.yml'],
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /in\.jsonl:1:1: a tool_result event whose tool_name "Bash" and tool_parameters \("merge_pull_request"\) name different tools/,
+    );
+    expect(r.stderr).toMatch(/in\.jsonl:2:1: the tool_result event of "Read" says neither true nor false in success/);
+  });
+
+  it('an output that is no regular file (a FIFO, /dev/null) is refused before anything is made; the same file twice is refused; --pull-requests is part of the run id', async () => {
+    const dir = writeFiles(tempDir(), { 'in.jsonl': line(MANIFEST[0]?.[1]), 'copy.jsonl': line(MANIFEST[0]?.[1]) });
+    for (const out of ['/dev/null']) {
+      const r = await cli(['import-run', 'gh-aw-manifest', '--output', out, 'in.jsonl'], dir);
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/it is not a regular file/)]);
+    }
+    const twice = await cli(['import-run', 'gh-aw-manifest', '--output', 'o.ndjson', 'in.jsonl', 'copy.jsonl'], dir);
+    expect([twice.code, twice.stderr]).toEqual([
+      1,
+      expect.stringMatching(/copy\.jsonl:1:1: the same bytes as .*in\.jsonl: a file given twice/),
+    ]);
+    const pulls = readFileSync(path.join(FX, 'gh-aw/week/pull-requests.json'), 'utf8');
+    writeFiles(dir, { 'pulls.json': pulls });
+    const a = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': line(MANIFEST[0]?.[1]) }, []);
+    const b = await runImporter(
+      'import-run',
+      'gh-aw-manifest',
+      { 'in.jsonl': line(MANIFEST[0]?.[1]), 'pulls.json': pulls },
+      ['--pull-requests', 'pulls.json'],
+      ['in.jsonl'],
+    );
+    expect(a.lines[0].assayrunid).not.toBe(b.lines[0].assayrunid);
   });
 });

@@ -7693,6 +7693,14 @@ var output = __nccwpck_require__(1534);
 
 
 
+const lstatOrNull = (file) => {
+    try {
+        return (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return null;
+    }
+};
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
@@ -7748,6 +7756,12 @@ function writeNew(file, text) {
  * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
  */
 function writeNewOrSame(file, chunks) {
+    // Only a regular file is compared or written: a link, a FIFO or a device (/dev/stdout) is refused before anything is made.
+    const there = lstatOrNull(file);
+    if (there?.isSymbolicLink())
+        throw new Error('it is a symbolic link: nothing is written through one');
+    if (there && !there.isFile())
+        throw new Error('it is not a regular file: a run is written to a file of its own');
     const tmp = writeTemp(file, chunks);
     try {
         (0,external_node_fs_.linkSync)(tmp, file);
@@ -7756,9 +7770,9 @@ function writeNewOrSame(file, chunks) {
     catch (error) {
         if (error.code !== 'EEXIST')
             throw error;
-        // A link at `file` is neither the same file nor one to compare through: never followed.
-        if ((0,external_node_fs_.lstatSync)(file).isSymbolicLink())
-            throw new Error('it is a symbolic link: nothing is written through one');
+        // Made meanwhile: compared only if it is a regular file.
+        if (!(0,external_node_fs_.lstatSync)(file).isFile())
+            throw new Error('it is not a regular file: a run is written to a file of its own');
         return (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(tmp)) === (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(file)) ? 'same' : 'different';
     }
     finally {
@@ -11111,11 +11125,12 @@ function readMappingFile(source, file) {
 
 ;// CONCATENATED MODULE: ./src/tools/import-run/github-url.ts
 /**
- * A GitHub web URL of an issue, a pull request or a comment (`https://HOST/OWNER/REPO/issues/N`,
+ * A GitHub web URL of an issue, a pull request or a comment (`https://github.com/OWNER/REPO/issues/N`,
  * `…/pull/N`, `…#issuecomment-M`): what gh-aw's manifest and GitHub's MCP server give for a write
- * when they give no id of their own. Any host (GitHub Enterprise Server too).
+ * when they give no id of their own. github.com only: a subject names no host, so another host's
+ * issue 12 must never bind github.com's (GitHub Enterprise Server's writes bind by their id fields).
  */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
+const URL_SHAPE = /^https:\/\/github\.com\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
 const positive = (digits) => {
     const n = digits === undefined ? Number.NaN : Number(digits);
     return Number.isSafeInteger(n) && n > 0 ? n : null;
@@ -11177,23 +11192,36 @@ function readPullHeads(input, limits) {
 
 /** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
 const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
-/** The ids a line gives: each from its field first, else from the url. */
+/**
+ * The ids a line gives: each from its field, else from the url. Two places that name two targets (the
+ * repo field, target.repository and the url's repository; the number or id field and the url's), or
+ * an id field that is present and not a whole number, leave the line without a subject: it does not
+ * say which target was written.
+ */
 function idsOf(item) {
     const url = str(item, 'url');
     const parts = url === null ? null : githubUrl(url);
-    const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
+    const repoField = str(item, 'repo');
+    const targetRepo = str(obj(item, 'target'), 'repository');
+    const names = [repoField, targetRepo, parts ? `${parts.owner}/${parts.repo}` : null].filter((n) => n !== null);
+    if (new Set(names.map(core_text/* asciiLower */.F)).size > 1)
+        return { conflict: 'the repo field, target.repository and the url name different repositories' };
+    const full = names[0] ?? null;
     const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+    for (const field of ['number', 'id'])
+        if (Object.hasOwn(item, field) && item[field] !== null && wholeNumber(item, field) === null)
+            return { conflict: `the ${field} field is not a whole number` };
     const number = wholeNumber(item, 'number');
-    // Two fields naming two targets: the line does not say which one was written.
-    if (parts && split && (0,core_text/* asciiLower */.F)(`${parts.owner}/${parts.repo}`) !== (0,core_text/* asciiLower */.F)(`${split[0]}/${split[1]}`))
-        return { conflict: 'the repo field and the url name different repositories' };
     if (parts?.number && number !== null && parts.number !== number)
         return { conflict: 'the number field and the url name different numbers' };
+    const id = wholeNumber(item, 'id');
+    if (parts?.commentId && id !== null && parts.commentId !== id)
+        return { conflict: 'the id field and the url name different comments' };
     return {
-        owner: split?.[0] ?? parts?.owner ?? null,
-        repo: split?.[1] ?? parts?.repo ?? null,
+        owner: split?.[0] ?? null,
+        repo: split?.[1] ?? null,
         number: number ?? parts?.number ?? null,
-        commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
+        commentId: id ?? parts?.commentId ?? null,
         issueUrl: parts?.issue ?? false,
     };
 }
@@ -11499,8 +11527,20 @@ function resultOf(given) {
         return { kind: 'value', value: given };
     }
 }
+/** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
+function statusFailed(code) {
+    if (code === undefined || code === null || code === 0 || code === 1 || code === '0' || code === '1')
+        return false;
+    if (code === 'STATUS_CODE_UNSET' || code === 'STATUS_CODE_OK')
+        return false;
+    if (code === 2 || code === '2' || code === 'STATUS_CODE_ERROR')
+        return true;
+    return null;
+}
+/** A result that says the tool failed (an MCP CallToolResult with isError). */
+const resultFailed = (result) => result.kind === 'value' && (0,core_json/* isObject */.G)(result.value) && result.value['isError'] === true;
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
-function spanUse(attrs, spanName, time, failed, key) {
+function spanUse(attrs, spanName, time, status, key) {
     const operation = otlp_json_text(attrs, 'gen_ai.operation.name');
     if (operation !== 'execute_tool')
         return null;
@@ -11509,14 +11549,18 @@ function spanUse(attrs, spanName, time, failed, key) {
         return 'an execute_tool span without gen_ai.tool.name';
     if (time === null)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no end time`;
+    const failed = statusFailed(status);
+    if (failed === null)
+        return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
+    const result = resultOf(attrs.get('gen_ai.tool.call.result'));
     return {
         name,
         server: null,
         callId: otlp_json_text(attrs, 'gen_ai.tool.call.id'),
         time,
-        succeeded: !failed && !attrs.has('error.type'),
+        succeeded: !failed && !attrs.has('error.type') && !resultFailed(result),
         args: objectOf(attrs.get('gen_ai.tool.call.arguments'), 'gen_ai.tool.call.arguments'),
-        result: resultOf(attrs.get('gen_ai.tool.call.result')),
+        result,
         source: 'span',
         key,
     };
@@ -11534,6 +11578,9 @@ function claudeUse(record, attrs) {
     const mcpTool = params.kind === 'object' && typeof params.value['mcp_tool_name'] === 'string' ? params.value['mcp_tool_name'] : null;
     const mcpServer = params.kind === 'object' && typeof params.value['mcp_server_name'] === 'string' ? params.value['mcp_server_name'] : null;
     if (mcpTool !== null && mcpTool !== '') {
+        // tool_name is the redacted `mcp_tool`, or the same tool as mcp__SERVER__TOOL: anything else names another tool.
+        if (given !== '' && given !== 'mcp_tool' && given !== `mcp__${mcpServer ?? ''}__${mcpTool}`)
+            return `a tool_result event whose tool_name ${JSON.stringify((0,core_text/* quote */.hD)(given, 80))} and tool_parameters (${JSON.stringify((0,core_text/* quote */.hD)(mcpTool, 80))}) name different tools`;
         name = mcpTool;
         server = mcpServer;
     }
@@ -11551,23 +11598,30 @@ function claudeUse(record, attrs) {
     if (time === null)
         return `the tool_result event of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no time`;
     const success = attrs.get('success');
+    const said = typeof success === 'string' ? success.toLowerCase() : success;
+    if (said !== true && said !== false && said !== 'true' && said !== 'false')
+        return `the tool_result event of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} says neither true nor false in success`;
     const id = otlp_json_text(attrs, 'tool_use_id');
     return {
         name,
         server,
         callId: id,
         time,
-        succeeded: success === true || (typeof success === 'string' && success.toLowerCase() === 'true'),
+        succeeded: said === true || said === 'true',
         args: objectOf(attrs.get('tool_input'), 'tool_input'),
         result: { kind: 'never', source: "Claude Code's tool_result events" },
         source: 'claude-code',
         key: id === null ? null : `claude:${id}`,
     };
 }
-const list = (value, key) => {
-    const got = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
-    return Array.isArray(got) ? got : [];
-};
+/** A span's identity (trace and span id, hex, non-empty), for telling a repeat; null: the span cannot be told from another. */
+function spanKey(span) {
+    const trace = span['traceId'];
+    const id = span['spanId'];
+    return typeof trace === 'string' && typeof id === 'string' && /^[0-9a-fA-F]+$/.test(trace) && /^[0-9a-fA-F]+$/.test(id)
+        ? `span:${trace}/${id}`.toLowerCase()
+        : null;
+}
 /** `[s, ns]` (OpenTelemetry JS's HrTime, Copilot CLI's file) → an instant. */
 function hrTime(given) {
     if (!Array.isArray(given) || given.length !== 2)
@@ -11593,35 +11647,38 @@ function telemetryLine(line) {
     const known = ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
     if (!known)
         return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-    for (const resource of list(line, 'resourceSpans'))
-        for (const scope of list(resource, 'scopeSpans'))
-            for (const span of list(scope, 'spans')) {
-                if (!(0,core_json/* isObject */.G)(span))
-                    continue;
+    // Every level of the structure is a list of objects: anything else is said, never skipped.
+    const each = (value, key, where) => {
+        const got = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+        if (got === undefined)
+            return [];
+        if (!Array.isArray(got)) {
+            errors.push(`${where}.${key} is not a list`);
+            return [];
+        }
+        const objects = got.filter(core_json/* isObject */.G);
+        if (objects.length < got.length)
+            errors.push(`${where}.${key} holds ${got.length - objects.length} item(s) that are not objects`);
+        return objects;
+    };
+    for (const resource of each(line, 'resourceSpans', 'the line'))
+        for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]'))
+            for (const span of each(scope, 'spans', 'scopeSpans[]')) {
                 const attrs = new Map(pairs(span['attributes'], 0));
                 const status = (0,core_json/* isObject */.G)(span['status']) ? span['status']['code'] : undefined;
-                const key = typeof span['traceId'] === 'string' && typeof span['spanId'] === 'string'
-                    ? `span:${span['traceId']}/${span['spanId']}`.toLowerCase()
-                    : null;
-                take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status === 2 || status === 'STATUS_CODE_ERROR', key));
+                take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status, spanKey(span)));
             }
-    for (const resource of list(line, 'resourceLogs'))
-        for (const scope of list(resource, 'scopeLogs'))
-            for (const record of list(scope, 'logRecords')) {
-                if (!(0,core_json/* isObject */.G)(record))
-                    continue;
+    for (const resource of each(line, 'resourceLogs', 'the line'))
+        for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]'))
+            for (const record of each(scope, 'logRecords', 'scopeLogs[]'))
                 take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
-            }
-    other += list(line, 'resourceMetrics').length;
+    other += each(line, 'resourceMetrics', 'the line').length;
     if (line['type'] === 'span') {
         // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
         const flat = (0,core_json/* isObject */.G)(line['attributes']) ? line['attributes'] : {};
         const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]]));
         const status = (0,core_json/* isObject */.G)(line['status']) ? line['status']['code'] : undefined;
-        const key = typeof line['traceId'] === 'string' && typeof line['spanId'] === 'string'
-            ? `span:${line['traceId']}/${line['spanId']}`.toLowerCase()
-            : null;
-        take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status === 2, key));
+        take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status, spanKey(line)));
     }
     else if (typeof line['type'] === 'string')
         other++;
@@ -11636,6 +11693,7 @@ function telemetryLine(line) {
  * nothing. A field the call does not carry (content capture off, a result without the id) leaves the
  * call without a subject, with the reason said: the importer never guesses a target.
  */
+
 
 
 
@@ -11735,14 +11793,16 @@ function optionValue(line, option) {
     const list = words(line);
     if (list === null)
         return null;
+    const found = [];
     for (let i = 0; i < list.length; i++) {
         const w = list[i] ?? '';
         if (w === option)
-            return list[i + 1] ?? null;
-        if (w.startsWith(`${option}=`))
-            return w.slice(option.length + 1);
+            found.push(list[i + 1] ?? '');
+        else if (w.startsWith(`${option}=`))
+            found.push(w.slice(option.length + 1));
     }
-    return null;
+    // Given twice, a CLI takes the last: which one the command meant is not the mapping's to guess.
+    return found.length === 1 && found[0] !== '' ? (found[0] ?? null) : null;
 }
 /** A part of a GitHub URL, by its name in the mapping. */
 const URL_PART = {
@@ -11768,7 +11828,7 @@ function guarded(rule, args) {
     return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
 }
 /** One field's value from its source, or why the call does not give it. */
-function fieldValue(field, source, use, whole) {
+function fieldValue(field, source, use, whole, urls) {
     const missing = (why) => ({ ok: false, reason: `${field}: ${why}` });
     let given;
     let where;
@@ -11796,7 +11856,7 @@ function fieldValue(field, source, use, whole) {
     if (source.from !== 'value' && source.cliOption !== null) {
         const option = typeof given === 'string' ? optionValue(given, source.cliOption) : null;
         if (option === null)
-            return missing(`${where} is not a command line with ${source.cliOption}`);
+            return missing(`${where} is not a command line with ${source.cliOption} given once`);
         given = option;
     }
     if (source.from !== 'value' && source.urlPart !== null) {
@@ -11804,6 +11864,8 @@ function fieldValue(field, source, use, whole) {
         const part = url === null ? null : URL_PART[source.urlPart](url);
         if (part === null)
             return missing(`${where} is not a GitHub URL with its ${source.urlPart}`);
+        if (url)
+            urls.push((0,core_text/* asciiLower */.F)(`${url.owner}/${url.repo}`));
         given = part;
     }
     if (source.hash !== null)
@@ -11857,8 +11919,9 @@ function mapUse(use, mapping, line) {
     }
     const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set();
     const target = [];
+    const urls = [];
     for (const [field, source] of rule.target) {
-        const value = fieldValue(field, source, use, whole.has(field));
+        const value = fieldValue(field, source, use, whole.has(field), urls);
         if (!value.ok) {
             const noArgs = source.from === 'arg' && use.args.kind === 'absent';
             return {
@@ -11870,6 +11933,17 @@ function mapUse(use, mapping, line) {
         }
         target.push([field, value.value]);
     }
+    // A number from a URL names a repository too: one other than the target's is another target.
+    const fields = new Map(target);
+    const owner = fields.get('owner');
+    const repo = fields.get('repo');
+    if (typeof owner === 'string' && typeof repo === 'string' && urls.some((u) => u !== (0,core_text/* asciiLower */.F)(`${owner}/${repo}`)))
+        return {
+            kind: 'call',
+            call: { ...base, asserts: true, effect: null, note: `the URL names another repository than ${owner}/${repo}` },
+            count: 'named without its target',
+            hint: null,
+        };
     return {
         kind: 'call',
         call: {
@@ -12093,19 +12167,29 @@ function runImportRun(s) {
     const skipped = new Map();
     const counted = new Map();
     const hints = new Set();
-    const keys = new Set();
+    /** Each call's key → what it said (and where), for telling a repeat from two calls under one id. */
+    const keys = new Map();
+    const inputsSeen = new Map();
     const placed = [];
     let lines = 0;
     let repeats = 0;
     s.inputs.forEach((input, index) => {
         const file = external_node_path_default().basename(input.name);
         const source = { kind: s.kind, file, sha256: (0,binding/* sha256Hex */.fg)(input.bytes) };
+        // The same bytes twice would be every call twice.
+        const twin = inputsSeen.get(source.sha256);
+        if (twin !== undefined) {
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: input.name, line: 1, column: 1 }, `the same bytes as ${twin}: a file given twice would import its calls twice`));
+            return;
+        }
+        inputsSeen.set(source.sha256, input.name);
         // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
         if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
             return;
         const read = readExport(input.name, input.bytes, s.limits);
         const reader = kind.reader(s.context);
         const take = (got, loc) => {
+            const here = loc ? `${external_node_path_default().basename(loc.file ?? input.name)}:${loc.line ?? 0}` : file;
             for (const message of got.errors)
                 if (loc)
                     errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
@@ -12117,11 +12201,28 @@ function runImportRun(s) {
                 hints.add(h);
             for (const { call, key, count } of got.calls) {
                 if (key !== null) {
-                    if (keys.has(key)) {
+                    // What a repeat must say again: everything but where it was read.
+                    const said = JSON.stringify([
+                        call.tool,
+                        call.server,
+                        call.callId,
+                        call.time,
+                        call.succeeded,
+                        call.asserts,
+                        call.effect,
+                        call.note,
+                    ]);
+                    const before = keys.get(key);
+                    if (before?.said === said) {
                         repeats++;
                         continue;
                     }
-                    keys.add(key);
+                    if (before) {
+                        if (loc)
+                            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, `a span or event with the id of one at ${before.at} says something else: one id, two calls`));
+                        continue;
+                    }
+                    keys.set(key, { said, at: here });
                 }
                 if (count !== null)
                     counted.set(count, (counted.get(count) ?? 0) + 1);
@@ -12142,10 +12243,11 @@ function runImportRun(s) {
     const bound = asserting.filter((p) => p.call.effect !== null).length;
     const skipText = skipped.size === 0 ? '' : `; skipped: ${listed(skipped)}`;
     const countText = counted.size === 0 ? '' : `; ${listed(counted)}`;
-    const summary = `${plural(lines, 'line', 'lines')} read, ${plural(errors.length > 0 || mappingProblems.size > 0 ? 0 : placed.length, 'call', 'calls')} written ` +
+    const failing = errors.length > 0 || mappingProblems.size > 0;
+    const summary = `${plural(lines, 'line', 'lines')} read, ${plural(placed.length, 'call', 'calls')} ${failing ? 'found (none written)' : 'written'} ` +
         `(${bound} asserting with a subject, ${asserting.length - bound} asserting without one, ${placed.length - asserting.length} asserting nothing)` +
         `${countText}${skipText}, ${plural(repeats, 'repeat', 'repeats')} merged${[...hints].map((h) => `; ${h}`).join('')}`;
-    if (errors.length > 0 || mappingProblems.size > 0)
+    if (failing)
         return { ok: false, reason: { findings: errors, mapping: [...mappingProblems.values()], summary } };
     const seen = new Set();
     const events = placed.map((p) => {
@@ -12153,7 +12255,7 @@ function runImportRun(s) {
         seen.add(p.input);
         return { call: p.call, source: p.source, first };
     });
-    const runId = `import-${(0,binding/* sha256Hex */.fg)(`${s.kind}\n${s.inputs.map((i) => (0,binding/* sha256Hex */.fg)(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+    const runId = `import-${(0,binding/* sha256Hex */.fg)(`${s.kind}\n${s.inputs.map((i) => (0,binding/* sha256Hex */.fg)(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}\n${s.context.headsSha256 ?? ''}`).slice(0, 16)}`;
     return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
 }
 
@@ -12163,6 +12265,7 @@ function runImportRun(s) {
  * JSON lines) turned into a run the gate reads, offline, written only when the whole import succeeds
  * and never over a different file (docs/producers.md).
  */
+
 
 
 
@@ -12231,6 +12334,7 @@ const importRun = {
             mapping = read.value;
         }
         let heads = new Map();
+        let headsSha256 = null;
         if (f['pull-requests'] !== undefined) {
             const [given] = readInputs([external_node_path_default().resolve(ctx.cwd, f['pull-requests'])], limits);
             const read = given ? readPullHeads(given, limits) : null;
@@ -12238,9 +12342,11 @@ const importRun = {
                 return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(tool, read.reason));
             if (read)
                 heads = read.value;
+            if (given)
+                headsSha256 = (0,binding/* sha256Hex */.fg)(given.bytes);
         }
         const inputs = readInputs(files.map((x) => external_node_path_default().resolve(ctx.cwd, x)), limits);
-        const result = runImportRun({ kind, inputs, limits, context: { mapping, heads }, version: ctx.version });
+        const result = runImportRun({ kind, inputs, limits, context: { mapping, heads, headsSha256 }, version: ctx.version });
         if (!result.ok) {
             const { findings, mapping: problems, summary } = result.reason;
             // A mapping that cannot say what a call did is configuration (exit 2) before any problem of the inputs.

@@ -1,8 +1,28 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { outputPlace } from '../report/output.js';
+
+const lstatOrNull = (file: string): Stats | null => {
+  try {
+    return lstatSync(file);
+  } catch {
+    return null;
+  }
+};
 
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file: string, text: string | Iterable<string>): string {
@@ -56,14 +76,18 @@ export function writeNew(file: string, text: string): void {
  * is written). For evidence a tool makes from its inputs: the same inputs again are a no-op.
  */
 export function writeNewOrSame(file: string, chunks: Iterable<string>): 'written' | 'same' | 'different' {
+  // Only a regular file is compared or written: a link, a FIFO or a device (/dev/stdout) is refused before anything is made.
+  const there = lstatOrNull(file);
+  if (there?.isSymbolicLink()) throw new Error('it is a symbolic link: nothing is written through one');
+  if (there && !there.isFile()) throw new Error('it is not a regular file: a run is written to a file of its own');
   const tmp = writeTemp(file, chunks);
   try {
     linkSync(tmp, file);
     return 'written';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // A link at `file` is neither the same file nor one to compare through: never followed.
-    if (lstatSync(file).isSymbolicLink()) throw new Error('it is a symbolic link: nothing is written through one');
+    // Made meanwhile: compared only if it is a regular file.
+    if (!lstatSync(file).isFile()) throw new Error('it is not a regular file: a run is written to a file of its own');
     return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
   } finally {
     rmSync(tmp, { force: true });

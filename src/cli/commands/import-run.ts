@@ -4,6 +4,7 @@
  * and never over a different file (docs/producers.md).
  */
 import path from 'node:path';
+import { sha256Hex } from '../../core/binding.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { readMappingFile } from '../../read/mapping-file.js';
@@ -75,17 +76,19 @@ export const importRun: Command = {
       mapping = read.value;
     }
     let heads: PullHeads = new Map();
+    let headsSha256: string | null = null;
     if (f['pull-requests'] !== undefined) {
       const [given] = readInputs([path.resolve(ctx.cwd, f['pull-requests'])], limits);
       const read = given ? readPullHeads(given, limits) : null;
       if (read && !read.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, read.reason));
       if (read) heads = read.value;
+      if (given) headsSha256 = sha256Hex(given.bytes);
     }
     const inputs = readInputs(
       files.map((x) => path.resolve(ctx.cwd, x)),
       limits,
     );
-    const result = runImportRun({ kind, inputs, limits, context: { mapping, heads }, version: ctx.version });
+    const result = runImportRun({ kind, inputs, limits, context: { mapping, heads, headsSha256 }, version: ctx.version });
     if (!result.ok) {
       const { findings, mapping: problems, summary } = result.reason;
       // A mapping that cannot say what a call did is configuration (exit 2) before any problem of the inputs.

@@ -34,23 +34,35 @@ interface Ids {
   readonly issueUrl: boolean;
 }
 
-/** The ids a line gives: each from its field first, else from the url. */
+/**
+ * The ids a line gives: each from its field, else from the url. Two places that name two targets (the
+ * repo field, target.repository and the url's repository; the number or id field and the url's), or
+ * an id field that is present and not a whole number, leave the line without a subject: it does not
+ * say which target was written.
+ */
 function idsOf(item: JsonObject): Ids | { readonly conflict: string } {
   const url = str(item, 'url');
   const parts = url === null ? null : githubUrl(url);
-  const full = str(item, 'repo') ?? str(obj(item, 'target'), 'repository');
+  const repoField = str(item, 'repo');
+  const targetRepo = str(obj(item, 'target'), 'repository');
+  const names = [repoField, targetRepo, parts ? `${parts.owner}/${parts.repo}` : null].filter((n): n is string => n !== null);
+  if (new Set(names.map(asciiLower)).size > 1)
+    return { conflict: 'the repo field, target.repository and the url name different repositories' };
+  const full = names[0] ?? null;
   const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
+  for (const field of ['number', 'id'] as const)
+    if (Object.hasOwn(item, field) && item[field] !== null && wholeNumber(item, field) === null)
+      return { conflict: `the ${field} field is not a whole number` };
   const number = wholeNumber(item, 'number');
-  // Two fields naming two targets: the line does not say which one was written.
-  if (parts && split && asciiLower(`${parts.owner}/${parts.repo}`) !== asciiLower(`${split[0]}/${split[1]}`))
-    return { conflict: 'the repo field and the url name different repositories' };
   if (parts?.number && number !== null && parts.number !== number)
     return { conflict: 'the number field and the url name different numbers' };
+  const id = wholeNumber(item, 'id');
+  if (parts?.commentId && id !== null && parts.commentId !== id) return { conflict: 'the id field and the url name different comments' };
   return {
-    owner: split?.[0] ?? parts?.owner ?? null,
-    repo: split?.[1] ?? parts?.repo ?? null,
+    owner: split?.[0] ?? null,
+    repo: split?.[1] ?? null,
     number: number ?? parts?.number ?? null,
-    commentId: wholeNumber(item, 'id') ?? parts?.commentId ?? null,
+    commentId: id ?? parts?.commentId ?? null,
     issueUrl: parts?.issue ?? false,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * A GitHub web URL of an issue, a pull request or a comment (`https://HOST/OWNER/REPO/issues/N`,
+ * A GitHub web URL of an issue, a pull request or a comment (`https://github.com/OWNER/REPO/issues/N`,
  * `…/pull/N`, `…#issuecomment-M`): what gh-aw's manifest and GitHub's MCP server give for a write
- * when they give no id of their own. Any host (GitHub Enterprise Server too).
+ * when they give no id of their own. github.com only: a subject names no host, so another host's
+ * issue 12 must never bind github.com's (GitHub Enterprise Server's writes bind by their id fields).
  */
-const URL_SHAPE = /^https:\/\/[^/\s]+\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
+const URL_SHAPE = /^https:\/\/github\.com\/([^/\s#?]+)\/([^/\s#?]+)\/(issues|pull)\/([1-9]\d{0,14})(?:#issuecomment-([1-9]\d{0,14}))?$/;
 
 export interface GithubUrl {
   readonly owner: string;

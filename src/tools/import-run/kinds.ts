@@ -33,6 +33,8 @@ export interface LineRead {
 export interface RunContext {
   readonly mapping: ToolMapping | null;
   readonly heads: PullHeads;
+  /** Hex sha256 of the --pull-requests file, or null: part of the run's id, as the inputs are. */
+  readonly headsSha256: string | null;
 }
 
 export interface RunKindModule {

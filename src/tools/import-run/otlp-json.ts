@@ -102,21 +102,37 @@ function resultOf(given: unknown): ToolUse['result'] {
   }
 }
 
+/** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
+function statusFailed(code: unknown): boolean | null {
+  if (code === undefined || code === null || code === 0 || code === 1 || code === '0' || code === '1') return false;
+  if (code === 'STATUS_CODE_UNSET' || code === 'STATUS_CODE_OK') return false;
+  if (code === 2 || code === '2' || code === 'STATUS_CODE_ERROR') return true;
+  return null;
+}
+
+/** A result that says the tool failed (an MCP CallToolResult with isError). */
+const resultFailed = (result: ToolUse['result']): boolean =>
+  result.kind === 'value' && isObject(result.value) && result.value['isError'] === true;
+
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
-function spanUse(attrs: Attributes, spanName: string, time: Instant | null, failed: boolean, key: string | null): ToolUse | string | null {
+function spanUse(attrs: Attributes, spanName: string, time: Instant | null, status: unknown, key: string | null): ToolUse | string | null {
   const operation = text(attrs, 'gen_ai.operation.name');
   if (operation !== 'execute_tool') return null;
   const name = text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
   if (name === '') return 'an execute_tool span without gen_ai.tool.name';
   if (time === null) return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has no end time`;
+  const failed = statusFailed(status);
+  if (failed === null)
+    return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
+  const result = resultOf(attrs.get('gen_ai.tool.call.result'));
   return {
     name,
     server: null,
     callId: text(attrs, 'gen_ai.tool.call.id'),
     time,
-    succeeded: !failed && !attrs.has('error.type'),
+    succeeded: !failed && !attrs.has('error.type') && !resultFailed(result),
     args: objectOf(attrs.get('gen_ai.tool.call.arguments'), 'gen_ai.tool.call.arguments'),
-    result: resultOf(attrs.get('gen_ai.tool.call.result')),
+    result,
     source: 'span',
     key,
   };
@@ -135,6 +151,9 @@ function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | nu
   const mcpServer =
     params.kind === 'object' && typeof params.value['mcp_server_name'] === 'string' ? params.value['mcp_server_name'] : null;
   if (mcpTool !== null && mcpTool !== '') {
+    // tool_name is the redacted `mcp_tool`, or the same tool as mcp__SERVER__TOOL: anything else names another tool.
+    if (given !== '' && given !== 'mcp_tool' && given !== `mcp__${mcpServer ?? ''}__${mcpTool}`)
+      return `a tool_result event whose tool_name ${JSON.stringify(quote(given, 80))} and tool_parameters (${JSON.stringify(quote(mcpTool, 80))}) name different tools`;
     name = mcpTool;
     server = mcpServer;
   } else {
@@ -149,13 +168,16 @@ function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | nu
   const time = fromEpochNanos(record['timeUnixNano']) ?? fromEpochNanos(record['observedTimeUnixNano']);
   if (time === null) return `the tool_result event of ${JSON.stringify(quote(name, 80))} has no time`;
   const success = attrs.get('success');
+  const said = typeof success === 'string' ? success.toLowerCase() : success;
+  if (said !== true && said !== false && said !== 'true' && said !== 'false')
+    return `the tool_result event of ${JSON.stringify(quote(name, 80))} says neither true nor false in success`;
   const id = text(attrs, 'tool_use_id');
   return {
     name,
     server,
     callId: id,
     time,
-    succeeded: success === true || (typeof success === 'string' && success.toLowerCase() === 'true'),
+    succeeded: said === true || said === 'true',
     args: objectOf(attrs.get('tool_input'), 'tool_input'),
     result: { kind: 'never', source: "Claude Code's tool_result events" },
     source: 'claude-code',
@@ -163,10 +185,14 @@ function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | nu
   };
 }
 
-const list = (value: unknown, key: string): readonly unknown[] => {
-  const got = isObject(value) ? value[key] : undefined;
-  return Array.isArray(got) ? got : [];
-};
+/** A span's identity (trace and span id, hex, non-empty), for telling a repeat; null: the span cannot be told from another. */
+function spanKey(span: JsonObject): string | null {
+  const trace = span['traceId'];
+  const id = span['spanId'];
+  return typeof trace === 'string' && typeof id === 'string' && /^[0-9a-fA-F]+$/.test(trace) && /^[0-9a-fA-F]+$/.test(id)
+    ? `span:${trace}/${id}`.toLowerCase()
+    : null;
+}
 
 /** `[s, ns]` (OpenTelemetry JS's HrTime, Copilot CLI's file) → an instant. */
 function hrTime(given: unknown): Instant | null {
@@ -190,43 +216,43 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
   if (!known)
     return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-  for (const resource of list(line, 'resourceSpans'))
-    for (const scope of list(resource, 'scopeSpans'))
-      for (const span of list(scope, 'spans')) {
-        if (!isObject(span)) continue;
+  // Every level of the structure is a list of objects: anything else is said, never skipped.
+  const each = (value: unknown, key: string, where: string): JsonObject[] => {
+    const got = isObject(value) ? value[key] : undefined;
+    if (got === undefined) return [];
+    if (!Array.isArray(got)) {
+      errors.push(`${where}.${key} is not a list`);
+      return [];
+    }
+    const objects = got.filter(isObject);
+    if (objects.length < got.length) errors.push(`${where}.${key} holds ${got.length - objects.length} item(s) that are not objects`);
+    return objects;
+  };
+  for (const resource of each(line, 'resourceSpans', 'the line'))
+    for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]'))
+      for (const span of each(scope, 'spans', 'scopeSpans[]')) {
         const attrs = new Map(pairs(span['attributes'], 0));
         const status = isObject(span['status']) ? span['status']['code'] : undefined;
-        const key =
-          typeof span['traceId'] === 'string' && typeof span['spanId'] === 'string'
-            ? `span:${span['traceId']}/${span['spanId']}`.toLowerCase()
-            : null;
         take(
           spanUse(
             attrs,
             typeof span['name'] === 'string' ? span['name'] : '',
             fromEpochNanos(span['endTimeUnixNano']),
-            status === 2 || status === 'STATUS_CODE_ERROR',
-            key,
+            status,
+            spanKey(span),
           ),
         );
       }
-  for (const resource of list(line, 'resourceLogs'))
-    for (const scope of list(resource, 'scopeLogs'))
-      for (const record of list(scope, 'logRecords')) {
-        if (!isObject(record)) continue;
-        take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
-      }
-  other += list(line, 'resourceMetrics').length;
+  for (const resource of each(line, 'resourceLogs', 'the line'))
+    for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]'))
+      for (const record of each(scope, 'logRecords', 'scopeLogs[]')) take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
+  other += each(line, 'resourceMetrics', 'the line').length;
   if (line['type'] === 'span') {
     // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
     const flat = isObject(line['attributes']) ? line['attributes'] : {};
     const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]] as const));
     const status = isObject(line['status']) ? line['status']['code'] : undefined;
-    const key =
-      typeof line['traceId'] === 'string' && typeof line['spanId'] === 'string'
-        ? `span:${line['traceId']}/${line['spanId']}`.toLowerCase()
-        : null;
-    take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status === 2, key));
+    take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status, spanKey(line)));
   } else if (typeof line['type'] === 'string') other++;
   return { uses, other, errors };
 }

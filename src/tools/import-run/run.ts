@@ -66,18 +66,34 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
   const skipped = new Map<string, number>();
   const counted = new Map<string, number>();
   const hints = new Set<string>();
-  const keys = new Set<string>();
+  /** Each call's key → what it said (and where), for telling a repeat from two calls under one id. */
+  const keys = new Map<string, { readonly said: string; readonly at: string }>();
+  const inputsSeen = new Map<string, string>();
   const placed: Placed[] = [];
   let lines = 0;
   let repeats = 0;
   s.inputs.forEach((input, index) => {
     const file = path.basename(input.name);
     const source: RunSource = { kind: s.kind, file, sha256: sha256Hex(input.bytes) };
+    // The same bytes twice would be every call twice.
+    const twin = inputsSeen.get(source.sha256);
+    if (twin !== undefined) {
+      errors.push(
+        finding(
+          'invalid_artifact',
+          { file: input.name, line: 1, column: 1 },
+          `the same bytes as ${twin}: a file given twice would import its calls twice`,
+        ),
+      );
+      return;
+    }
+    inputsSeen.set(source.sha256, input.name);
     // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
     if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return;
     const read = readExport(input.name, input.bytes, s.limits);
     const reader = kind.reader(s.context);
     const take = (got: LineRead, loc: Location | null): void => {
+      const here = loc ? `${path.basename(loc.file ?? input.name)}:${loc.line ?? 0}` : file;
       for (const message of got.errors) if (loc) errors.push(finding('invalid_artifact', loc, message));
       for (const m of got.mapping)
         mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
@@ -85,11 +101,34 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
       for (const h of got.hints) hints.add(h);
       for (const { call, key, count } of got.calls) {
         if (key !== null) {
-          if (keys.has(key)) {
+          // What a repeat must say again: everything but where it was read.
+          const said = JSON.stringify([
+            call.tool,
+            call.server,
+            call.callId,
+            call.time,
+            call.succeeded,
+            call.asserts,
+            call.effect,
+            call.note,
+          ]);
+          const before = keys.get(key);
+          if (before?.said === said) {
             repeats++;
             continue;
           }
-          keys.add(key);
+          if (before) {
+            if (loc)
+              errors.push(
+                finding(
+                  'invalid_artifact',
+                  loc,
+                  `a span or event with the id of one at ${before.at} says something else: one id, two calls`,
+                ),
+              );
+            continue;
+          }
+          keys.set(key, { said, at: here });
         }
         if (count !== null) counted.set(count, (counted.get(count) ?? 0) + 1);
         placed.push({ call, source, input: index });
@@ -108,18 +147,18 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
   const bound = asserting.filter((p) => p.call.effect !== null).length;
   const skipText = skipped.size === 0 ? '' : `; skipped: ${listed(skipped)}`;
   const countText = counted.size === 0 ? '' : `; ${listed(counted)}`;
+  const failing = errors.length > 0 || mappingProblems.size > 0;
   const summary =
-    `${plural(lines, 'line', 'lines')} read, ${plural(errors.length > 0 || mappingProblems.size > 0 ? 0 : placed.length, 'call', 'calls')} written ` +
+    `${plural(lines, 'line', 'lines')} read, ${plural(placed.length, 'call', 'calls')} ${failing ? 'found (none written)' : 'written'} ` +
     `(${bound} asserting with a subject, ${asserting.length - bound} asserting without one, ${placed.length - asserting.length} asserting nothing)` +
     `${countText}${skipText}, ${plural(repeats, 'repeat', 'repeats')} merged${[...hints].map((h) => `; ${h}`).join('')}`;
-  if (errors.length > 0 || mappingProblems.size > 0)
-    return { ok: false, reason: { findings: errors, mapping: [...mappingProblems.values()], summary } };
+  if (failing) return { ok: false, reason: { findings: errors, mapping: [...mappingProblems.values()], summary } };
   const seen = new Set<number>();
   const events = placed.map((p) => {
     const first = !seen.has(p.input);
     seen.add(p.input);
     return { call: p.call, source: p.source, first };
   });
-  const runId = `import-${sha256Hex(`${s.kind}\n${s.inputs.map((i) => sha256Hex(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}`).slice(0, 16)}`;
+  const runId = `import-${sha256Hex(`${s.kind}\n${s.inputs.map((i) => sha256Hex(i.bytes)).join('\n')}\n${s.context.mapping?.sha256 ?? ''}\n${s.context.headsSha256 ?? ''}`).slice(0, 16)}`;
   return { ok: true, value: { ndjson: eventLines(events, runId, s.version), calls: placed.length, summary } };
 }

@@ -12,6 +12,7 @@ import { isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
+import { asciiLower } from '../../core/text.js';
 import { rfc3339 } from '../../core/time.js';
 import type { FieldSource, ToolMapping, ToolRule, UrlPart } from '../../read/mapping-file.js';
 import type { FieldValue, ProducerCall } from './call.js';
@@ -95,12 +96,14 @@ function words(line: string): string[] | null {
 function optionValue(line: string, option: string): string | null {
   const list = words(line);
   if (list === null) return null;
+  const found: string[] = [];
   for (let i = 0; i < list.length; i++) {
     const w = list[i] ?? '';
-    if (w === option) return list[i + 1] ?? null;
-    if (w.startsWith(`${option}=`)) return w.slice(option.length + 1);
+    if (w === option) found.push(list[i + 1] ?? '');
+    else if (w.startsWith(`${option}=`)) found.push(w.slice(option.length + 1));
   }
-  return null;
+  // Given twice, a CLI takes the last: which one the command meant is not the mapping's to guess.
+  return found.length === 1 && found[0] !== '' ? (found[0] ?? null) : null;
 }
 
 /** A part of a GitHub URL, by its name in the mapping. */
@@ -130,7 +133,7 @@ function guarded(rule: ToolRule, args: JsonObject | null): boolean {
 }
 
 /** One field's value from its source, or why the call does not give it. */
-function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boolean): Result<FieldValue> {
+function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boolean, urls: string[]): Result<FieldValue> {
   const missing = (why: string): Result<FieldValue> => ({ ok: false, reason: `${field}: ${why}` });
   let given: unknown;
   let where: string;
@@ -151,13 +154,14 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
   if (given === undefined || given === null) return missing(`nothing at ${where}`);
   if (source.from !== 'value' && source.cliOption !== null) {
     const option = typeof given === 'string' ? optionValue(given, source.cliOption) : null;
-    if (option === null) return missing(`${where} is not a command line with ${source.cliOption}`);
+    if (option === null) return missing(`${where} is not a command line with ${source.cliOption} given once`);
     given = option;
   }
   if (source.from !== 'value' && source.urlPart !== null) {
     const url = typeof given === 'string' ? githubUrl(given) : null;
     const part = url === null ? null : URL_PART[source.urlPart](url);
     if (part === null) return missing(`${where} is not a GitHub URL with its ${source.urlPart}`);
+    if (url) urls.push(asciiLower(`${url.owner}/${url.repo}`));
     given = part;
   }
   if (source.hash !== null)
@@ -212,8 +216,9 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   }
   const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set<string>();
   const target: [string, FieldValue][] = [];
+  const urls: string[] = [];
   for (const [field, source] of rule.target) {
-    const value = fieldValue(field, source, use, whole.has(field));
+    const value = fieldValue(field, source, use, whole.has(field), urls);
     if (!value.ok) {
       const noArgs = source.from === 'arg' && use.args.kind === 'absent';
       return {
@@ -225,6 +230,17 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
     }
     target.push([field, value.value]);
   }
+  // A number from a URL names a repository too: one other than the target's is another target.
+  const fields = new Map(target);
+  const owner = fields.get('owner');
+  const repo = fields.get('repo');
+  if (typeof owner === 'string' && typeof repo === 'string' && urls.some((u) => u !== asciiLower(`${owner}/${repo}`)))
+    return {
+      kind: 'call',
+      call: { ...base, asserts: true, effect: null, note: `the URL names another repository than ${owner}/${repo}` },
+      count: 'named without its target',
+      hint: null,
+    };
   return {
     kind: 'call',
     call: {
