@@ -2845,13 +2845,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
+        if ((0,core_json/* hasOwn */.$3)(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
+    if (!(0,core_json/* isObject */.Gv)(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -2860,7 +2860,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
+    if (!(0,core_json/* isObject */.Gv)(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -2885,7 +2885,7 @@ function project(decision) {
 function targetKey(subject) {
     let key = subject.action_class;
     for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+        key += (0,core_json/* hasOwn */.$3)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
     return key;
 }
 /**
@@ -3446,8 +3446,8 @@ function whereOf(call) {
     const target = p.subject.target;
     // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
     const scope = classRow(p.subject.action_class)?.scope;
-    const ownerValue = scope && (0,core_json/* hasOwn */.$)(target, scope.owner) ? target[scope.owner] : undefined;
-    const repoValue = scope?.repo && (0,core_json/* hasOwn */.$)(target, scope.repo) ? target[scope.repo] : undefined;
+    const ownerValue = scope && (0,core_json/* hasOwn */.$3)(target, scope.owner) ? target[scope.owner] : undefined;
+    const repoValue = scope?.repo && (0,core_json/* hasOwn */.$3)(target, scope.repo) ? target[scope.repo] : undefined;
     const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
@@ -3853,8 +3853,8 @@ function comboKey(fields, ids) {
 const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(left, right, file) {
-    const has = (0,core_json/* hasOwn */.$)(left, file);
-    if (has !== (0,core_json/* hasOwn */.$)(right, file))
+    const has = (0,core_json/* hasOwn */.$3)(left, file);
+    if (has !== (0,core_json/* hasOwn */.$3)(right, file))
         return false;
     if (!has)
         return true;
@@ -3905,7 +3905,7 @@ class GroupIndex {
             for (let f = 0; f < k; f++) {
                 const name = item(fields, f);
                 let id = 0; // absent
-                if ((0,core_json/* hasOwn */.$)(target, name)) {
+                if ((0,core_json/* hasOwn */.$3)(target, name)) {
                     const value = target[name];
                     id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
@@ -3948,7 +3948,7 @@ class GroupIndex {
     }
     /** The id of each bound field's value: 0 when absent, undefined when never interned. */
     ids(target, intern) {
-        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
+        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$3)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
         const known = this.ids(target, false);
@@ -5513,19 +5513,19 @@ const member = (at, key) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
+    if (!(0,core_json/* isObject */.Gv)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
+    if (!(0,core_json/* isObject */.Gv)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
+        if (!(0,core_json/* hasOwn */.$3)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const digest = difference(want[k], got[k], member(at, k));
         if (digest)
             return digest;
     }
     for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
+        if (!(0,core_json/* hasOwn */.$3)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -5536,7 +5536,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(value, facts) {
-    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.Gv)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -5553,7 +5553,7 @@ function checkBundleStatement(value, facts) {
     if (!subject.ok)
         return subject;
     const pred = value['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.Gv)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -5586,7 +5586,7 @@ function checkBundlePredicate(pred, facts) {
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.Gv)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
 const loaded = new WeakMap();
 let publicGood = null;
@@ -5708,15 +5708,15 @@ function byName(name, payload, via) {
             named: true,
         };
     }
-    if (!(0,core_json/* isObject */.G)(payload))
+    if (!(0,core_json/* isObject */.Gv)(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!(0,core_json/* isObject */.G)(value)) {
+    if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -5735,7 +5735,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -5791,7 +5791,7 @@ function checkStatement(value) {
         if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
     for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return bad(`${k} is missing`);
     if (value['schema'] !== COVERAGE_SCHEMA)
         return bad(`schema must be ${COVERAGE_SCHEMA}`);
@@ -5834,7 +5834,7 @@ function checkStatement(value) {
     if (compareInstants(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
-    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+    if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
         const at = value['exported_at'];
         const t = typeof at === 'string' ? parseRfc3339(at) : null;
         if (!t?.ok)
@@ -5904,21 +5904,21 @@ const EXPORT_KINDS = {
 /** Whether an entry has the shape of each kind's entries. */
 const EXPORT_SHAPES = {
     'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,core_json/* isObject */.G)(e['entity']) &&
-        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+        !(0,core_json/* isObject */.Gv)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$3)(e, '_document_id') || (0,core_json/* hasOwn */.$3)(e, '@timestamp') || (0,core_json/* hasOwn */.$3)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.Gv)(e['request']) || (0,core_json/* hasOwn */.$3)(e, 'delivered_at') || (0,core_json/* hasOwn */.$3)(e, 'event'))) ||
+        ((0,core_json/* isObject */.Gv)(e['key']) && (0,core_json/* isObject */.Gv)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$3)(e, '_document_id') && ((0,core_json/* isObject */.Gv)(e['entity']) || (0,core_json/* isObject */.Gv)(e['context'])),
     'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
     'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
-    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$)(e, 'published'),
+    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$3)(e, 'published'),
 };
 /** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
 function exportKindOf(value) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return null;
-    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
-    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.Gv)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.Gv)(list[0]) ? [list[0]] : [])];
     for (const kind of Object.keys(EXPORT_SHAPES))
         if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
             return kind;
@@ -5942,7 +5942,7 @@ const claims_NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const value = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
+    const effect = (0,core_json/* isObject */.Gv)(value) ? value['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -5952,20 +5952,20 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!(0,core_json/* isObject */.G)(response))
+    if (!(0,core_json/* isObject */.Gv)(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+    if (!(0,core_json/* hasOwn */.$3)(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -5976,7 +5976,7 @@ function readClaim(decision) {
         };
     }
     const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.G)(block))
+    if (!(0,core_json/* isObject */.Gv)(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -5986,8 +5986,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$3)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -6001,7 +6001,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -6025,7 +6025,7 @@ function readClaim(decision) {
 /** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
 const LABELS = 32;
 function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
         return null;
     const out = {};
     let n = 0;
@@ -6047,21 +6047,21 @@ function prepareDecision(loc, index, decision, time = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
-    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
         time,
     };
 }
@@ -8593,10 +8593,10 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    if (!(0,core_json/* isObject */.G)(fields))
+    if (!(0,core_json/* isObject */.Gv)(fields))
         return false;
     const event = fields['event'];
-    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return (0,core_json/* hasOwn */.$3)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -8639,7 +8639,7 @@ class ServerLog {
         }
         if (event !== 'tool_decision') {
             if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                const what = (0,core_json/* hasOwn */.$3)(fields, 'decision')
                     ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
                     : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
                 this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
@@ -8691,7 +8691,7 @@ class ServerLog {
                 reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
         const json = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(json))
+        if (!(0,core_json/* isObject */.Gv)(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: json };
     }
@@ -8768,13 +8768,13 @@ const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_paylo
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
 function readSignatureMember(value, type = signature_PAYLOAD_TYPE) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(value))
         if (!signature_MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of signature_MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (value['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -8996,7 +8996,7 @@ function* auditDocuments(bytes, format, fr, limits) {
 }
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
 function signedParts(payload, what, type, loc, fr, options) {
-    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signed = (0,core_json/* hasOwn */.$3)(payload, 'signature');
     const signature = signed ? readSignatureMember(payload['signature'], type) : null;
     // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -9074,7 +9074,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
         // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
         let time = null;
-        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        const given = k.via === 'event' && (0,core_json/* isObject */.Gv)(doc.value) && (0,core_json/* hasOwn */.$3)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
             const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
             if (!parsed?.ok) {
@@ -9098,7 +9098,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
-        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+        else if ((0,core_json/* isObject */.Gv)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, kind.kind === 'error' && kind.named
                 ? kind.reason
@@ -9106,9 +9106,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         }
         else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+            log.other(loc, (0,core_json/* isObject */.Gv)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.Gv)(doc.value) ? doc.value : null);
         }
         else if (kind.kind === 'error')
             fr.error(loc, kind.reason);
@@ -9367,7 +9367,7 @@ function readEvents(bytes, manifest, file, limits) {
         if (!parsed.ok)
             return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
         const thrown = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(thrown))
+        if (!(0,core_json/* isObject */.Gv)(thrown))
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
@@ -9437,7 +9437,7 @@ function otherArchive(bytes, limits) {
         return null;
     const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
-    return (0,core_json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
@@ -9448,7 +9448,7 @@ function readManifest(bytes, limits) {
     if (!parsed.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
     const m = parsed.value.json;
-    if (!(0,core_json/* isObject */.G)(m))
+    if (!(0,core_json/* isObject */.Gv)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -9469,8 +9469,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
         throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
-    if (!(0,core_json/* isObject */.G)(ev))
+    const ev = (0,core_json/* isObject */.Gv)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.Gv)(ev))
         throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -9481,7 +9481,7 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const parsed2 = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const parsed2 = (0,core_json/* isObject */.Gv)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
@@ -12427,7 +12427,6 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
-
 const lstatOrNull = (file) => {
     try {
         return lstatSync(file);
@@ -12508,7 +12507,7 @@ function writeNewOrSame(file, chunks) {
         // Made meanwhile: compared only if it is a regular file.
         if (!lstatSync(file).isFile())
             throw new Error('it is not a regular file: a run is written to a file of its own');
-        return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
+        return readFileSync(tmp).equals(readFileSync(file)) ? 'same' : 'different';
     }
     finally {
         rmSync(tmp, { force: true });
@@ -12621,7 +12620,7 @@ async function octokitApi(token, baseUrl, log) {
     const once = async (method, path, body, retries) => {
         try {
             const r = await octokit.request(`${method} ${path}`, {
-                ...((0,core_json/* isObject */.G)(body) ? body : {}),
+                ...((0,core_json/* isObject */.Gv)(body) ? body : {}),
                 headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
                 // A create is not idempotent: no retry of it after a lost answer (report/check-run.ts looks for it instead).
                 // The body unparsed: an id is an int64, and JSON.parse alone rounds one past 2^53.
@@ -12681,21 +12680,21 @@ function readContext(env, cwd) {
             event = null; // no event context: annotations go to GITHUB_SHA
         }
     }
-    const entry = (0,core_json/* isObject */.G)(event) ? event : {};
-    const pr = (0,core_json/* isObject */.G)(entry['pull_request']) ? entry['pull_request'] : null;
-    const head = pr && (0,core_json/* isObject */.G)(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && (0,core_json/* isObject */.G)(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = (0,core_json/* isObject */.G)(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
-    const mgBase = (0,core_json/* isObject */.G)(entry['merge_group']) ? str(entry['merge_group']['base_sha']) : null;
-    const run = (0,core_json/* isObject */.G)(entry['workflow_run']) ? entry['workflow_run'] : null;
+    const entry = (0,core_json/* isObject */.Gv)(event) ? event : {};
+    const pr = (0,core_json/* isObject */.Gv)(entry['pull_request']) ? entry['pull_request'] : null;
+    const head = pr && (0,core_json/* isObject */.Gv)(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && (0,core_json/* isObject */.Gv)(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = (0,core_json/* isObject */.Gv)(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
+    const mgBase = (0,core_json/* isObject */.Gv)(entry['merge_group']) ? str(entry['merge_group']['base_sha']) : null;
+    const run = (0,core_json/* isObject */.Gv)(entry['workflow_run']) ? entry['workflow_run'] : null;
     const wr = run ? str(run['head_sha']) : null;
     // workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered
     // the run; a fork's run lists no pull request, and then the base is the default branch's commit the
     // run was started on (GITHUB_SHA for workflow_run), never the head's (docs/policy.md §9).
     const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
-    const firstPull = runPulls.length > 0 && (0,core_json/* isObject */.G)(runPulls[0]) ? runPulls[0] : null;
+    const firstPull = runPulls.length > 0 && (0,core_json/* isObject */.Gv)(runPulls[0]) ? runPulls[0] : null;
     const runBase = run
-        ? ((firstPull && (0,core_json/* isObject */.G)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
+        ? ((firstPull && (0,core_json/* isObject */.Gv)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
         : null;
     return {
         owner: str(owner),
@@ -12707,7 +12706,7 @@ function readContext(env, cwd) {
         serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-        defaultBranch: (0,core_json/* isObject */.G)(entry['repository']) ? str(entry['repository']['default_branch']) : null,
+        defaultBranch: (0,core_json/* isObject */.Gv)(entry['repository']) ? str(entry['repository']['default_branch']) : null,
         baseSha: base ?? mgBase ?? runBase,
     };
 }
@@ -13503,10 +13502,10 @@ function readYamlDocument(source, context, empty) {
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
 function schemaAt(root, segments) {
     const resolve = (node) => {
-        if (!(0,core_json/* isObject */.G)(node))
+        if (!(0,core_json/* isObject */.Gv)(node))
             return null;
         const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.G)(root['$defs']))
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.Gv)(root['$defs']))
             return resolve(root['$defs'][ref.slice(8)]);
         return node;
     };
@@ -13515,7 +13514,7 @@ function schemaAt(root, segments) {
         if (!node)
             return null;
         const props = node['properties'];
-        if ((0,core_json/* isObject */.G)(props) && Object.hasOwn(props, segment))
+        if ((0,core_json/* isObject */.Gv)(props) && Object.hasOwn(props, segment))
             node = resolve(props[segment]);
         else if (node['items'] !== undefined && /^\d+$/.test(segment))
             node = resolve(node['items']);
@@ -13524,48 +13523,35 @@ function schemaAt(root, segments) {
     }
     return node;
 }
-/** The value at a JSON pointer's segments, or undefined. */
-const valueAt = (value, segments) => {
-    let node = value;
-    for (const s of segments) {
-        if (Array.isArray(node) && /^\d+$/.test(s))
-            node = node[Number(s)];
-        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
-            node = node[s];
-        else
-            return undefined;
-    }
-    return node;
-};
 /** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
 function schemaProblems(value, s, where, code) {
     if (s.validate(value))
         return [];
-    const root = (0,core_json/* isObject */.G)(s.schema) ? s.schema : null;
+    const root = (0,core_json/* isObject */.Gv)(s.schema) ? s.schema : null;
     const out = [];
     const seen = new Set();
     const errors = s.validate.errors ?? [];
     // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
     const meant = new Set();
     for (const e of errors) {
-        const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        const key = (0,core_json/* isObject */.Gv)(e.params) ? e.params['additionalProperty'] : undefined;
         if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
             continue;
         const known = schemaAt(root, e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : []);
         if (near)
             meant.add(`${e.instancePath}/${near}`);
     }
     for (const e of errors) {
         const segments = e.instancePath.split('/').slice(1);
         const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,core_json/* isObject */.G)(e.params) ? e.params : {};
+        const params = (0,core_json/* isObject */.Gv)(e.params) ? e.params : {};
         let message;
         let at = where(e.instancePath);
         if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
             const key = params['additionalProperty'];
             const known = schemaAt(root, segments);
-            const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
+            const props = known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : [];
             const near = (0,core_text/* nearestName */.qb)(key, props);
             message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
             at = where(`${e.instancePath}/${key}`, true);
@@ -13577,7 +13563,7 @@ function schemaProblems(value, s, where, code) {
         }
         else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
             const allowed = params['allowedValues'].map(String);
-            const got = valueAt(value, segments);
+            const got = (0,core_json/* memberAt */.mz)(value, segments);
             // A near name, or one the value begins with (mode: warning → warn).
             const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
             message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
@@ -13589,7 +13575,7 @@ function schemaProblems(value, s, where, code) {
             message = `${name} must be one glob (a string) or a list of them`;
         }
         else if (e.keyword === 'pattern' && s.patternMessage) {
-            message = s.patternMessage(segments, valueAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
+            message = s.patternMessage(segments, (0,core_json/* memberAt */.mz)(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
         }
         else
             message = `${name} ${e.message ?? 'is invalid'}`;
@@ -13633,7 +13619,7 @@ function schemaProblems(value, s, where, code) {
  */
 function trustFilesNamed(source) {
     const value = yamlValue(source);
-    const trust = (0,core_json/* isObject */.G)(value) && (0,core_json/* isObject */.G)(value['trust']) ? value['trust'] : null;
+    const trust = (0,core_json/* isObject */.Gv)(value) && (0,core_json/* isObject */.Gv)(value['trust']) ? value['trust'] : null;
     if (!trust)
         return [];
     const root = trust['trusted-root'];
@@ -13698,7 +13684,7 @@ function readPolicyFile(source, context) {
         return read;
     const { value, where, place } = read.value;
     const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
     const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
@@ -13719,7 +13705,7 @@ function meaning(doc, context, where, sha256) {
     const names = new Set();
     const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
     ruleList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry) || !(0,core_json/* isObject */.G)(entry['match']))
+        if (!(0,core_json/* isObject */.Gv)(entry) || !(0,core_json/* isObject */.Gv)(entry['match']))
             return;
         const at = `/rules/${i}`;
         const name = policy_file_text(entry, 'name');
@@ -13730,7 +13716,7 @@ function meaning(doc, context, where, sha256) {
         const actionClass = policy_file_text(match, 'class');
         const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
         const tests = [];
-        const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
+        const target = (0,core_json/* isObject */.Gv)(match['target']) ? match['target'] : {};
         const row = classRow(actionClass);
         const hashed = row?.hashed;
         const bound = boundFields(actionClass);
@@ -13804,7 +13790,7 @@ function meaning(doc, context, where, sha256) {
     const exceptions = [];
     const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
     exceptionList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.Gv)(entry))
             return;
         const at = `/exceptions/${i}`;
         const rule = policy_file_text(entry, 'rule');
@@ -13835,7 +13821,7 @@ function meaning(doc, context, where, sha256) {
     const runs = new Set();
     const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
     grandList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.Gv)(entry))
             return;
         const isRun = typeof entry['run'] === 'string';
         const isAudit = typeof entry['audit'] === 'string';
@@ -13851,7 +13837,7 @@ function meaning(doc, context, where, sha256) {
         grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
     });
     const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
-    const trust = (0,core_json/* isObject */.G)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
+    const trust = (0,core_json/* isObject */.Gv)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
@@ -14495,7 +14481,7 @@ function headText(workspace, rel) {
 /** The repository's API path. */
 const repoApi = (ctx) => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
 /** GitHub's own words for a failed answer. */
-const said = (data) => ((0,core_json/* isObject */.G)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
+const said = (data) => ((0,core_json/* isObject */.Gv)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
 /** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */
 async function ask(api, what, where) {
     try {
@@ -14525,7 +14511,7 @@ async function apiText(api, ctx, rel, commit) {
         return null;
     }
     const data = res.data;
-    if (res.status !== 200 || !(0,core_json/* isObject */.G)(data))
+    if (res.status !== 200 || !(0,core_json/* isObject */.Gv)(data))
         throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${said(data)}); the job needs permissions: contents: read`);
     // A link whose target is a file comes back as the target (another path); any other link as a symlink.
     if (data['type'] === 'symlink' || (typeof data['path'] === 'string' && data['path'] !== rel))
@@ -14539,12 +14525,12 @@ async function apiText(api, ctx, rel, commit) {
 async function apiTree(api, ctx, commit) {
     const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
     const data = res.data;
-    if (res.status !== 200 || !(0,core_json/* isObject */.G)(data) || !Array.isArray(data['tree']))
+    if (res.status !== 200 || !(0,core_json/* isObject */.Gv)(data) || !Array.isArray(data['tree']))
         return { ok: false, reason: `the tree of the base commit ${commit.slice(0, 12)} cannot be read (HTTP ${res.status}${said(data)})` };
     const paths = [];
     const blobs = new Map();
     for (const e of data['tree']) {
-        if (!(0,core_json/* isObject */.G)(e) || typeof e['path'] !== 'string')
+        if (!(0,core_json/* isObject */.Gv)(e) || typeof e['path'] !== 'string')
             continue;
         paths.push(e['path']);
         const id = e['sha'];
@@ -14568,7 +14554,7 @@ async function apiNearMiss(api, ctx, commit, tree) {
         const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
         if (list.status !== 200 || !Array.isArray(list.data))
             continue;
-        const names = list.data.flatMap((e) => ((0,core_json/* isObject */.G)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+        const names = list.data.flatMap((e) => ((0,core_json/* isObject */.Gv)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
         const hit = names.sort().find(isNearMissPolicy);
         if (hit !== undefined)
             return hit;
@@ -15259,7 +15245,7 @@ function binding(subject) {
 function subjectText(subject) {
     if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
         return null;
-    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$3)(subject, 'action_class') || !(0,json/* hasOwn */.$3)(subject, 'verb') || !(0,json/* hasOwn */.$3)(subject, 'target'))
         return null;
     const actionClass = subject['action_class'];
     const verb = subject['verb'];
@@ -15352,7 +15338,7 @@ function sortByKey(members) {
 }
 const SMALL_TARGET = 8;
 /** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isPlainObject = (v) => (0,json/* isObject */.Gv)(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 
 /***/ }),
@@ -15590,15 +15576,45 @@ function compareFindings(left, right) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ hasOwn),
-/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */   $3: () => (/* binding */ hasOwn),
+/* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   mz: () => (/* binding */ memberAt)
 /* harmony export */ });
+/* unused harmony exports str, wholeNumber, obj */
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOwn = (o, k) => Object.hasOwn(o, k);
+/** A string member, or null (absent, empty or not a string). */
+const str = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'string' && given !== '' ? given : null;
+};
+/** A whole-number member (GitHub's issue and pull request numbers, comment ids; HTTP codes), or null. */
+const wholeNumber = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+/** An object member, or null. */
+const obj = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return isObject(given) ? given : null;
+};
+/** The value at a path of member names and list indexes, through own members only; undefined when there is none. */
+function memberAt(value, path) {
+    let node = value;
+    for (const segment of path) {
+        if (Array.isArray(node) && /^\d{1,6}$/.test(segment))
+            node = node[Number(segment)];
+        else if (isObject(node) && Object.hasOwn(node, segment))
+            node = node[segment];
+        else
+            return undefined;
+    }
+    return node;
+}
 
 
 /***/ }),
@@ -16118,15 +16134,15 @@ function onlySubject(source) {
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
-    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
         return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
 function notAnEnvelope(value) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verificationResult'))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
     if (value['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
@@ -16136,7 +16152,7 @@ function notAnEnvelope(value) {
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(value, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value))
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(value))
         return { ok: false, reason: 'an envelope is not a JSON object' };
     const what = notAnEnvelope(value);
     if (what)
@@ -16159,9 +16175,9 @@ function readEnvelope(value, loc) {
         return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(s))
             return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(s, 'keyid') ? s['keyid'] : '';
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
@@ -16819,7 +16835,7 @@ function provablyClean(text, value, options) {
 function holdsArray(value, path) {
     let given = value;
     for (const k of path) {
-        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
+        if (!(0,json/* isObject */.Gv)(given) || !(0,json/* hasOwn */.$3)(given, k))
             return false;
         given = given[k];
     }

@@ -95,8 +95,8 @@ function rootsFrom(source, limits) {
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */
 function unboundedKey(value) {
     const lists = [
-        ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
-        ['ctlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['ctlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
         ['certificateAuthorities', (e) => e['validFor']],
         ['timestampAuthorities', (e) => e['validFor']],
     ];
@@ -105,10 +105,10 @@ function unboundedKey(value) {
         if (!Array.isArray(list))
             continue;
         for (const [i, e] of list.entries()) {
-            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(e))
+            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e))
                 continue;
             const f = validFor(e);
-            if (f !== undefined && !((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(f) && typeof f['start'] === 'string'))
+            if (f !== undefined && !((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(f) && typeof f['start'] === 'string'))
                 return `${name}[${i}]`;
         }
     }
@@ -127,7 +127,7 @@ const BUNDLE_MEDIA_TYPES = new Set([
     'application/vnd.dev.sigstore.bundle.v0.3+json',
 ]);
 function rootOf(value) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(value) ||
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(value) ||
         typeof value['mediaType'] !== 'string' ||
         !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
         return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
@@ -226,7 +226,7 @@ function signingTime(bundle) {
 }
 /** A Sigstore bundle's parsed form, or why a value is not one (another version included: never guessed at). */
 function parseBundle(value) {
-    const mediaType = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(value) ? value['mediaType'] : undefined;
+    const mediaType = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(value) ? value['mediaType'] : undefined;
     if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
         return {
             ok: false,
@@ -319,7 +319,7 @@ function checkBundle(value, expected, limits) {
     if (!payload.ok)
         return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', payload.reason);
     const statement = payload.value;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .G)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
         return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
     const only = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .onlySubject */ .Lh)(statement);
     if (!only.ok)

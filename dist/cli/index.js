@@ -2838,10 +2838,10 @@ function readYamlDocument(source, context, empty) {
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
 function schemaAt(root, segments) {
     const resolve = (node) => {
-        if (!(0,core_json/* isObject */.G)(node))
+        if (!(0,core_json/* isObject */.Gv)(node))
             return null;
         const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.G)(root['$defs']))
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.Gv)(root['$defs']))
             return resolve(root['$defs'][ref.slice(8)]);
         return node;
     };
@@ -2850,7 +2850,7 @@ function schemaAt(root, segments) {
         if (!node)
             return null;
         const props = node['properties'];
-        if ((0,core_json/* isObject */.G)(props) && Object.hasOwn(props, segment))
+        if ((0,core_json/* isObject */.Gv)(props) && Object.hasOwn(props, segment))
             node = resolve(props[segment]);
         else if (node['items'] !== undefined && /^\d+$/.test(segment))
             node = resolve(node['items']);
@@ -2859,48 +2859,35 @@ function schemaAt(root, segments) {
     }
     return node;
 }
-/** The value at a JSON pointer's segments, or undefined. */
-const valueAt = (value, segments) => {
-    let node = value;
-    for (const s of segments) {
-        if (Array.isArray(node) && /^\d+$/.test(s))
-            node = node[Number(s)];
-        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, s))
-            node = node[s];
-        else
-            return undefined;
-    }
-    return node;
-};
 /** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
 function schemaProblems(value, s, where, code) {
     if (s.validate(value))
         return [];
-    const root = (0,core_json/* isObject */.G)(s.schema) ? s.schema : null;
+    const root = (0,core_json/* isObject */.Gv)(s.schema) ? s.schema : null;
     const out = [];
     const seen = new Set();
     const errors = s.validate.errors ?? [];
     // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
     const meant = new Set();
     for (const e of errors) {
-        const key = (0,core_json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        const key = (0,core_json/* isObject */.Gv)(e.params) ? e.params['additionalProperty'] : undefined;
         if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
             continue;
         const known = schemaAt(root, e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : []);
         if (near)
             meant.add(`${e.instancePath}/${near}`);
     }
     for (const e of errors) {
         const segments = e.instancePath.split('/').slice(1);
         const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,core_json/* isObject */.G)(e.params) ? e.params : {};
+        const params = (0,core_json/* isObject */.Gv)(e.params) ? e.params : {};
         let message;
         let at = where(e.instancePath);
         if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
             const key = params['additionalProperty'];
             const known = schemaAt(root, segments);
-            const props = known && (0,core_json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
+            const props = known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : [];
             const near = (0,core_text/* nearestName */.qb)(key, props);
             message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
             at = where(`${e.instancePath}/${key}`, true);
@@ -2912,7 +2899,7 @@ function schemaProblems(value, s, where, code) {
         }
         else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
             const allowed = params['allowedValues'].map(String);
-            const got = valueAt(value, segments);
+            const got = (0,core_json/* memberAt */.mz)(value, segments);
             // A near name, or one the value begins with (mode: warning → warn).
             const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
             message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
@@ -2924,7 +2911,7 @@ function schemaProblems(value, s, where, code) {
             message = `${name} must be one glob (a string) or a list of them`;
         }
         else if (e.keyword === 'pattern' && s.patternMessage) {
-            message = s.patternMessage(segments, valueAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
+            message = s.patternMessage(segments, (0,core_json/* memberAt */.mz)(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
         }
         else
             message = `${name} ${e.message ?? 'is invalid'}`;
@@ -3441,19 +3428,19 @@ const member = (at, key) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
+    if (!(0,core_json/* isObject */.Gv)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
+    if (!(0,core_json/* isObject */.Gv)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
+        if (!(0,core_json/* hasOwn */.$3)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const digest = difference(want[k], got[k], member(at, k));
         if (digest)
             return digest;
     }
     for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
+        if (!(0,core_json/* hasOwn */.$3)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -3464,7 +3451,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(value, facts) {
-    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.Gv)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -3481,7 +3468,7 @@ function checkBundleStatement(value, facts) {
     if (!subject.ok)
         return subject;
     const pred = value['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.Gv)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -3757,15 +3744,15 @@ function byName(name, payload, via) {
             named: true,
         };
     }
-    if (!(0,core_json/* isObject */.G)(payload))
+    if (!(0,core_json/* isObject */.Gv)(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!(0,core_json/* isObject */.G)(value)) {
+    if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -3784,7 +3771,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -3832,7 +3819,7 @@ const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const value = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
+    const effect = (0,core_json/* isObject */.Gv)(value) ? value['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -3842,20 +3829,20 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!(0,core_json/* isObject */.G)(response))
+    if (!(0,core_json/* isObject */.Gv)(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+    if (!(0,core_json/* hasOwn */.$3)(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -3866,7 +3853,7 @@ function readClaim(decision) {
         };
     }
     const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.G)(block))
+    if (!(0,core_json/* isObject */.Gv)(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -3876,8 +3863,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
     }
     const claimed = level;
-    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$3)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -3891,7 +3878,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -4013,13 +4000,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
+        if ((0,core_json/* hasOwn */.$3)(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
+    if (!(0,core_json/* isObject */.Gv)(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -4028,7 +4015,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
+    if (!(0,core_json/* isObject */.Gv)(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -4053,7 +4040,7 @@ function project(decision) {
 function targetKey(subject) {
     let key = subject.action_class;
     for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+        key += (0,core_json/* hasOwn */.$3)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
     return key;
 }
 /**
@@ -4081,7 +4068,7 @@ function boundValueText(value) {
 /** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
 const LABELS = 32;
 function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
         return null;
     const out = {};
     let n = 0;
@@ -4103,21 +4090,21 @@ function prepareDecision(loc, index, decision, time = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
-    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
         time,
     };
 }
@@ -6781,7 +6768,7 @@ function readEvents(bytes, manifest, file, limits) {
         if (!parsed.ok)
             return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
         const thrown = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(thrown))
+        if (!(0,core_json/* isObject */.Gv)(thrown))
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
@@ -6851,7 +6838,7 @@ function otherArchive(bytes, limits) {
         return null;
     const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
-    return (0,core_json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
@@ -6862,7 +6849,7 @@ function readManifest(bytes, limits) {
     if (!parsed.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
     const m = parsed.value.json;
-    if (!(0,core_json/* isObject */.G)(m))
+    if (!(0,core_json/* isObject */.Gv)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -6883,8 +6870,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
         throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
-    if (!(0,core_json/* isObject */.G)(ev))
+    const ev = (0,core_json/* isObject */.Gv)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.Gv)(ev))
         throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -6895,7 +6882,7 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const parsed2 = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const parsed2 = (0,core_json/* isObject */.Gv)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
@@ -7422,13 +7409,13 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
 function readSignatureMember(value, type = PAYLOAD_TYPE) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(value))
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (value['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -7692,7 +7679,6 @@ var output = __nccwpck_require__(1534);
 
 
 
-
 const lstatOrNull = (file) => {
     try {
         return (0,external_node_fs_.lstatSync)(file);
@@ -7773,7 +7759,7 @@ function writeNewOrSame(file, chunks) {
         // Made meanwhile: compared only if it is a regular file.
         if (!(0,external_node_fs_.lstatSync)(file).isFile())
             throw new Error('it is not a regular file: a run is written to a file of its own');
-        return (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(tmp)) === (0,binding/* sha256Hex */.fg)((0,external_node_fs_.readFileSync)(file)) ? 'same' : 'different';
+        return (0,external_node_fs_.readFileSync)(tmp).equals((0,external_node_fs_.readFileSync)(file)) ? 'same' : 'different';
     }
     finally {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
@@ -7813,7 +7799,7 @@ function checkStatement(value) {
         if (k !== 'signature' && k !== 'exported_at' && !coverage_statement_MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
     for (const k of coverage_statement_MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return bad(`${k} is missing`);
     if (value['schema'] !== COVERAGE_SCHEMA)
         return bad(`schema must be ${COVERAGE_SCHEMA}`);
@@ -7856,7 +7842,7 @@ function checkStatement(value) {
     if (compareInstants(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
-    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+    if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
         const at = value['exported_at'];
         const t = typeof at === 'string' ? parseRfc3339(at) : null;
         if (!t?.ok)
@@ -7907,21 +7893,21 @@ const EXPORT_KINDS = {
 /** Whether an entry has the shape of each kind's entries. */
 const EXPORT_SHAPES = {
     'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,core_json/* isObject */.G)(e['entity']) &&
-        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+        !(0,core_json/* isObject */.Gv)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$3)(e, '_document_id') || (0,core_json/* hasOwn */.$3)(e, '@timestamp') || (0,core_json/* hasOwn */.$3)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.Gv)(e['request']) || (0,core_json/* hasOwn */.$3)(e, 'delivered_at') || (0,core_json/* hasOwn */.$3)(e, 'event'))) ||
+        ((0,core_json/* isObject */.Gv)(e['key']) && (0,core_json/* isObject */.Gv)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$3)(e, '_document_id') && ((0,core_json/* isObject */.Gv)(e['entity']) || (0,core_json/* isObject */.Gv)(e['context'])),
     'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
     'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
-    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$)(e, 'published'),
+    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$3)(e, 'published'),
 };
 /** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
 function exportKindOf(value) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return null;
-    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
-    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.Gv)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.Gv)(list[0]) ? [list[0]] : [])];
     for (const kind of Object.keys(EXPORT_SHAPES))
         if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
             return kind;
@@ -7963,10 +7949,10 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    if (!(0,core_json/* isObject */.G)(fields))
+    if (!(0,core_json/* isObject */.Gv)(fields))
         return false;
     const event = fields['event'];
-    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return (0,core_json/* hasOwn */.$3)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -8009,7 +7995,7 @@ class ServerLog {
         }
         if (event !== 'tool_decision') {
             if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                const what = (0,core_json/* hasOwn */.$3)(fields, 'decision')
                     ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
                     : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
                 this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
@@ -8061,7 +8047,7 @@ class ServerLog {
                 reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
         const json = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(json))
+        if (!(0,core_json/* isObject */.Gv)(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: json };
     }
@@ -8217,7 +8203,7 @@ function* auditDocuments(bytes, format, fr, limits) {
 }
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
 function signedParts(payload, what, type, loc, fr, options) {
-    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signed = (0,core_json/* hasOwn */.$3)(payload, 'signature');
     const signature = signed ? readSignatureMember(payload['signature'], type) : null;
     // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -8295,7 +8281,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
         // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
         let time = null;
-        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        const given = k.via === 'event' && (0,core_json/* isObject */.Gv)(doc.value) && (0,core_json/* hasOwn */.$3)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
             const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
             if (!parsed?.ok) {
@@ -8319,7 +8305,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
-        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+        else if ((0,core_json/* isObject */.Gv)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, kind.kind === 'error' && kind.named
                 ? kind.reason
@@ -8327,9 +8313,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         }
         else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+            log.other(loc, (0,core_json/* isObject */.Gv)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.Gv)(doc.value) ? doc.value : null);
         }
         else if (kind.kind === 'error')
             fr.error(loc, kind.reason);
@@ -9477,52 +9463,6 @@ const hash = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
-/**
- * What every importer returns per export entry, and how a record is made from a subject: the one
- * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
- * export), whatever the provider.
- */
-
-
-
-
-/** @param vouched what vouches for the entry beyond the export (CloudTrail's signed digest), as the record's non_claims say it */
-function makeRecord(m, source, vouched = []) {
-    const bound = (0,binding/* binding */.Ch)(m.subject);
-    if (!bound.ok)
-        throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
-    return {
-        schema: RECORD_SCHEMA,
-        provider: m.provider,
-        record_id: m.recordId,
-        subject: m.subject,
-        binding_digest: bound.digest,
-        non_claims: [
-            `imported from ${source}; receipt-gate queried nothing`,
-            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
-            ...vouched,
-        ],
-    };
-}
-/** A string member, or null (absent, empty or not a string). */
-const str = (value, key) => {
-    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
-    return typeof given === 'string' && given !== '' ? given : null;
-};
-/** A whole-number member (GitHub's issue and pull request numbers, comment ids), or null. */
-const wholeNumber = (value, key) => {
-    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
-    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
-};
-/** An object member, or null. */
-const obj = (value, key) => {
-    const given = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
-    return (0,core_json/* isObject */.G)(given) ? given : null;
-};
-/** An id as quoted in a message: ids are not secrets, but are clipped. */
-const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
-
 ;// CONCATENATED MODULE: ./src/tools/import/cloudtrail-digests.ts
 /**
  * CloudTrail's own signature (docs/importers.md, "CloudTrail digests"): every hour CloudTrail writes a
@@ -9538,7 +9478,6 @@ const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
  * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
  * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
  */
-
 
 
 
@@ -9575,13 +9514,13 @@ function readPublicKeys(input) {
     catch {
         return { ok: false, reason: 'not JSON (aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})' };
     }
-    const list = (0,core_json/* isObject */.G)(value) ? value['PublicKeyList'] : undefined;
+    const list = (0,core_json/* isObject */.Gv)(value) ? value['PublicKeyList'] : undefined;
     if (!Array.isArray(list) || list.length === 0)
         return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
     const keys = new Map();
     for (const [i, entry] of list.entries()) {
-        const fingerprint = str(entry, 'Fingerprint')?.toLowerCase();
-        const der = str(entry, 'Value');
+        const fingerprint = (0,core_json/* str */.gx)(entry, 'Fingerprint')?.toLowerCase();
+        const der = (0,core_json/* str */.gx)(entry, 'Value');
         if (!fingerprint || !der)
             return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
         // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
@@ -9593,7 +9532,7 @@ function readPublicKeys(input) {
             };
         // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch.
         const time = (k) => {
-            const t = (0,core_json/* isObject */.G)(entry) ? entry[k] : undefined;
+            const t = (0,core_json/* isObject */.Gv)(entry) ? entry[k] : undefined;
             if (typeof t === 'number')
                 return fromEpochNumber(t, 0);
             const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
@@ -9615,13 +9554,13 @@ function readDigest(input, signatureHex, keys) {
     catch {
         return { ok: false, reason: 'not JSON (a CloudTrail digest file, gzipped or not)' };
     }
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'not a digest (a JSON object)' };
     const d = value;
-    const endText = str(d, 'digestEndTime');
-    const bucket = str(d, 'digestS3Bucket');
-    const object = str(d, 'digestS3Object');
-    const fingerprint = str(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
+    const endText = (0,core_json/* str */.gx)(d, 'digestEndTime');
+    const bucket = (0,core_json/* str */.gx)(d, 'digestS3Bucket');
+    const object = (0,core_json/* str */.gx)(d, 'digestS3Object');
+    const fingerprint = (0,core_json/* str */.gx)(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
     if (!endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
         return {
             ok: false,
@@ -9630,7 +9569,7 @@ function readDigest(input, signatureHex, keys) {
     const end = parseRfc3339(endText);
     if (!end.ok)
         return { ok: false, reason: `digestEndTime ${end.reason}` };
-    if (str(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
+    if ((0,core_json/* str */.gx)(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
         return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
     const key = keys.get(fingerprint);
     if (!key)
@@ -9650,9 +9589,9 @@ function readDigest(input, signatureHex, keys) {
         };
     const logs = new Map();
     for (const f of d['logFiles']) {
-        const hash = str(f, 'hashValue')?.toLowerCase();
-        const s3Object = str(f, 's3Object');
-        if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256')
+        const hash = (0,core_json/* str */.gx)(f, 'hashValue')?.toLowerCase();
+        const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
+        if (hash && s3Object && (0,core_json/* str */.gx)(f, 'hashAlgorithm') === 'SHA-256')
             logs.set(hash, s3Object);
     }
     return {
@@ -9717,13 +9656,52 @@ function checkDigests(digests, keysFile) {
     return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
 }
 /**
- * A log file's hash as a digest lists it (hex SHA-256 of its uncompressed content), and that
- * content: the importer reads what was hashed, decompressed once.
+ * A log file vouched for by a verified digest: the words its records carry, and its uncompressed
+ * content (hashed once, then read as it is); or why it is refused before it is read.
  */
-function logFileHash(bytes, maxBytes) {
-    const plain = uncompressed(bytes, maxBytes);
-    return plain.ok ? { ok: true, value: { sha256: (0,binding/* sha256Hex */.fg)(plain.value), plain: plain.value } } : plain;
+function vouchLogFile(check, input, maxBytes) {
+    const plain = uncompressed(input.bytes, maxBytes);
+    if (!plain.ok)
+        return plain;
+    const sha256 = (0,binding/* sha256Hex */.fg)(plain.value);
+    const words = check.vouched.get(sha256);
+    if (words !== undefined)
+        return { ok: true, value: { words, bytes: plain.value } };
+    return {
+        ok: false,
+        reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+    };
 }
+
+;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
+/**
+ * What every importer returns per export entry, and how a record is made from a subject: the one
+ * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
+ * export), whatever the provider.
+ */
+
+
+
+/** @param vouched what vouches for the entry beyond the export (CloudTrail's signed digest), as the record's non_claims say it */
+function makeRecord(m, source, vouched = []) {
+    const bound = (0,binding/* binding */.Ch)(m.subject);
+    if (!bound.ok)
+        throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
+    return {
+        schema: RECORD_SCHEMA,
+        provider: m.provider,
+        record_id: m.recordId,
+        subject: m.subject,
+        binding_digest: bound.digest,
+        non_claims: [
+            `imported from ${source}; receipt-gate queried nothing`,
+            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+            ...vouched,
+        ],
+    };
+}
+/** An id as quoted in a message: ids are not secrets, but are clipped. */
+const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
@@ -9818,7 +9796,7 @@ function eventOf(entry) {
         return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
     try {
         const parsed = JSON.parse(text);
-        return (0,core_json/* isObject */.G)(parsed) ? { event: parsed } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
+        return (0,core_json/* isObject */.Gv)(parsed) ? { event: parsed } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
     }
     catch {
         return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON' };
@@ -9826,43 +9804,43 @@ function eventOf(entry) {
 }
 /** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */
 function actorsOf(event) {
-    const identity = obj(event, 'userIdentity');
-    const arn = str(identity, 'arn');
-    const issuer = str(obj(obj(identity, 'sessionContext'), 'sessionIssuer'), 'arn');
-    return [...(str(identity, 'type') === 'AssumedRole' && issuer ? [issuer] : []), ...(arn ? [arn] : [])];
+    const identity = (0,core_json/* obj */.WL)(event, 'userIdentity');
+    const arn = (0,core_json/* str */.gx)(identity, 'arn');
+    const issuer = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(identity, 'sessionContext'), 'sessionIssuer'), 'arn');
+    return [...((0,core_json/* str */.gx)(identity, 'type') === 'AssumedRole' && issuer ? [issuer] : []), ...(arn ? [arn] : [])];
 }
 function awsCloudTrail(entry) {
     const read = eventOf(entry);
     if ('error' in read)
         return { kind: 'error', message: read.error };
     const e = read.event;
-    if (str(e, 'eventSource') !== 'iam.amazonaws.com')
+    if ((0,core_json/* str */.gx)(e, 'eventSource') !== 'iam.amazonaws.com')
         return { kind: 'skip', reason: 'not an IAM event' };
-    const name = str(e, 'eventName');
+    const name = (0,core_json/* str */.gx)(e, 'eventName');
     if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy')
         return { kind: 'skip', reason: 'other IAM event' };
     if (e['errorCode'] !== undefined && e['errorCode'] !== null)
         return { kind: 'skip', reason: 'failed call (errorCode)' };
-    const id = str(e, 'eventID');
+    const id = (0,core_json/* str */.gx)(e, 'eventID');
     if (!id)
         return {
             kind: 'error',
             message: `${name === 'AttachRolePolicy' ? 'an' : 'a'} ${name} event without an eventID (its record would have no identity)`,
         };
-    const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
+    const account = (0,core_json/* str */.gx)(e, 'recipientAccountId') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'userIdentity'), 'accountId');
     if (!account)
         return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
     const scope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };
-    const params = obj(e, 'requestParameters');
+    const params = (0,core_json/* obj */.WL)(e, 'requestParameters');
     if (name === 'CreateAccessKey') {
         // Without a userName the key is the caller's own; the response names the user either way.
-        const user = str(params, 'userName') ?? str(obj(obj(e, 'responseElements'), 'accessKey'), 'userName');
+        const user = (0,core_json/* str */.gx)(params, 'userName') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'responseElements'), 'accessKey'), 'userName');
         if (!user)
             return { kind: 'error', message: `event ${idText(id)}: a CreateAccessKey naming no user (requestParameters or responseElements)` };
         return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_access_key', 'create', account, [['user_name_hash', targetHash('aws_iam_user', user)]], scope);
     }
-    const role = str(params, 'roleName');
-    const policy = str(params, 'policyArn');
+    const role = (0,core_json/* str */.gx)(params, 'roleName');
+    const policy = (0,core_json/* str */.gx)(params, 'policyArn');
     if (!role || !policy)
         return { kind: 'error', message: `event ${idText(id)}: an AttachRolePolicy without roleName and policyArn` };
     return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_role_policy', 'attach', account, [
@@ -9893,6 +9871,15 @@ function githubWrite(recordId, actionClass, verb, owner, repo, fields, scope) {
 const deployKey = (recordId, owner, repo, title, scope) => githubWrite(recordId, 'github_deploy_key', 'create', owner, repo, { key_title_hash: targetHash('github_key_title', title) }, scope);
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-audit-log.ts
+/**
+ * GitHub's organisation or enterprise audit log → github_deploy_key/create and (repo.add_member)
+ * github_repo_member/add records
+ * (docs/importers.md): REST pages and the UI's JSON export (arrays) and audit-log streaming (JSON
+ * lines, gzipped or not). `public_key.create` with a `repo` and a `title`; record_id
+ * "github-audit:" + _document_id. Never copies `key`, `fingerprint` or the actor into a record or a
+ * message.
+ */
+
 
 
 
@@ -9902,13 +9889,13 @@ function githubAuditLog(entry) {
         return repoMember(entry);
     if (entry['action'] !== 'public_key.create')
         return { kind: 'skip', reason: 'other action' };
-    const id = str(entry, '_document_id');
+    const id = (0,core_json/* str */.gx)(entry, '_document_id');
     if (!id)
         return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
-    const repo = str(entry, 'repo');
+    const repo = (0,core_json/* str */.gx)(entry, 'repo');
     if (!repo)
         return { kind: 'skip', reason: 'user key without repo' };
-    const title = str(entry, 'title');
+    const title = (0,core_json/* str */.gx)(entry, 'title');
     if (!title)
         return { kind: 'skip', reason: 'no title' };
     const where = placeOf(id, entry, repo);
@@ -9916,13 +9903,13 @@ function githubAuditLog(entry) {
 }
 /** `repo.add_member`: a collaborator added to a repository → github_repo_member/add, the member's login hashed (`user`). */
 function repoMember(entry) {
-    const id = str(entry, '_document_id');
+    const id = (0,core_json/* str */.gx)(entry, '_document_id');
     if (!id)
         return { kind: 'error', message: 'a repo.add_member entry without a _document_id (its record would have no identity)' };
-    const where = placeOf(id, entry, str(entry, 'repo'));
+    const where = placeOf(id, entry, (0,core_json/* str */.gx)(entry, 'repo'));
     if ('kind' in where)
         return where;
-    const user = str(entry, 'user');
+    const user = (0,core_json/* str */.gx)(entry, 'user');
     if (!user)
         return { kind: 'error', message: `entry ${idText(id)}: a repo.add_member entry without the user added` };
     const fields = { user_hash: targetHash('github_user', user) };
@@ -9933,12 +9920,22 @@ function placeOf(id, entry, repo) {
     const slash = repo?.indexOf('/') ?? -1;
     if (!repo || slash <= 0 || slash === repo.length - 1)
         return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    const actor = str(entry, 'actor');
+    const actor = (0,core_json/* str */.gx)(entry, 'actor');
     const time = entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']);
     return { owner: repo.slice(0, slash), name: repo.slice(slash + 1), scope: { actors: actor ? [actor] : [], repo, time } };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-webhook.ts
+/**
+ * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
+ * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
+ * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
+ * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
+ * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
+ * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
+ * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
+ */
+
 
 
 
@@ -9949,13 +9946,13 @@ const header = (headers, name) => {
         return null;
     for (const k of Object.keys(headers))
         if (k.toLowerCase() === name)
-            return str(headers, k);
+            return (0,core_json/* str */.gx)(headers, k);
     return null;
 };
 function githubWebhook(entry) {
-    const request = obj(entry, 'request');
-    const delivery = request !== null || str(entry, 'guid') !== null;
-    const payload = delivery ? obj(request, 'payload') : entry;
+    const request = (0,core_json/* obj */.WL)(entry, 'request');
+    const delivery = request !== null || (0,core_json/* str */.gx)(entry, 'guid') !== null;
+    const payload = delivery ? (0,core_json/* obj */.WL)(request, 'payload') : entry;
     if (!payload) {
         const id = entry['id'];
         // The list endpoint (GET …/hooks/HOOK/deliveries) returns summaries without payloads.
@@ -9963,34 +9960,34 @@ function githubWebhook(entry) {
         return {
             kind: 'error',
             message: summary
-                ? `delivery ${idText(str(entry, 'guid') ?? '?')} is a summary from the deliveries list (no request, no payload): fetch each delivery by id (GET /repos/OWNER/REPO/hooks/HOOK_ID/deliveries/${typeof id === 'number' ? id : 'ID'}, examples/export-webhook-deliveries.yml) and import those`
-                : `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object`,
+                ? `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} is a summary from the deliveries list (no request, no payload): fetch each delivery by id (GET /repos/OWNER/REPO/hooks/HOOK_ID/deliveries/${typeof id === 'number' ? id : 'ID'}, examples/export-webhook-deliveries.yml) and import those`
+                : `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} has no request.payload object`,
         };
     }
     const event = delivery
-        ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+        ? ((0,core_json/* str */.gx)(entry, 'event') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-event'))
         : payload['key'] !== undefined
             ? 'deploy_key'
             : null;
     if (event !== 'deploy_key')
         return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
-    const key = obj(payload, 'key');
-    const repository = obj(payload, 'repository');
-    const owner = str(obj(repository, 'owner'), 'login');
-    const repo = str(repository, 'name');
-    const title = str(key, 'title');
+    const key = (0,core_json/* obj */.WL)(payload, 'key');
+    const repository = (0,core_json/* obj */.WL)(payload, 'repository');
+    const owner = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(repository, 'owner'), 'login');
+    const repo = (0,core_json/* str */.gx)(repository, 'name');
+    const title = (0,core_json/* str */.gx)(key, 'title');
     if (!owner || !repo)
         return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
     if (!title)
         return { kind: 'skip', reason: 'no title' };
-    const sender = str(obj(payload, 'sender'), 'login');
+    const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
     const scope = (time) => ({
         actors: sender ? [sender] : [],
-        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        repo: (0,core_json/* str */.gx)(repository, 'full_name') ?? `${owner}/${repo}`,
         time,
     });
     if (delivery) {
-        const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+        const guid = (0,core_json/* str */.gx)(entry, 'guid') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-delivery');
         if (!guid)
             return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
         return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(entry['delivered_at'])));
@@ -10002,12 +9999,12 @@ function githubWebhook(entry) {
 }
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event, entry, request, payload) {
-    const action = str(payload, 'action');
-    const repository = obj(payload, 'repository');
-    const owner = str(obj(repository, 'owner'), 'login');
-    const repo = str(repository, 'name');
-    const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
-    const sender = str(obj(payload, 'sender'), 'login');
+    const action = (0,core_json/* str */.gx)(payload, 'action');
+    const repository = (0,core_json/* obj */.WL)(payload, 'repository');
+    const owner = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(repository, 'owner'), 'login');
+    const repo = (0,core_json/* str */.gx)(repository, 'name');
+    const guid = (0,core_json/* str */.gx)(entry, 'guid') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-delivery');
+    const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
     const fail = (what) => ({
         kind: 'error',
         message: `a ${event ?? 'webhook'} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
@@ -10018,12 +10015,12 @@ function githubWriteOf(event, entry, request, payload) {
         return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
     const scope = {
         actors: sender ? [sender] : [],
-        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        repo: (0,core_json/* str */.gx)(repository, 'full_name') ?? `${owner}/${repo}`,
         time: entryTime(entry['delivered_at']),
     };
     const write = (actionClass, verb, fields) => githubWrite(`github-delivery:${guid}`, actionClass, verb, owner, repo, fields, scope);
     const labelOf = (number) => {
-        const name = str(obj(payload, 'label'), 'name');
+        const name = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'label'), 'name');
         if (number === null)
             return fail('its number');
         if (!name)
@@ -10032,7 +10029,7 @@ function githubWriteOf(event, entry, request, payload) {
     };
     switch (event) {
         case 'issues': {
-            const number = wholeNumber(obj(payload, 'issue'), 'number');
+            const number = (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(payload, 'issue'), 'number');
             if (action === 'labeled')
                 return labelOf(number);
             if (action !== 'opened' && action !== 'closed')
@@ -10042,8 +10039,8 @@ function githubWriteOf(event, entry, request, payload) {
             return write('github_issue', action === 'opened' ? 'create' : 'close', { number });
         }
         case 'pull_request': {
-            const pull = obj(payload, 'pull_request');
-            const number = wholeNumber(pull, 'number');
+            const pull = (0,core_json/* obj */.WL)(payload, 'pull_request');
+            const number = (0,core_json/* wholeNumber */.rD)(pull, 'number');
             if (action === 'labeled')
                 return labelOf(number);
             if (action !== 'opened' && action !== 'closed')
@@ -10056,7 +10053,7 @@ function githubWriteOf(event, entry, request, payload) {
         case 'issue_comment': {
             if (action !== 'created')
                 return { kind: 'skip', reason: 'other action' };
-            const id = wholeNumber(obj(payload, 'comment'), 'id');
+            const id = (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(payload, 'comment'), 'id');
             if (id === null)
                 return fail('comment.id');
             return write('github_issue_comment', 'create', { comment_id: id });
@@ -10064,8 +10061,8 @@ function githubWriteOf(event, entry, request, payload) {
         case 'push': {
             if (payload['deleted'] === true)
                 return { kind: 'skip', reason: 'a deleted branch' };
-            const ref = str(payload, 'ref');
-            const after = str(payload, 'after');
+            const ref = (0,core_json/* str */.gx)(payload, 'ref');
+            const after = (0,core_json/* str */.gx)(payload, 'after');
             if (!ref || !after || !/^[0-9a-f]{40}$/.test(after))
                 return fail('ref and a 40-digit after');
             return write('github_branch_push', 'push', { ref, after });
@@ -10073,7 +10070,7 @@ function githubWriteOf(event, entry, request, payload) {
         case 'member': {
             if (action !== 'added')
                 return { kind: 'skip', reason: 'other action' };
-            const login = str(obj(payload, 'member'), 'login');
+            const login = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'member'), 'login');
             if (!login)
                 return fail('member.login');
             return write('github_repo_member', 'add', { user_hash: targetHash('github_user', login) });
@@ -10084,6 +10081,15 @@ function githubWriteOf(event, entry, request, payload) {
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/k8s-audit.ts
+/**
+ * Kubernetes audit log → k8s_rbac_binding/create records (docs/importers.md): `audit.k8s.io/v1`
+ * events as the log backend writes them (JSON lines) or an `EventList`. A role binding or cluster
+ * role binding created: stage `ResponseComplete`, verb `create`, resource `rolebindings` /
+ * `clusterrolebindings` of `rbac.authorization.k8s.io`, a 2xx response. Record id "k8s-audit:" +
+ * auditID (each stage of one request repeats it: only the complete one maps); the cluster is the
+ * one --cluster names (the log does not); the actor is `user.username`.
+ */
+
 
 
 
@@ -10092,33 +10098,33 @@ const KINDS = new Map([
     ['clusterrolebindings', 'ClusterRoleBinding'],
 ]);
 /** The binding's name: the request's object reference, else the created object's (a create's reference has none at the Metadata level). */
-const nameOf = (e) => str(obj(e, 'objectRef'), 'name') ??
-    str(obj(obj(e, 'responseObject'), 'metadata'), 'name') ??
-    str(obj(obj(e, 'requestObject'), 'metadata'), 'name');
+const nameOf = (e) => (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'objectRef'), 'name') ??
+    (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'responseObject'), 'metadata'), 'name') ??
+    (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'requestObject'), 'metadata'), 'name');
 const k8sAudit = (cluster) => (e) => {
     if (e['kind'] !== 'Event')
         return { kind: 'error', message: 'not an audit.k8s.io Event (kind is not "Event")' };
-    const stage = str(e, 'stage');
+    const stage = (0,core_json/* str */.gx)(e, 'stage');
     if (stage !== 'ResponseComplete')
         return { kind: 'skip', reason: 'not ResponseComplete' };
-    const ref = obj(e, 'objectRef');
-    const kind = KINDS.get(str(ref, 'resource') ?? '');
-    if (str(e, 'verb') !== 'create' || kind === undefined || str(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
+    const ref = (0,core_json/* obj */.WL)(e, 'objectRef');
+    const kind = KINDS.get((0,core_json/* str */.gx)(ref, 'resource') ?? '');
+    if ((0,core_json/* str */.gx)(e, 'verb') !== 'create' || kind === undefined || (0,core_json/* str */.gx)(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
         return { kind: 'skip', reason: 'not a role binding created' };
-    const code = wholeNumber(obj(e, 'responseStatus'), 'code');
+    const code = (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code');
     if (code === null || code < 200 || code > 299)
         return { kind: 'skip', reason: 'failed (not 2xx)' };
-    const id = str(e, 'auditID');
+    const id = (0,core_json/* str */.gx)(e, 'auditID');
     if (!id)
         return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
     const name = nameOf(e);
     // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.
     if (!name)
         return { kind: 'skip', reason: 'a binding the entry does not name (log rbac at the Request level)' };
-    const namespace = kind === 'RoleBinding' ? str(ref, 'namespace') : null;
+    const namespace = kind === 'RoleBinding' ? (0,core_json/* str */.gx)(ref, 'namespace') : null;
     if (kind === 'RoleBinding' && namespace === null)
         return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
-    const user = str(obj(e, 'user'), 'username');
+    const user = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'user'), 'username');
     const scope = {
         actors: user ? [user] : [],
         repo: null,
@@ -10133,34 +10139,56 @@ const k8sAudit = (cluster) => (e) => {
 };
 
 ;// CONCATENATED MODULE: ./src/tools/import/okta-system-log.ts
+/**
+ * Okta System Log → idp_admin_role/grant records (docs/importers.md): `GET /api/v1/logs` pages
+ * (JSON arrays, several concatenated as `gh api --paginate`-style tools write them). An admin role
+ * granted to a user: `eventType` `user.account.privilege.grant` with `outcome.result` `SUCCESS`; the
+ * principal is the user granted (the target of type User, else the first target). Record id
+ * "okta:" + uuid; the org is the one --org names (entries do not); the actor is
+ * `actor.alternateId`.
+ */
 
 
 
 
 /** The user granted the role: the target of type User, else the first target. */
 function principalOf(e) {
-    const targets = Array.isArray(e['target']) ? e['target'].filter(core_json/* isObject */.G) : [];
-    const user = targets.find((t) => str(t, 'type') === 'User') ?? targets[0];
-    return user ? str(user, 'id') : null;
+    const targets = Array.isArray(e['target']) ? e['target'].filter(core_json/* isObject */.Gv) : [];
+    const user = targets.find((t) => (0,core_json/* str */.gx)(t, 'type') === 'User') ?? targets[0];
+    return user ? (0,core_json/* str */.gx)(user, 'id') : null;
 }
 const oktaSystemLog = (org) => (e) => {
-    if (str(e, 'eventType') !== 'user.account.privilege.grant')
+    if ((0,core_json/* str */.gx)(e, 'eventType') !== 'user.account.privilege.grant')
         return { kind: 'skip', reason: 'other event type' };
-    const result = str(obj(e, 'outcome'), 'result');
+    const result = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'outcome'), 'result');
     if (result !== 'SUCCESS')
         return { kind: 'skip', reason: 'outcome not SUCCESS' };
-    const id = str(e, 'uuid');
+    const id = (0,core_json/* str */.gx)(e, 'uuid');
     if (!id)
         return { kind: 'error', message: 'a privilege grant without a uuid (its record would have no identity)' };
     const principal = principalOf(e);
     if (!principal)
         return { kind: 'error', message: `entry ${idText(id)}: a privilege grant naming no target user` };
-    const actor = str(obj(e, 'actor'), 'alternateId');
+    const actor = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'actor'), 'alternateId');
     const scope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: entryTime(e['published']) };
     return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal]], scope);
 };
 
 ;// CONCATENATED MODULE: ./src/tools/import/slack.ts
+/**
+ * Slack Audit Logs API (Enterprise) entries → records (docs/importers.md). What the provider cannot
+ * tell, the user chooses (options, documented in the README): the principal form the agent passed
+ * (`id` or `email`), whether the agent passed a workspace for channel joins, the verb of each role
+ * change, and the provider each class's calls name.
+ *
+ * - `user_channel_join` / `guest_channel_join` → workspace_member/add: channel = entity.channel.id,
+ *   principal = the actor (the member who joined), workspace = context.location.id when the
+ *   location is a workspace (else null).
+ * - `role_change_to_<role>` → workspace_role: principal = the entity's user, workspace =
+ *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
+ *   change_role).
+ */
+
 
 
 
@@ -10178,8 +10206,8 @@ const DEFAULT_SLACK = {
 };
 function slackAuditLog(o) {
     return (entry) => {
-        const action = str(entry, 'action');
-        const id = str(entry, 'id');
+        const action = (0,core_json/* str */.gx)(entry, 'action');
+        const id = (0,core_json/* str */.gx)(entry, 'id');
         if (!action)
             return { kind: 'error', message: 'an entry without an action' };
         const join = action === 'user_channel_join' || action === 'guest_channel_join';
@@ -10188,22 +10216,22 @@ function slackAuditLog(o) {
             return { kind: 'skip', reason: 'other action' };
         if (!id)
             return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
-        const location = obj(obj(entry, 'context'), 'location');
-        const actorUser = obj(obj(entry, 'actor'), 'user');
+        const location = (0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'context'), 'location');
+        const actorUser = (0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'actor'), 'user');
         const scope = {
-            actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
+            actors: [(0,core_json/* str */.gx)(actorUser, 'id'), (0,core_json/* str */.gx)(actorUser, 'email')].filter((a) => a !== null),
             repo: null,
             time: entryTime(entry['date_create'], 's'),
         };
-        const principalOf = (who) => str(obj(who, 'user'), o.principal);
+        const principalOf = (who) => (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(who, 'user'), o.principal);
         if (join) {
-            const channel = str(obj(obj(entry, 'entity'), 'channel'), 'id');
-            const principal = principalOf(obj(entry, 'actor'));
+            const channel = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'entity'), 'channel'), 'id');
+            const principal = principalOf((0,core_json/* obj */.WL)(entry, 'actor'));
             if (!channel)
                 return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
             if (!principal)
                 return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
-            const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
+            const ws = o.workspace === 'context' && (0,core_json/* str */.gx)(location, 'type') === 'workspace' ? (0,core_json/* str */.gx)(location, 'id') : null;
             return {
                 kind: 'record',
                 provider: o.memberProvider,
@@ -10225,8 +10253,8 @@ function slackAuditLog(o) {
         const verb = o.roleVerbs.get(role);
         if (!verb)
             return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
-        const principal = principalOf(obj(entry, 'entity'));
-        const ws = str(location, 'id');
+        const principal = principalOf((0,core_json/* obj */.WL)(entry, 'entity'));
+        const ws = (0,core_json/* str */.gx)(location, 'id');
         if (!principal)
             return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
         if (!ws)
@@ -10393,7 +10421,7 @@ function looksLikeCsv(name, text) {
 function* pages(text, limits, listKeys, at, sink, findings) {
     let entries = [];
     const take = (value, offset) => {
-        if ((0,core_json/* isObject */.G)(value))
+        if ((0,core_json/* isObject */.Gv)(value))
             entries.push({ value, loc: at(offset) });
         else
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
@@ -10418,7 +10446,7 @@ function* pages(text, limits, listKeys, at, sink, findings) {
         const given = doc.value;
         if (Array.isArray(given))
             page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
-        else if ((0,core_json/* isObject */.G)(given) && listKeys.some((k) => Array.isArray(given[k]))) {
+        else if ((0,core_json/* isObject */.Gv)(given) && listKeys.some((k) => Array.isArray(given[k]))) {
             // The first list member that holds the entries (a page has one).
             const key = listKeys.find((k) => Array.isArray(given[k])) ?? '';
             page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
@@ -10930,20 +10958,7 @@ const importExports = {
         if (digests && !digests.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(tool, digests.reason));
         const check = digests?.value ?? null;
-        const vouch = check
-            ? (input) => {
-                const hash = logFileHash(input.bytes, limits.maxFileBytes);
-                if (!hash.ok)
-                    return hash;
-                const words = check.vouched.get(hash.value.sha256);
-                if (words !== undefined)
-                    return { ok: true, value: { words, bytes: hash.value.plain } };
-                return {
-                    ok: false,
-                    reason: `no AWS-signed digest lists this log file (sha256 ${hash.value.sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
-                };
-            }
-            : null;
+        const vouch = check ? (input) => vouchLogFile(check, input, limits.maxFileBytes) : null;
         const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
         const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
         if (!result.ok)
@@ -10999,7 +11014,6 @@ const importExports = {
 
 const URL_PARTS = new Map(['owner', 'repo', 'number', 'comment_id'].map((p) => [p, p]));
 const SCHEMA = { validate: mappingFile, schema: mappingSchema };
-const mapping_file_str = (o, k) => (typeof o[k] === 'string' ? o[k] : null);
 /** A mapping file's text → its rules, or every problem located in it (`invalid_artifact`). */
 function readMappingFile(source, file) {
     const read = readYamlDocument(source, { path: file, commit: null, noun: 'a mapping file', code: 'invalid_artifact' }, 'the mapping file is empty (it needs version: 1 and tools:)');
@@ -11007,7 +11021,7 @@ function readMappingFile(source, file) {
         return read;
     const { value, where, place } = read.value;
     const shape = schemaProblems(value, SCHEMA, where, 'invalid_artifact');
-    if (shape.length > 0 || !(0,core_json/* isObject */.G)(value))
+    if (shape.length > 0 || !(0,core_json/* isObject */.Gv)(value))
         return {
             ok: false,
             reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('invalid_artifact', place(1, 1), 'the mapping file is not a mapping')],
@@ -11019,12 +11033,12 @@ function readMappingFile(source, file) {
     const rules = [];
     const list = Array.isArray(value['tools']) ? value['tools'] : [];
     list.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.Gv)(entry))
             return;
         const at = `/tools/${i}`;
-        const toolName = mapping_file_str(entry, 'tool') ?? '';
-        const actionClass = mapping_file_str(entry, 'class') ?? '';
-        const verb = mapping_file_str(entry, 'verb') ?? '';
+        const toolName = (0,core_json/* str */.gx)(entry, 'tool') ?? '';
+        const actionClass = (0,core_json/* str */.gx)(entry, 'class') ?? '';
+        const verb = (0,core_json/* str */.gx)(entry, 'verb') ?? '';
         const row = classRow(actionClass);
         if (!row) {
             const near = (0,core_text/* nearestName */.qb)(actionClass, CLASSES.keys());
@@ -11033,7 +11047,7 @@ function readMappingFile(source, file) {
         }
         if (!row.verbs.includes(verb))
             bad(`${at}/verb`, `${actionClass} has the verbs ${row.verbs.join(', ')}, not ${JSON.stringify(verb)}`);
-        const target = (0,core_json/* isObject */.G)(entry['target']) ? entry['target'] : {};
+        const target = (0,core_json/* isObject */.Gv)(entry['target']) ? entry['target'] : {};
         const hashedDomain = new Map([...row.hashed.values()].map((h) => [h.field, h.domain]));
         const sources = [];
         let resultAt = null;
@@ -11045,7 +11059,7 @@ function readMappingFile(source, file) {
                 continue;
             }
             const given = target[field];
-            if (!(0,core_json/* isObject */.G)(given))
+            if (!(0,core_json/* isObject */.Gv)(given))
                 continue;
             const kinds = ['arg', 'result', 'value'].filter((k) => Object.hasOwn(given, k));
             const [kind] = kinds;
@@ -11054,7 +11068,7 @@ function readMappingFile(source, file) {
                 continue;
             }
             const domain = hashedDomain.get(field) ?? null;
-            const hash = mapping_file_str(given, 'hash');
+            const hash = (0,core_json/* str */.gx)(given, 'hash');
             if (domain !== null && hash !== domain) {
                 bad(hash === null ? pointer : `${pointer}/hash`, `${field} is hashed in the domain ${domain}: write hash: ${domain} (the raw value is hashed as docs/target-hash.md says)`);
                 continue;
@@ -11064,7 +11078,7 @@ function readMappingFile(source, file) {
                 continue;
             }
             const urlPart = URL_PARTS.get(given['url-part']) ?? null;
-            const cliOption = mapping_file_str(given, 'cli-option');
+            const cliOption = (0,core_json/* str */.gx)(given, 'cli-option');
             if (urlPart !== null && cliOption !== null) {
                 bad(`${pointer}/cli-option`, `${field}: give url-part or cli-option, not both`);
                 continue;
@@ -11090,7 +11104,7 @@ function readMappingFile(source, file) {
                 sources.push([field, { from: 'value', value: constant, hash: domain }]);
                 continue;
             }
-            const path = mapping_file_str(given, kind) ?? '';
+            const path = (0,core_json/* str */.gx)(given, kind) ?? '';
             if (kind === 'result')
                 resultAt ??= where(`${pointer}/result`);
             sources.push([field, { from: kind, path: path.split('.'), hash: domain, urlPart, cliOption }]);
@@ -11098,9 +11112,10 @@ function readMappingFile(source, file) {
         const missing = row.fields.filter((f) => !Object.hasOwn(target, f));
         if (missing.length > 0)
             bad(`${at}/target`, `${actionClass} binds ${row.fields.join(', ')}: the target gives no ${missing.join(', ')}`, true);
-        const when = (0,core_json/* isObject */.G)(entry['when']) ? entry['when'] : null;
-        const prefix = when ? mapping_file_str(when, 'prefix') : null;
-        const equals = when ? mapping_file_str(when, 'equals') : null;
+        const when = (0,core_json/* isObject */.Gv)(entry['when']) ? entry['when'] : null;
+        const prefix = when ? (0,core_json/* str */.gx)(when, 'prefix') : null;
+        // An empty `equals` is a value like any other (str takes none).
+        const equals = when && typeof when['equals'] === 'string' ? when['equals'] : null;
         if (when && (prefix === null) === (equals === null))
             bad(`${at}/when`, 'when: give exactly one of prefix or equals', true);
         const order = new Map(row.fields.map((f, k) => [f, k]));
@@ -11109,11 +11124,11 @@ function readMappingFile(source, file) {
             name: `tools[${i}] (${toolName})`,
             at: where(at),
             tool: compileGlob(toolName),
-            server: mapping_file_str(entry, 'server'),
+            server: (0,core_json/* str */.gx)(entry, 'server'),
             actionClass,
             verb,
-            provider: mapping_file_str(entry, 'provider') ?? row.provider,
-            when: when ? { path: (mapping_file_str(when, 'arg') ?? '').split('.'), prefix, equals } : null,
+            provider: (0,core_json/* str */.gx)(entry, 'provider') ?? row.provider,
+            when: when ? { path: ((0,core_json/* str */.gx)(when, 'arg') ?? '').split('.'), prefix, equals } : null,
             target: sources,
             resultAt,
         });
@@ -11160,9 +11175,9 @@ function readPullHeads(input, limits) {
     const problems = [];
     const read = readExport(input.name, input.bytes, limits);
     for (const e of read.entries) {
-        const number = wholeNumber(e.value, 'number');
-        const ref = str(obj(e.value, 'head'), 'ref');
-        const full = str(obj(obj(e.value, 'base'), 'repo'), 'full_name');
+        const number = (0,core_json/* wholeNumber */.rD)(e.value, 'number');
+        const ref = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e.value, 'head'), 'ref');
+        const full = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e.value, 'base'), 'repo'), 'full_name');
         const parts = full?.split('/') ?? [];
         if (number === null || ref === null || parts.length !== 2 || !parts[0] || !parts[1]) {
             problems.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, 'not a pull request as GET /repos/OWNER/REPO/pulls/N returns it (number, head.ref, base.repo.full_name)'));
@@ -11170,7 +11185,7 @@ function readPullHeads(input, limits) {
         }
         // A pull request from a fork (or a deleted one: head.repo null): its head branch is not in this
         // repository, and no push to it is a push here. It gives no branch.
-        const headRepo = str(obj(obj(e.value, 'head'), 'repo'), 'full_name');
+        const headRepo = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e.value, 'head'), 'repo'), 'full_name');
         if (headRepo === null || (0,core_text/* asciiLower */.F)(headRepo) !== (0,core_text/* asciiLower */.F)(full ?? ''))
             continue;
         const key = pullKey(parts[0], parts[1], number);
@@ -11184,6 +11199,15 @@ function readPullHeads(input, limits) {
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import-run/gh-aw-manifest.ts
+/**
+ * GitHub Agentic Workflows' safe-outputs manifest (`safe-output-items.jsonl`, artifact
+ * `safe-outputs-items`; docs/producers.md): one JSON object per GitHub write the privileged
+ * safe_outputs job executed. gh-aw writes a line only after a write succeeded (never for a failed,
+ * skipped or staged item), so every line asserts its write. The built-in mapping binds each on the
+ * ids GitHub gave it (number, comment id, commit sha); an id the line does not carry, in its field
+ * or its url, leaves the call without a subject. The manifest's fields grew over gh-aw's releases:
+ * every field but `type` and `timestamp` is optional here.
+ */
 
 
 
@@ -11199,22 +11223,22 @@ const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_inco
  * say which target was written.
  */
 function idsOf(item) {
-    const url = str(item, 'url');
+    const url = (0,core_json/* str */.gx)(item, 'url');
     const parts = url === null ? null : githubUrl(url);
-    const repoField = str(item, 'repo');
-    const targetRepo = str(obj(item, 'target'), 'repository');
+    const repoField = (0,core_json/* str */.gx)(item, 'repo');
+    const targetRepo = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'target'), 'repository');
     const names = [repoField, targetRepo, parts ? `${parts.owner}/${parts.repo}` : null].filter((n) => n !== null);
     if (new Set(names.map(core_text/* asciiLower */.F)).size > 1)
         return { conflict: 'the repo field, target.repository and the url name different repositories' };
     const full = names[0] ?? null;
     const split = full !== null && /^[^/\s]+\/[^/\s]+$/.test(full) ? full.split('/') : null;
     for (const field of ['number', 'id'])
-        if (Object.hasOwn(item, field) && item[field] !== null && wholeNumber(item, field) === null)
+        if (Object.hasOwn(item, field) && item[field] !== null && (0,core_json/* wholeNumber */.rD)(item, field) === null)
             return { conflict: `the ${field} field is not a whole number` };
-    const number = wholeNumber(item, 'number');
+    const number = (0,core_json/* wholeNumber */.rD)(item, 'number');
     if (parts?.number && number !== null && parts.number !== number)
         return { conflict: 'the number field and the url name different numbers' };
-    const id = wholeNumber(item, 'id');
+    const id = (0,core_json/* wholeNumber */.rD)(item, 'id');
     if (parts?.commentId && id !== null && parts.commentId !== id)
         return { conflict: 'the id field and the url name different comments' };
     return {
@@ -11232,7 +11256,7 @@ const SHA = /^[0-9a-f]{40}$/;
  * --pull-requests gives its head), else null.
  */
 function refOf(item, ids, heads) {
-    const named = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
+    const named = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'ref') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'branch_name') ?? (0,core_json/* str */.gx)(item, 'branch_name');
     const given = named ??
         (ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null);
     if (given === null || /\s/.test(given))
@@ -11241,7 +11265,7 @@ function refOf(item, ids, heads) {
 }
 /** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes). */
 function shaOf(item) {
-    const sha = str(obj(item, 'metadata'), 'commit_sha') ?? str(obj(item, 'after_state'), 'head_sha');
+    const sha = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'commit_sha') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'after_state'), 'head_sha');
     return sha !== null && SHA.test(sha) ? sha : null;
 }
 function gh_aw_manifest_github(actionClass, verb, ids, fields) {
@@ -11319,7 +11343,7 @@ function manifestLine(item, line, heads) {
         };
     if (type === 'add_labels' && Array.isArray(item['labelsAdded']) && item['labelsAdded'].length === 0)
         return { kind: 'skip', reason: 'add_labels with no label added' };
-    const provider = str(item, 'provider');
+    const provider = (0,core_json/* str */.gx)(item, 'provider');
     const ids = idsOf(item);
     const subjects = provider !== null && provider !== 'github'
         ? [{ missing: `provider ${JSON.stringify((0,core_text/* quote */.hD)(provider, 40))} (not GitHub)` }]
@@ -11329,7 +11353,7 @@ function manifestLine(item, line, heads) {
     const calls = subjects.map((bound) => ({
         tool: `gh-aw.${shown}`,
         server: null,
-        callId: str(item, 'temporaryId'),
+        callId: (0,core_json/* str */.gx)(item, 'temporaryId'),
         time: rfc3339(time.value),
         line,
         succeeded: true,
@@ -11384,20 +11408,20 @@ class RpcPairs {
         }
         const server = entry['server_id'];
         const payload = entry['payload'];
-        if (typeof server !== 'string' || server === '' || !(0,core_json/* isObject */.G)(payload))
+        if (typeof server !== 'string' || server === '' || !(0,core_json/* isObject */.Gv)(payload))
             return { kind: 'error', message: `an RPC ${kind} without server_id or payload` };
         const id = idOf(payload);
         if (kind === 'request') {
             if (payload['method'] !== 'tools/call')
                 return { kind: 'other', what: 'not a tools/call' };
             const params = payload['params'];
-            const name = (0,core_json/* isObject */.G)(params) ? params['name'] : undefined;
+            const name = (0,core_json/* isObject */.Gv)(params) ? params['name'] : undefined;
             if (typeof name !== 'string' || name === '')
                 return { kind: 'error', message: 'a tools/call request without params.name' };
             if (id === null)
                 return { kind: 'error', message: `the tools/call request of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no id` };
-            const given = (0,core_json/* isObject */.G)(params) ? params['arguments'] : undefined;
-            const args = (0,core_json/* isObject */.G)(given)
+            const given = (0,core_json/* isObject */.Gv)(params) ? params['arguments'] : undefined;
+            const args = (0,core_json/* isObject */.Gv)(given)
                 ? { kind: 'object', value: given }
                 : given === undefined
                     ? { kind: 'absent', why: 'no params.arguments' }
@@ -11420,7 +11444,7 @@ class RpcPairs {
         if (!time?.ok)
             return { kind: 'error', message: `the response to ${JSON.stringify((0,core_text/* quote */.hD)(request.name, 80))} has no RFC 3339 timestamp` };
         const result = payload['result'];
-        const failed = !(0,core_json/* isObject */.G)(result) || result['isError'] === true || payload['error'] !== undefined;
+        const failed = !(0,core_json/* isObject */.Gv)(result) || result['isError'] === true || payload['error'] !== undefined;
         return {
             kind: 'use',
             line: request.line,
@@ -11431,7 +11455,7 @@ class RpcPairs {
                 time: time.value,
                 succeeded: !failed,
                 args: request.args,
-                result: (0,core_json/* isObject */.G)(result) ? { kind: 'value', value: result } : { kind: 'absent' },
+                result: (0,core_json/* isObject */.Gv)(result) ? { kind: 'value', value: result } : { kind: 'absent' },
                 source: 'mcp',
                 key: null,
             },
@@ -11459,7 +11483,7 @@ class RpcPairs {
 
 /** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
 function anyValue(value, depth = 0) {
-    if (!(0,core_json/* isObject */.G)(value) || depth > 32)
+    if (!(0,core_json/* isObject */.Gv)(value) || depth > 32)
         return null;
     if (typeof value['stringValue'] === 'string')
         return value['stringValue'];
@@ -11473,10 +11497,10 @@ function anyValue(value, depth = 0) {
     if (typeof value['doubleValue'] === 'number')
         return value['doubleValue'];
     const array = value['arrayValue'];
-    if ((0,core_json/* isObject */.G)(array))
+    if ((0,core_json/* isObject */.Gv)(array))
         return Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
     const list = value['kvlistValue'];
-    if ((0,core_json/* isObject */.G)(list))
+    if ((0,core_json/* isObject */.Gv)(list))
         return Object.fromEntries(pairs(list['values'], depth + 1));
     return null;
 }
@@ -11487,7 +11511,7 @@ function pairs(list, depth) {
     const seen = new Set();
     const out = [];
     for (const kv of list) {
-        if (!(0,core_json/* isObject */.G)(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key']))
+        if (!(0,core_json/* isObject */.Gv)(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key']))
             continue;
         seen.add(kv['key']);
         out.push([kv['key'], anyValue(kv['value'], depth)]);
@@ -11502,13 +11526,13 @@ const otlp_json_text = (attrs, key) => {
 function objectOf(given, what) {
     if (given === undefined || given === null)
         return { kind: 'absent', why: `no ${what}` };
-    if ((0,core_json/* isObject */.G)(given))
+    if ((0,core_json/* isObject */.Gv)(given))
         return { kind: 'object', value: given };
     if (typeof given !== 'string')
         return { kind: 'unreadable', why: `${what} is not an object` };
     try {
         const parsed = JSON.parse(given);
-        return (0,core_json/* isObject */.G)(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+        return (0,core_json/* isObject */.Gv)(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
     }
     catch {
         return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
@@ -11538,7 +11562,7 @@ function statusFailed(code) {
     return null;
 }
 /** A result that says the tool failed (an MCP CallToolResult with isError). */
-const resultFailed = (result) => result.kind === 'value' && (0,core_json/* isObject */.G)(result.value) && result.value['isError'] === true;
+const resultFailed = (result) => result.kind === 'value' && (0,core_json/* isObject */.Gv)(result.value) && result.value['isError'] === true;
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
 function spanUse(attrs, spanName, time, status, key) {
     const operation = otlp_json_text(attrs, 'gen_ai.operation.name');
@@ -11649,14 +11673,14 @@ function telemetryLine(line) {
         return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
     // Every level of the structure is a list of objects: anything else is said, never skipped.
     const each = (value, key, where) => {
-        const got = (0,core_json/* isObject */.G)(value) ? value[key] : undefined;
+        const got = (0,core_json/* isObject */.Gv)(value) ? value[key] : undefined;
         if (got === undefined)
             return [];
         if (!Array.isArray(got)) {
             errors.push(`${where}.${key} is not a list`);
             return [];
         }
-        const objects = got.filter(core_json/* isObject */.G);
+        const objects = got.filter(core_json/* isObject */.Gv);
         if (objects.length < got.length)
             errors.push(`${where}.${key} holds ${got.length - objects.length} item(s) that are not objects`);
         return objects;
@@ -11665,7 +11689,7 @@ function telemetryLine(line) {
         for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]'))
             for (const span of each(scope, 'spans', 'scopeSpans[]')) {
                 const attrs = new Map(pairs(span['attributes'], 0));
-                const status = (0,core_json/* isObject */.G)(span['status']) ? span['status']['code'] : undefined;
+                const status = (0,core_json/* isObject */.Gv)(span['status']) ? span['status']['code'] : undefined;
                 take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status, spanKey(span)));
             }
     for (const resource of each(line, 'resourceLogs', 'the line'))
@@ -11675,9 +11699,9 @@ function telemetryLine(line) {
     other += each(line, 'resourceMetrics', 'the line').length;
     if (line['type'] === 'span') {
         // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
-        const flat = (0,core_json/* isObject */.G)(line['attributes']) ? line['attributes'] : {};
+        const flat = (0,core_json/* isObject */.Gv)(line['attributes']) ? line['attributes'] : {};
         const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]]));
-        const status = (0,core_json/* isObject */.G)(line['status']) ? line['status']['code'] : undefined;
+        const status = (0,core_json/* isObject */.Gv)(line['status']) ? line['status']['code'] : undefined;
         take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status, spanKey(line)));
     }
     else if (typeof line['type'] === 'string')
@@ -11700,38 +11724,25 @@ function telemetryLine(line) {
 
 
 
-/** The value at a dotted path, through own members and list indexes only. */
-function at(value, path) {
-    let node = value;
-    for (const segment of path) {
-        if (Array.isArray(node) && /^\d{1,6}$/.test(segment))
-            node = node[Number(segment)];
-        else if ((0,core_json/* isObject */.G)(node) && Object.hasOwn(node, segment))
-            node = node[segment];
-        else
-            return undefined;
-    }
-    return node;
-}
 /**
  * A result's value at a path: in the result itself, else in an MCP CallToolResult's
  * `structuredContent` or its first text content that is JSON (what MCP servers return).
  */
 function inResult(result, path) {
-    const direct = at(result, path);
-    if (direct !== undefined || !(0,core_json/* isObject */.G)(result))
+    const direct = (0,core_json/* memberAt */.mz)(result, path);
+    if (direct !== undefined || !(0,core_json/* isObject */.Gv)(result))
         return direct;
-    const structured = at(result['structuredContent'], path);
+    const structured = (0,core_json/* memberAt */.mz)(result['structuredContent'], path);
     if (structured !== undefined)
         return structured;
     const content = result['content'];
     if (!Array.isArray(content))
         return undefined;
     for (const item of content) {
-        if (!(0,core_json/* isObject */.G)(item) || typeof item['text'] !== 'string')
+        if (!(0,core_json/* isObject */.Gv)(item) || typeof item['text'] !== 'string')
             continue;
         try {
-            const found = at(JSON.parse(item['text']), path);
+            const found = (0,core_json/* memberAt */.mz)(JSON.parse(item['text']), path);
             if (found !== undefined)
                 return found;
         }
@@ -11822,7 +11833,7 @@ const matches = (rule, use) => globMatches(rule.tool, use.name) && (rule.server 
 function guarded(rule, args) {
     if (rule.when === null)
         return true;
-    const given = args === null ? undefined : at(args, rule.when.path);
+    const given = args === null ? undefined : (0,core_json/* memberAt */.mz)(args, rule.when.path);
     if (typeof given !== 'string')
         return false;
     return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
@@ -11842,7 +11853,7 @@ function fieldValue(field, source, use, whole, urls) {
     else if (source.from === 'arg') {
         if (use.args.kind !== 'object')
             return missing(use.args.why);
-        given = at(use.args.value, source.path);
+        given = (0,core_json/* memberAt */.mz)(use.args.value, source.path);
         where = `arguments.${source.path.join('.')}`;
     }
     else {
@@ -12062,13 +12073,13 @@ const runImporter = (kind) => RUN_KINDS[kind];
 
 
 /** A string's JSON text as RFC 8785 writes it (JSON.stringify's; a lone surrogate, which the strict reader never lets through, replaced). */
-const call_str = (value) => JSON.stringify(value.isWellFormed() ? value : value.toWellFormed());
+const str = (value) => JSON.stringify(value.isWellFormed() ? value : value.toWellFormed());
 /** A value of ours (a string, a whole number) as JCS writes it. */
-const scalar = (value) => (value === null ? 'null' : typeof value === 'number' ? JSON.stringify(value) : call_str(value));
+const scalar = (value) => (value === null ? 'null' : typeof value === 'number' ? JSON.stringify(value) : str(value));
 /** Members in JCS order (keys compared in UTF-16 code units), written `"key":text`. */
 const call_members = (pairs) => `{${[...pairs]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${call_str(k)}:${v}`)
+    .map(([k, v]) => `${str(k)}:${v}`)
     .join(',')}}`;
 /**
  * A call → the Assay decision the gate reads (tool, action, decision, response, and where it came
@@ -12078,23 +12089,23 @@ const call_members = (pairs) => `{${[...pairs]
 function decisionText(call, source, first) {
     const effect = call.effect;
     const action = effect
-        ? `{"resource_type":${call_str(effect.actionClass)},"target":${call_members([['provider', call_str(effect.provider)], ...effect.target.map(([f, v]) => [f, scalar(v)])])},"verb":${call_str(effect.verb)}}`
+        ? `{"resource_type":${str(effect.actionClass)},"target":${call_members([['provider', str(effect.provider)], ...effect.target.map(([f, v]) => [f, scalar(v)])])},"verb":${str(effect.verb)}}`
         : '{"resource_type":null,"target":null,"verb":null}';
     const origin = [
-        ['kind', call_str(source.kind)],
-        ['file', call_str(source.file)],
+        ['kind', str(source.kind)],
+        ['file', str(source.file)],
         ['line', String(call.line)],
     ];
     if (first)
-        origin.push(['source_sha256', call_str(source.sha256)]);
+        origin.push(['source_sha256', str(source.sha256)]);
     if (call.callId !== null)
-        origin.push(['call_id', call_str(call.callId)]);
+        origin.push(['call_id', str(call.callId)]);
     if (call.note !== null)
-        origin.push(['note', call_str(call.note)]);
+        origin.push(['note', str(call.note)]);
     const asserted = call.asserts ? 'true' : 'false';
-    return (`{"action":${action},"decision":{"effect":"allow","source":${call_str(`receipt-gate import-run ${source.kind}`)}},"import":${call_members(origin)},` +
+    return (`{"action":${action},"decision":{"effect":"allow","source":${str(`receipt-gate import-run ${source.kind}`)}},"import":${call_members(origin)},` +
         `"response":{"side_effect":{"asserted":${asserted},"level":"asserted"},"side_effect_asserted":${asserted},"status":${call.succeeded ? '"success"' : '"error"'}},` +
-        `${call.server !== null ? `"server":{"id":${call_str(call.server)}},` : ''}"tool":{"name":${call_str(call.tool)}}}`);
+        `${call.server !== null ? `"server":{"id":${str(call.server)}},` : ''}"tool":{"name":${str(call.tool)}}}`);
 }
 const NON_CLAIMS = [
     "imported from the producer's own file by receipt-gate import-run; asserts only what that file says happened",
@@ -12637,8 +12648,8 @@ function whereOf(call) {
     const target = p.subject.target;
     // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
     const scope = classRow(p.subject.action_class)?.scope;
-    const ownerValue = scope && (0,core_json/* hasOwn */.$)(target, scope.owner) ? target[scope.owner] : undefined;
-    const repoValue = scope?.repo && (0,core_json/* hasOwn */.$)(target, scope.repo) ? target[scope.repo] : undefined;
+    const ownerValue = scope && (0,core_json/* hasOwn */.$3)(target, scope.owner) ? target[scope.owner] : undefined;
+    const repoValue = scope?.repo && (0,core_json/* hasOwn */.$3)(target, scope.repo) ? target[scope.repo] : undefined;
     const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
@@ -13044,8 +13055,8 @@ function comboKey(fields, ids) {
 const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(left, right, file) {
-    const has = (0,core_json/* hasOwn */.$)(left, file);
-    if (has !== (0,core_json/* hasOwn */.$)(right, file))
+    const has = (0,core_json/* hasOwn */.$3)(left, file);
+    if (has !== (0,core_json/* hasOwn */.$3)(right, file))
         return false;
     if (!has)
         return true;
@@ -13096,7 +13107,7 @@ class GroupIndex {
             for (let f = 0; f < k; f++) {
                 const name = item(fields, f);
                 let id = 0; // absent
-                if ((0,core_json/* hasOwn */.$)(target, name)) {
+                if ((0,core_json/* hasOwn */.$3)(target, name)) {
                     const value = target[name];
                     id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
@@ -13139,7 +13150,7 @@ class GroupIndex {
     }
     /** The id of each bound field's value: 0 when absent, undefined when never interned. */
     ids(target, intern) {
-        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
+        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$3)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
         const known = this.ids(target, false);
@@ -13642,7 +13653,7 @@ var severity = __nccwpck_require__(432);
 
 
 
-const explain_at = (d) => `line ${d.loc.line}`;
+const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
@@ -13656,7 +13667,7 @@ function signedBy(record) {
     return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
 }
 /** `artifact decision N (line L)` */
-const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${explain_at(c.input)})`;
+const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
@@ -13703,7 +13714,7 @@ function outcomeText(outcome) {
         case 'verified':
             return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
         case 'observed_confirmed':
-            return `confirmed by a later read at ${explain_at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
+            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
         case 'asserted':
             if (outcome.why.kind === 'ineligible')
                 return outcome.why.reason;
@@ -14375,7 +14386,7 @@ var core_trust = __nccwpck_require__(9597);
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.Gv)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
 const loaded = new WeakMap();
 let publicGood = null;
@@ -15854,7 +15865,7 @@ function readPolicyFile(source, context) {
         return read;
     const { value, where, place } = read.value;
     const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
     const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
@@ -15875,7 +15886,7 @@ function meaning(doc, context, where, sha256) {
     const names = new Set();
     const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
     ruleList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry) || !(0,core_json/* isObject */.G)(entry['match']))
+        if (!(0,core_json/* isObject */.Gv)(entry) || !(0,core_json/* isObject */.Gv)(entry['match']))
             return;
         const at = `/rules/${i}`;
         const name = policy_file_text(entry, 'name');
@@ -15886,7 +15897,7 @@ function meaning(doc, context, where, sha256) {
         const actionClass = policy_file_text(match, 'class');
         const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
         const tests = [];
-        const target = (0,core_json/* isObject */.G)(match['target']) ? match['target'] : {};
+        const target = (0,core_json/* isObject */.Gv)(match['target']) ? match['target'] : {};
         const row = classRow(actionClass);
         const hashed = row?.hashed;
         const bound = boundFields(actionClass);
@@ -15960,7 +15971,7 @@ function meaning(doc, context, where, sha256) {
     const exceptions = [];
     const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
     exceptionList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.Gv)(entry))
             return;
         const at = `/exceptions/${i}`;
         const rule = policy_file_text(entry, 'rule');
@@ -15991,7 +16002,7 @@ function meaning(doc, context, where, sha256) {
     const runs = new Set();
     const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
     grandList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.G)(entry))
+        if (!(0,core_json/* isObject */.Gv)(entry))
             return;
         const isRun = typeof entry['run'] === 'string';
         const isAudit = typeof entry['audit'] === 'string';
@@ -16007,7 +16018,7 @@ function meaning(doc, context, where, sha256) {
         grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
     });
     const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
-    const trust = (0,core_json/* isObject */.G)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
+    const trust = (0,core_json/* isObject */.Gv)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
@@ -17758,7 +17769,7 @@ const sign = {
 
 /** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
 function verdictOf(pred, resourceUri) {
-    if (!(0,core_json/* isObject */.G)(pred))
+    if (!(0,core_json/* isObject */.Gv)(pred))
         return { ok: false, reason: 'predicate is not an object' };
     if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
         return {
@@ -17768,7 +17779,7 @@ function verdictOf(pred, resourceUri) {
     if (pred['verificationResult'] !== 'PASSED')
         return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
     const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const policy = (0,core_json/* isObject */.Gv)(pred['policy']) && (0,core_json/* isObject */.Gv)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
     const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
     return {
         ok: true,
@@ -17783,7 +17794,7 @@ async function verdict_checkOne(envelope, reportSha256, keys, limits, resourceUr
     if (!result.ok)
         return result;
     const value = result.value;
-    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.Gv)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     if (value['predicateType'] !== read_envelope/* VSA_PREDICATE_TYPE */.cF)
         return { ok: false, reason: `predicateType is not ${read_envelope/* VSA_PREDICATE_TYPE */.cF}` };
@@ -18348,7 +18359,7 @@ function binding(subject) {
 function subjectText(subject) {
     if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
         return null;
-    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$3)(subject, 'action_class') || !(0,json/* hasOwn */.$3)(subject, 'verb') || !(0,json/* hasOwn */.$3)(subject, 'target'))
         return null;
     const actionClass = subject['action_class'];
     const verb = subject['verb'];
@@ -18441,7 +18452,7 @@ function sortByKey(members) {
 }
 const SMALL_TARGET = 8;
 /** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isPlainObject = (v) => (0,json/* isObject */.Gv)(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 
 /***/ }),
@@ -18679,8 +18690,12 @@ function compareFindings(left, right) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ hasOwn),
-/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */   $3: () => (/* binding */ hasOwn),
+/* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   WL: () => (/* binding */ obj),
+/* harmony export */   gx: () => (/* binding */ str),
+/* harmony export */   mz: () => (/* binding */ memberAt),
+/* harmony export */   rD: () => (/* binding */ wholeNumber)
 /* harmony export */ });
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
@@ -18688,6 +18703,34 @@ function compareFindings(left, right) {
  */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOwn = (o, k) => Object.hasOwn(o, k);
+/** A string member, or null (absent, empty or not a string). */
+const str = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'string' && given !== '' ? given : null;
+};
+/** A whole-number member (GitHub's issue and pull request numbers, comment ids; HTTP codes), or null. */
+const wholeNumber = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+/** An object member, or null. */
+const obj = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return isObject(given) ? given : null;
+};
+/** The value at a path of member names and list indexes, through own members only; undefined when there is none. */
+function memberAt(value, path) {
+    let node = value;
+    for (const segment of path) {
+        if (Array.isArray(node) && /^\d{1,6}$/.test(segment))
+            node = node[Number(segment)];
+        else if (isObject(node) && Object.hasOwn(node, segment))
+            node = node[segment];
+        else
+            return undefined;
+    }
+    return node;
+}
 
 
 /***/ }),
@@ -19265,15 +19308,15 @@ function onlySubject(source) {
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
-    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
         return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
 function notAnEnvelope(value) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verificationResult'))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
     if (value['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
@@ -19283,7 +19326,7 @@ function notAnEnvelope(value) {
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(value, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value))
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(value))
         return { ok: false, reason: 'an envelope is not a JSON object' };
     const what = notAnEnvelope(value);
     if (what)
@@ -19306,9 +19349,9 @@ function readEnvelope(value, loc) {
         return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(s))
             return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(s, 'keyid') ? s['keyid'] : '';
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
@@ -19966,7 +20009,7 @@ function provablyClean(text, value, options) {
 function holdsArray(value, path) {
     let given = value;
     for (const k of path) {
-        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
+        if (!(0,json/* isObject */.Gv)(given) || !(0,json/* hasOwn */.$3)(given, k))
             return false;
         given = given[k];
     }

@@ -307,7 +307,7 @@ function binding(subject) {
 function subjectText(subject) {
     if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
         return null;
-    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$3)(subject, 'action_class') || !(0,json/* hasOwn */.$3)(subject, 'verb') || !(0,json/* hasOwn */.$3)(subject, 'target'))
         return null;
     const actionClass = subject['action_class'];
     const verb = subject['verb'];
@@ -400,7 +400,7 @@ function sortByKey(members) {
 }
 const SMALL_TARGET = 8;
 /** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isPlainObject = (v) => (0,json/* isObject */.Gv)(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 
 /***/ }),
@@ -652,15 +652,44 @@ function compareFindings(left, right) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ hasOwn),
-/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */   $3: () => (/* binding */ hasOwn),
+/* harmony export */   Gv: () => (/* binding */ isObject)
 /* harmony export */ });
+/* unused harmony exports str, wholeNumber, obj, memberAt */
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOwn = (o, k) => Object.hasOwn(o, k);
+/** A string member, or null (absent, empty or not a string). */
+const str = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'string' && given !== '' ? given : null;
+};
+/** A whole-number member (GitHub's issue and pull request numbers, comment ids; HTTP codes), or null. */
+const wholeNumber = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
+};
+/** An object member, or null. */
+const obj = (value, key) => {
+    const given = isObject(value) ? value[key] : undefined;
+    return isObject(given) ? given : null;
+};
+/** The value at a path of member names and list indexes, through own members only; undefined when there is none. */
+function memberAt(value, path) {
+    let node = value;
+    for (const segment of path) {
+        if (Array.isArray(node) && /^\d{1,6}$/.test(segment))
+            node = node[Number(segment)];
+        else if (isObject(node) && Object.hasOwn(node, segment))
+            node = node[segment];
+        else
+            return undefined;
+    }
+    return node;
+}
 
 
 /***/ }),
@@ -1152,15 +1181,15 @@ function onlySubject(source) {
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
-    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
         return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
 function notAnEnvelope(value) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verificationResult'))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(value, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
     if (value['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
@@ -1170,7 +1199,7 @@ function notAnEnvelope(value) {
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(value, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value))
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(value))
         return { ok: false, reason: 'an envelope is not a JSON object' };
     const what = notAnEnvelope(value);
     if (what)
@@ -1193,9 +1222,9 @@ function readEnvelope(value, loc) {
         return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .Gv)(s))
             return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$3)(s, 'keyid') ? s['keyid'] : '';
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
@@ -1853,7 +1882,7 @@ function provablyClean(text, value, options) {
 function holdsArray(value, path) {
     let given = value;
     for (const k of path) {
-        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
+        if (!(0,json/* isObject */.Gv)(given) || !(0,json/* hasOwn */.$3)(given, k))
             return false;
         given = given[k];
     }
@@ -2688,15 +2717,15 @@ function byName(name, payload, via) {
             named: true,
         };
     }
-    if (!(0,core_json/* isObject */.G)(payload))
+    if (!(0,core_json/* isObject */.Gv)(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!(0,core_json/* isObject */.G)(value)) {
+    if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -2715,7 +2744,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -2771,7 +2800,7 @@ function checkStatement(value) {
         if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
     for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return bad(`${k} is missing`);
     if (value['schema'] !== COVERAGE_SCHEMA)
         return bad(`schema must be ${COVERAGE_SCHEMA}`);
@@ -2814,7 +2843,7 @@ function checkStatement(value) {
     if (compareInstants(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
-    if ((0,core_json/* hasOwn */.$)(value, 'exported_at')) {
+    if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
         const at = value['exported_at'];
         const t = typeof at === 'string' ? parseRfc3339(at) : null;
         if (!t?.ok)
@@ -2886,21 +2915,21 @@ const EXPORT_KINDS = {
 /** Whether an entry has the shape of each kind's entries. */
 const EXPORT_SHAPES = {
     'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,core_json/* isObject */.G)(e['entity']) &&
-        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+        !(0,core_json/* isObject */.Gv)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$3)(e, '_document_id') || (0,core_json/* hasOwn */.$3)(e, '@timestamp') || (0,core_json/* hasOwn */.$3)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.Gv)(e['request']) || (0,core_json/* hasOwn */.$3)(e, 'delivered_at') || (0,core_json/* hasOwn */.$3)(e, 'event'))) ||
+        ((0,core_json/* isObject */.Gv)(e['key']) && (0,core_json/* isObject */.Gv)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$3)(e, '_document_id') && ((0,core_json/* isObject */.Gv)(e['entity']) || (0,core_json/* isObject */.Gv)(e['context'])),
     'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
     'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
-    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$)(e, 'published'),
+    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$3)(e, 'published'),
 };
 /** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
 function exportKindOf(value) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return null;
-    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
-    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.Gv)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.Gv)(list[0]) ? [list[0]] : [])];
     for (const kind of Object.keys(EXPORT_SHAPES))
         if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
             return kind;
@@ -2966,7 +2995,7 @@ const claims_NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const value = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
+    const effect = (0,core_json/* isObject */.Gv)(value) ? value['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -2976,20 +3005,20 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!(0,core_json/* isObject */.G)(response))
+    if (!(0,core_json/* isObject */.Gv)(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+    if (!(0,core_json/* hasOwn */.$3)(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -3000,7 +3029,7 @@ function readClaim(decision) {
         };
     }
     const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.G)(block))
+    if (!(0,core_json/* isObject */.Gv)(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -3010,8 +3039,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$3)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -3025,7 +3054,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -3147,13 +3176,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
+        if ((0,core_json/* hasOwn */.$3)(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
+    if (!(0,core_json/* isObject */.Gv)(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -3162,7 +3191,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
+    if (!(0,core_json/* isObject */.Gv)(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -3215,7 +3244,7 @@ function boundValueText(value) {
 /** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
 const LABELS = 32;
 function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
         return null;
     const out = {};
     let n = 0;
@@ -3237,21 +3266,21 @@ function prepareDecision(loc, index, decision, time = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
-    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
         time,
     };
 }
@@ -5783,10 +5812,10 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    if (!(0,core_json/* isObject */.G)(fields))
+    if (!(0,core_json/* isObject */.Gv)(fields))
         return false;
     const event = fields['event'];
-    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return (0,core_json/* hasOwn */.$3)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -5829,7 +5858,7 @@ class ServerLog {
         }
         if (event !== 'tool_decision') {
             if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                const what = (0,core_json/* hasOwn */.$3)(fields, 'decision')
                     ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
                     : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
                 this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
@@ -5881,7 +5910,7 @@ class ServerLog {
                 reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
         const json = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(json))
+        if (!(0,core_json/* isObject */.Gv)(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: json };
     }
@@ -5958,13 +5987,13 @@ const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_paylo
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
 function readSignatureMember(value, type = PAYLOAD_TYPE) {
-    if (!(0,core_json/* isObject */.G)(value))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(value))
         if (!signature_MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of signature_MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(value, k))
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (value['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -6186,7 +6215,7 @@ function* auditDocuments(bytes, format, fr, limits) {
 }
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
 function signedParts(payload, what, type, loc, fr, options) {
-    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signed = (0,core_json/* hasOwn */.$3)(payload, 'signature');
     const signature = signed ? readSignatureMember(payload['signature'], type) : null;
     // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -6264,7 +6293,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
         // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
         let time = null;
-        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        const given = k.via === 'event' && (0,core_json/* isObject */.Gv)(doc.value) && (0,core_json/* hasOwn */.$3)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
             const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
             if (!parsed?.ok) {
@@ -6288,7 +6317,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
-        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+        else if ((0,core_json/* isObject */.Gv)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, kind.kind === 'error' && kind.named
                 ? kind.reason
@@ -6296,9 +6325,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         }
         else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+            log.other(loc, (0,core_json/* isObject */.Gv)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event', (0,core_json/* isObject */.G)(doc.value) ? doc.value : null);
+                : 'JSON that is not a tracing event', (0,core_json/* isObject */.Gv)(doc.value) ? doc.value : null);
         }
         else if (kind.kind === 'error')
             fr.error(loc, kind.reason);
@@ -6557,7 +6586,7 @@ function readEvents(bytes, manifest, file, limits) {
         if (!parsed.ok)
             return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
         const thrown = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(thrown))
+        if (!(0,core_json/* isObject */.Gv)(thrown))
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
@@ -6627,7 +6656,7 @@ function otherArchive(bytes, limits) {
         return null;
     const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
-    return (0,core_json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
@@ -6638,7 +6667,7 @@ function readManifest(bytes, limits) {
     if (!parsed.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
     const m = parsed.value.json;
-    if (!(0,core_json/* isObject */.G)(m))
+    if (!(0,core_json/* isObject */.Gv)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -6659,8 +6688,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
         throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
-    if (!(0,core_json/* isObject */.G)(ev))
+    const ev = (0,core_json/* isObject */.Gv)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.Gv)(ev))
         throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -6671,7 +6700,7 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const parsed2 = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const parsed2 = (0,core_json/* isObject */.Gv)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
@@ -7703,19 +7732,19 @@ const member = (at, key) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
+    if (!(0,core_json/* isObject */.Gv)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
+    if (!(0,core_json/* isObject */.Gv)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
+        if (!(0,core_json/* hasOwn */.$3)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const digest = difference(want[k], got[k], member(at, k));
         if (digest)
             return digest;
     }
     for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
+        if (!(0,core_json/* hasOwn */.$3)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -7726,7 +7755,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(value, facts) {
-    if (!(0,core_json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,core_json/* isObject */.Gv)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
     const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -7743,7 +7772,7 @@ function checkBundleStatement(value, facts) {
     if (!subject.ok)
         return subject;
     const pred = value['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.Gv)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -7776,7 +7805,7 @@ function checkBundlePredicate(pred, facts) {
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.Gv)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
 const loaded = new WeakMap();
 let publicGood = null;

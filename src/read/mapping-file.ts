@@ -10,7 +10,7 @@ import { sha256Hex } from '../core/binding.js';
 import { CLASSES, classRow } from '../core/classes.js';
 import { type Finding, finding } from '../core/findings.js';
 import { compileGlob, type Glob } from '../core/glob.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { isObject, str } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import type { Domain } from '../core/target-hash.js';
@@ -60,8 +60,6 @@ export interface ToolMapping {
 }
 
 const SCHEMA: YamlSchema = { validate: mappingFile, schema: mappingSchema };
-
-const str = (o: JsonObject, k: string): string | null => (typeof o[k] === 'string' ? o[k] : null);
 
 /** A mapping file's text → its rules, or every problem located in it (`invalid_artifact`). */
 export function readMappingFile(source: string, file: string): Result<ToolMapping, readonly Finding[]> {
@@ -172,7 +170,8 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       bad(`${at}/target`, `${actionClass} binds ${row.fields.join(', ')}: the target gives no ${missing.join(', ')}`, true);
     const when = isObject(entry['when']) ? entry['when'] : null;
     const prefix = when ? str(when, 'prefix') : null;
-    const equals = when ? str(when, 'equals') : null;
+    // An empty `equals` is a value like any other (str takes none).
+    const equals = when && typeof when['equals'] === 'string' ? when['equals'] : null;
     if (when && (prefix === null) === (equals === null)) bad(`${at}/when`, 'when: give exactly one of prefix or equals', true);
     const order = new Map(row.fields.map((f, k) => [f, k]));
     sources.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));

@@ -9,7 +9,7 @@
 import type * as Yaml from 'yaml';
 import type { Node } from 'yaml';
 import { type Finding, type FindingCode, finding } from '../core/findings.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { isObject, type JsonObject, memberAt } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
@@ -231,17 +231,6 @@ function schemaAt(root: JsonObject | null, segments: readonly string[]): JsonObj
   return node;
 }
 
-/** The value at a JSON pointer's segments, or undefined. */
-const valueAt = (value: unknown, segments: readonly string[]): unknown => {
-  let node = value;
-  for (const s of segments) {
-    if (Array.isArray(node) && /^\d+$/.test(s)) node = node[Number(s)];
-    else if (isObject(node) && Object.hasOwn(node, s)) node = node[s];
-    else return undefined;
-  }
-  return node;
-};
-
 /** A file's schema: its generated validator (every error reported), the schema itself (for nearest keys), and the words for a pattern a value breaks. */
 export interface YamlSchema {
   readonly validate: GeneratedValidator;
@@ -289,7 +278,7 @@ export function schemaProblems(
       message = `${name} has no "${params['missingProperty']}" (required)`;
     } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
       const allowed = params['allowedValues'].map(String);
-      const got = valueAt(value, segments);
+      const got = memberAt(value, segments);
       // A near name, or one the value begins with (mode: warning → warn).
       const near =
         typeof got === 'string' ? (nearestName(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
@@ -299,7 +288,7 @@ export function schemaProblems(
     } else if (e.keyword === 'oneOf') {
       message = `${name} must be one glob (a string) or a list of them`;
     } else if (e.keyword === 'pattern' && s.patternMessage) {
-      message = s.patternMessage(segments, valueAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
+      message = s.patternMessage(segments, memberAt(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
     } else message = `${name} ${e.message ?? 'is invalid'}`;
     // oneOf reports each branch too: the oneOf line says it once.
     if (e.schemaPath.includes('/oneOf/')) continue;

@@ -13,7 +13,6 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from '../core/binding.js';
 import { outputPlace } from '../report/output.js';
 
 const lstatOrNull = (file: string): Stats | null => {
@@ -88,7 +87,7 @@ export function writeNewOrSame(file: string, chunks: Iterable<string>): 'written
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // Made meanwhile: compared only if it is a regular file.
     if (!lstatSync(file).isFile()) throw new Error('it is not a regular file: a run is written to a file of its own');
-    return sha256Hex(readFileSync(tmp)) === sha256Hex(readFileSync(file)) ? 'same' : 'different';
+    return readFileSync(tmp).equals(readFileSync(file)) ? 'same' : 'different';
   } finally {
     rmSync(tmp, { force: true });
   }

@@ -13,7 +13,7 @@ import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { readNamedFile } from '../../read/files.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { checkDigests, type DigestCheck, logFileHash } from '../../tools/import/cloudtrail-digests.js';
+import { checkDigests, type DigestCheck, vouchLogFile } from '../../tools/import/cloudtrail-digests.js';
 import { IMPORT_KIND_NAMES, type ImportKind, importer, importKind } from '../../tools/import/kinds.js';
 import { type CoverageScope, type ImportSettings, runImport } from '../../tools/import/run.js';
 import { parseWindowTime } from '../../tools/import/scope.js';
@@ -339,18 +339,7 @@ export const importExports: Command = {
     const digests = cloudTrailDigests(f, kind, ctx.cwd, limits);
     if (digests && !digests.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, digests.reason));
     const check = digests?.value ?? null;
-    const vouch = check
-      ? (input: ToolInput): Result<{ readonly words: string; readonly bytes: Uint8Array }> => {
-          const hash = logFileHash(input.bytes, limits.maxFileBytes);
-          if (!hash.ok) return hash;
-          const words = check.vouched.get(hash.value.sha256);
-          if (words !== undefined) return { ok: true, value: { words, bytes: hash.value.plain } };
-          return {
-            ok: false,
-            reason: `no AWS-signed digest lists this log file (sha256 ${hash.value.sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
-          };
-        }
-      : null;
+    const vouch = check ? (input: ToolInput) => vouchLogFile(check, input, limits.maxFileBytes) : null;
     const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
     const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
     if (!result.ok)

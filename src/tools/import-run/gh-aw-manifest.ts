@@ -7,11 +7,10 @@
  * or its url, leaves the call without a subject. The manifest's fields grew over gh-aw's releases:
  * every field but `type` and `timestamp` is optional here.
  */
-import type { JsonObject } from '../../core/json.js';
+import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import { asciiLower, quote } from '../../core/text.js';
 import { parseRfc3339, rfc3339 } from '../../core/time.js';
-import { obj, str, wholeNumber } from '../import/mapping.js';
 import type { Effect, FieldValue, ProducerCall } from './call.js';
 import { githubUrl } from './github-url.js';
 import { type PullHeads, pullKey } from './pull-heads.js';

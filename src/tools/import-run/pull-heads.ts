@@ -5,12 +5,13 @@
  * request's head ref, which the export job reads from GitHub and commits beside the manifest (the
  * gate never queries GitHub).
  */
+
 import { type Finding, finding } from '../../core/findings.js';
+import { obj, str, wholeNumber } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { asciiLower } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { readExport } from '../import/exports.js';
-import { obj, str, wholeNumber } from '../import/mapping.js';
 import type { ToolInput } from '../input.js';
 
 /** `owner/repo#N` (lower-cased) → the head branch. */

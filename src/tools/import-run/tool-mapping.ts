@@ -8,7 +8,7 @@
 
 import { classRow } from '../../core/classes.js';
 import { globMatches } from '../../core/glob.js';
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject, type JsonObject, memberAt } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
@@ -24,32 +24,21 @@ export type Mapped =
   | { readonly kind: 'call'; readonly call: ProducerCall; readonly count: string | null; readonly hint: string | null }
   | { readonly kind: 'mapping'; readonly at: Location; readonly message: string };
 
-/** The value at a dotted path, through own members and list indexes only. */
-function at(value: unknown, path: readonly string[]): unknown {
-  let node = value;
-  for (const segment of path) {
-    if (Array.isArray(node) && /^\d{1,6}$/.test(segment)) node = node[Number(segment)];
-    else if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
-    else return undefined;
-  }
-  return node;
-}
-
 /**
  * A result's value at a path: in the result itself, else in an MCP CallToolResult's
  * `structuredContent` or its first text content that is JSON (what MCP servers return).
  */
 function inResult(result: unknown, path: readonly string[]): unknown {
-  const direct = at(result, path);
+  const direct = memberAt(result, path);
   if (direct !== undefined || !isObject(result)) return direct;
-  const structured = at(result['structuredContent'], path);
+  const structured = memberAt(result['structuredContent'], path);
   if (structured !== undefined) return structured;
   const content = result['content'];
   if (!Array.isArray(content)) return undefined;
   for (const item of content) {
     if (!isObject(item) || typeof item['text'] !== 'string') continue;
     try {
-      const found = at(JSON.parse(item['text']) as unknown, path);
+      const found = memberAt(JSON.parse(item['text']) as unknown, path);
       if (found !== undefined) return found;
     } catch {}
   }
@@ -127,7 +116,7 @@ const matches = (rule: ToolRule, use: ToolUse): boolean =>
 /** The guard holds: the argument at its path is text with the prefix, or equal to the value. */
 function guarded(rule: ToolRule, args: JsonObject | null): boolean {
   if (rule.when === null) return true;
-  const given = args === null ? undefined : at(args, rule.when.path);
+  const given = args === null ? undefined : memberAt(args, rule.when.path);
   if (typeof given !== 'string') return false;
   return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
 }
@@ -144,7 +133,7 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
     where = 'the mapping';
   } else if (source.from === 'arg') {
     if (use.args.kind !== 'object') return missing(use.args.why);
-    given = at(use.args.value, source.path);
+    given = memberAt(use.args.value, source.path);
     where = `arguments.${source.path.join('.')}`;
   } else {
     if (use.result.kind !== 'value') return missing('no result captured');

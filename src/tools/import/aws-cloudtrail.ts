@@ -7,9 +7,9 @@
  * "aws-cloudtrail:" + eventID; the account is the recipient account; the actor is the caller's ARN,
  * and for an assumed role the role's (what a policy or --actor names).
  */
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject, type JsonObject, obj, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
-import { idText, type Mapped, obj, str } from './mapping.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 

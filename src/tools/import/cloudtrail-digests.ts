@@ -15,12 +15,11 @@
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '../../core/binding.js';
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject, type JsonObject, str } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseRfc3339 } from '../../core/time.js';
 import type { ToolInput } from '../input.js';
-import { str } from './mapping.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
 interface PublicKey {
@@ -224,10 +223,21 @@ export function checkDigests(
 }
 
 /**
- * A log file's hash as a digest lists it (hex SHA-256 of its uncompressed content), and that
- * content: the importer reads what was hashed, decompressed once.
+ * A log file vouched for by a verified digest: the words its records carry, and its uncompressed
+ * content (hashed once, then read as it is); or why it is refused before it is read.
  */
-export function logFileHash(bytes: Uint8Array, maxBytes: number): Result<{ readonly sha256: string; readonly plain: Buffer }> {
-  const plain = uncompressed(bytes, maxBytes);
-  return plain.ok ? { ok: true, value: { sha256: sha256Hex(plain.value), plain: plain.value } } : plain;
+export function vouchLogFile(
+  check: DigestCheck,
+  input: ToolInput,
+  maxBytes: number,
+): Result<{ readonly words: string; readonly bytes: Uint8Array }> {
+  const plain = uncompressed(input.bytes, maxBytes);
+  if (!plain.ok) return plain;
+  const sha256 = sha256Hex(plain.value);
+  const words = check.vouched.get(sha256);
+  if (words !== undefined) return { ok: true, value: { words, bytes: plain.value } };
+  return {
+    ok: false,
+    reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+  };
 }

@@ -6,10 +6,10 @@
  * "github-audit:" + _document_id. Never copies `key`, `fingerprint` or the actor into a record or a
  * message.
  */
-import type { JsonObject } from '../../core/json.js';
+import { type JsonObject, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import { deployKey, githubWrite } from './github-subject.js';
-import { idText, type Mapped, str } from './mapping.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
 export function githubAuditLog(entry: JsonObject): Mapped {

@@ -7,11 +7,11 @@
  * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
  * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
  */
-import type { JsonObject } from '../../core/json.js';
+import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import type { Instant } from '../../core/time.js';
 import { deployKey, githubWrite } from './github-subject.js';
-import { idText, type Mapped, obj, str, wholeNumber } from './mapping.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
 /** Headers as the deliveries API returns them: names in any case. */

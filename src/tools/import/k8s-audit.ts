@@ -6,8 +6,8 @@
  * auditID (each stage of one request repeats it: only the complete one maps); the cluster is the
  * one --cluster names (the log does not); the actor is `user.username`.
  */
-import type { JsonObject } from '../../core/json.js';
-import { idText, type Mapped, obj, str, wholeNumber } from './mapping.js';
+import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 

@@ -4,7 +4,7 @@
  * export), whatever the provider.
  */
 import { binding } from '../../core/binding.js';
-import { isObject, type JsonObject } from '../../core/json.js';
+import type { JsonObject } from '../../core/json.js';
 import { RECORD_SCHEMA } from '../../core/model.js';
 import { quote } from '../../core/text.js';
 import type { EntryScope } from './scope.js';
@@ -49,24 +49,6 @@ export function makeRecord(m: Mapped & { kind: 'record' }, source: string, vouch
     ],
   };
 }
-
-/** A string member, or null (absent, empty or not a string). */
-export const str = (value: unknown, key: string): string | null => {
-  const given = isObject(value) ? value[key] : undefined;
-  return typeof given === 'string' && given !== '' ? given : null;
-};
-
-/** A whole-number member (GitHub's issue and pull request numbers, comment ids), or null. */
-export const wholeNumber = (value: unknown, key: string): number | null => {
-  const given = isObject(value) ? value[key] : undefined;
-  return typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? given : null;
-};
-
-/** An object member, or null. */
-export const obj = (value: unknown, key: string): JsonObject | null => {
-  const given = isObject(value) ? value[key] : undefined;
-  return isObject(given) ? given : null;
-};
 
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 export const idText = (s: string): string => JSON.stringify(quote(s, 80));

@@ -6,9 +6,8 @@
  * "okta:" + uuid; the org is the one --org names (entries do not); the actor is
  * `actor.alternateId`.
  */
-import type { JsonObject } from '../../core/json.js';
-import { isObject } from '../../core/json.js';
-import { idText, type Mapped, obj, str } from './mapping.js';
+import { isObject, type JsonObject, obj, str } from '../../core/json.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 

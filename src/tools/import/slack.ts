@@ -11,9 +11,9 @@
  *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
  *   change_role).
  */
-import type { JsonObject } from '../../core/json.js';
+import { type JsonObject, obj, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
-import { idText, type Mapped, obj, str } from './mapping.js';
+import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
 export interface SlackOptions {
