@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
 import { serverLog } from './shapes.mjs';
+import { median } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -131,7 +132,6 @@ for (let i = 0; i < pairs; i++) {
 }
 if (sha(path.join(tmp, 'before.json')) !== sha(path.join(tmp, 'after.json'))) throw new Error('the two builds wrote different reports');
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 console.log(
   `${label}, --jobs ${values.jobs}, ${pairs} interleaved pairs (reports identical: sha256 ${sha(path.join(tmp, 'after.json')).slice(0, 16)}…)`,

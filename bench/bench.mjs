@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
 import { bundle, ndjsonLog, serverLog, sidecar } from './shapes.mjs';
+import { MiB, median, timedNode } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // A fixed verification time: the report holds it (verified_at), and reports are compared across --jobs.
@@ -37,17 +38,7 @@ const sizes = values.sizes.split(',').map(Number);
 if (values.million) sizes.push(1_000_000);
 const repeat = Number(values.repeat);
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-bench-'));
-const RSS_HOOK = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nMAXRSS="+process.resourceUsage().maxRSS+"\\n"))';
-const MiB = 1024 * 1024;
-
-function timed(args, cwd = root) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * MiB });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  const rss = Number(/MAXRSS=(\d+)/.exec(r.stderr)?.[1] ?? 0) * 1024;
-  return { ms, rss, status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const timed = (args, cwd = root) => timedNode(args, cwd);
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const mb = (b) => `${(b / MiB).toFixed(1)} MiB`;
 

@@ -7,10 +7,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ncc from '@vercel/ncc';
+import { median } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-bench-cold-'));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 try {
   const one = path.join(tmp, 'one');

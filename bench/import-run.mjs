@@ -3,26 +3,22 @@
 // file of 100 000 execute_tool spans (1 000 exporter batches of 100, through the GitHub MCP server
 // mapping). Lines (spans) per second and peak RSS, median of --repeat; the target is ≥ 30 000/s.
 // Runs alone (`node bench/import-run.mjs`) or from bench/bench.mjs.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MiB, median, timedNode } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' } } });
 const repeat = Number(values.repeat);
-const RSS_HOOK = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nMAXRSS="+process.resourceUsage().maxRSS+"\\n"))';
-const MiB = 1024 * 1024;
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-bench-import-run-'));
 const N = 100_000;
 
 function timed(args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd: tmp, encoding: 'utf8', maxBuffer: 64 * MiB });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const r = timedNode(args, tmp);
   if (r.status !== 0) throw new Error(`import-run failed: ${r.stderr}`);
-  return { ms, rss: Number(/MAXRSS=(\d+)/.exec(r.stderr)?.[1] ?? 0) * 1024 };
+  return r;
 }
 
 function row(name, args, what, file) {
@@ -31,7 +27,7 @@ function row(name, args, what, file) {
     rmSync(path.join(tmp, 'out.ndjson'), { force: true });
     runs.push(timed([path.join(root, 'dist/cli.js'), 'import-run', name, ...args, '--output', path.join(tmp, 'out.ndjson'), file]));
   }
-  const ms = [...runs.map((r) => r.ms)].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const ms = median(runs.map((r) => r.ms));
   const rss = Math.max(...runs.map((r) => r.rss));
   console.log(
     `import-run ${name}, ${N.toLocaleString('en')} ${what} (${(statSync(file).size / MiB).toFixed(1)} MiB), median of ${repeat}: ${(ms / 1000).toFixed(2)} s | ${Math.round(N / (ms / 1000)).toLocaleString('en')} ${what}/s | peak RSS ${(rss / MiB).toFixed(1)} MiB`,

@@ -4,42 +4,30 @@
 // okta-system-log (1 000 pages of 100). Entries per second and peak RSS, median of --repeat;
 // targets: ≥ 30 000 entries/s each, digests < 10 % on top. `node bench/providers.mjs`, or from
 // bench/bench.mjs.
-import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { MiB, median, timedNode } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' } } });
 const repeat = Number(values.repeat);
-const RSS_HOOK = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nMAXRSS="+process.resourceUsage().maxRSS+"\\n"))';
-const MiB = 1024 * 1024;
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-bench-providers-'));
 const N = 100_000;
 
-function median(kind, args, times = repeat) {
+/** `import KIND ARGS`, `times` runs: the median time and the peak RSS. */
+function importMedian(kind, args, times = repeat) {
   const runs = [];
   for (let i = 0; i < times; i++) {
     rmSync(path.join(tmp, 'out.ndjson'), { force: true });
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(
-      process.execPath,
-      ['--import', RSS_HOOK, path.join(root, 'dist/cli.js'), 'import', kind, '--output', path.join(tmp, 'out.ndjson'), ...args],
-      {
-        cwd: tmp,
-        encoding: 'utf8',
-        maxBuffer: 64 * MiB,
-      },
-    );
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const r = timedNode([path.join(root, 'dist/cli.js'), 'import', kind, '--output', path.join(tmp, 'out.ndjson'), ...args], tmp);
     if (r.status !== 0) throw new Error(`import ${kind} failed: ${r.stderr}`);
-    runs.push({ ms, rss: Number(/MAXRSS=(\d+)/.exec(r.stderr)?.[1] ?? 0) * 1024 });
+    runs.push(r);
   }
-  const ms = runs.map((r) => r.ms).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-  return { ms, rss: Math.max(...runs.map((r) => r.rss)) };
+  return { ms: median(runs.map((r) => r.ms)), rss: Math.max(...runs.map((r) => r.rss)) };
 }
 const line = (name, m) =>
   console.log(
@@ -88,7 +76,7 @@ try {
     writeFileSync(file, gzipSync(raw));
     files.push({ file, sha256: createHash('sha256').update(raw).digest('hex') });
   }
-  const plain = median(
+  const plain = importMedian(
     'aws-cloudtrail',
     files.map((f) => f.file),
   );
@@ -142,17 +130,17 @@ try {
     }),
   );
   const checkedArgs = ['--cloudtrail-digests', digests, '--cloudtrail-public-keys', keys, ...files.map((f) => f.file)];
-  const checked = median('aws-cloudtrail', checkedArgs);
+  const checked = importMedian('aws-cloudtrail', checkedArgs);
   line('import aws-cloudtrail, every log file checked against its digest', checked);
   // The cost of the digests: interleaved pairs (runs on this machine move by ±15 %), the median of their ratios.
   const ratios = [];
   for (let i = 0; i < Math.max(repeat, 7); i++) {
-    const without = median(
+    const without = importMedian(
       'aws-cloudtrail',
       files.map((f) => f.file),
       1,
     );
-    const withDigests = median('aws-cloudtrail', checkedArgs, 1);
+    const withDigests = importMedian('aws-cloudtrail', checkedArgs, 1);
     ratios.push(withDigests.ms / without.ms);
   }
   ratios.sort((a, b) => a - b);
@@ -185,7 +173,7 @@ try {
       }),
     );
   writeFileSync(path.join(tmp, 'audit.log'), `${k8s.join('\n')}\n`);
-  line('import k8s-audit', median('k8s-audit', ['--cluster', 'prod', '--max-file-size', '128MiB', path.join(tmp, 'audit.log')]));
+  line('import k8s-audit', importMedian('k8s-audit', ['--cluster', 'prod', '--max-file-size', '128MiB', path.join(tmp, 'audit.log')]));
 
   // Okta: 1 000 pages of 100, a third privilege grants.
   const pages = [];
@@ -206,7 +194,7 @@ try {
     pages.push(JSON.stringify(page));
   }
   writeFileSync(path.join(tmp, 'okta.json'), pages.join(''));
-  line('import okta-system-log', median('okta-system-log', ['--org', 'acme', path.join(tmp, 'okta.json')]));
+  line('import okta-system-log', importMedian('okta-system-log', ['--org', 'acme', path.join(tmp, 'okta.json')]));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
