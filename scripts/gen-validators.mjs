@@ -13,6 +13,7 @@ const surface = schema('tool-decision-surface.schema.json');
 const record = schema('provider-audit-record.schema.json');
 const policy = schema('policy.schema.json');
 const mapping = schema('tool-mapping.schema.json');
+const cacheEntry = schema('evidence-cache-entry.schema.json');
 
 export function generate() {
   const ajv = new Ajv({
@@ -24,8 +25,10 @@ export function generate() {
   });
   ajv.addSchema(surface);
   ajv.addSchema(record);
+  // A cache entry's body (src/gate/cache.ts): checked before it is decoded, the first error enough to ignore it.
+  ajv.addSchema(cacheEntry);
   // ajv's standalone ESM still requires its one runtime helper (string length in code points): import it.
-  const code = standaloneCode(ajv, { decision: `${surface.$id}#/$defs/decision`, record: record.$id }).replace(
+  const code = standaloneCode(ajv, { decision: `${surface.$id}#/$defs/decision`, record: record.$id, cacheEntry: cacheEntry.$id }).replace(
     'const func0 = require("ajv/dist/runtime/ucs2length").default;',
     'import ucs2length from "ajv/dist/runtime/ucs2length.js";\nconst func0 = ucs2length.default ?? ucs2length;',
   );

@@ -44,6 +44,45 @@ describe('--jobs', () => {
     expect(report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
   });
 
+  it('the evidence cache through reading threads: stored cold, found hot, the same report bytes as no cache on 1 and 2 threads', () => {
+    const dir = tempDir();
+    const c = generate(path.join(dir, 'corpus'), 2_000, 11, { signed: true }) as { trustedKey: string; files: number };
+    const run = (name: string, jobs: string, cache: boolean): { stderr: string; sha: string } => {
+      const out = path.join(dir, `${name}.json`);
+      const r = spawnCli(
+        [
+          'verify',
+          '-C',
+          path.join(dir, 'corpus'),
+          '--now',
+          NOW,
+          '--runs',
+          'runs',
+          '--audit',
+          'audit',
+          '--trusted-key',
+          c.trustedKey,
+          '--output',
+          out,
+          '--jobs',
+          jobs,
+          ...(cache ? ['--cache', path.join(dir, 'cache')] : []),
+        ],
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      return { stderr: r.stderr, sha: sha(out) };
+    };
+    const plain = run('plain', '1', false);
+    const cold = run('cold', '2', true);
+    expect(cold.stderr).toContain(`0 of ${c.files} file(s) from the cache; ${c.files} read and stored`);
+    const hot = run('hot', '2', true);
+    expect(hot.stderr).toContain(`${c.files} of ${c.files} file(s) from the cache; 0 read and stored`);
+    const main = run('main', '1', true);
+    expect(main.stderr).toContain(`${c.files} of ${c.files} file(s) from the cache`);
+    expect([cold.sha, hot.sha, main.sha]).toEqual([plain.sha, plain.sha, plain.sha]);
+  });
+
   it('signed records checked against a trusted key, and the byte limits: the same report on 1 and 2 threads', () => {
     const dir = tempDir();
     const c = generate(path.join(dir, 'corpus'), 2_000, 7, { signed: true }) as { trustedKey: string; files: number };

@@ -33,6 +33,7 @@ const setup: ReadSetup = {
   digest: true,
   workspace: ROOT,
   trust: { recordKeys: null, producerKeys: null, identities: null },
+  cache: null,
 };
 
 async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileEvidence[]> {

@@ -33,7 +33,8 @@ const NO_FILES = {
 };
 
 /** `receipt-gate verify …` read into its request, or the usage problem. */
-const parseVerify = (argv: readonly string[], isTTY = false) => usage(() => verifyRequest(argv, { cwd: ROOT, env: {}, isTTY }));
+const parseVerify = (argv: readonly string[], isTTY = false) =>
+  usage(() => verifyRequest(argv, { cwd: ROOT, env: {}, isTTY, version: '0.0.0-test' }));
 
 describe('parsers', () => {
   it('sizes take binary units, case-insensitively, and refuse anything else naming the option', () => {
@@ -98,7 +99,7 @@ describe('the entries map their surface onto the same settings', () => {
     const now = new Date('2026-12-01T12:00:00Z');
     const action = await readSettings(() => '', ctx, {}, NO_FILES, now);
     const fromAction = action.ok ? action.value.gate : null;
-    const parsed = usage(() => verifyRequest([], { cwd: ROOT, env: {}, isTTY: false, now }));
+    const parsed = usage(() => verifyRequest([], { cwd: ROOT, env: {}, isTTY: false, now, version: '0.0.0-test' }));
     const fromCli = parsed.ok && parsed.value !== 'help' ? parsed.value : null;
     expect(fromCli?.settings).toEqual(fromAction);
     expect(fromAction).toEqual(defaultSettings(ROOT, now));

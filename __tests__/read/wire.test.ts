@@ -24,6 +24,7 @@ const SETUP: ReadSetup = {
   digest: true,
   workspace: ROOT,
   trust: { recordKeys: null, producerKeys: null, identities: null },
+  cache: null,
 };
 const evidenceOf = (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) => readEvidence({ file: { path: p, rel }, role }, setup);
 /** What a reading thread of no trust makes of an artifact's bytes. */

@@ -26,8 +26,8 @@ var protobuf_specs_dist = __webpack_require__(9654);
 var verify_dist = __webpack_require__(4187);
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __webpack_require__(3491);
-// EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
-var findings = __webpack_require__(1607);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var findings = __webpack_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __webpack_require__(6153);
 // EXTERNAL MODULE: ./src/core/text.ts

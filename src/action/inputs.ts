@@ -255,6 +255,7 @@ function gateInputs(
     maxFileSize: get('max-file-size'),
     maxLineSize: get('max-line-size'),
     jobs: get('jobs'),
+    cache: null,
     require: parseList(get('require')),
     // PEM text, typically from a repository variable, so a pull request cannot change it.
     trustedKeys: pem('trusted-keys'),

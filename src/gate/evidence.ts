@@ -12,16 +12,18 @@ import type { Attestation, RecordInput, StatementInput, Trust } from '../core/mo
 import { combine, type TrustDecision } from '../core/trust.js';
 import type { FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
-import type { FileEvidence, FileRead } from '../read/file-read.js';
-import { type Role, readBeside, readOne } from '../read/files.js';
+import type { CacheNote, FileEvidence, FileRead } from '../read/file-read.js';
+import { type Beside as Read, type Role, readBeside, readOneUnless } from '../read/files.js';
 import { formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
+import { encodeRead } from '../read/wire.js';
 import type { CheckerDecision, DsseSidecar, FileUnderCheck, SigstoreSidecar, TrustChecker } from '../trust/checker.js';
 import { type IdentitySetup, identityCheckers } from '../trust/checkers/identities.js';
 import { producerKeys } from '../trust/checkers/producer-keys.js';
 import { recordKeys } from '../trust/checkers/record-keys.js';
 import { shapeOnly } from '../trust/checkers/shape-only.js';
 import type { TrustedKeys } from '../trust/keys.js';
+import { besideKey, type CacheSetup, entryKey, lookUp, store } from './cache.js';
 
 /** One file to read and the role it was given. */
 export interface ReadTask {
@@ -54,6 +56,8 @@ export interface ReadSetup {
   readonly trust: TrustSetup;
   /** Nothing outside it is read (a link beside an input must not lead out). */
   readonly workspace: string;
+  /** The evidence cache (gate/cache.ts), or null: every file is read. */
+  readonly cache: CacheSetup | null;
 }
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
@@ -97,11 +101,28 @@ interface Beside {
   readonly digests: [string, string][];
 }
 
+/** Whether a file has a DSSE sidecar to read: an evidence bundle among the runs. */
+const hasDsse = (task: ReadTask): boolean => task.role === 'runs' && formatOf(task.file.rel) === 'bundle';
+
+/** The files beside one input, each read once: its bundle's `<bundle>.intoto.jsonl` (when it is one) and its `<file>.sigstore.json`. */
+interface Sidecars {
+  readonly dsse: Read;
+  readonly sigstore: Read;
+}
+
+function readSidecars(task: ReadTask, setup: ReadSetup): Sidecars {
+  return {
+    dsse: hasDsse(task)
+      ? readBeside(sidecarOf(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits)
+      : { kind: 'none' },
+    sigstore: readBeside(sigstoreOf(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits),
+  };
+}
+
 /** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
-function readDsse(task: ReadTask, setup: ReadSetup, out: Beside): DsseSidecar {
-  if (task.role !== 'runs' || formatOf(task.file.rel) !== 'bundle') return { kind: 'none' };
+function readDsse(task: ReadTask, got: Read, setup: ReadSetup, out: Beside): DsseSidecar {
+  if (!hasDsse(task)) return { kind: 'none' };
   const rel = sidecarOf(task.file.rel);
-  const got = readBeside(sidecarOf(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
   if (got.kind === 'none') return got;
   if (got.kind === 'refused') {
     out.findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
@@ -122,10 +143,9 @@ function readDsse(task: ReadTask, setup: ReadSetup, out: Beside): DsseSidecar {
 }
 
 /** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
-async function readSigstore(task: ReadTask, setup: ReadSetup, out: Beside): Promise<SigstoreSidecar> {
+async function readSigstore(task: ReadTask, got: Read, setup: ReadSetup, out: Beside): Promise<SigstoreSidecar> {
   const rel = sigstoreOf(task.file.rel);
   const at = { file: rel, line: 1, column: 1 };
-  const got = readBeside(sigstoreOf(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
   if (got.kind === 'none') return got;
   if (got.kind === 'refused') {
     out.findings.push(finding('invalid_artifact', at, got.reason));
@@ -169,14 +189,44 @@ function attestationOf(decision: TrustDecision, read: FileRead): Attestation {
 const forRecord = (c: CheckerDecision, i: number): TrustDecision =>
   c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
 
-/** One file and everything beside it → what it contributes, trust decided. */
+/**
+ * One file and everything beside it → what it contributes, trust decided. With a cache, the
+ * evidence stored for these very bytes (the file's and its sidecars') under this set-up, when there
+ * is a sound entry; else the file is read and its evidence stored.
+ */
 export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<FileEvidence> {
   const { file, role } = task;
-  const read = await readOne(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
+  const sidecars = readSidecars(task, setup);
+  const cache = setup.cache;
+  let key: string | null = null;
+  let ignored: string | undefined;
+  const found = (sha256: string): FileEvidence | null => {
+    if (cache === null) return null;
+    key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
+    if (!cache.read) return null;
+    const entry = lookUp(cache, key, file.rel);
+    if (entry.ok) return entry.value;
+    if (entry.reason !== null) ignored = `${entry.reason}`;
+    return null;
+  };
+  const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
+  if (got.kind === 'found') return { ...got.value, cache: { hit: true } };
+  const evidence = await judge(task, got.read, sidecars, setup);
+  if (cache === null) return evidence;
+  // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
+  const wire = encodeRead(evidence, file.rel);
+  const unstored = key === null || got.sha256 === null ? 'the bytes read were not the bytes hashed' : store(cache, key, wire);
+  const note: CacheNote = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
+  return { ...evidence, cache: note, wire };
+}
+
+/** A file read, and its sidecars → what it contributes, every configured checker of its role run. */
+async function judge(task: ReadTask, read: FileRead, sidecars: Sidecars, setup: ReadSetup): Promise<FileEvidence> {
+  const { file, role } = task;
   const out: Beside = { findings: [...read.findings], digests: [] };
   if (read.sha256 !== undefined) out.digests.push([file.rel, read.sha256]);
-  const dsse = readDsse(task, setup, out);
-  const sigstore = await readSigstore(task, setup, out);
+  const dsse = readDsse(task, sidecars.dsse, setup, out);
+  const sigstore = await readSigstore(task, sidecars.sigstore, setup, out);
   const judged = role === 'runs' ? read.run !== null : read.entries.length > 0;
   const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
   const under: FileUnderCheck = { path: file.path, rel: file.rel, role, read, dsse, sigstore };

@@ -13,9 +13,11 @@ import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
+import type { CacheNote } from '../read/file-read.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
+import { type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
@@ -27,6 +29,7 @@ interface Collected extends Evidence {
   readonly inputs: ReadonlyMap<string, string>;
   /** Classes found only in rejected runs, each with the first such file. */
   readonly rejected: ReadonlyMap<string, string>;
+  readonly cache: CacheTally;
 }
 
 /** Where the files are read (gate/readers.ts): the main thread or worker threads. */
@@ -59,6 +62,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   let next = 0;
   const strays = { runs: 0, audit: 0 };
   const rejected = new Map<string, string>();
+  const notes: [string, CacheNote][] = [];
   try {
     for (const { role, d } of found) {
       for (const f of d.findings) findings.push(f);
@@ -76,6 +80,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
       }
       for (const file of d.files) {
         const evidence = await readers.read(next++);
+        if (evidence.cache) notes.push([file.rel, evidence.cache]);
         for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) runs.push(evidence.run);
@@ -110,6 +115,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     inputs,
     fileSha256: inputs,
     rejected,
+    cache: tally(notes),
   };
 }
 
@@ -212,6 +218,8 @@ const optionsOf = (s: Settings): VerifyOptions => ({
 export interface Gated {
   readonly report: Report;
   readonly inputs: ReadonlyMap<string, string>;
+  /** What the evidence cache did, when there is one. */
+  readonly cache: CacheTally | null;
   /** The same evidence judged under another policy, when one was asked for (`policy check --against`). */
   readonly alternative?: Report;
 }
@@ -249,18 +257,15 @@ async function readSetup(
   }
   // Grandfathered runs are pinned by their bytes: every run is hashed then.
   const hash = digests || settings.policy.grandfathered.length > 0;
-  return {
-    ok: true,
-    value: {
-      roots,
-      setup: {
-        limits: settings.limits,
-        digest: hash,
-        workspace: path.resolve(settings.workspace),
-        trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
-      },
-    },
+  const judged = {
+    limits: settings.limits,
+    digest: hash,
+    trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
   };
+  // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
+  const c = settings.cache;
+  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.version, judged) } : null;
+  return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache } } };
 }
 
 /**
@@ -295,6 +300,7 @@ export async function runGate(
     value: {
       report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
       inputs: evidence.inputs,
+      cache: settings.cache ? evidence.cache : null,
       ...(alsoUnder ? { alternative: verify(evidence, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
     },
   };

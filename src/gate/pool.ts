@@ -11,7 +11,7 @@
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { item, stored } from '../core/lists.js';
-import type { FileEvidence } from '../read/file-read.js';
+import type { CacheNote, FileEvidence } from '../read/file-read.js';
 import type { Role } from '../read/files.js';
 import { decodeRead, encodeRead } from '../read/wire.js';
 import { failed, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
@@ -38,8 +38,10 @@ interface TaskMessage {
   readonly rel: string;
   readonly role: Role;
 }
-/** worker → main: the encoded result, or why reading threw (a bug: the file still fails). */
-type ResultMessage = { readonly id: number; readonly text: string } | { readonly id: number; readonly thrown: string };
+/** worker → main: the encoded result with what the cache did for it (never part of the encoding: it is what is stored), or why reading threw (a bug: the file still fails). */
+type ResultMessage =
+  | { readonly id: number; readonly text: string; readonly cache: CacheNote | null }
+  | { readonly id: number; readonly thrown: string };
 /** worker → main, first: its reader is loaded (a worker that ends before this read nothing). */
 interface ReadyMessage {
   readonly ready: true;
@@ -215,7 +217,10 @@ export class WorkerReaders implements Readers {
     held.splice(held.indexOf(m.id), 1);
     this.feed(worker);
     const rel = item(this.tasks, m.id).file.rel;
-    item(this.results, m.id).resolve('text' in m ? decoded(m.text, rel) : stopped(rel, m.thrown));
+    if ('text' in m) {
+      const evidence = decoded(m.text, rel);
+      item(this.results, m.id).resolve(m.cache === null ? evidence : { ...evidence, cache: m.cache });
+    } else item(this.results, m.id).resolve(stopped(rel, m.thrown));
   }
 
   /**
@@ -257,7 +262,7 @@ export function serveReads(port: MessagePort, setup: ReadSetup): void {
   let chain = Promise.resolve();
   const reply = (id: number, got: Promise<FileEvidence>, rel: string): void => {
     got.then(
-      (r) => port.postMessage({ id, text: encodeRead(r, rel) } satisfies ResultMessage),
+      (r) => port.postMessage({ id, text: r.wire ?? encodeRead(r, rel), cache: r.cache ?? null } satisfies ResultMessage),
       (e: unknown) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) } satisfies ResultMessage),
     );
   };

@@ -166,18 +166,57 @@ async function fileSha256(path: string): Promise<string | undefined> {
 
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
 export async function readOne(file: FoundFile, role: Role, limits: ReadLimits, digest = false): Promise<FileRead> {
-  const fail = (message: string): FileRead => failure(file.rel, message);
+  const got = await readOneUnless<never>(file, role, limits, digest, null);
+  return got.kind === 'found' ? got.value : got.read;
+}
+
+/**
+ * What `readOneUnless` found: the look-up's answer for the file's digest, or the file read (`sha256`:
+ * the digest of exactly the bytes read; null when the file could not be read, or when a streamed
+ * bundle's bytes were not the bytes hashed first, so nothing may be stored under that digest).
+ */
+export type ReadOrFound<T> =
+  | { readonly kind: 'found'; readonly value: T }
+  | { readonly kind: 'read'; readonly read: FileRead; readonly sha256: string | null };
+
+/**
+ * readOne, asking `lookUp` first with the sha256 of the file's bytes (a content-addressed cache,
+ * gate/cache.ts): the file is read once and hashed, and those very bytes are read only when the
+ * look-up has nothing (a bundle is streamed: hashed, then read, and its own digest compared).
+ * `lookUp` runs synchronously while this thread's read buffer holds the file: it must not read
+ * through readTransient. Without one (null), a text file is hashed only when `digest` asks.
+ */
+export async function readOneUnless<T>(
+  file: FoundFile,
+  role: Role,
+  limits: ReadLimits,
+  digest: boolean,
+  lookUp: ((sha256: string) => T | null) | null,
+): Promise<ReadOrFound<T>> {
+  const fail = (message: string): ReadOrFound<T> => ({ kind: 'read', read: failure(file.rel, message), sha256: null });
   if (isBundle(file.rel)) {
+    if (role === 'audit') return fail(BUNDLE_IN_AUDIT);
+    const first = lookUp === null ? undefined : await fileSha256(file.path);
+    const found = first === undefined || lookUp === null ? null : lookUp(first);
+    if (found !== null) return { kind: 'found', value: found };
     // Streamed from disk: a bundle is never held whole beyond its events.
-    const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
-    const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-    return sha256 === undefined ? readResult : { ...readResult, sha256 };
+    const readResult = await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+    const own = readResult.bundle?.archiveSha256;
+    const sha256 = digest ? (own ?? first ?? (await fileSha256(file.path))) : undefined;
+    return {
+      kind: 'read',
+      read: sha256 === undefined ? readResult : { ...readResult, sha256 },
+      sha256: own !== undefined && own === first ? own : null,
+    };
   }
   if (!formatOf(file.rel)) return fail(UNSUPPORTED);
-  const read = readTransient(file.path, limits);
-  if (!read.ok) return fail(read.reason);
-  const bytes = read.value;
-  // Both before anything yields: the buffer is this thread's, and the next file is read into it.
+  const got = readTransient(file.path, limits);
+  if (!got.ok) return fail(got.reason);
+  const bytes = got.value;
+  // All before anything yields: the buffer is this thread's, and the next file is read into it.
+  const sha256 = lookUp !== null || digest ? createHash('sha256').update(bytes).digest('hex') : null;
+  const found = sha256 === null || lookUp === null ? null : lookUp(sha256);
+  if (found !== null) return { kind: 'found', value: found };
   const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-  return digest ? { ...fileRead, sha256: createHash('sha256').update(bytes).digest('hex') } : fileRead;
+  return { kind: 'read', read: digest && sha256 !== null ? { ...fileRead, sha256 } : fileRead, sha256 };
 }

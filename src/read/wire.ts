@@ -10,7 +10,7 @@
  * read only by `decodeRead`.
  */
 import type { ClaimReading } from '../core/claims.js';
-import type { Finding } from '../core/findings.js';
+import { FINDING_CODES, type Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { StatementInput } from '../core/model.js';
@@ -24,8 +24,11 @@ import {
   type Trust,
 } from '../core/model.js';
 import type { Projection } from '../core/projection.js';
-import type { Level } from '../core/vocabulary.js';
+import { SEVERITIES } from '../core/severity.js';
+import { TRUST_CODE_NAMES } from '../core/trust.js';
+import { isLevel, type Level } from '../core/vocabulary.js';
 import type { FileEvidence } from './file-read.js';
+import { cacheEntry } from './validators.generated.js';
 
 /** [file (null: the file read), line, column, member (null: none)] */
 type Loc = [string | null, number, number, string | null];
@@ -178,8 +181,55 @@ function recordOf(t: RecordTuple, rel: string): RecordInput {
 }
 
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
-export function decodeRead(text: string, rel: string): FileEvidence {
-  const w: Wire = JSON.parse(text);
+export const decodeRead = (text: string, rel: string): FileEvidence => fromWire(JSON.parse(text), rel);
+
+const FINDING_CODE_SET: ReadonlySet<string> = new Set(FINDING_CODES);
+const TRUST_CODE_SET: ReadonlySet<string> = new Set(TRUST_CODE_NAMES);
+const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
+const trustCodeOk = (t: Trust | Attestation | null): boolean => t === null || !('code' in t) || TRUST_CODE_SET.has(t.code);
+
+/**
+ * The first reason a text another process wrote (a cache entry: src/gate/cache.ts) is not an
+ * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
+ * member named from a vocabulary against its table (findings, severities, levels, trust codes).
+ */
+function wireProblem(w: unknown): string | null {
+  if (!cacheEntry(w)) {
+    const e = cacheEntry.errors?.[0];
+    return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
+  }
+  const wire = w as Wire;
+  for (const f of wire.findings)
+    if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity)) return `a finding's code or severity (${f.code}, ${f.severity})`;
+  for (const d of wire.run?.decisions ?? []) {
+    const claim = d[6];
+    if (claim[0] === 1 && !isLevel(claim[2])) return `a claimed level (${claim[2]})`;
+  }
+  if (!trustCodeOk(wire.run?.attestation ?? null)) return "a run's trust code";
+  for (const r of wire.records) if (!trustCodeOk(r[9])) return "a record's trust code";
+  for (const st of wire.statements) if (!trustCodeOk(st.trust)) return "a statement's trust code";
+  return null;
+}
+
+/**
+ * An encoded FileEvidence written by another process (a cache entry), checked before it is
+ * decoded: the evidence, or why it is not one (it is then ignored and the file read).
+ */
+export function decodeChecked(
+  text: string,
+  rel: string,
+): { readonly ok: true; readonly value: FileEvidence } | { readonly ok: false; readonly reason: string } {
+  let w: unknown;
+  try {
+    w = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const problem = wireProblem(w);
+  return problem === null ? { ok: true, value: fromWire(w as Wire, rel) } : { ok: false, reason: problem };
+}
+
+function fromWire(w: Wire, rel: string): FileEvidence {
   let run: RunInput | null = null;
   if (w.run) {
     const { artifact, attestation, sha256 } = w.run;

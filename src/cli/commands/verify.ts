@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
 import { linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
@@ -220,7 +221,18 @@ const REPORT_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
-const OPTIONS = [...GATE_OPTIONS, ...REPORT_OPTIONS] as const satisfies readonly OptionSpec[];
+/** The evidence cache (gate/cache.ts): verify only. */
+const CACHE_OPTIONS = [
+  {
+    flag: 'cache',
+    kind: 'string',
+    arg: 'DIR',
+    help: "keep each input file's evidence in DIR, keyed by the sha256 of its bytes, the bytes beside it, every read and trust setting and this version: a file whose key is there is not read again (the report is the same bytes). DIR is trusted like the gate itself: fill it only from runs on your default branch. A verdict (--vsa, --vsa-predicate) writes it and never reads it. Relative to -C",
+  },
+  { flag: 'no-cache', kind: 'boolean', help: 'read every file and keep nothing (overrides --cache)' },
+] as const satisfies readonly OptionSpec[];
+
+const OPTIONS = [...GATE_OPTIONS, ...REPORT_OPTIONS, ...CACHE_OPTIONS] as const satisfies readonly OptionSpec[];
 
 type VerifyFlags = Flags<typeof OPTIONS>;
 
@@ -336,6 +348,7 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
       return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false;
     }).map(([, name]) => name),
     trustFile: (file, commit) => trustFileAt(dir, file, commit),
+    cache: null,
   };
 }
 
@@ -434,7 +447,7 @@ interface VerifyRequest {
 /** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
 export function verifyRequest(
   argv: readonly string[],
-  ctx: Pick<CommandContext, 'cwd' | 'env' | 'isTTY'> & { readonly now?: Date },
+  ctx: Pick<CommandContext, 'cwd' | 'env' | 'isTTY' | 'version'> & { readonly now?: Date },
 ): VerifyRequest | 'help' {
   const { flags: f, rest, help } = parseFlags(argv, OPTIONS);
   if (help) return 'help';
@@ -460,7 +473,9 @@ export function verifyRequest(
     ['--vsa', vsa?.envelope ?? null],
     ['--vsa-key', at(f['vsa-key'])],
   ]);
-  return { settings: buildSettings(gateInputs(f, dir, ctx.now ?? new Date())), format, output, sarif, vsa };
+  // A verdict rests on every byte: it stores what it read and reads no entry.
+  const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, version: ctx.version };
+  return { settings: buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), format, output, sarif, vsa };
 }
 
 /** An output the gate could not write: a configuration problem (exit 2). */
@@ -481,6 +496,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     );
   const { report, inputs } = gated.value;
   const code = report.ok ? EXIT.pass : EXIT.problem;
+  const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n` : '';
   if (req.sarif) {
     try {
       writeWhole(req.sarif, renderSarif(report, '', ctx.version));
@@ -490,7 +506,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   }
   if (req.output === null) {
     const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
-    return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+    return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: cached };
   }
   let digest = '';
   try {
@@ -515,7 +531,11 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
     attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
   }
-  return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
+  return {
+    code,
+    stdout: '',
+    stderr: `${cached}receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n`,
+  };
 }
 
 export const verify: Command = {

@@ -4,6 +4,7 @@
  * the one table, every value checked with one message naming the flag or input as its entry calls
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
+import path from 'node:path';
 import { type Finding, finding } from '../../core/findings.js';
 import type { PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Instant } from '../../core/time.js';
@@ -11,7 +12,7 @@ import { DEFAULTS } from './defaults.js';
 import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
 import { requireExistingPaths } from './paths.js';
 import { type PolicyGiven, settlePolicy, settleTrustFile } from './policy.js';
-import { type Settings, UsageError } from './types.js';
+import { type CacheSettings, type Settings, UsageError } from './types.js';
 
 /** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse. */
 interface PemSource {
@@ -75,6 +76,8 @@ export interface GateInputs {
   readonly trustFilesChanged?: readonly string[];
   /** The verification time. */
   readonly now: Instant;
+  /** The evidence cache the entry asked for (its directory relative to `cwd`), or null. */
+  readonly cache: CacheSettings | null;
 }
 
 /** A trust file as given: one text, or the base's and the head's of a pull request. */
@@ -251,5 +254,6 @@ export function buildSettings(given: GateInputs): Settings {
     trustedProducers,
     keyless,
     trustMode,
+    cache: g.cache ? { ...g.cache, dir: path.resolve(g.cwd, g.cache.dir) } : null,
   };
 }

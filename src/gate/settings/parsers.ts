@@ -93,6 +93,7 @@ export function defaultSettings(cwd: string, now: Date = new Date()): Settings {
     keyless: null,
     trustMode: 'enforce',
     jobs: parseJobs('jobs', DEFAULTS.jobs),
+    cache: null,
   };
 }
 

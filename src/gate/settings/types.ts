@@ -85,6 +85,15 @@ export interface Settings {
   readonly keyless: KeylessSettings | null;
   /** Threads that read the input files (1: the main thread alone); null: the machine's cores, when the input is large enough to pay (gate/readers.ts). */
   readonly jobs: number | null;
+  /** The evidence cache (gate/cache.ts), or null: every file is read and nothing is stored. */
+  readonly cache: CacheSettings | null;
+}
+
+/** Where the evidence cache is kept, whether its entries are read (a verdict writes and never reads), and the product version its keys hold. */
+export interface CacheSettings {
+  readonly dir: string;
+  readonly read: boolean;
+  readonly version: string;
 }
 
 /** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */

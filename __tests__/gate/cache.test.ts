@@ -1,0 +1,219 @@
+/**
+ * The evidence cache (issue 44 item 5; src/gate/cache.ts): a file's evidence is stored under the
+ * sha256 of its bytes, the bytes beside it, its path, the read set-up and the version. A hit gives
+ * the same report bytes as reading every file; any changed byte, trust setting or version misses; an
+ * entry that fails its checks is ignored and the file read; a verdict never reads an entry.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CacheTally } from '../../src/gate/cache.js';
+import { runGate } from '../../src/gate/gate.js';
+import { defaultSettings } from '../../src/gate/settings/parsers.js';
+import type { Settings } from '../../src/gate/settings/types.js';
+import { demoCorpus, testSigner } from '../support/corpus.js';
+import { cleanup, cli, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+/** The demo (a surface, an event log, an evidence bundle, two exports) in a fresh repository, with a cache folder beside it. */
+function repo(): { dir: string; cache: string } {
+  const dir = writeFiles(tempDir(), demoCorpus());
+  return { dir, cache: path.join(dir, '.cache') };
+}
+
+async function gated(dir: string, cache: string | null, over: Partial<Settings> = {}, version = '1.0.0', read = true) {
+  const r = await runGate({
+    ...defaultSettings(dir, TEST_NOW),
+    cache: cache === null ? null : { dir: cache, read, version },
+    ...over,
+  });
+  if (!r.ok) throw new Error(r.reason.message);
+  return { json: JSON.stringify(r.value.report), cache: r.value.cache as CacheTally };
+}
+
+const entries = (cache: string): string[] => readdirSync(cache).filter((f) => f.endsWith('.json'));
+
+/** The entry stored for a file: the one whose body names one of its records or its run. */
+function entryHolding(cache: string, text: string): string {
+  const found = entries(cache).filter((f) => readFileSync(path.join(cache, f), 'utf8').includes(text));
+  expect(found).toHaveLength(1);
+  return path.join(cache, found[0] as string);
+}
+
+/** Rewrite an entry's body and give it a header that matches it (what someone who can write the cache can do). */
+function rewriteBody(entry: string, edit: (body: string) => string): void {
+  const text = readFileSync(entry, 'utf8');
+  const newline = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, newline)) as { schema: string; key: string; sha256: string };
+  const body = edit(text.slice(newline + 1));
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  writeFileSync(entry, `${JSON.stringify({ ...header, sha256 })}\n${body}`);
+}
+
+describe('the evidence cache', () => {
+  it('a second run reads no file and gives the same report bytes as a run without the cache', async () => {
+    const { dir, cache } = repo();
+    const none = await gated(dir, null);
+    const cold = await gated(dir, cache);
+    expect(cold.cache).toMatchObject({ files: 5, hits: 0, stored: 5, ignored: 0, unstored: 0 });
+    expect(entries(cache)).toHaveLength(5);
+    const hot = await gated(dir, cache);
+    expect(hot.cache).toMatchObject({ files: 5, hits: 5, stored: 0, ignored: 0 });
+    expect(cold.json).toBe(none.json);
+    expect(hot.json).toBe(none.json);
+  });
+
+  it('a changed byte misses (that file only); another path is another key', async () => {
+    const { dir, cache } = repo();
+    await gated(dir, cache);
+    appendFileSync(path.join(dir, '.assay/audit/slack/2026-11.ndjson'), '\n');
+    const changed = await gated(dir, cache);
+    expect(changed.cache).toMatchObject({ hits: 4, stored: 1 });
+    expect(changed.json).toBe((await gated(dir, null)).json);
+    // The bundle is streamed and hashed before it is read: its bytes are its key too.
+    const bundle = path.join(dir, '.assay/runs/2026-11-20-release.tar.gz');
+    const bytes = readFileSync(bundle);
+    writeFileSync(bundle, Buffer.concat([bytes, Buffer.from([0])]));
+    expect((await gated(dir, cache)).cache).toMatchObject({ hits: 4, stored: 1 });
+  });
+
+  it('a changed trust setting, another version and another limit each miss every file', async () => {
+    const { dir, cache } = repo();
+    await gated(dir, cache);
+    const signer = testSigner();
+    const keys = new Map([['test-key', signer.publicKey]]);
+    expect((await gated(dir, cache, { trustedKeys: keys })).cache).toMatchObject({ hits: 0, stored: 5 });
+    expect((await gated(dir, cache, {}, '1.0.1')).cache).toMatchObject({ hits: 0, stored: 5 });
+    const limits = { ...defaultSettings(dir, TEST_NOW).limits, maxLineBytes: 1024 * 1024 };
+    expect((await gated(dir, cache, { limits })).cache).toMatchObject({ hits: 0, stored: 5 });
+    // Each set-up has its own entries: going back to the first finds them all.
+    expect((await gated(dir, cache)).cache).toMatchObject({ hits: 5 });
+    // What judges, not what is read, may change freely: the policy is not in the key.
+    expect((await gated(dir, cache, { strictObserved: true })).cache).toMatchObject({ hits: 5 });
+  });
+
+  it('a file beside an input (a Sigstore bundle) is part of its key', async () => {
+    const { dir, cache } = repo();
+    await gated(dir, cache);
+    writeFileSync(path.join(dir, '.assay/runs/2026-11-03-rotate-deploy-keys.json.sigstore.json'), '{"not":"a bundle"}\n');
+    const withSidecar = await gated(dir, cache);
+    expect(withSidecar.cache).toMatchObject({ hits: 4, stored: 1 });
+    expect(withSidecar.json).toBe((await gated(dir, null)).json);
+    expect(withSidecar.json).toMatch(/sigstore\.json/);
+  });
+
+  it('a truncated, altered, misshapen or misnamed entry, or a link, is ignored and said; the file is read and its entry written again', async () => {
+    const { dir, cache } = repo();
+    const none = await gated(dir, null);
+    await gated(dir, cache);
+    const audit = entryHolding(cache, 'github-audit-8842211');
+    const truncated = readFileSync(audit);
+    writeFileSync(audit, truncated.subarray(0, truncated.length >> 1));
+    let r = await gated(dir, cache);
+    expect(r.cache).toMatchObject({ hits: 4, stored: 1, ignored: 1 });
+    expect(r.cache.firstIgnored).toMatch(/^\.assay\/audit\/github\/2026-11\.json: its body's sha256 is not the one its header names/);
+    expect(r.json).toBe(none.json);
+    expect((await gated(dir, cache)).cache).toMatchObject({ hits: 5, ignored: 0 });
+
+    // A body with a header that matches it, but not the shape of evidence.
+    rewriteBody(audit, () => '{"run":null,"records":"all verified"}');
+    r = await gated(dir, cache);
+    expect(r.cache).toMatchObject({ hits: 4, ignored: 1 });
+    expect(r.cache.firstIgnored).toMatch(/its body fails its check: its shape/);
+    expect(r.json).toBe(none.json);
+
+    // A finding code no table names.
+    rewriteBody(entryHolding(cache, 'github-audit-8842211'), (body) =>
+      body.replace(
+        /"findings":\[(\]?)/,
+        (_, end: string) =>
+          `"findings":[{"severity":"notice","code":"all_good","file":"x","line":1,"column":1,"message":"m"}${end === ']' ? ']' : ','}`,
+      ),
+    );
+    r = await gated(dir, cache);
+    expect(r.cache.firstIgnored).toMatch(/a finding's code or severity \(all_good/);
+    expect(r.json).toBe(none.json);
+
+    // An entry copied under another key's name.
+    const [a, b] = entries(cache).map((f) => path.join(cache, f));
+    writeFileSync(b as string, readFileSync(a as string));
+    r = await gated(dir, cache);
+    expect(r.cache).toMatchObject({ hits: 4, ignored: 1 });
+    expect(r.cache.firstIgnored).toMatch(/its header names another key/);
+    expect(r.json).toBe(none.json);
+
+    if (process.platform !== 'win32') {
+      const [first] = entries(cache).map((f) => path.join(cache, f));
+      const elsewhere = path.join(tempDir(), 'entry.json');
+      writeFileSync(elsewhere, readFileSync(first as string));
+      unlinkSync(first as string);
+      symlinkSync(elsewhere, first as string);
+      r = await gated(dir, cache);
+      expect(r.cache.firstIgnored).toMatch(/it is a symbolic link/);
+      expect(r.json).toBe(none.json);
+    }
+  });
+
+  it('an entry that is well formed but says something else is believed by a pull request run: that is why a verdict never reads one', async () => {
+    const { dir, cache } = repo();
+    const none = await cli(['verify', '--format', 'json'], dir);
+    expect((await cli(['verify', '--format', 'json', '--cache', '.cache'], dir)).stderr).toMatch(
+      /0 of 5 file\(s\) from the cache; 5 read and stored/,
+    );
+    rewriteBody(entryHolding(cache, 'github-audit-8842211'), (body) => body.replace('github-audit-8842211', 'forged-8842211'));
+    const believed = await cli(['verify', '--format', 'json', '--cache', '.cache'], dir);
+    expect(believed.stderr).toMatch(/5 of 5 file\(s\) from the cache/);
+    expect(believed.stdout).toMatch(/forged-8842211/);
+    // The verdict reads every byte: no forged record, the report of a run without the cache, and every entry written again.
+    const verdict = await cli(
+      [
+        'verify',
+        '--format',
+        'json',
+        '--cache',
+        '.cache',
+        '--output',
+        'report.json',
+        '--vsa-predicate',
+        'vsa.json',
+        '--resource-uri',
+        'git+https://example.test/r@abc',
+      ],
+      dir,
+    );
+    expect(verdict.stderr).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
+    expect(readFileSync(path.join(dir, 'report.json'), 'utf8')).toBe(none.stdout);
+    expect(readFileSync(path.join(dir, 'vsa.json'), 'utf8')).not.toMatch(/forged/);
+    // A verdict hashes every input (its set-up is another key): a second one reads every byte again.
+    const again = await cli(
+      [
+        'verify',
+        '--format',
+        'json',
+        '--cache',
+        '.cache',
+        '--output',
+        'report.json',
+        '--vsa-predicate',
+        'vsa.json',
+        '--resource-uri',
+        'git+https://example.test/r@abc',
+      ],
+      dir,
+    );
+    expect(again.stderr).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
+    expect(readFileSync(path.join(dir, 'report.json'), 'utf8')).toBe(none.stdout);
+  });
+
+  it('--no-cache reads every file and keeps nothing; without --cache nothing is said', async () => {
+    const { dir, cache } = repo();
+    const off = await cli(['verify', '--format', 'json', '--cache', '.cache', '--no-cache'], dir);
+    expect(existsSync(cache)).toBe(false);
+    expect(off.stderr).toBe('');
+    const plain = await cli(['verify', '--format', 'json'], dir);
+    expect(plain.stderr).toBe('');
+    expect(off.stdout).toBe(plain.stdout);
+  });
+});
