@@ -2305,6 +2305,17 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/import chunk loading */
 /******/ (() => {
 /******/ 	// no baseURI
@@ -2432,6 +2443,922 @@ const RECORD_OUTCOMES = {
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
+;// CONCATENATED MODULE: ./src/read/wire.ts
+
+
+
+
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (tuple, rel) => {
+    const [written, line, column, member] = tuple;
+    const file = written ?? rel;
+    return member === null ? { file, line, column } : { file, line, column, member };
+};
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim, d.projection),
+    projectionTuple(d.projection),
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+    d.labels,
+    d.time === null ? null : [d.time.seconds, d.time.fraction],
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.trust,
+];
+/** What a reading thread sends for one file. */
+function encodeRead(evidence, rel) {
+    const wire = {
+        run: evidence.run
+            ? {
+                artifact: evidence.run.artifact,
+                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+                attestation: evidence.run.attestation ?? null,
+                sha256: evidence.run.sha256 ?? null,
+            }
+            : null,
+        records: evidence.records.map((x) => recordTuple(x, rel)),
+        statements: evidence.statements,
+        findings: evidence.findings,
+        digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t, projection) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const subject = subjectOf(projection);
+    // SAME is written only for a claim whose digest is its subject's: a subject is there.
+    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(tuple, rel) {
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+    const projection = projectionOf(projected);
+    // SAME is written only for a member equal to the subject's: a subject is there.
+    const subject = subjectOf(projection)?.subject ?? null;
+    return {
+        loc: unloc(tuple, rel),
+        index,
+        tool,
+        claim: claimOf(claim, projection),
+        projection,
+        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+        verb: verb === SAME ? (subject?.verb ?? null) : verb,
+        denied,
+        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+        succeeded,
+        labels,
+        time: time === null ? null : { seconds: time[0], fraction: time[1] },
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
+}
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
+const wire_decodeRead = (text, rel) => fromWire(JSON.parse(text), rel);
+const FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
+const TRUST_CODE_SET = new Set(core_trust/* TRUST_CODE_NAMES */.M5);
+const SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
+const trustCodeOk = (t) => t === null || !('code' in t) || TRUST_CODE_SET.has(t.code);
+/**
+ * The first reason a text another process wrote (a cache entry: src/gate/cache.ts) is not an
+ * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
+ * member named from a vocabulary against its table (findings, severities, levels, trust codes).
+ */
+function wireProblem(w, shape) {
+    if (!shape(w)) {
+        const e = shape.errors?.[0];
+        return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
+    }
+    const wire = w;
+    for (const f of wire.findings)
+        if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity))
+            return `a finding's code or severity (${f.code}, ${f.severity})`;
+    for (const d of wire.run?.decisions ?? []) {
+        const claim = d[6];
+        if (claim[0] === 1 && !isLevel(claim[2]))
+            return `a claimed level (${claim[2]})`;
+    }
+    if (!trustCodeOk(wire.run?.attestation ?? null))
+        return "a run's trust code";
+    for (const r of wire.records)
+        if (!trustCodeOk(r[9]))
+            return "a record's trust code";
+    for (const st of wire.statements)
+        if (!trustCodeOk(st.trust))
+            return "a statement's trust code";
+    return null;
+}
+/**
+ * An encoded FileEvidence written by another process (a cache entry), checked before it is
+ * decoded: the evidence, or why it is not one (it is then ignored and the file read).
+ */
+function decodeChecked(text, rel, shape) {
+    let w;
+    try {
+        w = JSON.parse(text);
+    }
+    catch (error) {
+        return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const problem = wireProblem(w, shape);
+    return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
+}
+function fromWire(w, rel) {
+    let run = null;
+    if (w.run) {
+        const { artifact, attestation, sha256 } = w.run;
+        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+        run = {
+            artifact,
+            decisions,
+            ...(attestation === null ? {} : { attestation }),
+            ...(sha256 === null ? {} : { sha256 }),
+        };
+    }
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var read_envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const match = SHAPE.exec(text);
+    if (!match)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !match[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const match = DAY.exec(text);
+    if (!match)
+        return null;
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
+        return null;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
+}
+/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+/**
+ * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
+ * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
+ */
+function fromEpochNanos(given) {
+    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
+    const text = typeof given === 'string'
+        ? given
+        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
+            ? BigInt(given).toString()
+            : '';
+    if (!/^[1-9]\d{0,20}$/.test(text))
+        return null;
+    const padded = text.padStart(10, '0');
+    const seconds = Number(padded.slice(0, -9));
+    if (seconds > MAX_EPOCH_SECONDS)
+        return null;
+    return { seconds, fraction: trimZeros(padded.slice(-9)) };
+}
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+    [COVERAGE_SCHEMA, 'coverage'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const name2 = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.Gv)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.Gv)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const kind = byName(type, value['data'], 'event');
+        return kind;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
+/**
+ * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
+ * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
+ * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
+ */
+
+
+
+
+const MEMBERS = [
+    'schema',
+    'provider',
+    'export',
+    'actors',
+    'repos',
+    'owner',
+    'actions',
+    'since',
+    'until',
+    'entries_read',
+    'records',
+];
+const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
+const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A statement's members, checked; or why it is not a statement. */
+function checkStatement(value) {
+    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
+    for (const k of Object.keys(value))
+        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
+            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
+            return bad(`${k} is missing`);
+    if (value['schema'] !== COVERAGE_SCHEMA)
+        return bad(`schema must be ${COVERAGE_SCHEMA}`);
+    const provider = value['provider'];
+    const kind = value['export'];
+    if (typeof provider !== 'string' || provider === '')
+        return bad('provider must be a non-empty string');
+    if (typeof kind !== 'string' || kind === '')
+        return bad('export must be a non-empty string');
+    const actors = value['actors'];
+    if (!strings(actors))
+        return bad('actors must be a list of strings (empty: the statement covers nothing)');
+    const repos = value['repos'];
+    if (repos !== null && !strings(repos))
+        return bad('repos must be a list of OWNER/NAME strings, or null');
+    if (repos !== null)
+        for (const r of repos)
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
+    const owner = value['owner'];
+    if (owner !== null && (typeof owner !== 'string' || owner === ''))
+        return bad('owner must be a non-empty string, or null');
+    const actions = value['actions'];
+    if (!strings(actions) || actions.length === 0)
+        return bad('actions must be a non-empty list of CLASS:VERB strings');
+    for (const a of actions)
+        if (!ACTION.test(a))
+            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
+    const times = [];
+    for (const k of ['since', 'until']) {
+        const given = value[k];
+        if (typeof given !== 'string')
+            return bad(`${k} must be an RFC 3339 time (a string)`);
+        const t = parseRfc3339(given);
+        if (!t.ok)
+            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
+        times.push(t.value);
+    }
+    const [since, until] = times;
+    if (compareInstants(since, until) >= 0)
+        return bad('since must be before until (the window is [since, until))');
+    // When the import ran (docs/coverage.md §6); statements written before it have none.
+    if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
+        const at = value['exported_at'];
+        const t = typeof at === 'string' ? parseRfc3339(at) : null;
+        if (!t?.ok)
+            return bad('exported_at must be an RFC 3339 time (a string)');
+        if (compareInstants(t.value, until) < 0)
+            return bad('exported_at is before until: a window is exported once it has ended');
+    }
+    const entries = value['entries_read'];
+    const records = value['records'];
+    if (!count(entries))
+        return bad('entries_read must be a non-negative integer');
+    if (!count(records))
+        return bad('records must be a non-negative integer');
+    return {
+        ok: true,
+        value: {
+            provider,
+            export: kind,
+            actors: [...actors],
+            repos: repos === null ? null : [...repos],
+            owner,
+            actions: [...actions],
+            since,
+            until,
+            entries_read: entries,
+            records,
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/provider-exports.ts
+/**
+ * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
+ * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
+ * A leaf: the importers (tools/import/) and the audit reader both ask it.
+ */
+
+const EXPORT_KINDS = {
+    'github-audit-log': 'a GitHub audit-log export',
+    'github-webhook': 'GitHub webhook deliveries',
+    'slack-audit-log': 'a Slack audit-log page',
+    'aws-cloudtrail': 'an AWS CloudTrail log file or lookup-events output',
+    'k8s-audit': 'a Kubernetes audit log (audit.k8s.io/v1 events)',
+    'okta-system-log': 'an Okta System Log page',
+};
+/** Whether an entry has the shape of each kind's entries. */
+const EXPORT_SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,core_json/* isObject */.Gv)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$3)(e, '_document_id') || (0,core_json/* hasOwn */.$3)(e, '@timestamp') || (0,core_json/* hasOwn */.$3)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.Gv)(e['request']) || (0,core_json/* hasOwn */.$3)(e, 'delivered_at') || (0,core_json/* hasOwn */.$3)(e, 'event'))) ||
+        ((0,core_json/* isObject */.Gv)(e['key']) && (0,core_json/* isObject */.Gv)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$3)(e, '_document_id') && ((0,core_json/* isObject */.Gv)(e['entity']) || (0,core_json/* isObject */.Gv)(e['context'])),
+    'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
+    'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
+    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$3)(e, 'published'),
+};
+/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
+function exportKindOf(value) {
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return null;
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.Gv)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.Gv)(list[0]) ? [list[0]] : [])];
+    for (const kind of Object.keys(EXPORT_SHAPES))
+        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
+            return kind;
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const claims_NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const value = decision['decision'];
+    const effect = (0,core_json/* isObject */.Gv)(value) ? value['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,core_json/* isObject */.Gv)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,core_json/* hasOwn */.$3)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : claims_NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,core_json/* isObject */.Gv)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$3)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : claims_NONE,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/classes.ts
+const classes_NONE = new Set();
+const GITHUB_NAMES = new Set(['owner', 'repo']);
+/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
+const github = (verbs, fields, hashed = []) => ({
+    fields: ['owner', 'repo', ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: GITHUB_NAMES,
+    scope: { owner: 'owner', repo: 'repo' },
+    provider: 'github',
+    wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
+});
+/** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
+const tenant = (provider, field, verbs, fields, hashed = []) => ({
+    fields: [field, ...fields],
+    verbs,
+    hashed: new Map(hashed),
+    caseless: classes_NONE,
+    scope: { owner: field, repo: null },
+    provider,
+    wholeNumbers: classes_NONE,
+});
+const CLASSES = new Map([
+    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
+    ['github_issue', github(['create', 'close'], ['number'])],
+    ['github_issue_comment', github(['create'], ['comment_id'])],
+    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
+    ['github_branch_push', github(['push'], ['ref', 'after'])],
+    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
+    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
+    [
+        'github_deploy_key',
+        {
+            fields: ['owner', 'repo', 'key_title_hash'],
+            verbs: ['create'],
+            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
+            caseless: GITHUB_NAMES,
+            scope: { owner: 'owner', repo: 'repo' },
+            provider: 'github',
+            wholeNumbers: classes_NONE,
+        },
+    ],
+    [
+        'workspace_member',
+        {
+            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+            verbs: ['add'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+            provider: 'slack',
+            wholeNumbers: classes_NONE,
+        },
+    ],
+    [
+        'workspace_role',
+        {
+            fields: ['workspace_id_hash', 'principal_hash', 'role'],
+            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
+            hashed: new Map([
+                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+            ]),
+            caseless: new Set(),
+            scope: null,
+            provider: 'workspace',
+            wholeNumbers: classes_NONE,
+        },
+    ],
+    // Cloud and identity providers: AWS IAM (CloudTrail), Kubernetes RBAC (the audit log), Okta admin roles (the System Log).
+    [
+        'aws_iam_access_key',
+        tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
+    ],
+    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+    ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
+    ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...CLASSES.keys()];
+/** A class's row, or undefined when the gate has no binding rule for it. */
+const classRow = (actionClass) => CLASSES.get(actionClass);
+
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
+
+/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => classRow(actionClass)?.fields;
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,core_json/* hasOwn */.$3)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.Gv)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,core_json/* isObject */.Gv)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const bound = (0,binding/* binding */.Ch)(subject);
+    if (!bound.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+    return { kind: 'subject', subject, digest: bound.digest };
+}
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
+ * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
+ * per call.
+ */
+function targetKey(subject) {
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += hasOwn(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+    return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(value) {
+    if (typeof value === 'string')
+        return JSON.stringify(value);
+    const canonical = jcs(value);
+    return canonical.ok ? canonical.text : '\u0000';
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
+const LABELS = 32;
+function labelsOf(actionClass, target) {
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
+        return null;
+    const out = {};
+    let n = 0;
+    for (const field of Object.keys(target)) {
+        const value = target[field];
+        if (typeof value !== 'string')
+            continue;
+        if (++n > LABELS)
+            break;
+        out[field] = value;
+    }
+    return out;
+}
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+function prepareDecision(loc, index, decision, time = null) {
+    const tool = decision['tool'];
+    const value = decision['decision'];
+    const action = decision['action'];
+    const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
+    const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        provider: given === null || typeof given === 'string' ? given : { invalid: true },
+        succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
+        time,
+    };
+}
+
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
 var ucs2length = __nccwpck_require__(6214);
 ;// CONCATENATED MODULE: ./src/read/validators.generated.js
@@ -3014,4045 +3941,6 @@ return false;
 }
 }
 validate2.errors = vErrors;
-return errors === 0;
-}
-
-const cacheEntry = validate3;
-const schema4 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json","title":"receipt-gate evidence cache entry (the body after the header line)","description":"What one input file contributed, as read/wire.ts encodes it: the shape a cache entry must have before it is decoded (src/gate/cache.ts). Vocabulary members (finding codes, severities, levels, trust codes) are checked against their tables in read/wire.ts.","type":"object","required":["run","records","statements","findings","digests","strays","rejectedClasses"],"additionalProperties":false,"properties":{"run":{"oneOf":[{"type":"null"},{"type":"object","required":["artifact","decisions","attestation","sha256"],"additionalProperties":false,"properties":{"artifact":{"type":"string"},"decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"attestation":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/attestation"}]},"sha256":{"$ref":"#/$defs/nullableHex"}}}]},"records":{"type":"array","items":{"$ref":"#/$defs/record"}},"statements":{"type":"array","items":{"$ref":"#/$defs/statement"}},"findings":{"type":"array","items":{"$ref":"#/$defs/finding"}},"digests":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"$ref":"#/$defs/hex"}],"additionalItems":false}},"strays":{"$ref":"#/$defs/count"},"rejectedClasses":{"type":"array","items":{"type":"string"}}},"$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1},"hex":{"type":"string","pattern":"^[0-9a-f]{64}$"},"nullableHex":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/hex"}]},"nullableString":{"type":["string","null"]},"object":{"type":"object"},"same":{"const":1},"stringOrSame":{"oneOf":[{"type":["string","null"]},{"$ref":"#/$defs/same"}]},"claim":{"oneOf":[{"type":"array","minItems":2,"items":[{"const":0},{"type":"string"}],"additionalItems":false},{"type":"array","minItems":6,"items":[{"const":1},{"type":"boolean"},{"type":"string"},{"$ref":"#/$defs/stringOrSame"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}]},"projection":{"oneOf":[{"type":"array","minItems":2,"items":[{"const":0},{"type":"string"}],"additionalItems":false},{"type":"array","minItems":5,"items":[{"const":1},{"type":"string"},{"type":"string"},{"$ref":"#/$defs/object"},{"type":"string"}],"additionalItems":false}]},"decision":{"type":"array","minItems":15,"items":[{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/claim"},{"$ref":"#/$defs/projection"},{"$ref":"#/$defs/stringOrSame"},{"$ref":"#/$defs/stringOrSame"},{"enum":[false,"deny","error"]},{"oneOf":[{"enum":[0,2]},{"type":"string"}]},{"type":"boolean"},{"oneOf":[{"type":"null"},{"$ref":"#/$defs/object"}]},{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"integer"},{"type":"string","pattern":"^[0-9]{0,9}$"}],"additionalItems":false}]}],"additionalItems":false},"subject":{"type":"object","required":["action_class","verb","target"],"additionalProperties":false,"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"$ref":"#/$defs/object"}}},"record":{"type":"array","minItems":10,"items":[{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/nullableString"},{"type":"string"},{"type":"string"},{"$ref":"#/$defs/subject"},{"type":"string"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/trust"}],"additionalItems":false},"signer":{"type":"object","required":["identity","sourceRepository","sourceRef","issuer","signedAt"],"additionalProperties":false,"properties":{"identity":{"type":"string"},"sourceRepository":{"type":"string"},"sourceRef":{"type":"string"},"issuer":{"type":"string"},"signedAt":{"type":"string"}}},"voucher":{"oneOf":[{"type":"object","required":["kind","keyId"],"additionalProperties":false,"properties":{"kind":{"const":"key"},"keyId":{"type":"string"}}},{"type":"object","required":["kind","signer"],"additionalProperties":false,"properties":{"kind":{"const":"identity"},"signer":{"$ref":"#/$defs/signer"}}}]},"trust":{"oneOf":[{"type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"const":"unchecked"}}},{"type":"object","required":["kind","by"],"additionalProperties":false,"properties":{"kind":{"const":"trusted"},"by":{"$ref":"#/$defs/voucher"}}},{"type":"object","required":["kind","code","reason"],"additionalProperties":false,"properties":{"kind":{"const":"untrusted"},"code":{"type":"string"},"reason":{"type":"string"}}}]},"attestation":{"oneOf":[{"type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"const":"none"}}},{"type":"object","required":["kind","keyId","name","version"],"additionalProperties":false,"properties":{"kind":{"const":"unchecked"},"keyId":{"type":"string"},"name":{"$ref":"#/$defs/nullableString"},"version":{"$ref":"#/$defs/nullableString"}}},{"type":"object","required":["kind","by","name","version"],"additionalProperties":false,"properties":{"kind":{"const":"attested"},"by":{"$ref":"#/$defs/voucher"},"name":{"$ref":"#/$defs/nullableString"},"version":{"$ref":"#/$defs/nullableString"}}},{"type":"object","required":["kind","code","reason"],"additionalProperties":false,"properties":{"kind":{"const":"unattested"},"code":{"type":"string"},"reason":{"type":"string"}}}]},"location":{"type":"object","required":["file","line","column"],"additionalProperties":false,"properties":{"file":{"type":"string"},"line":{"$ref":"#/$defs/position"},"column":{"$ref":"#/$defs/position"},"member":{"type":"string"},"commit":{"type":"string"}}},"instant":{"type":"object","required":["seconds","fraction"],"additionalProperties":false,"properties":{"seconds":{"type":"integer"},"fraction":{"type":"string","pattern":"^[0-9]{0,9}$"}}},"strings":{"type":"array","items":{"type":"string"}},"statement":{"type":"object","required":["loc","statement","signer","trust"],"additionalProperties":false,"properties":{"loc":{"$ref":"#/$defs/location"},"statement":{"type":"object","required":["provider","export","actors","repos","owner","actions","since","until","entries_read","records"],"additionalProperties":false,"properties":{"provider":{"type":"string"},"export":{"type":"string"},"actors":{"$ref":"#/$defs/strings"},"repos":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/strings"}]},"owner":{"$ref":"#/$defs/nullableString"},"actions":{"$ref":"#/$defs/strings"},"since":{"$ref":"#/$defs/instant"},"until":{"$ref":"#/$defs/instant"},"entries_read":{"$ref":"#/$defs/count"},"records":{"$ref":"#/$defs/count"}}},"signer":{"$ref":"#/$defs/nullableString"},"trust":{"$ref":"#/$defs/trust"}}},"finding":{"oneOf":[{"type":"object","required":["severity","code","file","line","column","message"],"additionalProperties":false,"properties":{"severity":{"type":"string"},"code":{"type":"string"},"file":{"type":"string"},"line":{"$ref":"#/$defs/position"},"column":{"$ref":"#/$defs/position"},"message":{"type":"string"},"member":{"type":"string"},"commit":{"type":"string"}}},{"type":"object","required":["severity","code","input","file","line","column","message"],"additionalProperties":false,"properties":{"severity":{"type":"string"},"code":{"type":"string"},"input":{"type":"string"},"file":{"type":"null"},"line":{"type":"null"},"column":{"type":"null"},"message":{"type":"string"}}}]}}};
-const schema26 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
-const schema10 = {"type":"integer","minimum":0};
-const schema5 = {"type":"array","minItems":15,"items":[{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/claim"},{"$ref":"#/$defs/projection"},{"$ref":"#/$defs/stringOrSame"},{"$ref":"#/$defs/stringOrSame"},{"enum":[false,"deny","error"]},{"oneOf":[{"enum":[0,2]},{"type":"string"}]},{"type":"boolean"},{"oneOf":[{"type":"null"},{"$ref":"#/$defs/object"}]},{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"integer"},{"type":"string","pattern":"^[0-9]{0,9}$"}],"additionalItems":false}]}],"additionalItems":false};
-const schema6 = {"type":["string","null"]};
-const schema7 = {"type":"integer","minimum":1};
-const schema16 = {"type":"object"};
-const schema12 = {"oneOf":[{"type":"array","minItems":2,"items":[{"const":0},{"type":"string"}],"additionalItems":false},{"type":"array","minItems":6,"items":[{"const":1},{"type":"boolean"},{"type":"string"},{"$ref":"#/$defs/stringOrSame"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}]};
-const schema13 = {"oneOf":[{"type":["string","null"]},{"$ref":"#/$defs/same"}]};
-const schema14 = {"const":1};
-
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: schema13.oneOf[0].type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs3 = errors;
-if(1 !== data){
-const err1 = {instancePath,schemaPath:"#/$defs/same/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-validate6.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate6.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data)){
-if(data.length < 2){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const len0 = data.length;
-if(!(len0 <= 2)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-const len1 = data.length;
-if(len1 > 0){
-const _errs3 = errors;
-if(0 !== data[0]){
-const err2 = {instancePath:instancePath+"/0",schemaPath:"#/oneOf/0/items/0/const",keyword:"const",params:{allowedValue: 0},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid1 = _errs3 === errors;
-}
-if(valid1){
-if(len1 > 1){
-const _errs4 = errors;
-if(typeof data[1] !== "string"){
-const err3 = {instancePath:instancePath+"/1",schemaPath:"#/oneOf/0/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-}
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data)){
-if(data.length < 6){
-const err5 = {instancePath,schemaPath:"#/oneOf/1/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-const len2 = data.length;
-if(!(len2 <= 6)){
-const err6 = {instancePath,schemaPath:"#/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-const len3 = data.length;
-if(len3 > 0){
-const _errs8 = errors;
-if(1 !== data[0]){
-const err7 = {instancePath:instancePath+"/0",schemaPath:"#/oneOf/1/items/0/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid2 = _errs8 === errors;
-}
-if(valid2){
-if(len3 > 1){
-const _errs9 = errors;
-if(typeof data[1] !== "boolean"){
-const err8 = {instancePath:instancePath+"/1",schemaPath:"#/oneOf/1/items/1/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var valid2 = _errs9 === errors;
-}
-if(valid2){
-if(len3 > 2){
-const _errs11 = errors;
-if(typeof data[2] !== "string"){
-const err9 = {instancePath:instancePath+"/2",schemaPath:"#/oneOf/1/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid2 = _errs11 === errors;
-}
-if(valid2){
-if(len3 > 3){
-const _errs13 = errors;
-if(!(validate6(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData}))){
-vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs13 === errors;
-}
-if(valid2){
-if(len3 > 4){
-const _errs14 = errors;
-if(typeof data[4] !== "boolean"){
-const err10 = {instancePath:instancePath+"/4",schemaPath:"#/oneOf/1/items/4/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid2 = _errs14 === errors;
-}
-if(valid2){
-if(len3 > 5){
-let data7 = data[5];
-const _errs16 = errors;
-if(errors === _errs16){
-if(Array.isArray(data7)){
-var valid3 = true;
-const len4 = data7.length;
-for(let i0=0; i0<len4; i0++){
-const _errs18 = errors;
-if(typeof data7[i0] !== "string"){
-const err11 = {instancePath:instancePath+"/5/" + i0,schemaPath:"#/oneOf/1/items/5/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid3 = _errs18 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/5",schemaPath:"#/oneOf/1/items/5/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var valid2 = _errs16 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err14 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-validate5.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate5.errors = vErrors;
-return errors === 0;
-}
-
-const schema15 = {"oneOf":[{"type":"array","minItems":2,"items":[{"const":0},{"type":"string"}],"additionalItems":false},{"type":"array","minItems":5,"items":[{"const":1},{"type":"string"},{"type":"string"},{"$ref":"#/$defs/object"},{"type":"string"}],"additionalItems":false}]};
-
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data)){
-if(data.length < 2){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const len0 = data.length;
-if(!(len0 <= 2)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-const len1 = data.length;
-if(len1 > 0){
-const _errs3 = errors;
-if(0 !== data[0]){
-const err2 = {instancePath:instancePath+"/0",schemaPath:"#/oneOf/0/items/0/const",keyword:"const",params:{allowedValue: 0},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid1 = _errs3 === errors;
-}
-if(valid1){
-if(len1 > 1){
-const _errs4 = errors;
-if(typeof data[1] !== "string"){
-const err3 = {instancePath:instancePath+"/1",schemaPath:"#/oneOf/0/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-}
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data)){
-if(data.length < 5){
-const err5 = {instancePath,schemaPath:"#/oneOf/1/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-const len2 = data.length;
-if(!(len2 <= 5)){
-const err6 = {instancePath,schemaPath:"#/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 5},message:"must NOT have more than 5 items"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-const len3 = data.length;
-if(len3 > 0){
-const _errs8 = errors;
-if(1 !== data[0]){
-const err7 = {instancePath:instancePath+"/0",schemaPath:"#/oneOf/1/items/0/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid2 = _errs8 === errors;
-}
-if(valid2){
-if(len3 > 1){
-const _errs9 = errors;
-if(typeof data[1] !== "string"){
-const err8 = {instancePath:instancePath+"/1",schemaPath:"#/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var valid2 = _errs9 === errors;
-}
-if(valid2){
-if(len3 > 2){
-const _errs11 = errors;
-if(typeof data[2] !== "string"){
-const err9 = {instancePath:instancePath+"/2",schemaPath:"#/oneOf/1/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid2 = _errs11 === errors;
-}
-if(valid2){
-if(len3 > 3){
-let data5 = data[3];
-const _errs13 = errors;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err10 = {instancePath:instancePath+"/3",schemaPath:"#/$defs/object/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid2 = _errs13 === errors;
-}
-if(valid2){
-if(len3 > 4){
-const _errs16 = errors;
-if(typeof data[4] !== "string"){
-const err11 = {instancePath:instancePath+"/4",schemaPath:"#/oneOf/1/items/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid2 = _errs16 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err13 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-validate9.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate9.errors = vErrors;
-return errors === 0;
-}
-
-const pattern3 = new RegExp("^[0-9]{0,9}$", "u");
-
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-if(data.length < 15){
-validate4.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 15},message:"must NOT have fewer than 15 items"}];
-return false;
-}
-else {
-const len0 = data.length;
-if(!(len0 <= 15)){
-validate4.errors = [{instancePath,schemaPath:"#/additionalItems",keyword:"additionalItems",params:{limit: 15},message:"must NOT have more than 15 items"}];
-return false;
-}
-else {
-const len1 = data.length;
-if(len1 > 0){
-let data0 = data[0];
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate4.errors = [{instancePath:instancePath+"/0",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-if(valid0){
-if(len1 > 1){
-let data1 = data[1];
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate4.errors = [{instancePath:instancePath+"/1",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs5){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-validate4.errors = [{instancePath:instancePath+"/1",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-if(valid0){
-if(len1 > 2){
-let data2 = data[2];
-const _errs7 = errors;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate4.errors = [{instancePath:instancePath+"/2",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate4.errors = [{instancePath:instancePath+"/2",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-if(valid0){
-if(len1 > 3){
-let data3 = data[3];
-const _errs10 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate4.errors = [{instancePath:instancePath+"/3",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-if(valid0){
-if(len1 > 4){
-let data4 = data[4];
-const _errs13 = errors;
-const _errs14 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate4.errors = [{instancePath:instancePath+"/4",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate4.errors = [{instancePath:instancePath+"/4",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs13 === errors;
-}
-if(valid0){
-if(len1 > 5){
-let data5 = data[5];
-const _errs16 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate4.errors = [{instancePath:instancePath+"/5",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-if(valid0){
-if(len1 > 6){
-const _errs19 = errors;
-if(!(validate5(data[6], {instancePath:instancePath+"/6",parentData:data,parentDataProperty:6,rootData}))){
-vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs19 === errors;
-}
-if(valid0){
-if(len1 > 7){
-const _errs20 = errors;
-if(!(validate9(data[7], {instancePath:instancePath+"/7",parentData:data,parentDataProperty:7,rootData}))){
-vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs20 === errors;
-}
-if(valid0){
-if(len1 > 8){
-const _errs21 = errors;
-if(!(validate6(data[8], {instancePath:instancePath+"/8",parentData:data,parentDataProperty:8,rootData}))){
-vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs21 === errors;
-}
-if(valid0){
-if(len1 > 9){
-const _errs22 = errors;
-if(!(validate6(data[9], {instancePath:instancePath+"/9",parentData:data,parentDataProperty:9,rootData}))){
-vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs22 === errors;
-}
-if(valid0){
-if(len1 > 10){
-let data10 = data[10];
-const _errs23 = errors;
-if(!(((data10 === false) || (data10 === "deny")) || (data10 === "error"))){
-validate4.errors = [{instancePath:instancePath+"/10",schemaPath:"#/items/10/enum",keyword:"enum",params:{allowedValues: schema5.items[10].enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs23 === errors;
-}
-if(valid0){
-if(len1 > 11){
-let data11 = data[11];
-const _errs24 = errors;
-const _errs25 = errors;
-let valid7 = false;
-let passing0 = null;
-const _errs26 = errors;
-if(!((data11 === 0) || (data11 === 2))){
-const err0 = {instancePath:instancePath+"/11",schemaPath:"#/items/11/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema5.items[11].oneOf[0].enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs26 === errors;
-if(_valid0){
-valid7 = true;
-passing0 = 0;
-}
-const _errs27 = errors;
-if(typeof data11 !== "string"){
-const err1 = {instancePath:instancePath+"/11",schemaPath:"#/items/11/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs27 === errors;
-if(_valid0 && valid7){
-valid7 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid7 = true;
-passing0 = 1;
-}
-}
-if(!valid7){
-const err2 = {instancePath:instancePath+"/11",schemaPath:"#/items/11/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-validate4.errors = vErrors;
-return false;
-}
-else {
-errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-if(valid0){
-if(len1 > 12){
-const _errs29 = errors;
-if(typeof data[12] !== "boolean"){
-validate4.errors = [{instancePath:instancePath+"/12",schemaPath:"#/items/12/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs29 === errors;
-}
-if(valid0){
-if(len1 > 13){
-let data13 = data[13];
-const _errs31 = errors;
-const _errs32 = errors;
-let valid8 = false;
-let passing1 = null;
-const _errs33 = errors;
-if(data13 !== null){
-const err3 = {instancePath:instancePath+"/13",schemaPath:"#/items/13/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs33 === errors;
-if(_valid1){
-valid8 = true;
-passing1 = 0;
-}
-const _errs35 = errors;
-if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
-const err4 = {instancePath:instancePath+"/13",schemaPath:"#/$defs/object/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs35 === errors;
-if(_valid1 && valid8){
-valid8 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid8 = true;
-passing1 = 1;
-}
-}
-if(!valid8){
-const err5 = {instancePath:instancePath+"/13",schemaPath:"#/items/13/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate4.errors = vErrors;
-return false;
-}
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs31 === errors;
-}
-if(valid0){
-if(len1 > 14){
-let data14 = data[14];
-const _errs38 = errors;
-const _errs39 = errors;
-let valid10 = false;
-let passing2 = null;
-const _errs40 = errors;
-if(data14 !== null){
-const err6 = {instancePath:instancePath+"/14",schemaPath:"#/items/14/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid2 = _errs40 === errors;
-if(_valid2){
-valid10 = true;
-passing2 = 0;
-}
-const _errs42 = errors;
-if(errors === _errs42){
-if(Array.isArray(data14)){
-if(data14.length < 2){
-const err7 = {instancePath:instancePath+"/14",schemaPath:"#/items/14/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-const len2 = data14.length;
-if(!(len2 <= 2)){
-const err8 = {instancePath:instancePath+"/14",schemaPath:"#/items/14/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-const len3 = data14.length;
-if(len3 > 0){
-let data15 = data14[0];
-const _errs44 = errors;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err9 = {instancePath:instancePath+"/14/0",schemaPath:"#/items/14/oneOf/1/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid11 = _errs44 === errors;
-}
-if(valid11){
-if(len3 > 1){
-let data16 = data14[1];
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data16 === "string"){
-if(!pattern3.test(data16)){
-const err10 = {instancePath:instancePath+"/14/1",schemaPath:"#/items/14/oneOf/1/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]{0,9}$"},message:"must match pattern \""+"^[0-9]{0,9}$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/14/1",schemaPath:"#/items/14/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var valid11 = _errs46 === errors;
-}
-}
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/14",schemaPath:"#/items/14/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var _valid2 = _errs42 === errors;
-if(_valid2 && valid10){
-valid10 = false;
-passing2 = [passing2, 1];
-}
-else {
-if(_valid2){
-valid10 = true;
-passing2 = 1;
-}
-}
-if(!valid10){
-const err13 = {instancePath:instancePath+"/14",schemaPath:"#/items/14/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-validate4.errors = vErrors;
-return false;
-}
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs38 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate4.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate4.errors = vErrors;
-return errors === 0;
-}
-
-const schema18 = {"oneOf":[{"type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"const":"none"}}},{"type":"object","required":["kind","keyId","name","version"],"additionalProperties":false,"properties":{"kind":{"const":"unchecked"},"keyId":{"type":"string"},"name":{"$ref":"#/$defs/nullableString"},"version":{"$ref":"#/$defs/nullableString"}}},{"type":"object","required":["kind","by","name","version"],"additionalProperties":false,"properties":{"kind":{"const":"attested"},"by":{"$ref":"#/$defs/voucher"},"name":{"$ref":"#/$defs/nullableString"},"version":{"$ref":"#/$defs/nullableString"}}},{"type":"object","required":["kind","code","reason"],"additionalProperties":false,"properties":{"kind":{"const":"unattested"},"code":{"type":"string"},"reason":{"type":"string"}}}]};
-const schema21 = {"oneOf":[{"type":"object","required":["kind","keyId"],"additionalProperties":false,"properties":{"kind":{"const":"key"},"keyId":{"type":"string"}}},{"type":"object","required":["kind","signer"],"additionalProperties":false,"properties":{"kind":{"const":"identity"},"signer":{"$ref":"#/$defs/signer"}}}]};
-const schema22 = {"type":"object","required":["identity","sourceRepository","sourceRef","issuer","signedAt"],"additionalProperties":false,"properties":{"identity":{"type":"string"},"sourceRepository":{"type":"string"},"sourceRef":{"type":"string"},"issuer":{"type":"string"},"signedAt":{"type":"string"}}};
-
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.kind === undefined) && (missing0 = "kind")) || ((data.keyId === undefined) && (missing0 = "keyId"))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const _errs3 = errors;
-for(const key0 in data){
-if(!((key0 === "kind") || (key0 === "keyId"))){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-break;
-}
-}
-if(_errs3 === errors){
-if(data.kind !== undefined){
-const _errs4 = errors;
-if("key" !== data.kind){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "key"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.keyId !== undefined){
-const _errs5 = errors;
-if(typeof data.keyId !== "string"){
-const err3 = {instancePath:instancePath+"/keyId",schemaPath:"#/oneOf/0/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs7 = errors;
-if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.kind === undefined) && (missing1 = "kind")) || ((data.signer === undefined) && (missing1 = "signer"))){
-const err5 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-const _errs9 = errors;
-for(const key1 in data){
-if(!((key1 === "kind") || (key1 === "signer"))){
-const err6 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-break;
-}
-}
-if(_errs9 === errors){
-if(data.kind !== undefined){
-const _errs10 = errors;
-if("identity" !== data.kind){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "identity"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.signer !== undefined){
-let data3 = data.signer;
-const _errs11 = errors;
-const _errs12 = errors;
-if(errors === _errs12){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing2;
-if((((((data3.identity === undefined) && (missing2 = "identity")) || ((data3.sourceRepository === undefined) && (missing2 = "sourceRepository"))) || ((data3.sourceRef === undefined) && (missing2 = "sourceRef"))) || ((data3.issuer === undefined) && (missing2 = "issuer"))) || ((data3.signedAt === undefined) && (missing2 = "signedAt"))){
-const err8 = {instancePath:instancePath+"/signer",schemaPath:"#/$defs/signer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-const _errs14 = errors;
-for(const key2 in data3){
-if(!(((((key2 === "identity") || (key2 === "sourceRepository")) || (key2 === "sourceRef")) || (key2 === "issuer")) || (key2 === "signedAt"))){
-const err9 = {instancePath:instancePath+"/signer",schemaPath:"#/$defs/signer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-break;
-}
-}
-if(_errs14 === errors){
-if(data3.identity !== undefined){
-const _errs15 = errors;
-if(typeof data3.identity !== "string"){
-const err10 = {instancePath:instancePath+"/signer/identity",schemaPath:"#/$defs/signer/properties/identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid4 = _errs15 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.sourceRepository !== undefined){
-const _errs17 = errors;
-if(typeof data3.sourceRepository !== "string"){
-const err11 = {instancePath:instancePath+"/signer/sourceRepository",schemaPath:"#/$defs/signer/properties/sourceRepository/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid4 = _errs17 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.sourceRef !== undefined){
-const _errs19 = errors;
-if(typeof data3.sourceRef !== "string"){
-const err12 = {instancePath:instancePath+"/signer/sourceRef",schemaPath:"#/$defs/signer/properties/sourceRef/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var valid4 = _errs19 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.issuer !== undefined){
-const _errs21 = errors;
-if(typeof data3.issuer !== "string"){
-const err13 = {instancePath:instancePath+"/signer/issuer",schemaPath:"#/$defs/signer/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var valid4 = _errs21 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.signedAt !== undefined){
-const _errs23 = errors;
-if(typeof data3.signedAt !== "string"){
-const err14 = {instancePath:instancePath+"/signer/signedAt",schemaPath:"#/$defs/signer/properties/signedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var valid4 = _errs23 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/signer",schemaPath:"#/$defs/signer/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-var _valid0 = _errs7 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err17 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-validate15.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate15.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const _errs3 = errors;
-for(const key0 in data){
-if(!(key0 === "kind")){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-break;
-}
-}
-if(_errs3 === errors){
-if(data.kind !== undefined){
-if("none" !== data.kind){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "none"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs5 = errors;
-if(errors === _errs5){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((((data.kind === undefined) && (missing1 = "kind")) || ((data.keyId === undefined) && (missing1 = "keyId"))) || ((data.name === undefined) && (missing1 = "name"))) || ((data.version === undefined) && (missing1 = "version"))){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-const _errs7 = errors;
-for(const key1 in data){
-if(!((((key1 === "kind") || (key1 === "keyId")) || (key1 === "name")) || (key1 === "version"))){
-const err5 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-break;
-}
-}
-if(_errs7 === errors){
-if(data.kind !== undefined){
-const _errs8 = errors;
-if("unchecked" !== data.kind){
-const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "unchecked"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.keyId !== undefined){
-const _errs9 = errors;
-if(typeof data.keyId !== "string"){
-const err7 = {instancePath:instancePath+"/keyId",schemaPath:"#/oneOf/1/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.name !== undefined){
-let data3 = data.name;
-const _errs11 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.version !== undefined){
-let data4 = data.version;
-const _errs14 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid2 = _errs14 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs17 = errors;
-if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if(((((data.kind === undefined) && (missing2 = "kind")) || ((data.by === undefined) && (missing2 = "by"))) || ((data.name === undefined) && (missing2 = "name"))) || ((data.version === undefined) && (missing2 = "version"))){
-const err11 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-const _errs19 = errors;
-for(const key2 in data){
-if(!((((key2 === "kind") || (key2 === "by")) || (key2 === "name")) || (key2 === "version"))){
-const err12 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-break;
-}
-}
-if(_errs19 === errors){
-if(data.kind !== undefined){
-const _errs20 = errors;
-if("attested" !== data.kind){
-const err13 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "attested"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var valid5 = _errs20 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data.by !== undefined){
-const _errs21 = errors;
-if(!(validate15(data.by, {instancePath:instancePath+"/by",parentData:data,parentDataProperty:"by",rootData}))){
-vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
-errors = vErrors.length;
-}
-var valid5 = _errs21 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data.name !== undefined){
-let data7 = data.name;
-const _errs22 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var valid5 = _errs22 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data.version !== undefined){
-let data8 = data.version;
-const _errs25 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err15 = {instancePath:instancePath+"/version",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var valid5 = _errs25 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-const _errs28 = errors;
-if(errors === _errs28){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing3;
-if((((data.kind === undefined) && (missing3 = "kind")) || ((data.code === undefined) && (missing3 = "code"))) || ((data.reason === undefined) && (missing3 = "reason"))){
-const err17 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-const _errs30 = errors;
-for(const key3 in data){
-if(!(((key3 === "kind") || (key3 === "code")) || (key3 === "reason"))){
-const err18 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-break;
-}
-}
-if(_errs30 === errors){
-if(data.kind !== undefined){
-const _errs31 = errors;
-if("unattested" !== data.kind){
-const err19 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "unattested"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var valid8 = _errs31 === errors;
-}
-else {
-var valid8 = true;
-}
-if(valid8){
-if(data.code !== undefined){
-const _errs32 = errors;
-if(typeof data.code !== "string"){
-const err20 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/3/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var valid8 = _errs32 === errors;
-}
-else {
-var valid8 = true;
-}
-if(valid8){
-if(data.reason !== undefined){
-const _errs34 = errors;
-if(typeof data.reason !== "string"){
-const err21 = {instancePath:instancePath+"/reason",schemaPath:"#/oneOf/3/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var valid8 = _errs34 === errors;
-}
-else {
-var valid8 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-var _valid0 = _errs28 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
-}
-}
-}
-}
-if(!valid0){
-const err23 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-validate14.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate14.errors = vErrors;
-return errors === 0;
-}
-
-const schema25 = {"oneOf":[{"type":"null"},{"$ref":"#/$defs/hex"}]};
-const pattern4 = new RegExp("^[0-9a-f]{64}$", "u");
-
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(data !== null){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-const err1 = {instancePath,schemaPath:"#/$defs/hex/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/$defs/hex/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate18.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate18.errors = vErrors;
-return errors === 0;
-}
-
-const schema27 = {"type":"array","minItems":10,"items":[{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/nullableString"},{"type":"string"},{"type":"string"},{"$ref":"#/$defs/subject"},{"type":"string"},{"$ref":"#/$defs/nullableString"},{"$ref":"#/$defs/trust"}],"additionalItems":false};
-const schema32 = {"type":"object","required":["action_class","verb","target"],"additionalProperties":false,"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"$ref":"#/$defs/object"}}};
-
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.action_class === undefined) && (missing0 = "action_class")) || ((data.verb === undefined) && (missing0 = "verb"))) || ((data.target === undefined) && (missing0 = "target"))){
-validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "action_class") || (key0 === "verb")) || (key0 === "target"))){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.action_class !== undefined){
-const _errs2 = errors;
-if(typeof data.action_class !== "string"){
-validate21.errors = [{instancePath:instancePath+"/action_class",schemaPath:"#/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.verb !== undefined){
-const _errs4 = errors;
-if(typeof data.verb !== "string"){
-validate21.errors = [{instancePath:instancePath+"/verb",schemaPath:"#/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.target !== undefined){
-let data2 = data.target;
-const _errs6 = errors;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate21.errors = [{instancePath:instancePath+"/target",schemaPath:"#/$defs/object/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate21.errors = vErrors;
-return errors === 0;
-}
-
-const schema35 = {"oneOf":[{"type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"const":"unchecked"}}},{"type":"object","required":["kind","by"],"additionalProperties":false,"properties":{"kind":{"const":"trusted"},"by":{"$ref":"#/$defs/voucher"}}},{"type":"object","required":["kind","code","reason"],"additionalProperties":false,"properties":{"kind":{"const":"untrusted"},"code":{"type":"string"},"reason":{"type":"string"}}}]};
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const _errs3 = errors;
-for(const key0 in data){
-if(!(key0 === "kind")){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-break;
-}
-}
-if(_errs3 === errors){
-if(data.kind !== undefined){
-if("unchecked" !== data.kind){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "unchecked"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs5 = errors;
-if(errors === _errs5){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.kind === undefined) && (missing1 = "kind")) || ((data.by === undefined) && (missing1 = "by"))){
-const err4 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-const _errs7 = errors;
-for(const key1 in data){
-if(!((key1 === "kind") || (key1 === "by"))){
-const err5 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-break;
-}
-}
-if(_errs7 === errors){
-if(data.kind !== undefined){
-const _errs8 = errors;
-if("trusted" !== data.kind){
-const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "trusted"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data.by !== undefined){
-const _errs9 = errors;
-if(!(validate15(data.by, {instancePath:instancePath+"/by",parentData:data,parentDataProperty:"by",rootData}))){
-vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs10 = errors;
-if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((((data.kind === undefined) && (missing2 = "kind")) || ((data.code === undefined) && (missing2 = "code"))) || ((data.reason === undefined) && (missing2 = "reason"))){
-const err8 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-const _errs12 = errors;
-for(const key2 in data){
-if(!(((key2 === "kind") || (key2 === "code")) || (key2 === "reason"))){
-const err9 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-break;
-}
-}
-if(_errs12 === errors){
-if(data.kind !== undefined){
-const _errs13 = errors;
-if("untrusted" !== data.kind){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "untrusted"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.code !== undefined){
-const _errs14 = errors;
-if(typeof data.code !== "string"){
-const err11 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/2/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.reason !== undefined){
-const _errs16 = errors;
-if(typeof data.reason !== "string"){
-const err12 = {instancePath:instancePath+"/reason",schemaPath:"#/oneOf/2/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var valid3 = _errs16 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-var _valid0 = _errs10 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid0){
-const err14 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-validate23.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-if(data.length < 10){
-validate20.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 10},message:"must NOT have fewer than 10 items"}];
-return false;
-}
-else {
-const len0 = data.length;
-if(!(len0 <= 10)){
-validate20.errors = [{instancePath,schemaPath:"#/additionalItems",keyword:"additionalItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-const len1 = data.length;
-if(len1 > 0){
-let data0 = data[0];
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate20.errors = [{instancePath:instancePath+"/0",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-if(valid0){
-if(len1 > 1){
-let data1 = data[1];
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate20.errors = [{instancePath:instancePath+"/1",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs5){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-validate20.errors = [{instancePath:instancePath+"/1",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-if(valid0){
-if(len1 > 2){
-let data2 = data[2];
-const _errs7 = errors;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate20.errors = [{instancePath:instancePath+"/2",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate20.errors = [{instancePath:instancePath+"/2",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-if(valid0){
-if(len1 > 3){
-let data3 = data[3];
-const _errs10 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate20.errors = [{instancePath:instancePath+"/3",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-if(valid0){
-if(len1 > 4){
-const _errs13 = errors;
-if(typeof data[4] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/4",schemaPath:"#/items/4/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-if(valid0){
-if(len1 > 5){
-const _errs15 = errors;
-if(typeof data[5] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/5",schemaPath:"#/items/5/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-if(valid0){
-if(len1 > 6){
-const _errs17 = errors;
-if(!(validate21(data[6], {instancePath:instancePath+"/6",parentData:data,parentDataProperty:6,rootData}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs17 === errors;
-}
-if(valid0){
-if(len1 > 7){
-const _errs18 = errors;
-if(typeof data[7] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/7",schemaPath:"#/items/7/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-if(valid0){
-if(len1 > 8){
-let data8 = data[8];
-const _errs20 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate20.errors = [{instancePath:instancePath+"/8",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-if(valid0){
-if(len1 > 9){
-const _errs23 = errors;
-if(!(validate23(data[9], {instancePath:instancePath+"/9",parentData:data,parentDataProperty:9,rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs23 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-
-const schema36 = {"type":"object","required":["loc","statement","signer","trust"],"additionalProperties":false,"properties":{"loc":{"$ref":"#/$defs/location"},"statement":{"type":"object","required":["provider","export","actors","repos","owner","actions","since","until","entries_read","records"],"additionalProperties":false,"properties":{"provider":{"type":"string"},"export":{"type":"string"},"actors":{"$ref":"#/$defs/strings"},"repos":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/strings"}]},"owner":{"$ref":"#/$defs/nullableString"},"actions":{"$ref":"#/$defs/strings"},"since":{"$ref":"#/$defs/instant"},"until":{"$ref":"#/$defs/instant"},"entries_read":{"$ref":"#/$defs/count"},"records":{"$ref":"#/$defs/count"}}},"signer":{"$ref":"#/$defs/nullableString"},"trust":{"$ref":"#/$defs/trust"}}};
-const schema40 = {"type":"array","items":{"type":"string"}};
-const schema44 = {"type":"object","required":["seconds","fraction"],"additionalProperties":false,"properties":{"seconds":{"type":"integer"},"fraction":{"type":"string","pattern":"^[0-9]{0,9}$"}}};
-const schema37 = {"type":"object","required":["file","line","column"],"additionalProperties":false,"properties":{"file":{"type":"string"},"line":{"$ref":"#/$defs/position"},"column":{"$ref":"#/$defs/position"},"member":{"type":"string"},"commit":{"type":"string"}}};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.file === undefined) && (missing0 = "file")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.column === undefined) && (missing0 = "column"))){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "file") || (key0 === "line")) || (key0 === "column")) || (key0 === "member")) || (key0 === "commit"))){
-validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.file !== undefined){
-const _errs2 = errors;
-if(typeof data.file !== "string"){
-validate28.errors = [{instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.line !== undefined){
-let data1 = data.line;
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate28.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs5){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 1 || isNaN(data1)){
-validate28.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.column !== undefined){
-let data2 = data.column;
-const _errs7 = errors;
-const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate28.errors = [{instancePath:instancePath+"/column",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 1 || isNaN(data2)){
-validate28.errors = [{instancePath:instancePath+"/column",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member !== undefined){
-const _errs10 = errors;
-if(typeof data.member !== "string"){
-validate28.errors = [{instancePath:instancePath+"/member",schemaPath:"#/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.commit !== undefined){
-const _errs12 = errors;
-if(typeof data.commit !== "string"){
-validate28.errors = [{instancePath:instancePath+"/commit",schemaPath:"#/properties/commit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-
-const func2 = Object.prototype.hasOwnProperty;
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.loc === undefined) && (missing0 = "loc")) || ((data.statement === undefined) && (missing0 = "statement"))) || ((data.signer === undefined) && (missing0 = "signer"))) || ((data.trust === undefined) && (missing0 = "trust"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "loc") || (key0 === "statement")) || (key0 === "signer")) || (key0 === "trust"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.loc !== undefined){
-const _errs2 = errors;
-if(!(validate28(data.loc, {instancePath:instancePath+"/loc",parentData:data,parentDataProperty:"loc",rootData}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statement !== undefined){
-let data1 = data.statement;
-const _errs3 = errors;
-if(errors === _errs3){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((((((((((data1.provider === undefined) && (missing1 = "provider")) || ((data1.export === undefined) && (missing1 = "export"))) || ((data1.actors === undefined) && (missing1 = "actors"))) || ((data1.repos === undefined) && (missing1 = "repos"))) || ((data1.owner === undefined) && (missing1 = "owner"))) || ((data1.actions === undefined) && (missing1 = "actions"))) || ((data1.since === undefined) && (missing1 = "since"))) || ((data1.until === undefined) && (missing1 = "until"))) || ((data1.entries_read === undefined) && (missing1 = "entries_read"))) || ((data1.records === undefined) && (missing1 = "records"))){
-validate27.errors = [{instancePath:instancePath+"/statement",schemaPath:"#/properties/statement/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs5 = errors;
-for(const key1 in data1){
-if(!(func2.call(schema36.properties.statement.properties, key1))){
-validate27.errors = [{instancePath:instancePath+"/statement",schemaPath:"#/properties/statement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs5 === errors){
-if(data1.provider !== undefined){
-const _errs6 = errors;
-if(typeof data1.provider !== "string"){
-validate27.errors = [{instancePath:instancePath+"/statement/provider",schemaPath:"#/properties/statement/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.export !== undefined){
-const _errs8 = errors;
-if(typeof data1.export !== "string"){
-validate27.errors = [{instancePath:instancePath+"/statement/export",schemaPath:"#/properties/statement/properties/export/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.actors !== undefined){
-let data4 = data1.actors;
-const _errs10 = errors;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data4)){
-var valid3 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-const _errs13 = errors;
-if(typeof data4[i0] !== "string"){
-validate27.errors = [{instancePath:instancePath+"/statement/actors/" + i0,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs13 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/actors",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.repos !== undefined){
-let data6 = data1.repos;
-const _errs15 = errors;
-const _errs16 = errors;
-let valid4 = false;
-let passing0 = null;
-const _errs17 = errors;
-if(data6 !== null){
-const err0 = {instancePath:instancePath+"/statement/repos",schemaPath:"#/properties/statement/properties/repos/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-if(_valid0){
-valid4 = true;
-passing0 = 0;
-}
-const _errs19 = errors;
-const _errs20 = errors;
-if(errors === _errs20){
-if(Array.isArray(data6)){
-var valid6 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-const _errs22 = errors;
-if(typeof data6[i1] !== "string"){
-const err1 = {instancePath:instancePath+"/statement/repos/" + i1,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var valid6 = _errs22 === errors;
-if(!valid6){
-break;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/statement/repos",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid4){
-valid4 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid4 = true;
-passing0 = 1;
-}
-}
-if(!valid4){
-const err3 = {instancePath:instancePath+"/statement/repos",schemaPath:"#/properties/statement/properties/repos/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate27.errors = vErrors;
-return false;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.owner !== undefined){
-let data8 = data1.owner;
-const _errs24 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate27.errors = [{instancePath:instancePath+"/statement/owner",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs24 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.actions !== undefined){
-let data9 = data1.actions;
-const _errs27 = errors;
-const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data9)){
-var valid9 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-const _errs30 = errors;
-if(typeof data9[i2] !== "string"){
-validate27.errors = [{instancePath:instancePath+"/statement/actions/" + i2,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid9 = _errs30 === errors;
-if(!valid9){
-break;
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/actions",schemaPath:"#/$defs/strings/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.since !== undefined){
-let data11 = data1.since;
-const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing2;
-if(((data11.seconds === undefined) && (missing2 = "seconds")) || ((data11.fraction === undefined) && (missing2 = "fraction"))){
-validate27.errors = [{instancePath:instancePath+"/statement/since",schemaPath:"#/$defs/instant/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs35 = errors;
-for(const key2 in data11){
-if(!((key2 === "seconds") || (key2 === "fraction"))){
-validate27.errors = [{instancePath:instancePath+"/statement/since",schemaPath:"#/$defs/instant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs35 === errors){
-if(data11.seconds !== undefined){
-let data12 = data11.seconds;
-const _errs36 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate27.errors = [{instancePath:instancePath+"/statement/since/seconds",schemaPath:"#/$defs/instant/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid11 = _errs36 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data11.fraction !== undefined){
-let data13 = data11.fraction;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data13 === "string"){
-if(!pattern3.test(data13)){
-validate27.errors = [{instancePath:instancePath+"/statement/since/fraction",schemaPath:"#/$defs/instant/properties/fraction/pattern",keyword:"pattern",params:{pattern: "^[0-9]{0,9}$"},message:"must match pattern \""+"^[0-9]{0,9}$"+"\""}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/since/fraction",schemaPath:"#/$defs/instant/properties/fraction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid11 = _errs38 === errors;
-}
-else {
-var valid11 = true;
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/since",schemaPath:"#/$defs/instant/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs32 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.until !== undefined){
-let data14 = data1.until;
-const _errs40 = errors;
-const _errs41 = errors;
-if(errors === _errs41){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing3;
-if(((data14.seconds === undefined) && (missing3 = "seconds")) || ((data14.fraction === undefined) && (missing3 = "fraction"))){
-validate27.errors = [{instancePath:instancePath+"/statement/until",schemaPath:"#/$defs/instant/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
-}
-else {
-const _errs43 = errors;
-for(const key3 in data14){
-if(!((key3 === "seconds") || (key3 === "fraction"))){
-validate27.errors = [{instancePath:instancePath+"/statement/until",schemaPath:"#/$defs/instant/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs43 === errors){
-if(data14.seconds !== undefined){
-let data15 = data14.seconds;
-const _errs44 = errors;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate27.errors = [{instancePath:instancePath+"/statement/until/seconds",schemaPath:"#/$defs/instant/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid13 = _errs44 === errors;
-}
-else {
-var valid13 = true;
-}
-if(valid13){
-if(data14.fraction !== undefined){
-let data16 = data14.fraction;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data16 === "string"){
-if(!pattern3.test(data16)){
-validate27.errors = [{instancePath:instancePath+"/statement/until/fraction",schemaPath:"#/$defs/instant/properties/fraction/pattern",keyword:"pattern",params:{pattern: "^[0-9]{0,9}$"},message:"must match pattern \""+"^[0-9]{0,9}$"+"\""}];
-return false;
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/until/fraction",schemaPath:"#/$defs/instant/properties/fraction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid13 = _errs46 === errors;
-}
-else {
-var valid13 = true;
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement/until",schemaPath:"#/$defs/instant/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs40 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.entries_read !== undefined){
-let data17 = data1.entries_read;
-const _errs48 = errors;
-const _errs49 = errors;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-validate27.errors = [{instancePath:instancePath+"/statement/entries_read",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs49){
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-validate27.errors = [{instancePath:instancePath+"/statement/entries_read",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs48 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.records !== undefined){
-let data18 = data1.records;
-const _errs51 = errors;
-const _errs52 = errors;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-validate27.errors = [{instancePath:instancePath+"/statement/records",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs52){
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-validate27.errors = [{instancePath:instancePath+"/statement/records",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs51 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath:instancePath+"/statement",schemaPath:"#/properties/statement/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.signer !== undefined){
-let data19 = data.signer;
-const _errs54 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate27.errors = [{instancePath:instancePath+"/signer",schemaPath:"#/$defs/nullableString/type",keyword:"type",params:{type: schema6.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs54 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.trust !== undefined){
-const _errs57 = errors;
-if(!(validate23(data.trust, {instancePath:instancePath+"/trust",parentData:data,parentDataProperty:"trust",rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs57 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-
-const schema49 = {"oneOf":[{"type":"object","required":["severity","code","file","line","column","message"],"additionalProperties":false,"properties":{"severity":{"type":"string"},"code":{"type":"string"},"file":{"type":"string"},"line":{"$ref":"#/$defs/position"},"column":{"$ref":"#/$defs/position"},"message":{"type":"string"},"member":{"type":"string"},"commit":{"type":"string"}}},{"type":"object","required":["severity","code","input","file","line","column","message"],"additionalProperties":false,"properties":{"severity":{"type":"string"},"code":{"type":"string"},"input":{"type":"string"},"file":{"type":"null"},"line":{"type":"null"},"column":{"type":"null"},"message":{"type":"string"}}}]};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.severity === undefined) && (missing0 = "severity")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.file === undefined) && (missing0 = "file"))) || ((data.line === undefined) && (missing0 = "line"))) || ((data.column === undefined) && (missing0 = "column"))) || ((data.message === undefined) && (missing0 = "message"))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-const _errs3 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "severity") || (key0 === "code")) || (key0 === "file")) || (key0 === "line")) || (key0 === "column")) || (key0 === "message")) || (key0 === "member")) || (key0 === "commit"))){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-break;
-}
-}
-if(_errs3 === errors){
-if(data.severity !== undefined){
-const _errs4 = errors;
-if(typeof data.severity !== "string"){
-const err2 = {instancePath:instancePath+"/severity",schemaPath:"#/oneOf/0/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid1 = _errs4 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.code !== undefined){
-const _errs6 = errors;
-if(typeof data.code !== "string"){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/0/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid1 = _errs6 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.file !== undefined){
-const _errs8 = errors;
-if(typeof data.file !== "string"){
-const err4 = {instancePath:instancePath+"/file",schemaPath:"#/oneOf/0/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.line !== undefined){
-let data3 = data.line;
-const _errs10 = errors;
-const _errs11 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err5 = {instancePath:instancePath+"/line",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(errors === _errs11){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 1 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/line",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-var valid1 = _errs10 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.column !== undefined){
-let data4 = data.column;
-const _errs13 = errors;
-const _errs14 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err7 = {instancePath:instancePath+"/column",schemaPath:"#/$defs/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(errors === _errs14){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err8 = {instancePath:instancePath+"/column",schemaPath:"#/$defs/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.message !== undefined){
-const _errs16 = errors;
-if(typeof data.message !== "string"){
-const err9 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/0/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid1 = _errs16 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.member !== undefined){
-const _errs18 = errors;
-if(typeof data.member !== "string"){
-const err10 = {instancePath:instancePath+"/member",schemaPath:"#/oneOf/0/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid1 = _errs18 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.commit !== undefined){
-const _errs20 = errors;
-if(typeof data.commit !== "string"){
-const err11 = {instancePath:instancePath+"/commit",schemaPath:"#/oneOf/0/properties/commit/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid1 = _errs20 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs22 = errors;
-if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((((((((data.severity === undefined) && (missing1 = "severity")) || ((data.code === undefined) && (missing1 = "code"))) || ((data.input === undefined) && (missing1 = "input"))) || ((data.file === undefined) && (missing1 = "file"))) || ((data.line === undefined) && (missing1 = "line"))) || ((data.column === undefined) && (missing1 = "column"))) || ((data.message === undefined) && (missing1 = "message"))){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-const _errs24 = errors;
-for(const key1 in data){
-if(!(((((((key1 === "severity") || (key1 === "code")) || (key1 === "input")) || (key1 === "file")) || (key1 === "line")) || (key1 === "column")) || (key1 === "message"))){
-const err14 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-break;
-}
-}
-if(_errs24 === errors){
-if(data.severity !== undefined){
-const _errs25 = errors;
-if(typeof data.severity !== "string"){
-const err15 = {instancePath:instancePath+"/severity",schemaPath:"#/oneOf/1/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var valid4 = _errs25 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.code !== undefined){
-const _errs27 = errors;
-if(typeof data.code !== "string"){
-const err16 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/1/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var valid4 = _errs27 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.input !== undefined){
-const _errs29 = errors;
-if(typeof data.input !== "string"){
-const err17 = {instancePath:instancePath+"/input",schemaPath:"#/oneOf/1/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var valid4 = _errs29 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.file !== undefined){
-const _errs31 = errors;
-if(data.file !== null){
-const err18 = {instancePath:instancePath+"/file",schemaPath:"#/oneOf/1/properties/file/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var valid4 = _errs31 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.line !== undefined){
-const _errs33 = errors;
-if(data.line !== null){
-const err19 = {instancePath:instancePath+"/line",schemaPath:"#/oneOf/1/properties/line/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var valid4 = _errs33 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.column !== undefined){
-const _errs35 = errors;
-if(data.column !== null){
-const err20 = {instancePath:instancePath+"/column",schemaPath:"#/oneOf/1/properties/column/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var valid4 = _errs35 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data.message !== undefined){
-const _errs37 = errors;
-if(typeof data.message !== "string"){
-const err21 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var valid4 = _errs37 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-var _valid0 = _errs22 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err23 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-validate32.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((((data.run === undefined) && (missing0 = "run")) || ((data.records === undefined) && (missing0 = "records"))) || ((data.statements === undefined) && (missing0 = "statements"))) || ((data.findings === undefined) && (missing0 = "findings"))) || ((data.digests === undefined) && (missing0 = "digests"))) || ((data.strays === undefined) && (missing0 = "strays"))) || ((data.rejectedClasses === undefined) && (missing0 = "rejectedClasses"))){
-validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "run") || (key0 === "records")) || (key0 === "statements")) || (key0 === "findings")) || (key0 === "digests")) || (key0 === "strays")) || (key0 === "rejectedClasses"))){
-validate3.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.run !== undefined){
-let data0 = data.run;
-const _errs2 = errors;
-const _errs3 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs4 = errors;
-if(data0 !== null){
-const err0 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs6 = errors;
-if(errors === _errs6){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if(((((data0.artifact === undefined) && (missing1 = "artifact")) || ((data0.decisions === undefined) && (missing1 = "decisions"))) || ((data0.attestation === undefined) && (missing1 = "attestation"))) || ((data0.sha256 === undefined) && (missing1 = "sha256"))){
-const err1 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-const _errs8 = errors;
-for(const key1 in data0){
-if(!((((key1 === "artifact") || (key1 === "decisions")) || (key1 === "attestation")) || (key1 === "sha256"))){
-const err2 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-break;
-}
-}
-if(_errs8 === errors){
-if(data0.artifact !== undefined){
-const _errs9 = errors;
-if(typeof data0.artifact !== "string"){
-const err3 = {instancePath:instancePath+"/run/artifact",schemaPath:"#/properties/run/oneOf/1/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data0.decisions !== undefined){
-let data2 = data0.decisions;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data2)){
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs13 = errors;
-if(!(validate4(data2[i0], {instancePath:instancePath+"/run/decisions/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
-errors = vErrors.length;
-}
-var valid3 = _errs13 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/run/decisions",schemaPath:"#/properties/run/oneOf/1/properties/decisions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data0.attestation !== undefined){
-let data4 = data0.attestation;
-const _errs14 = errors;
-const _errs15 = errors;
-let valid4 = false;
-let passing1 = null;
-const _errs16 = errors;
-if(data4 !== null){
-const err5 = {instancePath:instancePath+"/run/attestation",schemaPath:"#/properties/run/oneOf/1/properties/attestation/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs16 === errors;
-if(_valid1){
-valid4 = true;
-passing1 = 0;
-}
-const _errs18 = errors;
-if(!(validate14(data4, {instancePath:instancePath+"/run/attestation",parentData:data0,parentDataProperty:"attestation",rootData}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs18 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid4 = true;
-passing1 = 1;
-}
-}
-if(!valid4){
-const err6 = {instancePath:instancePath+"/run/attestation",schemaPath:"#/properties/run/oneOf/1/properties/attestation/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid2 = _errs14 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data0.sha256 !== undefined){
-const _errs19 = errors;
-if(!(validate18(data0.sha256, {instancePath:instancePath+"/run/sha256",parentData:data0,parentDataProperty:"sha256",rootData}))){
-vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs19 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-}
-if(!valid1){
-const err8 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-validate3.errors = vErrors;
-return false;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.records !== undefined){
-let data6 = data.records;
-const _errs20 = errors;
-if(errors === _errs20){
-if(Array.isArray(data6)){
-var valid5 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-const _errs22 = errors;
-if(!(validate20(data6[i1], {instancePath:instancePath+"/records/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
-errors = vErrors.length;
-}
-var valid5 = _errs22 === errors;
-if(!valid5){
-break;
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/records",schemaPath:"#/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statements !== undefined){
-let data8 = data.statements;
-const _errs23 = errors;
-if(errors === _errs23){
-if(Array.isArray(data8)){
-var valid6 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-const _errs25 = errors;
-if(!(validate27(data8[i2], {instancePath:instancePath+"/statements/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
-var valid6 = _errs25 === errors;
-if(!valid6){
-break;
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.findings !== undefined){
-let data10 = data.findings;
-const _errs26 = errors;
-if(errors === _errs26){
-if(Array.isArray(data10)){
-var valid7 = true;
-const len3 = data10.length;
-for(let i3=0; i3<len3; i3++){
-const _errs28 = errors;
-if(!(validate32(data10[i3], {instancePath:instancePath+"/findings/" + i3,parentData:data10,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-var valid7 = _errs28 === errors;
-if(!valid7){
-break;
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.digests !== undefined){
-let data12 = data.digests;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data12)){
-var valid8 = true;
-const len4 = data12.length;
-for(let i4=0; i4<len4; i4++){
-let data13 = data12[i4];
-const _errs31 = errors;
-if(errors === _errs31){
-if(Array.isArray(data13)){
-if(data13.length < 2){
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4,schemaPath:"#/properties/digests/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
-return false;
-}
-else {
-const len5 = data13.length;
-if(!(len5 <= 2)){
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4,schemaPath:"#/properties/digests/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-const len6 = data13.length;
-if(len6 > 0){
-const _errs33 = errors;
-if(typeof data13[0] !== "string"){
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4+"/0",schemaPath:"#/properties/digests/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid9 = _errs33 === errors;
-}
-if(valid9){
-if(len6 > 1){
-let data15 = data13[1];
-const _errs35 = errors;
-const _errs36 = errors;
-if(errors === _errs36){
-if(typeof data15 === "string"){
-if(!pattern4.test(data15)){
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4+"/1",schemaPath:"#/$defs/hex/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4+"/1",schemaPath:"#/$defs/hex/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid9 = _errs35 === errors;
-}
-}
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/digests/" + i4,schemaPath:"#/properties/digests/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid8 = _errs31 === errors;
-if(!valid8){
-break;
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs29 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.strays !== undefined){
-let data16 = data.strays;
-const _errs38 = errors;
-const _errs39 = errors;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-validate3.errors = [{instancePath:instancePath+"/strays",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs39){
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-validate3.errors = [{instancePath:instancePath+"/strays",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs38 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.rejectedClasses !== undefined){
-let data17 = data.rejectedClasses;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data17)){
-var valid12 = true;
-const len7 = data17.length;
-for(let i5=0; i5<len7; i5++){
-const _errs43 = errors;
-if(typeof data17[i5] !== "string"){
-validate3.errors = [{instancePath:instancePath+"/rejectedClasses/" + i5,schemaPath:"#/properties/rejectedClasses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid12 = _errs43 === errors;
-if(!valid12){
-break;
-}
-}
-}
-else {
-validate3.errors = [{instancePath:instancePath+"/rejectedClasses",schemaPath:"#/properties/rejectedClasses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate3.errors = vErrors;
 return errors === 0;
 }
 
@@ -8945,923 +5833,6 @@ return errors === 0;
 
 const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call (default: the class's provider in the class table).","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
 
-;// CONCATENATED MODULE: ./src/read/wire.ts
-
-
-
-
-
-
-const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (tuple, rel) => {
-    const [written, line, column, member] = tuple;
-    const file = written ?? rel;
-    return member === null ? { file, line, column } : { file, line, column, member };
-};
-/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
-const SAME = 1;
-const subjectOf = (p) => (p.kind === 'subject' ? p : null);
-const same = (v, subject) => (v !== null && v === subject ? SAME : v);
-const claimTuple = (c, p) => c.kind === 'invalid'
-    ? [0, c.reason]
-    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
-const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
-/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
-const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
-const decisionTuple = (d, rel) => [
-    ...loc(d.loc, rel),
-    d.index,
-    d.tool,
-    claimTuple(d.claim, d.projection),
-    projectionTuple(d.projection),
-    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
-    same(d.verb, subjectOf(d.projection)?.subject.verb),
-    d.denied,
-    providerTuple(d.provider),
-    d.succeeded,
-    d.labels,
-    d.time === null ? null : [d.time.seconds, d.time.fraction],
-];
-const recordTuple = (r, rel) => [
-    ...loc(r.loc, rel),
-    r.record.provider,
-    r.record.record_id,
-    r.record.subject,
-    r.record.binding_digest,
-    r.signer,
-    r.trust,
-];
-/** What a reading thread sends for one file. */
-function encodeRead(evidence, rel) {
-    const wire = {
-        run: evidence.run
-            ? {
-                artifact: evidence.run.artifact,
-                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
-                attestation: evidence.run.attestation ?? null,
-                sha256: evidence.run.sha256 ?? null,
-            }
-            : null,
-        records: evidence.records.map((x) => recordTuple(x, rel)),
-        statements: evidence.statements,
-        findings: evidence.findings,
-        digests: evidence.digests,
-        strays: evidence.strays ?? 0,
-        rejectedClasses: evidence.rejectedClasses ?? [],
-    };
-    return JSON.stringify(wire);
-}
-/** Consistent claims share one empty list, as the reader's do. */
-const NONE = Object.freeze([]);
-const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, projection) {
-    if (t[0] === 0)
-        return { kind: 'invalid', reason: t[1] };
-    const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const subject = subjectOf(projection);
-    // SAME is written only for a claim whose digest is its subject's: a subject is there.
-    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
-}
-function projectionOf(t) {
-    if (t[0] === 0)
-        return { kind: 'none', reason: t[1] };
-    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
-}
-function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
-    const projection = projectionOf(projected);
-    // SAME is written only for a member equal to the subject's: a subject is there.
-    const subject = subjectOf(projection)?.subject ?? null;
-    return {
-        loc: unloc(tuple, rel),
-        index,
-        tool,
-        claim: claimOf(claim, projection),
-        projection,
-        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
-        verb: verb === SAME ? (subject?.verb ?? null) : verb,
-        denied,
-        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
-        succeeded,
-        labels,
-        time: time === null ? null : { seconds: time[0], fraction: time[1] },
-    };
-}
-function recordOf(t, rel) {
-    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
-}
-/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
-const wire_decodeRead = (text, rel) => fromWire(JSON.parse(text), rel);
-const FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
-const TRUST_CODE_SET = new Set(core_trust/* TRUST_CODE_NAMES */.M5);
-const SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
-const trustCodeOk = (t) => t === null || !('code' in t) || TRUST_CODE_SET.has(t.code);
-/**
- * The first reason a text another process wrote (a cache entry: src/gate/cache.ts) is not an
- * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
- * member named from a vocabulary against its table (findings, severities, levels, trust codes).
- */
-function wireProblem(w) {
-    if (!cacheEntry(w)) {
-        const e = cacheEntry.errors?.[0];
-        return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
-    }
-    const wire = w;
-    for (const f of wire.findings)
-        if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity))
-            return `a finding's code or severity (${f.code}, ${f.severity})`;
-    for (const d of wire.run?.decisions ?? []) {
-        const claim = d[6];
-        if (claim[0] === 1 && !isLevel(claim[2]))
-            return `a claimed level (${claim[2]})`;
-    }
-    if (!trustCodeOk(wire.run?.attestation ?? null))
-        return "a run's trust code";
-    for (const r of wire.records)
-        if (!trustCodeOk(r[9]))
-            return "a record's trust code";
-    for (const st of wire.statements)
-        if (!trustCodeOk(st.trust))
-            return "a statement's trust code";
-    return null;
-}
-/**
- * An encoded FileEvidence written by another process (a cache entry), checked before it is
- * decoded: the evidence, or why it is not one (it is then ignored and the file read).
- */
-function decodeChecked(text, rel) {
-    let w;
-    try {
-        w = JSON.parse(text);
-    }
-    catch (error) {
-        return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
-    }
-    const problem = wireProblem(w);
-    return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
-}
-function fromWire(w, rel) {
-    let run = null;
-    if (w.run) {
-        const { artifact, attestation, sha256 } = w.run;
-        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
-        run = {
-            artifact,
-            decisions,
-            ...(attestation === null ? {} : { attestation }),
-            ...(sha256 === null ? {} : { sha256 }),
-        };
-    }
-    return {
-        run,
-        records: w.records.map((r) => recordOf(r, rel)),
-        statements: w.statements,
-        findings: w.findings,
-        digests: w.digests,
-        ...(w.strays > 0 ? { strays: w.strays } : {}),
-        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
-    };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var read_envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-// EXTERNAL MODULE: ./src/core/json.ts
-var core_json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const match = SHAPE.exec(text);
-    if (!match)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !match[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!match[8]) {
-        const [oh, om] = [Number(match[10]), Number(match[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
-        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const match = DAY.exec(text);
-    if (!match)
-        return null;
-    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!match)
-        return null;
-    const digits = `${match[2]}${match[3] ?? ''}`;
-    const point = match[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (match[1] === '-') {
-        const file = trimZeros(frac);
-        if (file === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(left, right) {
-    if (left.seconds !== right.seconds)
-        return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-/**
- * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
- * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was.
- */
-function utcAsWritten(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
-    const parsed = parseRfc3339(text);
-    if (!parsed.ok)
-        return parsed;
-    const digits = SHAPE.exec(text)?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
-    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
-}
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
-function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
-}
-/** The instant of a JavaScript Date (whole milliseconds). */
-function instantOf(date) {
-    const ms = date.getTime();
-    const seconds = Math.floor(ms / 1000);
-    return {
-        seconds,
-        fraction: String(ms - seconds * 1000)
-            .padStart(3, '0')
-            .replace(/0+$/, ''),
-    };
-}
-/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
-const MAX_EPOCH_SECONDS = 253_402_300_799;
-/**
- * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
- * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
- */
-function fromEpochNanos(given) {
-    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
-    const text = typeof given === 'string'
-        ? given
-        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
-            ? BigInt(given).toString()
-            : '';
-    if (!/^[1-9]\d{0,20}$/.test(text))
-        return null;
-    const padded = text.padStart(10, '0');
-    const seconds = Number(padded.slice(0, -9));
-    if (seconds > MAX_EPOCH_SECONDS)
-        return null;
-    return { seconds, fraction: trimZeros(padded.slice(-9)) };
-}
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-    [COVERAGE_SCHEMA, 'coverage'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const name2 = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return {
-            kind: 'error',
-            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
-            named: true,
-        };
-    }
-    if (!(0,core_json/* isObject */.Gv)(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!(0,core_json/* isObject */.Gv)(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-            named: false,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
-    if (isTracing(value)) {
-        if (schema === undefined && type === undefined)
-            return { kind: 'tracing', line: value };
-        return {
-            kind: 'error',
-            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
-            named: true,
-        };
-    }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string', named: true };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
-                named: true,
-            };
-        }
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
-}
-
-;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
-/**
- * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
- * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
- * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
- */
-
-
-
-
-const MEMBERS = [
-    'schema',
-    'provider',
-    'export',
-    'actors',
-    'repos',
-    'owner',
-    'actions',
-    'since',
-    'until',
-    'entries_read',
-    'records',
-];
-const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
-const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-/** A statement's members, checked; or why it is not a statement. */
-function checkStatement(value) {
-    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
-    for (const k of Object.keys(value))
-        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
-            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$3)(value, k))
-            return bad(`${k} is missing`);
-    if (value['schema'] !== COVERAGE_SCHEMA)
-        return bad(`schema must be ${COVERAGE_SCHEMA}`);
-    const provider = value['provider'];
-    const kind = value['export'];
-    if (typeof provider !== 'string' || provider === '')
-        return bad('provider must be a non-empty string');
-    if (typeof kind !== 'string' || kind === '')
-        return bad('export must be a non-empty string');
-    const actors = value['actors'];
-    if (!strings(actors))
-        return bad('actors must be a list of strings (empty: the statement covers nothing)');
-    const repos = value['repos'];
-    if (repos !== null && !strings(repos))
-        return bad('repos must be a list of OWNER/NAME strings, or null');
-    if (repos !== null)
-        for (const r of repos)
-            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
-                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
-    const owner = value['owner'];
-    if (owner !== null && (typeof owner !== 'string' || owner === ''))
-        return bad('owner must be a non-empty string, or null');
-    const actions = value['actions'];
-    if (!strings(actions) || actions.length === 0)
-        return bad('actions must be a non-empty list of CLASS:VERB strings');
-    for (const a of actions)
-        if (!ACTION.test(a))
-            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
-    const times = [];
-    for (const k of ['since', 'until']) {
-        const given = value[k];
-        if (typeof given !== 'string')
-            return bad(`${k} must be an RFC 3339 time (a string)`);
-        const t = parseRfc3339(given);
-        if (!t.ok)
-            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
-        times.push(t.value);
-    }
-    const [since, until] = times;
-    if (compareInstants(since, until) >= 0)
-        return bad('since must be before until (the window is [since, until))');
-    // When the import ran (docs/coverage.md §6); statements written before it have none.
-    if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
-        const at = value['exported_at'];
-        const t = typeof at === 'string' ? parseRfc3339(at) : null;
-        if (!t?.ok)
-            return bad('exported_at must be an RFC 3339 time (a string)');
-        if (compareInstants(t.value, until) < 0)
-            return bad('exported_at is before until: a window is exported once it has ended');
-    }
-    const entries = value['entries_read'];
-    const records = value['records'];
-    if (!count(entries))
-        return bad('entries_read must be a non-negative integer');
-    if (!count(records))
-        return bad('records must be a non-negative integer');
-    return {
-        ok: true,
-        value: {
-            provider,
-            export: kind,
-            actors: [...actors],
-            repos: repos === null ? null : [...repos],
-            owner,
-            actions: [...actions],
-            since,
-            until,
-            entries_read: entries,
-            records,
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
-var documents = __nccwpck_require__(1035);
-;// CONCATENATED MODULE: ./src/read/file-read.ts
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: ./src/read/provider-exports.ts
-/**
- * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
- * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
- * A leaf: the importers (tools/import/) and the audit reader both ask it.
- */
-
-const EXPORT_KINDS = {
-    'github-audit-log': 'a GitHub audit-log export',
-    'github-webhook': 'GitHub webhook deliveries',
-    'slack-audit-log': 'a Slack audit-log page',
-    'aws-cloudtrail': 'an AWS CloudTrail log file or lookup-events output',
-    'k8s-audit': 'a Kubernetes audit log (audit.k8s.io/v1 events)',
-    'okta-system-log': 'an Okta System Log page',
-};
-/** Whether an entry has the shape of each kind's entries. */
-const EXPORT_SHAPES = {
-    'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,core_json/* isObject */.Gv)(e['entity']) &&
-        ((0,core_json/* hasOwn */.$3)(e, '_document_id') || (0,core_json/* hasOwn */.$3)(e, '@timestamp') || (0,core_json/* hasOwn */.$3)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.Gv)(e['request']) || (0,core_json/* hasOwn */.$3)(e, 'delivered_at') || (0,core_json/* hasOwn */.$3)(e, 'event'))) ||
-        ((0,core_json/* isObject */.Gv)(e['key']) && (0,core_json/* isObject */.Gv)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$3)(e, '_document_id') && ((0,core_json/* isObject */.Gv)(e['entity']) || (0,core_json/* isObject */.Gv)(e['context'])),
-    'aws-cloudtrail': (e) => (typeof e['eventID'] === 'string' && typeof e['eventSource'] === 'string') || typeof e['CloudTrailEvent'] === 'string',
-    'k8s-audit': (e) => e['kind'] === 'Event' && typeof e['auditID'] === 'string' && typeof e['apiVersion'] === 'string',
-    'okta-system-log': (e) => typeof e['uuid'] === 'string' && typeof e['eventType'] === 'string' && (0,core_json/* hasOwn */.$3)(e, 'published'),
-};
-/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
-function exportKindOf(value) {
-    if (!(0,core_json/* isObject */.Gv)(value))
-        return null;
-    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.Gv)(v[0]));
-    const candidates = [value, ...(list && (0,core_json/* isObject */.Gv)(list[0]) ? [list[0]] : [])];
-    for (const kind of Object.keys(EXPORT_SHAPES))
-        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
-            return kind;
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const claims_NONE = Object.freeze([]);
-/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
-function assertedAgainstOutcome(decision, response) {
-    const value = decision['decision'];
-    const effect = (0,core_json/* isObject */.Gv)(value) ? value['effect'] : undefined;
-    if (effect === 'deny' || effect === 'error')
-        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
-    const status = response['status'];
-    if (status !== 'success')
-        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
-    return null;
-}
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!(0,core_json/* isObject */.Gv)(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
-    if (contradiction)
-        problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$3)(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return {
-            kind: 'claim',
-            claim: { asserted, level, digest: null, legacy: level === 'verified' },
-            inconsistencies: problems.length ? problems : claims_NONE,
-        };
-    }
-    const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.Gv)(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$3)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if ((0,core_json/* hasOwn */.$3)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return {
-        kind: 'claim',
-        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
-        inconsistencies: problems.length ? problems : claims_NONE,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/classes.ts
-const classes_NONE = new Set();
-const GITHUB_NAMES = new Set(['owner', 'repo']);
-/** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
-const github = (verbs, fields, hashed = []) => ({
-    fields: ['owner', 'repo', ...fields],
-    verbs,
-    hashed: new Map(hashed),
-    caseless: GITHUB_NAMES,
-    scope: { owner: 'owner', repo: 'repo' },
-    provider: 'github',
-    wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
-});
-/** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
-const tenant = (provider, field, verbs, fields, hashed = []) => ({
-    fields: [field, ...fields],
-    verbs,
-    hashed: new Map(hashed),
-    caseless: classes_NONE,
-    scope: { owner: field, repo: null },
-    provider,
-    wholeNumbers: classes_NONE,
-});
-const CLASSES = new Map([
-    // The writes agents do most on GitHub, bound on the ids GitHub gives them.
-    ['github_issue', github(['create', 'close'], ['number'])],
-    ['github_issue_comment', github(['create'], ['comment_id'])],
-    ['github_pull_request', github(['create', 'merge', 'close'], ['number'])],
-    ['github_branch_push', github(['push'], ['ref', 'after'])],
-    ['github_label', github(['add'], ['number', 'label_hash'], [['label', { field: 'label_hash', domain: 'github_label' }]])],
-    ['github_repo_member', github(['add'], ['user_hash'], [['user', { field: 'user_hash', domain: 'github_user' }]])],
-    [
-        'github_deploy_key',
-        {
-            fields: ['owner', 'repo', 'key_title_hash'],
-            verbs: ['create'],
-            hashed: new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]]),
-            caseless: GITHUB_NAMES,
-            scope: { owner: 'owner', repo: 'repo' },
-            provider: 'github',
-            wholeNumbers: classes_NONE,
-        },
-    ],
-    [
-        'workspace_member',
-        {
-            fields: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-            verbs: ['add'],
-            hashed: new Map([
-                ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
-                ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
-                ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
-            ]),
-            caseless: new Set(),
-            scope: null,
-            provider: 'slack',
-            wholeNumbers: classes_NONE,
-        },
-    ],
-    [
-        'workspace_role',
-        {
-            fields: ['workspace_id_hash', 'principal_hash', 'role'],
-            verbs: ['grant', 'change_role', 'invite', 'modify', 'create'],
-            hashed: new Map([
-                ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
-                ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
-            ]),
-            caseless: new Set(),
-            scope: null,
-            provider: 'workspace',
-            wholeNumbers: classes_NONE,
-        },
-    ],
-    // Cloud and identity providers: AWS IAM (CloudTrail), Kubernetes RBAC (the audit log), Okta admin roles (the System Log).
-    [
-        'aws_iam_access_key',
-        tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
-    ],
-    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
-    ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
-    ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...CLASSES.keys()];
-/** A class's row, or undefined when the gate has no binding rule for it. */
-const classRow = (actionClass) => CLASSES.get(actionClass);
-
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-
-
-/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([...CLASSES].map(([c, row]) => [c, row.verbs]));
-
-/** The bound fields of an action class (the class table, core/classes.ts), or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => classRow(actionClass)?.fields;
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = boundFields(actionClass);
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if ((0,core_json/* hasOwn */.$3)(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!(0,core_json/* isObject */.Gv)(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.Gv)(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const bound = (0,binding/* binding */.Ch)(subject);
-    if (!bound.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
-    return { kind: 'subject', subject, digest: bound.digest };
-}
-/**
- * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
- * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
- * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
- * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
- * per call.
- */
-function targetKey(subject) {
-    let key = subject.action_class;
-    for (const f of boundFields(subject.action_class) ?? [])
-        key += hasOwn(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
-    return key;
-}
-/**
- * A bound field's value as the binding sees it, for telling values equal: a string as
- * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
- * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
- * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
- * canonicalized once already, so that cannot happen for a call.
- */
-function boundValueText(value) {
-    if (typeof value === 'string')
-        return JSON.stringify(value);
-    const canonical = jcs(value);
-    return canonical.ok ? canonical.text : '\u0000';
-}
-
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-
-/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
-const LABELS = 32;
-function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
-        return null;
-    const out = {};
-    let n = 0;
-    for (const field of Object.keys(target)) {
-        const value = target[field];
-        if (typeof value !== 'string')
-            continue;
-        if (++n > LABELS)
-            break;
-        out[field] = value;
-    }
-    return out;
-}
-/**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
- */
-function prepareDecision(loc, index, decision, time = null) {
-    const tool = decision['tool'];
-    const value = decision['decision'];
-    const action = decision['action'];
-    const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
-    const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: project(decision),
-        actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
-        provider: given === null || typeof given === 'string' ? given : { invalid: true },
-        succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
-        time,
-    };
-}
-
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
 function describe(errors) {
@@ -12250,8 +8221,11 @@ function readEntry(file) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
+let shapeCheck = null;
+/** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
+const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
 /** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
-function lookUp(cache, key, rel) {
+function lookUp(cache, key, rel, shape) {
     const got = readEntry(entryPath(cache, key));
     if (got === null)
         return { ok: false, reason: null };
@@ -12276,7 +8250,7 @@ function lookUp(cache, key, rel) {
     if (h['sha256'] !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
-    const decoded = decodeChecked(text, rel);
+    const decoded = decodeChecked(text, rel, shape);
     return decoded.ok
         ? { ok: true, value: { ...decoded.value, wire: text } }
         : { ok: false, reason: `its body fails its check: ${decoded.reason}` };
@@ -12467,15 +8441,16 @@ async function evidence_readEvidence(task, setup) {
     const { file, role } = task;
     const sidecars = readSidecars(task, setup);
     const cache = setup.cache;
+    const shape = cache?.read ? await entryShape() : null;
     let key = null;
     let ignored;
     const found = (sha256) => {
         if (cache === null)
             return null;
         key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
-        if (!cache.read)
+        if (shape === null)
             return null;
-        const entry = lookUp(cache, key, file.rel);
+        const entry = lookUp(cache, key, file.rel, shape);
         if (entry.ok)
             return entry.value;
         if (entry.reason !== null)

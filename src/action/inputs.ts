@@ -50,6 +50,8 @@ export interface ActionSettings {
     readonly key: SigningKey | null;
     readonly resourceUri: string;
   } | null;
+  /** Keep the evidence cache with @actions/cache (action/cache.ts: saved on the default branch, restored by pull requests). */
+  readonly cache: boolean;
 }
 
 /** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
@@ -333,5 +335,6 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
     reportFile,
     prefix: rel.split(path.sep).join('/'),
     vsa,
+    cache: parseBool('cache', get('cache')),
   };
 }

@@ -9,6 +9,7 @@
  */
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
+import { cacheText } from '../gate/cache.js';
 import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
@@ -23,6 +24,7 @@ import { emitWorkflowCommands } from '../report/workflow-commands.js';
 import { writeVerdict } from '../tools/verdict.js';
 import { writeWhole } from '../tools/write.js';
 import { VERSION } from '../version.js';
+import { actionsCache, type CacheService, planCache, prepareCache, saveCache } from './cache.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
 import { repoFiles } from './repo-files.js';
@@ -217,6 +219,7 @@ export async function run(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
   now: () => Date = () => new Date(),
+  cacheService: () => Promise<CacheService> = actionsCache,
 ): Promise<void> {
   const ctx = readContext(env, cwd);
   const token = core.getInput('github-token');
@@ -226,10 +229,18 @@ export async function run(
   const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
-  const gated = await runGate(settings.gate, settings.vsa !== null);
+  const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, VERSION);
+  const prepared = await prepareCache(plan, cacheService, api, ctx);
+  core.info(prepared.said);
+  const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
+  const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
   if (!gated.ok)
     return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
   const { report, inputs } = gated.value;
+  if (gated.value.cache && cache) core.info(cacheText(gated.value.cache, cache.dir));
+  const unsaved = await saveCache(plan, cacheService);
+  if (unsaved !== null)
+    core.warning(`receipt-gate: the evidence cache was not saved (${line(unsaved)}); the next pull request reads every file.`);
   let digest: string;
   try {
     digest = await writeJson(report, settings.reportFile);

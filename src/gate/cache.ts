@@ -19,6 +19,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameS
 import path from 'node:path';
 import type { CacheNote, FileEvidence } from '../read/file-read.js';
 import type { Beside, Role } from '../read/files.js';
+import type { GeneratedValidator } from '../read/validators.generated.js';
 import { decodeChecked } from '../read/wire.js';
 
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
@@ -97,11 +98,17 @@ function readEntry(file: string): Buffer | null | { readonly refused: string } {
   }
 }
 
+let shapeCheck: Promise<GeneratedValidator> | null = null;
+/** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
+export const entryShape = (): Promise<GeneratedValidator> =>
+  (shapeCheck ??= import('../read/cache-entry.generated.js').then((m) => m.cacheEntry));
+
 /** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
 export function lookUp(
   cache: CacheSetup,
   key: string,
   rel: string,
+  shape: GeneratedValidator,
 ): { readonly ok: true; readonly value: FileEvidence } | { readonly ok: false; readonly reason: string | null } {
   const got = readEntry(entryPath(cache, key));
   if (got === null) return { ok: false, reason: null };
@@ -121,7 +128,7 @@ export function lookUp(
   if (h['sha256'] !== createHash('sha256').update(body).digest('hex'))
     return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
   const text = body.toString('utf8');
-  const decoded = decodeChecked(text, rel);
+  const decoded = decodeChecked(text, rel, shape);
   return decoded.ok
     ? { ok: true, value: { ...decoded.value, wire: text } }
     : { ok: false, reason: `its body fails its check: ${decoded.reason}` };

@@ -23,7 +23,7 @@ import { producerKeys } from '../trust/checkers/producer-keys.js';
 import { recordKeys } from '../trust/checkers/record-keys.js';
 import { shapeOnly } from '../trust/checkers/shape-only.js';
 import type { TrustedKeys } from '../trust/keys.js';
-import { besideKey, type CacheSetup, entryKey, lookUp, store } from './cache.js';
+import { besideKey, type CacheSetup, entryKey, entryShape, lookUp, store } from './cache.js';
 
 /** One file to read and the role it was given. */
 export interface ReadTask {
@@ -198,13 +198,14 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
   const { file, role } = task;
   const sidecars = readSidecars(task, setup);
   const cache = setup.cache;
+  const shape = cache?.read ? await entryShape() : null;
   let key: string | null = null;
   let ignored: string | undefined;
   const found = (sha256: string): FileEvidence | null => {
     if (cache === null) return null;
     key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
-    if (!cache.read) return null;
-    const entry = lookUp(cache, key, file.rel);
+    if (shape === null) return null;
+    const entry = lookUp(cache, key, file.rel, shape);
     if (entry.ok) return entry.value;
     if (entry.reason !== null) ignored = `${entry.reason}`;
     return null;

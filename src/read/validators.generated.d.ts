@@ -5,8 +5,6 @@ export interface GeneratedValidator {
 }
 export declare const decision: GeneratedValidator;
 export declare const record: GeneratedValidator;
-/** A cache entry's body (schemas/evidence-cache-entry.schema.json). */
-export declare const cacheEntry: GeneratedValidator;
 export declare const policyFile: GeneratedValidator;
 /** The policy file's schema (schemas/policy.schema.json): where a misspelt key's neighbours are read. */
 export declare const policySchema: unknown;

@@ -28,7 +28,7 @@ import { SEVERITIES } from '../core/severity.js';
 import { TRUST_CODE_NAMES } from '../core/trust.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
 import type { FileEvidence } from './file-read.js';
-import { cacheEntry } from './validators.generated.js';
+import type { GeneratedValidator } from './validators.generated.js';
 
 /** [file (null: the file read), line, column, member (null: none)] */
 type Loc = [string | null, number, number, string | null];
@@ -193,9 +193,9 @@ const trustCodeOk = (t: Trust | Attestation | null): boolean => t === null || !(
  * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
  * member named from a vocabulary against its table (findings, severities, levels, trust codes).
  */
-function wireProblem(w: unknown): string | null {
-  if (!cacheEntry(w)) {
-    const e = cacheEntry.errors?.[0];
+function wireProblem(w: unknown, shape: GeneratedValidator): string | null {
+  if (!shape(w)) {
+    const e = shape.errors?.[0];
     return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
   }
   const wire = w as Wire;
@@ -218,6 +218,7 @@ function wireProblem(w: unknown): string | null {
 export function decodeChecked(
   text: string,
   rel: string,
+  shape: GeneratedValidator,
 ): { readonly ok: true; readonly value: FileEvidence } | { readonly ok: false; readonly reason: string } {
   let w: unknown;
   try {
@@ -225,7 +226,7 @@ export function decodeChecked(
   } catch (error) {
     return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
-  const problem = wireProblem(w);
+  const problem = wireProblem(w, shape);
   return problem === null ? { ok: true, value: fromWire(w as Wire, rel) } : { ok: false, reason: problem };
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The evidence cache in the action (src/action/cache.ts) through the real @actions/cache against
+ * GitHub's cache service on loopback (support/cache-service.ts): the default branch reads every byte
+ * and saves; a pull request restores the default branch's entries, checks with GitHub's list of
+ * caches that the key was saved there alone, and reads only what changed, with the same report
+ * bytes; an archive a pull request saved under the default branch's key prefix is never used.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BASE_SHA, HEAD_SHA, type Responder, runAction } from '../support/action-harness.js';
+import { type CacheServer, cacheServer } from '../support/cache-service.js';
+import { decision, demoCorpus, json, record, surface } from '../support/corpus.js';
+import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
+
+let server: CacheServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  cleanup();
+});
+
+const repository = { default_branch: 'main', full_name: 'acme/agents' };
+const push = { name: 'push', payload: { repository, after: 'b'.repeat(40) } };
+const pullRequest = {
+  name: 'pull_request',
+  payload: { repository, pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } },
+};
+/** The check run's API answers; the list of caches from the cache service's store. */
+const answering =
+  (s: CacheServer): Responder =>
+  (req, n) =>
+    req.url.includes('/actions/caches')
+      ? s.listing(req, n)
+      : req.method === 'POST'
+        ? { status: 201, body: { id: 4242, html_url: 'https://github.com/acme/agents/runs/4242' } }
+        : { status: 200, body: { id: 4242 } };
+
+const inputs = { annotations: 'workflow-commands', summary: 'false' };
+
+describe('the evidence cache in the action', () => {
+  it('the default branch saves; a pull request restores it, reads only what changed, and writes the same report bytes', async () => {
+    server = await cacheServer();
+    const s = server;
+    const workspace = writeFiles(tempDir(), demoCorpus());
+    const onMain = await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
+    expect(onMain.code, onMain.stdout).toBe(0);
+    expect(onMain.stdout).toMatch(
+      /receipt-gate: cache: every file read; the entries are saved as receipt-gate-evidence-v1-[^\s]+-refs\/heads\/main-/,
+    );
+    expect(onMain.stdout).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
+    expect(s.saved.map((x) => x.ref)).toEqual(['refs/heads/main']);
+
+    const plain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
+    expect(plain.stdout).toMatch(/receipt-gate: cache: off \(cache: false\)/);
+    const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(pr.stdout).toMatch(/receipt-gate: cache: receipt-gate-evidence-v1-\S+ restored from refs\/heads\/main/);
+    expect(pr.stdout).toMatch(/5 of 5 file\(s\) from the cache; 0 read and stored/);
+    expect(pr.outputs['report-digest']).toBe(plain.outputs['report-digest']);
+    // It checked where the key was saved, and saved nothing itself.
+    expect(pr.requests.some((r) => r.url.startsWith('/repos/acme/agents/actions/caches?key=receipt-gate-evidence-v1-'))).toBe(true);
+    expect(s.saved).toHaveLength(1);
+
+    // The pull request adds a run: only it is read.
+    const call = decision({
+      tool: 'github.add_deploy_key',
+      verb: 'create',
+      resourceType: 'github_deploy_key',
+      target: { provider: 'github', owner: 'acme', repo: 'new-svc', key_title: 'k' } as never,
+      claim: 'verified',
+    });
+    writeFileSync(path.join(workspace, '.assay/runs/2026-11-30-new.json'), json(surface([call])));
+    writeFileSync(path.join(workspace, '.assay/audit/github/2026-11-30.json'), json([record('github', 'github-audit-new', call)]));
+    const added = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(added.stdout).toMatch(/5 of 7 file\(s\) from the cache; 2 read and stored/);
+    const addedPlain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
+    expect(added.outputs['report-digest']).toBe(addedPlain.outputs['report-digest']);
+  });
+
+  it("an archive a pull request saved in its own scope under the default branch's prefix is removed, never read", async () => {
+    server = await cacheServer();
+    const s = server;
+    const workspace = writeFiles(tempDir(), demoCorpus());
+    await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
+    const main = s.saved[0];
+    if (!main?.bytes) throw new Error('nothing saved');
+    // What a workflow of the pull request can do: save any bytes under any key in its own scope (restored first).
+    s.saved.push({
+      key: `${main.key.replace(/-\d+-\d+$/, '')}-zzz`,
+      version: main.version,
+      ref: 'refs/pull/7/merge',
+      bytes: main.bytes,
+      created: 1,
+    });
+    const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(pr.stdout).toMatch(
+      /receipt-gate: cache: \S+-zzz not used: the key \S+-zzz is also saved on refs\/pull\/7\/merge; every file read/,
+    );
+    expect(pr.stdout).not.toMatch(/file\(s\) from the cache/);
+  });
+
+  it('a token that may not list caches, a verdict, another branch and pull_request_target: no cache is read or saved', async () => {
+    server = await cacheServer();
+    const s = server;
+    const workspace = writeFiles(tempDir(), demoCorpus());
+    await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
+    const denied: Responder = (req, n) =>
+      req.url.includes('/actions/caches')
+        ? { status: 403, body: { message: 'Resource not accessible by integration' } }
+        : answering(s)(req, n);
+    const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: denied });
+    expect(pr.stdout).toMatch(/not used: listing the repository's caches answered 403 \(the token needs actions: read\); every file read/);
+    const verdict = await runAction({
+      workspace,
+      inputs: { ...inputs, 'vsa-predicate': 'vsa.json' },
+      event: push,
+      env: { ...s.env('refs/heads/main'), GITHUB_SERVER_URL: 'https://github.com' },
+      responder: answering(s),
+    });
+    expect(verdict.stdout).toMatch(/receipt-gate: cache: off \(a verdict reads every byte\)/);
+    const branch = await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/feature'), responder: answering(s) });
+    expect(branch.stdout).toMatch(/receipt-gate: cache: off \(refs\/heads\/feature is not the default branch\)/);
+    const target = await runAction({
+      workspace,
+      inputs,
+      event: { name: 'pull_request_target', payload: pullRequest.payload },
+      env: s.env('refs/heads/main'),
+      responder: answering(s),
+    });
+    expect(target.stdout).toMatch(/receipt-gate: cache: off \(a pull_request_target neither saves nor restores\)/);
+    expect(s.saved).toHaveLength(1);
+  });
+});
