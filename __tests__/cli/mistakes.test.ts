@@ -164,8 +164,9 @@ describe('paths on the command line (§6)', () => {
 });
 
 describe('every action input that selects what is verified or trusted has a CLI flag of the same name', () => {
-  // Inputs about reporting to GitHub only (annotations, the check run, the token, the job summary).
-  const GITHUB_ONLY = ['annotations', 'annotate', 'check-run-id', 'check-name', 'github-token', 'summary', 'max-annotations'];
+  // Inputs about GitHub only (annotations, the check run, the token, the job summary, the Actions
+  // cache: the CLI's --cache DIR is a folder the user fills, not GitHub's service; docs/cache.md).
+  const GITHUB_ONLY = ['annotations', 'annotate', 'check-run-id', 'check-name', 'github-token', 'summary', 'max-annotations', 'cache'];
   it('checked against action.yml', () => {
     const action = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
     const verify = COMMAND_SPECS.find((c) => c.name === 'verify')!;

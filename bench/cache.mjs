@@ -1,0 +1,99 @@
+// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist]
+// What a pull request costs with the evidence cache (docs/cache.md): the default branch's history
+// (the deterministic corpus, seed 42) has been verified once with --cache (the entries are kept
+// aside); a pull request adds one run of 200 calls and the export with its records. Three runs,
+// interleaved round by round (the order rotating), each pull request run starting from the default
+// branch's entries (copied back, untimed):
+//   full   the pull request's files, every byte read (no cache)
+//   pr     the same files with the default branch's entries (--cache): only the new files read
+//   cold   the same files with an empty cache folder (what the default branch pays to store)
+// Prints medians and minimums, pr / full and cold / full, and fails unless the three reports are
+// the same bytes and the pull request run read exactly the two new files.
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './corpus.mjs';
+import { median, timedNode } from './timing.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '100000' },
+    pairs: { type: 'string', default: '5' },
+    jobs: { type: 'string', default: 'auto' },
+    dist: { type: 'string', default: path.join(root, 'dist') },
+  },
+});
+const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-cache-'));
+const corpus = path.join(tmp, 'corpus');
+const c = generate(corpus, Number(values.calls), 42);
+const cli = path.join(values.dist, 'cli.js');
+const NOW = '2026-12-01T12:00:00Z';
+const args = (out, cache) => [
+  cli,
+  'verify',
+  '--now',
+  NOW,
+  '-C',
+  corpus,
+  '--runs',
+  'runs',
+  '--audit',
+  'audit',
+  '--format',
+  'json',
+  '--output',
+  out,
+  '--jobs',
+  values.jobs,
+  ...(cache ? ['--cache', cache] : []),
+];
+
+// The default branch: verified once, its entries kept.
+const branch = path.join(tmp, 'branch-cache');
+const warm = timedNode(args(path.join(tmp, 'warm.json'), branch), root);
+if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${warm.stderr}`);
+
+// The pull request: one run of 200 calls (another seed: other targets) and the export with its records.
+const pr = generate(path.join(tmp, 'pr'), 200, 7);
+const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
+const audits = readdirSync(pr.audit);
+if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);
+cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', 'zz-pull-request-run.json'));
+cpSync(path.join(pr.audit, audits[0]), path.join(corpus, 'audit', `zz-pull-request-${audits[0]}`));
+
+const pairs = Number(values.pairs);
+const modes = ['full', 'pr', 'cold'];
+const times = new Map(modes.map((m) => [m, []]));
+const digests = new Map();
+for (let i = 0; i < pairs; i++) {
+  for (let k = 0; k < modes.length; k++) {
+    const mode = modes[(i + k) % modes.length];
+    const work = path.join(tmp, 'work-cache');
+    rmSync(work, { recursive: true, force: true });
+    if (mode === 'pr') cpSync(branch, work, { recursive: true });
+    const out = path.join(tmp, `${mode}.json`);
+    const r = timedNode(args(out, mode === 'full' ? null : work), root);
+    if (r.status !== 1) throw new Error(`${mode} exited ${r.status}: ${r.stderr}`);
+    if (mode === 'pr' && !r.stderr.includes(`${c.files} of ${c.files + 2} file(s) from the cache; 2 read and stored`))
+      throw new Error(`the pull request run did not read exactly its two files: ${r.stderr}`);
+    times.get(mode).push(r.ms);
+    digests.set(mode, createHash('sha256').update(readFileSync(out)).digest('hex'));
+  }
+}
+if (new Set(digests.values()).size !== 1) throw new Error(`the reports differ: ${JSON.stringify([...digests])}`);
+const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const med = (m) => median(times.get(m));
+const min = (m) => Math.min(...times.get(m));
+console.log(
+  `evidence cache, ${c.calls} calls in ${c.files} files + a pull request of 200 calls (2 files), --jobs ${values.jobs}, ${pairs} rounds`,
+);
+for (const m of modes) console.log(`  ${m.padEnd(5)} median ${fmt(med(m))}, min ${fmt(min(m))}`);
+console.log(
+  `  pr / full ${(med('pr') / med('full')).toFixed(3)} (minimums ${(min('pr') / min('full')).toFixed(3)}); cold / full ${(med('cold') / med('full')).toFixed(3)} (minimums ${(min('cold') / min('full')).toFixed(3)})`,
+);
+console.log(`  reports byte-identical: sha256 ${[...digests.values()][0]}`);
+writeFileSync(path.join(tmp, 'done'), '');
+rmSync(tmp, { recursive: true, force: true });
