@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../src/core/allocation.js';
+import { binding } from '../../src/core/binding.js';
 import { type Call, eligibility } from '../../src/core/call.js';
 import { readClaim } from '../../src/core/claims.js';
 import { SNAGS_LISTED } from '../../src/core/diagnose.js';
@@ -69,6 +70,7 @@ const located = (rs: readonly Record<string, unknown>[]): RecordInput[] =>
   rs.map((r, i) => ({
     loc: { file: 'a.json', line: i + 1, column: 1 },
     record: r as unknown as RecordInput['record'],
+    recomputed: binding(r['subject']),
     signer: null,
     trust: { kind: 'unchecked' },
   }));

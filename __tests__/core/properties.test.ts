@@ -73,6 +73,7 @@ const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
         (record, j): RecordInput => ({
           loc: { file: `audit/${i}.json`, line: j + 1, column: 1 },
           record,
+          recomputed: binding(record.subject),
           signer: null,
           trust: { kind: 'unchecked' },
         }),
@@ -178,7 +179,15 @@ describe('core invariants', () => {
         const r = verify(
           {
             runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }],
-            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec, signer: null, trust: { kind: 'unchecked' } }],
+            records: [
+              {
+                loc: { file: 'a', line: 1, column: 1 },
+                record: rec,
+                recomputed: binding(rec.subject),
+                signer: null,
+                trust: { kind: 'unchecked' },
+              },
+            ],
             findings: [],
           },
           options,

@@ -1,5 +1,6 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
 
+import { binding } from '../../src/core/binding.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { AuditRecord, Evidence, RecordInput, RunInput, StatementInput } from '../../src/core/model.js';
@@ -17,6 +18,7 @@ export function evidence(runs: Record<string, readonly JsonObject[]>, records: r
       (r, i): RecordInput => ({
         loc: { file: 'audit/a.json', line: i + 1, column: 1 },
         record: r as unknown as AuditRecord,
+        recomputed: binding(r['subject']),
         signer: null,
         trust: { kind: 'unchecked' },
       }),
@@ -35,7 +37,13 @@ export function policyOf(...rules: string[]): Policy {
 }
 
 /** A record as the core sees it when no trusted signer is configured. */
-const unchecked = (r: RecordRead): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } });
+const unchecked = (r: RecordRead): RecordInput => ({
+  loc: r.loc,
+  record: r.record,
+  recomputed: r.recomputed,
+  signer: r.signer,
+  trust: { kind: 'unchecked' },
+});
 
 /** An export's records as the core sees them when no trusted signer is configured (its coverage statements aside). */
 export const uncheckedRecords = (entries: readonly AuditEntryRead[]): RecordInput[] =>

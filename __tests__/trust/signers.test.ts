@@ -40,7 +40,7 @@ const codes = (r: Report) =>
 async function checked(records: readonly RecordRead[], keys: TrustedKeys | null): Promise<RecordInput[]> {
   return Promise.all(
     records.map(async (r): Promise<RecordInput> => {
-      if (!keys) return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+      if (!keys) return { loc: r.loc, record: r.record, recomputed: r.recomputed, signer: r.signer, trust: { kind: 'unchecked' } };
       const d = await checkRecordSignature(r.signature ?? null, r.payload, keys);
       const trust =
         d.kind === 'trusted'
@@ -48,7 +48,7 @@ async function checked(records: readonly RecordRead[], keys: TrustedKeys | null)
           : d.kind === 'untrusted'
             ? { kind: 'untrusted' as const, code: d.code, reason: d.detail }
             : { kind: 'unchecked' as const };
-      return { loc: r.loc, record: r.record, signer: r.signer, trust };
+      return { loc: r.loc, record: r.record, recomputed: r.recomputed, signer: r.signer, trust };
     }),
   );
 }

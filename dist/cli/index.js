@@ -8125,6 +8125,7 @@ class ServerLog {
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
@@ -8254,9 +8255,11 @@ function readRecord(kind, loc, fr, out, options) {
         subject: parsed['subject'],
         binding_digest: parsed['binding_digest'],
     };
+    // The binding is recomputed here, on the reading thread, from the subject as committed (the core compares it).
+    const recomputed = (0,binding/* binding */.Ch)(record.subject);
     const input = signature
-        ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
-        : { kind: 'record', loc, record, signer: null, payload };
+        ? { kind: 'record', loc, record, recomputed, signer: signature.key_id, signature, payload }
+        : { kind: 'record', loc, record, recomputed, signer: null, payload };
     out.push(input);
 }
 /** The end of the line that starts at `start` (its "\n", or the end of the text). */
@@ -12882,13 +12885,12 @@ function identity(s) {
  * but this module can make, can ever bind a call.
  */
 
-
 const isUsable = (r) => r.check.outcome === 'usable';
 const isUnusable = (r) => r.check.outcome !== 'usable';
 /** Consistency and trust, each record on its own. */
 function precheck(input) {
     const { record } = input;
-    const bound = (0,binding/* binding */.Ch)(record.subject);
+    const bound = input.recomputed;
     if (!bound.ok)
         return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${bound.reason}` };
     if (bound.digest !== record.binding_digest) {
@@ -14530,6 +14532,7 @@ const recordTuple = (r, rel) => [
     r.record.binding_digest,
     r.signer,
     r.trust,
+    r.recomputed.ok ? (r.recomputed.digest === r.record.binding_digest ? SAME : r.recomputed.digest) : [r.recomputed.reason],
 ];
 /** What a reading thread sends for one file. */
 function wire_encodeRead(evidence, rel) {
@@ -14590,7 +14593,13 @@ function decisionOf(tuple, rel) {
 }
 function recordOf(t, rel) {
     const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
+    const sent = t[10];
+    const recomputed = sent === SAME
+        ? { ok: true, digest: record.binding_digest }
+        : typeof sent === 'string'
+            ? { ok: true, digest: sent }
+            : { ok: false, reason: sent[0] };
+    return { loc: unloc(t, rel), record, recomputed, signer: t[8], trust: t[9] };
 }
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
 const decodeRead = (text, rel) => fromWire(JSON.parse(text), rel);
@@ -15189,7 +15198,7 @@ async function judge(task, read, sidecars, setup) {
     read.entries.forEach((entry, i) => {
         const trust = trustOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, i))));
         if (entry.kind === 'record')
-            records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
+            records.push({ loc: entry.loc, record: entry.record, recomputed: entry.recomputed, signer: entry.signer, trust });
         else
             statements.push({ loc: entry.loc, statement: entry.statement, signer: entry.signer, trust });
     });

@@ -1,3 +1,4 @@
+import type { Binding } from './binding.js';
 import type { ClaimReading } from './claims.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
@@ -81,6 +82,12 @@ export type Trust =
 export interface RecordInput {
   readonly loc: Location;
   readonly record: AuditRecord;
+  /**
+   * sha256(JCS(record.subject)), recomputed from the committed bytes by the thread that read them
+   * (as a call's subject digest is), or why the subject cannot be canonicalized: what the core
+   * compares with `binding_digest` (records.ts).
+   */
+  readonly recomputed: Binding;
   /** The key_id of its well-formed `signature` member, or null when unsigned. */
   readonly signer: string | null;
   readonly trust: Trust;

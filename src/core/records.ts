@@ -7,7 +7,6 @@
  * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
  * but this module can make, can ever bind a call.
  */
-import { binding } from './binding.js';
 import { item, stored } from './lists.js';
 import type { RecordInput } from './model.js';
 import type { TrustCode } from './trust.js';
@@ -46,7 +45,7 @@ export const isUnusable = (r: CheckedRecord): r is UnusableRecord => r.check.out
 /** Consistency and trust, each record on its own. */
 function precheck(input: RecordInput): RecordCheck {
   const { record } = input;
-  const bound = binding(record.subject);
+  const bound = input.recomputed;
   if (!bound.ok) return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${bound.reason}` };
   if (bound.digest !== record.binding_digest) {
     return {

@@ -237,7 +237,8 @@ async function judge(task: ReadTask, read: FileRead, sidecars: Sidecars, setup: 
   const statements: StatementInput[] = [];
   read.entries.forEach((entry, i) => {
     const trust = trustOf(combine(decisions.map((c) => forRecord(c, i))));
-    if (entry.kind === 'record') records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
+    if (entry.kind === 'record')
+      records.push({ loc: entry.loc, record: entry.record, recomputed: entry.recomputed, signer: entry.signer, trust });
     else statements.push({ loc: entry.loc, statement: entry.statement, signer: entry.signer, trust });
   });
   const run = read.run

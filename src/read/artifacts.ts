@@ -5,6 +5,7 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 
+import { binding } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
@@ -199,9 +200,11 @@ function readRecord(
     subject: parsed['subject'] as AuditRecord['subject'],
     binding_digest: parsed['binding_digest'] as string,
   };
+  // The binding is recomputed here, on the reading thread, from the subject as committed (the core compares it).
+  const recomputed = binding(record.subject);
   const input: RecordRead = signature
-    ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
-    : { kind: 'record', loc, record, signer: null, payload };
+    ? { kind: 'record', loc, record, recomputed, signer: signature.key_id, signature, payload }
+    : { kind: 'record', loc, record, recomputed, signer: null, payload };
   out.push(input);
 }
 

@@ -9,6 +9,7 @@
  * The text is produced by this gate's own reader in the same process; it is not input, and it is
  * read only by `decodeRead`.
  */
+import type { Binding } from '../core/binding.js';
 import type { ClaimReading } from '../core/claims.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
@@ -51,7 +52,9 @@ type DecisionTuple = [
   // time: [whole seconds, fraction digits], or null
   [number, string] | null,
 ];
-type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust];
+/** The recomputed binding: SAME when it is binding_digest (a consistent record), else the digest, or [why] it cannot be. */
+type RecomputedTuple = typeof SAME | string | [string];
+type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust, RecomputedTuple];
 
 interface Wire {
   readonly run: {
@@ -113,6 +116,7 @@ const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
   r.record.binding_digest,
   r.signer,
   r.trust,
+  r.recomputed.ok ? (r.recomputed.digest === r.record.binding_digest ? SAME : r.recomputed.digest) : [r.recomputed.reason],
 ];
 
 /** What a reading thread sends for one file. */
@@ -177,7 +181,14 @@ function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
 
 function recordOf(t: RecordTuple, rel: string): RecordInput {
   const record: AuditRecord = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-  return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
+  const sent = t[10];
+  const recomputed: Binding =
+    sent === SAME
+      ? { ok: true, digest: record.binding_digest }
+      : typeof sent === 'string'
+        ? { ok: true, digest: sent }
+        : { ok: false, reason: sent[0] };
+  return { loc: unloc(t, rel), record, recomputed, signer: t[8], trust: t[9] };
 }
 
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
