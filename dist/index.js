@@ -2575,15 +2575,17 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -2850,6 +2852,7 @@ function fromWire(w, rel) {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -2865,9 +2868,30 @@ function plain(_key, value) {
         throw new Error(`the read set-up holds a ${proto?.constructor?.name ?? 'value'} the cache key cannot name`);
     return value;
 }
-/** The part of every key that the whole run shares: the product version and the read set-up (every member of it). */
-const setupKey = (version, setup) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, version, setup], plain))
+/**
+ * The running build: its version and the digest of every input it was built from
+ * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
+ * gate rebuilt from other sources under the same version never reads the entries of another;
+ * `+unbuilt` when run from the sources (tests).
+ */
+function buildOf(version) {
+    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        let text;
+        try {
+            text = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, 'build-inputs.sha256'), 'utf8').trim();
+        }
+        catch {
+            continue;
+        }
+        if (/^sha256:[0-9a-f]{64}$/.test(text))
+            return `${version}+${text.slice('sha256:'.length)}`;
+    }
+    return `${version}+unbuilt`;
+}
+/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
+const setupKey = (build, setup) => (0,external_node_crypto_.createHash)('sha256')
+    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
     .digest('hex');
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 function besideKey(beside) {
@@ -2888,7 +2912,8 @@ const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 function readEntry(file) {
     let fd;
     try {
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0));
+        // Never blocking (a FIFO in its place would hang the gate), never through a link.
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
     }
     catch (error) {
         const code = error.code;
@@ -10503,6 +10528,15 @@ function readNamedFile(file, limits) {
     // A copy: the read buffer is reused by the next read.
     return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
+/** Whether a file's size (as stat says) is within `max` bytes; false when it cannot be stat'ed (its reader says why). */
+function sizeWithin(path, max) {
+    try {
+        return (0,external_node_fs_.statSync)(path).size <= max;
+    }
+    catch {
+        return false;
+    }
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(path) {
     try {
@@ -10528,11 +10562,18 @@ async function readOne(file, role, limits, digest = false) {
  * through readTransient. Without one (null), a text file is hashed only when `digest` asks.
  */
 async function readOneUnless(file, role, limits, digest, lookUp) {
-    const fail = (message) => ({ kind: 'read', read: files_failure(file.rel, message), sha256: null });
+    const fail = (message) => ({
+        kind: 'read',
+        read: files_failure(file.rel, message),
+        sha256: null,
+        unkeyed: 'a file that cannot be read is tried again each run',
+    });
     if (isBundle(file.rel)) {
         if (role === 'audit')
             return fail(BUNDLE_IN_AUDIT);
-        const first = lookUp === null ? undefined : await fileSha256(file.path);
+        // A bundle its reader refuses for its size is never hashed first (its refusal is cheap, its hash is not).
+        const hashable = lookUp !== null && sizeWithin(file.path, (0,read_limits/* bundleLimits */.x0)(limits).maxCompressedBytes);
+        const first = hashable ? await fileSha256(file.path) : undefined;
         const found = first === undefined || lookUp === null ? null : lookUp(first);
         if (found !== null)
             return { kind: 'found', value: found };
@@ -10543,7 +10584,12 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
         return {
             kind: 'read',
             read: sha256 === undefined ? readResult : { ...readResult, sha256 },
-            sha256: own !== undefined && own === first ? own : null,
+            ...(own !== undefined && own === first
+                ? { sha256: own }
+                : {
+                    sha256: null,
+                    unkeyed: own === undefined ? 'a bundle its reader refused is read again each run' : 'the bundle changed while it was read',
+                }),
         };
     }
     if (!formatOf(file.rel))
@@ -10558,7 +10604,9 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
     if (found !== null)
         return { kind: 'found', value: found };
     const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-    return { kind: 'read', read: digest && sha256 !== null ? { ...fileRead, sha256 } : fileRead, sha256 };
+    if (sha256 === null)
+        return { kind: 'read', read: fileRead, sha256: null, unkeyed: 'no cache' };
+    return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -10890,7 +10938,7 @@ async function evidence_readEvidence(task, setup) {
         return evidence;
     // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
     const wire = wire_encodeRead(evidence, file.rel);
-    const unstored = key === null || got.sha256 === null ? 'the bytes read were not the bytes hashed' : store(cache, key, wire);
+    const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
     const note = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
     return { ...evidence, cache: note, wire };
 }
@@ -10993,8 +11041,6 @@ function nearFolder(cwd, given, role) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
@@ -11371,7 +11417,7 @@ async function collect(settings, setup, roots, open) {
     // Audit exports first: their signature checks overlap with reading the runs.
     const found = ['audit', 'runs'].map((role) => ({
         role,
-        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+        d: outsideCache(discover(settings[role], cwd, workspace, settings.explicit[role], role), settings.cache?.dir ?? null),
     }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
@@ -11441,6 +11487,16 @@ async function collect(settings, setup, roots, open) {
         rejected,
         cache: tally(notes),
     };
+}
+/** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
+function outsideCache(d, dir) {
+    if (dir === null)
+        return d;
+    const under = (p) => {
+        const rel = external_node_path_default().relative(dir, external_node_path_default().resolve(p));
+        return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    };
+    return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
 }
 /**
  * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
@@ -11545,7 +11601,7 @@ async function readSetup(settings, digests) {
     };
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.version, judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
 }
 /**
@@ -12899,10 +12955,15 @@ const VERSION = '0.2.0';
  * - only a push, schedule or manual run on the default branch saves (never a pull_request_target
  *   run, whose ref is the default branch but whose files are the pull request's), and it reads no
  *   entry itself: it starts from an empty folder, so what it saves is exactly what it read;
- * - a restored archive is used only when GitHub's list of caches shows its key on the default
- *   branch alone (a pull request's workflow can save an archive under any key in its own scope,
- *   and a restore looks there first); without a token that may list caches (`actions: read`), or
- *   when the list says otherwise, the archive is removed and every file read;
+ * - a pull request restores only the exact key GitHub's list of caches shows as the newest saved on
+ *   the default branch for this job, and only when that key is saved nowhere else (a pull
+ *   request's workflow can save an archive under any key in its own scope, and a restore looks
+ *   there first), asked before anything is unpacked and again after; without a token that may list
+ *   caches (`actions: read`) every file is read;
+ * - what it cannot tell: which workflow saved an archive on the default branch. Every job whose ref
+ *   is the default branch can save there (`pull_request_target`, `workflow_run`, `issue_comment`
+ *   jobs too), so turning the cache on (`cache: true`, off by default) trusts every workflow of the
+ *   repository that runs there (docs/cache.md);
  * - a verdict (`vsa`, `vsa-predicate`) neither reads nor saves.
  * Nothing here changes a verdict: a cache that cannot be restored, checked or saved costs time and
  * says why in the log.
@@ -12925,10 +12986,11 @@ const SAVING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 const RESTORING_EVENTS = new Set(['pull_request', 'merge_group']);
 /**
  * The plan: off (the input, a verdict, no cache service, an event that neither saves nor restores),
- * save (the default branch) or restore (a pull request). Keys name the version and the default
- * branch: `receipt-gate-evidence-v1-<version>-refs/heads/<branch>-<sha>-<attempt>`.
+ * save (the default branch) or restore (a pull request). Keys name the build, the default branch and
+ * the job (`job`: a digest of the job's id and the gate's inputs, so two gates of one run or of two
+ * workflows never share a key): `receipt-gate-evidence-v2-<build>-refs/heads/<branch>-<job>-<sha>-<run>-<attempt>`.
  */
-function planCache(enabled, verdict, ctx, env, version) {
+function planCache(enabled, verdict, ctx, env, build, job) {
     if (!enabled)
         return { kind: 'off', why: 'cache: false' };
     if (verdict)
@@ -12938,7 +13000,7 @@ function planCache(enabled, verdict, ctx, env, version) {
     if (ctx.defaultBranch === null)
         return { kind: 'off', why: 'the event names no default branch' };
     const ref = `refs/heads/${ctx.defaultBranch}`;
-    const prefix = `receipt-gate-evidence-v1-${version}-${ref}-`;
+    const prefix = `receipt-gate-evidence-v2-${build}-${ref}-${job}-`;
     const dir = external_node_path_default().join(env['RUNNER_TEMP'] || external_node_path_default().join(ctx.workspace, '..'), 'receipt-gate-cache');
     if (SAVING_EVENTS.has(ctx.eventName)) {
         if (env['GITHUB_REF'] !== ref)
@@ -12953,24 +13015,36 @@ function planCache(enabled, verdict, ctx, env, version) {
         return { kind: 'restore', dir, prefix, ref };
     return { kind: 'off', why: `a ${ctx.eventName || 'run without an event'} neither saves nor restores` };
 }
-/** Whether GitHub lists `key` on `ref` and on no other ref; why not otherwise. */
-async function onRefAlone(api, ctx, key, ref) {
+/** The caches GitHub lists whose key starts with `key` (on `ref` only, when given), newest first; or why not. */
+async function listed(api, ctx, key, ref) {
     if (!ctx.owner || !ctx.repo)
         return 'no repository in the context';
-    const r = await api.request('GET', `/repos/${ctx.owner}/${ctx.repo}/actions/caches?key=${encodeURIComponent(key)}&per_page=100`);
+    const query = `key=${encodeURIComponent(key)}${ref ? `&ref=${encodeURIComponent(ref)}` : ''}&sort=created_at&direction=desc&per_page=100`;
+    let r;
+    try {
+        r = await api.request('GET', `/repos/${ctx.owner}/${ctx.repo}/actions/caches?${query}`);
+    }
+    catch (error) {
+        return `listing the repository's caches failed (${error instanceof Error ? error.message : String(error)})`;
+    }
     if (r.status !== 200)
         return `listing the repository's caches answered ${r.status} (the token needs actions: read)`;
     const data = r.data;
     const list = data !== null && typeof data === 'object' && 'actions_caches' in data ? data.actions_caches : null;
     if (!Array.isArray(list))
         return "the list of the repository's caches is not one";
-    const same = [];
-    for (const c of list) {
-        if (c === null || typeof c !== 'object' || !('key' in c) || !('ref' in c))
-            continue;
-        if (c.key === key && typeof c.ref === 'string')
-            same.push({ key, ref: c.ref });
-    }
+    const out = [];
+    for (const c of list)
+        if (c !== null && typeof c === 'object' && 'key' in c && 'ref' in c && typeof c.key === 'string' && typeof c.ref === 'string')
+            out.push({ key: c.key, ref: c.ref });
+    return out;
+}
+/** Why `key` is not saved on `ref` alone (GitHub lists it elsewhere too, or not there), or null. */
+async function onRefAlone(api, ctx, key, ref) {
+    const all = await listed(api, ctx, key, null);
+    if (typeof all === 'string')
+        return all;
+    const same = all.filter((c) => c.key === key);
     const elsewhere = same.find((c) => c.ref !== ref);
     if (elsewhere)
         return `the key ${key} is also saved on ${elsewhere.ref}`;
@@ -12978,38 +13052,54 @@ async function onRefAlone(api, ctx, key, ref) {
         return `GitHub lists no cache ${key} on ${ref}`;
     return null;
 }
-/** Before the gate: an empty folder to save from, or the default branch's entries checked; never an error. */
+/**
+ * Before the gate: an empty folder to save from; or, on a pull request, the newest archive GitHub
+ * lists on the default branch for this job, restored only when its exact key is saved there and
+ * nowhere else. That is asked before anything is unpacked (an archive's members are unpacked
+ * relative to the workspace, and a pull request's own archive must never touch it) and asked
+ * again after: a key that appeared elsewhere meanwhile stops the run. Never an error otherwise.
+ */
 async function prepareCache(plan, service, api, ctx) {
     if (plan.kind === 'off')
         return { cache: null, said: `receipt-gate: cache: off (${plan.why})` };
     (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
     if (plan.kind === 'save')
         return { cache: { dir: plan.dir, read: false }, said: `receipt-gate: cache: every file read; the entries are saved as ${plan.key}` };
+    const github = await api();
+    const newest = await listed(github, ctx, plan.prefix, plan.ref);
+    if (typeof newest === 'string')
+        return { cache: null, said: `receipt-gate: cache: not restored: ${newest}; every file read` };
+    const key = newest.find((c) => c.key.startsWith(plan.prefix))?.key;
+    if (key === undefined)
+        return { cache: null, said: `receipt-gate: cache: nothing saved by ${plan.ref} for this job yet; every file read` };
+    const before = await onRefAlone(github, ctx, key, plan.ref);
+    if (before !== null)
+        return { cache: null, said: `receipt-gate: cache: ${key} not restored: ${before}; every file read` };
     let matched;
     try {
-        matched = await (await service()).restore(plan.dir, plan.prefix, [plan.prefix]);
+        matched = await (await service()).restore(plan.dir, key, []);
     }
     catch (error) {
         (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
         return {
             cache: null,
-            said: `receipt-gate: cache: not restored (${error instanceof Error ? error.message : String(error)}); every file read`,
+            said: `receipt-gate: cache: ${key} not restored (${error instanceof Error ? error.message : String(error)}); every file read`,
         };
     }
-    if (matched === undefined)
-        return { cache: null, said: `receipt-gate: cache: nothing saved by ${plan.ref} yet; every file read` };
-    let why;
-    try {
-        why = await onRefAlone(await api(), ctx, matched, plan.ref);
-    }
-    catch (error) {
-        why = `listing the repository's caches failed (${error instanceof Error ? error.message : String(error)})`;
-    }
-    if (why !== null) {
+    if (matched !== key) {
         (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
-        return { cache: null, said: `receipt-gate: cache: ${matched} not used: ${why}; every file read` };
+        return { cache: null, said: `receipt-gate: cache: ${key} not restored (the cache service did not find it); every file read` };
     }
-    return { cache: { dir: plan.dir, read: true }, said: `receipt-gate: cache: ${matched} restored from ${plan.ref}` };
+    const after = await onRefAlone(github, ctx, key, plan.ref);
+    if (after !== null) {
+        (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
+        return {
+            cache: null,
+            said: `receipt-gate: cache: ${key} restored, then: ${after}`,
+            stop: `the evidence cache ${key} was unpacked, and then ${after}: what was unpacked may have changed the workspace, so nothing is judged (run again; set cache: false while this repeats)`,
+        };
+    }
+    return { cache: { dir: plan.dir, read: true }, said: `receipt-gate: cache: ${key} restored from ${plan.ref}` };
 }
 /** After the gate, on the default branch: save what it read. Why not, or null. */
 async function saveCache(plan, service) {
@@ -13393,7 +13483,7 @@ const defaults_DEFAULTS = {
     'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
     'trusted-root': '',
     policy: '.github/receipt-gate.yml',
-    cache: 'true',
+    cache: 'false',
 };
 
 ;// CONCATENATED MODULE: ./src/gate/settings/types.ts
@@ -15087,6 +15177,15 @@ function repoFiles(ctx, token, api) {
 // EXTERNAL MODULE: ./src/action/toolkit.ts
 var toolkit = __nccwpck_require__(7096);
 ;// CONCATENATED MODULE: ./src/action/main.ts
+/**
+ * The GitHub Action's `run()`: inputs → settings → runGate → reporters (report file, SARIF,
+ * annotations, job summary) → outputs → the gate. Runner protocol through the lazy toolkit
+ * (toolkit.ts: @actions/core's protocol without its HTTP stack), or any object with its shape (tests
+ * and `@github/local-action` pass @actions/core or their own); the Checks API through
+ * Octokit (github-client.ts), loaded only when used. Reporting problems (a read-only token, an API
+ * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
+ * `ok` fails the step. `src/action.ts` only calls `run()`.
+ */
 
 
 
@@ -15107,6 +15206,12 @@ var toolkit = __nccwpck_require__(7096);
 
 
 
+
+/** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
+const jobKey = (settings, env) => (0,external_node_crypto_.createHash)('sha256')
+    .update(JSON.stringify([env['GITHUB_JOB'] ?? '', settings.prefix, settings.gate.runs, settings.gate.audit]))
+    .digest('hex')
+    .slice(0, 12);
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
@@ -15261,9 +15366,12 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
     if (!read.ok)
         return configurationError(core, env, `invalid input ${read.reason.message}`);
     const settings = read.value;
-    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, VERSION);
+    const build = buildOf(VERSION);
+    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'), jobKey(settings, env));
     const prepared = await prepareCache(plan, cacheService, api, ctx);
     core.info(prepared.said);
+    if (prepared.stop !== undefined)
+        return configurationError(core, env, prepared.stop);
     const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
     const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
     if (!gated.ok)

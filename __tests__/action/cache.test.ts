@@ -36,7 +36,7 @@ const answering =
         ? { status: 201, body: { id: 4242, html_url: 'https://github.com/acme/agents/runs/4242' } }
         : { status: 200, body: { id: 4242 } };
 
-const inputs = { annotations: 'workflow-commands', summary: 'false' };
+const inputs = { annotations: 'workflow-commands', summary: 'false', cache: 'true' };
 
 describe('the evidence cache in the action', () => {
   it('the default branch saves; a pull request restores it, reads only what changed, and writes the same report bytes', async () => {
@@ -46,7 +46,7 @@ describe('the evidence cache in the action', () => {
     const onMain = await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
     expect(onMain.code, onMain.stdout).toBe(0);
     expect(onMain.stdout).toMatch(
-      /receipt-gate: cache: every file read; the entries are saved as receipt-gate-evidence-v1-[^\s]+-refs\/heads\/main-/,
+      /receipt-gate: cache: every file read; the entries are saved as receipt-gate-evidence-v2-[^\s]+-refs\/heads\/main-[0-9a-f]{12}-b{40}-/,
     );
     expect(onMain.stdout).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
     expect(s.saved.map((x) => x.ref)).toEqual(['refs/heads/main']);
@@ -54,11 +54,11 @@ describe('the evidence cache in the action', () => {
     const plain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
     expect(plain.stdout).toMatch(/receipt-gate: cache: off \(cache: false\)/);
     const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(pr.stdout).toMatch(/receipt-gate: cache: receipt-gate-evidence-v1-\S+ restored from refs\/heads\/main/);
+    expect(pr.stdout).toMatch(/receipt-gate: cache: receipt-gate-evidence-v2-\S+ restored from refs\/heads\/main/);
     expect(pr.stdout).toMatch(/5 of 5 file\(s\) from the cache; 0 read and stored/);
     expect(pr.outputs['report-digest']).toBe(plain.outputs['report-digest']);
     // It checked where the key was saved, and saved nothing itself.
-    expect(pr.requests.some((r) => r.url.startsWith('/repos/acme/agents/actions/caches?key=receipt-gate-evidence-v1-'))).toBe(true);
+    expect(pr.requests.some((r) => r.url.startsWith('/repos/acme/agents/actions/caches?key=receipt-gate-evidence-v2-'))).toBe(true);
     expect(s.saved).toHaveLength(1);
 
     // The pull request adds a run: only it is read.
@@ -77,26 +77,40 @@ describe('the evidence cache in the action', () => {
     expect(added.outputs['report-digest']).toBe(addedPlain.outputs['report-digest']);
   });
 
-  it("an archive a pull request saved in its own scope under the default branch's prefix is removed, never read", async () => {
+  it("a pull request's own archive is never unpacked: a newer key in its scope is not looked at, the same key is refused before restoring, one planted meanwhile stops the run", async () => {
     server = await cacheServer();
     const s = server;
     const workspace = writeFiles(tempDir(), demoCorpus());
     await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
     const main = s.saved[0];
     if (!main?.bytes) throw new Error('nothing saved');
-    // What a workflow of the pull request can do: save any bytes under any key in its own scope (restored first).
-    s.saved.push({
-      key: `${main.key.replace(/-\d+-\d+$/, '')}-zzz`,
-      version: main.version,
-      ref: 'refs/pull/7/merge',
-      bytes: main.bytes,
-      created: 1,
-    });
-    const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(pr.stdout).toMatch(
-      /receipt-gate: cache: \S+-zzz not used: the key \S+-zzz is also saved on refs\/pull\/7\/merge; every file read/,
+    // What a workflow of the pull request can do: save any bytes under any key in its own scope (a restore looks there first).
+    const plant = (key: string) =>
+      s.saved.push({ key, version: main.version, ref: 'refs/pull/7/merge', bytes: main.bytes, created: s.saved.length });
+    plant(`${main.key.replace(/-\d+-\d+$/, '')}-zzz`);
+    const newer = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(newer.stdout).toContain(`receipt-gate: cache: ${main.key} restored from refs/heads/main`);
+    expect(newer.stdout).not.toContain('-zzz');
+
+    plant(main.key);
+    const same = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(same.stdout).toContain(
+      `receipt-gate: cache: ${main.key} not restored: the key ${main.key} is also saved on refs/pull/7/merge; every file read`,
     );
-    expect(pr.stdout).not.toMatch(/file\(s\) from the cache/);
+    expect(same.stdout).not.toMatch(/file\(s\) from the cache/);
+    expect(same.outputs['result']).toBe('pass');
+
+    // Planted between the check and the restore: it may have been unpacked, so nothing is judged.
+    s.saved.splice(s.saved.length - 1, 1);
+    s.onRestore = () => {
+      s.onRestore = null;
+      plant(main.key);
+    };
+    const raced = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(raced.outputs['result']).toBe('error');
+    expect(raced.stdout).toMatch(
+      /the evidence cache \S+ was unpacked, and then the key \S+ is also saved on refs\/pull\/7\/merge: what was unpacked may have changed the workspace, so nothing is judged/,
+    );
   });
 
   it('a token that may not list caches, a verdict, another branch and pull_request_target: no cache is read or saved', async () => {
@@ -109,7 +123,9 @@ describe('the evidence cache in the action', () => {
         ? { status: 403, body: { message: 'Resource not accessible by integration' } }
         : answering(s)(req, n);
     const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: denied });
-    expect(pr.stdout).toMatch(/not used: listing the repository's caches answered 403 \(the token needs actions: read\); every file read/);
+    expect(pr.stdout).toMatch(
+      /receipt-gate: cache: not restored: listing the repository's caches answered 403 \(the token needs actions: read\); every file read/,
+    );
     const verdict = await runAction({
       workspace,
       inputs: { ...inputs, 'vsa-predicate': 'vsa.json' },

@@ -83,6 +83,21 @@ describe('--jobs', () => {
     expect([cold.sha, hot.sha, main.sha]).toEqual([plain.sha, plain.sha, plain.sha]);
   });
 
+  it("the cache's keys name the build: a gate built from other sources under the same version reads none of another's entries", () => {
+    const dir = tempDir();
+    const corpus = writeFiles(path.join(dir, 'corpus'), {
+      'runs/a.json': readFileSync(path.join(UPSTREAM, 'tool_decisions/github_deploy_key_allow.json'), 'utf8'),
+    });
+    const other = path.join(dir, 'dist');
+    cpSync(path.dirname(distFile('cli.js')), other, { recursive: true });
+    writeFileSync(path.join(other, 'build-inputs.sha256'), `sha256:${'0'.repeat(64)}\n`);
+    const run = (cli: string) =>
+      spawnCli(['verify', '-C', corpus, '--now', NOW, '--runs', 'runs', '--cache', path.join(dir, 'cache')], dir, {}, cli);
+    expect(run(distFile('cli.js')).stderr).toContain('0 of 1 file(s) from the cache; 1 read and stored');
+    expect(run(distFile('cli.js')).stderr).toContain('1 of 1 file(s) from the cache');
+    expect(run(path.join(other, 'cli.js')).stderr).toContain('0 of 1 file(s) from the cache; 1 read and stored');
+  });
+
   it('signed records checked against a trusted key, and the byte limits: the same report on 1 and 2 threads', () => {
     const dir = tempDir();
     const c = generate(path.join(dir, 'corpus'), 2_000, 7, { signed: true }) as { trustedKey: string; files: number };

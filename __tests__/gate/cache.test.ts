@@ -4,8 +4,10 @@
  * the same report bytes as reading every file; any changed byte, trust setting or version misses; an
  * entry that fails its checks is ignored and the file read; a verdict never reads an entry.
  */
+
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheTally } from '../../src/gate/cache.js';
@@ -205,6 +207,59 @@ describe('the evidence cache', () => {
     );
     expect(again.stderr).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
     expect(readFileSync(path.join(dir, 'report.json'), 'utf8')).toBe(none.stdout);
+  });
+
+  it('a cache folder among the inputs is never read as an input', async () => {
+    const { dir } = repo();
+    const plain = await cli(['verify', '--format', 'json'], dir);
+    for (const round of ['cold', 'hot']) {
+      const r = await cli(['verify', '--format', 'json', '--cache', '.assay/audit/.cache'], dir);
+      expect(r.code, round).toBe(plain.code);
+      expect(r.stdout, round).toBe(plain.stdout);
+    }
+    expect(entries(path.join(dir, '.assay/audit/.cache')).length).toBeGreaterThan(0);
+    expect((await cli(['verify', '--format', 'json'], dir)).stdout).not.toBe(plain.stdout);
+  });
+
+  it('an entry whose times no RFC 3339 text can hold is ignored, never a crash', async () => {
+    const { dir, cache } = repo();
+    const none = await gated(dir, null);
+    await gated(dir, cache);
+    rewriteBody(entryHolding(cache, 'slack.add_member'), (body) => body.replace(/\[(\d{10}),"(\d*)"\]/g, '[1e20,"$2"]'));
+    const r = await gated(dir, cache);
+    expect(r.cache.firstIgnored).toMatch(/its body fails its check: its shape/);
+    expect(r.json).toBe(none.json);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'an entry that is a FIFO is ignored (never waited on); a bundle over the size limit is refused before it is hashed',
+    async () => {
+      const { dir, cache } = repo();
+      const none = await gated(dir, null);
+      await gated(dir, cache);
+      const entry = entryHolding(cache, 'github-audit-8842211');
+      unlinkSync(entry);
+      execFileSync('mkfifo', [entry]);
+      const r = await gated(dir, cache);
+      expect(r.cache.firstIgnored).toMatch(/it is not a regular file/);
+      expect(r.json).toBe(none.json);
+      // 8 GiB of holes: hashing it first would take this machine half a minute.
+      const huge = path.join(dir, '.assay/runs/huge.tar.gz');
+      writeFileSync(huge, '');
+      truncateSync(huge, 8 * 1024 ** 3);
+      const started = Date.now();
+      const big = await gated(dir, cache);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(big.cache.firstUnstored).toMatch(/^\.assay\/runs\/huge\.tar\.gz: a bundle its reader refused is read again each run/);
+      expect(big.json).toMatch(/huge\.tar\.gz/);
+    },
+  );
+
+  it('a file refused for its size is said as such, not stored, and tried again', async () => {
+    const { dir, cache } = repo();
+    await gated(dir, cache, { limits: { ...defaultSettings(dir, TEST_NOW).limits, maxFileBytes: 1000 } });
+    const r = await gated(dir, cache, { limits: { ...defaultSettings(dir, TEST_NOW).limits, maxFileBytes: 1000 } });
+    expect(r.cache.firstUnstored).toMatch(/a file that cannot be read is tried again each run/);
   });
 
   it('--no-cache reads every file and keeps nothing; without --cache nothing is said', async () => {

@@ -28,6 +28,8 @@ export interface CacheServer {
   readonly saved: Saved[];
   /** Answers GitHub's list of caches (the action's check of where a restored key was saved); anything else: 404. */
   readonly listing: Responder;
+  /** Called when an archive is asked for (a test plants another meanwhile). */
+  onRestore: (() => void) | null;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function cacheServer(): Promise<CacheServer> {
         const body = JSON.parse(raw.toString('utf8')) as { key: string; version: string; restore_keys?: string[] };
         const method = url.pathname.slice(TWIRP.length);
         if (method === 'GetCacheEntryDownloadURL') {
+          self.onRestore?.();
           // The run's own scope first, then the default branch's (as GitHub restores), newest first; exact key, then prefixes.
           const scopes = [ref, 'refs/heads/main'];
           const keys = [body.key, ...(body.restore_keys ?? [])];
@@ -110,7 +113,8 @@ export async function cacheServer(): Promise<CacheServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  return {
+  const self: CacheServer = {
+    onRestore: null,
     saved,
     env(runRef) {
       ref = runRef;
@@ -123,10 +127,13 @@ export async function cacheServer(): Promise<CacheServer> {
       };
     },
     listing: (req) => {
-      const m = /^\/repos\/acme\/agents\/actions\/caches\?key=([^&]+)/.exec(req.url);
-      if (req.method !== 'GET' || !m) return { status: 404, body: { message: 'Not Found' } };
-      const key = decodeURIComponent(m[1] ?? '');
-      const list = saved.filter((s) => s.bytes !== null && s.key.startsWith(key));
+      const url = new URL(req.url, 'http://127.0.0.1');
+      const key = url.searchParams.get('key');
+      if (req.method !== 'GET' || url.pathname !== '/repos/acme/agents/actions/caches' || key === null)
+        return { status: 404, body: { message: 'Not Found' } };
+      const onRef = url.searchParams.get('ref');
+      // Newest first, as sort=created_at&direction=desc asks.
+      const list = [...saved].reverse().filter((s) => s.bytes !== null && s.key.startsWith(key) && (onRef === null || s.ref === onRef));
       return {
         status: 200,
         body: { total_count: list.length, actions_caches: list.map((s, id) => ({ id, ref: s.ref, key: s.key, version: s.version })) },
@@ -134,4 +141,5 @@ export async function cacheServer(): Promise<CacheServer> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return self;
 }

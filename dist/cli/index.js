@@ -8604,6 +8604,15 @@ function readNamedFile(file, limits) {
     // A copy: the read buffer is reused by the next read.
     return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
+/** Whether a file's size (as stat says) is within `max` bytes; false when it cannot be stat'ed (its reader says why). */
+function sizeWithin(path, max) {
+    try {
+        return (0,external_node_fs_.statSync)(path).size <= max;
+    }
+    catch {
+        return false;
+    }
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(path) {
     try {
@@ -8629,11 +8638,18 @@ async function readOne(file, role, limits, digest = false) {
  * through readTransient. Without one (null), a text file is hashed only when `digest` asks.
  */
 async function readOneUnless(file, role, limits, digest, lookUp) {
-    const fail = (message) => ({ kind: 'read', read: failure(file.rel, message), sha256: null });
+    const fail = (message) => ({
+        kind: 'read',
+        read: failure(file.rel, message),
+        sha256: null,
+        unkeyed: 'a file that cannot be read is tried again each run',
+    });
     if (isBundle(file.rel)) {
         if (role === 'audit')
             return fail(BUNDLE_IN_AUDIT);
-        const first = lookUp === null ? undefined : await fileSha256(file.path);
+        // A bundle its reader refuses for its size is never hashed first (its refusal is cheap, its hash is not).
+        const hashable = lookUp !== null && sizeWithin(file.path, (0,read_limits/* bundleLimits */.x0)(limits).maxCompressedBytes);
+        const first = hashable ? await fileSha256(file.path) : undefined;
         const found = first === undefined || lookUp === null ? null : lookUp(first);
         if (found !== null)
             return { kind: 'found', value: found };
@@ -8644,7 +8660,12 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
         return {
             kind: 'read',
             read: sha256 === undefined ? readResult : { ...readResult, sha256 },
-            sha256: own !== undefined && own === first ? own : null,
+            ...(own !== undefined && own === first
+                ? { sha256: own }
+                : {
+                    sha256: null,
+                    unkeyed: own === undefined ? 'a bundle its reader refused is read again each run' : 'the bundle changed while it was read',
+                }),
         };
     }
     if (!formatOf(file.rel))
@@ -8659,7 +8680,9 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
     if (found !== null)
         return { kind: 'found', value: found };
     const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-    return { kind: 'read', read: digest && sha256 !== null ? { ...fileRead, sha256 } : fileRead, sha256 };
+    if (sha256 === null)
+        return { kind: 'read', read: fileRead, sha256: null, unkeyed: 'no cache' };
+    return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/files.ts
@@ -8744,7 +8767,7 @@ const defaults_DEFAULTS = {
     'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
     'trusted-root': '',
     policy: '.github/receipt-gate.yml',
-    cache: 'true',
+    cache: 'false',
 };
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
@@ -14488,6 +14511,8 @@ var public_good_root_generated = __nccwpck_require__(6419);
 const SHIPPED_ROOT_TAKEN = public_good_root_generated/* PUBLIC_GOOD_ROOT */.F.origin.taken;
 const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 
@@ -14695,6 +14720,7 @@ function fromWire(w, rel) {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -14710,9 +14736,30 @@ function plain(_key, value) {
         throw new Error(`the read set-up holds a ${proto?.constructor?.name ?? 'value'} the cache key cannot name`);
     return value;
 }
-/** The part of every key that the whole run shares: the product version and the read set-up (every member of it). */
-const setupKey = (version, setup) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, version, setup], plain))
+/**
+ * The running build: its version and the digest of every input it was built from
+ * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
+ * gate rebuilt from other sources under the same version never reads the entries of another;
+ * `+unbuilt` when run from the sources (tests).
+ */
+function buildOf(version) {
+    const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        let text;
+        try {
+            text = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, 'build-inputs.sha256'), 'utf8').trim();
+        }
+        catch {
+            continue;
+        }
+        if (/^sha256:[0-9a-f]{64}$/.test(text))
+            return `${version}+${text.slice('sha256:'.length)}`;
+    }
+    return `${version}+unbuilt`;
+}
+/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
+const setupKey = (build, setup) => (0,external_node_crypto_.createHash)('sha256')
+    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
     .digest('hex');
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 function besideKey(beside) {
@@ -14733,7 +14780,8 @@ const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 function readEntry(file) {
     let fd;
     try {
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0));
+        // Never blocking (a FIFO in its place would hang the gate), never through a link.
+        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
     }
     catch (error) {
         const code = error.code;
@@ -15176,7 +15224,7 @@ async function evidence_readEvidence(task, setup) {
         return evidence;
     // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
     const wire = wire_encodeRead(evidence, file.rel);
-    const unstored = key === null || got.sha256 === null ? 'the bytes read were not the bytes hashed' : store(cache, key, wire);
+    const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
     const note = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
     return { ...evidence, cache: note, wire };
 }
@@ -15279,8 +15327,6 @@ function nearFolder(cwd, given, role) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
@@ -15657,7 +15703,7 @@ async function collect(settings, setup, roots, open) {
     // Audit exports first: their signature checks overlap with reading the runs.
     const found = ['audit', 'runs'].map((role) => ({
         role,
-        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+        d: outsideCache(discover(settings[role], cwd, workspace, settings.explicit[role], role), settings.cache?.dir ?? null),
     }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
@@ -15727,6 +15773,16 @@ async function collect(settings, setup, roots, open) {
         rejected,
         cache: tally(notes),
     };
+}
+/** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
+function outsideCache(d, dir) {
+    if (dir === null)
+        return d;
+    const under = (p) => {
+        const rel = external_node_path_default().relative(dir, external_node_path_default().resolve(p));
+        return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    };
+    return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
 }
 /**
  * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
@@ -15831,7 +15887,7 @@ async function readSetup(settings, digests) {
     };
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.version, judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
 }
 /**

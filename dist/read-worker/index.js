@@ -7738,6 +7738,15 @@ function readNamedFile(file, limits) {
     // A copy: the read buffer is reused by the next read.
     return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
+/** Whether a file's size (as stat says) is within `max` bytes; false when it cannot be stat'ed (its reader says why). */
+function sizeWithin(path, max) {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(path).size <= max;
+    }
+    catch {
+        return false;
+    }
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(path) {
     try {
@@ -7763,11 +7772,18 @@ async function readOne(file, role, limits, digest = false) {
  * through readTransient. Without one (null), a text file is hashed only when `digest` asks.
  */
 async function readOneUnless(file, role, limits, digest, lookUp) {
-    const fail = (message) => ({ kind: 'read', read: failure(file.rel, message), sha256: null });
+    const fail = (message) => ({
+        kind: 'read',
+        read: failure(file.rel, message),
+        sha256: null,
+        unkeyed: 'a file that cannot be read is tried again each run',
+    });
     if (isBundle(file.rel)) {
         if (role === 'audit')
             return fail(BUNDLE_IN_AUDIT);
-        const first = lookUp === null ? undefined : await fileSha256(file.path);
+        // A bundle its reader refuses for its size is never hashed first (its refusal is cheap, its hash is not).
+        const hashable = lookUp !== null && sizeWithin(file.path, (0,read_limits/* bundleLimits */.x0)(limits).maxCompressedBytes);
+        const first = hashable ? await fileSha256(file.path) : undefined;
         const found = first === undefined || lookUp === null ? null : lookUp(first);
         if (found !== null)
             return { kind: 'found', value: found };
@@ -7778,7 +7794,12 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
         return {
             kind: 'read',
             read: sha256 === undefined ? readResult : { ...readResult, sha256 },
-            sha256: own !== undefined && own === first ? own : null,
+            ...(own !== undefined && own === first
+                ? { sha256: own }
+                : {
+                    sha256: null,
+                    unkeyed: own === undefined ? 'a bundle its reader refused is read again each run' : 'the bundle changed while it was read',
+                }),
         };
     }
     if (!formats_formatOf(file.rel))
@@ -7793,7 +7814,9 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
     if (found !== null)
         return { kind: 'found', value: found };
     const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-    return { kind: 'read', read: digest && sha256 !== null ? { ...fileRead, sha256 } : fileRead, sha256 };
+    if (sha256 === null)
+        return { kind: 'read', read: fileRead, sha256: null, unkeyed: 'no cache' };
+    return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }
 
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -8141,6 +8164,8 @@ const shapeOnly = {
     },
 };
 
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/gate/cache.ts
 /**
  * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
@@ -8162,6 +8187,7 @@ const shapeOnly = {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -8177,9 +8203,30 @@ function plain(_key, value) {
         throw new Error(`the read set-up holds a ${proto?.constructor?.name ?? 'value'} the cache key cannot name`);
     return value;
 }
-/** The part of every key that the whole run shares: the product version and the read set-up (every member of it). */
-const setupKey = (version, setup) => createHash('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, version, setup], plain))
+/**
+ * The running build: its version and the digest of every input it was built from
+ * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
+ * gate rebuilt from other sources under the same version never reads the entries of another;
+ * `+unbuilt` when run from the sources (tests).
+ */
+function buildOf(version) {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    for (const dir of [here, path.dirname(here)]) {
+        let text;
+        try {
+            text = readFileSync(path.join(dir, 'build-inputs.sha256'), 'utf8').trim();
+        }
+        catch {
+            continue;
+        }
+        if (/^sha256:[0-9a-f]{64}$/.test(text))
+            return `${version}+${text.slice('sha256:'.length)}`;
+    }
+    return `${version}+unbuilt`;
+}
+/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
+const setupKey = (build, setup) => createHash('sha256')
+    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
     .digest('hex');
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 function besideKey(beside) {
@@ -8200,7 +8247,8 @@ const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 function readEntry(file) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0));
+        // Never blocking (a FIFO in its place would hang the gate), never through a link.
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0) | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
     }
     catch (error) {
         const code = error.code;
@@ -8475,7 +8523,7 @@ async function evidence_readEvidence(task, setup) {
         return evidence;
     // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
     const wire = encodeRead(evidence, file.rel);
-    const unstored = key === null || got.sha256 === null ? 'the bytes read were not the bytes hashed' : store(cache, key, wire);
+    const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
     const note = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
     return { ...evidence, cache: note, wire };
 }

@@ -7,9 +7,10 @@
  * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
  * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
+import { createHash } from 'node:crypto';
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
-import { cacheText } from '../gate/cache.js';
+import { buildOf, cacheText } from '../gate/cache.js';
 import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
@@ -29,6 +30,13 @@ import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
 import { repoFiles } from './repo-files.js';
 import { type Core, lazyCore } from './toolkit.js';
+
+/** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
+const jobKey = (settings: ActionSettings, env: NodeJS.ProcessEnv): string =>
+  createHash('sha256')
+    .update(JSON.stringify([env['GITHUB_JOB'] ?? '', settings.prefix, settings.gate.runs, settings.gate.audit]))
+    .digest('hex')
+    .slice(0, 12);
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
@@ -229,9 +237,18 @@ export async function run(
   const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
-  const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, VERSION);
+  const build = buildOf(VERSION);
+  const plan = planCache(
+    settings.cache,
+    settings.vsa !== null,
+    ctx,
+    env,
+    build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'),
+    jobKey(settings, env),
+  );
   const prepared = await prepareCache(plan, cacheService, api, ctx);
   core.info(prepared.said);
+  if (prepared.stop !== undefined) return configurationError(core, env, prepared.stop);
   const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
   const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
   if (!gated.ok)

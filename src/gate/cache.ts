@@ -15,8 +15,9 @@
  * from the default branch (action/cache.ts), and a verdict (`--vsa`) never reads it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CacheNote, FileEvidence } from '../read/file-read.js';
 import type { Beside, Role } from '../read/files.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
@@ -45,10 +46,30 @@ function plain(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** The part of every key that the whole run shares: the product version and the read set-up (every member of it). */
-export const setupKey = (version: string, setup: unknown): string =>
+/**
+ * The running build: its version and the digest of every input it was built from
+ * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
+ * gate rebuilt from other sources under the same version never reads the entries of another;
+ * `+unbuilt` when run from the sources (tests).
+ */
+export function buildOf(version: string): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const dir of [here, path.dirname(here)]) {
+    let text: string;
+    try {
+      text = readFileSync(path.join(dir, 'build-inputs.sha256'), 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (/^sha256:[0-9a-f]{64}$/.test(text)) return `${version}+${text.slice('sha256:'.length)}`;
+  }
+  return `${version}+unbuilt`;
+}
+
+/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
+export const setupKey = (build: string, setup: unknown): string =>
   createHash('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, version, setup], plain))
+    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
     .digest('hex');
 
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
@@ -73,7 +94,8 @@ const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 function readEntry(file: string): Buffer | null | { readonly refused: string } {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Never blocking (a FIFO in its place would hang the gate), never through a link.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;

@@ -216,7 +216,7 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
   if (cache === null) return evidence;
   // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
   const wire = encodeRead(evidence, file.rel);
-  const unstored = key === null || got.sha256 === null ? 'the bytes read were not the bytes hashed' : store(cache, key, wire);
+  const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
   const note: CacheNote = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
   return { ...evidence, cache: note, wire };
 }

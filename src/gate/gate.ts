@@ -12,12 +12,12 @@ import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
-import { discover, type FoundFile } from '../read/discover.js';
+import { type Discovery, discover, type FoundFile } from '../read/discover.js';
 import type { CacheNote } from '../read/file-read.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
-import { type CacheTally, setupKey, tally } from './cache.js';
+import { buildOf, type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
@@ -52,7 +52,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   // Audit exports first: their signature checks overlap with reading the runs.
   const found = (['audit', 'runs'] as const).map((role) => ({
     role,
-    d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+    d: outsideCache(discover(settings[role], cwd, workspace, settings.explicit[role], role), settings.cache?.dir ?? null),
   }));
   const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
@@ -117,6 +117,16 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     rejected,
     cache: tally(notes),
   };
+}
+
+/** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
+function outsideCache(d: Discovery, dir: string | null): Discovery {
+  if (dir === null) return d;
+  const under = (p: string): boolean => {
+    const rel = path.relative(dir, path.resolve(p));
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
 }
 
 /**
@@ -264,7 +274,7 @@ async function readSetup(
   };
   // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
   const c = settings.cache;
-  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.version, judged) } : null;
+  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
   return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache } } };
 }
 

@@ -153,6 +153,15 @@ export function readNamedFile(file: string, limits: ReadLimits): Result<Buffer> 
   return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
 
+/** Whether a file's size (as stat says) is within `max` bytes; false when it cannot be stat'ed (its reader says why). */
+function sizeWithin(path: string, max: number): boolean {
+  try {
+    return statSync(path).size <= max;
+  } catch {
+    return false;
+  }
+}
+
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(path: string): Promise<string | undefined> {
   try {
@@ -177,7 +186,9 @@ export async function readOne(file: FoundFile, role: Role, limits: ReadLimits, d
  */
 export type ReadOrFound<T> =
   | { readonly kind: 'found'; readonly value: T }
-  | { readonly kind: 'read'; readonly read: FileRead; readonly sha256: string | null };
+  | { readonly kind: 'read'; readonly read: FileRead; readonly sha256: string; readonly unkeyed?: undefined }
+  /** `unkeyed`: why nothing may be stored for this file. */
+  | { readonly kind: 'read'; readonly read: FileRead; readonly sha256: null; readonly unkeyed: string };
 
 /**
  * readOne, asking `lookUp` first with the sha256 of the file's bytes (a content-addressed cache,
@@ -193,10 +204,17 @@ export async function readOneUnless<T>(
   digest: boolean,
   lookUp: ((sha256: string) => T | null) | null,
 ): Promise<ReadOrFound<T>> {
-  const fail = (message: string): ReadOrFound<T> => ({ kind: 'read', read: failure(file.rel, message), sha256: null });
+  const fail = (message: string): ReadOrFound<T> => ({
+    kind: 'read',
+    read: failure(file.rel, message),
+    sha256: null,
+    unkeyed: 'a file that cannot be read is tried again each run',
+  });
   if (isBundle(file.rel)) {
     if (role === 'audit') return fail(BUNDLE_IN_AUDIT);
-    const first = lookUp === null ? undefined : await fileSha256(file.path);
+    // A bundle its reader refuses for its size is never hashed first (its refusal is cheap, its hash is not).
+    const hashable = lookUp !== null && sizeWithin(file.path, bundleLimits(limits).maxCompressedBytes);
+    const first = hashable ? await fileSha256(file.path) : undefined;
     const found = first === undefined || lookUp === null ? null : lookUp(first);
     if (found !== null) return { kind: 'found', value: found };
     // Streamed from disk: a bundle is never held whole beyond its events.
@@ -206,7 +224,12 @@ export async function readOneUnless<T>(
     return {
       kind: 'read',
       read: sha256 === undefined ? readResult : { ...readResult, sha256 },
-      sha256: own !== undefined && own === first ? own : null,
+      ...(own !== undefined && own === first
+        ? { sha256: own }
+        : {
+            sha256: null,
+            unkeyed: own === undefined ? 'a bundle its reader refused is read again each run' : 'the bundle changed while it was read',
+          }),
     };
   }
   if (!formatOf(file.rel)) return fail(UNSUPPORTED);
@@ -218,5 +241,6 @@ export async function readOneUnless<T>(
   const found = sha256 === null || lookUp === null ? null : lookUp(sha256);
   if (found !== null) return { kind: 'found', value: found };
   const fileRead = readTextArtifact(file.rel, role, bytes, limits);
-  return { kind: 'read', read: digest && sha256 !== null ? { ...fileRead, sha256 } : fileRead, sha256 };
+  if (sha256 === null) return { kind: 'read', read: fileRead, sha256: null, unkeyed: 'no cache' };
+  return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }

@@ -36,7 +36,7 @@ export const DEFAULTS = {
   'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
   'trusted-root': '',
   policy: '.github/receipt-gate.yml',
-  cache: 'true',
+  cache: 'false',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;
