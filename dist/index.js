@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3469);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(424);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3469:
+/***/ 424:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -12944,82 +12944,238 @@ function writeVerdict(report, origin, files) {
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
 
+;// CONCATENATED MODULE: ./src/action/cache-archive.ts
+/**
+ * The evidence cache's archive and GitHub's Actions cache service (v2: Twirp JSON at
+ * ACTIONS_RESULTS_URL with the job's runtime token; archives uploaded to and downloaded from signed
+ * blob URLs), spoken here rather than through @actions/cache: that package unpacks archives with
+ * `tar -P` relative to the workspace and matches a primary key by prefix, so an archive a pull
+ * request saved in its own scope could write anywhere the runner can (docs/cache.md). Here nothing
+ * is unpacked: an archive is one gzipped NDJSON text (a header, then one line per entry: its file
+ * name and its text), read whole within limits, and its digest must be the one its key names
+ * before a single entry is written, each to a name of 64 hex digits in a folder made for it.
+ */
+
+
+
+
+const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
+/** The service's `version` of every archive this action saves (its own format: only this action reads it). */
+const cache_archive_VERSION = (0,external_node_crypto_.createHash)('sha256').update(ARCHIVE_SCHEMA).digest('hex');
+const ENTRY = /^[0-9a-f]{64}\.json$/;
+/** Largest archive downloaded, and largest text it may unpack to. */
+const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+const MAX_TEXT_BYTES = 1024 * 1024 * 1024;
+const TWIRP = 'twirp/github.actions.results.api.v1.CacheService/';
+/** The entries of a folder as one archive, and the digest that names them (sha256 over each name and its bytes' sha256, sorted by name). */
+function packEntries(dir) {
+    const names = (0,external_node_fs_.readdirSync)(dir)
+        .filter((n) => ENTRY.test(n))
+        .sort();
+    const lines = [];
+    const digest = (0,external_node_crypto_.createHash)('sha256');
+    for (const name of names) {
+        const bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, name));
+        digest.update(`${name}\n${(0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex')}\n`);
+        lines.push(JSON.stringify({ name, text: bytes.toString('utf8') }));
+    }
+    const hex = digest.digest('hex');
+    const header = JSON.stringify({ schema: ARCHIVE_SCHEMA, entries: names.length, digest: hex });
+    return { bytes: (0,external_node_zlib_.gzipSync)(`${header}\n${lines.join('\n')}\n`), digest: hex, entries: names.length };
+}
+/**
+ * An archive's entries written into `dir` (made here), only when its text parses, every name is an
+ * entry's and its digest is `digest`; else why not, and nothing is written.
+ */
+function unpackEntries(bytes, digest, dir) {
+    let text;
+    try {
+        text = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8');
+    }
+    catch (error) {
+        return { ok: false, reason: `it does not decompress (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const lines = text.split('\n');
+    if (lines.at(-1) === '')
+        lines.pop();
+    const [head, ...rest] = lines;
+    let header;
+    try {
+        header = JSON.parse(head ?? '');
+    }
+    catch {
+        return { ok: false, reason: 'its header is not JSON' };
+    }
+    const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? header : {};
+    if (h['schema'] !== ARCHIVE_SCHEMA || h['entries'] !== rest.length)
+        return { ok: false, reason: `its header is not ${ARCHIVE_SCHEMA} with ${rest.length} entries` };
+    const files = [];
+    const sum = (0,external_node_crypto_.createHash)('sha256');
+    let last = '';
+    for (const line of rest) {
+        let v;
+        try {
+            v = JSON.parse(line);
+        }
+        catch {
+            return { ok: false, reason: 'an entry line is not JSON' };
+        }
+        const e = v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
+        const name = e['name'];
+        const body = e['text'];
+        if (typeof name !== 'string' || !ENTRY.test(name) || name <= last || typeof body !== 'string')
+            return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
+        last = name;
+        sum.update(`${name}\n${(0,external_node_crypto_.createHash)('sha256').update(body, 'utf8').digest('hex')}\n`);
+        files.push({ name, text: body });
+    }
+    if (sum.digest('hex') !== digest || h['digest'] !== digest)
+        return { ok: false, reason: 'its entries are not the ones its key names' };
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    for (const f of files)
+        (0,external_node_fs_.writeFileSync)(external_node_path_default().join(dir, f.name), f.text, { flag: 'wx' });
+    return { ok: true, entries: files.length };
+}
+/** A member of a Twirp answer by its JSON name or its proto name (the service writes either). */
+const cache_archive_member = (o, json, proto) => (json in o ? o[json] : o[proto]);
+/** The cache service of this job (ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN), or null when the job has none. */
+function actionsCacheService(env) {
+    const base = env['ACTIONS_RESULTS_URL'];
+    const token = env['ACTIONS_RUNTIME_TOKEN'];
+    if (!base || !token)
+        return null;
+    const call = async (method, body) => {
+        const r = await fetch(new URL(`${TWIRP}${method}`, base.endsWith('/') ? base : `${base}/`), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'user-agent': 'receipt-gate' },
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(60_000),
+        });
+        const text = await r.text();
+        if (r.status !== 200)
+            return { ok: false, reason: `${method} answered ${r.status}` };
+        try {
+            const v = JSON.parse(text);
+            return v !== null && typeof v === 'object' && !Array.isArray(v)
+                ? { ok: true, value: v }
+                : { ok: false, reason: `${method} answered no object` };
+        }
+        catch {
+            return { ok: false, reason: `${method} answered no JSON` };
+        }
+    };
+    return {
+        async downloadUrl(key) {
+            const a = await call('GetCacheEntryDownloadURL', { key, restore_keys: [], version: cache_archive_VERSION });
+            if (!a.ok)
+                throw new Error(a.reason);
+            // The service matches a primary key by prefix too: only exactly this key is an answer.
+            if (a.value['ok'] !== true || cache_archive_member(a.value, 'matchedKey', 'matched_key') !== key)
+                return null;
+            const url = cache_archive_member(a.value, 'signedDownloadUrl', 'signed_download_url');
+            return typeof url === 'string' && url !== '' ? url : null;
+        },
+        async download(url) {
+            const r = await fetch(url, { signal: AbortSignal.timeout(300_000) });
+            if (r.status !== 200)
+                throw new Error(`the archive's download answered ${r.status}`);
+            const size = Number(r.headers.get('content-length') ?? '0');
+            if (size > MAX_ARCHIVE_BYTES)
+                throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+            const bytes = Buffer.from(await r.arrayBuffer());
+            if (bytes.length > MAX_ARCHIVE_BYTES)
+                throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+            return bytes;
+        },
+        async upload(key, bytes) {
+            const created = await call('CreateCacheEntry', { key, version: cache_archive_VERSION });
+            if (!created.ok)
+                throw new Error(created.reason);
+            const url = cache_archive_member(created.value, 'signedUploadUrl', 'signed_upload_url');
+            if (created.value['ok'] !== true || typeof url !== 'string')
+                throw new Error(`the cache service refused the key ${key}`);
+            const put = await fetch(url, {
+                method: 'PUT',
+                headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+                body: bytes,
+                signal: AbortSignal.timeout(300_000),
+            });
+            if (put.status < 200 || put.status >= 300)
+                throw new Error(`the archive's upload answered ${put.status}`);
+            const done = await call('FinalizeCacheEntryUpload', { key, size_bytes: String(bytes.length), version: cache_archive_VERSION });
+            if (!done.ok || done.value['ok'] !== true)
+                throw new Error(`the cache service did not finalize ${key}`);
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/cache.ts
 /**
  * The evidence cache in the action (gate/cache.ts holds the entries and their checks). A pull
  * request costs what it changes: a run on the default branch reads every byte and saves the entries
- * it wrote with @actions/cache; a pull request (or a merge group) restores the default branch's
- * latest and reads only the files whose bytes are not there.
+ * it wrote; a pull request (or a merge group) restores the newest archive the default branch saved
+ * for this job and reads only the files whose bytes are not there.
  *
  * Who can write the entries is who the gate trusts with them, so:
  * - only a push, schedule or manual run on the default branch saves (never a pull_request_target
  *   run, whose ref is the default branch but whose files are the pull request's), and it reads no
  *   entry itself: it starts from an empty folder, so what it saves is exactly what it read;
- * - a pull request restores only the exact key GitHub's list of caches shows as the newest saved on
- *   the default branch for this job, and only when that key is saved nowhere else (a pull
- *   request's workflow can save an archive under any key in its own scope, and a restore looks
- *   there first), asked before anything is unpacked and again after; without a token that may list
- *   caches (`actions: read`) every file is read;
+ * - a pull request takes the key from GitHub's list of caches saved on the default branch (the ref
+ *   is the service's, not the saver's word), and that key names the digest of the archive's
+ *   entries: an archive of that key saved anywhere else (a pull request's own scope, which a
+ *   restore looks in first) is used only if it is byte for byte those entries. Nothing is unpacked:
+ *   the archive is read whole and its entries written one by one (cache-archive.ts);
  * - what it cannot tell: which workflow saved an archive on the default branch. Every job whose ref
  *   is the default branch can save there (`pull_request_target`, `workflow_run`, `issue_comment`
  *   jobs too), so turning the cache on (`cache: true`, off by default) trusts every workflow of the
  *   repository that runs there (docs/cache.md);
  * - a verdict (`vsa`, `vsa-predicate`) neither reads nor saves.
- * Nothing here changes a verdict: a cache that cannot be restored, checked or saved costs time and
+ * Nothing here changes a verdict: a cache that cannot be listed, restored or saved costs time and
  * says why in the log.
  */
 
 
-/** @actions/cache, loaded only when a run uses the cache (its HTTP and Azure code stay out of a cold start). */
-async function actionsCache() {
-    const cache = await Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(520)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4520));
-    return {
-        restore: (dir, primaryKey, restoreKeys) => cache.restoreCache([dir], primaryKey, [...restoreKeys]),
-        save: async (dir, key) => {
-            await cache.saveCache([dir], key);
-        },
-    };
-}
+
 /** Events whose run may save: a push, a schedule or a manual run, on the default branch. */
 const SAVING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 /** Events whose run restores: a pull request's, or a merge queue's. */
 const RESTORING_EVENTS = new Set(['pull_request', 'merge_group']);
+/** A saved key's end: the digest of its archive's entries. */
+const DIGEST_AT_END = /-([0-9a-f]{64})$/;
 /**
  * The plan: off (the input, a verdict, no cache service, an event that neither saves nor restores),
- * save (the default branch) or restore (a pull request). Keys name the build, the default branch and
- * the job (`job`: a digest of the job's id and the gate's inputs, so two gates of one run or of two
- * workflows never share a key): `receipt-gate-evidence-v2-<build>-refs/heads/<branch>-<job>-<sha>-<run>-<attempt>`.
+ * save (the default branch) or restore (a pull request). Keys name the build, the default branch,
+ * the job (`job`: a digest of the workflow, the job's id and the gate's inputs, so two gates never
+ * share an archive), the run, and the digest of the entries:
+ * `receipt-gate-evidence-v3-<build>-refs/heads/<branch>-<job>-<sha>-<run>-<attempt>-<digest>`.
  */
-function planCache(enabled, verdict, ctx, env, build, job) {
+function planCache(enabled, verdict, ctx, env, service, build, job) {
     if (!enabled)
         return { kind: 'off', why: 'cache: false' };
     if (verdict)
         return { kind: 'off', why: 'a verdict reads every byte' };
-    if (!(env['ACTIONS_RESULTS_URL'] || env['ACTIONS_CACHE_URL']))
-        return { kind: 'off', why: 'no cache service in this job' };
-    if (ctx.defaultBranch === null)
+    if (service === null)
+        return { kind: 'off', why: 'no cache service in this job (GitHub Enterprise Server has none this action speaks to)' };
+    // A schedule's event names no repository: it always runs on the default branch, its GITHUB_REF.
+    const ref = ctx.defaultBranch !== null ? `refs/heads/${ctx.defaultBranch}` : ctx.eventName === 'schedule' ? (env['GITHUB_REF'] ?? null) : null;
+    if (ref === null || !ref.startsWith('refs/heads/'))
         return { kind: 'off', why: 'the event names no default branch' };
-    const ref = `refs/heads/${ctx.defaultBranch}`;
-    const prefix = `receipt-gate-evidence-v2-${build}-${ref}-${job}-`;
+    const prefix = `receipt-gate-evidence-v3-${build}-${ref}-${job}-`;
     const dir = external_node_path_default().join(env['RUNNER_TEMP'] || external_node_path_default().join(ctx.workspace, '..'), 'receipt-gate-cache');
     if (SAVING_EVENTS.has(ctx.eventName)) {
         if (env['GITHUB_REF'] !== ref)
             return { kind: 'off', why: `${env['GITHUB_REF'] ?? 'this ref'} is not the default branch` };
-        return {
-            kind: 'save',
-            dir,
-            key: `${prefix}${ctx.sha ?? 'unknown'}-${env['GITHUB_RUN_ID'] ?? '0'}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}`,
-        };
+        return { kind: 'save', dir, prefix, run: `${ctx.sha ?? 'unknown'}-${env['GITHUB_RUN_ID'] ?? '0'}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}` };
     }
     if (RESTORING_EVENTS.has(ctx.eventName))
         return { kind: 'restore', dir, prefix, ref };
     return { kind: 'off', why: `a ${ctx.eventName || 'run without an event'} neither saves nor restores` };
 }
-/** The caches GitHub lists whose key starts with `key` (on `ref` only, when given), newest first; or why not. */
-async function listed(api, ctx, key, ref) {
+/** The newest key GitHub lists on `ref` starting with `prefix` and ending in a digest; or why there is none. */
+async function newestOn(api, ctx, prefix, ref) {
     if (!ctx.owner || !ctx.repo)
         return 'no repository in the context';
-    const query = `key=${encodeURIComponent(key)}${ref ? `&ref=${encodeURIComponent(ref)}` : ''}&sort=created_at&direction=desc&per_page=100`;
+    const query = `key=${encodeURIComponent(prefix)}&ref=${encodeURIComponent(ref)}&sort=created_at&direction=desc&per_page=100`;
     let r;
     try {
         r = await api.request('GET', `/repos/${ctx.owner}/${ctx.repo}/actions/caches?${query}`);
@@ -13027,57 +13183,51 @@ async function listed(api, ctx, key, ref) {
     catch (error) {
         return `listing the repository's caches failed (${error instanceof Error ? error.message : String(error)})`;
     }
+    if (r.status === 403)
+        return "listing the repository's caches was refused (403: the token needs actions: read)";
     if (r.status !== 200)
-        return `listing the repository's caches answered ${r.status} (the token needs actions: read)`;
+        return `listing the repository's caches answered ${r.status}`;
     const data = r.data;
     const list = data !== null && typeof data === 'object' && 'actions_caches' in data ? data.actions_caches : null;
     if (!Array.isArray(list))
         return "the list of the repository's caches is not one";
-    const out = [];
     for (const c of list)
-        if (c !== null && typeof c === 'object' && 'key' in c && 'ref' in c && typeof c.key === 'string' && typeof c.ref === 'string')
-            out.push({ key: c.key, ref: c.ref });
-    return out;
+        if (c !== null && typeof c === 'object' && 'key' in c && 'ref' in c && typeof c.key === 'string' && c.ref === ref)
+            if (c.key.startsWith(prefix) && DIGEST_AT_END.test(c.key))
+                return { key: c.key };
+    return `nothing saved by ${ref} for this job yet`;
 }
-/** Why `key` is not saved on `ref` alone (GitHub lists it elsewhere too, or not there), or null. */
-async function onRefAlone(api, ctx, key, ref) {
-    const all = await listed(api, ctx, key, null);
-    if (typeof all === 'string')
-        return all;
-    const same = all.filter((c) => c.key === key);
-    const elsewhere = same.find((c) => c.ref !== ref);
-    if (elsewhere)
-        return `the key ${key} is also saved on ${elsewhere.ref}`;
-    if (same.length === 0)
-        return `GitHub lists no cache ${key} on ${ref}`;
-    return null;
-}
-/**
- * Before the gate: an empty folder to save from; or, on a pull request, the newest archive GitHub
- * lists on the default branch for this job, restored only when its exact key is saved there and
- * nowhere else. That is asked before anything is unpacked (an archive's members are unpacked
- * relative to the workspace, and a pull request's own archive must never touch it) and asked
- * again after: a key that appeared elsewhere meanwhile stops the run. Never an error otherwise.
- */
+/** Before the gate: an empty folder to save from; or the default branch's newest entries for this job, checked against their key. Never an error. */
 async function prepareCache(plan, service, api, ctx) {
-    if (plan.kind === 'off')
-        return { cache: null, said: `receipt-gate: cache: off (${plan.why})` };
+    if (plan.kind === 'off' || service === null)
+        return { cache: null, said: `receipt-gate: cache: off (${plan.kind === 'off' ? plan.why : 'no cache service'})` };
     (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
     if (plan.kind === 'save')
-        return { cache: { dir: plan.dir, read: false }, said: `receipt-gate: cache: every file read; the entries are saved as ${plan.key}` };
-    const github = await api();
-    const newest = await listed(github, ctx, plan.prefix, plan.ref);
+        return {
+            cache: { dir: plan.dir, read: false },
+            said: `receipt-gate: cache: every file read; the entries are saved after the gate (${plan.prefix}…)`,
+        };
+    const newest = await newestOn(await api(), ctx, plan.prefix, plan.ref);
     if (typeof newest === 'string')
         return { cache: null, said: `receipt-gate: cache: not restored: ${newest}; every file read` };
-    const key = newest.find((c) => c.key.startsWith(plan.prefix))?.key;
-    if (key === undefined)
-        return { cache: null, said: `receipt-gate: cache: nothing saved by ${plan.ref} for this job yet; every file read` };
-    const before = await onRefAlone(github, ctx, key, plan.ref);
-    if (before !== null)
-        return { cache: null, said: `receipt-gate: cache: ${key} not restored: ${before}; every file read` };
-    let matched;
+    const { key } = newest;
+    const digest = DIGEST_AT_END.exec(key)?.[1] ?? '';
     try {
-        matched = await (await service()).restore(plan.dir, key, []);
+        const url = await service.downloadUrl(key);
+        if (url === null)
+            return {
+                cache: null,
+                said: `receipt-gate: cache: ${key} not restored (the cache service has no archive of exactly that key); every file read`,
+            };
+        const unpacked = unpackEntries(await service.download(url), digest, plan.dir);
+        if (!unpacked.ok) {
+            (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
+            return { cache: null, said: `receipt-gate: cache: ${key} not used: ${unpacked.reason}; every file read` };
+        }
+        return {
+            cache: { dir: plan.dir, read: true },
+            said: `receipt-gate: cache: ${key} restored from ${plan.ref} (${unpacked.entries} entries)`,
+        };
     }
     catch (error) {
         (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
@@ -13086,31 +13236,19 @@ async function prepareCache(plan, service, api, ctx) {
             said: `receipt-gate: cache: ${key} not restored (${error instanceof Error ? error.message : String(error)}); every file read`,
         };
     }
-    if (matched !== key) {
-        (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
-        return { cache: null, said: `receipt-gate: cache: ${key} not restored (the cache service did not find it); every file read` };
-    }
-    const after = await onRefAlone(github, ctx, key, plan.ref);
-    if (after !== null) {
-        (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
-        return {
-            cache: null,
-            said: `receipt-gate: cache: ${key} restored, then: ${after}`,
-            stop: `the evidence cache ${key} was unpacked, and then ${after}: what was unpacked may have changed the workspace, so nothing is judged (run again; set cache: false while this repeats)`,
-        };
-    }
-    return { cache: { dir: plan.dir, read: true }, said: `receipt-gate: cache: ${key} restored from ${plan.ref}` };
 }
-/** After the gate, on the default branch: save what it read. Why not, or null. */
+/** After the gate, on the default branch: save what it read, under a key naming its entries. What was saved, or why not. */
 async function saveCache(plan, service) {
-    if (plan.kind !== 'save')
+    if (plan.kind !== 'save' || service === null)
         return null;
     try {
-        await (await service()).save(plan.dir, plan.key);
-        return null;
+        const packed = packEntries(plan.dir);
+        const key = `${plan.prefix}${plan.run}-${packed.digest}`;
+        await service.upload(key, packed.bytes);
+        return { ok: true, said: `receipt-gate: cache: ${packed.entries} entries saved as ${key}` };
     }
     catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return { ok: false, said: error instanceof Error ? error.message : String(error) };
     }
 }
 
@@ -13132,8 +13270,8 @@ const MAX_RETRIES = 2;
 /** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
 async function octokitApi(token, baseUrl, log) {
     const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(555)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
+        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
         Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
         Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
     ]);
@@ -15207,9 +15345,17 @@ var toolkit = __nccwpck_require__(7096);
 
 
 
+
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
 const jobKey = (settings, env) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([env['GITHUB_JOB'] ?? '', settings.prefix, settings.gate.runs, settings.gate.audit]))
+    .update(JSON.stringify([
+    (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
+    env['GITHUB_JOB'] ?? '',
+    env['RUNNER_OS'] ?? '',
+    settings.prefix,
+    settings.gate.runs,
+    settings.gate.audit,
+]))
     .digest('hex')
     .slice(0, 12);
 /** Input paths relative to the working directory, as repository paths. */
@@ -15356,7 +15502,7 @@ function outputs(core, settings, report, digest) {
  * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
  * @param now the clock (the check run's completed_at)
  */
-async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd = process.cwd(), now = () => new Date(), cacheService = actionsCache) {
+async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd = process.cwd(), now = () => new Date(), cacheService = actionsCacheService) {
     const ctx = readContext(env, cwd);
     const token = core.getInput('github-token');
     // One client for the run, made when first needed: the base's policy (on a pull request) and the check run.
@@ -15367,11 +15513,10 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         return configurationError(core, env, `invalid input ${read.reason.message}`);
     const settings = read.value;
     const build = buildOf(VERSION);
-    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'), jobKey(settings, env));
-    const prepared = await prepareCache(plan, cacheService, api, ctx);
+    const service = cacheService(env);
+    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'), jobKey(settings, env));
+    const prepared = await prepareCache(plan, service, api, ctx);
     core.info(prepared.said);
-    if (prepared.stop !== undefined)
-        return configurationError(core, env, prepared.stop);
     const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
     const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
     if (!gated.ok)
@@ -15379,9 +15524,11 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
     const { report, inputs } = gated.value;
     if (gated.value.cache && cache)
         core.info(cacheText(gated.value.cache, cache.dir));
-    const unsaved = await saveCache(plan, cacheService);
-    if (unsaved !== null)
-        core.warning(`receipt-gate: the evidence cache was not saved (${line(unsaved)}); the next pull request reads every file.`);
+    const saved = await saveCache(plan, service);
+    if (saved?.ok)
+        core.info(saved.said);
+    else if (saved)
+        core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
     let digest;
     try {
         digest = await writeJson(report, settings.reportFile);
@@ -17738,13 +17885,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
-/***/ 5317:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-
-/***/ }),
-
 /***/ 6982:
 /***/ ((module) => {
 
@@ -17871,20 +18011,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
-/***/ 4708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-
-/***/ }),
-
-/***/ 8995:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-
-/***/ }),
-
 /***/ 4649:
 /***/ ((module) => {
 
@@ -17910,13 +18036,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-
-/***/ }),
-
-/***/ 1708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
 
 /***/ }),
 
@@ -17983,24 +18102,10 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 
 /***/ }),
 
-/***/ 6928:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-
-/***/ }),
-
 /***/ 932:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
-
-/***/ }),
-
-/***/ 2203:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
 
 /***/ }),
 
@@ -18011,31 +18116,10 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decod
 
 /***/ }),
 
-/***/ 3557:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-
-/***/ }),
-
 /***/ 4756:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 2018:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
-
-/***/ }),
-
-/***/ 7016:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 
 /***/ }),
 

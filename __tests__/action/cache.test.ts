@@ -5,8 +5,9 @@
  * caches that the key was saved there alone, and reads only what changed, with the same report
  * bytes; an archive a pull request saved under the default branch's key prefix is never used.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE_SHA, HEAD_SHA, type Responder, runAction } from '../support/action-harness.js';
 import { type CacheServer, cacheServer } from '../support/cache-service.js';
@@ -45,23 +46,21 @@ describe('the evidence cache in the action', () => {
     const workspace = writeFiles(tempDir(), demoCorpus());
     const onMain = await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
     expect(onMain.code, onMain.stdout).toBe(0);
-    expect(onMain.stdout).toMatch(
-      /receipt-gate: cache: every file read; the entries are saved as receipt-gate-evidence-v2-[^\s]+-refs\/heads\/main-[0-9a-f]{12}-b{40}-/,
-    );
     expect(onMain.stdout).toMatch(/0 of 5 file\(s\) from the cache; 5 read and stored/);
+    expect(onMain.stdout).toMatch(
+      /receipt-gate: cache: 5 entries saved as receipt-gate-evidence-v3-\S+-refs\/heads\/main-[0-9a-f]{12}-b{40}-\d+-\d+-[0-9a-f]{64}\n/,
+    );
     expect(s.saved.map((x) => x.ref)).toEqual(['refs/heads/main']);
 
     const plain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
     expect(plain.stdout).toMatch(/receipt-gate: cache: off \(cache: false\)/);
     const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(pr.stdout).toMatch(/receipt-gate: cache: receipt-gate-evidence-v2-\S+ restored from refs\/heads\/main/);
+    expect(pr.stdout).toContain(`receipt-gate: cache: ${s.saved[0]?.key} restored from refs/heads/main (5 entries)`);
     expect(pr.stdout).toMatch(/5 of 5 file\(s\) from the cache; 0 read and stored/);
     expect(pr.outputs['report-digest']).toBe(plain.outputs['report-digest']);
-    // It checked where the key was saved, and saved nothing itself.
-    expect(pr.requests.some((r) => r.url.startsWith('/repos/acme/agents/actions/caches?key=receipt-gate-evidence-v2-'))).toBe(true);
     expect(s.saved).toHaveLength(1);
 
-    // The pull request adds a run: only it is read.
+    // The pull request adds a run and its export: only they are read.
     const call = decision({
       tool: 'github.add_deploy_key',
       verb: 'create',
@@ -75,42 +74,66 @@ describe('the evidence cache in the action', () => {
     expect(added.stdout).toMatch(/5 of 7 file\(s\) from the cache; 2 read and stored/);
     const addedPlain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
     expect(added.outputs['report-digest']).toBe(addedPlain.outputs['report-digest']);
+
+    // A schedule's event names no repository: it runs on the default branch, and saves.
+    const nightly = await runAction({
+      workspace,
+      inputs,
+      event: { name: 'schedule', payload: { schedule: '47 5 * * *' } },
+      env: s.env('refs/heads/main'),
+      responder: answering(s),
+    });
+    expect(nightly.stdout).toMatch(/receipt-gate: cache: 7 entries saved as /);
   });
 
-  it("a pull request's own archive is never unpacked: a newer key in its scope is not looked at, the same key is refused before restoring, one planted meanwhile stops the run", async () => {
+  it("a pull request's own archive is never written into the cache folder unless it is the default branch's entries byte for byte", async () => {
     server = await cacheServer();
     const s = server;
     const workspace = writeFiles(tempDir(), demoCorpus());
+    const plain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
     await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s) });
     const main = s.saved[0];
     if (!main?.bytes) throw new Error('nothing saved');
     // What a workflow of the pull request can do: save any bytes under any key in its own scope (a restore looks there first).
-    const plant = (key: string) =>
-      s.saved.push({ key, version: main.version, ref: 'refs/pull/7/merge', bytes: main.bytes, created: s.saved.length });
-    plant(`${main.key.replace(/-\d+-\d+$/, '')}-zzz`);
-    const newer = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(newer.stdout).toContain(`receipt-gate: cache: ${main.key} restored from refs/heads/main`);
-    expect(newer.stdout).not.toContain('-zzz');
+    const plant = (key: string, bytes: Buffer) =>
+      s.saved.push({ key, version: main.version, ref: 'refs/pull/7/merge', bytes, created: s.saved.length });
+    const forged = (edit: (text: string) => string): Buffer => gzipSync(edit(gunzipSync(main.bytes as Buffer).toString('utf8')));
 
-    plant(main.key);
+    // A key that begins with the default branch's: GitHub would match it first; it is not that key.
+    plant(`${main.key}0`, main.bytes);
+    const longer = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(longer.stdout).toContain(
+      `receipt-gate: cache: ${main.key} not restored (the cache service has no archive of exactly that key); every file read`,
+    );
+    expect(longer.outputs['report-digest']).toBe(plain.outputs['report-digest']);
+
+    // The very key, with other entries (a record renamed in one of them): their digest is not the key's.
+    s.saved.pop();
+    plant(
+      main.key,
+      forged((t) => t.replace('github-audit-8842211', 'forged-8842211')),
+    );
     const same = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(same.stdout).toContain(
-      `receipt-gate: cache: ${main.key} not restored: the key ${main.key} is also saved on refs/pull/7/merge; every file read`,
-    );
-    expect(same.stdout).not.toMatch(/file\(s\) from the cache/);
-    expect(same.outputs['result']).toBe('pass');
+    expect(same.stdout).toContain(`receipt-gate: cache: ${main.key} not used: its entries are not the ones its key names; every file read`);
+    expect(same.stdout).not.toMatch(/forged/);
+    expect(same.outputs['report-digest']).toBe(plain.outputs['report-digest']);
 
-    // Planted between the check and the restore: it may have been unpacked, so nothing is judged.
-    s.saved.splice(s.saved.length - 1, 1);
-    s.onRestore = () => {
-      s.onRestore = null;
-      plant(main.key);
-    };
-    const raced = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
-    expect(raced.outputs['result']).toBe('error');
-    expect(raced.stdout).toMatch(
-      /the evidence cache \S+ was unpacked, and then the key \S+ is also saved on refs\/pull\/7\/merge: what was unpacked may have changed the workspace, so nothing is judged/,
+    // An archive naming a file out of the folder is refused whatever its digest says.
+    s.saved.pop();
+    plant(
+      main.key,
+      forged((t) => t.replace(/"name":"[0-9a-f]{64}\.json"/, '"name":"../../escape.json"')),
     );
+    const outside = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(outside.stdout).toMatch(/not used: an entry line is not a name of 64 hex digits/);
+    expect(existsSync(path.join(workspace, '..', 'escape.json'))).toBe(false);
+
+    // The same bytes under the same key: the default branch's entries, wherever they were saved.
+    s.saved.pop();
+    plant(main.key, main.bytes);
+    const copy = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    expect(copy.stdout).toMatch(/5 of 5 file\(s\) from the cache/);
+    expect(copy.outputs['report-digest']).toBe(plain.outputs['report-digest']);
   });
 
   it('a token that may not list caches, a verdict, another branch and pull_request_target: no cache is read or saved', async () => {
@@ -124,7 +147,7 @@ describe('the evidence cache in the action', () => {
         : answering(s)(req, n);
     const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: denied });
     expect(pr.stdout).toMatch(
-      /receipt-gate: cache: not restored: listing the repository's caches answered 403 \(the token needs actions: read\); every file read/,
+      /receipt-gate: cache: not restored: listing the repository's caches was refused \(403: the token needs actions: read\); every file read/,
     );
     const verdict = await runAction({
       workspace,
@@ -144,6 +167,8 @@ describe('the evidence cache in the action', () => {
       responder: answering(s),
     });
     expect(target.stdout).toMatch(/receipt-gate: cache: off \(a pull_request_target neither saves nor restores\)/);
+    const noService = await runAction({ workspace, inputs, event: pullRequest, responder: answering(s) });
+    expect(noService.stdout).toMatch(/receipt-gate: cache: off \(no cache service in this job/);
     expect(s.saved).toHaveLength(1);
   });
 });

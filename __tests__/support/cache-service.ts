@@ -1,7 +1,7 @@
 /**
  * GitHub's Actions cache service (v2: Twirp JSON at ACTIONS_RESULTS_URL, archives uploaded as Azure
- * block blobs to a signed URL and downloaded from another), on 127.0.0.1, as @actions/cache speaks
- * to it; and the REST list of a repository's caches (`GET /repos/O/R/actions/caches`), answered from
+ * block blobs to a signed URL and downloaded from another), on 127.0.0.1, matching keys as GitHub
+ * documents it (own scope first, exact then prefix); and the REST list of a repository's caches (`GET /repos/O/R/actions/caches`), answered from
  * the same store. Each saved archive is kept with the ref of the run that saved it (`ref`), as GitHub
  * scopes caches.
  */
@@ -56,23 +56,23 @@ export async function cacheServer(): Promise<CacheServer> {
         const method = url.pathname.slice(TWIRP.length);
         if (method === 'GetCacheEntryDownloadURL') {
           self.onRestore?.();
-          // The run's own scope first, then the default branch's (as GitHub restores), newest first; exact key, then prefixes.
+          // As GitHub restores: the run's own scope first, then the default branch's; in each, the
+          // primary key exactly, then any key it begins (newest first), then the restore keys.
           const scopes = [ref, 'refs/heads/main'];
-          const keys = [body.key, ...(body.restore_keys ?? [])];
-          for (const scope of scopes)
-            for (const [i, k] of keys.entries()) {
-              const hit = [...saved]
-                .reverse()
-                .find(
-                  (s) => s.ref === scope && s.version === body.version && s.bytes !== null && (i === 0 ? s.key === k : s.key.startsWith(k)),
-                );
-              if (hit)
-                return json(200, {
-                  ok: true,
-                  signed_download_url: `http://127.0.0.1:${port}/download/${saved.indexOf(hit)}`,
-                  matched_key: hit.key,
-                });
-            }
+          const newest = [...saved].reverse().filter((s) => s.version === body.version && s.bytes !== null);
+          for (const scope of scopes) {
+            const here = newest.filter((s) => s.ref === scope);
+            const hit =
+              here.find((s) => s.key === body.key) ??
+              here.find((s) => s.key.startsWith(body.key)) ??
+              (body.restore_keys ?? []).map((k) => here.find((s) => s.key.startsWith(k))).find((s) => s !== undefined);
+            if (hit)
+              return json(200, {
+                ok: true,
+                signed_download_url: `http://127.0.0.1:${port}/download/${saved.indexOf(hit)}`,
+                matched_key: hit.key,
+              });
+          }
           return json(200, { ok: false, signed_download_url: '', matched_key: '' });
         }
         if (method === 'CreateCacheEntry') {
@@ -121,6 +121,9 @@ export async function cacheServer(): Promise<CacheServer> {
       return {
         ACTIONS_RESULTS_URL: `http://127.0.0.1:${port}/`,
         ACTIONS_CACHE_SERVICE_V2: 'True',
+        GITHUB_WORKFLOW_REF: 'acme/agents/.github/workflows/receipts.yml@' + runRef,
+        GITHUB_JOB: 'receipts',
+        RUNNER_OS: 'Linux',
         ACTIONS_RUNTIME_TOKEN: 'test-runtime-token',
         GITHUB_REF: runRef,
         RUNNER_TEMP: runnerTemp,

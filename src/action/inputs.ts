@@ -50,7 +50,7 @@ export interface ActionSettings {
     readonly key: SigningKey | null;
     readonly resourceUri: string;
   } | null;
-  /** Keep the evidence cache with @actions/cache (action/cache.ts: saved on the default branch, restored by pull requests). */
+  /** Keep the evidence cache with the Actions cache service (action/cache.ts: saved on the default branch, restored by pull requests). */
   readonly cache: boolean;
 }
 

@@ -25,7 +25,8 @@ import { emitWorkflowCommands } from '../report/workflow-commands.js';
 import { writeVerdict } from '../tools/verdict.js';
 import { writeWhole } from '../tools/write.js';
 import { VERSION } from '../version.js';
-import { actionsCache, type CacheService, planCache, prepareCache, saveCache } from './cache.js';
+import { planCache, prepareCache, saveCache } from './cache.js';
+import { actionsCacheService, type CacheService } from './cache-archive.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
 import { repoFiles } from './repo-files.js';
@@ -34,7 +35,16 @@ import { type Core, lazyCore } from './toolkit.js';
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
 const jobKey = (settings: ActionSettings, env: NodeJS.ProcessEnv): string =>
   createHash('sha256')
-    .update(JSON.stringify([env['GITHUB_JOB'] ?? '', settings.prefix, settings.gate.runs, settings.gate.audit]))
+    .update(
+      JSON.stringify([
+        (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
+        env['GITHUB_JOB'] ?? '',
+        env['RUNNER_OS'] ?? '',
+        settings.prefix,
+        settings.gate.runs,
+        settings.gate.audit,
+      ]),
+    )
     .digest('hex')
     .slice(0, 12);
 
@@ -227,7 +237,7 @@ export async function run(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
   now: () => Date = () => new Date(),
-  cacheService: () => Promise<CacheService> = actionsCache,
+  cacheService: (env: NodeJS.ProcessEnv) => CacheService | null = actionsCacheService,
 ): Promise<void> {
   const ctx = readContext(env, cwd);
   const token = core.getInput('github-token');
@@ -238,26 +248,28 @@ export async function run(
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
   const build = buildOf(VERSION);
+  const service = cacheService(env);
   const plan = planCache(
     settings.cache,
     settings.vsa !== null,
     ctx,
     env,
+    service,
     build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'),
     jobKey(settings, env),
   );
-  const prepared = await prepareCache(plan, cacheService, api, ctx);
+  const prepared = await prepareCache(plan, service, api, ctx);
   core.info(prepared.said);
-  if (prepared.stop !== undefined) return configurationError(core, env, prepared.stop);
   const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
   const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
   if (!gated.ok)
     return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
   const { report, inputs } = gated.value;
   if (gated.value.cache && cache) core.info(cacheText(gated.value.cache, cache.dir));
-  const unsaved = await saveCache(plan, cacheService);
-  if (unsaved !== null)
-    core.warning(`receipt-gate: the evidence cache was not saved (${line(unsaved)}); the next pull request reads every file.`);
+  const saved = await saveCache(plan, service);
+  if (saved?.ok) core.info(saved.said);
+  else if (saved)
+    core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
   let digest: string;
   try {
     digest = await writeJson(report, settings.reportFile);
