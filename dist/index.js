@@ -13077,15 +13077,18 @@ function actionsCacheService(env) {
         },
         async download(url) {
             const r = await fetch(url, { signal: AbortSignal.timeout(300_000) });
-            if (r.status !== 200)
+            if (r.status !== 200 || r.body === null)
                 throw new Error(`the archive's download answered ${r.status}`);
-            const size = Number(r.headers.get('content-length') ?? '0');
-            if (size > MAX_ARCHIVE_BYTES)
-                throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
-            const bytes = Buffer.from(await r.arrayBuffer());
-            if (bytes.length > MAX_ARCHIVE_BYTES)
-                throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
-            return bytes;
+            // Read within the limit, whatever the length the answer announces.
+            const chunks = [];
+            let size = 0;
+            for await (const chunk of r.body) {
+                size += chunk.length;
+                if (size > MAX_ARCHIVE_BYTES)
+                    throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+                chunks.push(Buffer.from(chunk));
+            }
+            return Buffer.concat(chunks);
         },
         async upload(key, bytes) {
             const created = await call('CreateCacheEntry', { key, version: cache_archive_VERSION });
@@ -13096,7 +13099,7 @@ function actionsCacheService(env) {
                 throw new Error(`the cache service refused the key ${key}`);
             const put = await fetch(url, {
                 method: 'PUT',
-                headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+                headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream' },
                 body: bytes,
                 signal: AbortSignal.timeout(300_000),
             });

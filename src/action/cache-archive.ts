@@ -140,12 +140,16 @@ export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null
     },
     async download(url) {
       const r = await fetch(url, { signal: AbortSignal.timeout(300_000) });
-      if (r.status !== 200) throw new Error(`the archive's download answered ${r.status}`);
-      const size = Number(r.headers.get('content-length') ?? '0');
-      if (size > MAX_ARCHIVE_BYTES) throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
-      const bytes = Buffer.from(await r.arrayBuffer());
-      if (bytes.length > MAX_ARCHIVE_BYTES) throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
-      return bytes;
+      if (r.status !== 200 || r.body === null) throw new Error(`the archive's download answered ${r.status}`);
+      // Read within the limit, whatever the length the answer announces.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of r.body) {
+        size += chunk.length;
+        if (size > MAX_ARCHIVE_BYTES) throw new Error(`the archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+        chunks.push(Buffer.from(chunk));
+      }
+      return Buffer.concat(chunks);
     },
     async upload(key, bytes) {
       const created = await call('CreateCacheEntry', { key, version: VERSION });
@@ -154,7 +158,7 @@ export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null
       if (created.value['ok'] !== true || typeof url !== 'string') throw new Error(`the cache service refused the key ${key}`);
       const put = await fetch(url, {
         method: 'PUT',
-        headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+        headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream' },
         body: bytes,
         signal: AbortSignal.timeout(300_000),
       });
