@@ -24,7 +24,8 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { GitHubApi } from '../report/check-run.js';
-import { type CacheService, packEntries, unpackEntries } from './cache-archive.js';
+// The archive's code (and node:zlib) is loaded only when a run uses the cache: a cold start never pays for it.
+import type { CacheService } from './cache-archive.js';
 import type { RunContext } from './github-client.js';
 
 /** What this run does with the cache. */
@@ -127,6 +128,7 @@ export async function prepareCache(
         cache: null,
         said: `receipt-gate: cache: ${key} not restored (the cache service has no archive of exactly that key); every file read`,
       };
+    const { unpackEntries } = await import('./cache-archive.js');
     const unpacked = unpackEntries(await service.download(url), digest, plan.dir);
     if (!unpacked.ok) {
       rmSync(plan.dir, { recursive: true, force: true });
@@ -152,6 +154,7 @@ export async function saveCache(
 ): Promise<{ readonly ok: boolean; readonly said: string } | null> {
   if (plan.kind !== 'save' || service === null) return null;
   try {
+    const { packEntries } = await import('./cache-archive.js');
     const packed = packEntries(plan.dir);
     const key = `${plan.prefix}${plan.run}-${packed.digest}`;
     await service.upload(key, packed.bytes);

@@ -26,7 +26,7 @@ import { writeVerdict } from '../tools/verdict.js';
 import { writeWhole } from '../tools/write.js';
 import { VERSION } from '../version.js';
 import { planCache, prepareCache, saveCache } from './cache.js';
-import { actionsCacheService, type CacheService } from './cache-archive.js';
+import type { CacheService } from './cache-archive.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
 import { repoFiles } from './repo-files.js';
@@ -237,7 +237,8 @@ export async function run(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
   now: () => Date = () => new Date(),
-  cacheService: (env: NodeJS.ProcessEnv) => CacheService | null = actionsCacheService,
+  cacheService: (env: NodeJS.ProcessEnv) => Promise<CacheService | null> = async (e) =>
+    (await import('./cache-archive.js')).actionsCacheService(e),
 ): Promise<void> {
   const ctx = readContext(env, cwd);
   const token = core.getInput('github-token');
@@ -248,7 +249,7 @@ export async function run(
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
   const build = buildOf(VERSION);
-  const service = cacheService(env);
+  const service = settings.cache ? await cacheService(env) : null;
   const plan = planCache(
     settings.cache,
     settings.vsa !== null,
