@@ -373,6 +373,14 @@ for (const script of ['bench/import-run.mjs', 'bench/providers.mjs']) {
   process.stdout.write(r.stdout);
 }
 
+// A pull request with the evidence cache (docs/cache.md): 200 calls on the 100 000-call history, the
+// default branch's entries restored, against reading every byte: bench/cache.mjs.
+{
+  const r = spawnSync(process.execPath, [path.join(root, 'bench/cache.mjs'), '--pairs', String(repeat)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/cache.mjs failed: ${r.stderr}`);
+  process.stdout.write(r.stdout);
+}
+
 // Keyless: 1 000 server logs, each with a <log>.sigstore.json made by mock Sigstore services (a CA,
 // a CT log, a transparency log; the trusted root from their keys), the gate with a trusted producer
 // identity (every bundle checked against the root) against the same corpus without identities.

@@ -1,4 +1,4 @@
-// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist]
+// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed]
 // What a pull request costs with the evidence cache (docs/cache.md): the default branch's history
 // (the deterministic corpus, seed 42) has been verified once with --cache (the entries are kept
 // aside); a pull request adds one run of 200 calls and the export with its records. Three runs,
@@ -8,7 +8,8 @@
 //   pr     the same files with the default branch's entries (--cache): only the new files read
 //   cold   the same files with an empty cache folder (what the default branch pays to store)
 // Prints medians and minimums, pr / full and cold / full, and fails unless the three reports are
-// the same bytes and the pull request run read exactly the two new files.
+// the same bytes and the pull request run read exactly the two new files. `--signed`: every record
+// signed, its key trusted (the history's signatures are checked once, by the default branch).
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,11 +25,12 @@ const { values } = parseArgs({
     pairs: { type: 'string', default: '5' },
     jobs: { type: 'string', default: 'auto' },
     dist: { type: 'string', default: path.join(root, 'dist') },
+    signed: { type: 'boolean', default: false },
   },
 });
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-cache-'));
 const corpus = path.join(tmp, 'corpus');
-const c = generate(corpus, Number(values.calls), 42);
+const c = generate(corpus, Number(values.calls), 42, { signed: values.signed });
 const cli = path.join(values.dist, 'cli.js');
 const NOW = '2026-12-01T12:00:00Z';
 const args = (out, cache) => [
@@ -49,6 +51,7 @@ const args = (out, cache) => [
   '--jobs',
   values.jobs,
   ...(cache ? ['--cache', cache] : []),
+  ...(c.trustedKey ? ['--trusted-key', c.trustedKey] : []),
 ];
 
 // The default branch: verified once, its entries kept.
@@ -57,7 +60,7 @@ const warm = timedNode(args(path.join(tmp, 'warm.json'), branch), root);
 if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${warm.stderr}`);
 
 // The pull request: one run of 200 calls (another seed: other targets) and the export with its records.
-const pr = generate(path.join(tmp, 'pr'), 200, 7);
+const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed });
 const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
 const audits = readdirSync(pr.audit);
 if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);
@@ -88,7 +91,7 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const med = (m) => median(times.get(m));
 const min = (m) => Math.min(...times.get(m));
 console.log(
-  `evidence cache, ${c.calls} calls in ${c.files} files + a pull request of 200 calls (2 files), --jobs ${values.jobs}, ${pairs} rounds`,
+  `evidence cache, ${c.calls} calls in ${c.files} files${values.signed ? ' (every record signed, its key trusted)' : ''} + a pull request of 200 calls (2 files), --jobs ${values.jobs}, ${pairs} rounds`,
 );
 for (const m of modes) console.log(`  ${m.padEnd(5)} median ${fmt(med(m))}, min ${fmt(min(m))}`);
 console.log(
