@@ -15213,7 +15213,7 @@ async function evidence_readEvidence(task, setup) {
         if (entry.ok)
             return entry.value;
         if (entry.reason !== null)
-            ignored = `${entry.reason}`;
+            ignored = entry.reason;
         return null;
     };
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
@@ -15223,10 +15223,15 @@ async function evidence_readEvidence(task, setup) {
     if (cache === null)
         return evidence;
     // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
+    if (got.sha256 === null || key === null)
+        return { ...evidence, cache: note(ignored, got.unkeyed ?? 'it has no key') };
+    // Encoded once: the entry's body is the text a reading thread sends.
     const wire = wire_encodeRead(evidence, file.rel);
-    const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
-    const note = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
-    return { ...evidence, cache: note, wire };
+    return { ...evidence, cache: note(ignored, store(cache, key, wire)), wire };
+}
+/** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
+function note(ignored, unstored) {
+    return { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
 }
 /** A file read, and its sidecars → what it contributes, every configured checker of its role run. */
 async function judge(task, read, sidecars, setup) {

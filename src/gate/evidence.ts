@@ -207,7 +207,7 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
     if (shape === null) return null;
     const entry = lookUp(cache, key, file.rel, shape);
     if (entry.ok) return entry.value;
-    if (entry.reason !== null) ignored = `${entry.reason}`;
+    if (entry.reason !== null) ignored = entry.reason;
     return null;
   };
   const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
@@ -215,10 +215,15 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
   const evidence = await judge(task, got.read, sidecars, setup);
   if (cache === null) return evidence;
   // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
+  if (got.sha256 === null || key === null) return { ...evidence, cache: note(ignored, got.unkeyed ?? 'it has no key') };
+  // Encoded once: the entry's body is the text a reading thread sends.
   const wire = encodeRead(evidence, file.rel);
-  const unstored = got.sha256 === null ? got.unkeyed : key === null ? 'it has no key' : store(cache, key, wire);
-  const note: CacheNote = { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
-  return { ...evidence, cache: note, wire };
+  return { ...evidence, cache: note(ignored, store(cache, key, wire)), wire };
+}
+
+/** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
+function note(ignored: string | undefined, unstored: string | null): CacheNote {
+  return { hit: false, ...(ignored === undefined ? {} : { ignored }), ...(unstored === null ? {} : { unstored }) };
 }
 
 /** A file read, and its sidecars → what it contributes, every configured checker of its role run. */
