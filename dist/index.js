@@ -2835,8 +2835,8 @@ function fromWire(w, rel) {
 /**
  * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
  * function of its bytes, the bytes beside it (its attestation sidecars), its path, and the read
- * set-up (limits, hashing, every trust setting and root) of one product version. An entry is stored
- * under the sha256 of all of these, so any changed byte, setting or version is another key: a miss.
+ * set-up (limits, hashing, every trust setting and root) of one build. An entry is stored under the
+ * sha256 of all of these, so any changed byte, setting or build is another key: a miss.
  *
  * An entry is one file, `<key>.json`: a header line (`{"schema","key","sha256"}`: the key it was
  * stored under and the sha256 of the body) and the body, the reading thread's encoding
@@ -2845,8 +2845,9 @@ function fromWire(w, rel) {
  * vocabularies); otherwise it is ignored, said, and the file is read (and its entry written again).
  * Nothing here fails a gate: a cache that cannot be read or written only costs time.
  *
- * Who writes the directory is trusted like the code that runs the gate: the action restores it only
- * from the default branch (action/cache.ts), and a verdict (`--vsa`) never reads it.
+ * Who writes the directory is trusted like the code that runs the gate: the action fills it only
+ * from archives the default branch saved, their entries checked against their key (action/cache.ts),
+ * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
  */
 
 
