@@ -54,7 +54,13 @@ describe('the evidence cache in the action', () => {
 
     const plain = await runAction({ workspace, inputs: { ...inputs, cache: 'false' }, event: pullRequest, responder: answering(s) });
     expect(plain.stdout).toMatch(/receipt-gate: cache: off \(cache: false\)/);
-    const pr = await runAction({ workspace, inputs, event: pullRequest, env: s.env('refs/pull/7/merge'), responder: answering(s) });
+    const pr = await runAction({
+      workspace,
+      inputs,
+      event: pullRequest,
+      env: s.env('refs/pull/7/merge'),
+      responder: answering(s),
+    });
     expect(pr.stdout).toContain(`receipt-gate: cache: ${s.saved[0]?.key} restored from refs/heads/main (5 entries)`);
     expect(pr.stdout).toMatch(/5 of 5 file\(s\) from the cache; 0 read and stored/);
     expect(pr.outputs['report-digest']).toBe(plain.outputs['report-digest']);
@@ -84,6 +90,27 @@ describe('the evidence cache in the action', () => {
       responder: answering(s),
     });
     expect(nightly.stdout).toMatch(/receipt-gate: cache: 7 entries saved as /);
+  });
+
+  it('the bundled action as a real process: its cache code (a chunk loaded only when used) saves and restores', async () => {
+    server = await cacheServer();
+    const s = server;
+    const workspace = writeFiles(tempDir(), demoCorpus());
+    const onMain = await runAction({ workspace, inputs, event: push, env: s.env('refs/heads/main'), responder: answering(s), spawn: true });
+    expect(onMain.stdout, onMain.stderr).toMatch(
+      /receipt-gate: cache: 5 entries saved as receipt-gate-evidence-v3-\d+\.\d+\.\d+-[0-9a-f]{12}-refs\/heads\/main-/,
+    );
+    const pr = await runAction({
+      workspace,
+      inputs,
+      event: pullRequest,
+      env: s.env('refs/pull/7/merge'),
+      responder: answering(s),
+      spawn: true,
+    });
+    expect(pr.stdout, pr.stderr).toMatch(/receipt-gate: cache: \S+ restored from refs\/heads\/main \(5 entries\)/);
+    expect(pr.stdout).toMatch(/5 of 5 file\(s\) from the cache; 0 read and stored/);
+    expect(pr.outputs['result']).toBe('pass');
   });
 
   it("a pull request's own archive is never written into the cache folder unless it is the default branch's entries byte for byte", async () => {
