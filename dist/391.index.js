@@ -19,6 +19,9 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8522);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2020);
+/* harmony import */ var _gate_cache_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2837);
 /**
  * The evidence cache's archive and GitHub's Actions cache service (v2: Twirp JSON at
  * ACTIONS_RESULTS_URL with the job's runtime token; archives uploaded to and downloaded from signed
@@ -33,10 +36,12 @@ __webpack_require__.r(__webpack_exports__);
 
 
 
+
+
+
 const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
 /** The service's `version` of every archive this action saves (its own format: only this action reads it). */
 const VERSION = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(ARCHIVE_SCHEMA).digest('hex');
-const ENTRY = /^[0-9a-f]{64}\.json$/;
 /** Largest archive downloaded, and largest text it may unpack to. */
 const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
 const MAX_TEXT_BYTES = 1024 * 1024 * 1024;
@@ -44,7 +49,7 @@ const TWIRP = 'twirp/github.actions.results.api.v1.CacheService/';
 /** The entries of a folder as one archive, and the digest that names them (sha256 over each name and its bytes' sha256, sorted by name). */
 function packEntries(dir) {
     const names = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(dir)
-        .filter((n) => ENTRY.test(n))
+        .filter((n) => _gate_cache_js__WEBPACK_IMPORTED_MODULE_4__/* .ENTRY_NAME */ .rs.test(n))
         .sort();
     const lines = [];
     const digest = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
@@ -67,7 +72,7 @@ function unpackEntries(bytes, digest, dir) {
         text = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8');
     }
     catch (error) {
-        return { ok: false, reason: `it does not decompress (${error instanceof Error ? error.message : String(error)})` };
+        return { ok: false, reason: `it does not decompress (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)})` };
     }
     const lines = text.split('\n');
     if (lines.at(-1) === '')
@@ -80,8 +85,7 @@ function unpackEntries(bytes, digest, dir) {
     catch {
         return { ok: false, reason: 'its header is not JSON' };
     }
-    const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? header : {};
-    if (h['schema'] !== ARCHIVE_SCHEMA || h['entries'] !== rest.length)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'schema') !== ARCHIVE_SCHEMA || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .isObject */ .Gv)(header) || header['entries'] !== rest.length)
         return { ok: false, reason: `its header is not ${ARCHIVE_SCHEMA} with ${rest.length} entries` };
     const files = [];
     const sum = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
@@ -94,24 +98,23 @@ function unpackEntries(bytes, digest, dir) {
         catch {
             return { ok: false, reason: 'an entry line is not JSON' };
         }
-        const e = v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
-        const name = e['name'];
-        const body = e['text'];
-        if (typeof name !== 'string' || !ENTRY.test(name) || name <= last || typeof body !== 'string')
+        const name = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(v, 'name');
+        const body = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .isObject */ .Gv)(v) ? v['text'] : undefined;
+        if (name === null || !_gate_cache_js__WEBPACK_IMPORTED_MODULE_4__/* .ENTRY_NAME */ .rs.test(name) || name <= last || typeof body !== 'string')
             return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
         last = name;
         sum.update(`${name}\n${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body, 'utf8').digest('hex')}\n`);
         files.push({ name, text: body });
     }
-    if (sum.digest('hex') !== digest || h['digest'] !== digest)
+    if (sum.digest('hex') !== digest || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'digest') !== digest)
         return { ok: false, reason: 'its entries are not the ones its key names' };
     (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
     for (const f of files)
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, f.name), f.text, { flag: 'wx' });
     return { ok: true, entries: files.length };
 }
-/** A member of a Twirp answer by its JSON name or its proto name (the service writes either). */
-const member = (o, json, proto) => (json in o ? o[json] : o[proto]);
+/** A string member of a Twirp answer by its JSON name or its proto name (the service writes either). */
+const member = (o, json, proto) => (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(o, json) ?? (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(o, proto);
 /** The cache service of this job (ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN), or null when the job has none. */
 function actionsCacheService(env) {
     const base = env['ACTIONS_RESULTS_URL'];
@@ -146,8 +149,7 @@ function actionsCacheService(env) {
             // The service matches a primary key by prefix too: only exactly this key is an answer.
             if (a.value['ok'] !== true || member(a.value, 'matchedKey', 'matched_key') !== key)
                 return null;
-            const url = member(a.value, 'signedDownloadUrl', 'signed_download_url');
-            return typeof url === 'string' && url !== '' ? url : null;
+            return member(a.value, 'signedDownloadUrl', 'signed_download_url');
         },
         async download(url) {
             const r = await fetch(url, { signal: AbortSignal.timeout(300_000) });
@@ -169,7 +171,7 @@ function actionsCacheService(env) {
             if (!created.ok)
                 throw new Error(created.reason);
             const url = member(created.value, 'signedUploadUrl', 'signed_upload_url');
-            if (created.value['ok'] !== true || typeof url !== 'string')
+            if (created.value['ok'] !== true || url === null)
                 throw new Error(`the cache service refused the key ${key}`);
             const put = await fetch(url, {
                 method: 'PUT',

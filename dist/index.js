@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3469);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5171);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3469:
+/***/ 5171:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2579,455 +2579,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/gate/cache.ts
+var gate_cache = __nccwpck_require__(2837);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-// EXTERNAL MODULE: ./src/core/findings.ts
-var core_findings = __nccwpck_require__(4637);
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-/** What an audit export covered (docs/coverage.md). */
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-
-// EXTERNAL MODULE: ./src/core/severity.ts
-var severity = __nccwpck_require__(432);
-// EXTERNAL MODULE: ./src/core/trust.ts
-var core_trust = __nccwpck_require__(9597);
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    /** Binds no call yet, and its export is younger than the policy's pending: its run may still arrive (docs/policy.md §12). */
-    awaiting_run: {
-        finding: 'record_pending',
-        unusable: false,
-        snag: 'binds no call yet (its run may still arrive)',
-        more: 'awaiting their run',
-    },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
-
-;// CONCATENATED MODULE: ./src/read/wire.ts
-
-
-
-
-
-const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (tuple, rel) => {
-    const [written, line, column, member] = tuple;
-    const file = written ?? rel;
-    return member === null ? { file, line, column } : { file, line, column, member };
-};
-/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
-const SAME = 1;
-const subjectOf = (p) => (p.kind === 'subject' ? p : null);
-const same = (v, subject) => (v !== null && v === subject ? SAME : v);
-const claimTuple = (c, p) => c.kind === 'invalid'
-    ? [0, c.reason]
-    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
-const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
-/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
-const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
-const decisionTuple = (d, rel) => [
-    ...loc(d.loc, rel),
-    d.index,
-    d.tool,
-    claimTuple(d.claim, d.projection),
-    projectionTuple(d.projection),
-    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
-    same(d.verb, subjectOf(d.projection)?.subject.verb),
-    d.denied,
-    providerTuple(d.provider),
-    d.succeeded,
-    d.labels,
-    d.time === null ? null : [d.time.seconds, d.time.fraction],
-];
-const recordTuple = (r, rel) => [
-    ...loc(r.loc, rel),
-    r.record.provider,
-    r.record.record_id,
-    r.record.subject,
-    r.record.binding_digest,
-    r.signer,
-    r.trust,
-    r.recomputed.ok ? (r.recomputed.digest === r.record.binding_digest ? SAME : r.recomputed.digest) : [r.recomputed.reason],
-];
-/** What a reading thread sends for one file. */
-function wire_encodeRead(evidence, rel) {
-    const wire = {
-        run: evidence.run
-            ? {
-                artifact: evidence.run.artifact,
-                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
-                attestation: evidence.run.attestation ?? null,
-                sha256: evidence.run.sha256 ?? null,
-            }
-            : null,
-        records: evidence.records.map((x) => recordTuple(x, rel)),
-        statements: evidence.statements,
-        findings: evidence.findings,
-        digests: evidence.digests,
-        strays: evidence.strays ?? 0,
-        rejectedClasses: evidence.rejectedClasses ?? [],
-    };
-    return JSON.stringify(wire);
-}
-/** Consistent claims share one empty list, as the reader's do. */
-const NONE = Object.freeze([]);
-const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, projection) {
-    if (t[0] === 0)
-        return { kind: 'invalid', reason: t[1] };
-    const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const subject = subjectOf(projection);
-    // SAME is written only for a claim whose digest is its subject's: a subject is there.
-    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
-}
-function projectionOf(t) {
-    if (t[0] === 0)
-        return { kind: 'none', reason: t[1] };
-    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
-}
-function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
-    const projection = projectionOf(projected);
-    // SAME is written only for a member equal to the subject's: a subject is there.
-    const subject = subjectOf(projection)?.subject ?? null;
-    return {
-        loc: unloc(tuple, rel),
-        index,
-        tool,
-        claim: claimOf(claim, projection),
-        projection,
-        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
-        verb: verb === SAME ? (subject?.verb ?? null) : verb,
-        denied,
-        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
-        succeeded,
-        labels,
-        time: time === null ? null : { seconds: time[0], fraction: time[1] },
-    };
-}
-function recordOf(t, rel) {
-    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    const sent = t[10];
-    const recomputed = sent === SAME
-        ? { ok: true, digest: record.binding_digest }
-        : typeof sent === 'string'
-            ? { ok: true, digest: sent }
-            : { ok: false, reason: sent[0] };
-    return { loc: unloc(t, rel), record, recomputed, signer: t[8], trust: t[9] };
-}
-/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
-const decodeRead = (text, rel) => fromWire(JSON.parse(text), rel);
-const FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
-const TRUST_CODE_SET = new Set(core_trust/* TRUST_CODE_NAMES */.M5);
-const SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
-const trustCodeOk = (t) => t === null || !('code' in t) || TRUST_CODE_SET.has(t.code);
-/**
- * The first reason a text another process wrote (a cache entry: src/gate/cache.ts) is not an
- * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
- * member named from a vocabulary against its table (findings, severities, levels, trust codes).
- */
-function wireProblem(w, shape) {
-    if (!shape(w)) {
-        const e = shape.errors?.[0];
-        return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
-    }
-    const wire = w;
-    for (const f of wire.findings)
-        if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity))
-            return `a finding's code or severity (${f.code}, ${f.severity})`;
-    for (const d of wire.run?.decisions ?? []) {
-        const claim = d[6];
-        if (claim[0] === 1 && !isLevel(claim[2]))
-            return `a claimed level (${claim[2]})`;
-    }
-    if (!trustCodeOk(wire.run?.attestation ?? null))
-        return "a run's trust code";
-    for (const r of wire.records)
-        if (!trustCodeOk(r[9]))
-            return "a record's trust code";
-    for (const st of wire.statements)
-        if (!trustCodeOk(st.trust))
-            return "a statement's trust code";
-    return null;
-}
-/**
- * An encoded FileEvidence written by another process (a cache entry), checked before it is
- * decoded: the evidence, or why it is not one (it is then ignored and the file read).
- */
-function decodeChecked(text, rel, shape) {
-    let w;
-    try {
-        w = JSON.parse(text);
-    }
-    catch (error) {
-        return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
-    }
-    const problem = wireProblem(w, shape);
-    return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
-}
-function fromWire(w, rel) {
-    let run = null;
-    if (w.run) {
-        const { artifact, attestation, sha256 } = w.run;
-        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
-        run = {
-            artifact,
-            decisions,
-            ...(attestation === null ? {} : { attestation }),
-            ...(sha256 === null ? {} : { sha256 }),
-        };
-    }
-    return {
-        run,
-        records: w.records.map((r) => recordOf(r, rel)),
-        statements: w.statements,
-        findings: w.findings,
-        digests: w.digests,
-        ...(w.strays > 0 ? { strays: w.strays } : {}),
-        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gate/cache.ts
-/**
- * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
- * function of its bytes, the bytes beside it (its attestation sidecars), its path, and the read
- * set-up (limits, hashing, every trust setting and root) of one build. An entry is stored under the
- * sha256 of all of these, so any changed byte, setting or build is another key: a miss.
- *
- * An entry is one file, `<key>.json`: a header line (`{"schema","key","sha256"}`: the key it was
- * stored under and the sha256 of the body) and the body, the reading thread's encoding
- * (read/wire.ts). It is used only when its header names the key asked for, the body's digest
- * matches, and the body passes its shape check (schemas/evidence-cache-entry.schema.json and the
- * vocabularies); otherwise it is ignored, said, and the file is read (and its entry written again).
- * Nothing here fails a gate: a cache that cannot be read or written only costs time.
- *
- * Who writes the directory is trusted like the code that runs the gate: the action fills it only
- * from archives the default branch saved, their entries checked against their key (action/cache.ts),
- * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
- */
-
-
-
-
-
-const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
-/**
- * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
- * class instance) throws: a setting JSON would write as `{}` must never make two set-ups one key.
- */
-function plain(_key, value) {
-    if (value instanceof Set)
-        return [...value].map(String).sort();
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return value;
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null)
-        throw new Error(`the read set-up holds a ${proto?.constructor?.name ?? 'value'} the cache key cannot name`);
-    return value;
-}
-/**
- * The running build: its version and the digest of every input it was built from
- * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
- * gate rebuilt from other sources under the same version never reads the entries of another;
- * `+unbuilt` when run from the sources (tests).
- */
-function buildOf(version) {
-    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
-    for (const dir of [here, external_node_path_default().dirname(here)]) {
-        let text;
-        try {
-            text = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, 'build-inputs.sha256'), 'utf8').trim();
-        }
-        catch {
-            continue;
-        }
-        if (/^sha256:[0-9a-f]{64}$/.test(text))
-            return `${version}+${text.slice('sha256:'.length)}`;
-    }
-    return `${version}+unbuilt`;
-}
-/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
-const setupKey = (build, setup) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
-    .digest('hex');
-/** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
-function besideKey(beside) {
-    if (beside.kind === 'none')
-        return 'none';
-    if (beside.kind === 'refused')
-        return `refused:${beside.reason}`;
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256').update(beside.bytes).digest('hex')}`;
-}
-/** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
-const entryKey = (cache, role, rel, sha256, beside) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
-    .digest('hex');
-const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
-/** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
-const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
-/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
-function readEntry(file) {
-    let fd;
-    try {
-        // Never blocking (a FIFO in its place would hang the gate), never through a link.
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            return null;
-        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
-    }
-    try {
-        const st = (0,external_node_fs_.fstatSync)(fd);
-        if (!st.isFile())
-            return { refused: 'it is not a regular file' };
-        if (st.size > MAX_ENTRY_BYTES)
-            return { refused: `it is larger than ${MAX_ENTRY_BYTES} bytes` };
-        const buf = Buffer.allocUnsafe(st.size);
-        let got = 0;
-        while (got < st.size) {
-            const n = (0,external_node_fs_.readSync)(fd, buf, got, st.size - got, null);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        return buf.subarray(0, got);
-    }
-    catch (error) {
-        return { refused: `it cannot be read (${error.code ?? 'error'})` };
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-let shapeCheck = null;
-/** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
-const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
-/** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
-function lookUp(cache, key, rel, shape) {
-    const got = readEntry(entryPath(cache, key));
-    if (got === null)
-        return { ok: false, reason: null };
-    if ('refused' in got)
-        return { ok: false, reason: got.refused };
-    const newline = got.indexOf(10);
-    if (newline < 0)
-        return { ok: false, reason: 'it has no header line (truncated?)' };
-    let header;
-    try {
-        header = JSON.parse(got.subarray(0, newline).toString('utf8'));
-    }
-    catch {
-        return { ok: false, reason: 'its header line is not JSON' };
-    }
-    const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? header : {};
-    if (h['schema'] !== CACHE_SCHEMA)
-        return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-    if (h['key'] !== key)
-        return { ok: false, reason: 'its header names another key' };
-    const body = got.subarray(newline + 1);
-    if (h['sha256'] !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
-        return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
-    const text = body.toString('utf8');
-    const decoded = decodeChecked(text, rel, shape);
-    return decoded.ok
-        ? { ok: true, value: { ...decoded.value, wire: text } }
-        : { ok: false, reason: `its body fails its check: ${decoded.reason}` };
-}
-/** Store a file's encoded evidence (read/wire.ts) under `key`: written beside, then renamed into place (a reader never sees half an entry). Why not, or null. */
-function store(cache, key, wire) {
-    const body = Buffer.from(wire, 'utf8');
-    if (body.length > MAX_ENTRY_BYTES)
-        return `its entry would be larger than ${MAX_ENTRY_BYTES} bytes`;
-    const sha256 = (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex');
-    const header = Buffer.from(`${JSON.stringify({ schema: CACHE_SCHEMA, key, sha256 })}\n`, 'utf8');
-    const final = entryPath(cache, key);
-    const temporary = `${final}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
-    try {
-        (0,external_node_fs_.mkdirSync)(cache.dir, { recursive: true });
-        (0,external_node_fs_.writeFileSync)(temporary, Buffer.concat([header, body]), { flag: 'wx' });
-        (0,external_node_fs_.renameSync)(temporary, final);
-        return null;
-    }
-    catch (error) {
-        try {
-            (0,external_node_fs_.rmSync)(temporary, { force: true });
-        }
-        catch {
-            // what is left is a .tmp file no look-up reads
-        }
-        return `the entry could not be written (${error.code ?? String(error)})`;
-    }
-}
-function tally(notes) {
-    const ignored = notes.filter(([, n]) => n.ignored !== undefined);
-    const unstored = notes.filter(([, n]) => n.unstored !== undefined);
-    const first = (list, why) => list[0] ? `${list[0][0]}: ${why(list[0][1])}` : null;
-    return {
-        files: notes.length,
-        hits: notes.filter(([, n]) => n.hit).length,
-        stored: notes.filter(([, n]) => !n.hit && n.unstored === undefined).length,
-        ignored: ignored.length,
-        firstIgnored: first(ignored, (n) => n.ignored),
-        unstored: unstored.length,
-        firstUnstored: first(unstored, (n) => n.unstored),
-    };
-}
-/** The run's cache in one line (the CLI's stderr, the action's log). */
-function cacheText(t, dir) {
-    const parts = [`${t.hits} of ${t.files} file(s) from the cache`, `${t.stored} read and stored`];
-    if (t.ignored > 0)
-        parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
-    if (t.unstored > 0)
-        parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
-    return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/effect.ts
 
 function statusOf(call) {
@@ -3102,6 +2660,8 @@ const PULL_CHANGE = { before: "the base's policy", after: "this pull request's p
 /** Whether a change turns any call from failing to passing (a loosening: a warning, docs/policy.md §11). */
 const loosens = (list) => list.some((c) => c.from === 'unmet' && c.to !== 'unmet');
 
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
 ;// CONCATENATED MODULE: ./src/core/glob.ts
 /**
  * Target globs (docs/policy.md §8, §11 "Globs are linear"): `*` matches any run of characters but
@@ -3179,7 +2739,7 @@ function globMatches(glob, value) {
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/classes.ts
-const classes_NONE = new Set();
+const NONE = new Set();
 const GITHUB_NAMES = new Set(['owner', 'repo']);
 /** A GitHub class bound on owner, repo and these fields (GitHub's own ids: numbers, shas, refs), hashed ones as given. */
 const github = (verbs, fields, hashed = []) => ({
@@ -3196,10 +2756,10 @@ const tenant = (provider, field, verbs, fields, hashed = []) => ({
     fields: [field, ...fields],
     verbs,
     hashed: new Map(hashed),
-    caseless: classes_NONE,
+    caseless: NONE,
     scope: { owner: field, repo: null },
     provider,
-    wholeNumbers: classes_NONE,
+    wholeNumbers: NONE,
 });
 const CLASSES = new Map([
     // The writes agents do most on GitHub, bound on the ids GitHub gives them.
@@ -3218,7 +2778,7 @@ const CLASSES = new Map([
             caseless: GITHUB_NAMES,
             scope: { owner: 'owner', repo: 'repo' },
             provider: 'github',
-            wholeNumbers: classes_NONE,
+            wholeNumbers: NONE,
         },
     ],
     [
@@ -3234,7 +2794,7 @@ const CLASSES = new Map([
             caseless: new Set(),
             scope: null,
             provider: 'slack',
-            wholeNumbers: classes_NONE,
+            wholeNumbers: NONE,
         },
     ],
     [
@@ -3249,7 +2809,7 @@ const CLASSES = new Map([
             caseless: new Set(),
             scope: null,
             provider: 'workspace',
-            wholeNumbers: classes_NONE,
+            wholeNumbers: NONE,
         },
     ],
     // Cloud and identity providers: AWS IAM (CloudTrail), Kubernetes RBAC (the audit log), Okta admin roles (the System Log).
@@ -3346,6 +2906,8 @@ function boundValueText(value) {
     return canonical.ok ? canonical.text : '\u0000';
 }
 
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
@@ -3398,8 +2960,8 @@ function parsePolicy(texts) {
         const selector = selectorOf(selectorText);
         if (!selector)
             return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!isLevel(level))
-            return { ok: false, reason: `"${written}": the level must be one of ${LEVELS.join(', ')}` };
+        if (!(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
         if (seen.has(selectorText))
             return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
         seen.add(selectorText);
@@ -4750,7 +4312,7 @@ class Requirements {
         // earns without it (its confirming read, or its assertion).
         const unlisted = outcome.level === 'verified' && rule?.signedBy && (voucher === null || !rule.signedBy.includes(voucher));
         const counted = unlisted ? (outcome.read ? 'observed_confirmed' : 'asserted') : outcome.level;
-        const short = below(counted, required);
+        const short = (0,vocabulary/* below */.Gz)(counted, required);
         if (!short)
             return { kind: 'met' };
         const p = call.input.projection;
@@ -4839,6 +4401,8 @@ function pinnedAuditFiles(policy, fileSha256) {
     return out;
 }
 
+// EXTERNAL MODULE: ./src/core/severity.ts
+var severity = __nccwpck_require__(432);
 ;// CONCATENATED MODULE: ./src/core/explain.ts
 /**
  * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
@@ -4877,7 +4441,7 @@ function snagText(snag) {
     switch (snag.kind) {
         case 'unusable': {
             const check = snag.record.check;
-            const words = RECORD_OUTCOMES[check.outcome].snag;
+            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
             return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
         }
         case 'taken':
@@ -4887,7 +4451,7 @@ function snagText(snag) {
     }
 }
 /** How the snags past the listed few are counted, by kind. */
-const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
+const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(noRecord, showDigest) {
     const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
@@ -5111,7 +4675,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     if (notLogged !== null)
         return out;
     let why;
-    if (!below(level, required)) {
+    if (!(0,vocabulary/* below */.Gz)(level, required)) {
         const wants = (requirement.rule?.signedBy ?? []).join(', ');
         why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
     }
@@ -5142,7 +4706,7 @@ function suppressedOf(call, outcome, requirement, shortfall) {
         };
     }
     const shadow = requirement.shadow;
-    if (!shadow || !below(level, shadow.level))
+    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
         return null;
     const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
     return {
@@ -5237,7 +4801,7 @@ const workflowTrust = (w) => ({
 function judgeRecord(verdict, options) {
     const { record, loc, signer } = verdict.record.input;
     const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = RECORD_OUTCOMES[verdict.outcome].finding;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
     const message = recordMessage(verdict, name, options);
     const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
         ? 'warning'
@@ -5316,7 +4880,7 @@ function trustNotAsked(pinned, items) {
 function weakest(calls) {
     let w = null;
     for (const c of calls)
-        if (c.level !== null && (w === null || below(c.level, w)))
+        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
             w = c.level;
     return w;
 }
@@ -5351,7 +4915,7 @@ function tallyTotals(runs, calls, records, findings, copies) {
     const outcomes = count(records.map((r) => r.outcome));
     const severities = count(findings.map((f) => f.severity));
     const totals = { artifacts: runs, calls: calls.length };
-    for (const l of LEVELS_DESCENDING)
+    for (const l of vocabulary/* LEVELS_DESCENDING */.lS)
         totals[l] = levels.get(l) ?? 0;
     totals['no_effect'] = levels.get('no_effect') ?? 0;
     totals['weakest_level'] = weakest(calls);
@@ -5362,7 +4926,7 @@ function tallyTotals(runs, calls, records, findings, copies) {
     totals['pending'] = calls.filter((c) => c.pending).length;
     totals['effect_not_logged'] = calls.filter((c) => c.effect_not_logged).length;
     totals['records'] = records.length;
-    for (const o of RECORD_OUTCOME_NAMES)
+    for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
         totals[o] = outcomes.get(o) ?? 0;
     totals['imported_twice'] = copies;
     for (const s of severity/* SEVERITIES */.oC)
@@ -5417,7 +4981,7 @@ const EPOCH = { seconds: 0, fraction: '' };
  * nightly exports, a call asserted at run time and verified the next morning is the normal state.
  */
 function underClaimed(calls) {
-    const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && below(c.claimed_level, c.level));
+    const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && (0,vocabulary/* below */.Gz)(c.claimed_level, c.level));
     const [first] = later;
     if (!first)
         return null;
@@ -5864,6 +5428,8 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
+// EXTERNAL MODULE: ./src/core/trust.ts
+var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -6055,6 +5621,8 @@ var public_good_root_generated = __nccwpck_require__(6419);
 const SHIPPED_ROOT_TAKEN = public_good_root_generated/* PUBLIC_GOOD_ROOT */.F.origin.taken;
 const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -6067,9 +5635,9 @@ const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
 
 const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-    [COVERAGE_SCHEMA, 'coverage'],
+    [model/* SURFACE_SCHEMA */.SB, 'surface'],
+    [model/* RECORD_SCHEMA */.ep, 'record'],
+    [model/* COVERAGE_SCHEMA */.Bh, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
@@ -6177,8 +5745,8 @@ function checkStatement(value) {
     for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$3)(value, k))
             return bad(`${k} is missing`);
-    if (value['schema'] !== COVERAGE_SCHEMA)
-        return bad(`schema must be ${COVERAGE_SCHEMA}`);
+    if (value['schema'] !== model/* COVERAGE_SCHEMA */.Bh)
+        return bad(`schema must be ${model/* COVERAGE_SCHEMA */.Bh}`);
     const provider = value['provider'];
     const kind = value['export'];
     if (typeof provider !== 'string' || provider === '')
@@ -6366,8 +5934,8 @@ function readClaim(decision) {
     const level = block['level'];
     if (typeof blockAsserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
     }
     const claimed = level;
     const source = (0,core_json/* hasOwn */.$3)(block, 'verification_source') ? block['verification_source'] : null;
@@ -9251,17 +8819,17 @@ class RunDecisions {
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 function readSurface(payload, via, locate, run, fail, time = null) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.SB) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
-            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+            ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.SB})`
+            : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.SB}`);
         return false;
     }
     const list = payload['observed_tool_decisions'];
     if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        fail(locate(null), via === 'event' ? `${model/* SURFACE_SCHEMA */.SB} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
     if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
@@ -9426,7 +8994,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
     const record = {
-        schema: RECORD_SCHEMA,
+        schema: model/* RECORD_SCHEMA */.ep,
         provider: parsed['provider'],
         record_id: parsed['record_id'],
         subject: parsed['subject'],
@@ -9504,7 +9072,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'record')
             fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.stray(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
+            fr.stray(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -9779,7 +9347,7 @@ function readEvents(bytes, manifest, file, limits) {
         }
         else {
             const name = kind.kind === 'record'
-                ? `${RECORD_SCHEMA} (an audit record among the runs)`
+                ? `${model/* RECORD_SCHEMA */.ep} (an audit record among the runs)`
                 : kind.kind === 'other'
                     ? kind.name
                     : 'a server tracing line';
@@ -10369,7 +9937,7 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.SB} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }
 
@@ -10610,6 +10178,8 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
     return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }
 
+// EXTERNAL MODULE: ./src/read/wire.ts
+var read_wire = __nccwpck_require__(2155);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
@@ -10915,16 +10485,16 @@ async function evidence_readEvidence(task, setup) {
     const { file, role } = task;
     const sidecars = readSidecars(task, setup);
     const cache = setup.cache;
-    const shape = cache?.read ? await entryShape() : null;
+    const shape = cache?.read ? await (0,gate_cache/* entryShape */.iQ)() : null;
     let key = null;
     let ignored;
     const found = (sha256) => {
         if (cache === null)
             return null;
-        key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
+        key = (0,gate_cache/* entryKey */.k2)(cache, role, file.rel, sha256, [(0,gate_cache/* besideKey */.yL)(sidecars.dsse), (0,gate_cache/* besideKey */.yL)(sidecars.sigstore)]);
         if (shape === null)
             return null;
-        const entry = lookUp(cache, key, file.rel, shape);
+        const entry = (0,gate_cache/* lookUp */.TE)(cache, key, file.rel, shape);
         if (entry.ok)
             return entry.value;
         if (entry.reason !== null)
@@ -10941,8 +10511,8 @@ async function evidence_readEvidence(task, setup) {
     if (got.sha256 === null || key === null)
         return { ...evidence, cache: note(ignored, got.unkeyed ?? 'it has no key') };
     // Encoded once: the entry's body is the text a reading thread sends.
-    const wire = wire_encodeRead(evidence, file.rel);
-    return { ...evidence, cache: note(ignored, store(cache, key, wire)), wire };
+    const wire = (0,read_wire/* encodeRead */.TE)(evidence, file.rel);
+    return { ...evidence, cache: note(ignored, (0,gate_cache/* store */.M_)(cache, key, wire)), wire };
 }
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
 function note(ignored, unstored) {
@@ -11047,6 +10617,8 @@ function nearFolder(cwd, given, role) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
@@ -11077,7 +10649,7 @@ const stopped = (rel, why) => failed(rel, `the thread reading this file stopped 
 /** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
 function decoded(text, rel) {
     try {
-        return decodeRead(text, rel);
+        return (0,read_wire/* decodeRead */.pp)(text, rel);
     }
     catch (error) {
         return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
@@ -11491,7 +11063,7 @@ async function collect(settings, setup, roots, open) {
         inputs,
         fileSha256: inputs,
         rejected,
-        cache: tally(notes),
+        cache: (0,gate_cache/* tally */.N4)(notes),
     };
 }
 /** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
@@ -11607,7 +11179,7 @@ async function readSetup(settings, digests) {
     };
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: (0,gate_cache/* setupKey */.bj)((0,gate_cache/* buildOf */.Yy)(c.version).key, judged) } : null;
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
 }
 /**
@@ -11696,13 +11268,13 @@ const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 
 
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
 /**
  * Which runs a producer attested (§10), or null when no run names a producer and no trusted
  * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
@@ -12409,7 +11981,7 @@ function totalsLines(report) {
         '',
         '| level | calls |',
         '|---|---:|',
-        ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${totals[l]} |`),
+        ...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `| ${vocabulary/* LEVEL_TABLE */.iH[l].icon} ${l} | ${totals[l]} |`),
         `| — no rung (asserts no side effect) | ${totals.no_effect} |`,
         '',
         `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}${uncheckedLine(report)}`,
@@ -12431,7 +12003,7 @@ function callRows(report, ctx) {
     const policy = report.policy.rules.length > 0;
     return failingFirst(report.calls).map(({ call: c, fails }) => {
         const mark = fails ? '❌ ' : '';
-        const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
+        const level = c.level === null ? rung(null) : `${vocabulary/* LEVEL_TABLE */.iH[c.level].icon} ${c.level}`;
         return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
 }
@@ -12976,6 +12548,8 @@ const VERSION = '0.2.0';
  */
 
 
+
+
 /** Events whose run may save: a push, a schedule or a manual run, on the default branch. */
 const SAVING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 /** Events whose run restores: a pull request's, or a merge queue's. */
@@ -13021,20 +12595,20 @@ async function newestOn(api, ctx, prefix, ref) {
         r = await api.request('GET', `/repos/${ctx.owner}/${ctx.repo}/actions/caches?${query}`);
     }
     catch (error) {
-        return `listing the repository's caches failed (${error instanceof Error ? error.message : String(error)})`;
+        return `listing the repository's caches failed (${(0,core_text/* messageOf */.bD)(error)})`;
     }
     if (r.status === 403)
         return "listing the repository's caches was refused (403: the token needs actions: read)";
     if (r.status !== 200)
         return `listing the repository's caches answered ${r.status}`;
-    const data = r.data;
-    const list = data !== null && typeof data === 'object' && 'actions_caches' in data ? data.actions_caches : null;
+    const list = (0,core_json/* isObject */.Gv)(r.data) ? r.data['actions_caches'] : null;
     if (!Array.isArray(list))
         return "the list of the repository's caches is not one";
-    for (const c of list)
-        if (c !== null && typeof c === 'object' && 'key' in c && 'ref' in c && typeof c.key === 'string' && c.ref === ref)
-            if (c.key.startsWith(prefix) && DIGEST_AT_END.test(c.key))
-                return { key: c.key };
+    for (const c of list) {
+        const key = (0,core_json/* str */.gx)(c, 'key');
+        if (key !== null && (0,core_json/* str */.gx)(c, 'ref') === ref && key.startsWith(prefix) && DIGEST_AT_END.test(key))
+            return { key };
+    }
     return `nothing saved by ${ref} for this job yet`;
 }
 /** Before the gate: an empty folder to save from; or the default branch's newest entries for this job, checked against their key. Never an error. */
@@ -13074,7 +12648,7 @@ async function prepareCache(plan, service, api, ctx) {
         (0,external_node_fs_.rmSync)(plan.dir, { recursive: true, force: true });
         return {
             cache: null,
-            said: `receipt-gate: cache: ${key} not restored (${error instanceof Error ? error.message : String(error)}); every file read`,
+            said: `receipt-gate: cache: ${key} not restored (${(0,core_text/* messageOf */.bD)(error)}); every file read`,
         };
     }
 }
@@ -13090,7 +12664,7 @@ async function saveCache(plan, service) {
         return { ok: true, said: `receipt-gate: cache: ${packed.entries} entries saved as ${key}` };
     }
     catch (error) {
-        return { ok: false, said: error instanceof Error ? error.message : String(error) };
+        return { ok: false, said: (0,core_text/* messageOf */.bD)(error) };
     }
 }
 
@@ -14289,7 +13863,7 @@ function meaning(doc, context, where, sha256) {
         }
         const require = policy_file_text(entry, 'require');
         const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
-        if (!isLevel(require))
+        if (!(0,vocabulary/* isLevel */.NW)(require))
             return;
         const rule = {
             name,
@@ -14363,7 +13937,7 @@ function meaning(doc, context, where, sha256) {
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const given = doc['default'];
-    const defaultLevel = typeof given === 'string' && isLevel(given) ? given : 'asserted';
+    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
     return {
         ok: true,
         value: {
@@ -14427,7 +14001,7 @@ const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,
 /** The first line of a file as read: a file of another commit says which. */
 const placeIn = (file) => file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
 /** Whether two policy texts say the same (byte for byte). */
-const policy_same = (a, b) => (a === null ? b === null : b !== null && a.text === b.text);
+const same = (a, b) => (a === null ? b === null : b !== null && a.text === b.text);
 /**
  * The policy in effect, and what a pull request does to it.
  * @param context the verification time and the trusted signers (what a policy's own checks need)
@@ -14455,7 +14029,7 @@ function settlePolicy(given, context) {
         throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
     }
     const inEffect = baseRead?.ok ? baseRead.value : null;
-    if (policy_same(base, head))
+    if (same(base, head))
         return { policy: inEffect, review: null };
     const at = placeIn(head ?? base);
     if (headRead && !headRead.ok)
@@ -14506,7 +14080,7 @@ function settleTrustFile(name, given) {
     const { base, head } = given;
     if (!base)
         throw new UsageError('file', `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`);
-    if (policy_same(base, head))
+    if (same(base, head))
         return { text: base, review: null };
     const at = placeIn(head ?? base);
     return {
@@ -15353,9 +14927,8 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
     if (!read.ok)
         return configurationError(core, env, `invalid input ${read.reason.message}`);
     const settings = read.value;
-    const build = buildOf(VERSION);
     const service = settings.cache ? await cacheService(env) : null;
-    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'), jobKey(settings, env));
+    const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, (0,gate_cache/* buildOf */.Yy)(VERSION).tag, jobKey(settings, env));
     const prepared = await prepareCache(plan, service, api, ctx);
     core.info(prepared.said);
     const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
@@ -15364,7 +14937,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
     const { report, inputs } = gated.value;
     if (gated.value.cache && cache)
-        core.info(cacheText(gated.value.cache, cache.dir));
+        core.info((0,gate_cache/* cacheText */.e5)(gated.value.cache, cache.dir));
     const saved = await saveCache(plan, service);
     if (saved?.ok)
         core.info(saved.said);
@@ -16141,9 +15714,10 @@ function compareFindings(left, right) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $3: () => (/* binding */ hasOwn),
 /* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   gx: () => (/* binding */ str),
 /* harmony export */   mz: () => (/* binding */ memberAt)
 /* harmony export */ });
-/* unused harmony exports str, wholeNumber, obj */
+/* unused harmony exports wholeNumber, obj */
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
@@ -16178,6 +15752,27 @@ function memberAt(value, path) {
     }
     return node;
 }
+
+
+/***/ }),
+
+/***/ 4146:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
+/* harmony export */   SB: () => (/* binding */ SURFACE_SCHEMA),
+/* harmony export */   ep: () => (/* binding */ RECORD_SCHEMA)
+/* harmony export */ });
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 
 /***/ }),
@@ -16343,6 +15938,291 @@ function combine(decisions) {
     if (firstRefusal)
         return details.length === 1 ? firstRefusal : refused(firstRefusal.code, details.join('; and '));
     return unchecked ?? NONE;
+}
+
+
+/***/ }),
+
+/***/ 7063:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A_: () => (/* binding */ LEVELS),
+/* harmony export */   Gz: () => (/* binding */ below),
+/* harmony export */   Kc: () => (/* binding */ RECORD_OUTCOME_NAMES),
+/* harmony export */   NW: () => (/* binding */ isLevel),
+/* harmony export */   iH: () => (/* binding */ LEVEL_TABLE),
+/* harmony export */   lS: () => (/* binding */ LEVELS_DESCENDING),
+/* harmony export */   mG: () => (/* binding */ RECORD_OUTCOMES)
+/* harmony export */ });
+/* unused harmony export levelRank */
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    /** Binds no call yet, and its export is younger than the policy's pending: its run may still arrive (docs/policy.md §12). */
+    awaiting_run: {
+        finding: 'record_pending',
+        unusable: false,
+        snag: 'binds no call yet (its run may still arrive)',
+        more: 'awaiting their run',
+    },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
+
+/***/ }),
+
+/***/ 2837:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M_: () => (/* binding */ store),
+/* harmony export */   N4: () => (/* binding */ tally),
+/* harmony export */   TE: () => (/* binding */ lookUp),
+/* harmony export */   Yy: () => (/* binding */ buildOf),
+/* harmony export */   bj: () => (/* binding */ setupKey),
+/* harmony export */   e5: () => (/* binding */ cacheText),
+/* harmony export */   iQ: () => (/* binding */ entryShape),
+/* harmony export */   k2: () => (/* binding */ entryKey),
+/* harmony export */   rs: () => (/* binding */ ENTRY_NAME),
+/* harmony export */   yL: () => (/* binding */ besideKey)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3136);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6153);
+/* harmony import */ var _read_wire_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2155);
+/**
+ * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
+ * function of its bytes, the bytes beside it (its attestation sidecars), its path, and the read
+ * set-up (limits, hashing, every trust setting and root) of one build. An entry is stored under the
+ * sha256 of all of these, so any changed byte, setting or build is another key: a miss.
+ *
+ * An entry is one file, `<key>.json`: a header line (`{"schema","key","sha256"}`: the key it was
+ * stored under and the sha256 of the body) and the body, the reading thread's encoding
+ * (read/wire.ts). It is used only when its header names the key asked for, the body's digest
+ * matches, and the body passes its shape check (schemas/evidence-cache-entry.schema.json and the
+ * vocabularies); otherwise it is ignored, said, and the file is read (and its entry written again).
+ * Nothing here fails a gate: a cache that cannot be read or written only costs time.
+ *
+ * Who writes the directory is trusted like the code that runs the gate: the action fills it only
+ * from archives the default branch saved, their entries checked against their key (action/cache.ts),
+ * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
+ */
+
+
+
+
+
+
+const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
+/**
+ * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
+ * class instance) throws: a setting JSON would write as `{}` must never make two set-ups one key.
+ */
+function plain(_key, value) {
+    if (value instanceof Set)
+        return [...value].map(String).sort();
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return value;
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null)
+        throw new Error(`the read set-up holds a ${proto?.constructor?.name ?? 'value'} the cache key cannot name`);
+    return value;
+}
+/**
+ * The running build: its version and the digest of every input it was built from
+ * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
+ * gate rebuilt from other sources under the same version never reads the entries of another
+ * (`unbuilt` when run from the sources: tests). `key`: in full, for the entries' keys; `tag`: short,
+ * for the action's archive keys.
+ */
+function buildOf(version) {
+    const here = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname((0,node_url__WEBPACK_IMPORTED_MODULE_3__.fileURLToPath)(import.meta.url));
+    for (const dir of [here, node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(here)]) {
+        let text;
+        try {
+            text = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, 'build-inputs.sha256'), 'utf8').trim();
+        }
+        catch {
+            continue;
+        }
+        const digest = /^sha256:([0-9a-f]{64})$/.exec(text)?.[1];
+        if (digest)
+            return { key: `${version}+${digest}`, tag: `${version}-${digest.slice(0, 12)}` };
+    }
+    return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
+}
+/** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
+const setupKey = (build, setup) => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
+    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
+    .digest('hex');
+/** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
+function besideKey(beside) {
+    if (beside.kind === 'none')
+        return 'none';
+    if (beside.kind === 'refused')
+        return `refused:${beside.reason}`;
+    return `sha256:${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(beside.bytes).digest('hex')}`;
+}
+/** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
+const entryKey = (cache, role, rel, sha256, beside) => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
+    .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
+    .digest('hex');
+/** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
+const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
+const entryPath = (cache, key) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(cache.dir, `${key}.json`);
+/** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
+function readEntry(file) {
+    let fd;
+    try {
+        // Never blocking (a FIFO in its place would hang the gate), never through a link.
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW ?? 0) | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK ?? 0));
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return null;
+        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+    }
+    try {
+        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd);
+        if (!st.isFile())
+            return { refused: 'it is not a regular file' };
+        if (st.size > MAX_ENTRY_BYTES)
+            return { refused: `it is larger than ${MAX_ENTRY_BYTES} bytes` };
+        const buf = Buffer.allocUnsafe(st.size);
+        let got = 0;
+        while (got < st.size) {
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readSync)(fd, buf, got, st.size - got, null);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        return buf.subarray(0, got);
+    }
+    catch (error) {
+        return { refused: `it cannot be read (${error.code ?? 'error'})` };
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
+    }
+}
+let shapeCheck = null;
+/** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
+const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
+/** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
+function lookUp(cache, key, rel, shape) {
+    const got = readEntry(entryPath(cache, key));
+    if (got === null)
+        return { ok: false, reason: null };
+    if ('refused' in got)
+        return { ok: false, reason: got.refused };
+    const newline = got.indexOf(10);
+    if (newline < 0)
+        return { ok: false, reason: 'it has no header line (truncated?)' };
+    let header;
+    try {
+        header = JSON.parse(got.subarray(0, newline).toString('utf8'));
+    }
+    catch {
+        return { ok: false, reason: 'its header line is not JSON' };
+    }
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'schema') !== CACHE_SCHEMA)
+        return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'key') !== key)
+        return { ok: false, reason: 'its header names another key' };
+    const body = got.subarray(newline + 1);
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'sha256') !== (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body).digest('hex'))
+        return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
+    const text = body.toString('utf8');
+    const decoded = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeChecked */ .kL)(text, rel, shape);
+    return decoded.ok
+        ? { ok: true, value: { ...decoded.value, wire: text } }
+        : { ok: false, reason: `its body fails its check: ${decoded.reason}` };
+}
+/** Store a file's encoded evidence (read/wire.ts) under `key`: written beside, then renamed into place (a reader never sees half an entry). Why not, or null. */
+function store(cache, key, wire) {
+    const body = Buffer.from(wire, 'utf8');
+    if (body.length > MAX_ENTRY_BYTES)
+        return `its entry would be larger than ${MAX_ENTRY_BYTES} bytes`;
+    const sha256 = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body).digest('hex');
+    const header = Buffer.from(`${JSON.stringify({ schema: CACHE_SCHEMA, key, sha256 })}\n`, 'utf8');
+    const final = entryPath(cache, key);
+    const temporary = `${final}.${process.pid}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`;
+    try {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(cache.dir, { recursive: true });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(temporary, Buffer.concat([header, body]), { flag: 'wx' });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.renameSync)(temporary, final);
+        return null;
+    }
+    catch (error) {
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync)(temporary, { force: true });
+        }
+        catch {
+            // what is left is a .tmp file no look-up reads
+        }
+        return `the entry could not be written (${error.code ?? String(error)})`;
+    }
+}
+function tally(notes) {
+    const ignored = notes.filter(([, n]) => n.ignored !== undefined);
+    const unstored = notes.filter(([, n]) => n.unstored !== undefined);
+    const first = (list, why) => list[0] ? `${list[0][0]}: ${why(list[0][1])}` : null;
+    return {
+        files: notes.length,
+        hits: notes.filter(([, n]) => n.hit).length,
+        stored: notes.filter(([, n]) => !n.hit && n.unstored === undefined).length,
+        ignored: ignored.length,
+        firstIgnored: first(ignored, (n) => n.ignored),
+        unstored: unstored.length,
+        firstUnstored: first(unstored, (n) => n.unstored),
+    };
+}
+/** The run's cache in one line (the CLI's stderr, the action's log). */
+function cacheText(t, dir) {
+    const parts = [`${t.hits} of ${t.files} file(s) from the cache`, `${t.stored} read and stored`];
+    if (t.ignored > 0)
+        parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
+    if (t.unstored > 0)
+        parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
+    return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
 }
 
 
@@ -17668,6 +17548,209 @@ function byteLocation(bytes, offset) {
         }
     }
     return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
+/***/ 2155:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TE: () => (/* binding */ encodeRead),
+/* harmony export */   kL: () => (/* binding */ decodeChecked),
+/* harmony export */   pp: () => (/* binding */ decodeRead)
+/* harmony export */ });
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
+/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4146);
+/* harmony import */ var _core_severity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(432);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2020);
+/* harmony import */ var _core_trust_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9597);
+/* harmony import */ var _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7063);
+
+
+
+
+
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (tuple, rel) => {
+    const [written, line, column, member] = tuple;
+    const file = written ?? rel;
+    return member === null ? { file, line, column } : { file, line, column, member };
+};
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim, d.projection),
+    projectionTuple(d.projection),
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+    d.labels,
+    d.time === null ? null : [d.time.seconds, d.time.fraction],
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.trust,
+    r.recomputed.ok ? (r.recomputed.digest === r.record.binding_digest ? SAME : r.recomputed.digest) : [r.recomputed.reason],
+];
+/** What a reading thread sends for one file. */
+function encodeRead(evidence, rel) {
+    const wire = {
+        run: evidence.run
+            ? {
+                artifact: evidence.run.artifact,
+                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+                attestation: evidence.run.attestation ?? null,
+                sha256: evidence.run.sha256 ?? null,
+            }
+            : null,
+        records: evidence.records.map((x) => recordTuple(x, rel)),
+        statements: evidence.statements,
+        findings: evidence.findings,
+        digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t, projection) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const subject = subjectOf(projection);
+    // SAME is written only for a claim whose digest is its subject's: a subject is there.
+    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(tuple, rel) {
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+    const projection = projectionOf(projected);
+    // SAME is written only for a member equal to the subject's: a subject is there.
+    const subject = subjectOf(projection)?.subject ?? null;
+    return {
+        loc: unloc(tuple, rel),
+        index,
+        tool,
+        claim: claimOf(claim, projection),
+        projection,
+        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+        verb: verb === SAME ? (subject?.verb ?? null) : verb,
+        denied,
+        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+        succeeded,
+        labels,
+        time: time === null ? null : { seconds: time[0], fraction: time[1] },
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: _core_model_js__WEBPACK_IMPORTED_MODULE_4__/* .RECORD_SCHEMA */ .ep, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const sent = t[10];
+    const recomputed = sent === SAME
+        ? { ok: true, digest: record.binding_digest }
+        : typeof sent === 'string'
+            ? { ok: true, digest: sent }
+            : { ok: false, reason: sent[0] };
+    return { loc: unloc(t, rel), record, recomputed, signer: t[8], trust: t[9] };
+}
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
+const decodeRead = (text, rel) => fromWire(JSON.parse(text), rel);
+const FINDING_CODE_SET = new Set(_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .FINDING_CODES */ .f2);
+const TRUST_CODE_SET = new Set(_core_trust_js__WEBPACK_IMPORTED_MODULE_2__/* .TRUST_CODE_NAMES */ .M5);
+const SEVERITY_SET = new Set(_core_severity_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITIES */ .oC);
+const trustCodeOk = (t) => t === null || !('code' in t) || TRUST_CODE_SET.has(t.code);
+/**
+ * The first reason a text another process wrote (a cache entry: src/gate/cache.ts) is not an
+ * encoded FileEvidence, or null: its shape (schemas/evidence-cache-entry.schema.json), then every
+ * member named from a vocabulary against its table (findings, severities, levels, trust codes).
+ */
+function wireProblem(w, shape) {
+    if (!shape(w)) {
+        const e = shape.errors?.[0];
+        return `its shape: ${e ? `${e.instancePath || '/'} ${e.message ?? e.keyword}` : 'invalid'}`;
+    }
+    const wire = w;
+    for (const f of wire.findings)
+        if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity))
+            return `a finding's code or severity (${f.code}, ${f.severity})`;
+    for (const d of wire.run?.decisions ?? []) {
+        const claim = d[6];
+        if (claim[0] === 1 && !(0,_core_vocabulary_js__WEBPACK_IMPORTED_MODULE_3__/* .isLevel */ .NW)(claim[2]))
+            return `a claimed level (${claim[2]})`;
+    }
+    if (!trustCodeOk(wire.run?.attestation ?? null))
+        return "a run's trust code";
+    for (const r of wire.records)
+        if (!trustCodeOk(r[9]))
+            return "a record's trust code";
+    for (const st of wire.statements)
+        if (!trustCodeOk(st.trust))
+            return "a statement's trust code";
+    return null;
+}
+/**
+ * An encoded FileEvidence written by another process (a cache entry), checked before it is
+ * decoded: the evidence, or why it is not one (it is then ignored and the file read).
+ */
+function decodeChecked(text, rel, shape) {
+    let w;
+    try {
+        w = JSON.parse(text);
+    }
+    catch (error) {
+        return { ok: false, reason: `it is not JSON (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)})` };
+    }
+    const problem = wireProblem(w, shape);
+    return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
+}
+function fromWire(w, rel) {
+    let run = null;
+    if (w.run) {
+        const { artifact, attestation, sha256 } = w.run;
+        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+        run = {
+            artifact,
+            decisions,
+            ...(attestation === null ? {} : { attestation }),
+            ...(sha256 === null ? {} : { sha256 }),
+        };
+    }
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
 }
 
 

@@ -14519,6 +14519,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 
 
 
+
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
 const unloc = (tuple, rel) => {
     const [written, line, column, member] = tuple;
@@ -14671,7 +14672,7 @@ function decodeChecked(text, rel, shape) {
         w = JSON.parse(text);
     }
     catch (error) {
-        return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+        return { ok: false, reason: `it is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
     }
     const problem = wireProblem(w, shape);
     return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
@@ -14722,6 +14723,7 @@ function fromWire(w, rel) {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -14740,8 +14742,9 @@ function plain(_key, value) {
 /**
  * The running build: its version and the digest of every input it was built from
  * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
- * gate rebuilt from other sources under the same version never reads the entries of another;
- * `+unbuilt` when run from the sources (tests).
+ * gate rebuilt from other sources under the same version never reads the entries of another
+ * (`unbuilt` when run from the sources: tests). `key`: in full, for the entries' keys; `tag`: short,
+ * for the action's archive keys.
  */
 function buildOf(version) {
     const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
@@ -14753,10 +14756,11 @@ function buildOf(version) {
         catch {
             continue;
         }
-        if (/^sha256:[0-9a-f]{64}$/.test(text))
-            return `${version}+${text.slice('sha256:'.length)}`;
+        const digest = /^sha256:([0-9a-f]{64})$/.exec(text)?.[1];
+        if (digest)
+            return { key: `${version}+${digest}`, tag: `${version}-${digest.slice(0, 12)}` };
     }
-    return `${version}+unbuilt`;
+    return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
 }
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
 const setupKey = (build, setup) => (0,external_node_crypto_.createHash)('sha256')
@@ -14774,6 +14778,8 @@ function besideKey(beside) {
 const entryKey = (cache, role, rel, sha256, beside) => (0,external_node_crypto_.createHash)('sha256')
     .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
     .digest('hex');
+/** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
+const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
@@ -14833,13 +14839,12 @@ function lookUp(cache, key, rel, shape) {
     catch {
         return { ok: false, reason: 'its header line is not JSON' };
     }
-    const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? header : {};
-    if (h['schema'] !== CACHE_SCHEMA)
+    if ((0,core_json/* str */.gx)(header, 'schema') !== CACHE_SCHEMA)
         return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-    if (h['key'] !== key)
+    if ((0,core_json/* str */.gx)(header, 'key') !== key)
         return { ok: false, reason: 'its header names another key' };
     const body = got.subarray(newline + 1);
-    if (h['sha256'] !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
+    if ((0,core_json/* str */.gx)(header, 'sha256') !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
     const decoded = decodeChecked(text, rel, shape);
@@ -15893,7 +15898,7 @@ async function readSetup(settings, digests) {
     };
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version).key, judged) } : null;
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
 }
 /**

@@ -635,9 +635,10 @@ function compareFindings(left, right) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $3: () => (/* binding */ hasOwn),
-/* harmony export */   Gv: () => (/* binding */ isObject)
+/* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   gx: () => (/* binding */ str)
 /* harmony export */ });
-/* unused harmony exports str, wholeNumber, obj, memberAt */
+/* unused harmony exports wholeNumber, obj, memberAt */
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
@@ -2399,6 +2400,8 @@ const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 // EXTERNAL MODULE: ./src/core/severity.ts
 var severity = __nccwpck_require__(432);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var core_trust = __nccwpck_require__(9597);
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
@@ -2444,6 +2447,7 @@ const RECORD_OUTCOMES = {
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 ;// CONCATENATED MODULE: ./src/read/wire.ts
+
 
 
 
@@ -2601,7 +2605,7 @@ function decodeChecked(text, rel, shape) {
         w = JSON.parse(text);
     }
     catch (error) {
-        return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+        return { ok: false, reason: `it is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
     }
     const problem = wireProblem(w, shape);
     return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
@@ -2639,8 +2643,6 @@ var read_envelope = __nccwpck_require__(1210);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
 ;// CONCATENATED MODULE: ./src/core/time.ts
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -8189,6 +8191,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -8207,8 +8210,9 @@ function plain(_key, value) {
 /**
  * The running build: its version and the digest of every input it was built from
  * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
- * gate rebuilt from other sources under the same version never reads the entries of another;
- * `+unbuilt` when run from the sources (tests).
+ * gate rebuilt from other sources under the same version never reads the entries of another
+ * (`unbuilt` when run from the sources: tests). `key`: in full, for the entries' keys; `tag`: short,
+ * for the action's archive keys.
  */
 function buildOf(version) {
     const here = path.dirname(fileURLToPath(import.meta.url));
@@ -8220,10 +8224,11 @@ function buildOf(version) {
         catch {
             continue;
         }
-        if (/^sha256:[0-9a-f]{64}$/.test(text))
-            return `${version}+${text.slice('sha256:'.length)}`;
+        const digest = /^sha256:([0-9a-f]{64})$/.exec(text)?.[1];
+        if (digest)
+            return { key: `${version}+${digest}`, tag: `${version}-${digest.slice(0, 12)}` };
     }
-    return `${version}+unbuilt`;
+    return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
 }
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
 const setupKey = (build, setup) => createHash('sha256')
@@ -8241,6 +8246,8 @@ function besideKey(beside) {
 const entryKey = (cache, role, rel, sha256, beside) => (0,external_node_crypto_.createHash)('sha256')
     .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
     .digest('hex');
+/** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
+const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
@@ -8300,13 +8307,12 @@ function lookUp(cache, key, rel, shape) {
     catch {
         return { ok: false, reason: 'its header line is not JSON' };
     }
-    const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? header : {};
-    if (h['schema'] !== CACHE_SCHEMA)
+    if ((0,core_json/* str */.gx)(header, 'schema') !== CACHE_SCHEMA)
         return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-    if (h['key'] !== key)
+    if ((0,core_json/* str */.gx)(header, 'key') !== key)
         return { ok: false, reason: 'its header names another key' };
     const body = got.subarray(newline + 1);
-    if (h['sha256'] !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
+    if ((0,core_json/* str */.gx)(header, 'sha256') !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
     const decoded = decodeChecked(text, rel, shape);

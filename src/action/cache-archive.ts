@@ -12,11 +12,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { isObject, type JsonObject, str } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import { messageOf } from '../core/text.js';
+import { ENTRY_NAME } from '../gate/cache.js';
 
 const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
 /** The service's `version` of every archive this action saves (its own format: only this action reads it). */
 const VERSION = createHash('sha256').update(ARCHIVE_SCHEMA).digest('hex');
-const ENTRY = /^[0-9a-f]{64}\.json$/;
 /** Largest archive downloaded, and largest text it may unpack to. */
 const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
 const MAX_TEXT_BYTES = 1024 * 1024 * 1024;
@@ -25,7 +28,7 @@ const TWIRP = 'twirp/github.actions.results.api.v1.CacheService/';
 /** The entries of a folder as one archive, and the digest that names them (sha256 over each name and its bytes' sha256, sorted by name). */
 export function packEntries(dir: string): { readonly bytes: Buffer; readonly digest: string; readonly entries: number } {
   const names = readdirSync(dir)
-    .filter((n) => ENTRY.test(n))
+    .filter((n) => ENTRY_NAME.test(n))
     .sort();
   const lines: string[] = [];
   const digest = createHash('sha256');
@@ -52,7 +55,7 @@ export function unpackEntries(
   try {
     text = gunzipSync(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8');
   } catch (error) {
-    return { ok: false, reason: `it does not decompress (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `it does not decompress (${messageOf(error)})` };
   }
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -63,8 +66,7 @@ export function unpackEntries(
   } catch {
     return { ok: false, reason: 'its header is not JSON' };
   }
-  const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? (header as { [k: string]: unknown }) : {};
-  if (h['schema'] !== ARCHIVE_SCHEMA || h['entries'] !== rest.length)
+  if (str(header, 'schema') !== ARCHIVE_SCHEMA || !isObject(header) || header['entries'] !== rest.length)
     return { ok: false, reason: `its header is not ${ARCHIVE_SCHEMA} with ${rest.length} entries` };
   const files: { readonly name: string; readonly text: string }[] = [];
   const sum = createHash('sha256');
@@ -76,23 +78,23 @@ export function unpackEntries(
     } catch {
       return { ok: false, reason: 'an entry line is not JSON' };
     }
-    const e = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as { [k: string]: unknown }) : {};
-    const name = e['name'];
-    const body = e['text'];
-    if (typeof name !== 'string' || !ENTRY.test(name) || name <= last || typeof body !== 'string')
+    const name = str(v, 'name');
+    const body = isObject(v) ? v['text'] : undefined;
+    if (name === null || !ENTRY_NAME.test(name) || name <= last || typeof body !== 'string')
       return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
     last = name;
     sum.update(`${name}\n${createHash('sha256').update(body, 'utf8').digest('hex')}\n`);
     files.push({ name, text: body });
   }
-  if (sum.digest('hex') !== digest || h['digest'] !== digest) return { ok: false, reason: 'its entries are not the ones its key names' };
+  if (sum.digest('hex') !== digest || str(header, 'digest') !== digest)
+    return { ok: false, reason: 'its entries are not the ones its key names' };
   mkdirSync(dir, { recursive: true });
   for (const f of files) writeFileSync(path.join(dir, f.name), f.text, { flag: 'wx' });
   return { ok: true, entries: files.length };
 }
 
 /** What answered: the parsed JSON of a 200, or why not. */
-type Answer = { readonly ok: true; readonly value: { readonly [k: string]: unknown } } | { readonly ok: false; readonly reason: string };
+type Answer = Result<JsonObject>;
 
 /** GitHub's cache service (or a test's), through fetch. */
 export interface CacheService {
@@ -103,8 +105,8 @@ export interface CacheService {
   upload(key: string, bytes: Buffer): Promise<void>;
 }
 
-/** A member of a Twirp answer by its JSON name or its proto name (the service writes either). */
-const member = (o: { readonly [k: string]: unknown }, json: string, proto: string): unknown => (json in o ? o[json] : o[proto]);
+/** A string member of a Twirp answer by its JSON name or its proto name (the service writes either). */
+const member = (o: JsonObject, json: string, proto: string): string | null => str(o, json) ?? str(o, proto);
 
 /** The cache service of this job (ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN), or null when the job has none. */
 export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null {
@@ -135,8 +137,7 @@ export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null
       if (!a.ok) throw new Error(a.reason);
       // The service matches a primary key by prefix too: only exactly this key is an answer.
       if (a.value['ok'] !== true || member(a.value, 'matchedKey', 'matched_key') !== key) return null;
-      const url = member(a.value, 'signedDownloadUrl', 'signed_download_url');
-      return typeof url === 'string' && url !== '' ? url : null;
+      return member(a.value, 'signedDownloadUrl', 'signed_download_url');
     },
     async download(url) {
       const r = await fetch(url, { signal: AbortSignal.timeout(300_000) });
@@ -155,7 +156,7 @@ export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null
       const created = await call('CreateCacheEntry', { key, version: VERSION });
       if (!created.ok) throw new Error(created.reason);
       const url = member(created.value, 'signedUploadUrl', 'signed_upload_url');
-      if (created.value['ok'] !== true || typeof url !== 'string') throw new Error(`the cache service refused the key ${key}`);
+      if (created.value['ok'] !== true || url === null) throw new Error(`the cache service refused the key ${key}`);
       const put = await fetch(url, {
         method: 'PUT',
         headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': 'application/octet-stream' },

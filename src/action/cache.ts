@@ -23,6 +23,8 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { isObject, str } from '../core/json.js';
+import { messageOf } from '../core/text.js';
 import type { GitHubApi } from '../report/check-run.js';
 // The archive's code (and node:zlib) is loaded only when a run uses the cache: a cold start never pays for it.
 import type { CacheService } from './cache-archive.js';
@@ -83,16 +85,16 @@ async function newestOn(api: GitHubApi, ctx: RunContext, prefix: string, ref: st
   try {
     r = await api.request('GET', `/repos/${ctx.owner}/${ctx.repo}/actions/caches?${query}`);
   } catch (error) {
-    return `listing the repository's caches failed (${error instanceof Error ? error.message : String(error)})`;
+    return `listing the repository's caches failed (${messageOf(error)})`;
   }
   if (r.status === 403) return "listing the repository's caches was refused (403: the token needs actions: read)";
   if (r.status !== 200) return `listing the repository's caches answered ${r.status}`;
-  const data = r.data;
-  const list = data !== null && typeof data === 'object' && 'actions_caches' in data ? data.actions_caches : null;
+  const list = isObject(r.data) ? r.data['actions_caches'] : null;
   if (!Array.isArray(list)) return "the list of the repository's caches is not one";
-  for (const c of list as unknown[])
-    if (c !== null && typeof c === 'object' && 'key' in c && 'ref' in c && typeof c.key === 'string' && c.ref === ref)
-      if (c.key.startsWith(prefix) && DIGEST_AT_END.test(c.key)) return { key: c.key };
+  for (const c of list as unknown[]) {
+    const key = str(c, 'key');
+    if (key !== null && str(c, 'ref') === ref && key.startsWith(prefix) && DIGEST_AT_END.test(key)) return { key };
+  }
   return `nothing saved by ${ref} for this job yet`;
 }
 
@@ -142,7 +144,7 @@ export async function prepareCache(
     rmSync(plan.dir, { recursive: true, force: true });
     return {
       cache: null,
-      said: `receipt-gate: cache: ${key} not restored (${error instanceof Error ? error.message : String(error)}); every file read`,
+      said: `receipt-gate: cache: ${key} not restored (${messageOf(error)}); every file read`,
     };
   }
 }
@@ -160,6 +162,6 @@ export async function saveCache(
     await service.upload(key, packed.bytes);
     return { ok: true, said: `receipt-gate: cache: ${packed.entries} entries saved as ${key}` };
   } catch (error) {
-    return { ok: false, said: error instanceof Error ? error.message : String(error) };
+    return { ok: false, said: messageOf(error) };
   }
 }

@@ -248,17 +248,8 @@ export async function run(
   const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
-  const build = buildOf(VERSION);
   const service = settings.cache ? await cacheService(env) : null;
-  const plan = planCache(
-    settings.cache,
-    settings.vsa !== null,
-    ctx,
-    env,
-    service,
-    build.replace(/^(.*)\+(.{12}).*$/, '$1-$2'),
-    jobKey(settings, env),
-  );
+  const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, buildOf(VERSION).tag, jobKey(settings, env));
   const prepared = await prepareCache(plan, service, api, ctx);
   core.info(prepared.said);
   const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;

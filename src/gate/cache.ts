@@ -19,6 +19,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { str } from '../core/json.js';
+import type { Result } from '../core/result.js';
 import type { CacheNote, FileEvidence } from '../read/file-read.js';
 import type { Beside, Role } from '../read/files.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
@@ -50,10 +52,11 @@ function plain(_key: string, value: unknown): unknown {
 /**
  * The running build: its version and the digest of every input it was built from
  * (`build-inputs.sha256`, `sha256:<hex>`, written beside the bundles by scripts/build.mjs), so a
- * gate rebuilt from other sources under the same version never reads the entries of another;
- * `+unbuilt` when run from the sources (tests).
+ * gate rebuilt from other sources under the same version never reads the entries of another
+ * (`unbuilt` when run from the sources: tests). `key`: in full, for the entries' keys; `tag`: short,
+ * for the action's archive keys.
  */
-export function buildOf(version: string): string {
+export function buildOf(version: string): { readonly key: string; readonly tag: string } {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const dir of [here, path.dirname(here)]) {
     let text: string;
@@ -62,9 +65,10 @@ export function buildOf(version: string): string {
     } catch {
       continue;
     }
-    if (/^sha256:[0-9a-f]{64}$/.test(text)) return `${version}+${text.slice('sha256:'.length)}`;
+    const digest = /^sha256:([0-9a-f]{64})$/.exec(text)?.[1];
+    if (digest) return { key: `${version}+${digest}`, tag: `${version}-${digest.slice(0, 12)}` };
   }
-  return `${version}+unbuilt`;
+  return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
 }
 
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
@@ -86,6 +90,8 @@ export const entryKey = (cache: CacheSetup, role: Role, rel: string, sha256: str
     .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
     .digest('hex');
 
+/** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
+export const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache: CacheSetup, key: string): string => path.join(cache.dir, `${key}.json`);
 
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
@@ -127,12 +133,7 @@ export const entryShape = (): Promise<GeneratedValidator> =>
   (shapeCheck ??= import('../read/cache-entry.generated.js').then((m) => m.cacheEntry));
 
 /** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
-export function lookUp(
-  cache: CacheSetup,
-  key: string,
-  rel: string,
-  shape: GeneratedValidator,
-): { readonly ok: true; readonly value: FileEvidence } | { readonly ok: false; readonly reason: string | null } {
+export function lookUp(cache: CacheSetup, key: string, rel: string, shape: GeneratedValidator): Result<FileEvidence, string | null> {
   const got = readEntry(entryPath(cache, key));
   if (got === null) return { ok: false, reason: null };
   if ('refused' in got) return { ok: false, reason: got.refused };
@@ -144,11 +145,10 @@ export function lookUp(
   } catch {
     return { ok: false, reason: 'its header line is not JSON' };
   }
-  const h = header !== null && typeof header === 'object' && !Array.isArray(header) ? (header as { [k: string]: unknown }) : {};
-  if (h['schema'] !== CACHE_SCHEMA) return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-  if (h['key'] !== key) return { ok: false, reason: 'its header names another key' };
+  if (str(header, 'schema') !== CACHE_SCHEMA) return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
+  if (str(header, 'key') !== key) return { ok: false, reason: 'its header names another key' };
   const body = got.subarray(newline + 1);
-  if (h['sha256'] !== createHash('sha256').update(body).digest('hex'))
+  if (str(header, 'sha256') !== createHash('sha256').update(body).digest('hex'))
     return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
   const text = body.toString('utf8');
   const decoded = decodeChecked(text, rel, shape);

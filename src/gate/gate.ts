@@ -274,7 +274,7 @@ async function readSetup(
   };
   // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
   const c = settings.cache;
-  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version), judged) } : null;
+  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version).key, judged) } : null;
   return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache } } };
 }
 

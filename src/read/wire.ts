@@ -25,7 +25,9 @@ import {
   type Trust,
 } from '../core/model.js';
 import type { Projection } from '../core/projection.js';
+import type { Result } from '../core/result.js';
 import { SEVERITIES } from '../core/severity.js';
+import { messageOf } from '../core/text.js';
 import { TRUST_CODE_NAMES } from '../core/trust.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
 import type { FileEvidence } from './file-read.js';
@@ -226,16 +228,12 @@ function wireProblem(w: unknown, shape: GeneratedValidator): string | null {
  * An encoded FileEvidence written by another process (a cache entry), checked before it is
  * decoded: the evidence, or why it is not one (it is then ignored and the file read).
  */
-export function decodeChecked(
-  text: string,
-  rel: string,
-  shape: GeneratedValidator,
-): { readonly ok: true; readonly value: FileEvidence } | { readonly ok: false; readonly reason: string } {
+export function decodeChecked(text: string, rel: string, shape: GeneratedValidator): Result<FileEvidence> {
   let w: unknown;
   try {
     w = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `it is not JSON (${messageOf(error)})` };
   }
   const problem = wireProblem(w, shape);
   return problem === null ? { ok: true, value: fromWire(w as Wire, rel) } : { ok: false, reason: problem };
