@@ -3202,6 +3202,15 @@ function stored(map, key) {
         throw new RangeError('no value stored under that key');
     return value;
 }
+/**
+ * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
+ * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ */
+function namesOf(table) {
+    const names = Object.keys(table);
+    const byName = new Map(names.map((k) => [k, k]));
+    return { names, named: (name) => byName.get(name) ?? null };
+}
 
 ;// CONCATENATED MODULE: ./src/core/time.ts
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -11070,11 +11079,8 @@ async function collect(settings, setup, roots, open) {
 function outsideCache(d, dir) {
     if (dir === null)
         return d;
-    const under = (p) => {
-        const rel = external_node_path_default().relative(dir, external_node_path_default().resolve(p));
-        return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
-    };
-    return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
+    const kept = (f) => !inside(dir, external_node_path_default().resolve(f.path));
+    return { ...d, files: d.files.filter(kept), attestations: d.attestations.filter(kept) };
 }
 /**
  * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the

@@ -9727,6 +9727,36 @@ function vouchLogFile(check, input, maxBytes) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/lists.ts
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
+/**
+ * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
+ * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ */
+function namesOf(table) {
+    const names = Object.keys(table);
+    const byName = new Map(names.map((k) => [k, k]));
+    return { names, named: (name) => byName.get(name) ?? null };
+}
+
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
  * What every importer returns per export entry, and how a record is made from a subject: the one
@@ -10346,6 +10376,7 @@ function slackAuditLog(o) {
 
 
 
+
 /**
  * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
  * GitHub's records maps (its mappers write exactly these classes), one list per provider.
@@ -10416,11 +10447,11 @@ const IMPORTERS = {
         actions: classActions('okta', 'idp_admin_role'),
     },
 };
+const kinds_KINDS = namesOf(IMPORTERS);
 /** The kinds' names, in the registry's order. */
-const IMPORT_KIND_NAMES = Object.keys(IMPORTERS);
-const KIND_NAMES = new Map(IMPORT_KIND_NAMES.map((k) => [k, k]));
-/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
-const importKind = (name) => KIND_NAMES.get(name) ?? null;
+const IMPORT_KIND_NAMES = kinds_KINDS.names;
+/** The export kind a user named, or null. */
+const importKind = kinds_KINDS.named;
 /** A kind's module (typed: every kind has one). */
 const importer = (kind) => IMPORTERS[kind];
 
@@ -12023,6 +12054,14 @@ function mapUse(use, mapping, line) {
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import-run/kinds.ts
+/**
+ * The run kinds of `receipt-gate import-run` (docs/producers.md), one module each, in one registry:
+ * what the producer's file is, whether it needs a mapping file, and how one of its lines becomes
+ * calls. The engine (run.ts) and the CLI read a kind only through its row: a new producer is a
+ * reader module and a row here (and, when its tools are not built in, a mapping file the user
+ * writes); a kind without a row does not compile.
+ */
+
 
 
 
@@ -12107,11 +12146,11 @@ const RUN_KINDS = {
         },
     },
 };
+const import_run_kinds_KINDS = namesOf(RUN_KINDS);
 /** The kinds' names, in the registry's order. */
-const RUN_KIND_NAMES = Object.keys(RUN_KINDS);
-const kinds_KIND_NAMES = new Map(RUN_KIND_NAMES.map((k) => [k, k]));
-/** The run kind a user named, or null (looked up in a Map: the name is text from argv). */
-const runKind = (name) => kinds_KIND_NAMES.get(name) ?? null;
+const RUN_KIND_NAMES = import_run_kinds_KINDS.names;
+/** The run kind a user named, or null. */
+const runKind = import_run_kinds_KINDS.named;
 /** A kind's module. */
 const runImporter = (kind) => RUN_KINDS[kind];
 
@@ -12633,27 +12672,6 @@ function eligibility(input, claim) {
 const isEligible = (call) => call.eligibility.ok;
 /** A call that can never be verified (its eligibility says why). */
 const isIneligible = (call) => !call.eligibility.ok;
-
-;// CONCATENATED MODULE: ./src/core/lists.ts
-/**
- * Reading what a module made itself: an element at an index it computed from the list, a value
- * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
- * (and never a type cast that would hide it).
- */
-/** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
-    const value = list[index];
-    if (value === undefined || value === null)
-        throw new RangeError(`no element at ${index} of ${list.length}`);
-    return value;
-}
-/** The value under `key` of `map`, which the caller stored. */
-function stored(map, key) {
-    const value = map.get(key);
-    if (value === undefined || value === null)
-        throw new RangeError('no value stored under that key');
-    return value;
-}
 
 ;// CONCATENATED MODULE: ./src/core/coverage.ts
 /**
@@ -15789,11 +15807,8 @@ async function collect(settings, setup, roots, open) {
 function outsideCache(d, dir) {
     if (dir === null)
         return d;
-    const under = (p) => {
-        const rel = external_node_path_default().relative(dir, external_node_path_default().resolve(p));
-        return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
-    };
-    return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
+    const kept = (f) => !inside(dir, external_node_path_default().resolve(f.path));
+    return { ...d, files: d.files.filter(kept), attestations: d.attestations.filter(kept) };
 }
 /**
  * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the

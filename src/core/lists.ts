@@ -17,3 +17,18 @@ export function stored<K, V>(map: ReadonlyMap<K, V>, key: K): NonNullable<V> {
   if (value === undefined || value === null) throw new RangeError('no value stored under that key');
   return value;
 }
+
+/**
+ * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
+ * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ */
+export function namesOf<K extends string>(
+  table: { readonly [k in K]: unknown },
+): {
+  readonly names: readonly K[];
+  readonly named: (name: string) => K | null;
+} {
+  const names = Object.keys(table) as K[];
+  const byName: ReadonlyMap<string, K> = new Map(names.map((k) => [k, k]));
+  return { names, named: (name) => byName.get(name) ?? null };
+}

@@ -12,7 +12,7 @@ import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
-import { type Discovery, discover, type FoundFile } from '../read/discover.js';
+import { type Discovery, discover, type FoundFile, inside } from '../read/discover.js';
 import type { CacheNote } from '../read/file-read.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
@@ -122,11 +122,8 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
 /** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
 function outsideCache(d: Discovery, dir: string | null): Discovery {
   if (dir === null) return d;
-  const under = (p: string): boolean => {
-    const rel = path.relative(dir, path.resolve(p));
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  };
-  return { ...d, files: d.files.filter((f) => !under(f.path)), attestations: d.attestations.filter((f) => !under(f.path)) };
+  const kept = (f: FoundFile): boolean => !inside(dir, path.resolve(f.path));
+  return { ...d, files: d.files.filter(kept), attestations: d.attestations.filter(kept) };
 }
 
 /**

@@ -5,7 +5,9 @@
  * reader module and a row here (and, when its tools are not built in, a mapping file the user
  * writes); a kind without a row does not compile.
  */
+
 import type { JsonObject } from '../../core/json.js';
+import { namesOf } from '../../core/lists.js';
 import type { Location } from '../../core/location.js';
 import type { ToolMapping } from '../../read/mapping-file.js';
 import type { ProducerCall } from './call.js';
@@ -51,7 +53,7 @@ export interface RunKindModule {
 }
 
 /** One input file's reader: each line, then what its end leaves (requests never answered). */
-export interface FileReader {
+interface FileReader {
   readonly line: (entry: JsonObject, line: number) => LineRead;
   readonly end: () => LineRead;
 }
@@ -142,13 +144,13 @@ const RUN_KINDS = {
 
 export type RunKind = keyof typeof RUN_KINDS;
 
+const KINDS = namesOf(RUN_KINDS);
+
 /** The kinds' names, in the registry's order. */
-export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as readonly RunKind[];
+export const RUN_KIND_NAMES: readonly RunKind[] = KINDS.names;
 
-const KIND_NAMES: ReadonlyMap<string, RunKind> = new Map(RUN_KIND_NAMES.map((k) => [k, k]));
-
-/** The run kind a user named, or null (looked up in a Map: the name is text from argv). */
-export const runKind = (name: string): RunKind | null => KIND_NAMES.get(name) ?? null;
+/** The run kind a user named, or null. */
+export const runKind: (name: string) => RunKind | null = KINDS.named;
 
 /** A kind's module. */
 export const runImporter = (kind: RunKind): RunKindModule => RUN_KINDS[kind];

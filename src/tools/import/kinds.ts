@@ -5,7 +5,9 @@
  * read a kind only through its row: a new kind is a module and a row here, and a kind without a
  * row does not compile.
  */
+
 import { classRow } from '../../core/classes.js';
+import { namesOf } from '../../core/lists.js';
 import { awsCloudTrail } from './aws-cloudtrail.js';
 import { githubAuditLog } from './github-audit-log.js';
 import { githubWebhook } from './github-webhook.js';
@@ -131,13 +133,13 @@ const IMPORTERS = {
 
 export type ImportKind = keyof typeof IMPORTERS;
 
+const KINDS = namesOf(IMPORTERS);
+
 /** The kinds' names, in the registry's order. */
-export const IMPORT_KIND_NAMES = Object.keys(IMPORTERS) as readonly ImportKind[];
+export const IMPORT_KIND_NAMES: readonly ImportKind[] = KINDS.names;
 
-const KIND_NAMES: ReadonlyMap<string, ImportKind> = new Map(IMPORT_KIND_NAMES.map((k) => [k, k]));
-
-/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
-export const importKind = (name: string): ImportKind | null => KIND_NAMES.get(name) ?? null;
+/** The export kind a user named, or null. */
+export const importKind: (name: string) => ImportKind | null = KINDS.named;
 
 /** A kind's module (typed: every kind has one). */
 export const importer = (kind: ImportKind): ImporterModule => IMPORTERS[kind];
