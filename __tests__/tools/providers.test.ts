@@ -104,6 +104,12 @@ describe('import aws-cloudtrail', () => {
           /in\.json:1:\d+: a lookup-events entry whose CloudTrailEvent is not JSON[\s\S]*an AttachRolePolicy event without an eventID/,
       },
     ],
+    [
+      'a CloudTrailEvent with a key twice (two readers would see two events): refused, located',
+      { 'in.json': json({ Events: [{ CloudTrailEvent: JSON.stringify(attach).replace('{', '{"eventName":"ListUsers",') }] }) },
+      [],
+      { refuses: /in\.json:1:\d+: a lookup-events entry whose CloudTrailEvent is not JSON, read strictly \(duplicate key "eventName"\)/ },
+    ],
   ];
   it.each(ROWS)('%s', async (_name, files, args, expected) => {
     const r = await runImporter('import', 'aws-cloudtrail', files, args);

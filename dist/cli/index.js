@@ -9538,6 +9538,8 @@ const hash = {
 
 
 
+
+
 const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
 /** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
 function uncompressed(bytes, maxBytes = 1 << 30) {
@@ -9559,15 +9561,20 @@ function derKey(der) {
         catch { }
     return null;
 }
+/** A JSON text read strictly (a duplicate key is refused, never the last one taken), or why not. */
+function strictJson(t) {
+    const parsed = (0,strict/* parseStrict */.z)(t, { maxDepth: read_limits/* DEFAULT_LIMITS */.dR.maxDepth });
+    return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
+}
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input) {
-    let value;
-    try {
-        value = JSON.parse(cloudtrail_digests_text(input.bytes));
-    }
-    catch {
-        return { ok: false, reason: 'not JSON (aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})' };
-    }
+    const parsed = strictJson(cloudtrail_digests_text(input.bytes));
+    if (!parsed.ok)
+        return {
+            ok: false,
+            reason: `not strict JSON (${parsed.reason}; aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})`,
+        };
+    const value = parsed.value;
     const list = (0,core_json/* isObject */.Gv)(value) ? value['PublicKeyList'] : undefined;
     if (!Array.isArray(list) || list.length === 0)
         return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
@@ -9601,13 +9608,10 @@ function readDigest(input, signatureHex, keys) {
     const bytes = uncompressed(input.bytes);
     if (!bytes.ok)
         return bytes;
-    let value;
-    try {
-        value = JSON.parse(bytes.value.toString('utf8'));
-    }
-    catch {
-        return { ok: false, reason: 'not JSON (a CloudTrail digest file, gzipped or not)' };
-    }
+    const parsed = strictJson(bytes.value.toString('utf8'));
+    if (!parsed.ok)
+        return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
+    const value = parsed.value;
     if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'not a digest (a JSON object)' };
     const d = value;
@@ -9871,6 +9875,8 @@ function tenantWrite(recordId, actionClass, verb, tenant, fields, scope) {
 
 
 
+
+
 /** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
 function eventOf(entry) {
     const text = entry['CloudTrailEvent'];
@@ -9878,13 +9884,13 @@ function eventOf(entry) {
         return { event: entry };
     if (typeof text !== 'string')
         return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
-    try {
-        const parsed = JSON.parse(text);
-        return (0,core_json/* isObject */.Gv)(parsed) ? { event: parsed } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
-    }
-    catch {
-        return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON' };
-    }
+    // Read strictly, as the export around it: a duplicate key would make two readers see two events.
+    const parsed = (0,strict/* parseStrict */.z)(text, { maxDepth: read_limits/* DEFAULT_LIMITS */.dR.maxDepth });
+    if (!parsed.ok)
+        return { error: `a lookup-events entry whose CloudTrailEvent is not JSON, read strictly (${parsed.reason.message})` };
+    return (0,core_json/* isObject */.Gv)(parsed.value.json)
+        ? { event: parsed.value.json }
+        : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
 }
 /** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */
 function actorsOf(event) {

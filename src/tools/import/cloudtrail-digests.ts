@@ -19,6 +19,8 @@ import { isObject, type JsonObject, str } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseRfc3339 } from '../../core/time.js';
+import { parseStrict } from '../../read/json/strict.js';
+import { DEFAULT_LIMITS } from '../../read/limits.js';
 import type { ToolInput } from '../input.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
@@ -73,14 +75,21 @@ function derKey(der: Buffer): KeyObject | null {
   return null;
 }
 
+/** A JSON text read strictly (a duplicate key is refused, never the last one taken), or why not. */
+function strictJson(t: string): Result<unknown> {
+  const parsed = parseStrict(t, { maxDepth: DEFAULT_LIMITS.maxDepth });
+  return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
+}
+
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text(input.bytes));
-  } catch {
-    return { ok: false, reason: 'not JSON (aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})' };
-  }
+  const parsed = strictJson(text(input.bytes));
+  if (!parsed.ok)
+    return {
+      ok: false,
+      reason: `not strict JSON (${parsed.reason}; aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})`,
+    };
+  const value = parsed.value;
   const list = isObject(value) ? value['PublicKeyList'] : undefined;
   if (!Array.isArray(list) || list.length === 0)
     return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
@@ -112,12 +121,9 @@ function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>
 function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<string, PublicKey>): Result<Digest> {
   const bytes = uncompressed(input.bytes);
   if (!bytes.ok) return bytes;
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.value.toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'not JSON (a CloudTrail digest file, gzipped or not)' };
-  }
+  const parsed = strictJson(bytes.value.toString('utf8'));
+  if (!parsed.ok) return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
+  const value = parsed.value;
   if (!isObject(value)) return { ok: false, reason: 'not a digest (a JSON object)' };
   const d: JsonObject = value;
   const endText = str(d, 'digestEndTime');
