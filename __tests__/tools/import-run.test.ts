@@ -532,6 +532,45 @@ const SPANS: readonly [string, string, Expected][] = [
     spanLine('create_issue', { ...args({ owner: 'acme', repo: 'web' }), ...result({ url: 'https://github.com/other/x/issues/201' }) }),
     { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('the URL names another repository than acme/web') },
   ],
+  // Embedded JSON is read as strictly as the file around it: a key given twice gives nothing (JSON.parse would take the last, another reader the first).
+  [
+    'arguments with a key given twice: asserted, no subject, the duplicate said',
+    spanLine('create_issue', {
+      'gen_ai.tool.call.arguments': '{"owner":"acme","repo":"web","repo":"prod"}',
+      ...result({ url: 'https://github.com/acme/web/issues/201' }),
+    }),
+    {
+      writes: (l) => {
+        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+        expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(true);
+        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.arguments is not strict JSON \(duplicate key "repo"\)/);
+      },
+    },
+  ],
+  [
+    'a result with a key given twice: asserted, no subject (never the last URL taken)',
+    spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web' }),
+      'gen_ai.tool.call.result': '{"url":"https://github.com/acme/web/issues/201","url":"https://github.com/acme/web/issues/7"}',
+    }),
+    {
+      writes: (l) => {
+        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+        expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(true);
+        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.result is not strict JSON \(duplicate key "url"\)/);
+      },
+    },
+  ],
+  [
+    'an MCP result whose text content holds a key twice: nothing read from it, no subject',
+    spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web' }),
+      ...result({
+        content: [{ type: 'text', text: '{"url":"https://github.com/acme/web/issues/201","url":"https://github.com/acme/web/issues/7"}' }],
+      }),
+    }),
+    { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('number: nothing at result.url') },
+  ],
   [
     'an MCP result with isError, the span OK: failed, asserting nothing',
     spanLine('create_issue', {

@@ -9539,7 +9539,6 @@ const hash = {
 
 
 
-
 const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
 /** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
 function uncompressed(bytes, maxBytes = 1 << 30) {
@@ -9561,14 +9560,9 @@ function derKey(der) {
         catch { }
     return null;
 }
-/** A JSON text read strictly (a duplicate key is refused, never the last one taken), or why not. */
-function strictJson(t) {
-    const parsed = (0,strict/* parseStrict */.z)(t, { maxDepth: read_limits/* DEFAULT_LIMITS */.dR.maxDepth });
-    return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
-}
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input) {
-    const parsed = strictJson(cloudtrail_digests_text(input.bytes));
+    const parsed = (0,strict/* strictValue */.h)(cloudtrail_digests_text(input.bytes));
     if (!parsed.ok)
         return {
             ok: false,
@@ -9608,7 +9602,7 @@ function readDigest(input, signatureHex, keys) {
     const bytes = uncompressed(input.bytes);
     if (!bytes.ok)
         return bytes;
-    const parsed = strictJson(bytes.value.toString('utf8'));
+    const parsed = (0,strict/* strictValue */.h)(bytes.value.toString('utf8'));
     if (!parsed.ok)
         return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
     const value = parsed.value;
@@ -9876,7 +9870,6 @@ function tenantWrite(recordId, actionClass, verb, tenant, fields, scope) {
 
 
 
-
 /** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
 function eventOf(entry) {
     const text = entry['CloudTrailEvent'];
@@ -9885,12 +9878,10 @@ function eventOf(entry) {
     if (typeof text !== 'string')
         return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
     // Read strictly, as the export around it: a duplicate key would make two readers see two events.
-    const parsed = (0,strict/* parseStrict */.z)(text, { maxDepth: read_limits/* DEFAULT_LIMITS */.dR.maxDepth });
+    const parsed = (0,strict/* strictValue */.h)(text);
     if (!parsed.ok)
-        return { error: `a lookup-events entry whose CloudTrailEvent is not JSON, read strictly (${parsed.reason.message})` };
-    return (0,core_json/* isObject */.Gv)(parsed.value.json)
-        ? { event: parsed.value.json }
-        : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
+        return { error: `a lookup-events entry whose CloudTrailEvent is not JSON, read strictly (${parsed.reason})` };
+    return (0,core_json/* isObject */.Gv)(parsed.value) ? { event: parsed.value } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
 }
 /** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */
 function actorsOf(event) {
@@ -11572,6 +11563,7 @@ class RpcPairs {
 
 
 
+
 /** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
 function anyValue(value, depth = 0) {
     if (!(0,core_json/* isObject */.Gv)(value) || depth > 32)
@@ -11621,26 +11613,38 @@ function objectOf(given, what) {
         return { kind: 'object', value: given };
     if (typeof given !== 'string')
         return { kind: 'unreadable', why: `${what} is not an object` };
+    const parsed = (0,strict/* strictValue */.h)(given);
+    if (!parsed.ok)
+        return {
+            kind: 'unreadable',
+            why: isJson(given) ? `${what} is not strict JSON (${parsed.reason})` : `${what} is not JSON (cut short by the producer?)`,
+        };
+    return (0,core_json/* isObject */.Gv)(parsed.value)
+        ? { kind: 'object', value: parsed.value }
+        : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+}
+/** Whether a text is JSON to JSON.parse (which takes the last of a key given twice): what tells JSON the strict reader refuses from other text. */
+function isJson(text) {
     try {
-        const parsed = JSON.parse(given);
-        return (0,core_json/* isObject */.Gv)(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+        JSON.parse(text);
+        return true;
     }
     catch {
-        return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+        return false;
     }
 }
-/** A tool's result: structured, JSON text parsed, other text as it is. */
+/** A tool's result: structured, JSON text parsed strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given) {
     if (given === undefined || given === null)
         return { kind: 'absent' };
     if (typeof given !== 'string')
         return { kind: 'value', value: given };
-    try {
-        return { kind: 'value', value: JSON.parse(given) };
-    }
-    catch {
-        return { kind: 'value', value: given };
-    }
+    const parsed = (0,strict/* strictValue */.h)(given);
+    if (parsed.ok)
+        return { kind: 'value', value: parsed.value };
+    return isJson(given)
+        ? { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` }
+        : { kind: 'value', value: given };
 }
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
 function statusFailed(code) {
@@ -11815,6 +11819,7 @@ function telemetryLine(line) {
 
 
 
+
 /**
  * A result's value at a path: in the result itself, else in an MCP CallToolResult's
  * `structuredContent` or its first text content that is JSON (what MCP servers return).
@@ -11832,12 +11837,11 @@ function inResult(result, path) {
     for (const item of content) {
         if (!(0,core_json/* isObject */.Gv)(item) || typeof item['text'] !== 'string')
             continue;
-        try {
-            const found = (0,core_json/* memberAt */.mz)(JSON.parse(item['text']), path);
-            if (found !== undefined)
-                return found;
-        }
-        catch { }
+        // Read strictly: a text with a key given twice gives nothing (two readers would see two values).
+        const parsed = (0,strict/* strictValue */.h)(item['text']);
+        const found = parsed.ok ? (0,core_json/* memberAt */.mz)(parsed.value, path) : undefined;
+        if (found !== undefined)
+            return found;
     }
     return undefined;
 }
@@ -11948,6 +11952,8 @@ function fieldValue(field, source, use, whole, urls) {
         where = `arguments.${source.path.join('.')}`;
     }
     else {
+        if (use.result.kind === 'unreadable')
+            return missing(use.result.why);
         if (use.result.kind !== 'value')
             return missing('no result captured');
         given = inResult(use.result.value, source.path);
@@ -20394,11 +20400,14 @@ class Scanner {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  z: () => (/* binding */ parseStrict)
+  z: () => (/* binding */ parseStrict),
+  h: () => (/* binding */ strictValue)
 });
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/json/proof.ts
@@ -20499,6 +20508,7 @@ var scanner = __nccwpck_require__(3853);
 
 
 
+
 const wellFormed = (s) => s.isWellFormed();
 /**
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
@@ -20539,6 +20549,15 @@ function shifted(elements, by) {
     for (const [k, v] of elements)
         out.set(k, v.map((o) => o + by));
     return out;
+}
+/**
+ * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
+ * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
+ * twice is refused, never the last one taken, since two readers would then see two values.
+ */
+function strictValue(text, maxDepth = limits/* DEFAULT_LIMITS */.dR.maxDepth) {
+    const parsed = parseStrict(text, { maxDepth });
+    return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
 
 

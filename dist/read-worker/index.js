@@ -1853,8 +1853,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   z: () => (/* binding */ parseStrict)
 });
 
+// UNUSED EXPORTS: strictValue
+
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/json/proof.ts
@@ -1955,6 +1959,7 @@ var scanner = __nccwpck_require__(3853);
 
 
 
+
 const wellFormed = (s) => s.isWellFormed();
 /**
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
@@ -1995,6 +2000,15 @@ function shifted(elements, by) {
     for (const [k, v] of elements)
         out.set(k, v.map((o) => o + by));
     return out;
+}
+/**
+ * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
+ * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
+ * twice is refused, never the last one taken, since two readers would then see two values.
+ */
+function strictValue(text, maxDepth = DEFAULT_LIMITS.maxDepth) {
+    const parsed = parseStrict(text, { maxDepth });
+    return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
 
 

@@ -6,7 +6,9 @@
  * where and why.
  */
 
+import type { Result } from '../../core/result.js';
 import { messageOf } from '../../core/text.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import { provablyClean } from './proof.js';
 import { type Elements, runScanner, Scanner, type ScanOptions, type StrictParse, scan } from './scanner.js';
 
@@ -53,4 +55,14 @@ function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): 
       v.map((o) => o + by),
     );
   return out;
+}
+
+/**
+ * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
+ * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
+ * twice is refused, never the last one taken, since two readers would then see two values.
+ */
+export function strictValue(text: string, maxDepth = DEFAULT_LIMITS.maxDepth): Result<unknown, string> {
+  const parsed = parseStrict(text, { maxDepth });
+  return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }

@@ -11,6 +11,7 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { quote } from '../../core/text.js';
 import { fromEpochNanos, type Instant } from '../../core/time.js';
+import { strictValue } from '../../read/json/strict.js';
 
 /** A tool call as the telemetry says it happened, before any mapping. */
 export interface ToolUse {
@@ -27,6 +28,8 @@ export interface ToolUse {
   readonly result:
     | { readonly kind: 'value'; readonly value: unknown }
     | { readonly kind: 'absent' }
+    /** JSON text the strict reader refuses (a key given twice): nothing is read from it. */
+    | { readonly kind: 'unreadable'; readonly why: string }
     | { readonly kind: 'never'; readonly source: string };
   /** What the source is, for the summary and the capture hint: `span` (any exporter), `claude-code`, `mcp` (an MCP gateway's log). */
   readonly source: 'span' | 'claude-code' | 'mcp';
@@ -83,23 +86,36 @@ function objectOf(given: unknown, what: string): ToolUse['args'] {
   if (given === undefined || given === null) return { kind: 'absent', why: `no ${what}` };
   if (isObject(given)) return { kind: 'object', value: given };
   if (typeof given !== 'string') return { kind: 'unreadable', why: `${what} is not an object` };
+  const parsed = strictValue(given);
+  if (!parsed.ok)
+    return {
+      kind: 'unreadable',
+      why: isJson(given) ? `${what} is not strict JSON (${parsed.reason})` : `${what} is not JSON (cut short by the producer?)`,
+    };
+  return isObject(parsed.value)
+    ? { kind: 'object', value: parsed.value }
+    : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+}
+
+/** Whether a text is JSON to JSON.parse (which takes the last of a key given twice): what tells JSON the strict reader refuses from other text. */
+function isJson(text: string): boolean {
   try {
-    const parsed: unknown = JSON.parse(given);
-    return isObject(parsed) ? { kind: 'object', value: parsed } : { kind: 'unreadable', why: `${what} is JSON but not an object` };
+    JSON.parse(text);
+    return true;
   } catch {
-    return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+    return false;
   }
 }
 
-/** A tool's result: structured, JSON text parsed, other text as it is. */
+/** A tool's result: structured, JSON text parsed strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given: unknown): ToolUse['result'] {
   if (given === undefined || given === null) return { kind: 'absent' };
   if (typeof given !== 'string') return { kind: 'value', value: given };
-  try {
-    return { kind: 'value', value: JSON.parse(given) as unknown };
-  } catch {
-    return { kind: 'value', value: given };
-  }
+  const parsed = strictValue(given);
+  if (parsed.ok) return { kind: 'value', value: parsed.value };
+  return isJson(given)
+    ? { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` }
+    : { kind: 'value', value: given };
 }
 
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */

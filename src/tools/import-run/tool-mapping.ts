@@ -14,6 +14,7 @@ import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
 import { asciiLower } from '../../core/text.js';
 import { rfc3339 } from '../../core/time.js';
+import { strictValue } from '../../read/json/strict.js';
 import type { FieldSource, ToolMapping, ToolRule, UrlPart } from '../../read/mapping-file.js';
 import type { FieldValue, ProducerCall } from './call.js';
 import { type GithubUrl, githubUrl } from './github-url.js';
@@ -37,10 +38,10 @@ function inResult(result: unknown, path: readonly string[]): unknown {
   if (!Array.isArray(content)) return undefined;
   for (const item of content) {
     if (!isObject(item) || typeof item['text'] !== 'string') continue;
-    try {
-      const found = memberAt(JSON.parse(item['text']) as unknown, path);
-      if (found !== undefined) return found;
-    } catch {}
+    // Read strictly: a text with a key given twice gives nothing (two readers would see two values).
+    const parsed = strictValue(item['text']);
+    const found = parsed.ok ? memberAt(parsed.value, path) : undefined;
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -136,6 +137,7 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
     given = memberAt(use.args.value, source.path);
     where = `arguments.${source.path.join('.')}`;
   } else {
+    if (use.result.kind === 'unreadable') return missing(use.result.why);
     if (use.result.kind !== 'value') return missing('no result captured');
     given = inResult(use.result.value, source.path);
     where = `result.${source.path.join('.')}`;

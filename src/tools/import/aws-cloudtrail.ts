@@ -9,8 +9,7 @@
  */
 import { isObject, type JsonObject, obj, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
-import { parseStrict } from '../../read/json/strict.js';
-import { DEFAULT_LIMITS } from '../../read/limits.js';
+import { strictValue } from '../../read/json/strict.js';
 import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
@@ -21,11 +20,9 @@ function eventOf(entry: JsonObject): { readonly event: JsonObject } | { readonly
   if (text === undefined) return { event: entry };
   if (typeof text !== 'string') return { error: 'a lookup-events entry whose CloudTrailEvent is not JSON text' };
   // Read strictly, as the export around it: a duplicate key would make two readers see two events.
-  const parsed = parseStrict(text, { maxDepth: DEFAULT_LIMITS.maxDepth });
-  if (!parsed.ok) return { error: `a lookup-events entry whose CloudTrailEvent is not JSON, read strictly (${parsed.reason.message})` };
-  return isObject(parsed.value.json)
-    ? { event: parsed.value.json }
-    : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
+  const parsed = strictValue(text);
+  if (!parsed.ok) return { error: `a lookup-events entry whose CloudTrailEvent is not JSON, read strictly (${parsed.reason})` };
+  return isObject(parsed.value) ? { event: parsed.value } : { error: 'a lookup-events entry whose CloudTrailEvent is not a JSON object' };
 }
 
 /** Who called: the caller's ARN, and for an assumed role the role's ARN first (the identity an agent's role has). */

@@ -19,8 +19,7 @@ import { isObject, type JsonObject, str } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseRfc3339 } from '../../core/time.js';
-import { parseStrict } from '../../read/json/strict.js';
-import { DEFAULT_LIMITS } from '../../read/limits.js';
+import { strictValue } from '../../read/json/strict.js';
 import type { ToolInput } from '../input.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
@@ -75,15 +74,9 @@ function derKey(der: Buffer): KeyObject | null {
   return null;
 }
 
-/** A JSON text read strictly (a duplicate key is refused, never the last one taken), or why not. */
-function strictJson(t: string): Result<unknown> {
-  const parsed = parseStrict(t, { maxDepth: DEFAULT_LIMITS.maxDepth });
-  return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
-}
-
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>> {
-  const parsed = strictJson(text(input.bytes));
+  const parsed = strictValue(text(input.bytes));
   if (!parsed.ok)
     return {
       ok: false,
@@ -121,7 +114,7 @@ function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>
 function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<string, PublicKey>): Result<Digest> {
   const bytes = uncompressed(input.bytes);
   if (!bytes.ok) return bytes;
-  const parsed = strictJson(bytes.value.toString('utf8'));
+  const parsed = strictValue(bytes.value.toString('utf8'));
   if (!parsed.ok) return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
   const value = parsed.value;
   if (!isObject(value)) return { ok: false, reason: 'not a digest (a JSON object)' };
