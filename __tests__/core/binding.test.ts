@@ -3,7 +3,7 @@ import path from 'node:path';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binding, jcs, sha256Digest } from '../../src/core/binding.js';
+import { binding, jcs, jcsWithout, sha256Digest } from '../../src/core/binding.js';
 import { UPSTREAM } from '../support/workspace.js';
 
 const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<
@@ -79,6 +79,34 @@ describe('JCS of a value as JSON.parse makes them (written out, not walked by ca
         expect(jcs(v)).toEqual(canonical(v));
       }),
       { numRuns: 2000, seed: 32 },
+    );
+  });
+  it('a signed entry’s payload (jcsWithout: the object without a member, another member’s text reused) equals canonicalize of the copy without it, failures included', () => {
+    const without = (o: Record<string, unknown>, omit: string): Record<string, unknown> => {
+      const copy: Record<string, unknown> = {};
+      for (const k of Object.keys(o))
+        if (k !== omit) Object.defineProperty(copy, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+      return copy;
+    };
+    const entry = fc
+      .uniqueArray(
+        fc.tuple(fc.constantFrom('"signature"', '"subject"', ...['"a"', '"__proto__"', '"toJSON"', '"\\ud800"', '"é"']), value),
+        {
+          maxLength: 8,
+          selector: (m) => m[0],
+        },
+      )
+      .map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`);
+    fc.assert(
+      fc.property(entry, fc.constantFrom('signature', 'subject', 'a'), (t, omit) => {
+        const o = JSON.parse(t) as Record<string, unknown>;
+        const expected = canonical(without(o, omit));
+        expect(jcsWithout(o, omit)).toEqual(expected);
+        // The subject's text made once (for its binding) and reused: the same payload.
+        const subject = Object.hasOwn(o, 'subject') ? jcs(o['subject']) : null;
+        if (subject?.ok) expect(jcsWithout(o, omit, { key: 'subject', text: subject.text })).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 33 },
     );
   });
   it('what JSON.parse does not make is written as canonicalize writes it, or left to it: a toJSON, a Date, a boxed number, undefined, a hole, a cycle, 100 levels', () => {

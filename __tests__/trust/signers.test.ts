@@ -15,7 +15,7 @@ import { verify } from '../../src/core/verify.js';
 import { LEVELS, type Level, levelRank } from '../../src/core/vocabulary.js';
 import { readAuditFile } from '../../src/read/artifacts.js';
 import type { RecordRead } from '../../src/read/record-read.js';
-import { PAYLOAD_TYPE, pae, payloadOf } from '../../src/read/signature.js';
+import { PAYLOAD_TYPE, pae, paeText, payloadOf } from '../../src/read/signature.js';
 import { checkRecordSignature } from '../../src/trust/check.js';
 import type { TrustedKeys } from '../../src/trust/keys.js';
 import { keyIdOf, parsePublicKeys, trustedKeys } from '../../src/trust/keys.js';
@@ -78,6 +78,14 @@ describe('the shared test vector (docs/records-provenance.md)', () => {
         .digest('hex'),
     ).toBe('5dec5570fd699512837b9837755c7faee2fff261c8d8362534eba91d999aa6d1');
     expect(keyIdOf(testSigner().publicKey)).toBe(TEST_KEY_ID);
+    // The check frames P from its text: the same bytes as from P's buffer, whatever P holds.
+    expect(paeText(PAYLOAD_TYPE, p.text)).toEqual(pae(PAYLOAD_TYPE, Buffer.from(p.text)));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme-ascii' }), (body, type) => {
+        expect(paeText(type, body)).toEqual(pae(type, Buffer.from(body, 'utf8')));
+      }),
+      { numRuns: 500, seed: 44 },
+    );
   });
 
   it('with the test signer trusted, the signed record verifies verified.json and names its signer', async () => {

@@ -40,8 +40,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   WA: () => (/* binding */ DIGEST_PATTERN),
   Ch: () => (/* binding */ binding),
   vI: () => (/* binding */ jcs),
+  X9: () => (/* binding */ jcsWithout),
   sI: () => (/* binding */ sha256Digest),
-  fg: () => (/* binding */ sha256Hex)
+  fg: () => (/* binding */ sha256Hex),
+  fC: () => (/* binding */ subjectCanonical)
 });
 
 // UNUSED EXPORTS: utcSeconds
@@ -289,11 +291,50 @@ const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
-    const text = subjectText(subject);
-    if (text !== null)
-        return { ok: true, digest: sha256Digest(text) };
-    const canonical = jcs(subject);
+    const canonical = subjectCanonical(subject);
     return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
+}
+/** JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's payload (`jcsWithout`). */
+function subjectCanonical(subject) {
+    const text = subjectText(subject);
+    return text !== null ? { ok: true, text } : jcs(subject);
+}
+/**
+ * JCS of an object without its member `omit` (a signed entry's payload P: the entry without its
+ * `signature`), the same text as `jcs` of a copy without that member. `known`: a member whose JCS
+ * text was already made (a record's subject, for its binding), used as it is instead of written
+ * again. Per signed record it saves a copy of the record and a second canonical form of its subject
+ * (bench/HISTORY.md, "Signed records: the payload").
+ */
+function jcsWithout(object, omit, known) {
+    const written = isPlainObject(object) && typeof object.toJSON !== 'function' ? membersText(object, 0, omit, known) : null;
+    if (written !== null)
+        return { ok: true, text: written };
+    // Anything the written form leaves to canonicalize: a copy without the member, judged as jcs judges it.
+    const copy = {};
+    for (const k of Object.keys(object))
+        if (k !== omit)
+            Object.defineProperty(copy, k, { value: object[k], enumerable: true, writable: true, configurable: true });
+    return jcs(copy);
+}
+/** The written JCS text of a plain object at `depth`, but its member `omit` (`known`'s text for its member), or null for canonicalize to decide. */
+function membersText(value, depth, omit, known) {
+    // Entries, not a lookup by key: a key is input text (`__proto__` included).
+    const members = Object.entries(value);
+    sortByKey(members);
+    const parts = [];
+    for (const [k, x] of members) {
+        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
+        if (k === omit || x === undefined || typeof x === 'function' || typeof x === 'symbol')
+            continue;
+        if (!k.isWellFormed())
+            return null;
+        const t = known !== undefined && k === known.key ? known.text : jsonText(x, depth + 1);
+        if (t === null)
+            return null;
+        parts.push(`${JSON.stringify(k)}:${t}`);
+    }
+    return `{${parts.join(',')}}`;
 }
 /**
  * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
@@ -361,22 +402,7 @@ function jsonText(value, depth) {
     }
     if (!isPlainObject(value) || typeof value.toJSON === 'function')
         return null;
-    // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(value);
-    sortByKey(members);
-    const parts = [];
-    for (const [k, x] of members) {
-        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
-        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
-            continue;
-        if (!k.isWellFormed())
-            return null;
-        const t = jsonText(x, depth + 1);
-        if (t === null)
-            return null;
-        parts.push(`${JSON.stringify(k)}:${t}`);
-    }
-    return `{${parts.join(',')}}`;
+    return membersText(value, depth, null);
 }
 /**
  * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
@@ -2676,7 +2702,13 @@ function parseRfc3339(text, options = {}) {
     const match = SHAPE.exec(text);
     if (!match)
         return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
+    // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
+    const y = Number(match[1]);
+    const mo = Number(match[2]);
+    const d = Number(match[3]);
+    const h = Number(match[4]);
+    const mi = Number(match[5]);
+    const s = Number(match[6]);
     const date = badDate(y, mo, d);
     if (date)
         return { ok: false, reason: `is not a calendar date: ${date}` };
@@ -6120,17 +6152,13 @@ function readSignatureMember(value, type = PAYLOAD_TYPE) {
     return { ok: true, value: member };
 }
 /**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ * P: the canonical text of the record without its `signature` member (`subject`: its subject's JCS
+ * text when already made, for its binding). Members are read as entries (never assigned or spread),
+ * so a `__proto__` member stays an ordinary member.
  */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return (0,binding/* jcs */.vI)(unsigned);
-}
+const payloadOf = (record, subject) => (0,binding/* jcsWithout */.X9)(record, 'signature', subject === undefined ? undefined : { key: 'subject', text: subject });
+/** PAE(type, P) for a payload held as text (a record's P, as its reader made it): one string, encoded once. */
+const paeText = (type, body) => Buffer.from(`DSSEv1 ${Buffer.byteLength(type, 'utf8')} ${type} ${Buffer.byteLength(body, 'utf8')} ${body}`, 'utf8');
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
 function pae(type, body) {
     const bytes = Buffer.from(type, 'utf8');
@@ -6310,7 +6338,7 @@ function* auditDocuments(bytes, format, fr, limits) {
     yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
-function signedParts(payload, what, type, loc, fr, options) {
+function signedParts(payload, what, type, loc, fr, options, subject) {
     const signed = (0,core_json/* hasOwn */.$3)(payload, 'signature');
     const signature = signed ? readSignatureMember(payload['signature'], type) : null;
     // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
@@ -6320,7 +6348,7 @@ function signedParts(payload, what, type, loc, fr, options) {
     }
     if (!signed && !options.payloads)
         return { signature: null, payload: undefined };
-    const canonical = payloadOf(payload);
+    const canonical = payloadOf(payload, subject);
     if (!canonical.ok) {
         fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
         return null;
@@ -6348,10 +6376,6 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options);
-    if (!parts)
-        return;
-    const { signature, payload } = parts;
     // Keep only what verification reads (never a spread of the parsed object).
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
@@ -6362,8 +6386,14 @@ function readRecord(kind, loc, fr, out, options) {
         subject: parsed['subject'],
         binding_digest: parsed['binding_digest'],
     };
-    // The binding is recomputed here, on the reading thread, from the subject as committed (the core compares it).
-    const recomputed = (0,binding/* binding */.Ch)(record.subject);
+    // The binding is recomputed here, on the reading thread, from the subject as committed (the core
+    // compares it); the subject's canonical text is made once, for the binding and the signed payload.
+    const subject = (0,binding/* subjectCanonical */.fC)(record.subject);
+    const recomputed = subject.ok ? { ok: true, digest: (0,binding/* sha256Digest */.sI)(subject.text) } : subject;
+    const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options, subject.ok ? subject.text : undefined);
+    if (!parts)
+        return;
+    const { signature, payload } = parts;
     const input = signature
         ? { kind: 'record', loc, record, recomputed, signer: signature.key_id, signature, payload }
         : { kind: 'record', loc, record, recomputed, signer: null, payload };
@@ -8056,10 +8086,10 @@ async function checkRecordSignature(member, payload, keys) {
     const key = keys.get(member.key_id);
     if (!key)
         return (0,core_trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
-    const bytes = Buffer.from(payload, 'utf8');
-    if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
+    // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
+    if ((0,binding/* sha256Digest */.sI)(payload) !== member.signed_payload_digest)
         return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool(pae(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+    const ok = await verifyOnPool(paeText(member.payload_type, payload), key, Buffer.from(member.signature, 'base64'));
     return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 

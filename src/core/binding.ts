@@ -41,10 +41,54 @@ export const utcSeconds = (d: Date): string => d.toISOString().replace(/\.\d+Z$/
 
 /** binding(subject) as the semantics document defines it. */
 export function binding(subject: unknown): Binding {
-  const text = subjectText(subject);
-  if (text !== null) return { ok: true, digest: sha256Digest(text) };
-  const canonical = jcs(subject);
+  const canonical = subjectCanonical(subject);
   return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
+}
+
+/** JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's payload (`jcsWithout`). */
+export function subjectCanonical(subject: unknown): Canonical {
+  const text = subjectText(subject);
+  return text !== null ? { ok: true, text } : jcs(subject);
+}
+
+/**
+ * JCS of an object without its member `omit` (a signed entry's payload P: the entry without its
+ * `signature`), the same text as `jcs` of a copy without that member. `known`: a member whose JCS
+ * text was already made (a record's subject, for its binding), used as it is instead of written
+ * again. Per signed record it saves a copy of the record and a second canonical form of its subject
+ * (bench/HISTORY.md, "Signed records: the payload").
+ */
+export function jcsWithout(object: JsonObject, omit: string, known?: { readonly key: string; readonly text: string }): Canonical {
+  const written =
+    isPlainObject(object) && typeof (object as { toJSON?: unknown }).toJSON !== 'function' ? membersText(object, 0, omit, known) : null;
+  if (written !== null) return { ok: true, text: written };
+  // Anything the written form leaves to canonicalize: a copy without the member, judged as jcs judges it.
+  const copy = {};
+  for (const k of Object.keys(object))
+    if (k !== omit) Object.defineProperty(copy, k, { value: object[k], enumerable: true, writable: true, configurable: true });
+  return jcs(copy);
+}
+
+/** The written JCS text of a plain object at `depth`, but its member `omit` (`known`'s text for its member), or null for canonicalize to decide. */
+function membersText(
+  value: JsonObject,
+  depth: number,
+  omit: string | null,
+  known?: { readonly key: string; readonly text: string },
+): string | null {
+  // Entries, not a lookup by key: a key is input text (`__proto__` included).
+  const members = Object.entries(value);
+  sortByKey(members);
+  const parts: string[] = [];
+  for (const [k, x] of members) {
+    // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
+    if (k === omit || x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    if (!k.isWellFormed()) return null;
+    const t = known !== undefined && k === known.key ? known.text : jsonText(x, depth + 1);
+    if (t === null) return null;
+    parts.push(`${JSON.stringify(k)}:${t}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /**
@@ -108,19 +152,7 @@ function jsonText(value: unknown, depth: number): string | null {
     return `[${parts.join(',')}]`;
   }
   if (!isPlainObject(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
-  // Entries, not a lookup by key: a key is input text (`__proto__` included).
-  const members = Object.entries(value);
-  sortByKey(members);
-  const parts: string[] = [];
-  for (const [k, x] of members) {
-    // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
-    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-    if (!k.isWellFormed()) return null;
-    const t = jsonText(x, depth + 1);
-    if (t === null) return null;
-    parts.push(`${JSON.stringify(k)}:${t}`);
-  }
-  return `{${parts.join(',')}}`;
+  return membersText(value, depth, null);
 }
 
 /**

@@ -35,7 +35,13 @@ export interface TimeOptions {
 export function parseRfc3339(text: string, options: TimeOptions = {}): Result<Instant> {
   const match = SHAPE.exec(text);
   if (!match) return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i])) as [number, number, number, number, number, number];
+  // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
+  const y = Number(match[1]);
+  const mo = Number(match[2]);
+  const d = Number(match[3]);
+  const h = Number(match[4]);
+  const mi = Number(match[5]);
+  const s = Number(match[6]);
   const date = badDate(y, mo, d);
   if (date) return { ok: false, reason: `is not a calendar date: ${date}` };
   if (h > 23) return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };

@@ -5,7 +5,7 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 
-import { binding } from '../core/binding.js';
+import { type Binding, sha256Digest, subjectCanonical } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
@@ -135,6 +135,7 @@ function signedParts(
   loc: Location,
   fr: FileReport,
   options: RecordReadOptions,
+  subject?: string,
 ): { readonly signature: SignatureMember | null; readonly payload: string | undefined } | null {
   const signed = hasOwn(payload, 'signature');
   const signature = signed ? readSignatureMember(payload['signature'], type) : null;
@@ -144,7 +145,7 @@ function signedParts(
     return null;
   }
   if (!signed && !options.payloads) return { signature: null, payload: undefined };
-  const canonical = payloadOf(payload);
+  const canonical = payloadOf(payload, subject);
   if (!canonical.ok) {
     fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
     return null;
@@ -187,9 +188,6 @@ function readRecord(
     fr.error(loc, `audit record: ${shape.reason}`);
     return;
   }
-  const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options);
-  if (!parts) return;
-  const { signature, payload } = parts;
   // Keep only what verification reads (never a spread of the parsed object).
   // The shape check above makes every member below what AuditRecord says it is.
   const parsed = kind.payload;
@@ -200,8 +198,13 @@ function readRecord(
     subject: parsed['subject'] as AuditRecord['subject'],
     binding_digest: parsed['binding_digest'] as string,
   };
-  // The binding is recomputed here, on the reading thread, from the subject as committed (the core compares it).
-  const recomputed = binding(record.subject);
+  // The binding is recomputed here, on the reading thread, from the subject as committed (the core
+  // compares it); the subject's canonical text is made once, for the binding and the signed payload.
+  const subject = subjectCanonical(record.subject);
+  const recomputed: Binding = subject.ok ? { ok: true, digest: sha256Digest(subject.text) } : subject;
+  const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options, subject.ok ? subject.text : undefined);
+  if (!parts) return;
+  const { signature, payload } = parts;
   const input: RecordRead = signature
     ? { kind: 'record', loc, record, recomputed, signer: signature.key_id, signature, payload }
     : { kind: 'record', loc, record, recomputed, signer: null, payload };

@@ -5,7 +5,7 @@
  * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
  * (src/trust/); making one is the tools' (src/tools/signing.ts).
  */
-import { type Canonical, DIGEST_PATTERN, jcs } from '../core/binding.js';
+import { type Canonical, DIGEST_PATTERN, jcsWithout } from '../core/binding.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { parseRfc3339 } from '../core/time.js';
@@ -66,16 +66,16 @@ export function readSignatureMember(value: unknown, type: PayloadType = PAYLOAD_
 }
 
 /**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ * P: the canonical text of the record without its `signature` member (`subject`: its subject's JCS
+ * text when already made, for its binding). Members are read as entries (never assigned or spread),
+ * so a `__proto__` member stays an ordinary member.
  */
-export function payloadOf(record: JsonObject): Canonical {
-  const unsigned = {};
-  for (const k of Object.keys(record)) {
-    if (k !== 'signature') Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-  }
-  return jcs(unsigned);
-}
+export const payloadOf = (record: JsonObject, subject?: string): Canonical =>
+  jcsWithout(record, 'signature', subject === undefined ? undefined : { key: 'subject', text: subject });
+
+/** PAE(type, P) for a payload held as text (a record's P, as its reader made it): one string, encoded once. */
+export const paeText = (type: string, body: string): Buffer =>
+  Buffer.from(`DSSEv1 ${Buffer.byteLength(type, 'utf8')} ${type} ${Buffer.byteLength(body, 'utf8')} ${body}`, 'utf8');
 
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
 export function pae(type: string, body: Uint8Array): Buffer {

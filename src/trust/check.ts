@@ -9,7 +9,7 @@
 import { verify as edVerify, type KeyObject } from 'node:crypto';
 import { sha256Digest } from '../core/binding.js';
 import { refused, type TrustDecision } from '../core/trust.js';
-import { pae, type SignatureMember } from '../read/signature.js';
+import { paeText, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
 /** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
@@ -44,8 +44,8 @@ export async function checkRecordSignature(
   if (!member || payload === undefined) return refused('unsigned', 'unsigned');
   const key = keys.get(member.key_id);
   if (!key) return refused('unknown_signer', `unknown signer ${member.key_id}`);
-  const bytes = Buffer.from(payload, 'utf8');
-  if (sha256Digest(bytes) !== member.signed_payload_digest) return refused('payload_digest_differs', 'payload digest differs');
-  const ok = await verifyOnPool(pae(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+  // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
+  if (sha256Digest(payload) !== member.signed_payload_digest) return refused('payload_digest_differs', 'payload digest differs');
+  const ok = await verifyOnPool(paeText(member.payload_type, payload), key, Buffer.from(member.signature, 'base64'));
   return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : refused('signature_invalid', 'signature does not verify');
 }
