@@ -10363,8 +10363,8 @@ const shapeOnly = {
 
 ;// CONCATENATED MODULE: ./src/gate/evidence.ts
 /**
- * One input file, with everything beside it, is the unit of work. `readEvidence` runs on whichever
- * thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
+ * One input file, with everything beside it, is the unit of work. `readEvidence` (the main thread)
+ * or `readWire` (a worker, which sends text) runs on whichever thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
  * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
  * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
  * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
@@ -10489,12 +10489,26 @@ function attestationOf(decision, read) {
 }
 /** The decision a checker made for the i-th record (a file's decision holds for each). */
 const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
+/** The evidence itself (the main thread): an entry is decoded. */
+const AS_EVIDENCE = {
+    found: (entry, rel) => (0,read_wire/* decodeCheckedWire */.JE)(entry.checked, rel),
+    read: (evidence) => evidence,
+};
+/** Its encoded text (a worker): an entry's text is sent as it is (checked, never decoded here), a file's evidence encoded once. */
+const AS_WIRE = {
+    found: (entry) => entry.text,
+    read: (evidence, wire, rel) => wire ?? (0,read_wire/* encodeRead */.TE)(evidence, rel),
+};
+/** One file and everything beside it → what it contributes, trust decided (see `deliver`). */
+const readEvidence = (task, setup) => deliver(task, setup, AS_EVIDENCE);
+/** The same, encoded for the thread that asked (a worker's answer). */
+const evidence_readWire = (task, setup) => deliver(task, setup, AS_WIRE);
 /**
- * One file and everything beside it → what it contributes, trust decided. With a cache, the
- * evidence stored for these very bytes (the file's and its sidecars') under this set-up, when there
- * is a sound entry; else the file is read and its evidence stored.
+ * One file and everything beside it → what it contributes, trust decided, in `form`. With a cache,
+ * the evidence stored for these very bytes (the file's and its sidecars') under this set-up, when
+ * there is a sound entry; else the file is read and its evidence stored.
  */
-async function evidence_readEvidence(task, setup) {
+async function deliver(task, setup, form) {
     const { file, role } = task;
     const sidecars = readSidecars(task, setup);
     const cache = setup.cache;
@@ -10507,7 +10521,7 @@ async function evidence_readEvidence(task, setup) {
         key = (0,gate_cache/* entryKey */.k2)(cache, role, file.rel, sha256, [(0,gate_cache/* besideKey */.yL)(sidecars.dsse), (0,gate_cache/* besideKey */.yL)(sidecars.sigstore)]);
         if (shape === null)
             return null;
-        const entry = (0,gate_cache/* lookUp */.TE)(cache, key, file.rel, shape);
+        const entry = (0,gate_cache/* lookUp */.TE)(cache, key, shape);
         if (entry.ok)
             return entry.value;
         if (entry.reason !== null)
@@ -10516,16 +10530,16 @@ async function evidence_readEvidence(task, setup) {
     };
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
     if (got.kind === 'found')
-        return { ...got.value, cache: { hit: true } };
+        return { value: form.found(got.value, file.rel), cache: { hit: true } };
     const evidence = await judge(task, got.read, sidecars, setup);
     if (cache === null)
-        return evidence;
+        return { value: form.read(evidence, null, file.rel), cache: null };
     // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
     if (got.sha256 === null || key === null)
-        return { ...evidence, cache: note(ignored, got.unkeyed ?? 'it has no key') };
+        return { value: form.read(evidence, null, file.rel), cache: note(ignored, got.unkeyed ?? 'it has no key') };
     // Encoded once: the entry's body is the text a reading thread sends.
     const wire = (0,read_wire/* encodeRead */.TE)(evidence, file.rel);
-    return { ...evidence, cache: note(ignored, (0,gate_cache/* store */.M_)(cache, key, wire)), wire };
+    return { value: form.read(evidence, wire, file.rel), cache: note(ignored, (0,gate_cache/* store */.M_)(cache, key, wire)) };
 }
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
 function note(ignored, unstored) {
@@ -10658,11 +10672,14 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel, why) => ({
+    value: failed(rel, `the thread reading this file stopped (${why}); it is not verified`),
+    cache: null,
+});
 /** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
-function decoded(text, rel) {
+function decoded(text, rel, cache) {
     try {
-        return (0,read_wire/* decodeRead */.pp)(text, rel);
+        return { value: (0,read_wire/* decodeRead */.pp)(text, rel), cache };
     }
     catch (error) {
         return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
@@ -10738,7 +10755,7 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return evidence_readEvidence(item(this.tasks, i), this.setup);
+        return readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -10804,10 +10821,8 @@ class WorkerReaders {
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
-        if ('text' in m) {
-            const evidence = decoded(m.text, rel);
-            item(this.results, m.id).resolve(m.cache === null ? evidence : { ...evidence, cache: m.cache });
-        }
+        if ('text' in m)
+            item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
         else
             item(this.results, m.id).resolve(stopped(rel, m.thrown));
     }
@@ -10851,12 +10866,12 @@ class WorkerReaders {
 function serveReads(port, setup) {
     port.postMessage({ ready: true });
     let chain = Promise.resolve();
-    const reply = (id, got, rel) => {
-        got.then((r) => port.postMessage({ id, text: r.wire ?? encodeRead(r, rel), cache: r.cache ?? null }), (e) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) }));
+    const reply = (id, got) => {
+        got.then((r) => port.postMessage({ id, text: r.value, cache: r.cache }), (e) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) }));
     };
     port.on('message', (t) => {
         chain = chain.then(() => {
-            reply(t.id, readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
+            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role }, setup));
             return new Promise((resolve) => setImmediate(resolve));
         });
     });
@@ -10892,7 +10907,7 @@ function inlineReaders(tasks, setup) {
         const task = tasks[k];
         if (task && begun[k] === 0) {
             begun[k] = 1;
-            started[k] = evidence_readEvidence(task, setup);
+            started[k] = readEvidence(task, setup);
         }
     };
     return {
@@ -11028,9 +11043,9 @@ async function collect(settings, setup, roots, open) {
                 findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`));
             }
             for (const file of d.files) {
-                const evidence = await readers.read(next++);
-                if (evidence.cache)
-                    notes.push([file.rel, evidence.cache]);
+                const { value: evidence, cache } = await readers.read(next++);
+                if (cache)
+                    notes.push([file.rel, cache]);
                 for (const [rel, sha256] of evidence.digests)
                     inputs.set(rel, sha256);
                 for (const f of evidence.findings)
@@ -16182,8 +16197,8 @@ function readEntry(file) {
 let shapeCheck = null;
 /** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
 const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
-/** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
-function lookUp(cache, key, rel, shape) {
+/** The entry stored under `key`, checked, or why an entry there was ignored (null reason: there was none). */
+function lookUp(cache, key, shape) {
     const got = readEntry(entryPath(cache, key));
     if (got === null)
         return { ok: false, reason: null };
@@ -16207,10 +16222,10 @@ function lookUp(cache, key, rel, shape) {
     if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'sha256') !== (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body).digest('hex'))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
-    const decoded = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeChecked */ .kL)(text, rel, shape);
-    return decoded.ok
-        ? { ok: true, value: { ...decoded.value, wire: text } }
-        : { ok: false, reason: `its body fails its check: ${decoded.reason}` };
+    const checked = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_4__/* .checkWire */ .WT)(text, shape);
+    return checked.ok
+        ? { ok: true, value: { text, checked: checked.value } }
+        : { ok: false, reason: `its body fails its check: ${checked.reason}` };
 }
 /** Store a file's encoded evidence (read/wire.ts) under `key`: written beside, then renamed into place (a reader never sees half an entry). Why not, or null. */
 function store(cache, key, wire) {
@@ -17607,8 +17622,9 @@ function byteLocation(bytes, offset) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JE: () => (/* binding */ decodeCheckedWire),
 /* harmony export */   TE: () => (/* binding */ encodeRead),
-/* harmony export */   kL: () => (/* binding */ decodeChecked),
+/* harmony export */   WT: () => (/* binding */ checkWire),
 /* harmony export */   pp: () => (/* binding */ decodeRead)
 /* harmony export */ });
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
@@ -17766,10 +17782,11 @@ function wireProblem(w, shape) {
     return null;
 }
 /**
- * An encoded FileEvidence written by another process (a cache entry), checked before it is
- * decoded: the evidence, or why it is not one (it is then ignored and the file read).
+ * An encoded FileEvidence written by another process (a cache entry), checked: the checked value,
+ * or why it is not one (it is then ignored and the file read). Decoding it is left to the thread
+ * that needs the evidence (`decodeCheckedWire`); a worker sends the text it checked as it is.
  */
-function decodeChecked(text, rel, shape) {
+function checkWire(text, shape) {
     let w;
     try {
         w = JSON.parse(text);
@@ -17778,8 +17795,10 @@ function decodeChecked(text, rel, shape) {
         return { ok: false, reason: `it is not JSON (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)})` };
     }
     const problem = wireProblem(w, shape);
-    return problem === null ? { ok: true, value: fromWire(w, rel) } : { ok: false, reason: problem };
+    return problem === null ? { ok: true, value: { wire: w } } : { ok: false, reason: problem };
 }
+/** The evidence of a checked text, for the file `rel`. */
+const decodeCheckedWire = (checked, rel) => fromWire(checked.wire, rel);
 function fromWire(w, rel) {
     let run = null;
     if (w.run) {

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReadSetup, ReadTask } from '../../src/gate/evidence.js';
+import type { Delivered, ReadSetup, ReadTask } from '../../src/gate/evidence.js';
 import { type OpenReaders, runGate } from '../../src/gate/gate.js';
 import type { Readers } from '../../src/gate/pool.js';
 import { inlineReaders, openReaders, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
@@ -36,9 +36,9 @@ const setup: ReadSetup = {
   cache: null,
 };
 
-async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileEvidence[]> {
+async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<Delivered<FileEvidence>[]> {
   const open = await opening;
-  const out: FileEvidence[] = [];
+  const out: Delivered<FileEvidence>[] = [];
   try {
     for (let i = 0; i < n; i++) out.push(await open.read(i));
   } finally {
@@ -77,17 +77,17 @@ describe('reading on worker threads', () => {
       (keys: readonly number[]): OpenReaders =>
       (tasks, s) => {
         const inline = inlineReaders(tasks, s);
-        const done: ((r: FileEvidence) => void)[] = [];
-        const results = tasks.map(() => new Promise<FileEvidence>((r) => done.push(r)));
+        const done: ((r: Delivered<FileEvidence>) => void)[] = [];
+        const results = tasks.map(() => new Promise<Delivered<FileEvidence>>((r) => done.push(r)));
         const order = tasks.map((_, i) => i).sort((a, b) => (keys[a % keys.length] ?? 0) - (keys[b % keys.length] ?? 0) || b - a);
         void (async () => {
           const all = await Promise.all(tasks.map((_, i) => inline.read(i)));
           for (const i of order) {
-            done[i]?.(all[i] as FileEvidence);
+            done[i]?.(all[i] as Delivered<FileEvidence>);
             await new Promise((r) => setImmediate(r));
           }
         })();
-        return { read: (i) => results[i] as Promise<FileEvidence>, close: async () => {} };
+        return { read: (i) => results[i] as Promise<Delivered<FileEvidence>>, close: async () => {} };
       };
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...corpora), fc.array(fc.nat(1000), { minLength: 1, maxLength: 12 }), async (cwd, keys) => {
@@ -132,7 +132,7 @@ parentPort.on('message', (t) => {
     const here = await readAll(inlineReaders(tasks, setup), tasks.length);
     const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
     for (const [i, rel] of names.entries()) {
-      const r = got[i] as FileEvidence;
+      const r = (got[i] as Delivered<FileEvidence>).value;
       if (rel === 'garble-1.json' && r.findings.length > 0) {
         // An answer that does not decode fails its file, as a thread that dies does.
         expect(r.findings[0]).toMatchObject({ code: 'invalid_artifact', severity: 'error', file: rel });
@@ -146,7 +146,7 @@ parentPort.on('message', (t) => {
       } else {
         // Read by a (stand-in) worker or on the main thread; never missing.
         const byWorker = { run: null, records: [], statements: [], findings: [], digests: [[rel, 'x']] };
-        expect([byWorker, here[i]]).toContainEqual(r);
+        expect([byWorker, here[i]?.value]).toContainEqual(r);
       }
     }
   });

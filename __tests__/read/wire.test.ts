@@ -26,7 +26,8 @@ const SETUP: ReadSetup = {
   trust: { recordKeys: null, producerKeys: null, identities: null },
   cache: null,
 };
-const evidenceOf = (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) => readEvidence({ file: { path: p, rel }, role }, setup);
+const evidenceOf = async (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) =>
+  (await readEvidence({ file: { path: p, rel }, role }, setup)).value;
 /** What a reading thread of no trust makes of an artifact's bytes. */
 const asEvidence = (r: Awaited<ReturnType<typeof readArtifact>>): FileEvidence => ({
   run: r.run,

@@ -21,10 +21,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { str } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import type { CacheNote, FileEvidence } from '../read/file-read.js';
 import type { Beside, Role } from '../read/files.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
-import { decodeChecked } from '../read/wire.js';
+import { type CheckedWire, checkWire } from '../read/wire.js';
 
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 
@@ -132,8 +131,14 @@ let shapeCheck: Promise<GeneratedValidator> | null = null;
 export const entryShape = (): Promise<GeneratedValidator> =>
   (shapeCheck ??= import('../read/cache-entry.generated.js').then((m) => m.cacheEntry));
 
-/** The stored evidence of `key`, or null with why an entry there was ignored (null reason: there was none). */
-export function lookUp(cache: CacheSetup, key: string, rel: string, shape: GeneratedValidator): Result<FileEvidence, string | null> {
+/** A sound entry: its body's text and the same body checked (gate/evidence.ts decodes it, or a worker sends the text). */
+export interface Entry {
+  readonly text: string;
+  readonly checked: CheckedWire;
+}
+
+/** The entry stored under `key`, checked, or why an entry there was ignored (null reason: there was none). */
+export function lookUp(cache: CacheSetup, key: string, shape: GeneratedValidator): Result<Entry, string | null> {
   const got = readEntry(entryPath(cache, key));
   if (got === null) return { ok: false, reason: null };
   if ('refused' in got) return { ok: false, reason: got.refused };
@@ -151,10 +156,10 @@ export function lookUp(cache: CacheSetup, key: string, rel: string, shape: Gener
   if (str(header, 'sha256') !== createHash('sha256').update(body).digest('hex'))
     return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
   const text = body.toString('utf8');
-  const decoded = decodeChecked(text, rel, shape);
-  return decoded.ok
-    ? { ok: true, value: { ...decoded.value, wire: text } }
-    : { ok: false, reason: `its body fails its check: ${decoded.reason}` };
+  const checked = checkWire(text, shape);
+  return checked.ok
+    ? { ok: true, value: { text, checked: checked.value } }
+    : { ok: false, reason: `its body fails its check: ${checked.reason}` };
 }
 
 /** Store a file's encoded evidence (read/wire.ts) under `key`: written beside, then renamed into place (a reader never sees half an entry). Why not, or null. */
@@ -178,6 +183,13 @@ export function store(cache: CacheSetup, key: string, wire: string): string | nu
     }
     return `the entry could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
+}
+
+/** What the evidence cache did for one file: found it; or the file was read, with why an entry was ignored or not stored. */
+export interface CacheNote {
+  readonly hit: boolean;
+  readonly ignored?: string;
+  readonly unstored?: string;
 }
 
 /** What the evidence cache did over a run: files found, files read and stored, entries ignored and entries not stored (the first of each, with why). */

@@ -1,6 +1,6 @@
 /**
- * One input file, with everything beside it, is the unit of work. `readEvidence` runs on whichever
- * thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
+ * One input file, with everything beside it, is the unit of work. `readEvidence` (the main thread)
+ * or `readWire` (a worker, which sends text) runs on whichever thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
  * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
  * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
  * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
@@ -12,18 +12,18 @@ import type { Attestation, RecordInput, StatementInput, Trust } from '../core/mo
 import { combine, type TrustDecision } from '../core/trust.js';
 import type { FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
-import type { CacheNote, FileEvidence, FileRead } from '../read/file-read.js';
+import type { FileEvidence, FileRead } from '../read/file-read.js';
 import { type Beside as Read, type Role, readBeside, readOneUnless } from '../read/files.js';
 import { formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
-import { encodeRead } from '../read/wire.js';
+import { decodeCheckedWire, encodeRead } from '../read/wire.js';
 import type { CheckerDecision, DsseSidecar, FileUnderCheck, SigstoreSidecar, TrustChecker } from '../trust/checker.js';
 import { type IdentitySetup, identityCheckers } from '../trust/checkers/identities.js';
 import { producerKeys } from '../trust/checkers/producer-keys.js';
 import { recordKeys } from '../trust/checkers/record-keys.js';
 import { shapeOnly } from '../trust/checkers/shape-only.js';
 import type { TrustedKeys } from '../trust/keys.js';
-import { besideKey, type CacheSetup, entryKey, entryShape, lookUp, store } from './cache.js';
+import { besideKey, type CacheNote, type CacheSetup, type Entry, entryKey, entryShape, lookUp, store } from './cache.js';
 
 /** One file to read and the role it was given. */
 export interface ReadTask {
@@ -190,35 +190,69 @@ const forRecord = (c: CheckerDecision, i: number): TrustDecision =>
   c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
 
 /**
- * One file and everything beside it → what it contributes, trust decided. With a cache, the
- * evidence stored for these very bytes (the file's and its sidecars') under this set-up, when there
- * is a sound entry; else the file is read and its evidence stored.
+ * One file's result as the thread that read it hands it on, and what the evidence cache did for it
+ * (null: no cache). The main thread takes evidence; a worker sends the encoded text (read/wire.ts).
  */
-export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<FileEvidence> {
+export interface Delivered<T> {
+  readonly value: T;
+  readonly cache: CacheNote | null;
+}
+
+/** The form a file's result is handed on in: from a sound cache entry, or from the file read (with its text, when it was encoded to be stored). */
+interface Form<T> {
+  found(entry: Entry, rel: string): T;
+  read(evidence: FileEvidence, wire: string | null, rel: string): T;
+}
+
+/** The evidence itself (the main thread): an entry is decoded. */
+const AS_EVIDENCE: Form<FileEvidence> = {
+  found: (entry, rel) => decodeCheckedWire(entry.checked, rel),
+  read: (evidence) => evidence,
+};
+
+/** Its encoded text (a worker): an entry's text is sent as it is (checked, never decoded here), a file's evidence encoded once. */
+const AS_WIRE: Form<string> = {
+  found: (entry) => entry.text,
+  read: (evidence, wire, rel) => wire ?? encodeRead(evidence, rel),
+};
+
+/** One file and everything beside it → what it contributes, trust decided (see `deliver`). */
+export const readEvidence = (task: ReadTask, setup: ReadSetup): Promise<Delivered<FileEvidence>> => deliver(task, setup, AS_EVIDENCE);
+
+/** The same, encoded for the thread that asked (a worker's answer). */
+export const readWire = (task: ReadTask, setup: ReadSetup): Promise<Delivered<string>> => deliver(task, setup, AS_WIRE);
+
+/**
+ * One file and everything beside it → what it contributes, trust decided, in `form`. With a cache,
+ * the evidence stored for these very bytes (the file's and its sidecars') under this set-up, when
+ * there is a sound entry; else the file is read and its evidence stored.
+ */
+async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Promise<Delivered<T>> {
   const { file, role } = task;
   const sidecars = readSidecars(task, setup);
   const cache = setup.cache;
   const shape = cache?.read ? await entryShape() : null;
   let key: string | null = null;
   let ignored: string | undefined;
-  const found = (sha256: string): FileEvidence | null => {
+  const found = (sha256: string): Entry | null => {
     if (cache === null) return null;
     key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
     if (shape === null) return null;
-    const entry = lookUp(cache, key, file.rel, shape);
+    const entry = lookUp(cache, key, shape);
     if (entry.ok) return entry.value;
     if (entry.reason !== null) ignored = entry.reason;
     return null;
   };
   const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
-  if (got.kind === 'found') return { ...got.value, cache: { hit: true } };
+  if (got.kind === 'found') return { value: form.found(got.value, file.rel), cache: { hit: true } };
   const evidence = await judge(task, got.read, sidecars, setup);
-  if (cache === null) return evidence;
+  if (cache === null) return { value: form.read(evidence, null, file.rel), cache: null };
   // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
-  if (got.sha256 === null || key === null) return { ...evidence, cache: note(ignored, got.unkeyed ?? 'it has no key') };
+  if (got.sha256 === null || key === null)
+    return { value: form.read(evidence, null, file.rel), cache: note(ignored, got.unkeyed ?? 'it has no key') };
   // Encoded once: the entry's body is the text a reading thread sends.
   const wire = encodeRead(evidence, file.rel);
-  return { ...evidence, cache: note(ignored, store(cache, key, wire)), wire };
+  return { value: form.read(evidence, wire, file.rel), cache: note(ignored, store(cache, key, wire)) };
 }
 
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */

@@ -13,11 +13,10 @@ import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { type Discovery, discover, type FoundFile, inside } from '../read/discover.js';
-import type { CacheNote } from '../read/file-read.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
-import { buildOf, type CacheTally, setupKey, tally } from './cache.js';
+import { buildOf, type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
@@ -79,8 +78,8 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
         );
       }
       for (const file of d.files) {
-        const evidence = await readers.read(next++);
-        if (evidence.cache) notes.push([file.rel, evidence.cache]);
+        const { value: evidence, cache } = await readers.read(next++);
+        if (cache) notes.push([file.rel, cache]);
         for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) runs.push(evidence.run);

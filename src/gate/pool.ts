@@ -11,15 +11,16 @@
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { item, stored } from '../core/lists.js';
-import type { CacheNote, FileEvidence } from '../read/file-read.js';
+import type { FileEvidence } from '../read/file-read.js';
 import type { Role } from '../read/files.js';
-import { decodeRead, encodeRead } from '../read/wire.js';
-import { failed, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
+import { decodeRead } from '../read/wire.js';
+import type { CacheNote } from './cache.js';
+import { type Delivered, failed, type ReadSetup, type ReadTask, readEvidence, readWire } from './evidence.js';
 
 /** The results of reading every task, taken in order. */
 export interface Readers {
-  /** The i-th task's result (each asked once, in order). */
-  read(i: number): Promise<FileEvidence>;
+  /** The i-th task's result, with what the cache did for it (each asked once, in order). */
+  read(i: number): Promise<Delivered<FileEvidence>>;
   /** Stop the threads (after the last read). */
   close(): Promise<void>;
 }
@@ -48,20 +49,20 @@ interface ReadyMessage {
 }
 
 interface Pending {
-  resolve(evidence: FileEvidence): void;
-  readonly promise: Promise<FileEvidence>;
+  resolve(evidence: Delivered<FileEvidence>): void;
+  readonly promise: Promise<Delivered<FileEvidence>>;
   readonly settled: boolean;
 }
 
 function pending(): Pending {
-  let done!: (evidence: FileEvidence) => void;
-  const promise = new Promise<FileEvidence>((r) => {
+  let done!: (evidence: Delivered<FileEvidence>) => void;
+  const promise = new Promise<Delivered<FileEvidence>>((r) => {
     done = r;
   });
   const p = {
     settled: false,
     promise,
-    resolve(evidence: FileEvidence): void {
+    resolve(evidence: Delivered<FileEvidence>): void {
       p.settled = true;
       done(evidence);
     },
@@ -70,13 +71,15 @@ function pending(): Pending {
 }
 
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel: string, why: string): FileEvidence =>
-  failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel: string, why: string): Delivered<FileEvidence> => ({
+  value: failed(rel, `the thread reading this file stopped (${why}); it is not verified`),
+  cache: null,
+});
 
 /** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
-function decoded(text: string, rel: string): FileEvidence {
+function decoded(text: string, rel: string, cache: CacheNote | null): Delivered<FileEvidence> {
   try {
-    return decodeRead(text, rel);
+    return { value: decodeRead(text, rel), cache };
   } catch (error) {
     return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -124,7 +127,7 @@ export class WorkerReaders implements Readers {
    * awaited, this thread reads the smallest files nobody has taken (their results wait for their
    * turn), yielding between files so the workers' results come in and they are given more.
    */
-  async read(i: number): Promise<FileEvidence> {
+  async read(i: number): Promise<Delivered<FileEvidence>> {
     // Let the workers' results in first (each gives its worker its next file).
     await new Promise((r) => setImmediate(r));
     if (this.taken[i] === 0) {
@@ -151,7 +154,7 @@ export class WorkerReaders implements Readers {
     return wanted.promise;
   }
 
-  private readHere(i: number): Promise<FileEvidence> {
+  private readHere(i: number): Promise<Delivered<FileEvidence>> {
     return readEvidence(item(this.tasks, i), this.setup);
   }
 
@@ -217,10 +220,8 @@ export class WorkerReaders implements Readers {
     held.splice(held.indexOf(m.id), 1);
     this.feed(worker);
     const rel = item(this.tasks, m.id).file.rel;
-    if ('text' in m) {
-      const evidence = decoded(m.text, rel);
-      item(this.results, m.id).resolve(m.cache === null ? evidence : { ...evidence, cache: m.cache });
-    } else item(this.results, m.id).resolve(stopped(rel, m.thrown));
+    if ('text' in m) item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
+    else item(this.results, m.id).resolve(stopped(rel, m.thrown));
   }
 
   /**
@@ -260,15 +261,15 @@ export class WorkerReaders implements Readers {
 export function serveReads(port: MessagePort, setup: ReadSetup): void {
   port.postMessage({ ready: true } satisfies ReadyMessage);
   let chain = Promise.resolve();
-  const reply = (id: number, got: Promise<FileEvidence>, rel: string): void => {
+  const reply = (id: number, got: Promise<Delivered<string>>): void => {
     got.then(
-      (r) => port.postMessage({ id, text: r.wire ?? encodeRead(r, rel), cache: r.cache ?? null } satisfies ResultMessage),
+      (r) => port.postMessage({ id, text: r.value, cache: r.cache } satisfies ResultMessage),
       (e: unknown) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) } satisfies ResultMessage),
     );
   };
   port.on('message', (t: TaskMessage) => {
     chain = chain.then(() => {
-      reply(t.id, readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
+      reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role }, setup));
       return new Promise((resolve) => setImmediate(resolve));
     });
   });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 // node:worker_threads is loaded only when workers start (a cost on every cold start otherwise).
 import type { FileEvidence } from '../read/file-read.js';
 import { sigstoreOf } from '../read/formats.js';
-import { identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
+import { type Delivered, identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
 import { type Readers, WorkerReaders } from './pool.js';
 
 /**
@@ -24,7 +24,7 @@ const AHEAD = 64;
 
 /** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
 export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Readers {
-  const started: Promise<FileEvidence>[] = [];
+  const started: Promise<Delivered<FileEvidence>>[] = [];
   /** 1: the file's reading has begun (its result may already have been taken). */
   const begun = new Uint8Array(tasks.length);
   const start = (k: number): void => {

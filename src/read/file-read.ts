@@ -42,17 +42,6 @@ export interface FileEvidence {
   readonly strays?: number;
   /** For a rejected run: its decisions' classes (FileRead.rejectedClasses). */
   readonly rejectedClasses?: readonly string[];
-  /** What the evidence cache did for this file (gate/cache.ts), when there is one; never part of what is stored. */
-  readonly cache?: CacheNote;
-  /** This evidence as read/wire.ts encodes it, when that text is at hand (stored in the cache or read from it): a reading thread sends it as it is. */
-  readonly wire?: string;
-}
-
-/** What the evidence cache did for one file: found it; or the file was read, with why an entry was ignored or not stored. */
-export interface CacheNote {
-  readonly hit: boolean;
-  readonly ignored?: string;
-  readonly unstored?: string;
 }
 
 /** What a verified bundle says about itself: what its producer attestation must match (docs/attestations.md §1). */

@@ -224,11 +224,20 @@ function wireProblem(w: unknown, shape: GeneratedValidator): string | null {
   return null;
 }
 
+declare const CHECKED: unique symbol;
+
+/** An encoded FileEvidence another process wrote that passed `checkWire` (the brand is made there and nowhere else): the only kind `decodeCheckedWire` takes. */
+export interface CheckedWire {
+  readonly wire: Wire;
+  readonly [CHECKED]: true;
+}
+
 /**
- * An encoded FileEvidence written by another process (a cache entry), checked before it is
- * decoded: the evidence, or why it is not one (it is then ignored and the file read).
+ * An encoded FileEvidence written by another process (a cache entry), checked: the checked value,
+ * or why it is not one (it is then ignored and the file read). Decoding it is left to the thread
+ * that needs the evidence (`decodeCheckedWire`); a worker sends the text it checked as it is.
  */
-export function decodeChecked(text: string, rel: string, shape: GeneratedValidator): Result<FileEvidence> {
+export function checkWire(text: string, shape: GeneratedValidator): Result<CheckedWire> {
   let w: unknown;
   try {
     w = JSON.parse(text);
@@ -236,8 +245,11 @@ export function decodeChecked(text: string, rel: string, shape: GeneratedValidat
     return { ok: false, reason: `it is not JSON (${messageOf(error)})` };
   }
   const problem = wireProblem(w, shape);
-  return problem === null ? { ok: true, value: fromWire(w as Wire, rel) } : { ok: false, reason: problem };
+  return problem === null ? { ok: true, value: { wire: w as Wire } as CheckedWire } : { ok: false, reason: problem };
 }
+
+/** The evidence of a checked text, for the file `rel`. */
+export const decodeCheckedWire = (checked: CheckedWire, rel: string): FileEvidence => fromWire(checked.wire, rel);
 
 function fromWire(w: Wire, rel: string): FileEvidence {
   let run: RunInput | null = null;
