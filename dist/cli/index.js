@@ -9792,23 +9792,30 @@ const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
 
+/** GitHub's places: an entry's organisation is its repository's owner. */
+const ORGANISATION = {
+    of: (s) => (s.repo === null ? null : s.repo.slice(0, s.repo.indexOf('/'))),
+    missing: 'without a repository',
+    other: 'in another organisation',
+};
+/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`. */
+const tenantPlace = (word) => ({
+    of: (s) => s.tenant ?? null,
+    missing: `without its ${word}`,
+    other: `in another ${word}`,
+});
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
     if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
         return 'by another actor';
     if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
         return s.repo === null ? 'without a repository' : 'in another repository';
-    if (f.owner !== null && s.tenant !== undefined) {
-        if (s.tenant === null)
-            return `without its ${f.tenantWord}`;
-        if ((0,core_text/* asciiLower */.F)(s.tenant) !== f.owner)
-            return `in another ${f.tenantWord}`;
-    }
-    else if (f.owner !== null) {
-        if (s.repo === null)
-            return 'without a repository';
-        if ((0,core_text/* asciiLower */.F)(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner)
-            return 'in another organisation';
+    if (f.owner !== null) {
+        const place = f.place.of(s);
+        if (place === null)
+            return f.place.missing;
+        if ((0,core_text/* asciiLower */.F)(place) !== f.owner)
+            return f.place.other;
     }
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
@@ -11035,7 +11042,7 @@ const importExports = {
             caseless: places.kind === 'github',
             repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
             owner: owner === null ? null : (0,core_text/* asciiLower */.F)(owner),
-            tenantWord: places.kind === 'tenant' ? places.word : 'organisation',
+            place: places.kind === 'tenant' ? tenantPlace(places.word) : ORGANISATION,
             since,
             until,
         };

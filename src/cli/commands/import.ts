@@ -16,7 +16,7 @@ import type { ReadLimits } from '../../read/limits.js';
 import { checkDigests, type DigestCheck, vouchLogFile } from '../../tools/import/cloudtrail-digests.js';
 import { IMPORT_KIND_NAMES, type ImportKind, importer, importKind } from '../../tools/import/kinds.js';
 import { type CoverageScope, type ImportSettings, runImport } from '../../tools/import/run.js';
-import { parseWindowTime } from '../../tools/import/scope.js';
+import { ORGANISATION, parseWindowTime, tenantPlace } from '../../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
 import type { ToolInput } from '../../tools/input.js';
 import { signedAtNow } from '../../tools/signing.js';
@@ -331,7 +331,7 @@ export const importExports: Command = {
       caseless: places.kind === 'github',
       repos: repos ? new Set(repos.map(asciiLower)) : null,
       owner: owner === null ? null : asciiLower(owner),
-      tenantWord: places.kind === 'tenant' ? places.word : 'organisation',
+      place: places.kind === 'tenant' ? tenantPlace(places.word) : ORGANISATION,
       since,
       until,
     };

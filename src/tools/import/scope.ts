@@ -30,23 +30,44 @@ export interface ScopeFilter {
   readonly repos: ReadonlySet<string> | null;
   /** The lower-cased organisation (`--owner`): only its repositories' entries; or the tenant (`--account`, …): only its entries. */
   readonly owner: string | null;
-  /** What a tenant is called in a skip reason (`organisation`, `account`, `cluster`, `org`). */
-  readonly tenantWord: string;
+  /** What `owner` is compared with, as the kind's row names places. */
+  readonly place: Place;
   readonly since: Instant | null;
   readonly until: Instant | null;
 }
+
+/** Where an entry is, for `--owner` (or a tenant's flag): the place an entry names, and the skip reasons' words. */
+export interface Place {
+  /** The entry's organisation or tenant, or null when it names none. */
+  of(s: EntryScope): string | null;
+  /** The skip reason of an entry that names none, and of one that names another. */
+  readonly missing: string;
+  readonly other: string;
+}
+
+/** GitHub's places: an entry's organisation is its repository's owner. */
+export const ORGANISATION: Place = {
+  of: (s) => (s.repo === null ? null : s.repo.slice(0, s.repo.indexOf('/'))),
+  missing: 'without a repository',
+  other: 'in another organisation',
+};
+
+/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`. */
+export const tenantPlace = (word: string): Place => ({
+  of: (s) => s.tenant ?? null,
+  missing: `without its ${word}`,
+  other: `in another ${word}`,
+});
 
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
   if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
   if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
     return s.repo === null ? 'without a repository' : 'in another repository';
-  if (f.owner !== null && s.tenant !== undefined) {
-    if (s.tenant === null) return `without its ${f.tenantWord}`;
-    if (asciiLower(s.tenant) !== f.owner) return `in another ${f.tenantWord}`;
-  } else if (f.owner !== null) {
-    if (s.repo === null) return 'without a repository';
-    if (asciiLower(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner) return 'in another organisation';
+  if (f.owner !== null) {
+    const place = f.place.of(s);
+    if (place === null) return f.place.missing;
+    if (asciiLower(place) !== f.owner) return f.place.other;
   }
   if (f.since !== null || f.until !== null) {
     if (s.time === null) return 'without a time (a window is set)';
