@@ -8651,7 +8651,7 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
@@ -9331,7 +9331,7 @@ function readEvents(bytes, manifest, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (!parsed.ok)
             return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
         const thrown = parsed.value.json;
@@ -9403,7 +9403,7 @@ function otherArchive(bytes, limits) {
     const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!decoded.ok)
         return null;
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
     return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
@@ -9412,7 +9412,7 @@ function readManifest(bytes, limits) {
     const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!decoded.ok)
         throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     if (!parsed.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
     const m = parsed.value.json;
@@ -16469,7 +16469,7 @@ function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (parsed.ok)
             return { value: parsed.value.json, start, elements: parsed.value.elements };
         sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
@@ -16549,7 +16549,7 @@ function* logLines(text, options, sink) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (parsed.ok)
             yield { kind: 'json', doc: { value: parsed.value.json, start, elements: parsed.value.elements } };
         else
@@ -16581,7 +16581,7 @@ function* values(text, opts, limits, sink) {
             sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const parsed = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
+            const parsed = (0,strict/* parseStrict */.z3)(text, opts, at, end.value);
             if (parsed.ok)
                 yield { doc: { value: parsed.value.json, start: at, elements: parsed.value.elements }, end: end.value };
             else
@@ -17290,10 +17290,10 @@ class Scanner {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  z: () => (/* binding */ parseStrict)
+  z3: () => (/* binding */ parseStrict)
 });
 
-// UNUSED EXPORTS: strictValue
+// UNUSED EXPORTS: jsonOrText, strictValue
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
@@ -17449,6 +17449,23 @@ function shifted(elements, by) {
 function strictValue(text, maxDepth = DEFAULT_LIMITS.maxDepth) {
     const parsed = parseStrict(text, { maxDepth });
     return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
+}
+/**
+ * Text that may hold JSON (a tool's result, an MCP result's text content): its value read strictly;
+ * plain text (not JSON to anyone); or JSON the strict reader refuses (a key given twice, a lone
+ * surrogate, a number out of range), with why: never a value then, since another reader would take one.
+ */
+function jsonOrText(text) {
+    const parsed = strictValue(text);
+    if (parsed.ok)
+        return { kind: 'json', value: parsed.value };
+    try {
+        JSON.parse(text);
+    }
+    catch {
+        return { kind: 'text' };
+    }
+    return { kind: 'refused', reason: parsed.reason };
 }
 
 

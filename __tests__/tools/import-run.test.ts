@@ -562,13 +562,62 @@ const SPANS: readonly [string, string, Expected][] = [
     },
   ],
   [
-    'an MCP result whose text content holds a key twice: nothing read from it, no subject',
+    'an MCP result whose text content holds a key twice: nothing read from it, no subject, the duplicate said',
     spanLine('create_issue', {
       ...args({ owner: 'acme', repo: 'web' }),
       ...result({
         content: [{ type: 'text', text: '{"url":"https://github.com/acme/web/issues/201","url":"https://github.com/acme/web/issues/7"}' }],
       }),
     }),
+    {
+      writes: (l) => {
+        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+        expect(decisionsOf(l)[0].import.note).toBe(`the result's text content is not strict JSON (duplicate key "url")`);
+      },
+    },
+  ],
+  [
+    'a refused text content is never passed over for the next one (another reader would take the first)',
+    spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web' }),
+      ...result({
+        content: [
+          { type: 'text', text: '{"url":"https://github.com/acme/web/issues/201","url":"https://github.com/acme/web/issues/7"}' },
+          { type: 'text', text: '{"url":"https://github.com/acme/web/issues/9"}' },
+        ],
+      }),
+    }),
+    { writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toBeNull() },
+  ],
+  [
+    'a result that says isError beside a key given twice: never a success with a subject (the write asserted, unbound, the reason said)',
+    spanLine('merge_pull_request', {
+      ...args({ owner: 'acme', repo: 'web', pullNumber: 7 }),
+      'gen_ai.tool.call.result': '{"isError":true,"content":[{"type":"text","text":"merge failed"}],"meta":1,"meta":2}',
+    }),
+    {
+      writes: (l) => {
+        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.result is not strict JSON \(duplicate key "meta"\)/);
+      },
+    },
+  ],
+  [
+    'arguments with a lone surrogate (JSON.parse takes it, the strict reader does not): no subject, the reason said',
+    spanLine('create_issue', {
+      'gen_ai.tool.call.arguments': '{"owner":"acme","repo":"web","title":"x \\ud83d"}',
+      ...result({ url: 'https://github.com/acme/web/issues/201' }),
+    }),
+    {
+      writes: (l) => {
+        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.arguments is not strict JSON \(lone UTF-16 surrogate/);
+      },
+    },
+  ],
+  [
+    'a plain-text result (not JSON to anyone) stays text: the fields it cannot give are said',
+    spanLine('create_issue', { ...args({ owner: 'acme', repo: 'web' }), 'gen_ai.tool.call.result': 'created issue 201' }),
     { writes: (l) => expect(decisionsOf(l)[0].import.note).toBe('number: nothing at result.url') },
   ],
   [

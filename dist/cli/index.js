@@ -6770,7 +6770,7 @@ function readEvents(bytes, manifest, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (!parsed.ok)
             return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
         const thrown = parsed.value.json;
@@ -6842,7 +6842,7 @@ function otherArchive(bytes, limits) {
     const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!decoded.ok)
         return null;
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
     return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
@@ -6851,7 +6851,7 @@ function readManifest(bytes, limits) {
     const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!decoded.ok)
         throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
-    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     if (!parsed.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
     const m = parsed.value.json;
@@ -8042,7 +8042,7 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
@@ -10530,7 +10530,7 @@ function* pages(text, limits, listKeys, at, sink, findings) {
             }
             // An inner page: parse its own slice again for its elements' offsets.
             const end = (0,scanner/* firstValueEnd */.t1)(text, opts, offset);
-            const inner = end.ok ? (0,strict/* parseStrict */.z)(text, opts, offset, end.value) : null;
+            const inner = end.ok ? (0,strict/* parseStrict */.z3)(text, opts, offset, end.value) : null;
             page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
         });
     };
@@ -11624,38 +11624,25 @@ function objectOf(given, what) {
         return { kind: 'object', value: given };
     if (typeof given !== 'string')
         return { kind: 'unreadable', why: `${what} is not an object` };
-    const parsed = (0,strict/* strictValue */.h)(given);
-    if (!parsed.ok)
-        return {
-            kind: 'unreadable',
-            why: isJson(given) ? `${what} is not strict JSON (${parsed.reason})` : `${what} is not JSON (cut short by the producer?)`,
-        };
+    const parsed = (0,strict/* jsonOrText */.BG)(given);
+    if (parsed.kind === 'text')
+        return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+    if (parsed.kind === 'refused')
+        return { kind: 'unreadable', why: `${what} is not strict JSON (${parsed.reason})` };
     return (0,core_json/* isObject */.Gv)(parsed.value)
         ? { kind: 'object', value: parsed.value }
         : { kind: 'unreadable', why: `${what} is JSON but not an object` };
 }
-/** Whether a text is JSON to JSON.parse (which takes the last of a key given twice): what tells JSON the strict reader refuses from other text. */
-function isJson(text) {
-    try {
-        JSON.parse(text);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** A tool's result: structured, JSON text parsed strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
+/** A tool's result: structured, JSON text read strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given) {
     if (given === undefined || given === null)
         return { kind: 'absent' };
     if (typeof given !== 'string')
         return { kind: 'value', value: given };
-    const parsed = (0,strict/* strictValue */.h)(given);
-    if (parsed.ok)
-        return { kind: 'value', value: parsed.value };
-    return isJson(given)
-        ? { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` }
-        : { kind: 'value', value: given };
+    const parsed = (0,strict/* jsonOrText */.BG)(given);
+    if (parsed.kind === 'refused')
+        return { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` };
+    return { kind: 'value', value: parsed.kind === 'json' ? parsed.value : given };
 }
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
 function statusFailed(code) {
@@ -11831,26 +11818,36 @@ function telemetryLine(line) {
 
 
 
-/**
- * A result's value at a path: in the result itself, else in an MCP CallToolResult's
- * `structuredContent` or its first text content that is JSON (what MCP servers return).
- */
-function inResult(result, path) {
-    const direct = (0,core_json/* memberAt */.mz)(result, path);
-    if (direct !== undefined || !(0,core_json/* isObject */.Gv)(result))
+function resultView(use) {
+    if (use.result.kind === 'unreadable')
+        return { ok: false, reason: use.result.why };
+    if (use.result.kind !== 'value')
+        return { ok: true, value: null };
+    const value = use.result.value;
+    const texts = [];
+    const content = (0,core_json/* isObject */.Gv)(value) ? value['content'] : undefined;
+    if (Array.isArray(content))
+        for (const item of content) {
+            if (!(0,core_json/* isObject */.Gv)(item) || typeof item['text'] !== 'string')
+                continue;
+            const read = (0,strict/* jsonOrText */.BG)(item['text']);
+            if (read.kind === 'refused')
+                return { ok: false, reason: `the result's text content is not strict JSON (${read.reason})` };
+            if (read.kind === 'json')
+                texts.push(read.value);
+        }
+    return { ok: true, value: { value, texts } };
+}
+/** A result's value at a path: in the result itself, else in its `structuredContent`, else in its first JSON text content that has it. */
+function inResult(view, path) {
+    const direct = (0,core_json/* memberAt */.mz)(view.value, path);
+    if (direct !== undefined || !(0,core_json/* isObject */.Gv)(view.value))
         return direct;
-    const structured = (0,core_json/* memberAt */.mz)(result['structuredContent'], path);
+    const structured = (0,core_json/* memberAt */.mz)(view.value['structuredContent'], path);
     if (structured !== undefined)
         return structured;
-    const content = result['content'];
-    if (!Array.isArray(content))
-        return undefined;
-    for (const item of content) {
-        if (!(0,core_json/* isObject */.Gv)(item) || typeof item['text'] !== 'string')
-            continue;
-        // Read strictly: a text with a key given twice gives nothing (two readers would see two values).
-        const parsed = (0,strict/* strictValue */.h)(item['text']);
-        const found = parsed.ok ? (0,core_json/* memberAt */.mz)(parsed.value, path) : undefined;
+    for (const text of view.texts) {
+        const found = (0,core_json/* memberAt */.mz)(text, path);
         if (found !== undefined)
             return found;
     }
@@ -11945,7 +11942,7 @@ function guarded(rule, args) {
     return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
 }
 /** One field's value from its source, or why the call does not give it. */
-function fieldValue(field, source, use, whole, urls) {
+function fieldValue(field, source, use, result, whole, urls) {
     const missing = (why) => ({ ok: false, reason: `${field}: ${why}` });
     let given;
     let where;
@@ -11963,11 +11960,9 @@ function fieldValue(field, source, use, whole, urls) {
         where = `arguments.${source.path.join('.')}`;
     }
     else {
-        if (use.result.kind === 'unreadable')
-            return missing(use.result.why);
-        if (use.result.kind !== 'value')
+        if (result === null)
             return missing('no result captured');
-        given = inResult(use.result.value, source.path);
+        given = inResult(result, source.path);
         where = `result.${source.path.join('.')}`;
     }
     if (given === undefined || given === null)
@@ -12027,6 +12022,16 @@ function mapUse(use, mapping, line) {
         };
     if (!use.succeeded)
         return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed', hint: null };
+    // A result the strict reader refuses may say the call failed (isError) or name another target: the
+    // write is asserted with no subject, never verified, whatever the rule binds.
+    const result = resultView(use);
+    if (!result.ok)
+        return {
+            kind: 'call',
+            call: { ...base, asserts: true, effect: null, note: result.reason },
+            count: 'named without its target',
+            hint: null,
+        };
     if (!rule) {
         const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
         return {
@@ -12040,7 +12045,7 @@ function mapUse(use, mapping, line) {
     const target = [];
     const urls = [];
     for (const [field, source] of rule.target) {
-        const value = fieldValue(field, source, use, whole.has(field), urls);
+        const value = fieldValue(field, source, use, result.value, whole.has(field), urls);
         if (!value.ok) {
             const noArgs = source.from === 'arg' && use.args.kind === 'absent';
             return {
@@ -19634,7 +19639,7 @@ function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (parsed.ok)
             return { value: parsed.value.json, start, elements: parsed.value.elements };
         sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
@@ -19714,7 +19719,7 @@ function* logLines(text, options, sink) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
         if (parsed.ok)
             yield { kind: 'json', doc: { value: parsed.value.json, start, elements: parsed.value.elements } };
         else
@@ -19746,7 +19751,7 @@ function* values(text, opts, limits, sink) {
             sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const parsed = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
+            const parsed = (0,strict/* parseStrict */.z3)(text, opts, at, end.value);
             if (parsed.ok)
                 yield { doc: { value: parsed.value.json, start: at, elements: parsed.value.elements }, end: end.value };
             else
@@ -20455,7 +20460,8 @@ class Scanner {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  z: () => (/* binding */ parseStrict),
+  BG: () => (/* binding */ jsonOrText),
+  z3: () => (/* binding */ parseStrict),
   h: () => (/* binding */ strictValue)
 });
 
@@ -20613,6 +20619,23 @@ function shifted(elements, by) {
 function strictValue(text, maxDepth = limits/* DEFAULT_LIMITS */.dR.maxDepth) {
     const parsed = parseStrict(text, { maxDepth });
     return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
+}
+/**
+ * Text that may hold JSON (a tool's result, an MCP result's text content): its value read strictly;
+ * plain text (not JSON to anyone); or JSON the strict reader refuses (a key given twice, a lone
+ * surrogate, a number out of range), with why: never a value then, since another reader would take one.
+ */
+function jsonOrText(text) {
+    const parsed = strictValue(text);
+    if (parsed.ok)
+        return { kind: 'json', value: parsed.value };
+    try {
+        JSON.parse(text);
+    }
+    catch {
+        return { kind: 'text' };
+    }
+    return { kind: 'refused', reason: parsed.reason };
 }
 
 

@@ -66,3 +66,21 @@ export function strictValue(text: string, maxDepth = DEFAULT_LIMITS.maxDepth): R
   const parsed = parseStrict(text, { maxDepth });
   return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
+
+/**
+ * Text that may hold JSON (a tool's result, an MCP result's text content): its value read strictly;
+ * plain text (not JSON to anyone); or JSON the strict reader refuses (a key given twice, a lone
+ * surrogate, a number out of range), with why: never a value then, since another reader would take one.
+ */
+export function jsonOrText(
+  text: string,
+): { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'text' } | { readonly kind: 'refused'; readonly reason: string } {
+  const parsed = strictValue(text);
+  if (parsed.ok) return { kind: 'json', value: parsed.value };
+  try {
+    JSON.parse(text);
+  } catch {
+    return { kind: 'text' };
+  }
+  return { kind: 'refused', reason: parsed.reason };
+}

@@ -11,7 +11,7 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { quote } from '../../core/text.js';
 import { fromEpochNanos, type Instant } from '../../core/time.js';
-import { strictValue } from '../../read/json/strict.js';
+import { jsonOrText } from '../../read/json/strict.js';
 
 /** A tool call as the telemetry says it happened, before any mapping. */
 export interface ToolUse {
@@ -86,36 +86,21 @@ function objectOf(given: unknown, what: string): ToolUse['args'] {
   if (given === undefined || given === null) return { kind: 'absent', why: `no ${what}` };
   if (isObject(given)) return { kind: 'object', value: given };
   if (typeof given !== 'string') return { kind: 'unreadable', why: `${what} is not an object` };
-  const parsed = strictValue(given);
-  if (!parsed.ok)
-    return {
-      kind: 'unreadable',
-      why: isJson(given) ? `${what} is not strict JSON (${parsed.reason})` : `${what} is not JSON (cut short by the producer?)`,
-    };
+  const parsed = jsonOrText(given);
+  if (parsed.kind === 'text') return { kind: 'unreadable', why: `${what} is not JSON (cut short by the producer?)` };
+  if (parsed.kind === 'refused') return { kind: 'unreadable', why: `${what} is not strict JSON (${parsed.reason})` };
   return isObject(parsed.value)
     ? { kind: 'object', value: parsed.value }
     : { kind: 'unreadable', why: `${what} is JSON but not an object` };
 }
 
-/** Whether a text is JSON to JSON.parse (which takes the last of a key given twice): what tells JSON the strict reader refuses from other text. */
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A tool's result: structured, JSON text parsed strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
+/** A tool's result: structured, JSON text read strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given: unknown): ToolUse['result'] {
   if (given === undefined || given === null) return { kind: 'absent' };
   if (typeof given !== 'string') return { kind: 'value', value: given };
-  const parsed = strictValue(given);
-  if (parsed.ok) return { kind: 'value', value: parsed.value };
-  return isJson(given)
-    ? { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` }
-    : { kind: 'value', value: given };
+  const parsed = jsonOrText(given);
+  if (parsed.kind === 'refused') return { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` };
+  return { kind: 'value', value: parsed.kind === 'json' ? parsed.value : given };
 }
 
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */

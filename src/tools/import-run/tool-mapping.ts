@@ -14,7 +14,7 @@ import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
 import { asciiLower } from '../../core/text.js';
 import { rfc3339 } from '../../core/time.js';
-import { strictValue } from '../../read/json/strict.js';
+import { jsonOrText } from '../../read/json/strict.js';
 import type { FieldSource, ToolMapping, ToolRule, UrlPart } from '../../read/mapping-file.js';
 import type { FieldValue, ProducerCall } from './call.js';
 import { type GithubUrl, githubUrl } from './github-url.js';
@@ -26,21 +26,40 @@ export type Mapped =
   | { readonly kind: 'mapping'; readonly at: Location; readonly message: string };
 
 /**
- * A result's value at a path: in the result itself, else in an MCP CallToolResult's
- * `structuredContent` or its first text content that is JSON (what MCP servers return).
+ * A tool's result as fields are read from it: the value itself, its MCP `structuredContent`, and its
+ * text contents that are JSON (what MCP servers return), each read once and strictly. A text content
+ * the strict reader refuses (a key given twice) makes the whole result unreadable: no field is read
+ * from it, not even from another content (which one another reader would take is not known).
  */
-function inResult(result: unknown, path: readonly string[]): unknown {
-  const direct = memberAt(result, path);
-  if (direct !== undefined || !isObject(result)) return direct;
-  const structured = memberAt(result['structuredContent'], path);
+interface ResultView {
+  readonly value: unknown;
+  readonly texts: readonly unknown[];
+}
+
+function resultView(use: ToolUse): Result<ResultView | null> {
+  if (use.result.kind === 'unreadable') return { ok: false, reason: use.result.why };
+  if (use.result.kind !== 'value') return { ok: true, value: null };
+  const value = use.result.value;
+  const texts: unknown[] = [];
+  const content = isObject(value) ? value['content'] : undefined;
+  if (Array.isArray(content))
+    for (const item of content) {
+      if (!isObject(item) || typeof item['text'] !== 'string') continue;
+      const read = jsonOrText(item['text']);
+      if (read.kind === 'refused') return { ok: false, reason: `the result's text content is not strict JSON (${read.reason})` };
+      if (read.kind === 'json') texts.push(read.value);
+    }
+  return { ok: true, value: { value, texts } };
+}
+
+/** A result's value at a path: in the result itself, else in its `structuredContent`, else in its first JSON text content that has it. */
+function inResult(view: ResultView, path: readonly string[]): unknown {
+  const direct = memberAt(view.value, path);
+  if (direct !== undefined || !isObject(view.value)) return direct;
+  const structured = memberAt(view.value['structuredContent'], path);
   if (structured !== undefined) return structured;
-  const content = result['content'];
-  if (!Array.isArray(content)) return undefined;
-  for (const item of content) {
-    if (!isObject(item) || typeof item['text'] !== 'string') continue;
-    // Read strictly: a text with a key given twice gives nothing (two readers would see two values).
-    const parsed = strictValue(item['text']);
-    const found = parsed.ok ? memberAt(parsed.value, path) : undefined;
+  for (const text of view.texts) {
+    const found = memberAt(text, path);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -123,7 +142,14 @@ function guarded(rule: ToolRule, args: JsonObject | null): boolean {
 }
 
 /** One field's value from its source, or why the call does not give it. */
-function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boolean, urls: string[]): Result<FieldValue> {
+function fieldValue(
+  field: string,
+  source: FieldSource,
+  use: ToolUse,
+  result: ResultView | null,
+  whole: boolean,
+  urls: string[],
+): Result<FieldValue> {
   const missing = (why: string): Result<FieldValue> => ({ ok: false, reason: `${field}: ${why}` });
   let given: unknown;
   let where: string;
@@ -137,9 +163,8 @@ function fieldValue(field: string, source: FieldSource, use: ToolUse, whole: boo
     given = memberAt(use.args.value, source.path);
     where = `arguments.${source.path.join('.')}`;
   } else {
-    if (use.result.kind === 'unreadable') return missing(use.result.why);
-    if (use.result.kind !== 'value') return missing('no result captured');
-    given = inResult(use.result.value, source.path);
+    if (result === null) return missing('no result captured');
+    given = inResult(result, source.path);
     where = `result.${source.path.join('.')}`;
   }
   if (given === undefined || given === null) return missing(`nothing at ${where}`);
@@ -196,6 +221,16 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
     };
   if (!use.succeeded)
     return { kind: 'call', call: { ...base, asserts: false, effect: null, note: 'the call failed' }, count: 'failed', hint: null };
+  // A result the strict reader refuses may say the call failed (isError) or name another target: the
+  // write is asserted with no subject, never verified, whatever the rule binds.
+  const result = resultView(use);
+  if (!result.ok)
+    return {
+      kind: 'call',
+      call: { ...base, asserts: true, effect: null, note: result.reason },
+      count: 'named without its target',
+      hint: null,
+    };
   if (!rule) {
     const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
     return {
@@ -209,7 +244,7 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   const target: [string, FieldValue][] = [];
   const urls: string[] = [];
   for (const [field, source] of rule.target) {
-    const value = fieldValue(field, source, use, whole.has(field), urls);
+    const value = fieldValue(field, source, use, result.value, whole.has(field), urls);
     if (!value.ok) {
       const noArgs = source.from === 'arg' && use.args.kind === 'absent';
       return {
