@@ -15121,10 +15121,11 @@ const shapeOnly = {
 ;// CONCATENATED MODULE: ./src/gate/evidence.ts
 /**
  * One input file, with everything beside it, is the unit of work. `readEvidence` (the main thread)
- * or `readWire` (a worker, which sends text) runs on whichever thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
- * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
- * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
- * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
+ * or `readWire` (a worker, which sends text) runs on whichever thread reads the file
+ * (gate/readers.ts): it reads and binds the file, finds its sidecars once (one look, one refusal
+ * each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always checked), runs every
+ * configured trust checker of its role (src/trust/checkers/), and returns core input with trust
+ * decided. Signatures and payloads stay on this thread; what leaves is decisions.
  */
 
 

@@ -1,9 +1,10 @@
 /**
  * One input file, with everything beside it, is the unit of work. `readEvidence` (the main thread)
- * or `readWire` (a worker, which sends text) runs on whichever thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
- * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
- * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
- * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
+ * or `readWire` (a worker, which sends text) runs on whichever thread reads the file
+ * (gate/readers.ts): it reads and binds the file, finds its sidecars once (one look, one refusal
+ * each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always checked), runs every
+ * configured trust checker of its role (src/trust/checkers/), and returns core input with trust
+ * decided. Signatures and payloads stay on this thread; what leaves is decisions.
  */
 import { createPublicKey } from 'node:crypto';
 import { sha256Hex } from '../core/binding.js';
