@@ -191,9 +191,75 @@ describe('import k8s-audit', () => {
     ],
     [
       'a RoleBinding without its namespace: located',
-      { 'in.log': json({ ...complete, objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', name: 'x' } }) },
+      {
+        'in.log': json({
+          ...complete,
+          objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', name: 'x' },
+          requestObject: undefined,
+          responseObject: undefined,
+        }),
+      },
       ['--cluster', 'prod-eu'],
       { refuses: /a RoleBinding without its namespace/ },
+    ],
+    // The red team's: what the API server answers 2xx for without creating, and creating by other verbs.
+    [
+      'a dry run (?dryRun=All: answered 201, nothing created) is no record',
+      { 'in.log': json({ ...complete, requestURI: `${String(complete?.['requestURI'])}?dryRun=All&fieldManager=kubectl` }) },
+      ['--cluster', 'prod-eu'],
+      { writes: (l) => expect(l).toHaveLength(0), says: /1 a dry run \(nothing was created\)/ },
+    ],
+    ...(['patch', 'update'] as const).map((verb): [string, Record<string, string>, string[], Expected] => [
+      `a binding created by ${verb} (server-side apply, a PUT that creates: 201) is a record; ${verb} answered 200 changed one that was there`,
+      {
+        'in.log':
+          json({ ...complete, verb, auditID: `${verb}-1` }) +
+          json({ ...complete, verb, auditID: `${verb}-2`, responseStatus: { metadata: {}, code: 200 } }),
+      },
+      ['--cluster', 'prod-eu'],
+      {
+        writes: (l) => expect(subjects(l).map((x) => (x as { target: { name: string } }).target.name)).toEqual(['ci-edit']),
+        says: /1 not a role binding created/,
+      },
+    ]),
+    [
+      'a name the reference and the created object give differently: located, never one of them taken',
+      {
+        'in.log': json({
+          ...complete,
+          objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', namespace: 'payments', name: 'rb1' },
+        }),
+      },
+      ['--cluster', 'prod-eu'],
+      { refuses: /two names \("rb1" and "ci-edit"\): which binding was made cannot be said/ },
+    ],
+    [
+      'a namespace the reference and the created object give differently: located',
+      {
+        'in.log': json({
+          ...complete,
+          objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', namespace: 'kube-system' },
+        }),
+      },
+      ['--cluster', 'prod-eu'],
+      { refuses: /two namespaces \("kube-system" and "payments"\)/ },
+    ],
+    [
+      'a name that is no text is located, never passed over for the next place',
+      {
+        'in.log': json({
+          ...complete,
+          objectRef: { resource: 'rolebindings', apiGroup: 'rbac.authorization.k8s.io', namespace: 'payments', name: 5 },
+        }),
+      },
+      ['--cluster', 'prod-eu'],
+      { refuses: /objectRef\.name is not text/ },
+    ],
+    [
+      'a time given and unreadable is located, never passed over for another',
+      { 'in.log': json({ ...complete, stageTimestamp: 'yesterday' }) },
+      ['--cluster', 'prod-eu'],
+      { refuses: /its time "yesterday" is not an RFC 3339 time/ },
     ],
   ];
   it.each(ROWS)('%s', async (_name, files, args, expected) => {

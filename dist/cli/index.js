@@ -10179,7 +10179,9 @@ function githubWriteOf(event, entry, request, payload) {
  * role binding created: stage `ResponseComplete`, verb `create`, resource `rolebindings` /
  * `clusterrolebindings` of `rbac.authorization.k8s.io`, a 2xx response. Record id "k8s-audit:" +
  * auditID (each stage of one request repeats it: only the complete one maps); the cluster is the
- * one --cluster names (the log does not); the actor is `user.username`.
+ * one --cluster names (the log does not); the actor is `user.username`. A binding applied
+ * (`patch`, server-side apply) or put (`update`) is created when the answer is 201; a dry run
+ * (`?dryRun=All`) creates nothing; a name or namespace two places give differently is an error.
  */
 
 
@@ -10189,10 +10191,47 @@ const KINDS = new Map([
     ['rolebindings', 'RoleBinding'],
     ['clusterrolebindings', 'ClusterRoleBinding'],
 ]);
-/** The binding's name: the request's object reference, else the created object's (a create's reference has none at the Metadata level). */
-const nameOf = (e) => (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'objectRef'), 'name') ??
-    (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'responseObject'), 'metadata'), 'name') ??
-    (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'requestObject'), 'metadata'), 'name');
+/**
+ * One field the entry may give in several places (the request's object reference, the created
+ * object, the request's object): its one value, null when none gives it, or why not (a place that
+ * gives it as something other than text, or two places that disagree: which one the binding is
+ * cannot be said, so it is never guessed).
+ */
+function oneText(e, field, places) {
+    let found = null;
+    for (const place of places) {
+        const given = (0,core_json/* memberAt */.mz)(e, [...place, field]);
+        if (given === undefined || given === null || given === '')
+            continue;
+        if (typeof given !== 'string')
+            return { error: `${[...place, field].join('.')} is not text` };
+        if (found !== null && given !== found)
+            return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which binding was made cannot be said` };
+        found = given;
+    }
+    return { value: found };
+}
+const NAMES = [['objectRef'], ['responseObject', 'metadata'], ['requestObject', 'metadata']];
+/** Whether the request was a dry run (`?dryRun=All`): the API server answers as if it created the object, and creates nothing. */
+function dryRun(e) {
+    const uri = (0,core_json/* str */.gx)(e, 'requestURI');
+    if (uri === null)
+        return false;
+    const query = uri.indexOf('?');
+    return query >= 0 && new URLSearchParams(uri.slice(query + 1)).has('dryRun');
+}
+/**
+ * A binding created: `create` answered 2xx, or `patch` (server-side apply) or `update` (a PUT that
+ * creates) answered 201 Created: an agent that applies a binding creates it as surely as one that
+ * posts it.
+ */
+function created(verb, code) {
+    if (code === null || code < 200 || code > 299)
+        return verb === 'create' || verb === 'patch' || verb === 'update' ? 'failed' : 'other';
+    if (verb === 'create' || ((verb === 'patch' || verb === 'update') && code === 201))
+        return 'created';
+    return 'other';
+}
 const k8sAudit = (cluster) => (e) => {
     if (e['kind'] !== 'Event')
         return { kind: 'error', message: 'not an audit.k8s.io Event (kind is not "Event")' };
@@ -10201,32 +10240,44 @@ const k8sAudit = (cluster) => (e) => {
         return { kind: 'skip', reason: 'not ResponseComplete' };
     const ref = (0,core_json/* obj */.WL)(e, 'objectRef');
     const kind = KINDS.get((0,core_json/* str */.gx)(ref, 'resource') ?? '');
-    if ((0,core_json/* str */.gx)(e, 'verb') !== 'create' || kind === undefined || (0,core_json/* str */.gx)(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
+    if (kind === undefined || (0,core_json/* str */.gx)(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
         return { kind: 'skip', reason: 'not a role binding created' };
-    const code = (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code');
-    if (code === null || code < 200 || code > 299)
+    const made = created((0,core_json/* str */.gx)(e, 'verb'), (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code'));
+    if (made === 'other')
+        return { kind: 'skip', reason: 'not a role binding created' };
+    if (made === 'failed')
         return { kind: 'skip', reason: 'failed (not 2xx)' };
+    if (dryRun(e))
+        return { kind: 'skip', reason: 'a dry run (nothing was created)' };
     const id = (0,core_json/* str */.gx)(e, 'auditID');
     if (!id)
         return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
-    const name = nameOf(e);
+    const name = oneText(e, 'name', NAMES);
+    if ('error' in name)
+        return { kind: 'error', message: `entry ${idText(id)}: ${name.error}` };
     // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.
-    if (!name)
+    if (name.value === null)
         return { kind: 'skip', reason: 'a binding the entry does not name (log rbac at the Request level)' };
-    const namespace = kind === 'RoleBinding' ? (0,core_json/* str */.gx)(ref, 'namespace') : null;
-    if (kind === 'RoleBinding' && namespace === null)
-        return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
+    let namespace = null;
+    if (kind === 'RoleBinding') {
+        const given = oneText(e, 'namespace', NAMES);
+        if ('error' in given)
+            return { kind: 'error', message: `entry ${idText(id)}: ${given.error}` };
+        if (given.value === null)
+            return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
+        namespace = given.value;
+    }
     const user = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'user'), 'username');
-    const scope = {
-        actors: user ? [user] : [],
-        repo: null,
-        tenant: cluster,
-        time: entryTime(e['stageTimestamp']) ?? entryTime(e['requestReceivedTimestamp']),
-    };
+    // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
+    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
+    const time = entryTime(stamp);
+    if (stamp !== undefined && time === null)
+        return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
+    const scope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     return tenantWrite(`k8s-audit:${id}`, 'k8s_rbac_binding', 'create', cluster, [
         ['namespace', namespace],
         ['kind', kind],
-        ['name', name],
+        ['name', name.value],
     ], scope);
 };
 
