@@ -5,7 +5,7 @@
  * the provider's mapping file (examples/mappings/) → a run, the provider's export → records, the gate
  * `verified`; another target stays unbound; a duplicate entry is one record.
  */
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -507,6 +507,86 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     // The log file is listed by the missing digest: refused; and the gap is said.
     expect(gap.code).toBe(1);
     expect(gap.stderr).toMatch(/the digest chain has a gap before b\/AWSLogs\/.+_20261201T120000Z\.json\.gz/);
+  });
+
+  // The red team's: a statement over a window the digests do not vouch for; a key's validity that fails open; a digest that inflates.
+  it('a window is covered only when the digests span it and every log file they list in it was read', async () => {
+    const windowed = (dir: string, digests: string, since: string, until: string, keys = KEYS) =>
+      cli(
+        [
+          'import',
+          'aws-cloudtrail',
+          ...['--cloudtrail-digests', digests, '--cloudtrail-public-keys', keys],
+          ...['--actor', ROLE, '--account', '123456789012', '--since', since, '--until', until, '--now', '2026-12-02T00:00:00Z'],
+          ...['--output', 'out.ndjson', TRAIL],
+        ],
+        dir,
+      );
+    const dir = tempDir();
+    const spanned = await windowed(dir, DIGESTS, '2026-12-01T10:00:00Z', '2026-12-01T12:00:00Z');
+    expect(spanned.code, spanned.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8')).toMatch(/receipt-gate\.audit_coverage\.v1/);
+    // A day claimed, two hours signed: nothing is written.
+    const day = await windowed(tempDir(), DIGESTS, '2026-12-01', '2026-12-02');
+    expect(day.code).toBe(1);
+    expect(day.stderr).toMatch(
+      /the CloudTrail digests do not vouch for the window --since\/--until claims: no AWS-signed digest of .+agents-trail_us-east-1 spans 2026-12-01T00:00:00Z to 2026-12-01T10:00:00Z/,
+    );
+    expect(day.stderr).toMatch(/nothing written/);
+    // A digest in the window lists a second log file, not given: nothing is written.
+    const key = digestKey();
+    const other = { s3Object: 'AWSLogs/123456789012/CloudTrail/us-east-1/2026/12/01/other.json.gz', bytes: Buffer.from('{"Records":[]}') };
+    const d = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'b',
+        start: '2026-12-01T10:00:00Z',
+        end: '2026-12-01T11:00:00Z',
+        logs: [{ s3Object: LOG_OBJECT, bytes: readFileSync(TRAIL) }, other],
+        previous: null,
+      },
+      key,
+    );
+    const missing = tempDir();
+    writeFiles(missing, { [`d/${d.name}`]: d.gz, [`d/${d.name}.sig`]: d.signature, 'keys.json': publicKeysJson([key]) });
+    const r = await windowed(
+      missing,
+      path.join(missing, 'd'),
+      '2026-12-01T10:00:00Z',
+      '2026-12-01T11:00:00Z',
+      path.join(missing, 'keys.json'),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/log file AWSLogs\/.+\/other\.json\.gz, listed by the digest .+ in the window, was not given/);
+    expect(existsSync(path.join(missing, 'out.ndjson'))).toBe(false);
+  });
+
+  it('a key whose validity cannot be read is refused (never a key that signs for ever); a digest that inflates past --max-file-size is refused, located', async () => {
+    const dir = tempDir();
+    const keys = JSON.parse(readFileSync(KEYS, 'utf8')) as { PublicKeyList: Record<string, unknown>[] };
+    for (const end of ['2026-06-01 00:00:00', '2026-06-01T00:00:00.000+0000', 'Mon, 01 Jun 2026 00:00:00 GMT', null]) {
+      const edited = { PublicKeyList: keys.PublicKeyList.map((k) => ({ ...k, ValidityEndTime: end })) };
+      writeFiles(dir, { 'keys.json': JSON.stringify(edited) });
+      const r = await withDigests(dir, DIGESTS, path.join(dir, 'keys.json'));
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/ValidityEndTime is not an RFC 3339 time or seconds since the epoch/)]);
+    }
+    const bomb = tempDir();
+    const [first] = readdirSync(DIGESTS).filter((n) => n.endsWith('.json.gz'));
+    writeFiles(bomb, {
+      [`d/${first}`]: gzipSync(Buffer.alloc(4 * 1024 ** 2, 0x20)),
+      [`d/${first}.sig`]: readFileSync(path.join(DIGESTS, `${first}.sig`)),
+    });
+    const r = await cli(
+      [
+        'import',
+        'aws-cloudtrail',
+        ...['--max-file-size', '1MiB', '--cloudtrail-digests', path.join(bomb, 'd'), '--cloudtrail-public-keys', KEYS],
+        ...['--output', 'out.ndjson', TRAIL],
+      ],
+      bomb,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/:1:1: this CloudTrail digest is refused: not a gzip file that decompresses within 1048576 bytes/);
   });
 
   it('--cloudtrail-digests and --cloudtrail-public-keys go together, and only with aws-cloudtrail', async () => {

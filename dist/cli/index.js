@@ -9544,8 +9544,8 @@ const hash = {
 
 
 const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
-/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
-function uncompressed(bytes, maxBytes = 1 << 30) {
+/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3), at most `maxBytes` (the import's --max-file-size). */
+function uncompressed(bytes, maxBytes) {
     if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
         return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     try {
@@ -9589,7 +9589,8 @@ function readPublicKeys(input) {
                 ok: false,
                 reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
             };
-        // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch.
+        // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch. A bound that is absent or
+        // unreadable is refused: read as no bound, a key would sign for ever (a validity that fails open).
         const time = (k) => {
             const t = (0,core_json/* isObject */.Gv)(entry) ? entry[k] : undefined;
             if (typeof t === 'number')
@@ -9597,13 +9598,20 @@ function readPublicKeys(input) {
             const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
             return parsed?.ok ? parsed.value : null;
         };
-        keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
+        const from = time('ValidityStartTime');
+        const to = time('ValidityEndTime');
+        if (from === null || to === null)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): ${from === null ? 'ValidityStartTime' : 'ValidityEndTime'} is not an RFC 3339 time or seconds since the epoch (when the key signs cannot be told)`,
+            };
+        keys.set(fingerprint, { key, from, to });
     }
     return { ok: true, value: keys };
 }
-/** One digest file and its signature → the digest, or why AWS did not sign it. */
-function readDigest(input, signatureHex, keys) {
-    const bytes = uncompressed(input.bytes);
+/** One digest file and its signature → the digest, or why AWS did not sign it (uncompressed, at most `maxBytes`). */
+function readDigest(input, signatureHex, keys, maxBytes) {
+    const bytes = uncompressed(input.bytes, maxBytes);
     if (!bytes.ok)
         return bytes;
     const parsed = (0,strict/* strictValue */.h)(bytes.value.toString('utf8'));
@@ -9613,15 +9621,19 @@ function readDigest(input, signatureHex, keys) {
     if (!(0,core_json/* isObject */.Gv)(value))
         return { ok: false, reason: 'not a digest (a JSON object)' };
     const d = value;
+    const startText = (0,core_json/* str */.gx)(d, 'digestStartTime');
     const endText = (0,core_json/* str */.gx)(d, 'digestEndTime');
     const bucket = (0,core_json/* str */.gx)(d, 'digestS3Bucket');
     const object = (0,core_json/* str */.gx)(d, 'digestS3Object');
     const fingerprint = (0,core_json/* str */.gx)(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
-    if (!endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
+    if (!startText || !endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
         return {
             ok: false,
-            reason: 'not a CloudTrail digest (digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
+            reason: 'not a CloudTrail digest (digestStartTime, digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
         };
+    const start = parseRfc3339(startText);
+    if (!start.ok)
+        return { ok: false, reason: `digestStartTime ${start.reason}` };
     const end = parseRfc3339(endText);
     if (!end.ok)
         return { ok: false, reason: `digestEndTime ${end.reason}` };
@@ -9630,7 +9642,7 @@ function readDigest(input, signatureHex, keys) {
     const key = keys.get(fingerprint);
     if (!key)
         return { ok: false, reason: `signed by the key ${(0,core_text/* quote */.hD)(fingerprint, 40)}, which the public keys file does not list` };
-    if ((key.from && compareInstants(end.value, key.from) < 0) || (key.to && compareInstants(end.value, key.to) > 0))
+    if (compareInstants(end.value, key.from) < 0 || compareInstants(end.value, key.to) > 0)
         return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
     const signature = signatureHex.trim().toLowerCase();
     if (!/^(?:[0-9a-f]{2})+$/.test(signature))
@@ -9655,6 +9667,7 @@ function readDigest(input, signatureHex, keys) {
         value: {
             name: input.name,
             path: `${bucket}/${object}`,
+            start: start.value,
             end: end.value,
             fingerprint,
             signature,
@@ -9679,14 +9692,14 @@ function trailOf(object) {
  * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
  * verify; a chain whose digest names a previous signature no digest given has is a gap, said.
  */
-function checkDigests(digests, keysFile) {
+function checkDigests(digests, keysFile, maxBytes) {
     const keys = readPublicKeys(keysFile);
     if (!keys.ok)
         return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
     const good = [];
     const refused = [];
     for (const { digest, signature } of digests) {
-        const got = readDigest(digest, signature, keys.value);
+        const got = readDigest(digest, signature, keys.value, maxBytes);
         if (got.ok)
             good.push(got.value);
         else
@@ -9709,7 +9722,44 @@ function checkDigests(digests, keysFile) {
                 gaps.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path} (a digest missing, or one not AWS's)`);
         }
     }
-    return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
+    return { ok: true, value: { vouched, refused, gaps, digests: good.length, chains: [...trails.values()] } };
+}
+/**
+ * What the digests cannot vouch for in a window an import claims to cover (its coverage statement):
+ * a gap in a trail's chain, a stretch of the window no digest of the trail spans, a log file listed
+ * by a digest whose hour overlaps the window that was not given (`read`: the hashes of the log files
+ * read). Empty: for every trail given, the window is AWS-signed from end to end and every log file
+ * AWS delivered in it was read. A statement is never written over less.
+ */
+function windowUncovered(check, since, until, read) {
+    const problems = [...check.gaps];
+    for (const chain of check.chains) {
+        const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
+        // The first stretch of the window no digest of the trail spans, if any.
+        let covered = since;
+        let hole = null;
+        for (const d of byStart) {
+            if (compareInstants(d.end, covered) <= 0)
+                continue;
+            if (compareInstants(d.start, covered) > 0) {
+                hole = d.start;
+                break;
+            }
+            covered = d.end;
+        }
+        if (compareInstants(covered, until) < 0) {
+            const to = hole !== null && compareInstants(hole, until) < 0 ? hole : until;
+            problems.push(`no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`);
+        }
+        for (const d of chain) {
+            if (compareInstants(d.start, until) >= 0 || compareInstants(d.end, since) <= 0)
+                continue;
+            for (const [hash, s3Object] of d.logs)
+                if (!read.has(hash))
+                    problems.push(`log file ${s3Object}, listed by the digest ${d.path} in the window, was not given`);
+        }
+    }
+    return problems;
 }
 /**
  * A log file vouched for by a verified digest: the words its records carry, and its uncompressed
@@ -9722,7 +9772,7 @@ function vouchLogFile(check, input, maxBytes) {
     const sha256 = (0,binding/* sha256Hex */.fg)(plain.value);
     const words = check.vouched.get(sha256);
     if (words !== undefined)
-        return { ok: true, value: { words, bytes: plain.value } };
+        return { ok: true, value: { words, bytes: plain.value, sha256 } };
     return {
         ok: false,
         reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
@@ -11021,7 +11071,7 @@ function cloudTrailDigests(flags, kind, cwd, limits) {
     }
     if (!keys)
         return null;
-    const checked = checkDigests(given, keys);
+    const checked = checkDigests(given, keys, limits.maxFileBytes);
     if (!checked.ok)
         throw new types_UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
     for (const r of checked.value.refused)
@@ -11102,8 +11152,20 @@ const importExports = {
         if (digests && !digests.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)(tool, digests.reason));
         const check = digests?.value ?? null;
-        const vouch = check ? (input) => vouchLogFile(check, input, limits.maxFileBytes) : null;
+        const read = new Set();
+        const vouch = check
+            ? (input) => {
+                const got = vouchLogFile(check, input, limits.maxFileBytes);
+                if (got.ok)
+                    read.add(got.value.sha256);
+                return got;
+            }
+            : null;
         const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
+        // A statement of what was covered, with digests: only when they vouch for the whole window (docs/coverage.md §6).
+        const uncovered = check && coverage && since && until ? windowUncovered(check, since, until, read) : [];
+        if (uncovered.length > 0)
+            return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, (0,cli_command/* say */.cv)(tool, `the CloudTrail digests do not vouch for the window --since/--until claims: ${uncovered.join('; ')}`));
         const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
         if (!result.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, `${result.reason.summary}${chain}`)}`);

@@ -13,7 +13,7 @@ import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { readNamedFile } from '../../read/files.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { checkDigests, type DigestCheck, vouchLogFile } from '../../tools/import/cloudtrail-digests.js';
+import { checkDigests, type DigestCheck, vouchLogFile, windowUncovered } from '../../tools/import/cloudtrail-digests.js';
 import { IMPORT_KIND_NAMES, type ImportKind, importer, importKind } from '../../tools/import/kinds.js';
 import { type CoverageScope, type ImportSettings, runImport } from '../../tools/import/run.js';
 import { ORGANISATION, parseWindowTime, tenantPlace } from '../../tools/import/scope.js';
@@ -262,7 +262,7 @@ function cloudTrailDigests(
     else given.push({ digest, signature: sig.value.toString('utf8') });
   }
   if (!keys) return null;
-  const checked = checkDigests(given, keys);
+  const checked = checkDigests(given, keys, limits.maxFileBytes);
   if (!checked.ok) throw new UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
   for (const r of checked.value.refused) problems.push(finding('invalid_artifact', { file: r.file, line: 1, column: 1 }, r.message));
   return problems.length > 0 ? { ok: false, reason: problems } : { ok: true, value: checked.value };
@@ -339,8 +339,23 @@ export const importExports: Command = {
     const digests = cloudTrailDigests(f, kind, ctx.cwd, limits);
     if (digests && !digests.ok) return wroteNothing(tool, EXIT.problem, findingLines(tool, digests.reason));
     const check = digests?.value ?? null;
-    const vouch = check ? (input: ToolInput) => vouchLogFile(check, input, limits.maxFileBytes) : null;
+    const read = new Set<string>();
+    const vouch = check
+      ? (input: ToolInput) => {
+          const got = vouchLogFile(check, input, limits.maxFileBytes);
+          if (got.ok) read.add(got.value.sha256);
+          return got;
+        }
+      : null;
     const result = runImport({ kind, inputs, limits, options: { slack, tenant }, sign, scope, coverage, vouch });
+    // A statement of what was covered, with digests: only when they vouch for the whole window (docs/coverage.md §6).
+    const uncovered = check && coverage && since && until ? windowUncovered(check, since, until, read) : [];
+    if (uncovered.length > 0)
+      return wroteNothing(
+        tool,
+        EXIT.problem,
+        say(tool, `the CloudTrail digests do not vouch for the window --since/--until claims: ${uncovered.join('; ')}`),
+      );
     const chain = check ? `; ${check.digests} AWS-signed digest(s) checked${check.gaps.map((g) => `; ${g}`).join('')}` : '';
     if (!result.ok)
       return wroteNothing(

@@ -18,21 +18,23 @@ import { sha256Hex } from '../../core/binding.js';
 import { isObject, type JsonObject, str } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
-import { compareInstants, fromEpochNumber, type Instant, parseRfc3339 } from '../../core/time.js';
+import { compareInstants, fromEpochNumber, type Instant, parseRfc3339, rfc3339 } from '../../core/time.js';
 import { strictValue } from '../../read/json/strict.js';
 import type { ToolInput } from '../input.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
 interface PublicKey {
   readonly key: KeyObject;
-  readonly from: Instant | null;
-  readonly to: Instant | null;
+  readonly from: Instant;
+  readonly to: Instant;
 }
 
 /** A digest whose signature verified: what it lists, and where it is in its trail's chain. */
 interface Digest {
   readonly name: string;
   readonly path: string;
+  /** The hour it vouches for: digestStartTime to digestEndTime. */
+  readonly start: Instant;
   readonly end: Instant;
   readonly fingerprint: string;
   readonly signature: string;
@@ -48,15 +50,17 @@ export interface DigestCheck {
   readonly vouched: ReadonlyMap<string, string>;
   /** Each digest that did not verify, and why (the import fails on any). */
   readonly refused: readonly { readonly file: string; readonly message: string }[];
-  /** Gaps in a trail's chain of digests, in words (said, not fatal: a digest may be outside the window exported). */
+  /** Gaps in a trail's chain of digests, in words (said; fatal when a window is claimed: `windowUncovered`). */
   readonly gaps: readonly string[];
   readonly digests: number;
+  /** Each trail's verified digests, in time order. */
+  readonly chains: readonly (readonly Digest[])[];
 }
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
-/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3). */
-function uncompressed(bytes: Uint8Array, maxBytes = 1 << 30): Result<Buffer> {
+/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3), at most `maxBytes` (the import's --max-file-size). */
+function uncompressed(bytes: Uint8Array, maxBytes: number): Result<Buffer> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
   try {
     return { ok: true, value: gunzipSync(bytes, { maxOutputLength: maxBytes }) };
@@ -98,43 +102,55 @@ function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>
         ok: false,
         reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
       };
-    // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch.
+    // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch. A bound that is absent or
+    // unreadable is refused: read as no bound, a key would sign for ever (a validity that fails open).
     const time = (k: string): Instant | null => {
       const t = isObject(entry) ? entry[k] : undefined;
       if (typeof t === 'number') return fromEpochNumber(t, 0);
       const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
       return parsed?.ok ? parsed.value : null;
     };
-    keys.set(fingerprint, { key, from: time('ValidityStartTime'), to: time('ValidityEndTime') });
+    const from = time('ValidityStartTime');
+    const to = time('ValidityEndTime');
+    if (from === null || to === null)
+      return {
+        ok: false,
+        reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): ${from === null ? 'ValidityStartTime' : 'ValidityEndTime'} is not an RFC 3339 time or seconds since the epoch (when the key signs cannot be told)`,
+      };
+    keys.set(fingerprint, { key, from, to });
   }
   return { ok: true, value: keys };
 }
 
-/** One digest file and its signature → the digest, or why AWS did not sign it. */
-function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<string, PublicKey>): Result<Digest> {
-  const bytes = uncompressed(input.bytes);
+/** One digest file and its signature → the digest, or why AWS did not sign it (uncompressed, at most `maxBytes`). */
+function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<string, PublicKey>, maxBytes: number): Result<Digest> {
+  const bytes = uncompressed(input.bytes, maxBytes);
   if (!bytes.ok) return bytes;
   const parsed = strictValue(bytes.value.toString('utf8'));
   if (!parsed.ok) return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
   const value = parsed.value;
   if (!isObject(value)) return { ok: false, reason: 'not a digest (a JSON object)' };
   const d: JsonObject = value;
+  const startText = str(d, 'digestStartTime');
   const endText = str(d, 'digestEndTime');
   const bucket = str(d, 'digestS3Bucket');
   const object = str(d, 'digestS3Object');
   const fingerprint = str(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
-  if (!endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
+  if (!startText || !endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
     return {
       ok: false,
-      reason: 'not a CloudTrail digest (digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
+      reason:
+        'not a CloudTrail digest (digestStartTime, digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
     };
+  const start = parseRfc3339(startText);
+  if (!start.ok) return { ok: false, reason: `digestStartTime ${start.reason}` };
   const end = parseRfc3339(endText);
   if (!end.ok) return { ok: false, reason: `digestEndTime ${end.reason}` };
   if (str(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
     return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
   const key = keys.get(fingerprint);
   if (!key) return { ok: false, reason: `signed by the key ${quote(fingerprint, 40)}, which the public keys file does not list` };
-  if ((key.from && compareInstants(end.value, key.from) < 0) || (key.to && compareInstants(end.value, key.to) > 0))
+  if (compareInstants(end.value, key.from) < 0 || compareInstants(end.value, key.to) > 0)
     return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
   const signature = signatureHex.trim().toLowerCase();
   if (!/^(?:[0-9a-f]{2})+$/.test(signature))
@@ -158,6 +174,7 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
     value: {
       name: input.name,
       path: `${bucket}/${object}`,
+      start: start.value,
       end: end.value,
       fingerprint,
       signature,
@@ -187,13 +204,14 @@ function trailOf(object: string): string {
 export function checkDigests(
   digests: readonly { readonly digest: ToolInput; readonly signature: string }[],
   keysFile: ToolInput,
+  maxBytes: number,
 ): Result<DigestCheck> {
   const keys = readPublicKeys(keysFile);
   if (!keys.ok) return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
   const good: Digest[] = [];
   const refused: { file: string; message: string }[] = [];
   for (const { digest, signature } of digests) {
-    const got = readDigest(digest, signature, keys.value);
+    const got = readDigest(digest, signature, keys.value, maxBytes);
     if (got.ok) good.push(got.value);
     else refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
   }
@@ -218,7 +236,44 @@ export function checkDigests(
         );
     }
   }
-  return { ok: true, value: { vouched, refused, gaps, digests: good.length } };
+  return { ok: true, value: { vouched, refused, gaps, digests: good.length, chains: [...trails.values()] } };
+}
+
+/**
+ * What the digests cannot vouch for in a window an import claims to cover (its coverage statement):
+ * a gap in a trail's chain, a stretch of the window no digest of the trail spans, a log file listed
+ * by a digest whose hour overlaps the window that was not given (`read`: the hashes of the log files
+ * read). Empty: for every trail given, the window is AWS-signed from end to end and every log file
+ * AWS delivered in it was read. A statement is never written over less.
+ */
+export function windowUncovered(check: DigestCheck, since: Instant, until: Instant, read: ReadonlySet<string>): string[] {
+  const problems = [...check.gaps];
+  for (const chain of check.chains) {
+    const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
+    // The first stretch of the window no digest of the trail spans, if any.
+    let covered = since;
+    let hole: Instant | null = null;
+    for (const d of byStart) {
+      if (compareInstants(d.end, covered) <= 0) continue;
+      if (compareInstants(d.start, covered) > 0) {
+        hole = d.start;
+        break;
+      }
+      covered = d.end;
+    }
+    if (compareInstants(covered, until) < 0) {
+      const to = hole !== null && compareInstants(hole, until) < 0 ? hole : until;
+      problems.push(
+        `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`,
+      );
+    }
+    for (const d of chain) {
+      if (compareInstants(d.start, until) >= 0 || compareInstants(d.end, since) <= 0) continue;
+      for (const [hash, s3Object] of d.logs)
+        if (!read.has(hash)) problems.push(`log file ${s3Object}, listed by the digest ${d.path} in the window, was not given`);
+    }
+  }
+  return problems;
 }
 
 /**
@@ -229,12 +284,12 @@ export function vouchLogFile(
   check: DigestCheck,
   input: ToolInput,
   maxBytes: number,
-): Result<{ readonly words: string; readonly bytes: Uint8Array }> {
+): Result<{ readonly words: string; readonly bytes: Uint8Array; readonly sha256: string }> {
   const plain = uncompressed(input.bytes, maxBytes);
   if (!plain.ok) return plain;
   const sha256 = sha256Hex(plain.value);
   const words = check.vouched.get(sha256);
-  if (words !== undefined) return { ok: true, value: { words, bytes: plain.value } };
+  if (words !== undefined) return { ok: true, value: { words, bytes: plain.value, sha256 } };
   return {
     ok: false,
     reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
