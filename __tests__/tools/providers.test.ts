@@ -104,6 +104,54 @@ describe('import aws-cloudtrail', () => {
           /in\.json:1:\d+: a lookup-events entry whose CloudTrailEvent is not JSON[\s\S]*an AttachRolePolicy event without an eventID/,
       },
     ],
+    // The red team's: two values for one target field, a field of the wrong type, an account guessed, two lists in one page.
+    [
+      'a CreateAccessKey whose request and response name two users: refused, never the request’s taken',
+      {
+        'in.json': json({
+          Records: [{ ...key, responseElements: { accessKey: { userName: 'admin-user', status: 'Active', accessKeyId: 'AKIA0' } } }],
+        }),
+      },
+      [],
+      { refuses: /two userNames \("ci-uploader" and "admin-user"\): which one is meant cannot be said/ },
+    ],
+    [
+      'a userName that is no text is refused, never passed over for the response’s',
+      {
+        'in.json': json({
+          Records: [
+            {
+              ...key,
+              requestParameters: { userName: 7 },
+              responseElements: { accessKey: { userName: 'admin-user', status: 'Active', accessKeyId: 'AKIA0' } },
+            },
+          ],
+        }),
+      },
+      [],
+      { refuses: /requestParameters\.userName is not text/ },
+    ],
+    [
+      'the account is the recipient’s, never the caller’s: a number, or none, is refused',
+      {
+        'in.json': json({ Records: [{ ...attach, recipientAccountId: 999999999999 }] }),
+        'in-2.json': json({ Records: [{ ...key, recipientAccountId: undefined }] }),
+      },
+      [],
+      { refuses: /recipientAccountId is not text[\s\S]*no recipientAccountId/ },
+    ],
+    [
+      'an errorMessage without its errorCode is a failed call',
+      { 'in.json': json({ Records: [{ ...attach, errorMessage: 'User is not authorized to perform: iam:AttachRolePolicy' }] }) },
+      [],
+      { writes: (l) => expect(l).toHaveLength(0), says: /1 failed call \(errorCode\)/ },
+    ],
+    [
+      'a page with both Records and Events: refused, located, never one list read',
+      { 'in.json': json({ Records: [key], Events: [{ CloudTrailEvent: JSON.stringify(attach) }] }) },
+      [],
+      { refuses: /in\.json:1:1: a page holding entries under Records and Events: which list is the export cannot be said/ },
+    ],
     [
       'a CloudTrailEvent with a key twice (two readers would see two events): refused, located',
       { 'in.json': json({ Events: [{ CloudTrailEvent: JSON.stringify(attach).replace('{', '{"eventName":"ListUsers",') }] }) },
@@ -231,7 +279,7 @@ describe('import k8s-audit', () => {
         }),
       },
       ['--cluster', 'prod-eu'],
-      { refuses: /two names \("rb1" and "ci-edit"\): which binding was made cannot be said/ },
+      { refuses: /two names \("rb1" and "ci-edit"\): which one is meant cannot be said/ },
     ],
     [
       'a namespace the reference and the created object give differently: located',

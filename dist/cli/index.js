@@ -9818,6 +9818,7 @@ function namesOf(table) {
 
 
 
+
 /** @param vouched what vouches for the entry beyond the export (CloudTrail's signed digest), as the record's non_claims say it */
 function makeRecord(m, source, vouched = []) {
     const bound = (0,binding/* binding */.Ch)(m.subject);
@@ -9838,6 +9839,26 @@ function makeRecord(m, source, vouched = []) {
 }
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
+/**
+ * One field an entry may give in several places (Kubernetes: the object reference, the created
+ * object, the request's; CloudTrail: the request's parameters and the response): its one value,
+ * null when none gives it, or why not (a place that gives it as something other than text, or two
+ * places that disagree: which one is meant cannot be said, so it is never guessed).
+ */
+function oneText(e, field, places) {
+    let found = null;
+    for (const place of places) {
+        const given = (0,core_json/* memberAt */.mz)(e, [...place, field]);
+        if (given === undefined || given === null || given === '')
+            continue;
+        if (typeof given !== 'string')
+            return { error: `${[...place, field].join('.')} is not text` };
+        if (found !== null && given !== found)
+            return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which one is meant cannot be said` };
+        found = given;
+    }
+    return { value: found };
+}
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
@@ -9961,7 +9982,8 @@ function awsCloudTrail(entry) {
     const name = (0,core_json/* str */.gx)(e, 'eventName');
     if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy')
         return { kind: 'skip', reason: 'other IAM event' };
-    if (e['errorCode'] !== undefined && e['errorCode'] !== null)
+    // A call AWS refused carries errorCode, and errorMessage; either alone is a failure too.
+    if ((e['errorCode'] ?? null) !== null || (e['errorMessage'] ?? null) !== null)
         return { kind: 'skip', reason: 'failed call (errorCode)' };
     const id = (0,core_json/* str */.gx)(e, 'eventID');
     if (!id)
@@ -9969,23 +9991,30 @@ function awsCloudTrail(entry) {
             kind: 'error',
             message: `${name === 'AttachRolePolicy' ? 'an' : 'a'} ${name} event without an eventID (its record would have no identity)`,
         };
-    const account = (0,core_json/* str */.gx)(e, 'recipientAccountId') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'userIdentity'), 'accountId');
-    if (!account)
+    // The account the call acted in: the recipient's, never guessed from the caller's (a role of another account may call).
+    const account = oneText(e, 'recipientAccountId', [[]]);
+    if ('error' in account)
+        return { kind: 'error', message: `event ${idText(id)}: ${account.error}` };
+    if (account.value === null)
         return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
-    const scope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };
+    const scope = { actors: actorsOf(e), repo: null, tenant: account.value, time: entryTime(e['eventTime']) };
     const params = (0,core_json/* obj */.WL)(e, 'requestParameters');
     if (name === 'CreateAccessKey') {
-        // Without a userName the key is the caller's own; the response names the user either way.
-        const user = (0,core_json/* str */.gx)(params, 'userName') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(e, 'responseElements'), 'accessKey'), 'userName');
+        // Without a userName the key is the caller's own; the response names the user either way. Two
+        // different users (or one that is not text) are an error: which key was made cannot be said.
+        const named = oneText(e, 'userName', [['requestParameters'], ['responseElements', 'accessKey']]);
+        if ('error' in named)
+            return { kind: 'error', message: `event ${idText(id)}: ${named.error}` };
+        const user = named.value;
         if (!user)
             return { kind: 'error', message: `event ${idText(id)}: a CreateAccessKey naming no user (requestParameters or responseElements)` };
-        return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_access_key', 'create', account, [['user_name_hash', targetHash('aws_iam_user', user)]], scope);
+        return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_access_key', 'create', account.value, [['user_name_hash', targetHash('aws_iam_user', user)]], scope);
     }
     const role = (0,core_json/* str */.gx)(params, 'roleName');
     const policy = (0,core_json/* str */.gx)(params, 'policyArn');
     if (!role || !policy)
         return { kind: 'error', message: `event ${idText(id)}: an AttachRolePolicy without roleName and policyArn` };
-    return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_role_policy', 'attach', account, [
+    return tenantWrite(`aws-cloudtrail:${id}`, 'aws_iam_role_policy', 'attach', account.value, [
         ['role_name', role],
         ['policy_arn', policy],
     ], scope);
@@ -10241,26 +10270,6 @@ const KINDS = new Map([
     ['rolebindings', 'RoleBinding'],
     ['clusterrolebindings', 'ClusterRoleBinding'],
 ]);
-/**
- * One field the entry may give in several places (the request's object reference, the created
- * object, the request's object): its one value, null when none gives it, or why not (a place that
- * gives it as something other than text, or two places that disagree: which one the binding is
- * cannot be said, so it is never guessed).
- */
-function oneText(e, field, places) {
-    let found = null;
-    for (const place of places) {
-        const given = (0,core_json/* memberAt */.mz)(e, [...place, field]);
-        if (given === undefined || given === null || given === '')
-            continue;
-        if (typeof given !== 'string')
-            return { error: `${[...place, field].join('.')} is not text` };
-        if (found !== null && given !== found)
-            return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which binding was made cannot be said` };
-        found = given;
-    }
-    return { value: found };
-}
 const NAMES = [['objectRef'], ['responseObject', 'metadata'], ['requestObject', 'metadata']];
 /** Whether the request was a dry run (`?dryRun=All`): the API server answers as if it created the object, and creates nothing. */
 function dryRun(e) {
@@ -10641,9 +10650,13 @@ function* pages(text, limits, listKeys, at, sink, findings) {
         if (Array.isArray(given))
             page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
         else if ((0,core_json/* isObject */.Gv)(given) && listKeys.some((k) => Array.isArray(given[k]))) {
-            // The first list member that holds the entries (a page has one).
-            const key = listKeys.find((k) => Array.isArray(given[k])) ?? '';
-            page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
+            // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
+            const keys = listKeys.filter((k) => Array.isArray(given[k]));
+            const [key] = keys;
+            if (keys.length > 1 || key === undefined)
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(doc.start), `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`));
+            else
+                page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
         }
         else
             take(given, doc.start);

@@ -10,7 +10,7 @@
 import { isObject, type JsonObject, obj, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import { strictValue } from '../../read/json/strict.js';
-import { idText, type Mapped } from './mapping.js';
+import { idText, type Mapped, oneText } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
@@ -40,27 +40,33 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
   if (str(e, 'eventSource') !== 'iam.amazonaws.com') return { kind: 'skip', reason: 'not an IAM event' };
   const name = str(e, 'eventName');
   if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy') return { kind: 'skip', reason: 'other IAM event' };
-  if (e['errorCode'] !== undefined && e['errorCode'] !== null) return { kind: 'skip', reason: 'failed call (errorCode)' };
+  // A call AWS refused carries errorCode, and errorMessage; either alone is a failure too.
+  if ((e['errorCode'] ?? null) !== null || (e['errorMessage'] ?? null) !== null) return { kind: 'skip', reason: 'failed call (errorCode)' };
   const id = str(e, 'eventID');
   if (!id)
     return {
       kind: 'error',
       message: `${name === 'AttachRolePolicy' ? 'an' : 'a'} ${name} event without an eventID (its record would have no identity)`,
     };
-  const account = str(e, 'recipientAccountId') ?? str(obj(e, 'userIdentity'), 'accountId');
-  if (!account) return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
-  const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account, time: entryTime(e['eventTime']) };
+  // The account the call acted in: the recipient's, never guessed from the caller's (a role of another account may call).
+  const account = oneText(e, 'recipientAccountId', [[]]);
+  if ('error' in account) return { kind: 'error', message: `event ${idText(id)}: ${account.error}` };
+  if (account.value === null) return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
+  const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account.value, time: entryTime(e['eventTime']) };
   const params = obj(e, 'requestParameters');
   if (name === 'CreateAccessKey') {
-    // Without a userName the key is the caller's own; the response names the user either way.
-    const user = str(params, 'userName') ?? str(obj(obj(e, 'responseElements'), 'accessKey'), 'userName');
+    // Without a userName the key is the caller's own; the response names the user either way. Two
+    // different users (or one that is not text) are an error: which key was made cannot be said.
+    const named = oneText(e, 'userName', [['requestParameters'], ['responseElements', 'accessKey']]);
+    if ('error' in named) return { kind: 'error', message: `event ${idText(id)}: ${named.error}` };
+    const user = named.value;
     if (!user)
       return { kind: 'error', message: `event ${idText(id)}: a CreateAccessKey naming no user (requestParameters or responseElements)` };
     return tenantWrite(
       `aws-cloudtrail:${id}`,
       'aws_iam_access_key',
       'create',
-      account,
+      account.value,
       [['user_name_hash', targetHash('aws_iam_user', user)]],
       scope,
     );
@@ -72,7 +78,7 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
     `aws-cloudtrail:${id}`,
     'aws_iam_role_policy',
     'attach',
-    account,
+    account.value,
     [
       ['role_name', role],
       ['policy_arn', policy],

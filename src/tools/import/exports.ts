@@ -105,9 +105,18 @@ function* pages(
     const given = doc.value;
     if (Array.isArray(given)) page(given, doc.elements.get(pathKey([])) ?? [], given.some(Array.isArray));
     else if (isObject(given) && listKeys.some((k) => Array.isArray(given[k]))) {
-      // The first list member that holds the entries (a page has one).
-      const key = listKeys.find((k) => Array.isArray(given[k])) ?? '';
-      page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
+      // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
+      const keys = listKeys.filter((k) => Array.isArray(given[k]));
+      const [key] = keys;
+      if (keys.length > 1 || key === undefined)
+        findings.push(
+          finding(
+            'invalid_artifact',
+            at(doc.start),
+            `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`,
+          ),
+        );
+      else page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
     } else take(given, doc.start);
     yield* entries;
     entries = [];

@@ -8,8 +8,8 @@
  * (`patch`, server-side apply) or put (`update`) is created when the answer is 201; a dry run
  * (`?dryRun=All`) creates nothing; a name or namespace two places give differently is an error.
  */
-import { type JsonObject, memberAt, obj, str, wholeNumber } from '../../core/json.js';
-import { idText, type Mapped } from './mapping.js';
+import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
+import { idText, type Mapped, oneText } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
@@ -17,29 +17,6 @@ const KINDS: ReadonlyMap<string, string> = new Map([
   ['rolebindings', 'RoleBinding'],
   ['clusterrolebindings', 'ClusterRoleBinding'],
 ]);
-
-/**
- * One field the entry may give in several places (the request's object reference, the created
- * object, the request's object): its one value, null when none gives it, or why not (a place that
- * gives it as something other than text, or two places that disagree: which one the binding is
- * cannot be said, so it is never guessed).
- */
-function oneText(
-  e: JsonObject,
-  field: string,
-  places: readonly (readonly string[])[],
-): { readonly value: string | null } | { readonly error: string } {
-  let found: string | null = null;
-  for (const place of places) {
-    const given = memberAt(e, [...place, field]);
-    if (given === undefined || given === null || given === '') continue;
-    if (typeof given !== 'string') return { error: `${[...place, field].join('.')} is not text` };
-    if (found !== null && given !== found)
-      return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which binding was made cannot be said` };
-    found = given;
-  }
-  return { value: found };
-}
 
 const NAMES = [['objectRef'], ['responseObject', 'metadata'], ['requestObject', 'metadata']] as const;
 

@@ -4,7 +4,7 @@
  * export), whatever the provider.
  */
 import { binding } from '../../core/binding.js';
-import type { JsonObject } from '../../core/json.js';
+import { type JsonObject, memberAt } from '../../core/json.js';
 import { RECORD_SCHEMA } from '../../core/model.js';
 import { quote } from '../../core/text.js';
 import type { EntryScope } from './scope.js';
@@ -52,3 +52,26 @@ export function makeRecord(m: Mapped & { kind: 'record' }, source: string, vouch
 
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 export const idText = (s: string): string => JSON.stringify(quote(s, 80));
+
+/**
+ * One field an entry may give in several places (Kubernetes: the object reference, the created
+ * object, the request's; CloudTrail: the request's parameters and the response): its one value,
+ * null when none gives it, or why not (a place that gives it as something other than text, or two
+ * places that disagree: which one is meant cannot be said, so it is never guessed).
+ */
+export function oneText(
+  e: JsonObject,
+  field: string,
+  places: readonly (readonly string[])[],
+): { readonly value: string | null } | { readonly error: string } {
+  let found: string | null = null;
+  for (const place of places) {
+    const given = memberAt(e, [...place, field]);
+    if (given === undefined || given === null || given === '') continue;
+    if (typeof given !== 'string') return { error: `${[...place, field].join('.')} is not text` };
+    if (found !== null && given !== found)
+      return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which one is meant cannot be said` };
+    found = given;
+  }
+  return { value: found };
+}
