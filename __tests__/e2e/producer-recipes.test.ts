@@ -6,10 +6,11 @@
  * and the gate verifies each write against GitHub's delivery of it: the issue the export never saw
  * is effect_not_logged.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
+import { digestKey, makeDigest, publicKeysJson } from '../support/cloudtrail.js';
 import { git, merge, receiptGate, runSteps, stepsOf, world } from '../support/recipe.js';
 import { mockSigstore, RECORDS_V1, RUN_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, ROOT } from '../support/workspace.js';
@@ -212,8 +213,34 @@ describe.skipIf(process.platform !== 'linux')(
       mkdirSync(path.join(meta, 'CloudTrail-Digest', day), { recursive: true });
       const log = '123456789012_CloudTrail_us-east-1_20261201T1020Z_Ab3dE5fG7hI9jK1l.json.gz';
       cpSync(path.join(aws, log), path.join(s3, 'CloudTrail', day, log));
-      for (const f of readdirSync(path.join(aws, 'digests')))
-        cpSync(path.join(aws, 'digests', f), path.join(f.endsWith('.sig') ? meta : s3, 'CloudTrail-Digest', day, f.replace(/\.sig$/, '')));
+      // The day's chain of hourly digests (its last one in the next day's folder), the log file listed
+      // in the hour it was delivered: a statement for the day needs every hour of it signed.
+      const key = digestKey();
+      let previous: { bucket: string; object: string; signature: string; sha256: string } | null = null;
+      for (let h = 0; h < 24; h++) {
+        const at = (hour: number) => new Date(Date.UTC(2026, 11, 1, hour)).toISOString().replace('.000Z', 'Z');
+        const d = makeDigest(
+          {
+            account: '123456789012',
+            bucket: 'acme-cloudtrail-logs',
+            start: at(h),
+            end: at(h + 1),
+            logs: h === 10 ? [{ s3Object: `AWSLogs/123456789012/CloudTrail/${day}/${log}`, bytes: readFileSync(path.join(aws, log)) }] : [],
+            previous,
+          },
+          key,
+        );
+        const folder = `us-east-1/${at(h + 1)
+          .slice(0, 10)
+          .replace(/-/g, '/')}`;
+        mkdirSync(path.join(s3, 'CloudTrail-Digest', folder), { recursive: true });
+        mkdirSync(path.join(meta, 'CloudTrail-Digest', folder), { recursive: true });
+        writeFileSync(path.join(s3, 'CloudTrail-Digest', folder, d.name), d.gz);
+        writeFileSync(path.join(meta, 'CloudTrail-Digest', folder, d.name), d.signature);
+        previous = { bucket: 'acme-cloudtrail-logs', object: d.object, signature: d.signature, sha256: d.sha256 };
+      }
+      const keys = path.join(w.root, 'public-keys.json');
+      writeFileSync(keys, publicKeysJson([key]));
       writeFileSync(
         path.join(w.bin, 'aws'),
         [
@@ -247,7 +274,7 @@ describe.skipIf(process.platform !== 'linux')(
           env: {
             FAKE_S3: path.join(w.root, 's3'),
             FAKE_S3_META: path.join(w.root, 's3-meta'),
-            FAKE_AWS_KEYS: path.join(aws, 'public-keys.json'),
+            FAKE_AWS_KEYS: keys,
             FAKE_GH_BUNDLE: bundle,
           },
         },

@@ -350,6 +350,29 @@ describe('import okta-system-log', () => {
       ['--org', 'acme'],
       { refuses: /in\.json:1:2: .*a privilege grant naming no target user/ },
     ],
+    // The red team's: the principal is never guessed.
+    [
+      'a grant whose only target is a group: located, never the first target taken',
+      { 'in.json': JSON.stringify([{ ...grant, target: [{ id: '00gGroup', type: 'UserGroup' }] }]) },
+      ['--org', 'acme'],
+      { refuses: /a privilege grant naming no target user \(a target of type User\)/ },
+    ],
+    [
+      'a grant naming two users: located',
+      {
+        'in.json': JSON.stringify([
+          {
+            ...grant,
+            target: [
+              { id: '00u1', type: 'User' },
+              { id: '00u2', type: 'User' },
+            ],
+          },
+        ]),
+      },
+      ['--org', 'acme'],
+      { refuses: /a privilege grant with 2 target users: which one was granted cannot be said/ },
+    ],
   ];
   it.each(ROWS)('%s', async (_name, files, args, expected) => {
     expectImport(await runImporter('import', 'okta-system-log', files, args), expected);

@@ -10345,7 +10345,7 @@ const k8sAudit = (cluster) => (e) => {
  * Okta System Log → idp_admin_role/grant records (docs/importers.md): `GET /api/v1/logs` pages
  * (JSON arrays, several concatenated as `gh api --paginate`-style tools write them). An admin role
  * granted to a user: `eventType` `user.account.privilege.grant` with `outcome.result` `SUCCESS`; the
- * principal is the user granted (the target of type User, else the first target). Record id
+ * principal is the user granted (the one target of type User: none or several is an error). Record id
  * "okta:" + uuid; the org is the one --org names (entries do not); the actor is
  * `actor.alternateId`.
  */
@@ -10353,11 +10353,17 @@ const k8sAudit = (cluster) => (e) => {
 
 
 
-/** The user granted the role: the target of type User, else the first target. */
+/** The user granted the role: the one target of type User, or why it cannot be said (none, several, or one without an id). Never another target guessed. */
 function principalOf(e) {
     const targets = Array.isArray(e['target']) ? e['target'].filter(core_json/* isObject */.Gv) : [];
-    const user = targets.find((t) => (0,core_json/* str */.gx)(t, 'type') === 'User') ?? targets[0];
-    return user ? (0,core_json/* str */.gx)(user, 'id') : null;
+    const users = targets.filter((t) => (0,core_json/* str */.gx)(t, 'type') === 'User');
+    const [user] = users;
+    if (users.length > 1)
+        return { error: `a privilege grant with ${users.length} target users: which one was granted cannot be said` };
+    if (!user)
+        return { error: 'a privilege grant naming no target user (a target of type User)' };
+    const id = (0,core_json/* str */.gx)(user, 'id');
+    return id ? { id } : { error: 'a privilege grant whose target user has no id' };
 }
 const oktaSystemLog = (org) => (e) => {
     if ((0,core_json/* str */.gx)(e, 'eventType') !== 'user.account.privilege.grant')
@@ -10369,11 +10375,11 @@ const oktaSystemLog = (org) => (e) => {
     if (!id)
         return { kind: 'error', message: 'a privilege grant without a uuid (its record would have no identity)' };
     const principal = principalOf(e);
-    if (!principal)
-        return { kind: 'error', message: `entry ${idText(id)}: a privilege grant naming no target user` };
+    if ('error' in principal)
+        return { kind: 'error', message: `entry ${idText(id)}: ${principal.error}` };
     const actor = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'actor'), 'alternateId');
     const scope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: entryTime(e['published']) };
-    return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal]], scope);
+    return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal.id]], scope);
 };
 
 ;// CONCATENATED MODULE: ./src/tools/import/slack.ts
