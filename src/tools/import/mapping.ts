@@ -70,7 +70,7 @@ export function oneText(
     if (given === undefined || given === null || given === '') continue;
     if (typeof given !== 'string') return { error: `${[...place, field].join('.')} is not text` };
     if (found !== null && given !== found)
-      return { error: `two ${field}s (${JSON.stringify(found)} and ${JSON.stringify(given)}): which one is meant cannot be said` };
+      return { error: `two ${field}s (${idText(found)} and ${idText(given)}): which one is meant cannot be said` };
     found = given;
   }
   return { value: found };
