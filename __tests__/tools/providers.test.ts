@@ -484,13 +484,11 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     expect(unlisted.stderr).toMatch(
       /d\/123456789012_CloudTrail-Digest_.+\.json\.gz:1:1: this CloudTrail digest is refused: signed by the key [0-9a-f]{32}, which the public keys file does not list/,
     );
-    // The stranger's fingerprint, the owner's key: the signature does not verify.
+    // The stranger's fingerprint, the owner's key: the keys file itself is refused (a fingerprint is its key's MD5).
     const forged = publicKeysJson([own]).replace(own.fingerprint, stranger.fingerprint);
     writeFiles(dir, { 'forged.json': forged });
     const wrong = await withDigests(dir, path.join(dir, 'd'), path.join(dir, 'forged.json'));
-    expect(wrong.stderr).toMatch(
-      /its signature does not verify with the key [0-9a-f]{32}: the digest, or its \.sig, is not the one AWS wrote/,
-    );
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/its Fingerprint is not the MD5 of its Value/)]);
     // Our own key, and the digest edited after it was signed (another log file's hash): refused.
     const good = makeDigest(
       {
@@ -632,9 +630,16 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     expect(existsSync(path.join(missing, 'out.ndjson'))).toBe(false);
   });
 
-  it('a key whose validity cannot be read is refused (never a key that signs for ever); a digest that inflates past --max-file-size is refused, located', async () => {
+  it('a key whose validity cannot be read, or listed under another key’s fingerprint, is refused (never a key that signs for ever); a digest that inflates past --max-file-size is refused, located', async () => {
     const dir = tempDir();
     const keys = JSON.parse(readFileSync(KEYS, 'utf8')) as { PublicKeyList: Record<string, unknown>[] };
+    // A key listed under another key's fingerprint (its MD5 is the fingerprint): refused.
+    const [listed] = keys.PublicKeyList;
+    writeFiles(dir, {
+      'keys.json': JSON.stringify({ PublicKeyList: [{ ...listed, Fingerprint: '0123456789abcdef0123456789abcdef' }] }),
+    });
+    const foreign = await withDigests(dir, DIGESTS, path.join(dir, 'keys.json'));
+    expect([foreign.code, foreign.stderr]).toEqual([2, expect.stringMatching(/its Fingerprint is not the MD5 of its Value/)]);
     for (const end of ['2026-06-01 00:00:00', '2026-06-01T00:00:00.000+0000', 'Mon, 01 Jun 2026 00:00:00 GMT', null]) {
       const edited = { PublicKeyList: keys.PublicKeyList.map((k) => ({ ...k, ValidityEndTime: end })) };
       writeFiles(dir, { 'keys.json': JSON.stringify(edited) });

@@ -9583,7 +9583,14 @@ function readPublicKeys(input) {
         if (!fingerprint || !der)
             return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
         // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
-        const key = derKey(Buffer.from(der, 'base64'));
+        const bytes = Buffer.from(der, 'base64');
+        // A fingerprint is the MD5 of the key's DER as listed (the AWS CLI's own sample holds so): a key under another key's fingerprint is refused.
+        if ((0,external_node_crypto_.createHash)('md5').update(bytes).digest('hex') !== fingerprint)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): its Fingerprint is not the MD5 of its Value: not the key that fingerprint names`,
+            };
+        const key = derKey(bytes);
         if (!key)
             return {
                 ok: false,

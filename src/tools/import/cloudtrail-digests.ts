@@ -12,7 +12,7 @@
  * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
  * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
  */
-import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '../../core/binding.js';
 import { isObject, type JsonObject, str } from '../../core/json.js';
@@ -96,7 +96,14 @@ function readPublicKeys(input: ToolInput): Result<ReadonlyMap<string, PublicKey>
     const der = str(entry, 'Value');
     if (!fingerprint || !der) return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
     // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
-    const key = derKey(Buffer.from(der, 'base64'));
+    const bytes = Buffer.from(der, 'base64');
+    // A fingerprint is the MD5 of the key's DER as listed (the AWS CLI's own sample holds so): a key under another key's fingerprint is refused.
+    if (createHash('md5').update(bytes).digest('hex') !== fingerprint)
+      return {
+        ok: false,
+        reason: `PublicKeyList[${i}] (${quote(fingerprint, 40)}): its Fingerprint is not the MD5 of its Value: not the key that fingerprint names`,
+      };
+    const key = derKey(bytes);
     if (!key)
       return {
         ok: false,
