@@ -628,6 +628,35 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/log file AWSLogs\/.+\/other\.json\.gz, listed by the digest .+ in the window, was not given/);
     expect(existsSync(path.join(missing, 'out.ndjson'))).toBe(false);
+    // A chain broken outside the window (an earlier day's digests given too) is said, not fatal; broken inside it, it is.
+    const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
+    const chain: ReturnType<typeof makeDigest>[] = [];
+    for (const h of [7, 8, 9, 10, 11]) {
+      const before = chain.at(-1);
+      chain.push(
+        makeDigest(
+          {
+            account: '123456789012',
+            bucket: 'b',
+            start: hour(h),
+            end: hour(h + 1),
+            logs: h === 10 ? [{ s3Object: LOG_OBJECT, bytes: readFileSync(TRAIL) }] : [],
+            previous: before ? { bucket: 'b', object: before.object, signature: before.signature, sha256: before.sha256 } : null,
+          },
+          key,
+        ),
+      );
+    }
+    const broken = tempDir();
+    const [d7, , d9, d10, d11] = chain as [ReturnType<typeof makeDigest>, ...ReturnType<typeof makeDigest>[]];
+    for (const x of [d7, d9, d10, d11]) if (x) writeFiles(broken, { [`d/${x.name}`]: x.gz, [`d/${x.name}.sig`]: x.signature });
+    writeFiles(broken, { 'keys.json': publicKeysJson([key]) });
+    const outside = await windowed(broken, path.join(broken, 'd'), hour(10), hour(12), path.join(broken, 'keys.json'));
+    expect(outside.code, outside.stderr).toBe(0);
+    expect(outside.stderr).toMatch(/the digest chain has a gap before/);
+    const inside = await windowed(tempDir(), path.join(broken, 'd'), hour(7), hour(12), path.join(broken, 'keys.json'));
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toMatch(/no AWS-signed digest of .+ spans 2026-12-01T08:00:00Z to 2026-12-01T09:00:00Z/);
   });
 
   it('a key whose validity cannot be read, or listed under another key’s fingerprint, is refused (never a key that signs for ever); a digest that inflates past --max-file-size is refused, located', async () => {

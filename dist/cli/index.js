@@ -9739,8 +9739,15 @@ function checkDigests(digests, keysFile, maxBytes) {
  * AWS delivered in it was read. A statement is never written over less.
  */
 function windowUncovered(check, since, until, read) {
-    const problems = [...check.gaps];
+    const problems = [];
+    const inWindow = (d) => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
     for (const chain of check.chains) {
+        // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
+        for (let i = 1; i < chain.length; i++) {
+            const [before, after] = [chain[i - 1], chain[i]];
+            if (before && after && inWindow(before) && inWindow(after) && after.previous !== before.signature)
+                problems.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path}`);
+        }
         const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
         // The first stretch of the window no digest of the trail spans, if any.
         let covered = since;
@@ -9759,7 +9766,7 @@ function windowUncovered(check, since, until, read) {
             problems.push(`no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`);
         }
         for (const d of chain) {
-            if (compareInstants(d.start, until) >= 0 || compareInstants(d.end, since) <= 0)
+            if (!inWindow(d))
                 continue;
             for (const [hash, s3Object] of d.logs)
                 if (!read.has(hash))

@@ -50,7 +50,7 @@ export interface DigestCheck {
   readonly vouched: ReadonlyMap<string, string>;
   /** Each digest that did not verify, and why (the import fails on any). */
   readonly refused: readonly { readonly file: string; readonly message: string }[];
-  /** Gaps in a trail's chain of digests, in words (said; fatal when a window is claimed: `windowUncovered`). */
+  /** Gaps in a trail's chain of digests, in words (said; fatal inside a window claimed: `windowUncovered`). */
   readonly gaps: readonly string[];
   readonly digests: number;
   /** Each trail's verified digests, in time order. */
@@ -254,8 +254,15 @@ export function checkDigests(
  * AWS delivered in it was read. A statement is never written over less.
  */
 export function windowUncovered(check: DigestCheck, since: Instant, until: Instant, read: ReadonlySet<string>): string[] {
-  const problems = [...check.gaps];
+  const problems: string[] = [];
+  const inWindow = (d: Digest): boolean => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
   for (const chain of check.chains) {
+    // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
+    for (let i = 1; i < chain.length; i++) {
+      const [before, after] = [chain[i - 1], chain[i]];
+      if (before && after && inWindow(before) && inWindow(after) && after.previous !== before.signature)
+        problems.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path}`);
+    }
     const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
     // The first stretch of the window no digest of the trail spans, if any.
     let covered = since;
@@ -275,7 +282,7 @@ export function windowUncovered(check: DigestCheck, since: Instant, until: Insta
       );
     }
     for (const d of chain) {
-      if (compareInstants(d.start, until) >= 0 || compareInstants(d.end, since) <= 0) continue;
+      if (!inWindow(d)) continue;
       for (const [hash, s3Object] of d.logs)
         if (!read.has(hash)) problems.push(`log file ${s3Object}, listed by the digest ${d.path} in the window, was not given`);
     }
