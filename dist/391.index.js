@@ -19,9 +19,10 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8522);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(6153);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2020);
-/* harmony import */ var _gate_cache_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2837);
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3491);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2020);
+/* harmony import */ var _gate_cache_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2837);
 /**
  * The evidence cache's archive and GitHub's Actions cache service (v2: Twirp JSON at
  * ACTIONS_RESULTS_URL with the job's runtime token; archives uploaded to and downloaded from signed
@@ -39,23 +40,26 @@ __webpack_require__.r(__webpack_exports__);
 
 
 
+
 const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
 /** The service's `version` of every archive this action saves (its own format: only this action reads it). */
-const VERSION = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(ARCHIVE_SCHEMA).digest('hex');
+const VERSION = (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(ARCHIVE_SCHEMA);
 /** Largest archive downloaded, and largest text it may unpack to. */
 const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
 const MAX_TEXT_BYTES = 1024 * 1024 * 1024;
 const TWIRP = 'twirp/github.actions.results.api.v1.CacheService/';
+/** An entry's part of the digest that names an archive's entries: its name and its bytes' sha256, a line each. */
+const entryLine = (name, bytes) => `${name}\n${(0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(bytes)}\n`;
 /** The entries of a folder as one archive, and the digest that names them (sha256 over each name and its bytes' sha256, sorted by name). */
 function packEntries(dir) {
     const names = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)(dir)
-        .filter((n) => _gate_cache_js__WEBPACK_IMPORTED_MODULE_4__/* .ENTRY_NAME */ .rs.test(n))
+        .filter((n) => _gate_cache_js__WEBPACK_IMPORTED_MODULE_5__/* .ENTRY_NAME */ .rs.test(n))
         .sort();
     const lines = [];
     const digest = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
     for (const name of names) {
         const bytes = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, name));
-        digest.update(`${name}\n${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex')}\n`);
+        digest.update(entryLine(name, bytes));
         lines.push(JSON.stringify({ name, text: bytes.toString('utf8') }));
     }
     const hex = digest.digest('hex');
@@ -72,7 +76,7 @@ function unpackEntries(bytes, digest, dir) {
         text = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8');
     }
     catch (error) {
-        return { ok: false, reason: `it does not decompress (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)})` };
+        return { ok: false, reason: `it does not decompress (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_6__/* .messageOf */ .bD)(error)})` };
     }
     const lines = text.split('\n');
     if (lines.at(-1) === '')
@@ -85,7 +89,7 @@ function unpackEntries(bytes, digest, dir) {
     catch {
         return { ok: false, reason: 'its header is not JSON' };
     }
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'schema') !== ARCHIVE_SCHEMA || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .isObject */ .Gv)(header) || header['entries'] !== rest.length)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'schema') !== ARCHIVE_SCHEMA || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(header) || header['entries'] !== rest.length)
         return { ok: false, reason: `its header is not ${ARCHIVE_SCHEMA} with ${rest.length} entries` };
     const files = [];
     const sum = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
@@ -98,15 +102,15 @@ function unpackEntries(bytes, digest, dir) {
         catch {
             return { ok: false, reason: 'an entry line is not JSON' };
         }
-        const name = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(v, 'name');
-        const body = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .isObject */ .Gv)(v) ? v['text'] : undefined;
-        if (name === null || !_gate_cache_js__WEBPACK_IMPORTED_MODULE_4__/* .ENTRY_NAME */ .rs.test(name) || name <= last || typeof body !== 'string')
+        const name = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(v, 'name');
+        const body = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(v) ? v['text'] : undefined;
+        if (name === null || !_gate_cache_js__WEBPACK_IMPORTED_MODULE_5__/* .ENTRY_NAME */ .rs.test(name) || name <= last || typeof body !== 'string')
             return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
         last = name;
-        sum.update(`${name}\n${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body, 'utf8').digest('hex')}\n`);
+        sum.update(entryLine(name, body));
         files.push({ name, text: body });
     }
-    if (sum.digest('hex') !== digest || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'digest') !== digest)
+    if (sum.digest('hex') !== digest || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'digest') !== digest)
         return { ok: false, reason: 'its entries are not the ones its key names' };
     (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
     for (const f of files)
@@ -114,7 +118,7 @@ function unpackEntries(bytes, digest, dir) {
     return { ok: true, entries: files.length };
 }
 /** A string member of a Twirp answer by its JSON name or its proto name (the service writes either). */
-const member = (o, json, proto) => (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(o, json) ?? (0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(o, proto);
+const member = (o, json, proto) => (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(o, json) ?? (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(o, proto);
 /** The cache service of this job (ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN), or null when the job has none. */
 function actionsCacheService(env) {
     const base = env['ACTIONS_RESULTS_URL'];
@@ -133,9 +137,7 @@ function actionsCacheService(env) {
             return { ok: false, reason: `${method} answered ${r.status}` };
         try {
             const v = JSON.parse(text);
-            return v !== null && typeof v === 'object' && !Array.isArray(v)
-                ? { ok: true, value: v }
-                : { ok: false, reason: `${method} answered no object` };
+            return (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(v) ? { ok: true, value: v } : { ok: false, reason: `${method} answered no object` };
         }
         catch {
             return { ok: false, reason: `${method} answered no JSON` };

@@ -2575,8 +2575,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/gate/cache.ts
@@ -2736,8 +2736,6 @@ function globMatches(glob, value) {
     return starSpan(end);
 }
 
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/classes.ts
 const NONE = new Set();
 const GITHUB_NAMES = new Set(['owner', 'repo']);
@@ -5636,6 +5634,8 @@ var public_good_root_generated = __nccwpck_require__(6419);
 const SHIPPED_ROOT_TAKEN = public_good_root_generated/* PUBLIC_GOOD_ROOT */.F.origin.taken;
 const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/core/model.ts
 var model = __nccwpck_require__(4146);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
@@ -9968,6 +9968,7 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
 
 
 
+
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const files_failure = (rel, message) => ({
     run: null,
@@ -10181,7 +10182,7 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
         return fail(got.reason);
     const bytes = got.value;
     // All before anything yields: the buffer is this thread's, and the next file is read into it.
-    const sha256 = lookUp !== null || digest ? (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') : null;
+    const sha256 = lookUp !== null || digest ? (0,binding/* sha256Hex */.fg)(bytes) : null;
     const found = sha256 === null || lookUp === null ? null : lookUp(sha256);
     if (found !== null)
         return { kind: 'found', value: found };
@@ -14788,17 +14789,14 @@ var toolkit = __nccwpck_require__(7096);
 
 
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
-const jobKey = (settings, env) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([
+const jobKey = (settings, env) => (0,binding/* sha256Hex */.fg)(JSON.stringify([
     (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
     env['GITHUB_JOB'] ?? '',
     env['RUNNER_OS'] ?? '',
     settings.prefix,
     settings.gate.runs,
     settings.gate.audit,
-]))
-    .digest('hex')
-    .slice(0, 12);
+])).slice(0, 12);
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
@@ -16075,8 +16073,9 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6153);
-/* harmony import */ var _read_wire_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2155);
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3491);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6153);
+/* harmony import */ var _read_wire_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2155);
 /**
  * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
  * function of its bytes, the bytes beside it (its attestation sidecars), its path, and the read
@@ -16094,6 +16093,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
  * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
  */
+
 
 
 
@@ -16139,21 +16139,17 @@ function buildOf(version) {
     return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
 }
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
-const setupKey = (build, setup) => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
-    .digest('hex');
+const setupKey = (build, setup) => (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(JSON.stringify([CACHE_SCHEMA, build, setup], plain));
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 function besideKey(beside) {
     if (beside.kind === 'none')
         return 'none';
     if (beside.kind === 'refused')
         return `refused:${beside.reason}`;
-    return `sha256:${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(beside.bytes).digest('hex')}`;
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Digest */ .sI)(beside.bytes);
 }
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
-const entryKey = (cache, role, rel, sha256, beside) => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
-    .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
-    .digest('hex');
+const entryKey = (cache, role, rel, sha256, beside) => (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(JSON.stringify([cache.setupKey, role, rel, sha256, beside]));
 /** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
 const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(cache.dir, `${key}.json`);
@@ -16215,15 +16211,15 @@ function lookUp(cache, key, shape) {
     catch {
         return { ok: false, reason: 'its header line is not JSON' };
     }
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'schema') !== CACHE_SCHEMA)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'schema') !== CACHE_SCHEMA)
         return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'key') !== key)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'key') !== key)
         return { ok: false, reason: 'its header names another key' };
     const body = got.subarray(newline + 1);
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_5__/* .str */ .gx)(header, 'sha256') !== (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body).digest('hex'))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'sha256') !== (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(body))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
-    const checked = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_4__/* .checkWire */ .WT)(text, shape);
+    const checked = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_5__/* .checkWire */ .WT)(text, shape);
     return checked.ok
         ? { ok: true, value: { text, checked: checked.value } }
         : { ok: false, reason: `its body fails its check: ${checked.reason}` };
@@ -16233,7 +16229,7 @@ function store(cache, key, wire) {
     const body = Buffer.from(wire, 'utf8');
     if (body.length > MAX_ENTRY_BYTES)
         return `its entry would be larger than ${MAX_ENTRY_BYTES} bytes`;
-    const sha256 = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(body).digest('hex');
+    const sha256 = (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(body);
     const header = Buffer.from(`${JSON.stringify({ schema: CACHE_SCHEMA, key, sha256 })}\n`, 'utf8');
     const final = entryPath(cache, key);
     const temporary = `${final}.${process.pid}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`;
@@ -17442,13 +17438,15 @@ function shifted(elements, by) {
         out.set(k, v.map((o) => o + by));
     return out;
 }
+/** The limits of JSON text inside a document: the depth of any document (no option names another). */
+const EMBEDDED = { maxDepth: limits/* DEFAULT_LIMITS */.dR.maxDepth };
 /**
  * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
  * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
  * twice is refused, never the last one taken, since two readers would then see two values.
  */
-function strictValue(text, maxDepth = DEFAULT_LIMITS.maxDepth) {
-    const parsed = parseStrict(text, { maxDepth });
+function strictValue(text) {
+    const parsed = parseStrict(text, EMBEDDED);
     return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
 /**

@@ -15,14 +15,22 @@ const policy = schema('policy.schema.json');
 const mapping = schema('tool-mapping.schema.json');
 const cacheEntry = schema('evidence-cache-entry.schema.json');
 
+/** One Ajv for standalone code, as every validator here is made (`allErrors`: each error reported, for files a user writes). */
+const ajvWith = (allErrors, extra = {}) =>
+  new Ajv({ allErrors, strict: true, strictTypes: false, validateSchema: false, ...extra, code: { source: true, esm: true, lines: true } });
+
+/** A second module's code beside the first in one file: its names prefixed, its runtime helper the first's import. */
+const beside = (code, prefix) =>
+  code
+    .replace('"use strict";\n', '')
+    .replace('const func0 = require("ajv/dist/runtime/ucs2length").default;', 'const func0 = ucs2length.default ?? ucs2length;')
+    .replace(/\bfunc(\d+)\b/g, `${prefix}Func$1`)
+    .replace(/\bschema(\d+)\b/g, `${prefix}Schema$1`)
+    .replace(/\bpattern(\d+)\b/g, `${prefix}Pattern$1`)
+    .replace(/\bvalidate(\d+)\b/g, `${prefix}Validate$1`);
+
 export function generate() {
-  const ajv = new Ajv({
-    allErrors: false,
-    strict: true,
-    strictTypes: false,
-    validateSchema: false,
-    code: { source: true, esm: true, lines: true },
-  });
+  const ajv = ajvWith(false);
   ajv.addSchema(surface);
   ajv.addSchema(record);
   // ajv's standalone ESM still requires its one runtime helper (string length in code points): import it.
@@ -32,47 +40,16 @@ export function generate() {
   );
   // The policy file is checked with every error reported (each is located in the file), and its
   // schema is kept beside the validator: a misspelt key's nearest neighbours are read from it.
-  const all = new Ajv({
-    allErrors: true,
-    strict: true,
-    strictTypes: false,
-    validateSchema: false,
-    code: { source: true, esm: true, lines: true },
-  });
+  const all = ajvWith(true);
   all.addSchema(policy);
-  const policyCode = standaloneCode(all, { policyFile: policy.$id })
-    .replace('"use strict";\n', '')
-    .replace('const func0 = require("ajv/dist/runtime/ucs2length").default;', 'const func0 = ucs2length.default ?? ucs2length;')
-    .replace(/\bfunc(\d+)\b/g, 'policyFunc$1')
-    .replace(/\bschema(\d+)\b/g, 'policySchema$1')
-    .replace(/\bpattern(\d+)\b/g, 'policyPattern$1')
-    .replace(/\bvalidate(\d+)\b/g, 'policyValidate$1');
+  const policyCode = beside(standaloneCode(all, { policyFile: policy.$id }), 'policy');
   // The mapping file (import-run --map) is read the same way, its schema beside its validator too.
-  const every = new Ajv({
-    allErrors: true,
-    strict: true,
-    strictTypes: false,
-    validateSchema: false,
-    code: { source: true, esm: true, lines: true },
-  });
+  const every = ajvWith(true);
   every.addSchema(mapping);
-  const mappingCode = standaloneCode(every, { mappingFile: mapping.$id })
-    .replace('"use strict";\n', '')
-    .replace('const func0 = require("ajv/dist/runtime/ucs2length").default;', 'const func0 = ucs2length.default ?? ucs2length;')
-    .replace(/\bfunc(\d+)\b/g, 'mappingFunc$1')
-    .replace(/\bschema(\d+)\b/g, 'mappingSchema$1')
-    .replace(/\bpattern(\d+)\b/g, 'mappingPattern$1')
-    .replace(/\bvalidate(\d+)\b/g, 'mappingValidate$1');
+  const mappingCode = beside(standaloneCode(every, { mappingFile: mapping.$id }), 'mapping');
   // A cache entry's body (src/gate/cache.ts): checked before it is decoded, the first error enough to
   // ignore it. In a module of its own, loaded only when a cache is read (it weighs 100 KB).
-  const entry = new Ajv({
-    allErrors: false,
-    strict: true,
-    strictTypes: false,
-    validateSchema: false,
-    inlineRefs: false,
-    code: { source: true, esm: true, lines: true },
-  });
+  const entry = ajvWith(false, { inlineRefs: false });
   entry.addSchema(cacheEntry);
   const entryCode = standaloneCode(entry, { cacheEntry: cacheEntry.$id }).replace('"use strict";\n', '');
   for (const c of [code, policyCode, mappingCode, entryCode])

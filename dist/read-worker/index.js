@@ -2027,13 +2027,15 @@ function shifted(elements, by) {
         out.set(k, v.map((o) => o + by));
     return out;
 }
+/** The limits of JSON text inside a document: the depth of any document (no option names another). */
+const EMBEDDED = { maxDepth: limits/* DEFAULT_LIMITS */.dR.maxDepth };
 /**
  * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
  * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
  * twice is refused, never the last one taken, since two readers would then see two values.
  */
-function strictValue(text, maxDepth = DEFAULT_LIMITS.maxDepth) {
-    const parsed = parseStrict(text, { maxDepth });
+function strictValue(text) {
+    const parsed = parseStrict(text, EMBEDDED);
     return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
 /**
@@ -7662,6 +7664,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
 
 
 
+
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failure = (rel, message) => ({
     run: null,
@@ -7875,7 +7878,7 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
         return fail(got.reason);
     const bytes = got.value;
     // All before anything yields: the buffer is this thread's, and the next file is read into it.
-    const sha256 = lookUp !== null || digest ? (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') : null;
+    const sha256 = lookUp !== null || digest ? (0,binding/* sha256Hex */.fg)(bytes) : null;
     const found = sha256 === null || lookUp === null ? null : lookUp(sha256);
     if (found !== null)
         return { kind: 'found', value: found };
@@ -8256,6 +8259,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -8295,21 +8299,17 @@ function buildOf(version) {
     return { key: `${version}+unbuilt`, tag: `${version}-unbuilt` };
 }
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
-const setupKey = (build, setup) => createHash('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
-    .digest('hex');
+const setupKey = (build, setup) => sha256Hex(JSON.stringify([CACHE_SCHEMA, build, setup], plain));
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 function besideKey(beside) {
     if (beside.kind === 'none')
         return 'none';
     if (beside.kind === 'refused')
         return `refused:${beside.reason}`;
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256').update(beside.bytes).digest('hex')}`;
+    return (0,binding/* sha256Digest */.sI)(beside.bytes);
 }
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
-const entryKey = (cache, role, rel, sha256, beside) => (0,external_node_crypto_.createHash)('sha256')
-    .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
-    .digest('hex');
+const entryKey = (cache, role, rel, sha256, beside) => (0,binding/* sha256Hex */.fg)(JSON.stringify([cache.setupKey, role, rel, sha256, beside]));
 /** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
 const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
@@ -8376,7 +8376,7 @@ function lookUp(cache, key, shape) {
     if ((0,core_json/* str */.gx)(header, 'key') !== key)
         return { ok: false, reason: 'its header names another key' };
     const body = got.subarray(newline + 1);
-    if ((0,core_json/* str */.gx)(header, 'sha256') !== (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex'))
+    if ((0,core_json/* str */.gx)(header, 'sha256') !== (0,binding/* sha256Hex */.fg)(body))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
     const checked = checkWire(text, shape);
@@ -8389,7 +8389,7 @@ function store(cache, key, wire) {
     const body = Buffer.from(wire, 'utf8');
     if (body.length > MAX_ENTRY_BYTES)
         return `its entry would be larger than ${MAX_ENTRY_BYTES} bytes`;
-    const sha256 = (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex');
+    const sha256 = (0,binding/* sha256Hex */.fg)(body);
     const header = Buffer.from(`${JSON.stringify({ schema: CACHE_SCHEMA, key, sha256 })}\n`, 'utf8');
     const final = entryPath(cache, key);
     const temporary = `${final}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { sha256Hex } from '../core/binding.js';
 import { isObject, type JsonObject, str } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
@@ -19,11 +20,14 @@ import { ENTRY_NAME } from '../gate/cache.js';
 
 const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
 /** The service's `version` of every archive this action saves (its own format: only this action reads it). */
-const VERSION = createHash('sha256').update(ARCHIVE_SCHEMA).digest('hex');
+const VERSION = sha256Hex(ARCHIVE_SCHEMA);
 /** Largest archive downloaded, and largest text it may unpack to. */
 const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
 const MAX_TEXT_BYTES = 1024 * 1024 * 1024;
 const TWIRP = 'twirp/github.actions.results.api.v1.CacheService/';
+
+/** An entry's part of the digest that names an archive's entries: its name and its bytes' sha256, a line each. */
+const entryLine = (name: string, bytes: string | Buffer): string => `${name}\n${sha256Hex(bytes)}\n`;
 
 /** The entries of a folder as one archive, and the digest that names them (sha256 over each name and its bytes' sha256, sorted by name). */
 export function packEntries(dir: string): { readonly bytes: Buffer; readonly digest: string; readonly entries: number } {
@@ -34,7 +38,7 @@ export function packEntries(dir: string): { readonly bytes: Buffer; readonly dig
   const digest = createHash('sha256');
   for (const name of names) {
     const bytes = readFileSync(path.join(dir, name));
-    digest.update(`${name}\n${createHash('sha256').update(bytes).digest('hex')}\n`);
+    digest.update(entryLine(name, bytes));
     lines.push(JSON.stringify({ name, text: bytes.toString('utf8') }));
   }
   const hex = digest.digest('hex');
@@ -83,7 +87,7 @@ export function unpackEntries(
     if (name === null || !ENTRY_NAME.test(name) || name <= last || typeof body !== 'string')
       return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
     last = name;
-    sum.update(`${name}\n${createHash('sha256').update(body, 'utf8').digest('hex')}\n`);
+    sum.update(entryLine(name, body));
     files.push({ name, text: body });
   }
   if (sum.digest('hex') !== digest || str(header, 'digest') !== digest)
@@ -124,9 +128,7 @@ export function actionsCacheService(env: NodeJS.ProcessEnv): CacheService | null
     if (r.status !== 200) return { ok: false, reason: `${method} answered ${r.status}` };
     try {
       const v: unknown = JSON.parse(text);
-      return v !== null && typeof v === 'object' && !Array.isArray(v)
-        ? { ok: true, value: v as { [k: string]: unknown } }
-        : { ok: false, reason: `${method} answered no object` };
+      return isObject(v) ? { ok: true, value: v } : { ok: false, reason: `${method} answered no object` };
     } catch {
       return { ok: false, reason: `${method} answered no JSON` };
     }

@@ -7,7 +7,7 @@
  * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
  * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../core/binding.js';
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
 import { buildOf, cacheText } from '../gate/cache.js';
@@ -34,19 +34,16 @@ import { type Core, lazyCore } from './toolkit.js';
 
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
 const jobKey = (settings: ActionSettings, env: NodeJS.ProcessEnv): string =>
-  createHash('sha256')
-    .update(
-      JSON.stringify([
-        (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
-        env['GITHUB_JOB'] ?? '',
-        env['RUNNER_OS'] ?? '',
-        settings.prefix,
-        settings.gate.runs,
-        settings.gate.audit,
-      ]),
-    )
-    .digest('hex')
-    .slice(0, 12);
+  sha256Hex(
+    JSON.stringify([
+      (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
+      env['GITHUB_JOB'] ?? '',
+      env['RUNNER_OS'] ?? '',
+      settings.prefix,
+      settings.gate.runs,
+      settings.gate.audit,
+    ]),
+  ).slice(0, 12);
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>

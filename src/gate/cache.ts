@@ -15,10 +15,11 @@
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
  * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sha256Digest, sha256Hex } from '../core/binding.js';
 import { str } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import type { Beside, Role } from '../read/files.js';
@@ -71,23 +72,18 @@ export function buildOf(version: string): { readonly key: string; readonly tag: 
 }
 
 /** The part of every key that the whole run shares: the build (`buildOf`) and the read set-up (every member of it). */
-export const setupKey = (build: string, setup: unknown): string =>
-  createHash('sha256')
-    .update(JSON.stringify([CACHE_SCHEMA, build, setup], plain))
-    .digest('hex');
+export const setupKey = (build: string, setup: unknown): string => sha256Hex(JSON.stringify([CACHE_SCHEMA, build, setup], plain));
 
 /** What a file beside an input adds to its key: absent, refused (with why), or its bytes' digest. */
 export function besideKey(beside: Beside): string {
   if (beside.kind === 'none') return 'none';
   if (beside.kind === 'refused') return `refused:${beside.reason}`;
-  return `sha256:${createHash('sha256').update(beside.bytes).digest('hex')}`;
+  return sha256Digest(beside.bytes);
 }
 
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
 export const entryKey = (cache: CacheSetup, role: Role, rel: string, sha256: string, beside: readonly string[]): string =>
-  createHash('sha256')
-    .update(JSON.stringify([cache.setupKey, role, rel, sha256, beside]))
-    .digest('hex');
+  sha256Hex(JSON.stringify([cache.setupKey, role, rel, sha256, beside]));
 
 /** An entry's file name: its key (64 hex digits) and `.json`; nothing else in the folder is one. */
 export const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
@@ -153,7 +149,7 @@ export function lookUp(cache: CacheSetup, key: string, shape: GeneratedValidator
   if (str(header, 'schema') !== CACHE_SCHEMA) return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
   if (str(header, 'key') !== key) return { ok: false, reason: 'its header names another key' };
   const body = got.subarray(newline + 1);
-  if (str(header, 'sha256') !== createHash('sha256').update(body).digest('hex'))
+  if (str(header, 'sha256') !== sha256Hex(body))
     return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
   const text = body.toString('utf8');
   const checked = checkWire(text, shape);
@@ -166,7 +162,7 @@ export function lookUp(cache: CacheSetup, key: string, shape: GeneratedValidator
 export function store(cache: CacheSetup, key: string, wire: string): string | null {
   const body = Buffer.from(wire, 'utf8');
   if (body.length > MAX_ENTRY_BYTES) return `its entry would be larger than ${MAX_ENTRY_BYTES} bytes`;
-  const sha256 = createHash('sha256').update(body).digest('hex');
+  const sha256 = sha256Hex(body);
   const header = Buffer.from(`${JSON.stringify({ schema: CACHE_SCHEMA, key, sha256 })}\n`, 'utf8');
   const final = entryPath(cache, key);
   const temporary = `${final}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { sha256Hex } from '../core/binding.js';
 import { finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { readAuditFile, readRunFile } from './artifacts.js';
@@ -237,7 +238,7 @@ export async function readOneUnless<T>(
   if (!got.ok) return fail(got.reason);
   const bytes = got.value;
   // All before anything yields: the buffer is this thread's, and the next file is read into it.
-  const sha256 = lookUp !== null || digest ? createHash('sha256').update(bytes).digest('hex') : null;
+  const sha256 = lookUp !== null || digest ? sha256Hex(bytes) : null;
   const found = sha256 === null || lookUp === null ? null : lookUp(sha256);
   if (found !== null) return { kind: 'found', value: found };
   const fileRead = readTextArtifact(file.rel, role, bytes, limits);

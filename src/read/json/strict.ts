@@ -57,13 +57,16 @@ function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): 
   return out;
 }
 
+/** The limits of JSON text inside a document: the depth of any document (no option names another). */
+const EMBEDDED = { maxDepth: DEFAULT_LIMITS.maxDepth };
+
 /**
  * A JSON text embedded in another document (a CloudTrail event in a lookup-events entry, a tool's
  * arguments in a span, an MCP result's text content), read as strictly as its document: a key given
  * twice is refused, never the last one taken, since two readers would then see two values.
  */
-export function strictValue(text: string, maxDepth = DEFAULT_LIMITS.maxDepth): Result<unknown, string> {
-  const parsed = parseStrict(text, { maxDepth });
+export function strictValue(text: string): Result<unknown, string> {
+  const parsed = parseStrict(text, EMBEDDED);
   return parsed.ok ? { ok: true, value: parsed.value.json } : { ok: false, reason: parsed.reason.message };
 }
 
