@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CacheTally } from '../../src/gate/cache.js';
+import { buildOf, type CacheTally } from '../../src/gate/cache.js';
 import { runGate } from '../../src/gate/gate.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
@@ -28,7 +28,7 @@ function repo(): { dir: string; cache: string } {
 async function gated(dir: string, cache: string | null, over: Partial<Settings> = {}, version = '1.0.0', read = true) {
   const r = await runGate({
     ...defaultSettings(dir, TEST_NOW),
-    cache: cache === null ? null : { dir: cache, read, version },
+    cache: cache === null ? null : { dir: cache, read, build: buildOf(version).key },
     ...over,
   });
   if (!r.ok) throw new Error(r.reason.message);

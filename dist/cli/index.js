@@ -8558,6 +8558,11 @@ function readTransient(path, limits) {
             (0,external_node_fs_.closeSync)(fd);
     }
 }
+/** The bytes of a file beside an input, their digest made on first use and kept. */
+function besideRead(bytes) {
+    let hex = null;
+    return { kind: 'read', bytes, sha256: () => (hex ??= (0,binding/* sha256Hex */.fg)(bytes)) };
+}
 /**
  * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
  * file inside the workspace is followed like every input, one that leaves it or is broken is
@@ -8588,7 +8593,7 @@ function readBeside(file, what, workspace, limits) {
         return refuse(`${what} is not a regular file; not read`);
     const got = readTransient(file, limits);
     // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
-    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+    return got.ok ? besideRead(Buffer.from(got.value)) : refuse(got.reason);
 }
 /**
  * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
@@ -14967,7 +14972,7 @@ function besideKey(beside) {
         return 'none';
     if (beside.kind === 'refused')
         return `refused:${beside.reason}`;
-    return (0,binding/* sha256Digest */.sI)(beside.bytes);
+    return `sha256:${beside.sha256()}`;
 }
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
 const entryKey = (cache, role, rel, sha256, beside) => (0,binding/* sha256Hex */.fg)(JSON.stringify([cache.setupKey, role, rel, sha256, beside]));
@@ -15283,7 +15288,6 @@ const shapeOnly = {
 
 
 
-
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failed = (rel, message) => ({
     run: null,
@@ -15334,7 +15338,7 @@ function readDsse(task, got, setup, out) {
         return { kind: 'malformed' };
     }
     if (setup.digest)
-        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+        out.digests.push([rel, got.sha256()]);
     const read = (0,read_envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
     for (const f of read.findings)
         out.findings.push(f);
@@ -15358,7 +15362,7 @@ async function readSigstore(task, got, setup, out) {
         return { kind: 'refused', reason: got.reason };
     }
     if (setup.digest)
-        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+        out.digests.push([rel, got.sha256()]);
     // Named where it is imported, so the linter sees which exports are used.
     const { readSigstoreFile } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(842)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3842));
     const file = readSigstoreFile(rel, got.bytes, setup.limits);
@@ -16104,7 +16108,7 @@ async function readSetup(settings, digests) {
     };
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version).key, judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
 }
 /**
@@ -17932,7 +17936,7 @@ function verifyRequest(argv, ctx) {
         ['--vsa-key', at(f['vsa-key'])],
     ]);
     // A verdict rests on every byte: it stores what it read and reads no entry.
-    const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, version: ctx.version };
+    const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
     return { settings: buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), format, output, sarif, vsa };
 }
 /** An output the gate could not write: a configuration problem (exit 2). */

@@ -2697,12 +2697,12 @@ function fromWire(w, rel) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/time.ts
@@ -7756,6 +7756,11 @@ function readTransient(path, limits) {
             (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
+/** The bytes of a file beside an input, their digest made on first use and kept. */
+function besideRead(bytes) {
+    let hex = null;
+    return { kind: 'read', bytes, sha256: () => (hex ??= (0,binding/* sha256Hex */.fg)(bytes)) };
+}
 /**
  * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
  * file inside the workspace is followed like every input, one that leaves it or is broken is
@@ -7786,7 +7791,7 @@ function readBeside(file, what, workspace, limits) {
         return refuse(`${what} is not a regular file; not read`);
     const got = readTransient(file, limits);
     // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
-    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+    return got.ok ? besideRead(Buffer.from(got.value)) : refuse(got.reason);
 }
 /**
  * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
@@ -8306,7 +8311,7 @@ function besideKey(beside) {
         return 'none';
     if (beside.kind === 'refused')
         return `refused:${beside.reason}`;
-    return (0,binding/* sha256Digest */.sI)(beside.bytes);
+    return `sha256:${beside.sha256()}`;
 }
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */
 const entryKey = (cache, role, rel, sha256, beside) => (0,binding/* sha256Hex */.fg)(JSON.stringify([cache.setupKey, role, rel, sha256, beside]));
@@ -8454,7 +8459,6 @@ function cacheText(t, dir) {
 
 
 
-
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const evidence_failed = (rel, message) => ({
     run: null,
@@ -8505,7 +8509,7 @@ function readDsse(task, got, setup, out) {
         return { kind: 'malformed' };
     }
     if (setup.digest)
-        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+        out.digests.push([rel, got.sha256()]);
     const read = (0,read_envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
     for (const f of read.findings)
         out.findings.push(f);
@@ -8529,7 +8533,7 @@ async function readSigstore(task, got, setup, out) {
         return { kind: 'refused', reason: got.reason };
     }
     if (setup.digest)
-        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+        out.digests.push([rel, got.sha256()]);
     // Named where it is imported, so the linter sees which exports are used.
     const { readSigstoreFile } = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
     const file = readSigstoreFile(rel, got.bytes, setup.limits);

@@ -246,10 +246,11 @@ export async function run(
   if (!read.ok) return configurationError(core, env, `invalid input ${read.reason.message}`);
   const settings = read.value;
   const service = settings.cache ? await cacheService(env) : null;
-  const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, buildOf(VERSION).tag, jobKey(settings, env));
+  const build = buildOf(VERSION);
+  const plan = planCache(settings.cache, settings.vsa !== null, ctx, env, service, build.tag, jobKey(settings, env));
   const prepared = await prepareCache(plan, service, api, ctx);
   core.info(prepared.said);
-  const cache = prepared.cache ? { ...prepared.cache, version: VERSION } : null;
+  const cache = prepared.cache ? { ...prepared.cache, build: build.key } : null;
   const gated = await runGate({ ...settings.gate, cache }, settings.vsa !== null);
   if (!gated.ok)
     return configurationError(core, env, `invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sha256Digest, sha256Hex } from '../core/binding.js';
+import { sha256Hex } from '../core/binding.js';
 import { str } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import type { Beside, Role } from '../read/files.js';
@@ -78,7 +78,7 @@ export const setupKey = (build: string, setup: unknown): string => sha256Hex(JSO
 export function besideKey(beside: Beside): string {
   if (beside.kind === 'none') return 'none';
   if (beside.kind === 'refused') return `refused:${beside.reason}`;
-  return sha256Digest(beside.bytes);
+  return `sha256:${beside.sha256()}`;
 }
 
 /** One file's key: the set-up, its role and path (findings name it), its bytes' digest and what is beside it. */

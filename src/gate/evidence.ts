@@ -7,7 +7,6 @@
  * decided. Signatures and payloads stay on this thread; what leaves is decisions.
  */
 import { createPublicKey } from 'node:crypto';
-import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import type { Attestation, RecordInput, StatementInput, Trust } from '../core/model.js';
 import { combine, type TrustDecision } from '../core/trust.js';
@@ -129,7 +128,7 @@ function readDsse(task: ReadTask, got: Read, setup: ReadSetup, out: Beside): Dss
     out.findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
     return { kind: 'malformed' };
   }
-  if (setup.digest) out.digests.push([rel, sha256Hex(got.bytes)]);
+  if (setup.digest) out.digests.push([rel, got.sha256()]);
   const read = readEnvelopeFile(rel, got.bytes, setup.limits);
   for (const f of read.findings) out.findings.push(f);
   if (read.findings.length > 0) return { kind: 'malformed' };
@@ -152,7 +151,7 @@ async function readSigstore(task: ReadTask, got: Read, setup: ReadSetup, out: Be
     out.findings.push(finding('invalid_artifact', at, got.reason));
     return { kind: 'refused', reason: got.reason };
   }
-  if (setup.digest) out.digests.push([rel, sha256Hex(got.bytes)]);
+  if (setup.digest) out.digests.push([rel, got.sha256()]);
   // Named where it is imported, so the linter sees which exports are used.
   const { readSigstoreFile } = await import('../trust/sigstore.js');
   const file = readSigstoreFile(rel, got.bytes, setup.limits);

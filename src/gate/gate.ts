@@ -16,7 +16,7 @@ import { type Discovery, discover, type FoundFile, inside } from '../read/discov
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
-import { buildOf, type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
+import { type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
@@ -270,7 +270,7 @@ async function readSetup(
   };
   // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
   const c = settings.cache;
-  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(buildOf(c.version).key, judged) } : null;
+  const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
   return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache } } };
 }
 

@@ -101,11 +101,20 @@ function readTransient(path: string, limits: ReadLimits): Result<Buffer> {
   }
 }
 
-/** A file read beside an input (an attestation): absent, refused with the reason, or its bytes. */
+/**
+ * A file read beside an input (an attestation): absent, refused with the reason, or its bytes with
+ * their sha256 (hex), computed once when first asked (a verdict lists it, the cache keys on it).
+ */
 export type Beside =
   | { readonly kind: 'none' }
   | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'read'; readonly bytes: Buffer };
+  | { readonly kind: 'read'; readonly bytes: Buffer; readonly sha256: () => string };
+
+/** The bytes of a file beside an input, their digest made on first use and kept. */
+function besideRead(bytes: Buffer): Beside {
+  let hex: string | null = null;
+  return { kind: 'read', bytes, sha256: () => (hex ??= sha256Hex(bytes)) };
+}
 
 /**
  * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
@@ -133,7 +142,7 @@ export function readBeside(file: string, what: string, workspace: string, limits
   if (!st.isFile()) return refuse(`${what} is not a regular file; not read`);
   const got = readTransient(file, limits);
   // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
-  return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+  return got.ok ? besideRead(Buffer.from(got.value)) : refuse(got.reason);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { cacheText } from '../../gate/cache.js';
+import { buildOf, cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
 import { linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
@@ -474,7 +474,7 @@ export function verifyRequest(
     ['--vsa-key', at(f['vsa-key'])],
   ]);
   // A verdict rests on every byte: it stores what it read and reads no entry.
-  const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, version: ctx.version };
+  const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
   return { settings: buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), format, output, sarif, vsa };
 }
 

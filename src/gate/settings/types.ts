@@ -89,11 +89,11 @@ export interface Settings {
   readonly cache: CacheSettings | null;
 }
 
-/** Where the evidence cache is kept, whether its entries are read (a verdict writes and never reads), and the product version its keys hold. */
+/** Where the evidence cache is kept, whether its entries are read (a verdict writes and never reads), and the build its keys hold (gate/cache.ts `buildOf(version).key`, computed once by the entry). */
 export interface CacheSettings {
   readonly dir: string;
   readonly read: boolean;
-  readonly version: string;
+  readonly build: string;
 }
 
 /** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */
