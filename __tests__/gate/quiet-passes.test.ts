@@ -13,6 +13,7 @@ import { compileGlob, globMatches } from '../../src/core/glob.js';
 import type { Report } from '../../src/core/report.js';
 import { parseRfc3339 } from '../../src/core/time.js';
 import { readPolicyFile } from '../../src/read/policy-file.js';
+import { COVERAGE_PAYLOAD_TYPE } from '../../src/read/signature.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { keyIdOf } from '../../src/trust/keys.js';
 import {
@@ -462,5 +463,111 @@ describe('exits and pointers', () => {
     }
     expect(bad).toEqual([]);
     expect(readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8')).not.toMatch(/class table \(`src\/core\/binding\.ts`\)/);
+  });
+});
+
+describe('the core’s false greens a red team found (this stop): a record that cannot bind a call never quiets its export', () => {
+  const call = prod('k1');
+  const day = coverageStatement('2026-11-30', '2026-12-01', { owner: 'acme', records: 1 });
+  const twoCalls = serverLog([
+    ['2026-11-30T10:00:00Z', call],
+    ['2026-11-30T10:05:00Z', call],
+  ]);
+
+  it('a second copy of the one logged entry (two overlapping exports) is no entry for the second call: effect_not_logged', async () => {
+    const file = ndjson([day, record('github', 'r1', call)]);
+    const r = await verify(
+      writeFiles(tempDir(), { '.assay/runs/a.log': twoCalls, '.assay/audit/x.ndjson': file, '.assay/audit/y.ndjson': file }),
+    );
+    expect(r.report.totals.imported_twice).toBe(1);
+    expect(r.report.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
+    expect(r.report.totals.effect_not_logged).toBe(1);
+    expect(r.code).toBe(1);
+    const f = r.report.findings.find((x) => x.code === 'effect_not_logged');
+    expect(f).toMatchObject({ severity: 'error', file: '.assay/runs/a.log' });
+    expect(f?.message).toMatch(/holds no entry for it that can bind it \(the records of its subject cannot: see its reason\)/);
+  });
+
+  it('another provider’s record of the same subject does not quiet a covered call, pending or allow-unmatched-records', async () => {
+    const files = {
+      '.assay/runs/a.log': serverLog([['2026-11-30T10:00:00Z', call]]),
+      '.assay/audit/x.ndjson': ndjson([{ ...day, records: 0 }]),
+      '.assay/audit/z.ndjson': ndjson([record('gitlab', 'g1', call)]),
+      [POLICY]: 'version: 1\npending: 72h\n',
+    };
+    for (const extra of [[], ['--allow-unmatched-records']]) {
+      const dir = writeFiles(tempDir(), files);
+      const r = await verify(dir, ...extra);
+      expect(r.report.totals.effect_not_logged).toBe(1);
+      expect(r.code).toBe(1);
+    }
+  });
+
+  it('trust mode warn: an untrusted (unsigned, forged) record of the call’s subject does not turn effect_not_logged into a warning', async () => {
+    const key = testSigner();
+    const policy = 'version: 1\ntrust:\n  mode: warn\n  trusted-keys: [.github/k.pub.pem]\n';
+    const base = {
+      '.assay/runs/a.log': serverLog([['2026-11-30T10:00:00Z', call]]),
+      '.assay/audit/x.ndjson': ndjson([signed({ ...day, records: 0 }, key, undefined, COVERAGE_PAYLOAD_TYPE)]),
+      '.github/k.pub.pem': key.pem,
+      [POLICY]: policy,
+    };
+    const without = await verify(writeFiles(tempDir(), base));
+    expect(without.report.totals.effect_not_logged).toBe(1);
+    const forged = await verify(writeFiles(tempDir(), { ...base, '.assay/audit/forged.json': json(record('github', 'forged', call)) }));
+    expect(forged.report.totals.untrusted).toBe(1);
+    expect(forged.report.totals.effect_not_logged).toBe(1);
+    expect(codes(forged.report)).toContain('error effect_not_logged');
+    expect(forged.code).toBe(1);
+  });
+
+  it('a replay is the same run file read twice; another run with a call at the same index and time is a second call', async () => {
+    const one = serverLog([['2026-11-30T10:00:00Z', call]]);
+    const other = serverLog([
+      ['2026-11-30T10:00:00Z', call],
+      ['2026-11-30T10:30:00Z', getKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'k1' }) })],
+    ]);
+    const audit = { '.assay/audit/day.ndjson': ndjson([day, record('github', 'r1', call)]) };
+    const copied = await verify(writeFiles(tempDir(), { ...audit, '.assay/runs/a.log': one, '.assay/runs/b.log': one }));
+    expect(copied.report.totals.effect_not_logged).toBe(0);
+    const distinct = await verify(writeFiles(tempDir(), { ...audit, '.assay/runs/a.log': one, '.assay/runs/b.log': other }));
+    expect(distinct.report.totals.effect_not_logged).toBe(1);
+    expect(distinct.code).toBe(1);
+  });
+
+  it('a decision from the future is invalid_artifact whatever it asserts: a read from the future confirms no write that passes', async () => {
+    const write = { ...prod('k1'), time: '2026-11-30T10:00:00Z' };
+    const read = getKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'k1' }) });
+    const log = serverLog([
+      ['2026-11-30T10:00:00Z', write],
+      ['2099-01-01T00:00:00Z', read],
+    ]);
+    const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.log': log, [POLICY]: 'version: 1\ndefault: observed_confirmed\n' }));
+    const future = r.report.findings.find((f) => f.code === 'invalid_artifact');
+    expect(future?.message).toMatch(/a decision from the future/);
+    expect(future?.line).toBeGreaterThan(1);
+    expect(r.code).toBe(1);
+  });
+
+  it('a record waits for its run only on a statement of its scope whose window has ended (never one ending in 2099, one for no actor or another repository)', async () => {
+    const lone = record('github', 'r1', call);
+    const policy = { [POLICY]: 'version: 1\npending: 1h\n', '.assay/runs/a.json': json(surface([prod('other-key')])) };
+    const waits = async (statement: Record<string, unknown>) => {
+      const r = await verify(writeFiles(tempDir(), { ...policy, '.assay/audit/x.ndjson': ndjson([statement, lone]) }));
+      return { pending: r.report.totals.awaiting_run, unmatched: r.report.totals.unmatched, code: r.code };
+    };
+    const recent = coverageStatement('2026-12-01', '2026-12-01', {
+      since: '2026-12-01T11:00:00Z',
+      until: '2026-12-01T11:30:00Z',
+      owner: 'acme',
+    });
+    expect(await waits(recent)).toMatchObject({ pending: 1, unmatched: 0 });
+    for (const over of [
+      { until: '2099-01-01T00:00:00Z' },
+      { actors: [] },
+      { owner: null, repos: ['acme/unrelated'] },
+      { owner: 'another-org' },
+    ])
+      expect(await waits({ ...recent, ...over }), JSON.stringify(over)).toMatchObject({ pending: 0, unmatched: 1, code: 1 });
   });
 });

@@ -120,6 +120,28 @@ describe('the shared samples, as runs', () => {
     expect(other.findings.find((x) => x.code === 'invalid_artifact')?.message).toMatch(/no server_start line/);
   });
 
+  it('a startup_failure line in a capture whose server started and worked (a failed restart appended, or one before it) never drops the calls: they are judged, the line counted', async () => {
+    const failure = JSON.stringify({ event: 'startup_failure', reason_code: 'x', next_step: 'y' });
+    const worked = log('02_deploy_key_create_then_get.stderr.log');
+    const plain = await gate({ 'runs/02.log': worked });
+    for (const text of [`${worked}${failure}\n`, `${failure}\n${worked}`]) {
+      const r = await gate({ 'runs/02.log': text });
+      expect(r.calls.map((c) => c.level)).toEqual(plain.calls.map((c) => c.level));
+      expect(r.calls).toHaveLength(2);
+      expect(r.findings.map((f) => f.code)).not.toContain('run_not_started');
+      expect(r.findings.find((f) => f.code === 'skipped_object')?.message).toMatch(
+        /startup_failure line \(the server also started and worked\)/,
+      );
+    }
+    // End to end, without the export and with a rule requiring verified: the call still fails the gate.
+    const out = await cliJson(
+      ['--require', 'github_deploy_key=verified'],
+      writeFiles(tempDir(), { '.assay/runs/02.log': `${worked}${failure}\n` }),
+    );
+    expect(out.code).toBe(1);
+    expect(out.report.findings.map((f) => f.code)).toContain('policy_unmet');
+  });
+
   it('tracing lines inside .ndjson are read the same way as in a .log', async () => {
     const text = log('02_deploy_key_create_then_get.stderr.log');
     const a = await gate({ 'runs/02.ndjson': text });

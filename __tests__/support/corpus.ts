@@ -361,15 +361,16 @@ export function testSigner(): { privateKey: KeyObject; publicKey: KeyObject; pem
   return { privateKey, publicKey, pem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }
 
-/** `rec` with a signature member over its payload (the record is ours: built by these builders). */
+/** `rec` with a signature member over its payload (the record is ours: built by these builders); `type`: a coverage statement's payload type. */
 export function signed(
   rec: JsonObject,
   key: { privateKey: KeyObject; publicKey: KeyObject },
   signedAt = '2026-11-30T12:00:00Z',
+  type?: Parameters<typeof signPayload>[3],
 ): JsonObject {
   const p = payloadOf(rec);
   if (!p.ok) throw new Error(p.reason);
-  return { ...rec, signature: signPayload(p.text, key, signedAt) };
+  return { ...rec, signature: signPayload(p.text, key, signedAt, type) };
 }
 
 /** The policy both signed demos are checked with (README: "deploy keys must be verified, Slack admin changes at least observed"). */

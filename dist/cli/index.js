@@ -8081,9 +8081,12 @@ class ServerLog {
     /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
      * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-     * invalid --policy-root); null when it started, or when this is no capture of it at all.
+     * invalid --policy-root); null when it started and worked (any event but server_start), or when
+     * this is no capture of it at all.
      */
     notStarted() {
+        if (this.worked)
+            return null;
         if (this.failure)
             return this.failure;
         if (this.started && !this.worked && this.firstText)
@@ -8101,6 +8104,11 @@ class ServerLog {
     /** The end of the file: calls still without a decision are incomplete. */
     close() {
         this.endSession();
+        // A server that started and worked is judged on its calls, whatever else the capture holds (a
+        // failed restart appended to the same file): its startup_failure line is counted, never the
+        // reason to drop the calls.
+        if (this.worked && this.failure?.line)
+            this.sink.skip(this.failure.loc, 'startup_failure line (the server also started and worked)');
     }
 }
 
@@ -12892,20 +12900,42 @@ function scopeText(s) {
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
 const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
-/** A call's owner and repository, and its provider, as a scope compares them. */
-function whereOf(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return null;
-    const target = p.subject.target;
-    // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
-    const scope = classRow(p.subject.action_class)?.scope;
+/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its provider. */
+function whereIn(actionClass, target, provider) {
+    const scope = classRow(actionClass)?.scope;
     const ownerValue = scope && (0,core_json/* hasOwn */.$3)(target, scope.owner) ? target[scope.owner] : undefined;
     const repoValue = scope?.repo && (0,core_json/* hasOwn */.$3)(target, scope.repo) ? target[scope.repo] : undefined;
     const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
-    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
     return { provider, owner, repo };
+}
+/** A call's place (null: it has no subject). */
+function whereOf(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return null;
+    return whereIn(p.subject.action_class, p.subject.target, typeof call.input.provider === 'string' ? call.input.provider : null);
+}
+function scopeOf(st) {
+    if (st.actors.length === 0)
+        return null;
+    return {
+        provider: st.provider,
+        repos: st.repos === null ? null : new Set(st.repos.map(core_text/* asciiLower */.F)),
+        owner: st.owner === null ? null : (0,core_text/* asciiLower */.F)(st.owner),
+    };
+}
+/** Whether a scope holds a place (docs/coverage.md §2). */
+function holds(scope, where) {
+    if (where.provider !== null && where.provider !== scope.provider)
+        return false;
+    if (scope.repos !== null)
+        return where.owner !== null && where.repo !== null && scope.repos.has(`${where.owner}/${where.repo}`);
+    if (scope.owner !== null)
+        return where.owner === scope.owner;
+    // A GitHub export came from one organisation or repository: a statement naming neither covers
+    // no GitHub subject (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
+    return scope.provider !== 'github';
 }
 /** The usable statements, indexed; the calls' coverage is asked one by one. */
 class Coverage {
@@ -12936,10 +12966,10 @@ class Coverage {
         const byKey = new Map();
         for (const s of usable) {
             const st = s.statement;
-            if (st.actors.length === 0)
+            const sc = scopeOf(st);
+            if (sc === null)
                 continue;
-            const repos = st.repos === null ? null : new Set(st.repos.map(core_text/* asciiLower */.F));
-            const owner = st.owner === null ? null : (0,core_text/* asciiLower */.F)(st.owner);
+            const { repos, owner } = sc;
             const scope = repos ? `r:${[...repos].sort(core_text/* cmp */.r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
             for (const action of st.actions) {
                 const key = `${st.provider}\u0000${action}\u0000${scope}`;
@@ -12971,24 +13001,17 @@ class Coverage {
         if (p.kind !== 'subject' || !where)
             return [];
         const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
-        return list.filter((g) => {
-            if (where.provider !== null && where.provider !== g.provider)
-                return false;
-            if (g.repos !== null)
-                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
-            if (g.owner !== null)
-                return where.owner === g.owner;
-            // A GitHub export came from one organisation or repository: a statement naming neither covers
-            // no GitHub call (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
-            return g.provider !== 'github';
-        });
+        return list.filter((g) => holds(g, where));
     }
     /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
     of(call, time) {
-        if (time === null || !call.claim.asserted || call.input.denied)
+        if (time === null)
             return { kind: 'none' };
+        // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
         if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
             return { kind: 'future' };
+        if (!call.claim.asserted || call.input.denied)
+            return { kind: 'none' };
         const groups = this.groupsOf(call);
         let latest = null;
         for (const g of groups) {
@@ -13022,13 +13045,18 @@ class Coverage {
     }
     /**
      * Until when a record that binds no call waits for its run (docs/policy.md §12): its own file holds
-     * a usable statement of its provider and action whose `until` is less than `pending` before the
-     * verification time. Null: it does not wait (no such statement, no pending, or it has run out).
+     * a usable statement of its scope (provider, action, an actor named, the record's repository or
+     * organisation as a call's is compared) whose window has ended and whose `until` is less than
+     * `pending` before the verification time. Null: it does not wait (no such statement, no pending,
+     * or it has run out).
      */
     recordWaits(record) {
-        if (this.now === null || this.pendingSeconds === 0)
+        const now = this.now;
+        if (now === null || this.pendingSeconds === 0)
             return null;
-        const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
+        const { action_class, verb, target } = record.record.subject;
+        const action = `${action_class}:${verb}`;
+        const where = whereIn(action_class, target, record.record.provider);
         let latest = null;
         if (this.byFile === null) {
             this.byFile = new Map();
@@ -13041,15 +13069,18 @@ class Coverage {
             }
         }
         for (const s of this.byFile.get(record.loc.file) ?? []) {
-            if (s.statement.provider !== record.record.provider)
+            // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
+            const scope = scopeOf(s.statement);
+            if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where))
                 continue;
-            if (!s.statement.actions.includes(action))
+            // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
+            if (compareInstants(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0)
                 continue;
             const until = plus(s.statement.until, this.pendingSeconds);
             if (latest === null || compareInstants(until, latest) > 0)
                 latest = until;
         }
-        return latest !== null && compareInstants(this.now, latest) < 0 ? latest : null;
+        return latest !== null && compareInstants(now, latest) < 0 ? latest : null;
     }
     /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
     gaps() {
@@ -14029,9 +14060,11 @@ function exportWords(s) {
     return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
 }
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
-function effectNotLoggedText(call, s) {
+function effectNotLoggedText(call, s, unusable) {
     const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
+    // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
+    const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
+    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
 }
 /** pending: the call's export is not due yet. */
 function pendingText(call, latest, until) {
@@ -14078,26 +14111,61 @@ function requirementName(requirement) {
         return "the policy's default";
     return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
 }
-/** The same decision read twice (a run file committed twice): one call, not a second effect. */
-const replayOf = (call, other) => call.input.index === other.input.index &&
+/** Runs found to hold the same decisions, or not (a pair is compared once). */
+const sameRuns = new WeakMap();
+/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
+function sameDecisions(a, b) {
+    let known = sameRuns.get(a);
+    const hit = known?.get(b);
+    if (hit !== undefined)
+        return hit;
+    const same = a.decisions.length === b.decisions.length &&
+        a.decisions.every((x, i) => {
+            const y = b.decisions[i];
+            if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded)
+                return false;
+            if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0))
+                return false;
+            const px = x.projection;
+            const py = y.projection;
+            return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
+        });
+    if (!known)
+        sameRuns.set(a, (known = new WeakMap()));
+    known.set(b, same);
+    return same;
+}
+/**
+ * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
+ * same decisions in the same order; the call at the same place of the other copy is this one, not a
+ * second effect. Another run that merely has a call at the same index and time is not a replay.
+ */
+const replayOf = (call, other) => call.run !== other.run &&
+    call.input.index === other.input.index &&
     call.input.time !== null &&
     other.input.time !== null &&
-    compareInstants(call.input.time, other.input.time) === 0;
+    compareInstants(call.input.time, other.input.time) === 0 &&
+    sameDecisions(call.run, other.run);
 /**
- * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
- * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
- * §6): a second call claiming the same subject needs an entry of its own, unless it is a replay of the
- * call that holds the entry.
+ * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
+ * record binding it"): whatever records of its subject exist verified another call (one logged entry
+ * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
+ * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
  */
 function unrecorded(call, outcome) {
-    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
-    if (why === null || why.kind !== 'no_record')
-        return false;
-    for (const kind of why.more.keys())
-        if (kind !== 'taken')
-            return false;
-    return why.snags.every((s) => s.kind === 'taken' && !replayOf(call, s.holder));
+    const why = noRecordOf(outcome);
+    return why !== null && !why.snags.some((s) => s.kind === 'taken' && replayOf(call, s.holder));
 }
+/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
+const noRecordOf = (outcome) => {
+    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+    return why !== null && why.kind === 'no_record' ? why : null;
+};
+/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
+const unusableSnags = (outcome) => {
+    const why = noRecordOf(outcome);
+    return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
+};
 /** A call's coverage, judged against what it earned. */
 function coverageVerdict(coverage, call, outcome) {
     switch (coverage.kind) {
@@ -14122,7 +14190,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
-    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement) : null;
+    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
     if (notLogged !== null && claim.level !== 'verified')
         out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
     if (coverage.kind === 'pending')
@@ -19139,7 +19207,7 @@ const FINDINGS = {
     record_pending: {
         severity: 'notice',
         title: 'Audit record waits for its run',
-        help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+        help: "A record binds no call, and its own file holds a usable coverage statement of its scope (provider, action, an actor, its repository or organisation) whose window has ended less than the policy's pending ago: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
     },
     record_untrusted: {
         severity: 'error',

@@ -469,7 +469,7 @@ const FINDINGS = {
     record_pending: {
         severity: 'notice',
         title: 'Audit record waits for its run',
-        help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+        help: "A record binds no call, and its own file holds a usable coverage statement of its scope (provider, action, an actor, its repository or organisation) whose window has ended less than the policy's pending ago: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
     },
     record_untrusted: {
         severity: 'error',
@@ -6091,9 +6091,12 @@ class ServerLog {
     /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
      * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-     * invalid --policy-root); null when it started, or when this is no capture of it at all.
+     * invalid --policy-root); null when it started and worked (any event but server_start), or when
+     * this is no capture of it at all.
      */
     notStarted() {
+        if (this.worked)
+            return null;
         if (this.failure)
             return this.failure;
         if (this.started && !this.worked && this.firstText)
@@ -6111,6 +6114,11 @@ class ServerLog {
     /** The end of the file: calls still without a decision are incomplete. */
     close() {
         this.endSession();
+        // A server that started and worked is judged on its calls, whatever else the capture holds (a
+        // failed restart appended to the same file): its startup_failure line is counted, never the
+        // reason to drop the calls.
+        if (this.worked && this.failure?.line)
+            this.sink.skip(this.failure.loc, 'startup_failure line (the server also started and worked)');
     }
 }
 

@@ -11,7 +11,7 @@
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
 import { CLASSES, classRow } from './classes.js';
-import { hasOwn } from './json.js';
+import { hasOwn, type JsonObject } from './json.js';
 import { item } from './lists.js';
 import type { CoverageStatement, RecordInput, StatementInput } from './model.js';
 import { asciiLower, cmp } from './text.js';
@@ -59,11 +59,8 @@ export function scopeText(s: CoverageStatement): string {
 export const windowText = (s: CoverageStatement): string => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
 
 /** One scope of one action: its usable statements by start, and the latest end so far at each. */
-interface Group {
-  readonly provider: string;
+interface Group extends Scope {
   readonly action: string;
-  readonly repos: ReadonlySet<string> | null;
-  readonly owner: string | null;
   readonly statements: StatementInput[];
   /** For each i, the index j ≤ i of the statement that ends last among the first i + 1. */
   latestAt: number[];
@@ -71,19 +68,54 @@ interface Group {
 
 const plus = (t: Instant, seconds: number): Instant => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 
-/** A call's owner and repository, and its provider, as a scope compares them. */
-function whereOf(call: Call): { readonly provider: string | null; readonly owner: string | null; readonly repo: string | null } | null {
-  const p = call.input.projection;
-  if (p.kind !== 'subject') return null;
-  const target = p.subject.target;
-  // The fields a statement's scope reads, from the class table (a class with none: the provider's whole log).
-  const scope = classRow(p.subject.action_class)?.scope;
+/** Where a subject sits, as a statement's scope compares it: its owner and repository (lower case) and its provider. */
+interface Where {
+  readonly provider: string | null;
+  readonly owner: string | null;
+  readonly repo: string | null;
+}
+
+/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its provider. */
+function whereIn(actionClass: string, target: JsonObject, provider: string | null): Where {
+  const scope = classRow(actionClass)?.scope;
   const ownerValue = scope && hasOwn(target, scope.owner) ? target[scope.owner] : undefined;
   const repoValue = scope?.repo && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
   const owner = typeof ownerValue === 'string' ? asciiLower(ownerValue) : null;
   const repo = typeof repoValue === 'string' ? asciiLower(repoValue) : null;
-  const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
   return { provider, owner, repo };
+}
+
+/** A call's place (null: it has no subject). */
+function whereOf(call: Call): Where | null {
+  const p = call.input.projection;
+  if (p.kind !== 'subject') return null;
+  return whereIn(p.subject.action_class, p.subject.target, typeof call.input.provider === 'string' ? call.input.provider : null);
+}
+
+/** A statement's scope: its provider, repositories and organisation (lower case); null when it names no actor (it covers nothing). */
+interface Scope {
+  readonly provider: string;
+  readonly repos: ReadonlySet<string> | null;
+  readonly owner: string | null;
+}
+
+function scopeOf(st: CoverageStatement): Scope | null {
+  if (st.actors.length === 0) return null;
+  return {
+    provider: st.provider,
+    repos: st.repos === null ? null : new Set(st.repos.map(asciiLower)),
+    owner: st.owner === null ? null : asciiLower(st.owner),
+  };
+}
+
+/** Whether a scope holds a place (docs/coverage.md §2). */
+function holds(scope: Scope, where: Where): boolean {
+  if (where.provider !== null && where.provider !== scope.provider) return false;
+  if (scope.repos !== null) return where.owner !== null && where.repo !== null && scope.repos.has(`${where.owner}/${where.repo}`);
+  if (scope.owner !== null) return where.owner === scope.owner;
+  // A GitHub export came from one organisation or repository: a statement naming neither covers
+  // no GitHub subject (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
+  return scope.provider !== 'github';
 }
 
 /** The usable statements, indexed; the calls' coverage is asked one by one. */
@@ -113,9 +145,9 @@ export class Coverage {
     const byKey = new Map<string, Group>();
     for (const s of usable) {
       const st = s.statement;
-      if (st.actors.length === 0) continue;
-      const repos = st.repos === null ? null : new Set(st.repos.map(asciiLower));
-      const owner = st.owner === null ? null : asciiLower(st.owner);
+      const sc = scopeOf(st);
+      if (sc === null) continue;
+      const { repos, owner } = sc;
       const scope = repos ? `r:${[...repos].sort(cmp).join(',')}` : owner !== null ? `o:${owner}` : 'all';
       for (const action of st.actions) {
         const key = `${st.provider}\u0000${action}\u0000${scope}`;
@@ -146,20 +178,15 @@ export class Coverage {
     const where = whereOf(call);
     if (p.kind !== 'subject' || !where) return [];
     const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
-    return list.filter((g) => {
-      if (where.provider !== null && where.provider !== g.provider) return false;
-      if (g.repos !== null) return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
-      if (g.owner !== null) return where.owner === g.owner;
-      // A GitHub export came from one organisation or repository: a statement naming neither covers
-      // no GitHub call (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
-      return g.provider !== 'github';
-    });
+    return list.filter((g) => holds(g, where));
   }
 
   /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
   of(call: Call, time: Instant | null): CallCoverage {
-    if (time === null || !call.claim.asserted || call.input.denied) return { kind: 'none' };
+    if (time === null) return { kind: 'none' };
+    // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
     if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
+    if (!call.claim.asserted || call.input.denied) return { kind: 'none' };
     const groups = this.groupsOf(call);
     let latest: StatementInput | null = null;
     for (const g of groups) {
@@ -189,12 +216,17 @@ export class Coverage {
 
   /**
    * Until when a record that binds no call waits for its run (docs/policy.md §12): its own file holds
-   * a usable statement of its provider and action whose `until` is less than `pending` before the
-   * verification time. Null: it does not wait (no such statement, no pending, or it has run out).
+   * a usable statement of its scope (provider, action, an actor named, the record's repository or
+   * organisation as a call's is compared) whose window has ended and whose `until` is less than
+   * `pending` before the verification time. Null: it does not wait (no such statement, no pending,
+   * or it has run out).
    */
   recordWaits(record: RecordInput): Instant | null {
-    if (this.now === null || this.pendingSeconds === 0) return null;
-    const action = `${record.record.subject.action_class}:${record.record.subject.verb}`;
+    const now = this.now;
+    if (now === null || this.pendingSeconds === 0) return null;
+    const { action_class, verb, target } = record.record.subject;
+    const action = `${action_class}:${verb}`;
+    const where = whereIn(action_class, target, record.record.provider);
     let latest: Instant | null = null;
     if (this.byFile === null) {
       this.byFile = new Map();
@@ -205,12 +237,15 @@ export class Coverage {
       }
     }
     for (const s of this.byFile.get(record.loc.file) ?? []) {
-      if (s.statement.provider !== record.record.provider) continue;
-      if (!s.statement.actions.includes(action)) continue;
+      // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
+      const scope = scopeOf(s.statement);
+      if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where)) continue;
+      // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
+      if (compareInstants(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0) continue;
       const until = plus(s.statement.until, this.pendingSeconds);
       if (latest === null || compareInstants(until, latest) > 0) latest = until;
     }
-    return latest !== null && compareInstants(this.now, latest) < 0 ? latest : null;
+    return latest !== null && compareInstants(now, latest) < 0 ? latest : null;
   }
 
   /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */

@@ -164,9 +164,11 @@ function exportWords(s: StatementInput): string {
 }
 
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
-export function effectNotLoggedText(call: Call, s: StatementInput): string {
+export function effectNotLoggedText(call: Call, s: StatementInput, unusable: boolean): string {
   const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-  return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${placeOf(s.loc)}). Was it done under another identity?`;
+  // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
+  const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
+  return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${placeOf(s.loc)}). Was it done under another identity?`;
 }
 
 /** pending: the call's export is not due yet. */

@@ -45,7 +45,7 @@ export const FINDINGS = {
   record_pending: {
     severity: 'notice',
     title: 'Audit record waits for its run',
-    help: "A record binds no call, and the export that holds it is younger than the policy's pending: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
+    help: "A record binds no call, and its own file holds a usable coverage statement of its scope (provider, action, an actor, its repository or organisation) whose window has ended less than the policy's pending ago: the agent's run may arrive by another pull request. Once pending has run out it is record_unmatched.",
   },
   record_untrusted: {
     severity: 'error',

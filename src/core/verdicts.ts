@@ -7,7 +7,7 @@
 
 import type { Call } from './call.js';
 import { type CallCoverage, FUTURE_GRACE_SECONDS } from './coverage.js';
-import type { RecordVerdict } from './diagnose.js';
+import type { NoRecord, RecordVerdict } from './diagnose.js';
 import {
   callTitle,
   effectNotLoggedText,
@@ -20,7 +20,7 @@ import {
 } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { StatementInput, VerifyOptions } from './model.js';
+import type { RunInput, StatementInput, VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
@@ -55,8 +55,7 @@ function requirementName(requirement: Requirement): string {
 
 /**
  * What coverage decides for a call (docs/coverage.md §3): `not_logged` when a usable statement covers
- * it and no record of its subject exists at all; `pending` when its export is not due and no record
- * exists; `future` for a decision after the verification time; otherwise nothing, or (`uncovered`)
+ * it and no record binds it; `pending` when its export is not due and no record binds it; `future` for a decision after the verification time; otherwise nothing, or (`uncovered`)
  * that statements of its scope exist but none covers its time.
  */
 export type CoverageVerdict =
@@ -67,25 +66,64 @@ export type CoverageVerdict =
   | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
   | { readonly kind: 'uncovered' };
 
-/** The same decision read twice (a run file committed twice): one call, not a second effect. */
+/** Runs found to hold the same decisions, or not (a pair is compared once). */
+const sameRuns = new WeakMap<RunInput, WeakMap<RunInput, boolean>>();
+
+/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
+function sameDecisions(a: RunInput, b: RunInput): boolean {
+  let known = sameRuns.get(a);
+  const hit = known?.get(b);
+  if (hit !== undefined) return hit;
+  const same =
+    a.decisions.length === b.decisions.length &&
+    a.decisions.every((x, i) => {
+      const y = b.decisions[i];
+      if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded) return false;
+      if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0)) return false;
+      const px = x.projection;
+      const py = y.projection;
+      return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
+    });
+  if (!known) sameRuns.set(a, (known = new WeakMap()));
+  known.set(b, same);
+  return same;
+}
+
+/**
+ * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
+ * same decisions in the same order; the call at the same place of the other copy is this one, not a
+ * second effect. Another run that merely has a call at the same index and time is not a replay.
+ */
 const replayOf = (call: Call, other: Call): boolean =>
+  call.run !== other.run &&
   call.input.index === other.input.index &&
   call.input.time !== null &&
   other.input.time !== null &&
-  compareInstants(call.input.time, other.input.time) === 0;
+  compareInstants(call.input.time, other.input.time) === 0 &&
+  sameDecisions(call.run, other.run);
 
 /**
- * Whether no record is left for the call's subject (what an export's silence speaks to): none exists,
- * or every one that exists verified another call. One logged entry covers one effect (docs/coverage.md
- * §6): a second call claiming the same subject needs an entry of its own, unless it is a replay of the
- * call that holds the entry.
+ * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
+ * record binding it"): whatever records of its subject exist verified another call (one logged entry
+ * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
+ * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
  */
 function unrecorded(call: Call, outcome: Outcome): boolean {
-  const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
-  if (why === null || why.kind !== 'no_record') return false;
-  for (const kind of why.more.keys()) if (kind !== 'taken') return false;
-  return why.snags.every((s) => s.kind === 'taken' && !replayOf(call, s.holder));
+  const why = noRecordOf(outcome);
+  return why !== null && !why.snags.some((s) => s.kind === 'taken' && replayOf(call, s.holder));
 }
+
+/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
+const noRecordOf = (outcome: Outcome): NoRecord | null => {
+  const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+  return why !== null && why.kind === 'no_record' ? why : null;
+};
+
+/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
+const unusableSnags = (outcome: Outcome): boolean => {
+  const why = noRecordOf(outcome);
+  return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
+};
 
 /** A call's coverage, judged against what it earned. */
 export function coverageVerdict(coverage: CallCoverage, call: Call, outcome: Outcome): CoverageVerdict {
@@ -125,7 +163,7 @@ function callFindings(
     );
   if (level === null) return out;
   // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
-  const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement) : null;
+  const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
   if (notLogged !== null && claim.level !== 'verified') out.push(finding('effect_not_logged', input.loc, notLogged));
   if (coverage.kind === 'pending') out.push(finding('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
   if (claim.level === 'verified') {

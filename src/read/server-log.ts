@@ -187,9 +187,11 @@ export class ServerLog {
   /**
    * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
    * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-   * invalid --policy-root); null when it started, or when this is no capture of it at all.
+   * invalid --policy-root); null when it started and worked (any event but server_start), or when
+   * this is no capture of it at all.
    */
   notStarted(): { readonly loc: Location; readonly text: string } | null {
+    if (this.worked) return null;
     if (this.failure) return this.failure;
     if (this.started && !this.worked && this.firstText) return { loc: this.firstText.loc, text: quote(this.firstText.text.trim(), 300) };
     return null;
@@ -209,5 +211,9 @@ export class ServerLog {
   /** The end of the file: calls still without a decision are incomplete. */
   close(): void {
     this.endSession();
+    // A server that started and worked is judged on its calls, whatever else the capture holds (a
+    // failed restart appended to the same file): its startup_failure line is counted, never the
+    // reason to drop the calls.
+    if (this.worked && this.failure?.line) this.sink.skip(this.failure.loc, 'startup_failure line (the server also started and worked)');
   }
 }
