@@ -29,6 +29,11 @@ const delivery = (guid: string, event: string, payload: Record<string, unknown>)
   },
 });
 const SHA = 'a'.repeat(40);
+/** A delivery whose X-GitHub-Event header names another event than its `event`. */
+const contradicted = (d: ReturnType<typeof delivery>, header: string): ReturnType<typeof delivery> => ({
+  ...d,
+  request: { ...d.request, headers: { ...d.request.headers, 'X-GitHub-Event': header } },
+});
 
 const CASES: readonly [string, ReturnType<typeof delivery>, unknown][] = [
   ['an issue opened', delivery('g1', 'issues', { action: 'opened', issue: { number: 12 } }), ['github_issue', 'create', { number: 12 }]],
@@ -75,6 +80,28 @@ const CASES: readonly [string, ReturnType<typeof delivery>, unknown][] = [
     'a comment without its id',
     delivery('g13', 'issue_comment', { action: 'created', comment: {} }),
     /issue_comment created delivery "?g13"? without comment\.id/,
+  ],
+  // A red team's false greens (this stop): each became a record of a side effect that did not happen, or of another repository.
+  ['a deploy key deleted', delivery('g14', 'deploy_key', { action: 'deleted', key: { id: 7, title: 'deploy-1' } }), 'other action'],
+  [
+    'a deploy key payload without its action',
+    delivery('g15', 'deploy_key', { key: { id: 7, title: 'deploy-1' } }),
+    /a deploy_key payload without action/,
+  ],
+  ['a tag pushed', delivery('g16', 'push', { ref: 'refs/tags/v9', after: SHA, deleted: false }), 'a push of a ref that is not a branch'],
+  [
+    'a full_name that names another repository than owner.login/name',
+    delivery('g17', 'issues', {
+      action: 'opened',
+      issue: { number: 5 },
+      repository: { name: 'secret', full_name: 'acme/api', owner: { login: 'evil' } },
+    }),
+    /repository\.full_name \("?acme\/api"?\) is not its owner\.login\/name \("?evil\/secret"?\)/,
+  ],
+  [
+    'an event that its X-GitHub-Event header contradicts',
+    contradicted(delivery('g18', 'issues', { action: 'opened', issue: { number: 5 } }), 'ping'),
+    /names two events: "?issues"? and its X-GitHub-Event header "?ping"?/,
   ],
 ];
 
@@ -181,5 +208,59 @@ describe('round trips: the agent’s claim against GitHub’s record', () => {
     expect(report.totals.effect_not_logged).toBe(1);
     expect(report.findings.find((f) => f.code === 'effect_not_logged')?.message).toMatch(/github-webhook export/);
     expect(r.code).toBe(1);
+  });
+});
+
+describe('a statement claims only what the import read (a red team, this stop: coverage.md §6)', () => {
+  const window = [
+    '--actor',
+    AGENT,
+    '--repo',
+    'acme/api',
+    '--since',
+    '2026-11-30',
+    '--until',
+    '2026-12-01',
+    '--now',
+    '2026-12-01T01:00:00Z',
+  ];
+
+  it('an entry of the scope without a time refuses the statement (it may be inside the window): nothing written', async () => {
+    const untimed = { ...delivery('u1', 'issues', { action: 'opened', issue: { number: 5 } }), delivered_at: undefined };
+    const r = await importOne([delivery('t1', 'issues', { action: 'opened', issue: { number: 4 } }), untimed], 'github-webhook', window);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/in\.ndjson:2:1: an entry of the scope without a time: whether it falls in the window cannot be said/);
+    expect(r.stderr).toMatch(/nothing written/);
+    expect(r.lines).toEqual([]);
+    // Without a window nothing is claimed, and the untimed delivery is a record like any other.
+    const plain = await importOne([untimed]);
+    expect(plain.code).toBe(0);
+    expect(plain.lines).toHaveLength(1);
+  });
+
+  it('a Slack page whose next cursor says more pages follow, with no page ending the listing, claims no window; every page given does', async () => {
+    const entry = (id: string) => ({
+      id,
+      date_create: 1796166000,
+      action: 'user_channel_join',
+      actor: { type: 'user', user: { id: 'UHUMAN' } },
+      entity: { type: 'channel', channel: { id: 'C1' } },
+      context: { location: { type: 'workspace', id: 'T1' } },
+    });
+    const page = (id: string, cursor: string) => JSON.stringify({ entries: [entry(id)], response_metadata: { next_cursor: cursor } });
+    const args = ['--actor', 'UAGENT', '--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-02T01:00:00Z'];
+    const first = await runImporter('import', 'slack-audit-log', { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') }, args);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(
+      /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and no page given ends the listing/,
+    );
+    const both = await runImporter(
+      'import',
+      'slack-audit-log',
+      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': page('e2', '') },
+      args,
+    );
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.lines.map((l) => (l as { schema: string }).schema)).toContain('receipt-gate.audit_coverage.v1');
   });
 });

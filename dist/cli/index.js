@@ -9903,6 +9903,8 @@ const tenantPlace = (word) => ({
     missing: `without its ${word}`,
     other: `in another ${word}`,
 });
+/** The skip reason of an entry otherwise in scope that has no time while a window is set. */
+const UNTIMED = 'without a time (a window is set)';
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
     if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
@@ -9918,7 +9920,7 @@ function outOfScope(f, s) {
     }
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
-            return 'without a time (a window is set)';
+            return UNTIMED;
         if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
             return 'outside the window';
     }
@@ -10139,6 +10141,7 @@ function placeOf(id, entry, repo) {
 
 
 
+
 /** Headers as the deliveries API returns them: names in any case. */
 const header = (headers, name) => {
     if (!headers)
@@ -10148,6 +10151,23 @@ const header = (headers, name) => {
             return (0,core_json/* str */.gx)(headers, k);
     return null;
 };
+/**
+ * The repository a payload names, as the scope filter and the subject both read it: its owner's
+ * login and its name; a `full_name` that says another (without regard to ASCII case) is refused,
+ * never one of the two taken for the filter and the other for the record.
+ */
+function repositoryOf(repository, owner, repo) {
+    const full = `${owner}/${repo}`;
+    const given = repository === null ? undefined : repository['full_name'];
+    if (given === undefined || given === null)
+        return { ok: true, value: full };
+    if (typeof given !== 'string' || (0,core_text/* asciiLower */.F)(given) !== (0,core_text/* asciiLower */.F)(full))
+        return {
+            ok: false,
+            reason: `a payload whose repository.full_name (${typeof given === 'string' ? idText(given) : typeof given}) is not its owner.login/name (${idText(full)})`,
+        };
+    return { ok: true, value: full };
+}
 function githubWebhook(entry) {
     const request = (0,core_json/* obj */.WL)(entry, 'request');
     const delivery = request !== null || (0,core_json/* str */.gx)(entry, 'guid') !== null;
@@ -10163,13 +10183,23 @@ function githubWebhook(entry) {
                 : `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} has no request.payload object`,
         };
     }
-    const event = delivery
-        ? ((0,core_json/* str */.gx)(entry, 'event') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-event'))
-        : payload['key'] !== undefined
-            ? 'deploy_key'
-            : null;
+    // The event a delivery names, once: its `event` and its X-GitHub-Event header must agree.
+    const named = (0,core_json/* str */.gx)(entry, 'event');
+    const headed = header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-event');
+    if (delivery && named !== null && headed !== null && named !== headed)
+        return {
+            kind: 'error',
+            message: `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} names two events: ${idText(named)} and its X-GitHub-Event header ${idText(headed)}`,
+        };
+    const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
     if (event !== 'deploy_key')
         return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
+    // Only a key created is the side effect: a key deleted (or any other action) is never its record.
+    const action = (0,core_json/* str */.gx)(payload, 'action');
+    if (action !== 'created')
+        return action === null
+            ? { kind: 'error', message: 'a deploy_key payload without action (created or deleted cannot be told)' }
+            : { kind: 'skip', reason: 'other action' };
     const key = (0,core_json/* obj */.WL)(payload, 'key');
     const repository = (0,core_json/* obj */.WL)(payload, 'repository');
     const owner = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(repository, 'owner'), 'login');
@@ -10177,12 +10207,15 @@ function githubWebhook(entry) {
     const title = (0,core_json/* str */.gx)(key, 'title');
     if (!owner || !repo)
         return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+    const place = repositoryOf(repository, owner, repo);
+    if (!place.ok)
+        return { kind: 'error', message: place.reason };
     if (!title)
         return { kind: 'skip', reason: 'no title' };
     const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
     const scope = (time) => ({
         actors: sender ? [sender] : [],
-        repo: (0,core_json/* str */.gx)(repository, 'full_name') ?? `${owner}/${repo}`,
+        repo: place.value,
         time,
     });
     if (delivery) {
@@ -10212,9 +10245,12 @@ function githubWriteOf(event, entry, request, payload) {
         return { kind: 'skip', reason: 'other event' };
     if (!guid)
         return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+    const place = repositoryOf(repository, owner, repo);
+    if (!place.ok)
+        return { kind: 'error', message: place.reason };
     const scope = {
         actors: sender ? [sender] : [],
-        repo: (0,core_json/* str */.gx)(repository, 'full_name') ?? `${owner}/${repo}`,
+        repo: place.value,
         time: entryTime(entry['delivered_at']),
     };
     const write = (actionClass, verb, fields) => githubWrite(`github-delivery:${guid}`, actionClass, verb, owner, repo, fields, scope);
@@ -10264,6 +10300,9 @@ function githubWriteOf(event, entry, request, payload) {
             const after = (0,core_json/* str */.gx)(payload, 'after');
             if (!ref || !after || !/^[0-9a-f]{40}$/.test(after))
                 return fail('ref and a 40-digit after');
+            // github_branch_push is a branch's: a tag pushed is another side effect.
+            if (!ref.startsWith('refs/heads/'))
+                return { kind: 'skip', reason: 'a push of a ref that is not a branch' };
             return write('github_branch_push', 'push', { ref, after });
         }
         case 'member': {
@@ -10621,6 +10660,16 @@ const importer = (kind) => IMPORTERS[kind];
 
 
 
+/** Whether a page object says more pages follow (true), that none does (false), or says nothing (null). */
+function continues(page) {
+    const meta = page['response_metadata'];
+    const cursor = (0,core_json/* isObject */.Gv)(meta) ? meta['next_cursor'] : undefined;
+    const token = page['NextToken'];
+    const said = [cursor, token].filter((x) => x !== undefined && x !== null);
+    if (said.length === 0)
+        return null;
+    return said.some((x) => typeof x !== 'string' || x !== '');
+}
 /**
  * @param listKeys the members of a top-level object that may hold the entries (Slack: "entries"; CloudTrail: "Records", "Events")
  */
@@ -10632,21 +10681,22 @@ function readExport(name, raw, given, listKeys = []) {
     const sink = new documents/* LocatingSink */.Bz(name);
     const findings = sink.findings;
     const at = (offset) => sink.at(offset);
+    const paging = { continued: null, ended: false };
     const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
     if (!decoded)
-        return { entries: [], findings };
+        return { entries: [], findings, paging };
     sink.lines = decoded.lines;
     const { text } = decoded;
     // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
     if (text.trim() === '') {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`));
-        return { entries: [], findings };
+        return { entries: [], findings, paging };
     }
     if (looksLikeCsv(name, text)) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
-        return { entries: [], findings };
+        return { entries: [], findings, paging };
     }
-    return { entries: pages(text, limits, listKeys, at, sink, findings), findings };
+    return { entries: pages(text, limits, listKeys, at, sink, findings, paging), findings, paging };
 }
 /** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
 function looksLikeCsv(name, text) {
@@ -10655,7 +10705,7 @@ function looksLikeCsv(name, text) {
     const first = (text.split('\n', 1)[0] ?? '').trim();
     return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
-function* pages(text, limits, listKeys, at, sink, findings) {
+function* pages(text, limits, listKeys, at, sink, findings, paging) {
     let entries = [];
     const take = (value, offset) => {
         if ((0,core_json/* isObject */.Gv)(value))
@@ -10691,6 +10741,11 @@ function* pages(text, limits, listKeys, at, sink, findings) {
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(doc.start), `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`));
             else
                 page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
+            const more = continues(given);
+            if (more === true)
+                paging.continued ??= at(doc.start);
+            else if (more === false)
+                paging.ended = true;
         }
         else
             take(given, doc.start);
@@ -10791,6 +10846,9 @@ function runImport(s) {
     let sample = null;
     /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
     const othersSeen = new Map();
+    /** Where a listing said more pages follow, and whether a page given ends it (a statement needs the whole listing). */
+    let continued = null;
+    let ended = false;
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const vouched = s.vouch ? s.vouch(input) : null;
@@ -10815,6 +10873,12 @@ function runImport(s) {
                 continue;
             }
             const out = outOfScope(s.scope, m.scope);
+            // An entry of the scope that cannot be placed in time may be inside the window: a statement
+            // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
+            if (out === UNTIMED && s.coverage) {
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, 'an entry of the scope without a time: whether it falls in the window cannot be said, so the window cannot be claimed complete'));
+                continue;
+            }
             if (out !== null) {
                 skip(out);
                 if (out === 'by another actor')
@@ -10848,7 +10912,11 @@ function runImport(s) {
         // Complete only now: the entries are read one page at a time.
         for (const f of read.findings)
             errors.push(f);
+        continued ??= read.paging.continued;
+        ended ||= read.paging.ended;
     }
+    if (s.coverage && continued !== null && !ended)
+        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', continued, 'this page says more pages follow (its next cursor is set) and no page given ends the listing: the export stopped early, so the window cannot be claimed complete; export every page'));
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
     // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).

@@ -24,6 +24,29 @@ export interface ExportRead {
   readonly entries: Iterable<Entry>;
   /** Every problem, complete once `entries` has been read to its end. */
   readonly findings: readonly Finding[];
+  /** The listing's pages as their own cursors tell (complete once `entries` has been read to its end). */
+  readonly paging: Paging;
+}
+
+/**
+ * A paged listing's word on its completeness (Slack's `response_metadata.next_cursor`, CloudTrail
+ * lookup-events' `NextToken`): the first page that says more pages follow, and whether any page
+ * given says none does. A page saying more follow with no page ending the listing is an export
+ * that stopped early: it may not claim a window (docs/coverage.md §6).
+ */
+interface Paging {
+  continued: Location | null;
+  ended: boolean;
+}
+
+/** Whether a page object says more pages follow (true), that none does (false), or says nothing (null). */
+function continues(page: JsonObject): boolean | null {
+  const meta = page['response_metadata'];
+  const cursor = isObject(meta) ? meta['next_cursor'] : undefined;
+  const token = page['NextToken'];
+  const said = [cursor, token].filter((x) => x !== undefined && x !== null);
+  if (said.length === 0) return null;
+  return said.some((x) => typeof x !== 'string' || x !== '');
 }
 
 /**
@@ -37,8 +60,9 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
   const sink = new LocatingSink(name);
   const findings = sink.findings;
   const at = (offset: number): Location => sink.at(offset);
+  const paging: Paging = { continued: null, ended: false };
   const decoded = decode(raw, limits, sink, { gzip: true });
-  if (!decoded) return { entries: [], findings };
+  if (!decoded) return { entries: [], findings, paging };
   sink.lines = decoded.lines;
   const { text } = decoded;
   // A failed download must not become "the provider logged nothing" (docs/coverage.md §6): `[]` is a quiet page, nothing at all is not.
@@ -50,7 +74,7 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
         `the export is empty (${raw.length === 0 ? '0 bytes' : 'white space only'}): an empty download is not an empty log; export again (a quiet window is [] or a page with no entries)`,
       ),
     );
-    return { entries: [], findings };
+    return { entries: [], findings, paging };
   }
   if (looksLikeCsv(name, text)) {
     findings.push(
@@ -60,9 +84,9 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
         'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs',
       ),
     );
-    return { entries: [], findings };
+    return { entries: [], findings, paging };
   }
-  return { entries: pages(text, limits, listKeys, at, sink, findings), findings };
+  return { entries: pages(text, limits, listKeys, at, sink, findings, paging), findings, paging };
 }
 
 /** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
@@ -79,6 +103,7 @@ function* pages(
   at: (offset: number) => Location,
   sink: DocSink,
   findings: Finding[],
+  paging: Paging,
 ): Generator<Entry> {
   let entries: Entry[] = [];
   const take = (value: unknown, offset: number): void => {
@@ -117,6 +142,9 @@ function* pages(
           ),
         );
       else page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
+      const more = continues(given);
+      if (more === true) paging.continued ??= at(doc.start);
+      else if (more === false) paging.ended = true;
     } else take(given, doc.start);
     yield* entries;
     entries = [];

@@ -8,7 +8,9 @@
  * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
  */
 import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
+import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
+import { asciiLower } from '../../core/text.js';
 import type { Instant } from '../../core/time.js';
 import { deployKey, githubWrite } from './github-subject.js';
 import { idText, type Mapped } from './mapping.js';
@@ -20,6 +22,23 @@ const header = (headers: JsonObject | null, name: string): string | null => {
   for (const k of Object.keys(headers)) if (k.toLowerCase() === name) return str(headers, k);
   return null;
 };
+
+/**
+ * The repository a payload names, as the scope filter and the subject both read it: its owner's
+ * login and its name; a `full_name` that says another (without regard to ASCII case) is refused,
+ * never one of the two taken for the filter and the other for the record.
+ */
+function repositoryOf(repository: JsonObject | null, owner: string, repo: string): Result<string> {
+  const full = `${owner}/${repo}`;
+  const given = repository === null ? undefined : repository['full_name'];
+  if (given === undefined || given === null) return { ok: true, value: full };
+  if (typeof given !== 'string' || asciiLower(given) !== asciiLower(full))
+    return {
+      ok: false,
+      reason: `a payload whose repository.full_name (${typeof given === 'string' ? idText(given) : typeof given}) is not its owner.login/name (${idText(full)})`,
+    };
+  return { ok: true, value: full };
+}
 
 export function githubWebhook(entry: JsonObject): Mapped {
   const request = obj(entry, 'request');
@@ -36,23 +55,35 @@ export function githubWebhook(entry: JsonObject): Mapped {
         : `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object`,
     };
   }
-  const event = delivery
-    ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
-    : payload['key'] !== undefined
-      ? 'deploy_key'
-      : null;
+  // The event a delivery names, once: its `event` and its X-GitHub-Event header must agree.
+  const named = str(entry, 'event');
+  const headed = header(obj(request, 'headers'), 'x-github-event');
+  if (delivery && named !== null && headed !== null && named !== headed)
+    return {
+      kind: 'error',
+      message: `delivery ${idText(str(entry, 'guid') ?? '?')} names two events: ${idText(named)} and its X-GitHub-Event header ${idText(headed)}`,
+    };
+  const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
   if (event !== 'deploy_key') return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
+  // Only a key created is the side effect: a key deleted (or any other action) is never its record.
+  const action = str(payload, 'action');
+  if (action !== 'created')
+    return action === null
+      ? { kind: 'error', message: 'a deploy_key payload without action (created or deleted cannot be told)' }
+      : { kind: 'skip', reason: 'other action' };
   const key = obj(payload, 'key');
   const repository = obj(payload, 'repository');
   const owner = str(obj(repository, 'owner'), 'login');
   const repo = str(repository, 'name');
   const title = str(key, 'title');
   if (!owner || !repo) return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+  const place = repositoryOf(repository, owner, repo);
+  if (!place.ok) return { kind: 'error', message: place.reason };
   if (!title) return { kind: 'skip', reason: 'no title' };
   const sender = str(obj(payload, 'sender'), 'login');
   const scope = (time: Instant | null): EntryScope => ({
     actors: sender ? [sender] : [],
-    repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+    repo: place.value,
     time,
   });
   if (delivery) {
@@ -80,9 +111,11 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
   });
   if (!owner || !repo) return { kind: 'skip', reason: 'other event' };
   if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+  const place = repositoryOf(repository, owner, repo);
+  if (!place.ok) return { kind: 'error', message: place.reason };
   const scope: EntryScope = {
     actors: sender ? [sender] : [],
-    repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+    repo: place.value,
     time: entryTime(entry['delivered_at']),
   };
   const write = (actionClass: string, verb: string, fields: { readonly [field: string]: string | number }): Mapped =>
@@ -121,6 +154,8 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
       const ref = str(payload, 'ref');
       const after = str(payload, 'after');
       if (!ref || !after || !/^[0-9a-f]{40}$/.test(after)) return fail('ref and a 40-digit after');
+      // github_branch_push is a branch's: a tag pushed is another side effect.
+      if (!ref.startsWith('refs/heads/')) return { kind: 'skip', reason: 'a push of a ref that is not a branch' };
       return write('github_branch_push', 'push', { ref, after });
     }
     case 'member': {

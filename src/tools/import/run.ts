@@ -21,7 +21,7 @@ import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
 import { type ImportKind, type ImportOptions, importer } from './kinds.js';
 import { idText, type Mapper, makeRecord } from './mapping.js';
-import { outOfScope, type ScopeFilter } from './scope.js';
+import { outOfScope, type ScopeFilter, UNTIMED } from './scope.js';
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
@@ -146,6 +146,9 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   let sample: { value: JsonObject; loc: Location } | null = null;
   /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
   const othersSeen = new Map<string, number>();
+  /** Where a listing said more pages follow, and whether a page given ends it (a statement needs the whole listing). */
+  let continued: Location | null = null;
+  let ended = false;
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const vouched = s.vouch ? s.vouch(input) : null;
@@ -168,6 +171,18 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         continue;
       }
       const out = outOfScope(s.scope, m.scope);
+      // An entry of the scope that cannot be placed in time may be inside the window: a statement
+      // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
+      if (out === UNTIMED && s.coverage) {
+        errors.push(
+          finding(
+            'invalid_artifact',
+            e.loc,
+            'an entry of the scope without a time: whether it falls in the window cannot be said, so the window cannot be claimed complete',
+          ),
+        );
+        continue;
+      }
       if (out !== null) {
         skip(out);
         if (out === 'by another actor') for (const a of m.scope.actors.slice(0, 1)) othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
@@ -197,7 +212,17 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     }
     // Complete only now: the entries are read one page at a time.
     for (const f of read.findings) errors.push(f);
+    continued ??= read.paging.continued;
+    ended ||= read.paging.ended;
   }
+  if (s.coverage && continued !== null && !ended)
+    errors.push(
+      finding(
+        'invalid_artifact',
+        continued,
+        'this page says more pages follow (its next cursor is set) and no page given ends the listing: the export stopped early, so the window cannot be claimed complete; export every page',
+      ),
+    );
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;

@@ -59,6 +59,9 @@ export const tenantPlace = (word: string): Place => ({
   other: `in another ${word}`,
 });
 
+/** The skip reason of an entry otherwise in scope that has no time while a window is set. */
+export const UNTIMED = 'without a time (a window is set)';
+
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
   if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
@@ -70,7 +73,7 @@ export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
     if (asciiLower(place) !== f.owner) return f.place.other;
   }
   if (f.since !== null || f.until !== null) {
-    if (s.time === null) return 'without a time (a window is set)';
+    if (s.time === null) return UNTIMED;
     if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
       return 'outside the window';
   }
