@@ -4427,13 +4427,21 @@ const classesOf = (calls) => [
 ].sort(core_text/* cmp */.r2);
 /**
  * The audit files a policy grandfathers whose bytes are as pinned (docs/policy.md §9): their records
- * are judged for honesty and bind calls, but trust is not asked of them.
+ * are judged for honesty and bind calls, but trust is not asked of them. Each file maps to where its
+ * records may bind a call so: null, anywhere (an entry of the base's policy); or the run files present
+ * with the same bytes at the base (only entries a pull request adds: §10, they never apply to a call
+ * the pull request adds or changes).
  */
 function pinnedAuditFiles(policy, fileSha256) {
-    const out = new Set();
-    for (const entry of policy.grandfathered)
-        if (entry.kind === 'audit' && fileSha256.get(entry.run) === entry.sha256 && (!entry.onlyIn || entry.onlyIn.has(entry.run)))
-            out.add(entry.run);
+    const out = new Map();
+    for (const entry of policy.grandfathered) {
+        if (entry.kind !== 'audit' || fileSha256.get(entry.run) !== entry.sha256)
+            continue;
+        if (!entry.onlyIn)
+            out.set(entry.run, null);
+        else if (entry.onlyIn.has(entry.run) && !out.has(entry.run))
+            out.set(entry.run, entry.onlyIn);
+    }
     return out;
 }
 
@@ -4944,10 +4952,44 @@ function callsOf(run, first, read) {
     });
 }
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
-function trustNotAsked(pinned, items) {
+function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
     if (pinned.size === 0)
         return items;
-    return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
+    return items.map((x) => {
+        if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted' || held.has(x))
+            return x;
+        const y = { ...x, trust: { kind: 'unchecked' } };
+        relaxed?.set(y, x);
+        return y;
+    });
+}
+/**
+ * The records checked, and what every call earned, with trust not asked of grandfathered audit files'
+ * records; an untrusted record relaxed only by an entry the pull request adds (docs/policy.md §10)
+ * that would bind a call outside the run files present with the same bytes at the base is held to
+ * its trust, and the allocation made again without it (each round holds at least one more record).
+ */
+function climbPinned(evidence, pinned, perRun) {
+    const held = new Set();
+    for (;;) {
+        const relaxed = new Map();
+        const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
+        const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
+        const climbed = climb(perRun, records);
+        let more = false;
+        for (const v of climbed.records) {
+            if (v.outcome !== 'bound')
+                continue;
+            const original = relaxed.get(v.record.input);
+            const onlyIn = pinned.get(v.record.input.loc.file);
+            if (original && onlyIn && !onlyIn.has(v.call.run.artifact)) {
+                held.add(original);
+                more = true;
+            }
+        }
+        if (!more)
+            return { records, climbed };
+    }
 }
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
@@ -5068,8 +5110,6 @@ function verify(evidence, options) {
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
     const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-    const inputs = trustNotAsked(pinned, evidence.records);
-    const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     let first = 0;
     const perRun = runs.map((run) => {
@@ -5077,7 +5117,7 @@ function verify(evidence, options) {
         first += calls.length;
         return calls;
     });
-    const climbed = climb(perRun, records);
+    const { records, climbed } = climbPinned(evidence, pinned, perRun);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
     const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
@@ -12670,7 +12710,7 @@ function planCache(enabled, verdict, ctx, env, service, build, job) {
     if (service === null)
         return { kind: 'off', why: 'no cache service in this job (GitHub Enterprise Server has none this action speaks to)' };
     // A schedule's event names no repository: it always runs on the default branch, its GITHUB_REF.
-    const ref = ctx.defaultBranch !== null ? `refs/heads/${ctx.defaultBranch}` : ctx.eventName === 'schedule' ? (env['GITHUB_REF'] ?? null) : null;
+    const ref = ctx.defaultBranch !== null ? `refs/heads/${ctx.defaultBranch}` : null;
     if (ref === null || !ref.startsWith('refs/heads/'))
         return { kind: 'off', why: 'the event names no default branch' };
     const prefix = `receipt-gate-evidence-v3-${build}-${ref}-${job}-`;
@@ -12860,7 +12900,28 @@ async function exactJson(body) {
         ? context.source
         : value);
 }
+/** Events whose checkout a pull request controls even when the payload says so in other words. */
+const PULL_EVENTS = new Set([
+    'pull_request',
+    'pull_request_target',
+    'pull_request_review',
+    'pull_request_review_comment',
+    'merge_group',
+    'workflow_run',
+]);
 const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+/**
+ * The repository's default branch: as the payload names it, or for a schedule (which GitHub runs
+ * on the default branch, with a payload that names no repository) the branch it runs on; null when
+ * neither says (never a guess such as main).
+ */
+function defaultBranchOf(entry, env) {
+    const named = (0,core_json/* isObject */.Gv)(entry['repository']) ? str(entry['repository']['default_branch']) : null;
+    if (named !== null)
+        return named;
+    const ref = env['GITHUB_REF'] ?? '';
+    return env['GITHUB_EVENT_NAME'] === 'schedule' && ref.startsWith('refs/heads/') ? str(ref.slice('refs/heads/'.length)) : null;
+}
 function readContext(env, cwd) {
     const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
     let event = null;
@@ -12899,8 +12960,9 @@ function readContext(env, cwd) {
         serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-        defaultBranch: (0,core_json/* isObject */.Gv)(entry['repository']) ? str(entry['repository']['default_branch']) : null,
+        defaultBranch: defaultBranchOf(entry, env),
         baseSha: base ?? mgBase ?? runBase,
+        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null,
     };
 }
 
@@ -13301,6 +13363,9 @@ function readKeyless(k, names) {
     for (const r of k.sourceRefs)
         if (!/^refs\/\S+$/.test(r))
             throw new UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const defaultRef = k.defaultRef;
+    if (k.sourceRefs.length === 0 && defaultRef === null)
+        throw new UsageError('missing', `${names.sourceRefs}: this event names no default branch (its payload has no repository.default_branch), so the refs a trusted identity's workflow must have run on cannot default to it: give them (refs/heads/BRANCH)`);
     const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
     if (!/^https:\/\/\S+$/.test(issuer))
         throw new UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
@@ -13309,7 +13374,7 @@ function readKeyless(k, names) {
         : {
             identities: new Set(ids),
             sourceRepository: repo,
-            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            sourceRefs: new Set(k.sourceRefs.length > 0 || defaultRef === null ? k.sourceRefs : [defaultRef]),
             issuer,
         };
     return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
@@ -14449,13 +14514,18 @@ async function readFiles(input, ctx, files) {
     const explicit = input('policy') !== '' && input('policy') !== defaults_DEFAULTS.policy;
     const policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
     let policy;
+    // Where the policy is read (the base on a pull request) holds no file at the default path: a
+    // team's policy at a near-miss path there must not leave the gate running without it, whatever
+    // the pull request adds at the default path (docs/policy.md §11: "at the commit read").
+    const unread = policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base);
+    if (unread && !explicit) {
+        const near = await files.nearMiss();
+        if (near !== null)
+            throw new UsageError('policy', `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})${policyFile.kind === 'pull' && policyFile.head ? `; this pull request adds ${policyValue}, which applies only once merged` : ''}`);
+    }
     if (policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base && !policyFile.head)) {
         if (explicit)
             throw new UsageError('path', `policy: "${policyValue}" does not exist (a missing default means no policy file; an explicit one must exist)`);
-        // A team's policy at a near-miss path must not leave the gate running without it (docs/policy.md §11).
-        const near = await files.nearMiss();
-        if (near !== null)
-            throw new UsageError('policy', `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})`);
         policy = { kind: 'none' };
     }
     else
@@ -14578,7 +14648,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
             producerIdentities: parseList(get('trusted-producer-identities')),
             sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
             sourceRefs: parseList(get('source-refs')),
-            defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+            defaultRef: ctx.defaultBranch === null ? null : `refs/heads/${ctx.defaultBranch}`,
             issuer: get('certificate-oidc-issuer'),
         },
         trustedRoot: read.trustedRoot,
@@ -14649,7 +14719,8 @@ function settingsOf(input, ctx, env, read, now) {
 ;// CONCATENATED MODULE: ./src/action/repo-files.ts
 /**
  * Repository files the action must read where a pull request cannot edit them (docs/policy.md §1):
- * on `pull_request`, `pull_request_target`, `merge_group` and `workflow_run` the policy file and trust material are
+ * on an event whose checkout a pull request controls (`RunContext.pull`: pull_request and its
+ * review events, pull_request_target, merge_group, workflow_run) the policy file and trust material are
  * read at the event's base commit (git when the commit is in the clone, else the contents API with
  * the job's token, one request each) and at the head (the checkout); elsewhere, the checkout's.
  * The base never falls back to the head: a base that cannot be read is a configuration error.
@@ -14662,8 +14733,6 @@ function settingsOf(input, ctx, env, read, now) {
 
 
 
-/** The events whose checkout a pull request controls: their trust material is read at the base. */
-const PULL_EVENTS = new Set(['pull_request', 'pull_request_target', 'merge_group', 'workflow_run']);
 /** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace, rel) {
     const abs = external_node_path_default().resolve(workspace, rel);
@@ -14762,7 +14831,7 @@ async function apiNearMiss(api, ctx, commit, tree) {
 }
 /** How the action reads repository files: at the base and the head on a pull request or a merge queue, else in the checkout. */
 function repoFiles(ctx, token, api) {
-    const base = PULL_EVENTS.has(ctx.eventName) ? ctx.baseSha : null;
+    const base = ctx.pull ? ctx.baseSha : null;
     const workspace = external_node_path_default().resolve(ctx.workspace);
     /** The base commit, checked: a commit id, never a ref name a tampered payload could give. */
     const baseCommit = (rel) => {
@@ -14780,7 +14849,7 @@ function repoFiles(ctx, token, api) {
         base,
         async read(rel) {
             const head = headText(workspace, rel);
-            if (!PULL_EVENTS.has(ctx.eventName))
+            if (!ctx.pull)
                 return head ? { kind: 'file', file: head } : { kind: 'absent' };
             const commit = baseCommit(rel);
             let text;
@@ -14798,7 +14867,7 @@ function repoFiles(ctx, token, api) {
             return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
         },
         async nearMiss() {
-            if (!PULL_EVENTS.has(ctx.eventName))
+            if (!ctx.pull)
                 return nearMissOnDisk(workspace);
             const commit = baseCommit('the policy file');
             if (resolveCommit(workspace, commit) !== null)

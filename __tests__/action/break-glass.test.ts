@@ -6,11 +6,12 @@
  * changes; when the base tree cannot be compared nothing of the head applies, and the PR says why.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
-import { addKey, deployKey, json, surface } from '../support/corpus.js';
+import { addKey, deployKey, json, signedFailingCorpus, surface } from '../support/corpus.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -148,5 +149,38 @@ describe('trust written in the policy file, read at the base (docs/policy.md §9
     expect(both.stdout).toMatch(
       /trusted-keys, require-signed-records given, and the policy file .github\/receipt-gate.yml at commit c{12} has a trust: section/,
     );
+  });
+});
+
+describe('a grandfathered audit file the pull request adds (a red team, this stop)', () => {
+  const AUDIT = '.assay/audit/github/2026-12.ndjson';
+  const files = Object.fromEntries(signedFailingCorpus()) as Record<string, string>;
+  const auditText = files[AUDIT] ?? '';
+  const trust = 'version: 1\ndefault: asserted\ntrust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\n';
+  const glass = `${trust}grandfathered:\n  - audit: ${AUDIT}\n    sha256: ${createHash('sha256').update(auditText).digest('hex')}\n    reason: legacy export before signing\n`;
+  const head = (policy: string) =>
+    writeFiles(tempDir(), { ...files, [POLICY]: policy, '.github/export.pub.pem': files['trusted-signer.pub.pem'] ?? '' });
+  const base = (withRun: boolean) => ({
+    [POLICY]: trust,
+    '.github/export.pub.pem': files['trusted-signer.pub.pem'] ?? '',
+    [AUDIT]: auditText,
+    ...(withRun ? { '.assay/runs/2026-12-02-incident.json': files['.assay/runs/2026-12-02-incident.json'] ?? '' } : {}),
+  });
+
+  it('its untrusted records never verify a call the pull request adds: they stay record_untrusted and the gate fails', async () => {
+    const without = await runAction({ workspace: head(trust), base: base(false) });
+    expect(without.outputs['result']).toBe('fail');
+    const r = await runAction({ workspace: head(glass), base: base(false) });
+    expect(r.outputs['result']).toBe('fail');
+    const report = reportOf(r);
+    expect(report.findings.filter((f) => f.code === 'record_untrusted')).toHaveLength(2);
+    expect(report.calls.filter((c) => c.level === 'verified')).toHaveLength(1);
+  });
+
+  it('on calls of a run already on the base with the same bytes it applies now: those records bind, trust not asked', async () => {
+    const r = await runAction({ workspace: head(glass), base: base(true) });
+    const report = reportOf(r);
+    expect(report.findings.filter((f) => f.code === 'record_untrusted')).toHaveLength(0);
+    expect(report.calls.filter((c) => c.level === 'verified')).toHaveLength(3);
   });
 });

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
-import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { type ActionRun, BASE_SHA, HEAD_SHA, runAction } from '../support/action-harness.js';
 import { addKey, coverageStatement, deployKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -94,12 +94,13 @@ describe('the base read holds (a pull request controls the head and the event pa
     expect(missing.stdout).toMatch(
       /the contents API answered 404 and the commit itself cannot be read \(HTTP 404: No commit found for SHA/,
     );
-    // The commit exists: the base has no policy, and the gate runs under the inputs (the head's addition shown).
+    // The commit exists: the base has no policy (nor one at a near-miss path: its tree, one request), and the gate runs under the inputs (the head's addition shown).
     const none = await runAction({ workspace: workspace({ [POLICY]: LOOSE }) });
     expect(none.outputs['result']).toBe('pass');
     expect(none.contentRequests.map((q) => q.url.replace(/\?.*/, ''))).toEqual([
       '/repos/acme/agents/contents/.github/receipt-gate.yml',
       expect.stringMatching(/^\/repos\/acme\/agents\/git\/commits\/c{40}$/),
+      expect.stringMatching(/^\/repos\/acme\/agents\/git\/trees\/c{40}$/),
     ]);
   });
 
@@ -192,5 +193,54 @@ describe('what the step says', () => {
     expect(r.requests.map((q) => q.method)).toEqual(['POST', 'GET', 'POST']);
     expect(r.outputs['check-run-id']).toBe('77');
     expect(r.stdout).not.toMatch(/falling back to workflow commands/);
+  });
+});
+
+describe('a red team’s trust escapes (this stop)', () => {
+  it.each(['pull_request_review', 'pull_request_review_comment'])(
+    '%s (GitHub checks out the pull request’s merge) reads the policy at the base, never the head’s looser one',
+    async (name) => {
+      const r = await runAction({
+        workspace: workspace({ [POLICY]: LOOSE }),
+        base: { [POLICY]: STRICT },
+        event: { name, payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } },
+      });
+      expect(r.outputs['result']).toBe('fail');
+      expect(reportOf(r).policy.source).toMatchObject({ commit: BASE_SHA });
+    },
+  );
+
+  it('a near-miss policy at the base is a configuration error even when the pull request adds a file at the default path', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { '.github/receipt-gate.yaml': STRICT } });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(
+      /no policy file at \.github\/receipt-gate\.yml, but \.github\/receipt-gate\.yaml exists at the base commit.*this pull request adds \.github\/receipt-gate\.yml, which applies only once merged/,
+    );
+  });
+
+  it('keyless source refs default to the default branch the event names, a schedule’s own branch, and never a guessed main', async () => {
+    const inputs = { 'trusted-signer-identities': 'https://github.com/acme/export/.github/workflows/export.yml@refs/heads/trunk' };
+    const refsOf = (r: ActionRun) => reportOf(r).policy.identities?.source_refs;
+    const push = await runAction({
+      workspace: workspace(),
+      inputs,
+      event: { name: 'push', payload: { after: HEAD_SHA, repository: { default_branch: 'trunk' } } },
+    });
+    expect(refsOf(push)).toEqual(['refs/heads/trunk']);
+    const schedule = await runAction({
+      workspace: workspace(),
+      inputs,
+      event: { name: 'schedule', payload: {} },
+      env: { GITHUB_REF: 'refs/heads/trunk' },
+    });
+    expect(refsOf(schedule)).toEqual(['refs/heads/trunk']);
+    const dispatch = await runAction({
+      workspace: workspace(),
+      inputs,
+      event: { name: 'workflow_dispatch', payload: { repository: {} } },
+      env: { GITHUB_REF: 'refs/heads/feature' },
+    });
+    expect(dispatch.outputs['result']).toBe('error');
+    expect(dispatch.stdout).toMatch(/source-refs: this event names no default branch/);
   });
 });

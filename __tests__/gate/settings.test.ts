@@ -130,8 +130,11 @@ describe('the entries map their surface onto the same settings', () => {
       ['refs/heads/trunk'],
       'https://token.actions.githubusercontent.com',
     ]);
+    // An event that names no default branch: the refs must be given, never a guessed main (a red team, this stop).
     const noEvent = await read({ GITHUB_REPOSITORY: 'acme/agents' }, {}, null);
-    expect(noEvent.ok && [...(noEvent.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main']);
+    expect(noEvent.ok ? '(accepted)' : noEvent.reason.message).toMatch(/source-refs: this event names no default branch/);
+    const given = await read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'source-refs': 'refs/heads/trunk' }, null);
+    expect(given.ok && [...(given.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/trunk']);
     const refs = await read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'source-refs': 'refs/heads/main\nrefs/tags/v1' });
     expect(refs.ok && [...(refs.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main', 'refs/tags/v1']);
     const none = await read({});

@@ -221,7 +221,12 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   const event = o.event ?? prEvent;
-  writeFileSync(files.event, JSON.stringify(event.payload));
+  // GitHub's payloads name the repository (its default branch) on every event but a schedule: a payload a test gives without one gets it.
+  const payload =
+    event.name !== 'schedule' && typeof event.payload === 'object' && event.payload !== null && !('repository' in event.payload)
+      ? { ...event.payload, repository: { default_branch: 'main' } }
+      : event.payload;
+  writeFileSync(files.event, JSON.stringify(payload));
   mkdirSync(path.join(tmp, 'runner-temp'));
   // What the runner does: every input gets action.yml's default (the settings table, which a test
   // keeps equal to action.yml) unless the workflow sets it.

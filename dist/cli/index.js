@@ -9323,6 +9323,9 @@ function readKeyless(k, names) {
     for (const r of k.sourceRefs)
         if (!/^refs\/\S+$/.test(r))
             throw new types_UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const defaultRef = k.defaultRef;
+    if (k.sourceRefs.length === 0 && defaultRef === null)
+        throw new types_UsageError('missing', `${names.sourceRefs}: this event names no default branch (its payload has no repository.default_branch), so the refs a trusted identity's workflow must have run on cannot default to it: give them (refs/heads/BRANCH)`);
     const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
     if (!/^https:\/\/\S+$/.test(issuer))
         throw new types_UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
@@ -9331,7 +9334,7 @@ function readKeyless(k, names) {
         : {
             identities: new Set(ids),
             sourceRepository: repo,
-            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            sourceRefs: new Set(k.sourceRefs.length > 0 || defaultRef === null ? k.sourceRefs : [defaultRef]),
             issuer,
         };
     return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
@@ -11688,7 +11691,7 @@ function manifestLine(item, line, heads) {
 ;// CONCATENATED MODULE: ./src/tools/import-run/mcp-jsonrpc.ts
 /**
  * gh-aw's MCP gateway log (`rpc-messages.jsonl`; docs/producers.md): one JSON object per message the
- * gateway passed, v1 lines (`direction` OUT/IN, `type` REQUEST/RESPONSE, `server_id`, `payload`) and
+ * gateway passed, v1 lines (`direction` OUT/IN, required: a tools/call goes OUT and its answer comes IN; `type` REQUEST/RESPONSE, `server_id`, `payload`) and
  * v2 lines (`"_schema": "rpc-message/v2"`, `event` rpc_request/rpc_response). The JSON-RPC message is
  * the `payload`. A `tools/call` request is paired with the next response of the same server and id;
  * the call succeeded when the response has a `result` that is not `isError`. Lines that are not
@@ -11731,6 +11734,16 @@ class RpcPairs {
         const payload = entry['payload'];
         if (typeof server !== 'string' || server === '' || !(0,core_json/* isObject */.Gv)(payload))
             return { kind: 'error', message: `an RPC ${kind} without server_id or payload` };
+        // The agent's client sends tools/call requests (OUT) and its servers answer them (IN); a request
+        // a server sends (IN: ping, sampling) and the client's answer to it (OUT) are another exchange
+        // with ids of their own, never a tools/call's answer. A line that says neither is refused.
+        const direction = entry['direction'];
+        if (direction !== 'OUT' && direction !== 'IN')
+            return { kind: 'error', message: `an RPC ${kind} without direction OUT or IN: which side sent it cannot be said` };
+        if (kind === 'request' && direction === 'IN')
+            return { kind: 'other', what: 'requests a server sent' };
+        if (kind === 'response' && direction === 'OUT')
+            return { kind: 'other', what: 'answers the client sent' };
         const id = idOf(payload);
         if (kind === 'request') {
             if (payload['method'] !== 'tools/call')
@@ -13980,13 +13993,21 @@ const classesOf = (calls) => [
 ].sort(core_text/* cmp */.r2);
 /**
  * The audit files a policy grandfathers whose bytes are as pinned (docs/policy.md §9): their records
- * are judged for honesty and bind calls, but trust is not asked of them.
+ * are judged for honesty and bind calls, but trust is not asked of them. Each file maps to where its
+ * records may bind a call so: null, anywhere (an entry of the base's policy); or the run files present
+ * with the same bytes at the base (only entries a pull request adds: §10, they never apply to a call
+ * the pull request adds or changes).
  */
 function pinnedAuditFiles(policy, fileSha256) {
-    const out = new Set();
-    for (const entry of policy.grandfathered)
-        if (entry.kind === 'audit' && fileSha256.get(entry.run) === entry.sha256 && (!entry.onlyIn || entry.onlyIn.has(entry.run)))
-            out.add(entry.run);
+    const out = new Map();
+    for (const entry of policy.grandfathered) {
+        if (entry.kind !== 'audit' || fileSha256.get(entry.run) !== entry.sha256)
+            continue;
+        if (!entry.onlyIn)
+            out.set(entry.run, null);
+        else if (entry.onlyIn.has(entry.run) && !out.has(entry.run))
+            out.set(entry.run, entry.onlyIn);
+    }
     return out;
 }
 
@@ -14497,10 +14518,44 @@ function callsOf(run, first, read) {
     });
 }
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
-function trustNotAsked(pinned, items) {
+function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
     if (pinned.size === 0)
         return items;
-    return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' } } : x));
+    return items.map((x) => {
+        if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted' || held.has(x))
+            return x;
+        const y = { ...x, trust: { kind: 'unchecked' } };
+        relaxed?.set(y, x);
+        return y;
+    });
+}
+/**
+ * The records checked, and what every call earned, with trust not asked of grandfathered audit files'
+ * records; an untrusted record relaxed only by an entry the pull request adds (docs/policy.md §10)
+ * that would bind a call outside the run files present with the same bytes at the base is held to
+ * its trust, and the allocation made again without it (each round holds at least one more record).
+ */
+function climbPinned(evidence, pinned, perRun) {
+    const held = new Set();
+    for (;;) {
+        const relaxed = new Map();
+        const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
+        const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
+        const climbed = climb(perRun, records);
+        let more = false;
+        for (const v of climbed.records) {
+            if (v.outcome !== 'bound')
+                continue;
+            const original = relaxed.get(v.record.input);
+            const onlyIn = pinned.get(v.record.input.loc.file);
+            if (original && onlyIn && !onlyIn.has(v.call.run.artifact)) {
+                held.add(original);
+                more = true;
+            }
+        }
+        if (!more)
+            return { records, climbed };
+    }
 }
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
@@ -14621,8 +14676,6 @@ function verify(evidence, options) {
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
     const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-    const inputs = trustNotAsked(pinned, evidence.records);
-    const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     let first = 0;
     const perRun = runs.map((run) => {
@@ -14630,7 +14683,7 @@ function verify(evidence, options) {
         first += calls.length;
         return calls;
     });
-    const climbed = climb(perRun, records);
+    const { records, climbed } = climbPinned(evidence, pinned, perRun);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
     const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);

@@ -64,8 +64,7 @@ export function planCache(
   if (service === null)
     return { kind: 'off', why: 'no cache service in this job (GitHub Enterprise Server has none this action speaks to)' };
   // A schedule's event names no repository: it always runs on the default branch, its GITHUB_REF.
-  const ref =
-    ctx.defaultBranch !== null ? `refs/heads/${ctx.defaultBranch}` : ctx.eventName === 'schedule' ? (env['GITHUB_REF'] ?? null) : null;
+  const ref = ctx.defaultBranch !== null ? `refs/heads/${ctx.defaultBranch}` : null;
   if (ref === null || !ref.startsWith('refs/heads/')) return { kind: 'off', why: 'the event names no default branch' };
   const prefix = `receipt-gate-evidence-v3-${build}-${ref}-${job}-`;
   const dir = path.join(env['RUNNER_TEMP'] || path.join(ctx.workspace, '..'), 'receipt-gate-cache');

@@ -121,9 +121,37 @@ export interface RunContext {
   readonly defaultBranch: string | null;
   /** A pull request's or a merge group's base commit (where the policy and trust material are read), or null. */
   readonly baseSha: string | null;
+  /**
+   * Whether a pull request controls the checkout: an event of one (its payload carries
+   * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, or a
+   * workflow_run (the fork recipe). Then the policy and trust material are read at `baseSha`.
+   */
+  readonly pull: boolean;
 }
 
+/** Events whose checkout a pull request controls even when the payload says so in other words. */
+const PULL_EVENTS: ReadonlySet<string> = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'merge_group',
+  'workflow_run',
+]);
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The repository's default branch: as the payload names it, or for a schedule (which GitHub runs
+ * on the default branch, with a payload that names no repository) the branch it runs on; null when
+ * neither says (never a guess such as main).
+ */
+function defaultBranchOf(entry: { readonly [key: string]: unknown }, env: NodeJS.ProcessEnv): string | null {
+  const named = isObject(entry['repository']) ? str(entry['repository']['default_branch']) : null;
+  if (named !== null) return named;
+  const ref = env['GITHUB_REF'] ?? '';
+  return env['GITHUB_EVENT_NAME'] === 'schedule' && ref.startsWith('refs/heads/') ? str(ref.slice('refs/heads/'.length)) : null;
+}
 
 export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
@@ -162,7 +190,8 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-    defaultBranch: isObject(entry['repository']) ? str(entry['repository']['default_branch']) : null,
+    defaultBranch: defaultBranchOf(entry, env),
     baseSha: base ?? mgBase ?? runBase,
+    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null,
   };
 }

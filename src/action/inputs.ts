@@ -129,18 +129,23 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
   const explicit = input('policy') !== '' && input('policy') !== DEFAULTS.policy;
   const policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
   let policy: PolicyGiven;
+  // Where the policy is read (the base on a pull request) holds no file at the default path: a
+  // team's policy at a near-miss path there must not leave the gate running without it, whatever
+  // the pull request adds at the default path (docs/policy.md §11: "at the commit read").
+  const unread = policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base);
+  if (unread && !explicit) {
+    const near = await files.nearMiss();
+    if (near !== null)
+      throw new UsageError(
+        'policy',
+        `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})${policyFile.kind === 'pull' && policyFile.head ? `; this pull request adds ${policyValue}, which applies only once merged` : ''}`,
+      );
+  }
   if (policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base && !policyFile.head)) {
     if (explicit)
       throw new UsageError(
         'path',
         `policy: "${policyValue}" does not exist (a missing default means no policy file; an explicit one must exist)`,
-      );
-    // A team's policy at a near-miss path must not leave the gate running without it (docs/policy.md §11).
-    const near = await files.nearMiss();
-    if (near !== null)
-      throw new UsageError(
-        'policy',
-        `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})`,
       );
     policy = { kind: 'none' };
   } else policy = policyFile;
@@ -270,7 +275,7 @@ function gateInputs(
       producerIdentities: parseList(get('trusted-producer-identities')),
       sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
       sourceRefs: parseList(get('source-refs')),
-      defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+      defaultRef: ctx.defaultBranch === null ? null : `refs/heads/${ctx.defaultBranch}`,
       issuer: get('certificate-oidc-issuer'),
     },
     trustedRoot: read.trustedRoot,

@@ -1,6 +1,7 @@
 /**
  * Repository files the action must read where a pull request cannot edit them (docs/policy.md §1):
- * on `pull_request`, `pull_request_target`, `merge_group` and `workflow_run` the policy file and trust material are
+ * on an event whose checkout a pull request controls (`RunContext.pull`: pull_request and its
+ * review events, pull_request_target, merge_group, workflow_run) the policy file and trust material are
  * read at the event's base commit (git when the commit is in the clone, else the contents API with
  * the job's token, one request each) and at the head (the checkout); elsewhere, the checkout's.
  * The base never falls back to the head: a base that cannot be read is a configuration error.
@@ -34,9 +35,6 @@ export type Given =
   | { readonly kind: 'absent' }
   | { readonly kind: 'file'; readonly file: RepoText }
   | { readonly kind: 'pull'; readonly base: RepoText | null; readonly head: RepoText | null };
-
-/** The events whose checkout a pull request controls: their trust material is read at the base. */
-const PULL_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'merge_group', 'workflow_run']);
 
 /** A file of the checkout (null: none); a link is refused, as at the base. */
 function headText(workspace: string, rel: string): RepoText | null {
@@ -159,7 +157,7 @@ export function repoFiles(
   /** The base commit's regular files (repository paths → blob id and size), for the break-glass path; why not. */
   baseTree(): Promise<Result<ReadonlyMap<string, TreeBlob>>>;
 } {
-  const base = PULL_EVENTS.has(ctx.eventName) ? ctx.baseSha : null;
+  const base = ctx.pull ? ctx.baseSha : null;
   const workspace = path.resolve(ctx.workspace);
   /** The base commit, checked: a commit id, never a ref name a tampered payload could give. */
   const baseCommit = (rel: string): string => {
@@ -187,7 +185,7 @@ export function repoFiles(
     base,
     async read(rel) {
       const head = headText(workspace, rel);
-      if (!PULL_EVENTS.has(ctx.eventName)) return head ? { kind: 'file', file: head } : { kind: 'absent' };
+      if (!ctx.pull) return head ? { kind: 'file', file: head } : { kind: 'absent' };
       const commit = baseCommit(rel);
       let text: string | null;
       if (resolveCommit(workspace, commit) !== null) {
@@ -201,7 +199,7 @@ export function repoFiles(
       return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
     },
     async nearMiss() {
-      if (!PULL_EVENTS.has(ctx.eventName)) return nearMissOnDisk(workspace);
+      if (!ctx.pull) return nearMissOnDisk(workspace);
       const commit = baseCommit('the policy file');
       if (resolveCommit(workspace, commit) !== null) return nearMissAtCommit(workspace, commit);
       if (token === '' || !ctx.owner || !ctx.repo) throw noToken('the policy file', commit);

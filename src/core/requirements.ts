@@ -261,12 +261,17 @@ export const classesOf = (calls: readonly Call[]): string[] =>
 
 /**
  * The audit files a policy grandfathers whose bytes are as pinned (docs/policy.md §9): their records
- * are judged for honesty and bind calls, but trust is not asked of them.
+ * are judged for honesty and bind calls, but trust is not asked of them. Each file maps to where its
+ * records may bind a call so: null, anywhere (an entry of the base's policy); or the run files present
+ * with the same bytes at the base (only entries a pull request adds: §10, they never apply to a call
+ * the pull request adds or changes).
  */
-export function pinnedAuditFiles(policy: Policy, fileSha256: ReadonlyMap<string, string>): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const entry of policy.grandfathered)
-    if (entry.kind === 'audit' && fileSha256.get(entry.run) === entry.sha256 && (!entry.onlyIn || entry.onlyIn.has(entry.run)))
-      out.add(entry.run);
+export function pinnedAuditFiles(policy: Policy, fileSha256: ReadonlyMap<string, string>): ReadonlyMap<string, ReadonlySet<string> | null> {
+  const out = new Map<string, ReadonlySet<string> | null>();
+  for (const entry of policy.grandfathered) {
+    if (entry.kind !== 'audit' || fileSha256.get(entry.run) !== entry.sha256) continue;
+    if (!entry.onlyIn) out.set(entry.run, null);
+    else if (entry.onlyIn.has(entry.run) && !out.has(entry.run)) out.set(entry.run, entry.onlyIn);
+  }
   return out;
 }

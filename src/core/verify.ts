@@ -12,12 +12,12 @@ import type { Claim } from './claims.js';
 import { Coverage, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
-import { climb } from './ladder.js';
+import { type Climb, climb } from './ladder.js';
 import { item } from './lists.js';
 import type { Location } from './location.js';
 import type { Attestation, Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleJson } from './policy.js';
-import { checkRecords } from './records.js';
+import { type CheckedRecord, checkRecords } from './records.js';
 import {
   type CallReport,
   type CoverageReport,
@@ -58,11 +58,49 @@ function callsOf(run: RunInput, first: number, read: Map<Call, Finding[]>): Call
 
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
 function trustNotAsked<T extends { readonly loc: Location; readonly trust: Trust }>(
-  pinned: ReadonlySet<string>,
+  pinned: ReadonlyMap<string, unknown>,
   items: readonly T[],
+  held: ReadonlySet<T> = new Set(),
+  relaxed: Map<T, T> | null = null,
 ): readonly T[] {
   if (pinned.size === 0) return items;
-  return items.map((x) => (pinned.has(x.loc.file) && x.trust.kind === 'untrusted' ? { ...x, trust: { kind: 'unchecked' as const } } : x));
+  return items.map((x) => {
+    if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted' || held.has(x)) return x;
+    const y = { ...x, trust: { kind: 'unchecked' as const } };
+    relaxed?.set(y, x);
+    return y;
+  });
+}
+
+/**
+ * The records checked, and what every call earned, with trust not asked of grandfathered audit files'
+ * records; an untrusted record relaxed only by an entry the pull request adds (docs/policy.md §10)
+ * that would bind a call outside the run files present with the same bytes at the base is held to
+ * its trust, and the allocation made again without it (each round holds at least one more record).
+ */
+function climbPinned(
+  evidence: Evidence,
+  pinned: ReadonlyMap<string, ReadonlySet<string> | null>,
+  perRun: readonly (readonly Call[])[],
+): { readonly records: CheckedRecord[]; readonly climbed: Climb } {
+  const held = new Set<RecordInput>();
+  for (;;) {
+    const relaxed = new Map<RecordInput, RecordInput>();
+    const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
+    const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
+    const climbed = climb(perRun, records);
+    let more = false;
+    for (const v of climbed.records) {
+      if (v.outcome !== 'bound') continue;
+      const original = relaxed.get(v.record.input);
+      const onlyIn = pinned.get(v.record.input.loc.file);
+      if (original && onlyIn && !onlyIn.has(v.call.run.artifact)) {
+        held.add(original);
+        more = true;
+      }
+    }
+    if (!more) return { records, climbed };
+  }
 }
 
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
@@ -195,8 +233,6 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
   // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
   const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-  const inputs = trustNotAsked(pinned, evidence.records);
-  const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
   const read = new Map<Call, Finding[]>();
   let first = 0;
   const perRun = runs.map((run) => {
@@ -205,7 +241,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     return calls;
   });
 
-  const climbed = climb(perRun, records);
+  const { records, climbed } = climbPinned(evidence, pinned, perRun);
   const now = options.now ?? EPOCH;
   const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
   const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);

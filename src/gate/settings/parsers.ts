@@ -119,7 +119,8 @@ export interface KeylessInputs {
   readonly sourceRepository: string | null;
   /** Empty: the default (refs/heads/main, or the action's default branch). */
   readonly sourceRefs: readonly string[];
-  readonly defaultRef: string;
+  /** The default of sourceRefs; null when the event names no default branch (then source refs must be given). */
+  readonly defaultRef: string | null;
   readonly issuer: string | null;
   /** The trusted roots' text and its name in messages (`--trusted-root FILE`), or null (the shipped root). */
   readonly trustedRoot: { readonly name: string; readonly text: string } | null;
@@ -159,6 +160,12 @@ export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSetti
   if (!/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError('value', `${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
   for (const r of k.sourceRefs)
     if (!/^refs\/\S+$/.test(r)) throw new UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+  const defaultRef = k.defaultRef;
+  if (k.sourceRefs.length === 0 && defaultRef === null)
+    throw new UsageError(
+      'missing',
+      `${names.sourceRefs}: this event names no default branch (its payload has no repository.default_branch), so the refs a trusted identity's workflow must have run on cannot default to it: give them (refs/heads/BRANCH)`,
+    );
   const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
   if (!/^https:\/\/\S+$/.test(issuer)) throw new UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
   const policy = (ids: readonly string[]): IdentityPolicy | null =>
@@ -167,7 +174,7 @@ export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSetti
       : {
           identities: new Set(ids),
           sourceRepository: repo,
-          sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+          sourceRefs: new Set(k.sourceRefs.length > 0 || defaultRef === null ? k.sourceRefs : [defaultRef]),
           issuer,
         };
   return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
