@@ -864,7 +864,13 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
   });
 
   const rpc = (o: Record<string, unknown>) =>
-    line({ timestamp: '2026-12-01T10:00:00Z', _schema: 'rpc-message/v2', server_id: 'github', ...o });
+    line({
+      timestamp: '2026-12-01T10:00:00Z',
+      _schema: 'rpc-message/v2',
+      direction: o['event'] === 'rpc_response' ? 'IN' : 'OUT',
+      server_id: 'github',
+      ...o,
+    });
   const ROWS: readonly [string, string, Expected][] = [
     [
       'a server rule matches the gateway’s server_id only',
@@ -893,6 +899,35 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       { refuses: /in\.jsonl:1:1: the tools\/call request of "create_issue" has no id/ },
     ],
     ['a line that is no gateway log line: located', line({ hello: 1 }), { refuses: /in\.jsonl:1:1: not a gateway log line/ }],
+    [
+      'a server’s request with the id of a pending tools/call, and the client’s answer to it, never answer the tools/call (a red team, this stop)',
+      rpc({
+        event: 'rpc_request',
+        payload: {
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'merge_pull_request', arguments: { owner: 'acme', repo: 'web', pullNumber: 9 } },
+        },
+      }) +
+        rpc({ event: 'rpc_request', direction: 'IN', payload: { id: 5, method: 'ping' } }) +
+        rpc({ event: 'rpc_response', direction: 'OUT', payload: { id: 5, result: {} } }) +
+        rpc({
+          event: 'rpc_response',
+          payload: { id: 5, result: { isError: true, content: [{ type: 'text', text: 'Pull Request is not mergeable' }] } },
+        }),
+      { writes: (l) => expect(decisionsOf(l)[0].response.status).toBe('error'), says: /1 answers the client sent/ },
+    ],
+    [
+      'a line without its direction: located',
+      line({
+        timestamp: '2026-12-01T10:00:00Z',
+        _schema: 'rpc-message/v2',
+        server_id: 'github',
+        event: 'rpc_request',
+        payload: { id: 1, method: 'tools/call', params: { name: 'x' } },
+      }),
+      { refuses: /in\.jsonl:1:1: an RPC request without direction OUT or IN/ },
+    ],
   ];
   it.each(ROWS)('%s', async (_name, text, expected) => {
     const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
@@ -934,6 +969,57 @@ describe('import-run: what the red team found', () => {
     expect(twoCalls.stderr).toMatch(
       /in\.jsonl:2:1: a span or event with the id of one at in\.jsonl:1 says something else: one id, two calls/,
     );
+  });
+
+  it('an attribute key given twice gives nothing, never the first or the last (a red team, this stop)', async () => {
+    const kv = (pairs: readonly [string, unknown][]) =>
+      pairs.map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : v }));
+    const spanWith = (attributes: readonly [string, unknown][]) =>
+      batch({
+        traceId: 'a'.repeat(32),
+        spanId: Math.random().toString(16).slice(2, 18).padEnd(16, '0'),
+        name: 'execute_tool merge_pull_request',
+        endTimeUnixNano: '1796205603840000000',
+        status: {},
+        attributes: kv(attributes),
+      });
+    const base: [string, unknown][] = [
+      ['gen_ai.operation.name', 'execute_tool'],
+      ['gen_ai.tool.name', 'merge_pull_request'],
+      ['gen_ai.tool.call.arguments', JSON.stringify({ owner: 'acme', repo: 'api', pullNumber: 102 })],
+    ];
+    const run = (attributes: readonly [string, unknown][]) =>
+      runImporter('import-run', 'otlp-json', { 'in.jsonl': spanWith(attributes), 'map.yml': MAP }, ['--map', 'map.yml']);
+    // The result twice (merged, then isError): the call binds nothing.
+    const results = await run([...base, ['gen_ai.tool.call.result', '{"merged":true}'], ['gen_ai.tool.call.result', '{"isError":true}']]);
+    expect(results.code, results.stderr).toBe(0);
+    expect(subjectOf(decisionsOf(results.lines)[0])).toBeNull();
+    // The arguments twice, naming two pull requests: no subject.
+    const twoArgs = await run([...base, ['gen_ai.tool.call.arguments', JSON.stringify({ owner: 'acme', repo: 'other', pullNumber: 7 })]]);
+    expect(subjectOf(decisionsOf(twoArgs.lines)[0])).toBeNull();
+    // A key twice inside a structured value (a kvlist) makes the whole value nothing.
+    const nested = await run([
+      ['gen_ai.operation.name', 'execute_tool'],
+      ['gen_ai.tool.name', 'merge_pull_request'],
+      [
+        'gen_ai.tool.call.arguments',
+        {
+          kvlistValue: {
+            values: kv([
+              ['owner', 'acme'],
+              ['repo', 'api'],
+              ['repo', 'other'],
+              ['pullNumber', { intValue: '102' }],
+            ]),
+          },
+        },
+      ],
+    ]);
+    expect(subjectOf(decisionsOf(nested.lines)[0])).toBeNull();
+    // The tool's name twice: located, nothing written.
+    const names = await run([...base, ['gen_ai.tool.name', 'create_issue']]);
+    expect(names.code).toBe(1);
+    expect(names.stderr).toMatch(/in\.jsonl:1:1: an execute_tool span gives gen_ai\.tool\.name twice: which one is meant cannot be said/);
   });
 
   it('cli-option given twice (the CLI takes the last) gives no subject', async () => {

@@ -11816,7 +11816,13 @@ class RpcPairs {
 
 
 
-/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
+/**
+ * A key given twice in one attribute list (or anywhere inside a value): which value is meant cannot
+ * be said, so it gives nothing (docs/producers.md), never the first or the last. A symbol: no JSON
+ * value can be it.
+ */
+const TWICE = Symbol('given twice');
+/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice. */
 function anyValue(value, depth = 0) {
     if (!(0,core_json/* isObject */.Gv)(value) || depth > 32)
         return null;
@@ -11832,33 +11838,47 @@ function anyValue(value, depth = 0) {
     if (typeof value['doubleValue'] === 'number')
         return value['doubleValue'];
     const array = value['arrayValue'];
-    if ((0,core_json/* isObject */.Gv)(array))
-        return Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
+    if ((0,core_json/* isObject */.Gv)(array)) {
+        const items = Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
+        return items.includes(TWICE) ? TWICE : items;
+    }
     const list = value['kvlistValue'];
-    if ((0,core_json/* isObject */.Gv)(list))
-        return Object.fromEntries(pairs(list['values'], depth + 1));
+    if ((0,core_json/* isObject */.Gv)(list)) {
+        const kv = pairs(list['values'], depth + 1);
+        return kv.some(([, v]) => v === TWICE) ? TWICE : Object.fromEntries(kv);
+    }
     return null;
 }
-/** `[{key, value}]` → [key, value] pairs, the first of a key kept (Object.fromEntries defines own properties: no key reaches a prototype). */
+/** `[{key, value}]` → [key, value] pairs; a key given twice is TWICE (Object.fromEntries defines own properties: no key reaches a prototype). */
 function pairs(list, depth) {
     if (!Array.isArray(list))
         return [];
-    const seen = new Set();
+    const at = new Map();
     const out = [];
     for (const kv of list) {
-        if (!(0,core_json/* isObject */.Gv)(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key']))
+        if (!(0,core_json/* isObject */.Gv)(kv) || typeof kv['key'] !== 'string')
             continue;
-        seen.add(kv['key']);
-        out.push([kv['key'], anyValue(kv['value'], depth)]);
+        const key = kv['key'];
+        const i = at.get(key);
+        if (i !== undefined) {
+            out[i] = [key, TWICE];
+            continue;
+        }
+        at.set(key, out.length);
+        out.push([key, anyValue(kv['value'], depth)]);
     }
     return out;
 }
+/** The first of these attributes given twice, or null. */
+const givenTwice = (attrs, keys) => keys.find((k) => attrs.get(k) === TWICE) ?? null;
 const otlp_json_text = (attrs, key) => {
     const v = attrs.get(key);
     return typeof v === 'string' && v !== '' ? v : null;
 };
 /** A JSON text or a structured value → the object it is, or why not. */
 function objectOf(given, what) {
+    if (given === TWICE)
+        return { kind: 'unreadable', why: `${what} (or a key inside it) is given twice` };
     if (given === undefined || given === null)
         return { kind: 'absent', why: `no ${what}` };
     if ((0,core_json/* isObject */.Gv)(given))
@@ -11876,6 +11896,8 @@ function objectOf(given, what) {
 }
 /** A tool's result: structured, JSON text read strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given) {
+    if (given === TWICE)
+        return { kind: 'unreadable', why: 'gen_ai.tool.call.result (or a key inside it) is given twice' };
     if (given === undefined || given === null)
         return { kind: 'absent' };
     if (typeof given !== 'string')
@@ -11900,8 +11922,13 @@ const resultFailed = (result) => result.kind === 'value' && (0,core_json/* isObj
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
 function spanUse(attrs, spanName, time, status, key) {
     const operation = otlp_json_text(attrs, 'gen_ai.operation.name');
+    if (attrs.get('gen_ai.operation.name') === TWICE)
+        return 'a span gives gen_ai.operation.name twice: whether it is a tool call cannot be said';
     if (operation !== 'execute_tool')
         return null;
+    const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
+    if (twice !== null)
+        return `an execute_tool span gives ${twice} twice: which one is meant cannot be said`;
     const name = otlp_json_text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
     if (name === '')
         return 'an execute_tool span without gen_ai.tool.name';
@@ -11927,8 +11954,13 @@ function spanUse(attrs, spanName, time, status, key) {
 function claudeUse(record, attrs) {
     const body = anyValue(record['body']);
     const names = [record['eventName'], body, attrs.get('event.name')];
+    if (attrs.get('event.name') === TWICE)
+        return 'an event gives event.name twice: whether it is a tool result cannot be said';
     if (!names.some((n) => n === 'tool_result' || n === 'claude_code.tool_result'))
         return null;
+    const twice = givenTwice(attrs, ['tool_name', 'name', 'success', 'tool_use_id']);
+    if (twice !== null)
+        return `a tool_result event gives ${twice} twice: which one is meant cannot be said`;
     const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
     const given = otlp_json_text(attrs, 'tool_name') ?? otlp_json_text(attrs, 'name') ?? '';
     let name = given;

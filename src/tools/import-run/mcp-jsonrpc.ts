@@ -1,6 +1,6 @@
 /**
  * gh-aw's MCP gateway log (`rpc-messages.jsonl`; docs/producers.md): one JSON object per message the
- * gateway passed, v1 lines (`direction` OUT/IN, `type` REQUEST/RESPONSE, `server_id`, `payload`) and
+ * gateway passed, v1 lines (`direction` OUT/IN, required: a tools/call goes OUT and its answer comes IN; `type` REQUEST/RESPONSE, `server_id`, `payload`) and
  * v2 lines (`"_schema": "rpc-message/v2"`, `event` rpc_request/rpc_response). The JSON-RPC message is
  * the `payload`. A `tools/call` request is paired with the next response of the same server and id;
  * the call succeeded when the response has a `result` that is not `isError`. Lines that are not
@@ -61,6 +61,14 @@ export class RpcPairs {
     const payload = entry['payload'];
     if (typeof server !== 'string' || server === '' || !isObject(payload))
       return { kind: 'error', message: `an RPC ${kind} without server_id or payload` };
+    // The agent's client sends tools/call requests (OUT) and its servers answer them (IN); a request
+    // a server sends (IN: ping, sampling) and the client's answer to it (OUT) are another exchange
+    // with ids of their own, never a tools/call's answer. A line that says neither is refused.
+    const direction = entry['direction'];
+    if (direction !== 'OUT' && direction !== 'IN')
+      return { kind: 'error', message: `an RPC ${kind} without direction OUT or IN: which side sent it cannot be said` };
+    if (kind === 'request' && direction === 'IN') return { kind: 'other', what: 'requests a server sent' };
+    if (kind === 'response' && direction === 'OUT') return { kind: 'other', what: 'answers the client sent' };
     const id = idOf(payload);
     if (kind === 'request') {
       if (payload['method'] !== 'tools/call') return { kind: 'other', what: 'not a tools/call' };

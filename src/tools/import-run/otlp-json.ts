@@ -45,7 +45,14 @@ export interface TelemetryLine {
   readonly errors: readonly string[];
 }
 
-/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact). */
+/**
+ * A key given twice in one attribute list (or anywhere inside a value): which value is meant cannot
+ * be said, so it gives nothing (docs/producers.md), never the first or the last. A symbol: no JSON
+ * value can be it.
+ */
+const TWICE: unique symbol = Symbol('given twice');
+
+/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice. */
 function anyValue(value: unknown, depth = 0): unknown {
   if (!isObject(value) || depth > 32) return null;
   if (typeof value['stringValue'] === 'string') return value['stringValue'];
@@ -55,24 +62,39 @@ function anyValue(value: unknown, depth = 0): unknown {
   if (typeof int === 'string' && /^-?\d{1,20}$/.test(int)) return Number.isSafeInteger(Number(int)) ? Number(int) : int;
   if (typeof value['doubleValue'] === 'number') return value['doubleValue'];
   const array = value['arrayValue'];
-  if (isObject(array)) return Array.isArray(array['values']) ? array['values'].map((v: unknown) => anyValue(v, depth + 1)) : [];
+  if (isObject(array)) {
+    const items = Array.isArray(array['values']) ? array['values'].map((v: unknown) => anyValue(v, depth + 1)) : [];
+    return items.includes(TWICE) ? TWICE : items;
+  }
   const list = value['kvlistValue'];
-  if (isObject(list)) return Object.fromEntries(pairs(list['values'], depth + 1));
+  if (isObject(list)) {
+    const kv = pairs(list['values'], depth + 1);
+    return kv.some(([, v]) => v === TWICE) ? TWICE : Object.fromEntries(kv);
+  }
   return null;
 }
 
-/** `[{key, value}]` → [key, value] pairs, the first of a key kept (Object.fromEntries defines own properties: no key reaches a prototype). */
+/** `[{key, value}]` → [key, value] pairs; a key given twice is TWICE (Object.fromEntries defines own properties: no key reaches a prototype). */
 function pairs(list: unknown, depth: number): [string, unknown][] {
   if (!Array.isArray(list)) return [];
-  const seen = new Set<string>();
+  const at = new Map<string, number>();
   const out: [string, unknown][] = [];
   for (const kv of list) {
-    if (!isObject(kv) || typeof kv['key'] !== 'string' || seen.has(kv['key'])) continue;
-    seen.add(kv['key']);
-    out.push([kv['key'], anyValue(kv['value'], depth)]);
+    if (!isObject(kv) || typeof kv['key'] !== 'string') continue;
+    const key = kv['key'];
+    const i = at.get(key);
+    if (i !== undefined) {
+      out[i] = [key, TWICE];
+      continue;
+    }
+    at.set(key, out.length);
+    out.push([key, anyValue(kv['value'], depth)]);
   }
   return out;
 }
+
+/** The first of these attributes given twice, or null. */
+const givenTwice = (attrs: Attributes, keys: readonly string[]): string | null => keys.find((k) => attrs.get(k) === TWICE) ?? null;
 
 type Attributes = ReadonlyMap<string, unknown>;
 
@@ -83,6 +105,7 @@ const text = (attrs: Attributes, key: string): string | null => {
 
 /** A JSON text or a structured value → the object it is, or why not. */
 function objectOf(given: unknown, what: string): ToolUse['args'] {
+  if (given === TWICE) return { kind: 'unreadable', why: `${what} (or a key inside it) is given twice` };
   if (given === undefined || given === null) return { kind: 'absent', why: `no ${what}` };
   if (isObject(given)) return { kind: 'object', value: given };
   if (typeof given !== 'string') return { kind: 'unreadable', why: `${what} is not an object` };
@@ -96,6 +119,7 @@ function objectOf(given: unknown, what: string): ToolUse['args'] {
 
 /** A tool's result: structured, JSON text read strictly, other text as it is; JSON the strict reader refuses is unreadable, never a value. */
 function resultOf(given: unknown): ToolUse['result'] {
+  if (given === TWICE) return { kind: 'unreadable', why: 'gen_ai.tool.call.result (or a key inside it) is given twice' };
   if (given === undefined || given === null) return { kind: 'absent' };
   if (typeof given !== 'string') return { kind: 'value', value: given };
   const parsed = jsonOrText(given);
@@ -118,7 +142,11 @@ const resultFailed = (result: ToolUse['result']): boolean =>
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
 function spanUse(attrs: Attributes, spanName: string, time: Instant | null, status: unknown, key: string | null): ToolUse | string | null {
   const operation = text(attrs, 'gen_ai.operation.name');
+  if (attrs.get('gen_ai.operation.name') === TWICE)
+    return 'a span gives gen_ai.operation.name twice: whether it is a tool call cannot be said';
   if (operation !== 'execute_tool') return null;
+  const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
+  if (twice !== null) return `an execute_tool span gives ${twice} twice: which one is meant cannot be said`;
   const name = text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
   if (name === '') return 'an execute_tool span without gen_ai.tool.name';
   if (time === null) return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has no end time`;
@@ -143,7 +171,10 @@ function spanUse(attrs: Attributes, spanName: string, time: Instant | null, stat
 function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | null {
   const body = anyValue(record['body']);
   const names = [record['eventName'], body, attrs.get('event.name')];
+  if (attrs.get('event.name') === TWICE) return 'an event gives event.name twice: whether it is a tool result cannot be said';
   if (!names.some((n) => n === 'tool_result' || n === 'claude_code.tool_result')) return null;
+  const twice = givenTwice(attrs, ['tool_name', 'name', 'success', 'tool_use_id']);
+  if (twice !== null) return `a tool_result event gives ${twice} twice: which one is meant cannot be said`;
   const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
   const given = text(attrs, 'tool_name') ?? text(attrs, 'name') ?? '';
   let name = given;
