@@ -276,6 +276,62 @@ describe('import-run gh-aw-manifest: each line as gh-aw writes it', () => {
     ]);
   });
 
+  it('a push whose places disagree, or that moved nothing, binds nothing (a red team, this stop)', async () => {
+    const pulls = readFileSync(path.join(FX, 'gh-aw/week/pull-requests.json'), 'utf8');
+    const push = (over: Record<string, unknown>) =>
+      runImporter(
+        'import-run',
+        'gh-aw-manifest',
+        {
+          'in.jsonl': line({
+            type: 'push_to_pull_request_branch',
+            url: 'https://github.com/acme/api/pull/102',
+            number: 102,
+            repo: 'acme/api',
+            after_state: { head_sha: SHA },
+            timestamp: at,
+            ...over,
+          }),
+          'pulls.json': pulls,
+        },
+        ['--pull-requests', 'pulls.json'],
+      );
+    const noteOf = async (over: Record<string, unknown>) => {
+      const r = await push(over);
+      expect(r.code, r.stderr).toBe(0);
+      const [d] = decisionsOf(r.lines);
+      expect(subjectOf(d)).toBeNull();
+      return d.import.note;
+    };
+    expect(await noteOf({ metadata: { branch_name: 'main' } })).toBe("the branch the line names and its pull request's head differ");
+    expect(await noteOf({ metadata: { commit_sha: 'b'.repeat(40) } })).toBe(
+      'metadata.commit_sha and after_state.head_sha name different commits',
+    );
+    expect(await noteOf({ before_state: { head_sha: SHA } })).toBe('nothing was pushed: before_state and after_state name the same commit');
+    // The same branch named twice, in both spellings, still binds.
+    const same = await push({ metadata: { branch_name: 'agent/fix-retry-loop', ref: 'refs/heads/agent/fix-retry-loop' } });
+    expect(subjectOf(decisionsOf(same.lines)[0])).toEqual([
+      'github_branch_push',
+      'push',
+      { owner: 'acme', repo: 'api', ref: 'refs/heads/agent/fix-retry-loop', after: SHA },
+    ]);
+  });
+
+  it.each([
+    'https://ghe.corp.example/acme/api/issues/5',
+    'https://github.com/evil/fork/issues/9/',
+    'https://github.com/evil/fork/issues/9?x=1#issuecomment-77',
+    'https://www.github.com/evil/fork/issues/9',
+  ])('a url that is no github.com issue (%s) beside a repo field binds nothing: the repo field is never taken instead', async (url) => {
+    const r = await runImporter('import-run', 'gh-aw-manifest', {
+      'in.jsonl': line({ type: 'create_issue', url, repo: 'acme/api', number: 5, timestamp: at }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const [d] = decisionsOf(r.lines);
+    expect(subjectOf(d)).toBeNull();
+    expect(d.import.note).toMatch(/the url is not a github\.com issue, pull request or comment/);
+  });
+
   it('an empty manifest (gh-aw writes one for a run that wrote nothing): no calls, no file; a hostile one: located errors, nothing written', async () => {
     const empty = await runImporter('import-run', 'gh-aw-manifest', { 'in.jsonl': '' });
     expect([empty.code, empty.lines]).toEqual([0, []]);
@@ -916,6 +972,49 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
           payload: { id: 5, result: { isError: true, content: [{ type: 'text', text: 'Pull Request is not mergeable' }] } },
         }),
       { writes: (l) => expect(decisionsOf(l)[0].response.status).toBe('error'), says: /1 answers the client sent/ },
+    ],
+    [
+      'a result whose structuredContent and text content name two issues binds neither (a red team, this stop)',
+      rpc({
+        event: 'rpc_request',
+        payload: { id: 3, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
+      }) +
+        rpc({
+          event: 'rpc_response',
+          payload: {
+            id: 3,
+            result: {
+              structuredContent: { url: 'https://github.com/acme/web/issues/5' },
+              content: [{ type: 'text', text: '{"url": "https://github.com/acme/web/issues/6"}' }],
+            },
+          },
+        }),
+      {
+        writes: (l) => {
+          expect(subjectOf(decisionsOf(l)[0])).toBeNull();
+          expect(decisionsOf(l)[0].import.note).toMatch(/result\.url is given differently by the result's places/);
+        },
+      },
+    ],
+    [
+      'the same url in structuredContent and a text content binds it',
+      rpc({
+        event: 'rpc_request',
+        payload: { id: 4, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
+      }) +
+        rpc({
+          event: 'rpc_response',
+          payload: {
+            id: 4,
+            result: {
+              structuredContent: { url: 'https://github.com/acme/web/issues/6' },
+              content: [{ type: 'text', text: '{"url": "https://github.com/acme/web/issues/6"}' }],
+            },
+          },
+        }),
+      {
+        writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'web', number: 6 }]),
+      },
     ],
     [
       'a line without its direction: located',

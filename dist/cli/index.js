@@ -11540,6 +11540,8 @@ function readPullHeads(input, limits) {
 
 /** Types gh-aw never logs as writes (the agent said it did nothing, or what it missed): counted, never calls. */
 const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_incomplete']);
+/** No ids at all (what tells whether a line's type has a class, whatever its ids). */
+const NO_IDS = { owner: null, repo: null, number: null, commentId: null, issueUrl: false };
 /**
  * The ids a line gives: each from its field, else from the url. Two places that name two targets (the
  * repo field, target.repository and the url's repository; the number or id field and the url's), or
@@ -11549,6 +11551,11 @@ const NOT_WRITES = new Set(['noop', 'missing_tool', 'missing_data', 'report_inco
 function idsOf(item) {
     const url = (0,core_json/* str */.gx)(item, 'url');
     const parts = url === null ? null : githubUrl(url);
+    // A url that is no github.com issue, pull request or comment (another host, a look-alike, a path or query more) names a place that cannot be compared: no subject, never the other fields taken instead.
+    if (url !== null && parts === null)
+        return {
+            conflict: 'the url is not a github.com issue, pull request or comment (https://github.com/OWNER/REPO/issues/N): its place cannot be compared with the other fields',
+        };
     const repoField = (0,core_json/* str */.gx)(item, 'repo');
     const targetRepo = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'target'), 'repository');
     const names = [repoField, targetRepo, parts ? `${parts.owner}/${parts.repo}` : null].filter((n) => n !== null);
@@ -11580,17 +11587,31 @@ const SHA = /^[0-9a-f]{40}$/;
  * --pull-requests gives its head), else null.
  */
 function refOf(item, ids, heads) {
-    const named = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'ref') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'branch_name') ?? (0,core_json/* str */.gx)(item, 'branch_name');
-    const given = named ??
-        (ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null);
-    if (given === null || /\s/.test(given))
-        return null;
-    return given.startsWith('refs/') ? given : `refs/heads/${given}`;
+    const meta = (0,core_json/* obj */.WL)(item, 'metadata');
+    const named = [(0,core_json/* str */.gx)(meta, 'ref'), (0,core_json/* str */.gx)(meta, 'branch_name'), (0,core_json/* str */.gx)(item, 'branch_name')];
+    const head = ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null;
+    const asRef = (r) => (r === null ? null : r.startsWith('refs/') ? r : `refs/heads/${r}`);
+    const given = oneOf([...named, head].map(asRef), "the branch the line names and its pull request's head differ");
+    return typeof given === 'string' && /\s/.test(given) ? null : given;
 }
-/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes). */
+/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes); a push that moved nothing is none. */
 function shaOf(item) {
-    const sha = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'commit_sha') ?? (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'after_state'), 'head_sha');
-    return sha !== null && SHA.test(sha) ? sha : null;
+    const given = oneOf([(0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'metadata'), 'commit_sha'), (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'after_state'), 'head_sha')].map((x) => (x === null ? null : x.toLowerCase())), 'metadata.commit_sha and after_state.head_sha name different commits');
+    if (typeof given !== 'string')
+        return given;
+    if (!SHA.test(given))
+        return null;
+    const before = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(item, 'before_state'), 'head_sha');
+    if (before !== null && before.toLowerCase() === given)
+        return { conflict: 'nothing was pushed: before_state and after_state name the same commit' };
+    return given;
+}
+function oneOf(values, conflict) {
+    const distinct = new Set(values.filter((v) => v !== null));
+    if (distinct.size > 1)
+        return { conflict };
+    const [only] = distinct;
+    return only ?? null;
 }
 function gh_aw_manifest_github(actionClass, verb, ids, fields) {
     if (ids.owner === null || ids.repo === null)
@@ -11625,16 +11646,24 @@ function subjectsOf(type, item, ids, heads) {
             // A push refused for protected files falls back to an issue: nothing was pushed, an issue was opened.
             if (ids.issueUrl)
                 return [gh_aw_manifest_github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
-            return [
-                gh_aw_manifest_github('github_branch_push', 'push', ids, [
-                    [
-                        'ref',
-                        refOf(item, ids, heads),
-                        'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
-                    ],
-                    ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
-                ]),
-            ];
+            {
+                // Places that disagree (a named branch and the pull request's head, two commits), or a push that moved nothing: no subject.
+                const ref = refOf(item, ids, heads);
+                const after = shaOf(item);
+                for (const p of [ref, after])
+                    if (p !== null && typeof p === 'object')
+                        return [{ missing: p.conflict }];
+                return [
+                    gh_aw_manifest_github('github_branch_push', 'push', ids, [
+                        [
+                            'ref',
+                            typeof ref === 'string' ? ref : null,
+                            'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
+                        ],
+                        ['after', typeof after === 'string' ? after : null, 'metadata.commit_sha or after_state.head_sha'],
+                    ]),
+                ];
+            }
         case 'add_labels': {
             const added = item['labelsAdded'];
             if (!Array.isArray(added))
@@ -11669,11 +11698,14 @@ function manifestLine(item, line, heads) {
         return { kind: 'skip', reason: 'add_labels with no label added' };
     const provider = (0,core_json/* str */.gx)(item, 'provider');
     const ids = idsOf(item);
+    const noClass = [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }];
     const subjects = provider !== null && provider !== 'github'
         ? [{ missing: `provider ${JSON.stringify((0,core_text/* quote */.hD)(provider, 40))} (not GitHub)` }]
         : 'conflict' in ids
-            ? [{ missing: ids.conflict }]
-            : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+            ? subjectsOf(type, item, NO_IDS, heads) === null
+                ? noClass
+                : [{ missing: ids.conflict }]
+            : (subjectsOf(type, item, ids, heads) ?? noClass);
     const calls = subjects.map((bound) => ({
         tool: `gh-aw.${shown}`,
         server: null,
@@ -12091,6 +12123,7 @@ function telemetryLine(line) {
 
 
 
+
 function resultView(use) {
     if (use.result.kind === 'unreadable')
         return { ok: false, reason: use.result.why };
@@ -12111,20 +12144,38 @@ function resultView(use) {
         }
     return { ok: true, value: { value, texts } };
 }
-/** A result's value at a path: in the result itself, else in its `structuredContent`, else in its first JSON text content that has it. */
+/** Places of one result that give one field differently: which one is meant cannot be said. */
+const DISAGREE = Symbol('places disagree');
+/** The canonical text of a value (how two places' values are compared). */
+const tool_mapping_canonical = (v) => {
+    const c = (0,binding/* jcs */.vI)(v);
+    return c.ok ? c.text : null;
+};
+/**
+ * A result's value at a path, from every place a result gives it: the result itself, its
+ * `structuredContent`, its JSON text contents. One value (however many places give it), undefined
+ * when none does, DISAGREE when two places give two values (never the first taken).
+ */
 function inResult(view, path) {
+    const found = [];
     const direct = (0,core_json/* memberAt */.mz)(view.value, path);
-    if (direct !== undefined || !(0,core_json/* isObject */.Gv)(view.value))
-        return direct;
-    const structured = (0,core_json/* memberAt */.mz)(view.value['structuredContent'], path);
-    if (structured !== undefined)
-        return structured;
-    for (const text of view.texts) {
-        const found = (0,core_json/* memberAt */.mz)(text, path);
-        if (found !== undefined)
-            return found;
+    if (direct !== undefined)
+        found.push(direct);
+    if ((0,core_json/* isObject */.Gv)(view.value)) {
+        const structured = (0,core_json/* memberAt */.mz)(view.value['structuredContent'], path);
+        if (structured !== undefined)
+            found.push(structured);
     }
-    return undefined;
+    for (const text of view.texts) {
+        const at = (0,core_json/* memberAt */.mz)(text, path);
+        if (at !== undefined)
+            found.push(at);
+    }
+    const [first] = found;
+    if (found.length <= 1)
+        return first;
+    const text = tool_mapping_canonical(first);
+    return text !== null && found.every((x) => tool_mapping_canonical(x) === text) ? first : DISAGREE;
 }
 /** A command line's words as a POSIX shell splits them (single and double quotes, backslashes), or null when a quote is not closed. */
 function words(line) {
@@ -12237,6 +12288,8 @@ function fieldValue(field, source, use, result, whole, urls) {
             return missing('no result captured');
         given = inResult(result, source.path);
         where = `result.${source.path.join('.')}`;
+        if (given === DISAGREE)
+            return missing(`${where} is given differently by the result's places (its value, structuredContent, text contents)`);
     }
     if (given === undefined || given === null)
         return missing(`nothing at ${where}`);

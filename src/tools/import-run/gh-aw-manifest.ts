@@ -33,6 +33,9 @@ interface Ids {
   readonly issueUrl: boolean;
 }
 
+/** No ids at all (what tells whether a line's type has a class, whatever its ids). */
+const NO_IDS: Ids = { owner: null, repo: null, number: null, commentId: null, issueUrl: false };
+
 /**
  * The ids a line gives: each from its field, else from the url. Two places that name two targets (the
  * repo field, target.repository and the url's repository; the number or id field and the url's), or
@@ -42,6 +45,12 @@ interface Ids {
 function idsOf(item: JsonObject): Ids | { readonly conflict: string } {
   const url = str(item, 'url');
   const parts = url === null ? null : githubUrl(url);
+  // A url that is no github.com issue, pull request or comment (another host, a look-alike, a path or query more) names a place that cannot be compared: no subject, never the other fields taken instead.
+  if (url !== null && parts === null)
+    return {
+      conflict:
+        'the url is not a github.com issue, pull request or comment (https://github.com/OWNER/REPO/issues/N): its place cannot be compared with the other fields',
+    };
   const repoField = str(item, 'repo');
   const targetRepo = str(obj(item, 'target'), 'repository');
   const names = [repoField, targetRepo, parts ? `${parts.owner}/${parts.repo}` : null].filter((n): n is string => n !== null);
@@ -73,19 +82,38 @@ const SHA = /^[0-9a-f]{40}$/;
  * the head branch of the pull request it pushed to (gh-aw's manifest names the pull request only;
  * --pull-requests gives its head), else null.
  */
-function refOf(item: JsonObject, ids: Ids, heads: PullHeads): string | null {
-  const named = str(obj(item, 'metadata'), 'ref') ?? str(obj(item, 'metadata'), 'branch_name') ?? str(item, 'branch_name');
-  const given =
-    named ??
-    (ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null);
-  if (given === null || /\s/.test(given)) return null;
-  return given.startsWith('refs/') ? given : `refs/heads/${given}`;
+function refOf(item: JsonObject, ids: Ids, heads: PullHeads): Place {
+  const meta = obj(item, 'metadata');
+  const named = [str(meta, 'ref'), str(meta, 'branch_name'), str(item, 'branch_name')];
+  const head =
+    ids.owner !== null && ids.repo !== null && ids.number !== null ? (heads.get(pullKey(ids.owner, ids.repo, ids.number)) ?? null) : null;
+  const asRef = (r: string | null): string | null => (r === null ? null : r.startsWith('refs/') ? r : `refs/heads/${r}`);
+  const given = oneOf([...named, head].map(asRef), "the branch the line names and its pull request's head differ");
+  return typeof given === 'string' && /\s/.test(given) ? null : given;
 }
 
-/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes). */
-function shaOf(item: JsonObject): string | null {
-  const sha = str(obj(item, 'metadata'), 'commit_sha') ?? str(obj(item, 'after_state'), 'head_sha');
-  return sha !== null && SHA.test(sha) ? sha : null;
+/** The commit a push left the branch at: metadata.commit_sha, or the after-state's head (what gh-aw writes); a push that moved nothing is none. */
+function shaOf(item: JsonObject): Place {
+  const given = oneOf(
+    [str(obj(item, 'metadata'), 'commit_sha'), str(obj(item, 'after_state'), 'head_sha')].map((x) => (x === null ? null : x.toLowerCase())),
+    'metadata.commit_sha and after_state.head_sha name different commits',
+  );
+  if (typeof given !== 'string') return given;
+  if (!SHA.test(given)) return null;
+  const before = str(obj(item, 'before_state'), 'head_sha');
+  if (before !== null && before.toLowerCase() === given)
+    return { conflict: 'nothing was pushed: before_state and after_state name the same commit' };
+  return given;
+}
+
+/** A field one or more places give: the one value, null when none gives it, or a conflict when two differ. */
+type Place = string | null | { readonly conflict: string };
+
+function oneOf(values: readonly (string | null)[], conflict: string): Place {
+  const distinct = new Set(values.filter((v): v is string => v !== null));
+  if (distinct.size > 1) return { conflict };
+  const [only] = distinct;
+  return only ?? null;
 }
 
 /** A subject on GitHub's ids, or what is missing (the call keeps no subject, and the summary says why). */
@@ -123,16 +151,22 @@ function subjectsOf(type: string, item: JsonObject, ids: Ids, heads: PullHeads):
     case 'push_to_pull_request_branch':
       // A push refused for protected files falls back to an issue: nothing was pushed, an issue was opened.
       if (ids.issueUrl) return [github('github_issue', 'create', ids, [['number', ids.number, NUMBER]])];
-      return [
-        github('github_branch_push', 'push', ids, [
-          [
-            'ref',
-            refOf(item, ids, heads),
-            'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
-          ],
-          ['after', shaOf(item), 'metadata.commit_sha or after_state.head_sha'],
-        ]),
-      ];
+      {
+        // Places that disagree (a named branch and the pull request's head, two commits), or a push that moved nothing: no subject.
+        const ref = refOf(item, ids, heads);
+        const after = shaOf(item);
+        for (const p of [ref, after]) if (p !== null && typeof p === 'object') return [{ missing: p.conflict }];
+        return [
+          github('github_branch_push', 'push', ids, [
+            [
+              'ref',
+              typeof ref === 'string' ? ref : null,
+              'the manifest names no branch: --pull-requests gives the head of a pull request in this repository',
+            ],
+            ['after', typeof after === 'string' ? after : null, 'metadata.commit_sha or after_state.head_sha'],
+          ]),
+        ];
+      }
     case 'add_labels': {
       const added = item['labelsAdded'];
       if (!Array.isArray(added)) return [{ missing: 'no labelsAdded (an older gh-aw)' }];
@@ -167,12 +201,15 @@ export function manifestLine(item: JsonObject, line: number, heads: PullHeads): 
     return { kind: 'skip', reason: 'add_labels with no label added' };
   const provider = str(item, 'provider');
   const ids = idsOf(item);
+  const noClass: readonly Bound[] = [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }];
   const subjects: readonly Bound[] =
     provider !== null && provider !== 'github'
       ? [{ missing: `provider ${JSON.stringify(quote(provider, 40))} (not GitHub)` }]
       : 'conflict' in ids
-        ? [{ missing: ids.conflict }]
-        : (subjectsOf(type, item, ids, heads) ?? [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }]);
+        ? subjectsOf(type, item, NO_IDS, heads) === null
+          ? noClass
+          : [{ missing: ids.conflict }]
+        : (subjectsOf(type, item, ids, heads) ?? noClass);
   const calls = subjects.map(
     (bound): ProducerCall => ({
       tool: `gh-aw.${shown}`,

@@ -6,6 +6,7 @@
  * call without a subject, with the reason said: the importer never guesses a target.
  */
 
+import { jcs } from '../../core/binding.js';
 import { classRow } from '../../core/classes.js';
 import { globMatches } from '../../core/glob.js';
 import { isObject, type JsonObject, memberAt } from '../../core/json.js';
@@ -52,17 +53,36 @@ function resultView(use: ToolUse): Result<ResultView | null> {
   return { ok: true, value: { value, texts } };
 }
 
-/** A result's value at a path: in the result itself, else in its `structuredContent`, else in its first JSON text content that has it. */
+/** Places of one result that give one field differently: which one is meant cannot be said. */
+const DISAGREE: unique symbol = Symbol('places disagree');
+
+/** The canonical text of a value (how two places' values are compared). */
+const canonical = (v: unknown): string | null => {
+  const c = jcs(v);
+  return c.ok ? c.text : null;
+};
+
+/**
+ * A result's value at a path, from every place a result gives it: the result itself, its
+ * `structuredContent`, its JSON text contents. One value (however many places give it), undefined
+ * when none does, DISAGREE when two places give two values (never the first taken).
+ */
 function inResult(view: ResultView, path: readonly string[]): unknown {
+  const found: unknown[] = [];
   const direct = memberAt(view.value, path);
-  if (direct !== undefined || !isObject(view.value)) return direct;
-  const structured = memberAt(view.value['structuredContent'], path);
-  if (structured !== undefined) return structured;
-  for (const text of view.texts) {
-    const found = memberAt(text, path);
-    if (found !== undefined) return found;
+  if (direct !== undefined) found.push(direct);
+  if (isObject(view.value)) {
+    const structured = memberAt(view.value['structuredContent'], path);
+    if (structured !== undefined) found.push(structured);
   }
-  return undefined;
+  for (const text of view.texts) {
+    const at = memberAt(text, path);
+    if (at !== undefined) found.push(at);
+  }
+  const [first] = found;
+  if (found.length <= 1) return first;
+  const text = canonical(first);
+  return text !== null && found.every((x) => canonical(x) === text) ? first : DISAGREE;
 }
 
 /** A command line's words as a POSIX shell splits them (single and double quotes, backslashes), or null when a quote is not closed. */
@@ -166,6 +186,8 @@ function fieldValue(
     if (result === null) return missing('no result captured');
     given = inResult(result, source.path);
     where = `result.${source.path.join('.')}`;
+    if (given === DISAGREE)
+      return missing(`${where} is given differently by the result's places (its value, structuredContent, text contents)`);
   }
   if (given === undefined || given === null) return missing(`nothing at ${where}`);
   if (source.from !== 'value' && source.cliOption !== null) {
