@@ -11731,6 +11731,7 @@ var promises_ = __nccwpck_require__(1455);
  */
 
 
+
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
 const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
@@ -11774,6 +11775,44 @@ async function openOutput(file) {
 }
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
+ * exists (under /proc): here that is an error, as any other that stops it.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    let at = external_node_path_default().resolve(dir);
+    for (;;) {
+        let st = null;
+        try {
+            st = (0,external_node_fs_.statSync)(at);
+        }
+        catch {
+            st = null;
+        }
+        if (st) {
+            if (!st.isDirectory())
+                throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+            break;
+        }
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        missing.push(at);
+        at = parent;
+    }
+    for (const d of missing.reverse()) {
+        try {
+            (0,external_node_fs_.mkdirSync)(d);
+        }
+        catch (error) {
+            // Made meanwhile by another writer: as good as made here.
+            if (error.code !== 'EEXIST' || !(0,external_node_fs_.statSync)(d).isDirectory())
+                throw error;
+        }
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
@@ -11781,7 +11820,6 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
  * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
  * with its digest computed on the way, so a release can attach both.
  */
-
 
 
 
@@ -11861,7 +11899,7 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    makeDirs(external_node_path_default().dirname(file));
     const hash = (0,external_node_crypto_.createHash)('sha256');
     const fh = await openOutput(file);
     const writes = [];
@@ -12516,7 +12554,7 @@ function envelopeLine(payloadType, payload, key) {
 
 const lstatOrNull = (file) => {
     try {
-        return lstatSync(file);
+        return (0,external_node_fs_.lstatSync)(file);
     }
     catch {
         return null;
@@ -12524,7 +12562,7 @@ const lstatOrNull = (file) => {
 };
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    makeDirs(external_node_path_default().dirname(file));
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
@@ -12560,6 +12598,56 @@ function writeWhole(file, text) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
         throw error;
     }
+}
+/**
+ * Write several files as one: all of them whole, or none (a tool that fails writes nothing). Each is
+ * first written to a temporary file beside it; only when every one is complete are they renamed into
+ * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
+ * A FIFO or a device (written in place) is written last, once the others are in place.
+ */
+function writeAllWhole(files) {
+    const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
+    const staged = [];
+    try {
+        for (const [file, text] of files)
+            if (outputPlace(file) !== 'in place')
+                staged.push({ file, tmp: writeTemp(file, text) });
+    }
+    catch (error) {
+        for (const { tmp } of staged)
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw error;
+    }
+    const done = [];
+    try {
+        for (const { file, tmp } of staged) {
+            const before = lstatOrNull(file);
+            const kept = before?.isFile() ? `${tmp}.kept` : null;
+            if (kept)
+                (0,external_node_fs_.linkSync)(file, kept);
+            (0,external_node_fs_.renameSync)(tmp, file);
+            done.push({ file, kept });
+        }
+    }
+    catch (error) {
+        // Put back what was replaced, remove what was new, and every temporary file left.
+        for (const { file, kept } of done.reverse()) {
+            if (kept)
+                (0,external_node_fs_.renameSync)(kept, file);
+            else
+                (0,external_node_fs_.rmSync)(file, { force: true });
+        }
+        for (const { tmp } of staged) {
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
+        }
+        throw error;
+    }
+    for (const { kept } of done)
+        if (kept)
+            (0,external_node_fs_.rmSync)(kept, { force: true });
+    for (const [file, text] of inPlace)
+        (0,external_node_fs_.writeFileSync)(file, text);
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -12606,7 +12694,7 @@ function writeNewOrSame(file, chunks) {
  * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
  * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
  * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ * payload is the UTF-8 of JCS(the Statement). The files are written whole, all of them or none.
  */
 
 
@@ -12626,27 +12714,26 @@ function writeVerdict(report, origin, files) {
         version: origin.version,
     };
     const statement = vsaStatement(report, ctx);
-    const written = [];
+    // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
+    const out = [];
+    if (files.predicate)
+        out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
+    if (files.envelope) {
+        if (!files.key)
+            return {
+                ok: false,
+                reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+            };
+        const payload = (0,binding/* jcs */.vI)(statement);
+        if (!payload.ok)
+            return {
+                ok: false,
+                reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+            };
+        out.push([files.envelope, `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`]);
+    }
     try {
-        if (files.predicate) {
-            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-            written.push(files.predicate);
-        }
-        if (files.envelope) {
-            if (!files.key)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
-                };
-            const payload = (0,binding/* jcs */.vI)(statement);
-            if (!payload.ok)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
-                };
-            writeWhole(files.envelope, `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-            written.push(files.envelope);
-        }
+        writeAllWhole(out);
     }
     catch (error) {
         return {
@@ -12654,6 +12741,7 @@ function writeVerdict(report, origin, files) {
             reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)],
         };
     }
+    const written = out.map(([file]) => file);
     return { ok: true, value: written.join('\n') };
 }
 

@@ -4,7 +4,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeNew, writeWhole } from '../../src/tools/write.js';
+import { writeAllWhole, writeNew, writeWhole } from '../../src/tools/write.js';
 import { addKey, json, surface } from '../support/corpus.js';
 import { cleanup, cli, distFile, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -65,6 +65,60 @@ describe('writeWhole', () => {
     mkdirSync(path.join(dir, 'out.json'));
     expect(() => writeWhole(path.join(dir, 'out.json'), 'x')).toThrow();
     expect(listing(dir)).toBe('out.json');
+  });
+});
+
+describe('writeAllWhole: several files as one (a red team, this stop: import --predicate left the predicate when the records failed)', () => {
+  it('all written whole, replacing what was there', () => {
+    const dir = writeFiles(tempDir(), { 'a.json': 'old' });
+    writeAllWhole([
+      [path.join(dir, 'a.json'), 'A'],
+      [path.join(dir, 'b.ndjson'), 'B'],
+    ]);
+    expect([readFileSync(path.join(dir, 'a.json'), 'utf8'), readFileSync(path.join(dir, 'b.ndjson'), 'utf8')]).toEqual(['A', 'B']);
+    expect(listing(dir)).toBe('a.json\nb.ndjson');
+  });
+
+  it('one that cannot be written (under a file, or a directory in the way): none is, what was there is kept, nothing left behind', () => {
+    const dir = writeFiles(tempDir(), { 'a.json': 'old', notadir: 'x' });
+    mkdirSync(path.join(dir, 'busy'));
+    writeFiles(dir, { 'busy/keep': 'k' });
+    for (const other of [path.join(dir, 'notadir', 'out.ndjson'), path.join(dir, 'busy')]) {
+      expect(() =>
+        writeAllWhole([
+          [path.join(dir, 'a.json'), 'A'],
+          [other, 'B'],
+        ]),
+      ).toThrow();
+      expect(readFileSync(path.join(dir, 'a.json'), 'utf8')).toBe('old');
+      expect(listing(dir)).toBe('a.json\nbusy\nnotadir');
+    }
+    expect(() =>
+      writeAllWhole([
+        [path.join(dir, 'new.json'), 'N'],
+        [path.join(dir, 'busy'), 'B'],
+      ]),
+    ).toThrow();
+    expect(listing(dir)).toBe('a.json\nbusy\nnotadir');
+  });
+
+  it('import --predicate with a records file that cannot be written writes neither', async () => {
+    const dir = writeFiles(tempDir(), { notadir: 'x', 'pred.json': 'before' });
+    const deliveries = readFileSync(path.join(ROOT, 'fixtures/import/github/webhook-deliveries.json'), 'utf8');
+    writeFiles(dir, { 'd.json': deliveries });
+    const r = await cli(['import', 'github-webhook', '--predicate', 'pred.json', '--output', 'notadir/out.ndjson', 'd.json'], dir);
+    expect(r.code).toBe(2);
+    expect(readFileSync(path.join(dir, 'pred.json'), 'utf8')).toBe('before');
+    expect(listing(dir)).toBe('d.json\nnotadir\npred.json');
+  });
+});
+
+describe('an output whose folder cannot be made', () => {
+  it.skipIf(process.platform !== 'linux')('under /proc (Node’s recursive mkdir never returns there): exit 2 naming the path, never a hang', async () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])) });
+    const r = await cli(['verify', '--format', 'json', '--output', '/proc/self/nope/r.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\/proc\/self\/nope/);
   });
 });
 

@@ -7691,7 +7691,7 @@ const lstatOrNull = (file) => {
 };
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
@@ -7727,6 +7727,56 @@ function writeWhole(file, text) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
         throw error;
     }
+}
+/**
+ * Write several files as one: all of them whole, or none (a tool that fails writes nothing). Each is
+ * first written to a temporary file beside it; only when every one is complete are they renamed into
+ * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
+ * A FIFO or a device (written in place) is written last, once the others are in place.
+ */
+function writeAllWhole(files) {
+    const inPlace = files.filter(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
+    const staged = [];
+    try {
+        for (const [file, text] of files)
+            if ((0,output/* outputPlace */.hb)(file) !== 'in place')
+                staged.push({ file, tmp: writeTemp(file, text) });
+    }
+    catch (error) {
+        for (const { tmp } of staged)
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw error;
+    }
+    const done = [];
+    try {
+        for (const { file, tmp } of staged) {
+            const before = lstatOrNull(file);
+            const kept = before?.isFile() ? `${tmp}.kept` : null;
+            if (kept)
+                (0,external_node_fs_.linkSync)(file, kept);
+            (0,external_node_fs_.renameSync)(tmp, file);
+            done.push({ file, kept });
+        }
+    }
+    catch (error) {
+        // Put back what was replaced, remove what was new, and every temporary file left.
+        for (const { file, kept } of done.reverse()) {
+            if (kept)
+                (0,external_node_fs_.renameSync)(kept, file);
+            else
+                (0,external_node_fs_.rmSync)(file, { force: true });
+        }
+        for (const { tmp } of staged) {
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
+        }
+        throw error;
+    }
+    for (const { kept } of done)
+        if (kept)
+            (0,external_node_fs_.rmSync)(kept, { force: true });
+    for (const [file, text] of inPlace)
+        (0,external_node_fs_.writeFileSync)(file, text);
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -11301,10 +11351,8 @@ const importExports = {
                 stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
             };
         try {
-            // The predicate first: when it cannot be written, no records file is left without it.
-            if (predicate)
-                writeWhole(predicate, recordsPredicate(kind, f, done));
-            writeWhole(output, done.ndjson);
+            // The records and their predicate together: both whole, or neither (a failed import writes nothing).
+            writeAllWhole([...(predicate ? [[predicate, recordsPredicate(kind, f, done)]] : []), [output, done.ndjson]]);
         }
         catch (error) {
             return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error);
@@ -12839,6 +12887,7 @@ const importRun = {
 
 
 
+
 /**
  * PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI), in a folder made when it does not exist.
  * Never overwrites: when both files exist and are one pair, they are kept (running it again is
@@ -12852,7 +12901,7 @@ function keygen(prefix) {
         return existingPair(keyFile, pubFile, there.length === 2);
     const pair = newKeyPair();
     try {
-        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
+        (0,output/* makeDirs */.X2)(external_node_path_default().dirname(keyFile));
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
         (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
         (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
@@ -17238,7 +17287,6 @@ var report_text = __nccwpck_require__(5655);
 
 
 
-
 const json_report_CHUNK = 1 << 20;
 /** A call's JSON form: its members in schema order, without what only the reporters read. */
 const callJson = (c) => ({
@@ -17315,7 +17363,7 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     const hash = (0,external_node_crypto_.createHash)('sha256');
     const fh = await (0,output/* openOutput */.c1)(file);
     const writes = [];
@@ -17730,7 +17778,7 @@ function resourceUriFromEnv(env) {
  * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
  * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
  * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ * payload is the UTF-8 of JCS(the Statement). The files are written whole, all of them or none.
  */
 
 
@@ -17750,27 +17798,26 @@ function writeVerdict(report, origin, files) {
         version: origin.version,
     };
     const statement = vsaStatement(report, ctx);
-    const written = [];
+    // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
+    const out = [];
+    if (files.predicate)
+        out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
+    if (files.envelope) {
+        if (!files.key)
+            return {
+                ok: false,
+                reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+            };
+        const payload = (0,binding/* jcs */.vI)(statement);
+        if (!payload.ok)
+            return {
+                ok: false,
+                reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+            };
+        out.push([files.envelope, `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`]);
+    }
     try {
-        if (files.predicate) {
-            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-            written.push(files.predicate);
-        }
-        if (files.envelope) {
-            if (!files.key)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
-                };
-            const payload = (0,binding/* jcs */.vI)(statement);
-            if (!payload.ok)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
-                };
-            writeWhole(files.envelope, `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-            written.push(files.envelope);
-        }
+        writeAllWhole(out);
     }
     catch (error) {
         return {
@@ -17778,6 +17825,7 @@ function writeVerdict(report, origin, files) {
             reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)],
         };
     }
+    const written = out.map(([file]) => file);
     return { ok: true, value: written.join('\n') };
 }
 
@@ -21241,6 +21289,7 @@ function byteLocation(bytes, offset) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   Gx: () => (/* binding */ cannotWriteText),
+  X2: () => (/* binding */ makeDirs),
   c1: () => (/* binding */ openOutput),
   hb: () => (/* binding */ outputPlace)
 });
@@ -21249,6 +21298,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/report/output.ts
 /**
  * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
@@ -21258,6 +21310,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
+
 
 
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
@@ -21303,6 +21356,44 @@ async function openOutput(file) {
 }
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
+ * exists (under /proc): here that is an error, as any other that stops it.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    let at = external_node_path_default().resolve(dir);
+    for (;;) {
+        let st = null;
+        try {
+            st = (0,external_node_fs_.statSync)(at);
+        }
+        catch {
+            st = null;
+        }
+        if (st) {
+            if (!st.isDirectory())
+                throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+            break;
+        }
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        missing.push(at);
+        at = parent;
+    }
+    for (const d of missing.reverse()) {
+        try {
+            (0,external_node_fs_.mkdirSync)(d);
+        }
+        catch (error) {
+            // Made meanwhile by another writer: as good as made here.
+            if (error.code !== 'EEXIST' || !(0,external_node_fs_.statSync)(d).isDirectory())
+                throw error;
+        }
+    }
+}
 
 
 /***/ }),

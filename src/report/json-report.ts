@@ -5,11 +5,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
-import { openOutput } from './output.js';
+import { makeDirs, openOutput } from './output.js';
 
 const CHUNK = 1 << 20;
 
@@ -90,7 +89,7 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise
  * ended, so none is left running).
  */
 export async function writeJson(report: Report, file: string): Promise<string> {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirs(path.dirname(file));
   const hash = createHash('sha256');
   const fh = await openOutput(file);
   const writes: Promise<void>[] = [];

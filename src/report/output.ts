@@ -6,8 +6,9 @@
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
-import { lstatSync, readlinkSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import path from 'node:path';
 
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
 const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
@@ -49,3 +50,37 @@ export async function openOutput(file: string): Promise<FileHandle> {
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 export const cannotWriteText = (what: string, file: string, error: unknown): string =>
   `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+
+/**
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
+ * exists (under /proc): here that is an error, as any other that stops it.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (;;) {
+    let st: Stats | null = null;
+    try {
+      st = statSync(at);
+    } catch {
+      st = null;
+    }
+    if (st) {
+      if (!st.isDirectory()) throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+      break;
+    }
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    missing.push(at);
+    at = parent;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      // Made meanwhile by another writer: as good as made here.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d).isDirectory()) throw error;
+    }
+  }
+}

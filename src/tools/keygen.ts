@@ -1,10 +1,11 @@
 /** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
+import { makeDirs } from '../report/output.js';
 import { keyIdOf } from '../trust/keys.js';
 import { newKeyPair, parsePrivateKey } from './signing.js';
 
@@ -20,7 +21,7 @@ export function keygen(prefix: string): Result<{ readonly keyId: string; readonl
   if (there.length > 0) return existingPair(keyFile, pubFile, there.length === 2);
   const pair = newKeyPair();
   try {
-    mkdirSync(path.dirname(keyFile), { recursive: true });
+    makeDirs(path.dirname(keyFile));
     // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
     writeFileSync(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
     writeFileSync(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });

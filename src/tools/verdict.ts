@@ -2,7 +2,7 @@
  * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
  * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
  * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ * payload is the UTF-8 of JCS(the Statement). The files are written whole, all of them or none.
  */
 
 import { jcs } from '../core/binding.js';
@@ -14,7 +14,7 @@ import { messageOf } from '../core/text.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
 import { envelopeLine, type SigningKey } from './signing.js';
-import { writeWhole } from './write.js';
+import { writeAllWhole } from './write.js';
 
 /** Where a verdict comes from, as an entry knows it. */
 export interface VerdictOrigin {
@@ -49,32 +49,31 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
     version: origin.version,
   };
   const statement = vsaStatement(report, ctx);
-  const written: string[] = [];
+  // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
+  const out: (readonly [string, string])[] = [];
+  if (files.predicate) out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
+  if (files.envelope) {
+    if (!files.key)
+      return {
+        ok: false,
+        reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+      };
+    const payload = jcs(statement);
+    if (!payload.ok)
+      return {
+        ok: false,
+        reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+      };
+    out.push([files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`]);
+  }
   try {
-    if (files.predicate) {
-      writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-      written.push(files.predicate);
-    }
-    if (files.envelope) {
-      if (!files.key)
-        return {
-          ok: false,
-          reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
-        };
-      const payload = jcs(statement);
-      if (!payload.ok)
-        return {
-          ok: false,
-          reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
-        };
-      writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-      written.push(files.envelope);
-    }
+    writeAllWhole(out);
   } catch (error) {
     return {
       ok: false,
       reason: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${messageOf(error)}`)],
     };
   }
+  const written = out.map(([file]) => file);
   return { ok: true, value: written.join('\n') };
 }

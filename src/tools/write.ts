@@ -1,19 +1,7 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import {
-  closeSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  type Stats,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { outputPlace } from '../report/output.js';
+import { makeDirs, outputPlace } from '../report/output.js';
 
 const lstatOrNull = (file: string): Stats | null => {
   try {
@@ -25,7 +13,7 @@ const lstatOrNull = (file: string): Stats | null => {
 
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file: string, text: string | Iterable<string>): string {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirs(path.dirname(file));
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
@@ -57,6 +45,46 @@ export function writeWhole(file: string, text: string): void {
     rmSync(tmp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Write several files as one: all of them whole, or none (a tool that fails writes nothing). Each is
+ * first written to a temporary file beside it; only when every one is complete are they renamed into
+ * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
+ * A FIFO or a device (written in place) is written last, once the others are in place.
+ */
+export function writeAllWhole(files: readonly (readonly [string, string])[]): void {
+  const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
+  const staged: { readonly file: string; readonly tmp: string }[] = [];
+  try {
+    for (const [file, text] of files) if (outputPlace(file) !== 'in place') staged.push({ file, tmp: writeTemp(file, text) });
+  } catch (error) {
+    for (const { tmp } of staged) rmSync(tmp, { force: true });
+    throw error;
+  }
+  const done: { readonly file: string; readonly kept: string | null }[] = [];
+  try {
+    for (const { file, tmp } of staged) {
+      const before = lstatOrNull(file);
+      const kept = before?.isFile() ? `${tmp}.kept` : null;
+      if (kept) linkSync(file, kept);
+      renameSync(tmp, file);
+      done.push({ file, kept });
+    }
+  } catch (error) {
+    // Put back what was replaced, remove what was new, and every temporary file left.
+    for (const { file, kept } of done.reverse()) {
+      if (kept) renameSync(kept, file);
+      else rmSync(file, { force: true });
+    }
+    for (const { tmp } of staged) {
+      rmSync(tmp, { force: true });
+      rmSync(`${tmp}.kept`, { force: true });
+    }
+    throw error;
+  }
+  for (const { kept } of done) if (kept) rmSync(kept, { force: true });
+  for (const [file, text] of inPlace) writeFileSync(file, text);
 }
 
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */

@@ -20,7 +20,7 @@ import { ORGANISATION, parseWindowTime, tenantPlace } from '../../tools/import/s
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
 import type { ToolInput } from '../../tools/input.js';
 import { signedAtNow } from '../../tools/signing.js';
-import { writeWhole } from '../../tools/write.js';
+import { writeAllWhole } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
 import { readInputs, readSigningKey } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags, SIGNED_AT } from '../options.js';
@@ -379,9 +379,8 @@ export const importExports: Command = {
         ),
       };
     try {
-      // The predicate first: when it cannot be written, no records file is left without it.
-      if (predicate) writeWhole(predicate, recordsPredicate(kind, f, done));
-      writeWhole(output, done.ndjson);
+      // The records and their predicate together: both whole, or neither (a failed import writes nothing).
+      writeAllWhole([...(predicate ? [[predicate, recordsPredicate(kind, f, done)] as const] : []), [output, done.ndjson] as const]);
     } catch (error) {
       return unwritable(tool, 'the output', output, error);
     }
