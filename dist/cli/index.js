@@ -21374,7 +21374,7 @@ function makeDirs(dir) {
         }
         if (st) {
             if (!st.isDirectory())
-                throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${external_node_path_default().resolve(dir)}'`), { code: 'ENOTDIR' });
             break;
         }
         const parent = external_node_path_default().dirname(at);

@@ -67,7 +67,7 @@ export function makeDirs(dir: string): void {
       st = null;
     }
     if (st) {
-      if (!st.isDirectory()) throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+      if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${path.resolve(dir)}'`), { code: 'ENOTDIR' });
       break;
     }
     const parent = path.dirname(at);
