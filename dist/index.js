@@ -12605,22 +12605,36 @@ function writeWhole(file, text) {
  * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
  * A FIFO or a device (written in place) is written last, once the others are in place.
  */
+/** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
+class FileWriteError extends Error {
+    file;
+    reason;
+    constructor(file, reason) {
+        super(reason instanceof Error ? reason.message : String(reason));
+        this.file = file;
+        this.reason = reason;
+    }
+}
 function writeAllWhole(files) {
     const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
     const staged = [];
+    let at = '';
     try {
-        for (const [file, text] of files)
+        for (const [file, text] of files) {
+            at = file;
             if (outputPlace(file) !== 'in place')
                 staged.push({ file, tmp: writeTemp(file, text) });
+        }
     }
     catch (error) {
         for (const { tmp } of staged)
             (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw error;
+        throw new FileWriteError(at, error);
     }
     const done = [];
     try {
         for (const { file, tmp } of staged) {
+            at = file;
             const before = lstatOrNull(file);
             const kept = before?.isFile() ? `${tmp}.kept` : null;
             if (kept)
@@ -12641,13 +12655,19 @@ function writeAllWhole(files) {
             (0,external_node_fs_.rmSync)(tmp, { force: true });
             (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
         }
-        throw error;
+        throw new FileWriteError(at, error);
     }
     for (const { kept } of done)
         if (kept)
             (0,external_node_fs_.rmSync)(kept, { force: true });
-    for (const [file, text] of inPlace)
-        (0,external_node_fs_.writeFileSync)(file, text);
+    for (const [file, text] of inPlace) {
+        try {
+            (0,external_node_fs_.writeFileSync)(file, text);
+        }
+        catch (error) {
+            throw new FileWriteError(file, error);
+        }
+    }
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -12736,10 +12756,8 @@ function writeVerdict(report, origin, files) {
         writeAllWhole(out);
     }
     catch (error) {
-        return {
-            ok: false,
-            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)],
-        };
+        const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', at, `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
     const written = out.map(([file]) => file);
     return { ok: true, value: written.join('\n') };

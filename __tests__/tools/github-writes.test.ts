@@ -262,5 +262,13 @@ describe('a statement claims only what the import read (a red team, this stop: c
     );
     expect(both.code, both.stderr).toBe(0);
     expect(both.lines.map((l) => (l as { schema: string }).schema)).toContain('receipt-gate.audit_coverage.v1');
+    // A last page that names no cursor at all ends the listing too (the recipe stops there; CloudTrail leaves NextToken out).
+    const bare = await runImporter(
+      'import',
+      'slack-audit-log',
+      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': JSON.stringify({ entries: [entry('e2')] }) },
+      args,
+    );
+    expect(bare.code, bare.stderr).toBe(0);
   });
 });

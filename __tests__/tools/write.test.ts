@@ -110,16 +110,24 @@ describe('writeAllWhole: several files as one (a red team, this stop: import --p
     expect(r.code).toBe(2);
     expect(readFileSync(path.join(dir, 'pred.json'), 'utf8')).toBe('before');
     expect(listing(dir)).toBe('d.json\nnotadir\npred.json');
+    // The one that failed is named by its flag.
+    const wrong = await cli(['import', 'github-webhook', '--output', 'ok.ndjson', '--predicate', 'notadir/p.json', 'd.json'], dir);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/cannot write --predicate .*notadir\/p\.json/);
+    expect(listing(dir)).toBe('d.json\nnotadir\npred.json');
   });
 });
 
 describe('an output whose folder cannot be made', () => {
-  it.skipIf(process.platform !== 'linux')('under /proc (Node’s recursive mkdir never returns there): exit 2 naming the path, never a hang', async () => {
-    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])) });
-    const r = await cli(['verify', '--format', 'json', '--output', '/proc/self/nope/r.json'], dir);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\/proc\/self\/nope/);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'under /proc (Node’s recursive mkdir never returns there): exit 2 naming the path, never a hang',
+    async () => {
+      const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])) });
+      const r = await cli(['verify', '--format', 'json', '--output', '/proc/self/nope/r.json'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/\/proc\/self\/nope/);
+    },
+  );
 });
 
 describe('writeNew', () => {

@@ -7734,22 +7734,36 @@ function writeWhole(file, text) {
  * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
  * A FIFO or a device (written in place) is written last, once the others are in place.
  */
+/** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
+class FileWriteError extends Error {
+    file;
+    reason;
+    constructor(file, reason) {
+        super(reason instanceof Error ? reason.message : String(reason));
+        this.file = file;
+        this.reason = reason;
+    }
+}
 function writeAllWhole(files) {
     const inPlace = files.filter(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
     const staged = [];
+    let at = '';
     try {
-        for (const [file, text] of files)
+        for (const [file, text] of files) {
+            at = file;
             if ((0,output/* outputPlace */.hb)(file) !== 'in place')
                 staged.push({ file, tmp: writeTemp(file, text) });
+        }
     }
     catch (error) {
         for (const { tmp } of staged)
             (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw error;
+        throw new FileWriteError(at, error);
     }
     const done = [];
     try {
         for (const { file, tmp } of staged) {
+            at = file;
             const before = lstatOrNull(file);
             const kept = before?.isFile() ? `${tmp}.kept` : null;
             if (kept)
@@ -7770,13 +7784,19 @@ function writeAllWhole(files) {
             (0,external_node_fs_.rmSync)(tmp, { force: true });
             (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
         }
-        throw error;
+        throw new FileWriteError(at, error);
     }
     for (const { kept } of done)
         if (kept)
             (0,external_node_fs_.rmSync)(kept, { force: true });
-    for (const [file, text] of inPlace)
-        (0,external_node_fs_.writeFileSync)(file, text);
+    for (const [file, text] of inPlace) {
+        try {
+            (0,external_node_fs_.writeFileSync)(file, text);
+        }
+        catch (error) {
+            throw new FileWriteError(file, error);
+        }
+    }
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -10713,15 +10733,11 @@ const importer = (kind) => IMPORTERS[kind];
 
 
 
-/** Whether a page object says more pages follow (true), that none does (false), or says nothing (null). */
+/** Whether a page object says more pages follow (a cursor that is not empty, or not text). */
 function continues(page) {
     const meta = page['response_metadata'];
     const cursor = (0,core_json/* isObject */.Gv)(meta) ? meta['next_cursor'] : undefined;
-    const token = page['NextToken'];
-    const said = [cursor, token].filter((x) => x !== undefined && x !== null);
-    if (said.length === 0)
-        return null;
-    return said.some((x) => typeof x !== 'string' || x !== '');
+    return [cursor, page['NextToken']].some((x) => x !== undefined && x !== null && x !== '');
 }
 /**
  * @param listKeys the members of a top-level object that may hold the entries (Slack: "entries"; CloudTrail: "Records", "Events")
@@ -10794,10 +10810,11 @@ function* pages(text, limits, listKeys, at, sink, findings, paging) {
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(doc.start), `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`));
             else
                 page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
-            const more = continues(given);
-            if (more === true)
+            // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
+            // its last page, and so may a Slack page), ends the listing.
+            if (continues(given))
                 paging.continued ??= at(doc.start);
-            else if (more === false)
+            else
                 paging.ended = true;
         }
         else
@@ -11355,7 +11372,10 @@ const importExports = {
             writeAllWhole([...(predicate ? [[predicate, recordsPredicate(kind, f, done)]] : []), [output, done.ndjson]]);
         }
         catch (error) {
-            return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error);
+            // The file it failed at, named by its flag.
+            if (error instanceof FileWriteError && error.file === predicate)
+                return (0,cli_command/* unwritable */.mP)(tool, '--predicate', predicate, error.reason);
+            return (0,cli_command/* unwritable */.mP)(tool, 'the output', output, error instanceof FileWriteError ? error.reason : error);
         }
         const also = predicate ? ` (predicate → ${predicate})` : '';
         const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
@@ -17820,10 +17840,8 @@ function writeVerdict(report, origin, files) {
         writeAllWhole(out);
     }
     catch (error) {
-        return {
-            ok: false,
-            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)],
-        };
+        const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', at, `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
     const written = out.map(([file]) => file);
     return { ok: true, value: written.join('\n') };

@@ -14,7 +14,7 @@ import { messageOf } from '../core/text.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
 import { envelopeLine, type SigningKey } from './signing.js';
-import { writeAllWhole } from './write.js';
+import { FileWriteError, writeAllWhole } from './write.js';
 
 /** Where a verdict comes from, as an entry knows it. */
 export interface VerdictOrigin {
@@ -69,10 +69,8 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
   try {
     writeAllWhole(out);
   } catch (error) {
-    return {
-      ok: false,
-      reason: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${messageOf(error)}`)],
-    };
+    const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
+    return { ok: false, reason: [inputFinding('invalid_artifact', at, `cannot write the verdict: ${messageOf(error)}`)] };
   }
   const written = out.map(([file]) => file);
   return { ok: true, value: written.join('\n') };

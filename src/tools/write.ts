@@ -53,18 +53,33 @@ export function writeWhole(file: string, text: string): void {
  * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
  * A FIFO or a device (written in place) is written last, once the others are in place.
  */
+/** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
+export class FileWriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: unknown,
+  ) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
 export function writeAllWhole(files: readonly (readonly [string, string])[]): void {
   const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
   const staged: { readonly file: string; readonly tmp: string }[] = [];
+  let at = '';
   try {
-    for (const [file, text] of files) if (outputPlace(file) !== 'in place') staged.push({ file, tmp: writeTemp(file, text) });
+    for (const [file, text] of files) {
+      at = file;
+      if (outputPlace(file) !== 'in place') staged.push({ file, tmp: writeTemp(file, text) });
+    }
   } catch (error) {
     for (const { tmp } of staged) rmSync(tmp, { force: true });
-    throw error;
+    throw new FileWriteError(at, error);
   }
   const done: { readonly file: string; readonly kept: string | null }[] = [];
   try {
     for (const { file, tmp } of staged) {
+      at = file;
       const before = lstatOrNull(file);
       const kept = before?.isFile() ? `${tmp}.kept` : null;
       if (kept) linkSync(file, kept);
@@ -81,10 +96,16 @@ export function writeAllWhole(files: readonly (readonly [string, string])[]): vo
       rmSync(tmp, { force: true });
       rmSync(`${tmp}.kept`, { force: true });
     }
-    throw error;
+    throw new FileWriteError(at, error);
   }
   for (const { kept } of done) if (kept) rmSync(kept, { force: true });
-  for (const [file, text] of inPlace) writeFileSync(file, text);
+  for (const [file, text] of inPlace) {
+    try {
+      writeFileSync(file, text);
+    } catch (error) {
+      throw new FileWriteError(file, error);
+    }
+  }
 }
 
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */

@@ -20,7 +20,7 @@ import { ORGANISATION, parseWindowTime, tenantPlace } from '../../tools/import/s
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
 import type { ToolInput } from '../../tools/input.js';
 import { signedAtNow } from '../../tools/signing.js';
-import { writeAllWhole } from '../../tools/write.js';
+import { FileWriteError, writeAllWhole } from '../../tools/write.js';
 import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
 import { readInputs, readSigningKey } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags, SIGNED_AT } from '../options.js';
@@ -382,7 +382,9 @@ export const importExports: Command = {
       // The records and their predicate together: both whole, or neither (a failed import writes nothing).
       writeAllWhole([...(predicate ? [[predicate, recordsPredicate(kind, f, done)] as const] : []), [output, done.ndjson] as const]);
     } catch (error) {
-      return unwritable(tool, 'the output', output, error);
+      // The file it failed at, named by its flag.
+      if (error instanceof FileWriteError && error.file === predicate) return unwritable(tool, '--predicate', predicate, error.reason);
+      return unwritable(tool, 'the output', output, error instanceof FileWriteError ? error.reason : error);
     }
     const also = predicate ? ` (predicate → ${predicate})` : '';
     const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';

@@ -31,22 +31,21 @@ export interface ExportRead {
 /**
  * A paged listing's word on its completeness (Slack's `response_metadata.next_cursor`, CloudTrail
  * lookup-events' `NextToken`): the first page that says more pages follow, and whether any page
- * given says none does. A page saying more follow with no page ending the listing is an export
- * that stopped early: it may not claim a window (docs/coverage.md §6).
+ * given ends the listing. A page saying more follow with no page ending the listing is an export
+ * that stopped early: it may not claim a window (docs/coverage.md §6). A page left out between two
+ * given ones cannot be told (a page does not name its own cursor): the statement then claims an
+ * entry it did not count, which can only make a call red (`effect_not_logged`), never green.
  */
 interface Paging {
   continued: Location | null;
   ended: boolean;
 }
 
-/** Whether a page object says more pages follow (true), that none does (false), or says nothing (null). */
-function continues(page: JsonObject): boolean | null {
+/** Whether a page object says more pages follow (a cursor that is not empty, or not text). */
+function continues(page: JsonObject): boolean {
   const meta = page['response_metadata'];
   const cursor = isObject(meta) ? meta['next_cursor'] : undefined;
-  const token = page['NextToken'];
-  const said = [cursor, token].filter((x) => x !== undefined && x !== null);
-  if (said.length === 0) return null;
-  return said.some((x) => typeof x !== 'string' || x !== '');
+  return [cursor, page['NextToken']].some((x) => x !== undefined && x !== null && x !== '');
 }
 
 /**
@@ -142,9 +141,10 @@ function* pages(
           ),
         );
       else page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
-      const more = continues(given);
-      if (more === true) paging.continued ??= at(doc.start);
-      else if (more === false) paging.ended = true;
+      // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
+      // its last page, and so may a Slack page), ends the listing.
+      if (continues(given)) paging.continued ??= at(doc.start);
+      else paging.ended = true;
     } else take(given, doc.start);
     yield* entries;
     entries = [];
