@@ -9805,8 +9805,17 @@ function paxPath(data) {
     }
     return path;
 }
+/** How many NUL bytes end a buffer. */
+function trailingNuls(b) {
+    let n = 0;
+    while (n < b.length && b[b.length - 1 - n] === 0)
+        n++;
+    return n;
+}
 async function* members(src, limits) {
     let longName;
+    /** An extended header was read and applies to the next member. */
+    let extended = false;
     let consumed = true;
     for (;;) {
         if (!consumed)
@@ -9842,12 +9851,17 @@ async function* members(src, limits) {
             if (data.length < size + padding(size))
                 throw new ReadError('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
-            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
-            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
-            // disagree which wins, so another reader (upstream's) could read another member than this one.
-            if (given !== undefined && longName !== undefined)
-                throw new ReadError('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
-            longName = given ?? longName;
+            // Two extended headers before one member (a GNU long name and a PAX path, two of one kind, or a
+            // second without a path): tar readers disagree which applies (GNU tar drops the first), so
+            // another reader (upstream's) could read another member than this one.
+            if (extended)
+                throw new ReadError('tar', 'two extended headers before one member (GNU long name or PAX): its name is ambiguous');
+            extended = true;
+            // A GNU long name with a NUL inside is one name to a C reader and another to one that reads it whole.
+            const text = type === 'L' ? body.subarray(0, body.length - trailingNuls(body)) : body;
+            if (type === 'L' && text.includes(0))
+                throw new ReadError('tar', 'a GNU long name with a NUL inside: its name is ambiguous');
+            longName = type === 'x' ? paxPath(body) : cstring(text, 0, text.length);
             continue;
         }
         if (type === 'g')
@@ -9862,6 +9876,7 @@ async function* members(src, limits) {
             throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
+        extended = false;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
             throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
         if (path.startsWith('/'))
@@ -11120,12 +11135,30 @@ async function openReaders(tasks, setup, jobs, entry) {
 
 
 
+function discoverAll(settings) {
+    const workspace = external_node_path_default().resolve(settings.workspace);
+    const cwd = external_node_path_default().resolve(settings.cwd);
+    return ['audit', 'runs'].map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
+}
 /**
- * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
- * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
- * depend on which file was read first.
+ * The first input found inside the cache's folder, or null. Such a folder would either hide an input
+ * (a run a pull request names like an entry) or have its entries read as evidence: the cache needs a
+ * folder of its own, outside the inputs.
  */
-async function collect(settings, setup, roots, open) {
+function inCache(settings, found, dir) {
+    for (const { d } of found)
+        for (const f of [...d.files, ...d.attestations])
+            if (inside(dir, external_node_path_default().resolve(f.path)))
+                return f.rel;
+    // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
+    for (const given of [...settings.runs, ...settings.audit]) {
+        const root = external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given);
+        if (inside(root, dir))
+            return given;
+    }
+    return null;
+}
+async function collect(settings, setup, roots, open, found) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -11134,11 +11167,6 @@ async function collect(settings, setup, roots, open) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
-    // Audit exports first: their signature checks overlap with reading the runs.
-    const found = ['audit', 'runs'].map((role) => ({
-        role,
-        d: outsideCache(discover(settings[role], cwd, workspace, settings.explicit[role], role), settings.cache?.dir ?? null),
-    }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
     const strays = { runs: 0, audit: 0 };
@@ -11207,13 +11235,6 @@ async function collect(settings, setup, roots, open) {
         rejected,
         cache: (0,gate_cache/* tally */.N4)(notes),
     };
-}
-/** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
-function outsideCache(d, dir) {
-    if (dir === null)
-        return d;
-    const kept = (f) => !inside(dir, external_node_path_default().resolve(f.path));
-    return { ...d, files: d.files.filter(kept), attestations: d.attestations.filter(kept) };
 }
 /**
  * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
@@ -11330,7 +11351,18 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const prepared = await readSetup(settings, digests);
     if (!prepared.ok)
         return prepared;
-    const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
+    const found = discoverAll(settings);
+    const clash = settings.cache ? inCache(settings, found, settings.cache.dir) : null;
+    if (clash !== null)
+        return {
+            ok: false,
+            reason: {
+                code: 'path',
+                input: 'cache',
+                message: `the cache's folder holds an input (${clash}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`,
+            },
+        };
+    const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
     const seen = classesSeen(evidence.runs);
     // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
     const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
@@ -16339,7 +16371,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
  *
  * Who writes the directory is trusted like the code that runs the gate: the action fills it only
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
- * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
+ * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
 
 

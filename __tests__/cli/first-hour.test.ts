@@ -194,7 +194,30 @@ describe('trust edges (red team)', () => {
     const ws = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': bytes });
     const r = await cliJson(['-C', ws], ROOT);
     expect(r.code).toBe(1);
-    expect(about(r.report, 'invalid_artifact')[0]?.message).toContain('named by two extended headers');
+    expect(about(r.report, 'invalid_artifact')[0]?.message).toContain('two extended headers before one member');
+    // A red team (this stop): a PAX path, then a PAX header without one (GNU tar drops the first: it
+    // names the manifest zzz), and a GNU long name with a NUL inside, are refused too.
+    const refused = async (members: Parameters<typeof tar>[0]) => {
+      const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': gzip(tar(members)) });
+      const out = await cliJson(['-C', dir], ROOT);
+      expect(out.code).toBe(1);
+      return about(out.report, 'invalid_artifact')[0]?.message;
+    };
+    expect(
+      await refused([
+        { name: 'PaxHeader', type: 'x', data: pax('path', 'manifest.json') },
+        { name: 'PaxHeader', type: 'x', data: pax('mtime', '1') },
+        { name: 'zzz', data: parts.manifest },
+        { name: 'events.ndjson', data: parts.events },
+      ]),
+    ).toContain('two extended headers before one member');
+    expect(
+      await refused([
+        { name: '././@LongLink', type: 'L', data: 'manifest.json\0evil\0' },
+        { name: 'zzz', data: parts.manifest },
+        { name: 'events.ndjson', data: parts.events },
+      ]),
+    ).toContain('a GNU long name with a NUL inside');
   });
 
   it('15: an evidence bundle is one gzip member: a second member is refused, NUL padding after the first is not', async () => {

@@ -13,7 +13,7 @@
  *
  * Who writes the directory is trusted like the code that runs the gate: the action fills it only
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
- * and a verdict (`--vsa`) never reads it. A folder among the inputs is never read as one (gate.ts).
+ * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';

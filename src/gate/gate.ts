@@ -39,7 +39,37 @@ export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: n
  * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
  * depend on which file was read first.
  */
-async function collect(settings: Settings, setup: ReadSetup, roots: readonly string[], open: OpenReaders): Promise<Collected> {
+/** Every role's files, audit exports first (their signature checks overlap with reading the runs). */
+type Found = readonly { readonly role: 'audit' | 'runs'; readonly d: Discovery }[];
+
+function discoverAll(settings: Settings): Found {
+  const workspace = path.resolve(settings.workspace);
+  const cwd = path.resolve(settings.cwd);
+  return (['audit', 'runs'] as const).map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
+}
+
+/**
+ * The first input found inside the cache's folder, or null. Such a folder would either hide an input
+ * (a run a pull request names like an entry) or have its entries read as evidence: the cache needs a
+ * folder of its own, outside the inputs.
+ */
+function inCache(settings: Settings, found: Found, dir: string): string | null {
+  for (const { d } of found) for (const f of [...d.files, ...d.attestations]) if (inside(dir, path.resolve(f.path))) return f.rel;
+  // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
+  for (const given of [...settings.runs, ...settings.audit]) {
+    const root = path.resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given);
+    if (inside(root, dir)) return given;
+  }
+  return null;
+}
+
+async function collect(
+  settings: Settings,
+  setup: ReadSetup,
+  roots: readonly string[],
+  open: OpenReaders,
+  found: Found,
+): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: RunInput[] = [];
@@ -48,11 +78,6 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
-  // Audit exports first: their signature checks overlap with reading the runs.
-  const found = (['audit', 'runs'] as const).map((role) => ({
-    role,
-    d: outsideCache(discover(settings[role], cwd, workspace, settings.explicit[role], role), settings.cache?.dir ?? null),
-  }));
   const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
     setup,
@@ -116,13 +141,6 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     rejected,
     cache: tally(notes),
   };
-}
-
-/** The files found, but those in the cache's folder (an entry is never an input, wherever the folder is). */
-function outsideCache(d: Discovery, dir: string | null): Discovery {
-  if (dir === null) return d;
-  const kept = (f: FoundFile): boolean => !inside(dir, path.resolve(f.path));
-  return { ...d, files: d.files.filter(kept), attestations: d.attestations.filter(kept) };
 }
 
 /**
@@ -287,7 +305,18 @@ export async function runGate(
 ): Promise<Result<Gated, UsageProblem>> {
   const prepared = await readSetup(settings, digests);
   if (!prepared.ok) return prepared;
-  const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
+  const found = discoverAll(settings);
+  const clash = settings.cache ? inCache(settings, found, settings.cache.dir) : null;
+  if (clash !== null)
+    return {
+      ok: false,
+      reason: {
+        code: 'path',
+        input: 'cache',
+        message: `the cache's folder holds an input (${clash}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`,
+      },
+    };
+  const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
   const seen = classesSeen(evidence.runs);
   // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
   const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]

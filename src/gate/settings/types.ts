@@ -34,8 +34,8 @@ export class UsageError extends Error {
 export interface UsageProblem {
   readonly code: UsageCode;
   readonly message: string;
-  /** The input the problem is about when the message does not name it (`require`: a flag or an input of that name). */
-  readonly input?: 'require';
+  /** The input the problem is about when the message does not name it (a flag or an input of that name). */
+  readonly input?: 'require' | 'cache';
 }
 
 /** Run a settings parser: its value, or the usage problem it threw. */

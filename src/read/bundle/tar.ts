@@ -87,8 +87,17 @@ function paxPath(data: Buffer): string | undefined {
   return path;
 }
 
+/** How many NUL bytes end a buffer. */
+function trailingNuls(b: Uint8Array): number {
+  let n = 0;
+  while (n < b.length && b[b.length - 1 - n] === 0) n++;
+  return n;
+}
+
 export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerator<TarMember> {
   let longName: string | undefined;
+  /** An extended header was read and applies to the next member. */
+  let extended = false;
   let consumed = true;
   for (;;) {
     if (!consumed) throw new ReadError('tar', 'internal: member data not consumed');
@@ -121,15 +130,15 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
       const data = await src.read(size + padding(size));
       if (data.length < size + padding(size)) throw new ReadError('tar', 'tar archive is truncated inside an extended header');
       const body = data.subarray(0, size);
-      const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
-      // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
-      // disagree which wins, so another reader (upstream's) could read another member than this one.
-      if (given !== undefined && longName !== undefined)
-        throw new ReadError(
-          'tar',
-          'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous',
-        );
-      longName = given ?? longName;
+      // Two extended headers before one member (a GNU long name and a PAX path, two of one kind, or a
+      // second without a path): tar readers disagree which applies (GNU tar drops the first), so
+      // another reader (upstream's) could read another member than this one.
+      if (extended) throw new ReadError('tar', 'two extended headers before one member (GNU long name or PAX): its name is ambiguous');
+      extended = true;
+      // A GNU long name with a NUL inside is one name to a C reader and another to one that reads it whole.
+      const text = type === 'L' ? body.subarray(0, body.length - trailingNuls(body)) : body;
+      if (type === 'L' && text.includes(0)) throw new ReadError('tar', 'a GNU long name with a NUL inside: its name is ambiguous');
+      longName = type === 'x' ? paxPath(body) : cstring(text, 0, text.length);
       continue;
     }
     if (type === 'g') throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
@@ -141,6 +150,7 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
       throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
     const path = longName ?? name;
     longName = undefined;
+    extended = false;
     if (Buffer.byteLength(path) > limits.maxPathBytes)
       throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
     if (path.startsWith('/')) throw new ReadError('tar', `tar member path "${path}" is absolute`);
