@@ -11164,7 +11164,6 @@ async function collect(settings, setup, roots, open, found) {
     const runs = [];
     const records = [];
     const statements = [];
-    const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);

@@ -75,7 +75,6 @@ async function collect(
   const runs: RunInput[] = [];
   const records: RecordInput[] = [];
   const statements: StatementInput[] = [];
-  const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
   const readers = await open(
