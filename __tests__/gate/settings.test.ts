@@ -139,6 +139,12 @@ describe('the entries map their surface onto the same settings', () => {
     expect(refs.ok && [...(refs.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main', 'refs/tags/v1']);
     const none = await read({});
     expect(none.ok ? '(accepted)' : none.reason.message).toMatch(/^GITHUB_REPOSITORY: /);
+    // An issuer that is no https URL is refused even with no identity set (a red team, this stop: it waited, unseen).
+    const issuer = await read(
+      { GITHUB_REPOSITORY: 'acme/agents' },
+      { 'trusted-producer-identities': '', 'certificate-oidc-issuer': 'token.actions' },
+    );
+    expect(issuer.ok ? '(accepted)' : issuer.reason.message).toMatch(/^certificate-oidc-issuer: "token\.actions" is not an https:\/\/ URL/);
     const bad = await read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'trusted-signer-identities': 'acme/agents' });
     expect(bad.ok ? '(accepted)' : bad.reason.message).toMatch(/^trusted-signer-identities: "acme\/agents" is not a workflow identity/);
     // Without an identity nothing keyless is configured (and nothing Sigstore is loaded).

@@ -355,6 +355,38 @@ describe('identities in the trust sets, through the gate', () => {
     expect(none.report.records[0]!.untrusted).toBe('no attestation (no a.ndjson.sigstore.json beside it)');
   });
 
+  it('a legacy issuer extension whose bytes differ from the issuer only in a high bit is another issuer (a red team, this stop)', async () => {
+    const bytes = Buffer.from(ISSUER);
+    bytes[8] = (bytes[8] ?? 0) | 0x80;
+    const bundle = await world.attest(recordsStatement(), {
+      san: EXPORT_IDENTITY,
+      extensions: [
+        // The mock CA writes a legacy extension's value as its bytes.
+        { oid: OID.issuerV1, value: bytes as unknown as string, legacy: true },
+        { oid: OID.repo, value: `https://github.com/${REPO}` },
+        { oid: OID.ref, value: 'refs/heads/main' },
+      ],
+    });
+    const out = await cliJson(
+      ['-C', await workspace(bundle), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY],
+      ROOT,
+    );
+    expect(out.code).toBe(1);
+    expect(out.report.records[0]).toMatchObject({ outcome: 'untrusted' });
+    expect(out.report.records[0]!.untrusted).toMatch(/certificate issuer .* is not https:\/\/token\.actions\.githubusercontent\.com/);
+    // The same extension with the issuer's own bytes is trusted.
+    const exact = await world.attest(recordsStatement(), {
+      san: EXPORT_IDENTITY,
+      extensions: [
+        { oid: OID.issuerV1, value: ISSUER, legacy: true },
+        { oid: OID.repo, value: `https://github.com/${REPO}` },
+        { oid: OID.ref, value: 'refs/heads/main' },
+      ],
+    });
+    const ok = await cliJson(['-C', await workspace(exact), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(ok.report.records[0]!.untrusted).toBeNull();
+  });
+
   it('a .sigstore.json that links out of the workspace is refused, as a DSSE sidecar is; one that links inside is followed', async () => {
     const good = await world.attest(recordsStatement());
     const outside = writeFiles(tempDir(), { 'b.sigstore.json': JSON.stringify(good) });

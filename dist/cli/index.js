@@ -9398,6 +9398,10 @@ function readKeyless(k, names) {
             if (!IDENTITY.test(id))
                 throw new types_UsageError('value', `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
     }
+    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+    // Checked even with no identity: a typo there must not wait, unseen, for the day identities are set.
+    if (!/^https:\/\/\S+$/.test(issuer))
+        throw new types_UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
     if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
         return null;
     const repo = k.sourceRepository;
@@ -9411,9 +9415,6 @@ function readKeyless(k, names) {
     const defaultRef = k.defaultRef;
     if (k.sourceRefs.length === 0 && defaultRef === null)
         throw new types_UsageError('missing', `${names.sourceRefs}: this event names no default branch (its payload has no repository.default_branch), so the refs a trusted identity's workflow must have run on cannot default to it: give them (refs/heads/BRANCH)`);
-    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
-    if (!/^https:\/\/\S+$/.test(issuer))
-        throw new types_UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
     const policy = (ids) => ids.length === 0
         ? null
         : {

@@ -191,7 +191,9 @@ export function publicGoodRoots(): Root[] {
 function extensionText(cert: X509Certificate, oid: string, legacy = false): string | undefined {
   const ext = cert.extension(oid);
   if (!ext) return undefined;
-  return legacy ? ext.value.toString('ascii') : ext.valueObj.subs[0]?.value.toString('utf8');
+  // The legacy extension is raw bytes: each byte one character (latin1), never 'ascii', which clears
+  // the high bit and would read another issuer's bytes as the trusted one.
+  return legacy ? ext.value.toString('latin1') : ext.valueObj.subs[0]?.value.toString('utf8');
 }
 
 /** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
