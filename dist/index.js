@@ -3134,8 +3134,10 @@ function ruleJson(rule) {
 function sameTest(a, b) {
     if (a.kind !== b.kind || a.field !== b.field)
         return false;
-    const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
-    const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set();
+    // Globs compared as they match: without regard to ASCII case for a caseless field (owner, repo).
+    const globs = (t) => new Set(t.caseless ? t.globs.map(core_text/* asciiLower */.F) : t.globs);
+    const left = a.kind === 'glob' ? globs(a) : a.hashes;
+    const right = b.kind === 'glob' ? globs(b) : b.kind === 'hash' ? b.hashes : new Set();
     return left.size === right.size && [...left].every((v) => right.has(v));
 }
 /**
@@ -14135,6 +14137,12 @@ function meaning(doc, context, where, sha256) {
                 tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
                 continue;
             }
+            // The hash itself named (`key_title_hash`): a glob over hash text matches any value; the raw field takes a list.
+            const raw = [...(hashed?.entries() ?? [])].find(([, h]) => h.field === field)?.[0];
+            if (raw !== undefined) {
+                bad(pointer, `${field} is a hash: match on ${raw} with a list of raw values ([...]), each hashed as the agent hashes it`);
+                continue;
+            }
             if (bound && !bound.includes(field)) {
                 const plain = bound.filter((f) => !f.endsWith('_hash'));
                 const hashedNames = [...(hashed?.keys() ?? [])];
@@ -14341,11 +14349,19 @@ function settlePolicy(given, context) {
         : base === null
             ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
             : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
-    const loosened = headRead?.ok ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust) : null;
+    // A deleted file trusts what the inputs say, which is no trust: section at all.
+    const loosened = head === null
+        ? trustLoosening(inEffect?.trust ?? null, null)
+        : headRead?.ok
+            ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust)
+            : null;
     const findings = [(0,core_findings/* finding */.gk)('policy_changed', at, what)];
     if (loosened !== null)
         findings.push((0,core_findings/* finding */.gk)('policy_changed', at, `this pull request loosens trust in ${head?.path ?? 'the policy file'} (${loosened}): it takes effect after merge; a reviewer must approve it`, 'warning'));
-    return { policy: inEffect, review: { findings, head: headRead?.ok ? headRead.value : null } };
+    return {
+        policy: inEffect,
+        review: { findings, head: headRead?.ok ? headRead.value : null, ...(head === null && base ? { deleted: base.path } : {}) },
+    };
 }
 /** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
 function trustLoosening(base, head) {
@@ -14437,6 +14453,7 @@ function withBreakGlass(base, head, added, atBase) {
  * the one table, every value checked with one message naming the flag or input as its entry calls
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
+
 
 
 
@@ -14556,6 +14573,11 @@ function buildSettings(given) {
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
         reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`));
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
+    // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
+    const deleted = settled.review?.deleted;
+    const head = deleted !== undefined
+        ? { ...readPolicy(n.require, rules), source: { path: deleted, commit: null, sha256: (0,binding/* sha256Hex */.fg)('') } }
+        : (settled.review?.head ?? null);
     return {
         runs,
         audit,
@@ -14567,7 +14589,7 @@ function buildSettings(given) {
         limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
         jobs: parseJobs(n.jobs, g.jobs ?? defaults_DEFAULTS.jobs),
         policy: settled.policy ?? readPolicy(n.require, rules),
-        policyReview: review.length > 0 || settled.review?.head ? { findings: review, head: settled.review?.head ?? null } : null,
+        policyReview: review.length > 0 || head ? { findings: review, head } : null,
         now,
         trustedKeys,
         trustedProducers,

@@ -218,6 +218,26 @@ describe('a red team’s trust escapes (this stop)', () => {
     );
   });
 
+  it('a pull request that deletes the policy file is a loosening (a warning with its effect), and one whose file held trust: says it removes it', async () => {
+    const r = await runAction({ workspace: workspace(), base: { [POLICY]: STRICT } });
+    expect(r.outputs['result']).toBe('fail');
+    const changed = reportOf(r).findings.filter((f) => f.code === 'policy_changed');
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatchObject({ severity: 'warning' });
+    expect(changed[0]?.message).toMatch(
+      /deletes the policy file \.github\/receipt-gate\.yml.*its effect on this corpus: .*it loosens the policy: a reviewer must approve it/,
+    );
+    const trusting = `${STRICT}trust:\n  trusted-keys: [.github/k.pem]\n`;
+    const key = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n';
+    const t = await runAction({ workspace: workspace({ '.github/k.pem': key }), base: { [POLICY]: trusting, '.github/k.pem': key } });
+    expect(
+      reportOf(t)
+        .findings.filter((f) => f.code === 'policy_changed' && f.severity === 'warning')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/loosens trust in the policy file \(it removes the trust: section\)/);
+  });
+
   it('keyless source refs default to the default branch the event names, a schedule’s own branch, and never a guessed main', async () => {
     const inputs = { 'trusted-signer-identities': 'https://github.com/acme/export/.github/workflows/export.yml@refs/heads/trunk' };
     const refsOf = (r: ActionRun) => reportOf(r).policy.identities?.source_refs;

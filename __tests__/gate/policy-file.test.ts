@@ -120,6 +120,18 @@ describe('reading the file: every problem located, the nearest key named', () =>
       RULE.replace('require: verified', `require: verified\n    signed-by: ["sha256:${'a'.repeat(64)}"]`),
       /signed-by without any trusted signer configured/,
     ],
+    // A red team (this stop): the hash named itself took a glob over hash text, matching every call.
+    [
+      'a hashed field named by its hash (key_title_hash: "*")',
+      'version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key, target: {key_title_hash: "*"}}\n    require: verified\n',
+      /key_title_hash is a hash: match on key_title with a list of raw values/,
+    ],
+    // A red team (this stop): owner and repo compare without regard to case, so ACME shadows [acme].
+    [
+      'a rule shadowed by an earlier one that spells the owner in another case',
+      'version: 1\nrules:\n  - name: lax\n    match: {class: github_deploy_key, target: {owner: ACME}}\n    require: asserted\n  - name: strict\n    match: {class: github_deploy_key, target: {owner: [acme]}}\n    require: verified\n',
+      /rule strict can never apply: the earlier rule lax/,
+    ],
   ])('%s is policy_invalid', (_what, text, message) => {
     expect(problems(text).join('\n')).toMatch(message);
   });

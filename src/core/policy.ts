@@ -340,8 +340,10 @@ export function ruleJson(rule: Rule): JsonObject {
 /** Two target tests give the same list (as sets: order and repeats aside). */
 function sameTest(a: FieldTest, b: FieldTest): boolean {
   if (a.kind !== b.kind || a.field !== b.field) return false;
-  const left = a.kind === 'glob' ? new Set(a.globs) : a.hashes;
-  const right = b.kind === 'glob' ? new Set(b.globs) : b.kind === 'hash' ? b.hashes : new Set<string>();
+  // Globs compared as they match: without regard to ASCII case for a caseless field (owner, repo).
+  const globs = (t: FieldTest & { kind: 'glob' }): Set<string> => new Set(t.caseless ? t.globs.map(asciiLower) : t.globs);
+  const left = a.kind === 'glob' ? globs(a) : a.hashes;
+  const right = b.kind === 'glob' ? globs(b) : b.kind === 'hash' ? b.hashes : new Set<string>();
   return left.size === right.size && [...left].every((v) => right.has(v));
 }
 

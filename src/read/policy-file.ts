@@ -180,6 +180,12 @@ function meaning(
         tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
         continue;
       }
+      // The hash itself named (`key_title_hash`): a glob over hash text matches any value; the raw field takes a list.
+      const raw = [...(hashed?.entries() ?? [])].find(([, h]) => h.field === field)?.[0];
+      if (raw !== undefined) {
+        bad(pointer, `${field} is a hash: match on ${raw} with a list of raw values ([...]), each hashed as the agent hashes it`);
+        continue;
+      }
       if (bound && !bound.includes(field)) {
         const plain = bound.filter((f) => !f.endsWith('_hash'));
         const hashedNames = [...(hashed?.keys() ?? [])];

@@ -5,6 +5,7 @@
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
 import path from 'node:path';
+import { sha256Hex } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
 import type { PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Instant } from '../../core/time.js';
@@ -237,6 +238,12 @@ export function buildSettings(given: GateInputs): Settings {
       ),
     );
   const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
+  // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
+  const deleted = settled.review?.deleted;
+  const head =
+    deleted !== undefined
+      ? { ...readPolicy(n.require, rules), source: { path: deleted, commit: null, sha256: sha256Hex('') } }
+      : (settled.review?.head ?? null);
   return {
     runs,
     audit,
@@ -248,7 +255,7 @@ export function buildSettings(given: GateInputs): Settings {
     limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
     jobs: parseJobs(n.jobs, g.jobs ?? DEFAULTS.jobs),
     policy: settled.policy ?? readPolicy(n.require, rules),
-    policyReview: review.length > 0 || settled.review?.head ? { findings: review, head: settled.review?.head ?? null } : null,
+    policyReview: review.length > 0 || head ? { findings: review, head } : null,
     now,
     trustedKeys,
     trustedProducers,

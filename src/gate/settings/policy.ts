@@ -93,7 +93,13 @@ export function settlePolicy(
       : base === null
         ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
         : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
-  const loosened = headRead?.ok ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust) : null;
+  // A deleted file trusts what the inputs say, which is no trust: section at all.
+  const loosened =
+    head === null
+      ? trustLoosening(inEffect?.trust ?? null, null)
+      : headRead?.ok
+        ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust)
+        : null;
   const findings = [finding('policy_changed', at, what)];
   if (loosened !== null)
     findings.push(
@@ -104,7 +110,10 @@ export function settlePolicy(
         'warning',
       ),
     );
-  return { policy: inEffect, review: { findings, head: headRead?.ok ? headRead.value : null } };
+  return {
+    policy: inEffect,
+    review: { findings, head: headRead?.ok ? headRead.value : null, ...(head === null && base ? { deleted: base.path } : {}) },
+  };
 }
 
 /** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */

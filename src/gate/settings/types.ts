@@ -109,4 +109,6 @@ export interface PolicyReview {
   readonly findings: readonly Finding[];
   /** The head's valid policy when it differs from the one in effect: the gate shows the calls whose verdict it would change. */
   readonly head: Policy | null;
+  /** The pull request deletes the policy file at this path: after merge the inputs apply (the settings builder makes that head). */
+  readonly deleted?: string;
 }
