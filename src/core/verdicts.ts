@@ -55,7 +55,8 @@ function requirementName(requirement: Requirement): string {
 
 /**
  * What coverage decides for a call (docs/coverage.md §3): `not_logged` when a usable statement covers
- * it and no record binds it; `pending` when its export is not due and no record binds it; `future` for a decision after the verification time; otherwise nothing, or (`uncovered`)
+ * it and no record binds it; `pending` when its export is not due and no record binds it; `future`
+ * for a decision after the verification time; otherwise nothing, or (`uncovered`)
  * that statements of its scope exist but none covers its time.
  */
 export type CoverageVerdict =
