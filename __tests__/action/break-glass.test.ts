@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
-import { addKey, deployKey, json, signedFailingCorpus, surface } from '../support/corpus.js';
+import { addKey, deployKey, json, ndjson, record, signedFailingCorpus, surface } from '../support/corpus.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -175,6 +175,26 @@ describe('a grandfathered audit file the pull request adds (a red team, this sto
     const report = reportOf(r);
     expect(report.findings.filter((f) => f.code === 'record_untrusted')).toHaveLength(2);
     expect(report.calls.filter((c) => c.level === 'verified')).toHaveLength(1);
+  });
+
+  it('several untrusted records of one subject: none verifies the call the pull request adds (each is held, not the next one taken)', async () => {
+    const call = addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'k-pr' }), claim: 'verified' });
+    const audit = ndjson(['r1', 'r2', 'r3'].map((id) => record('github', id, call)));
+    const key = files['trusted-signer.pub.pem'] ?? '';
+    const pinnedPolicy = `${trust}grandfathered:\n  - audit: ${AUDIT}\n    sha256: ${createHash('sha256').update(audit).digest('hex')}\n    reason: legacy\n`;
+    const r = await runAction({
+      workspace: writeFiles(tempDir(), {
+        [AUDIT]: audit,
+        '.assay/runs/pr.json': json(surface([call])),
+        [POLICY]: pinnedPolicy,
+        '.github/export.pub.pem': key,
+      }),
+      base: { [POLICY]: trust, '.github/export.pub.pem': key, [AUDIT]: audit },
+    });
+    expect(r.outputs['result']).toBe('fail');
+    const report = reportOf(r);
+    expect(report.calls[0]?.level).toBe('asserted');
+    expect(report.records.map((x) => x.outcome)).toEqual(['untrusted', 'untrusted', 'untrusted']);
   });
 
   it('on calls of a run already on the base with the same bytes it applies now: those records bind, trust not asked', async () => {

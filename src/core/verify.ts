@@ -76,7 +76,8 @@ function trustNotAsked<T extends { readonly loc: Location; readonly trust: Trust
  * The records checked, and what every call earned, with trust not asked of grandfathered audit files'
  * records; an untrusted record relaxed only by an entry the pull request adds (docs/policy.md §10)
  * that would bind a call outside the run files present with the same bytes at the base is held to
- * its trust, and the allocation made again without it (each round holds at least one more record).
+ * its trust, with every such record of its subject (so the call cannot take the next one), and the
+ * allocation made once more: records of other subjects bind as before, so a second round finds none.
  */
 function climbPinned(
   evidence: Evidence,
@@ -89,17 +90,17 @@ function climbPinned(
     const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
     const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
     const climbed = climb(perRun, records);
-    let more = false;
+    const over = new Set<string>();
     for (const v of climbed.records) {
-      if (v.outcome !== 'bound') continue;
-      const original = relaxed.get(v.record.input);
+      if (v.outcome !== 'bound' || !relaxed.has(v.record.input)) continue;
       const onlyIn = pinned.get(v.record.input.loc.file);
-      if (original && onlyIn && !onlyIn.has(v.call.run.artifact)) {
-        held.add(original);
-        more = true;
-      }
+      if (onlyIn && !onlyIn.has(v.call.run.artifact)) over.add(v.record.check.recomputed);
     }
-    if (!more) return { records, climbed };
+    if (over.size === 0) return { records, climbed };
+    for (const r of records) {
+      const original = relaxed.get(r.input);
+      if (original && pinned.get(r.input.loc.file) && r.check.recomputed !== null && over.has(r.check.recomputed)) held.add(original);
+    }
   }
 }
 
