@@ -4735,10 +4735,11 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
             const why = whyNotReached(outcome, 'observed_confirmed');
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
-        else if (level === 'observed_confirmed' && claim.digest !== subject) {
-            // What was not reproduced: the digest the claim names (or that it names none) against the write's subject.
+        else if (claim.digest !== subject) {
+            // What was not reproduced: the digest the claim names (or that it names none) against the write's
+            // subject, whatever the call earned (a record verifying it later does not make its claim right).
             const why = claim.digest === null
-                ? `${where} claims observed_confirmed but names no verification_subject_digest: the read confirmed the write's target, but the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
                 : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
@@ -8694,6 +8695,15 @@ class ServerLog {
         const fields = line['fields'];
         const event = fields['event'];
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        // Whatever its event, a line that carries a decision is read as one or is an error: a server_start
+        // or tool_call_start line holding a fields.decision is never skipped as what its event says.
+        if (event !== 'tool_decision' && carriesDecision(line)) {
+            const what = (0,core_json/* hasOwn */.$3)(fields, 'decision')
+                ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
+            this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+            return;
+        }
         if (event === 'server_start') {
             this.started = true;
             this.endSession();
@@ -8704,19 +8714,15 @@ class ServerLog {
         if (event === 'tool_call_start') {
             if (rid === null)
                 this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (this.session.started.has(rid) && !this.session.decided.has(rid))
+                // Two calls started under one rid before a decision: one decision can answer only one of them.
+                this.sink.incomplete(loc, `a second tool_call_start for ${JSON.stringify((0,core_text/* quote */.hD)(rid, 60))} before its decision: one of the two calls has no decision (a side effect may have gone unrecorded)`);
             else if (!this.session.started.has(rid))
                 this.session.started.set(rid, loc);
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;
         }
         if (event !== 'tool_decision') {
-            if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$3)(fields, 'decision')
-                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
-                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
-                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
-                return;
-            }
             this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
             return;
         }
@@ -8943,12 +8949,15 @@ class RunDecisions {
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 function readSurface(payload, via, locate, run, fail, time = null) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.SB) {
+    // Inside a surface event, data.schema must be exactly the surface's (semantics §1): absent is not it either.
+    if (via === 'event' && payload['schema'] !== model/* SURFACE_SCHEMA */.SB) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
-        fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.SB})`
-            : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.SB}`);
+        fail(locate(null), payload['schema'] === undefined
+            ? `event data has no schema: a surface event's data.schema must be ${model/* SURFACE_SCHEMA */.SB}`
+            : version
+                ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.SB})`
+                : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.SB}`);
         return false;
     }
     const list = payload['observed_tool_decisions'];

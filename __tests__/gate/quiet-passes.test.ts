@@ -27,6 +27,7 @@ import {
   seededKey,
   serverLog,
   signed,
+  subjectDigest,
   surface,
   testSigner,
 } from '../support/corpus.js';
@@ -533,6 +534,30 @@ describe('the core’s false greens a red team found (this stop): a record that 
     const distinct = await verify(writeFiles(tempDir(), { ...audit, '.assay/runs/a.log': one, '.assay/runs/b.log': other }));
     expect(distinct.report.totals.effect_not_logged).toBe(1);
     expect(distinct.code).toBe(1);
+  });
+
+  it('an observed_confirmed claim naming another subject’s digest is not reproduced even when a record verifies the call (error with strict-observed)', async () => {
+    const other = subjectDigest(prod('k-other'));
+    const claimed = addKey({
+      target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'k1' }),
+      claim: 'observed_confirmed',
+      digest: other,
+    });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/a.json': json(surface([claimed])),
+      '.assay/audit/r.json': json(record('github', 'r1', claimed)),
+    });
+    const r = await verify(dir, '--strict-observed');
+    expect(r.report.calls[0]?.level).toBe('verified');
+    expect(r.report.findings.find((f) => f.code === 'observed_confirmed_not_reproduced')).toMatchObject({ severity: 'error' });
+    expect(r.code).toBe(1);
+  });
+
+  it('a surface event whose data has no schema is refused (semantics §1: data.schema must be exactly the surface’s)', async () => {
+    const event = { type: 'assay.tool_decision_surface.v0', time: '2026-11-30T10:00:00Z', data: { observed_tool_decisions: [prod('k1')] } };
+    const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.ndjson': ndjson([event]) }));
+    expect(r.report.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(/event data has no schema/);
+    expect(r.code).toBe(1);
   });
 
   it('a decision from the future is invalid_artifact whatever it asserts: a read from the future confirms no write that passes', async () => {

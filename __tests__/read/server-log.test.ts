@@ -175,6 +175,30 @@ describe('what a server log must never skip', () => {
     );
   });
 
+  it('a decision carried by a server_start or tool_call_start line is an error at its line, never skipped as what its event says (a red team, this stop)', async () => {
+    const event = JSON.parse(lines[decisionLine]!);
+    for (const as of ['server_start', 'tool_call_start']) {
+      const smuggled = JSON.stringify({ ...event, fields: { ...event.fields, event: as } });
+      const r = await gate({ 'runs/x.log': [...lines.slice(0, decisionLine), smuggled, ...lines.slice(decisionLine)].join('\n') });
+      const f = r.findings.find((x) => x.code === 'invalid_artifact');
+      expect(f, as).toMatchObject({ line: decisionLine + 1 });
+      expect(f!.message).toMatch(
+        new RegExp(
+          `a fields\\.decision member with fields\\.event "${as}": a decision that is not exactly a tool_decision event is never skipped`,
+        ),
+      );
+      expect(r.runs).toHaveLength(0);
+    }
+  });
+
+  it('a second tool_call_start of one rid before its decision is run_incomplete: one of the two calls has no decision', async () => {
+    const start = lines.findIndex((l) => l.includes('"event":"tool_call_start"'));
+    const r = await gate({ 'runs/x.log': [...lines.slice(0, start + 1), lines[start]!, ...lines.slice(start + 1)].join('\n') });
+    const f = r.findings.find((x) => x.code === 'run_incomplete');
+    expect(f).toMatchObject({ line: start + 2 });
+    expect(f!.message).toMatch(/a second tool_call_start for "r-\d+" before its decision/);
+  });
+
   it('a decision that is not a string, is empty, or is not strict JSON is an error at its line', async () => {
     const event = JSON.parse(lines[decisionLine]!);
     for (const [value, why] of [

@@ -33,7 +33,7 @@ export interface DecisionSpec {
   readonly digest?: string | null;
 }
 
-function subjectDigest(d: JsonObject): string {
+export function subjectDigest(d: JsonObject): string {
   const p = project(d);
   if (p.kind !== 'subject') throw new Error(`no subject: ${p.reason}`);
   return p.digest;

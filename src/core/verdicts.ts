@@ -185,11 +185,12 @@ function callFindings(
     if (level === 'asserted') {
       const why = whyNotReached(outcome, 'observed_confirmed');
       out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
-    } else if (level === 'observed_confirmed' && claim.digest !== subject) {
-      // What was not reproduced: the digest the claim names (or that it names none) against the write's subject.
+    } else if (claim.digest !== subject) {
+      // What was not reproduced: the digest the claim names (or that it names none) against the write's
+      // subject, whatever the call earned (a record verifying it later does not make its claim right).
       const why =
         claim.digest === null
-          ? `${where} claims observed_confirmed but names no verification_subject_digest: the read confirmed the write's target, but the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+          ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
           : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
       out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
     }

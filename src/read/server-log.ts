@@ -81,6 +81,15 @@ export class ServerLog {
     const fields = line['fields'] as JsonObject;
     const event = fields['event'];
     const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+    // Whatever its event, a line that carries a decision is read as one or is an error: a server_start
+    // or tool_call_start line holding a fields.decision is never skipped as what its event says.
+    if (event !== 'tool_decision' && carriesDecision(line)) {
+      const what = hasOwn(fields, 'decision')
+        ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
+        : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
+      this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+      return;
+    }
     if (event === 'server_start') {
       this.started = true;
       this.endSession();
@@ -91,18 +100,17 @@ export class ServerLog {
     if (event === 'tool_call_start') {
       if (rid === null)
         this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+      else if (this.session.started.has(rid) && !this.session.decided.has(rid))
+        // Two calls started under one rid before a decision: one decision can answer only one of them.
+        this.sink.incomplete(
+          loc,
+          `a second tool_call_start for ${JSON.stringify(quote(rid, 60))} before its decision: one of the two calls has no decision (a side effect may have gone unrecorded)`,
+        );
       else if (!this.session.started.has(rid)) this.session.started.set(rid, loc);
       this.sink.skip(loc, 'tracing event tool_call_start');
       return;
     }
     if (event !== 'tool_decision') {
-      if (carriesDecision(line)) {
-        const what = hasOwn(fields, 'decision')
-          ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
-          : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
-        this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
-        return;
-      }
       this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
       return;
     }

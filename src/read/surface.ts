@@ -51,15 +51,18 @@ export function readSurface(
   fail: (loc: Location, message: string) => void,
   time: Instant | null = null,
 ): boolean {
-  if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+  // Inside a surface event, data.schema must be exactly the surface's (semantics §1): absent is not it either.
+  if (via === 'event' && payload['schema'] !== SURFACE_SCHEMA) {
     const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
     const version =
       typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
     fail(
       locate(null),
-      version
-        ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
-        : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`,
+      payload['schema'] === undefined
+        ? `event data has no schema: a surface event's data.schema must be ${SURFACE_SCHEMA}`
+        : version
+          ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+          : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`,
     );
     return false;
   }
