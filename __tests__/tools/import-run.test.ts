@@ -1135,6 +1135,43 @@ describe('import-run: what the red team found', () => {
     expect(decisionsOf(r.lines)[0].import.note).toBe('role_name: arguments.cli_command is not a command line with --role-name given once');
   });
 
+  it.each([
+    [
+      'words before the guard’s (a global option naming another profile)',
+      'aws --profile prod iam create-access-key --user-name admin',
+      /the command holds its guard's words with others before or between them/,
+    ],
+    ['a doubled space, still the guard’s words', 'aws  iam create-access-key --user-name ci-uploader', null],
+    ['a quoted word, still the guard’s words', 'aws "iam" create-access-key --user-name ci-uploader', null],
+    [
+      'an option the rule names in unless (another profile’s account)',
+      'aws iam create-access-key --user-name ci-uploader --profile prod',
+      /the command gives --profile: the target's constants may not hold/,
+    ],
+    ['the same option abbreviated', 'aws iam create-access-key --user-name ci-uploader --prof prod', /the command gives --profile/],
+    [
+      'an abbreviated option beside the whole one (argparse takes the last)',
+      'aws iam create-access-key --user-name ci-uploader --user break-glass',
+      /user_name_hash: .* given once/,
+    ],
+  ])('the AWS mapping’s call_aws: %s (a red team, this stop)', async (_name, cmd, note) => {
+    const map = readFileSync(path.join(ROOT, 'examples/mappings/aws-api-mcp-server.yml'), 'utf8');
+    const r = await runImporter(
+      'import-run',
+      'otlp-json',
+      { 'in.jsonl': spanLine('call_aws', args({ cli_command: cmd })), 'map.yml': map },
+      ['--map', 'map.yml'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [d] = decisionsOf(r.lines);
+    expect(d.response.side_effect_asserted).toBe(true);
+    if (note === null) expect(subjectOf(d)?.[2]).toMatchObject({ account: '123456789012' });
+    else {
+      expect(subjectOf(d)).toBeNull();
+      expect(d.import.note).toMatch(note);
+    }
+  });
+
   it('Claude Code: a tool_name and tool_parameters naming two tools, or a success that is neither true nor false, are located', async () => {
     const event = (attrs: Record<string, string>) =>
       line({

@@ -116,6 +116,22 @@ describe('import aws-cloudtrail', () => {
       { refuses: /two userNames \("ci-uploader" and "admin-user"\): which one is meant cannot be said/ },
     ],
     [
+      'a request and a response naming one IAM user in two cases name one user (IAM names are caseless): one record (a red team, this stop)',
+      {
+        'in.json': json({
+          Records: [
+            {
+              ...key,
+              requestParameters: { userName: 'CI-Uploader' },
+              responseElements: { accessKey: { userName: 'ci-uploader', status: 'Active', accessKeyId: 'AKIA0' } },
+            },
+          ],
+        }),
+      },
+      [],
+      { writes: (l) => expect(l).toHaveLength(1) },
+    ],
+    [
       'a userName that is no text is refused, never passed over for the response’s',
       {
         'in.json': json({

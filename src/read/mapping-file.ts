@@ -46,7 +46,13 @@ export interface ToolRule {
   readonly verb: string;
   readonly provider: string;
   /** The guard: the argument at this path has the prefix, or equals the value. */
-  readonly when: { readonly path: readonly string[]; readonly prefix: string | null; readonly equals: string | null } | null;
+  readonly when: {
+    readonly path: readonly string[];
+    readonly prefix: string | null;
+    readonly equals: string | null;
+    /** Options that make the rule's constants unknowable (another profile's account): a command giving one has no subject. */
+    readonly unless: readonly string[];
+  } | null;
   /** Each bound field of the class, in the table's order, with its source. */
   readonly target: readonly (readonly [string, FieldSource])[];
   /** Where the rule first reads the result (a source with no result cannot give it), or null. */
@@ -183,7 +189,14 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       actionClass,
       verb,
       provider: str(entry, 'provider') ?? row.provider,
-      when: when ? { path: (str(when, 'arg') ?? '').split('.'), prefix, equals } : null,
+      when: when
+        ? {
+            path: (str(when, 'arg') ?? '').split('.'),
+            prefix,
+            equals,
+            unless: Array.isArray(when['unless']) ? when['unless'].filter((o): o is string => typeof o === 'string') : [],
+          }
+        : null,
       target: sources,
       resultAt,
     });

@@ -121,15 +121,21 @@ function words(line: string): string[] | null {
   return out;
 }
 
-/** The value of `--option VALUE` or `--option=VALUE` in a command line (its first), or null. */
+/** Whether a command's word names `option`: whole, or abbreviated as argparse takes it (`--user` for `--user-name`). */
+const namesOption = (word: string, option: string): boolean =>
+  word === option || (word.length > 3 && word.startsWith('--') && option.startsWith(word));
+
+/** The value of `--option VALUE` or `--option=VALUE` (or an abbreviation of it) in a command line, or null. */
 function optionValue(line: string, option: string): string | null {
   const list = words(line);
   if (list === null) return null;
   const found: string[] = [];
   for (let i = 0; i < list.length; i++) {
     const w = list[i] ?? '';
-    if (w === option) found.push(list[i + 1] ?? '');
-    else if (w.startsWith(`${option}=`)) found.push(w.slice(option.length + 1));
+    const eq = w.indexOf('=');
+    const key = eq < 0 ? w : w.slice(0, eq);
+    if (!namesOption(key, option)) continue;
+    found.push(eq < 0 ? (list[i + 1] ?? '') : w.slice(eq + 1));
   }
   // Given twice, a CLI takes the last: which one the command meant is not the mapping's to guess.
   return found.length === 1 && found[0] !== '' ? (found[0] ?? null) : null;
@@ -153,12 +159,32 @@ const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
 const matches = (rule: ToolRule, use: ToolUse): boolean =>
   globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
 
-/** The guard holds: the argument at its path is text with the prefix, or equal to the value. */
-function guarded(rule: ToolRule, args: JsonObject | null): boolean {
-  if (rule.when === null) return true;
+/**
+ * Whether the guard holds: `yes` when the argument is text whose words (as a shell splits them)
+ * begin with the prefix's words, or equals the value; `loose` when it holds the prefix's words in
+ * order with others before or between them (`aws --profile prod iam create-access-key`, a quote
+ * left open): the command is this write, in a shape the mapping does not read (asserted, with no
+ * subject); `no` otherwise.
+ */
+function guarded(rule: ToolRule, args: JsonObject | null): 'yes' | 'loose' | 'no' {
+  if (rule.when === null) return 'yes';
   const given = args === null ? undefined : memberAt(args, rule.when.path);
-  if (typeof given !== 'string') return false;
-  return rule.when.prefix !== null ? given.startsWith(rule.when.prefix) : given === rule.when.equals;
+  if (typeof given !== 'string') return 'no';
+  if (rule.when.prefix === null) return given === rule.when.equals ? 'yes' : 'no';
+  const want = words(rule.when.prefix) ?? [rule.when.prefix];
+  const got = words(given);
+  if (got === null) return given.includes(want[0] ?? '') ? 'loose' : 'no';
+  if (want.every((w, i) => got[i] === w)) return 'yes';
+  let at = 0;
+  for (const w of got) if (w === want[at]) at++;
+  return at === want.length ? 'loose' : 'no';
+}
+
+/** The first option of `unless` the command gives (whole, `--opt=…`, or as an abbreviation a CLI would take), or null. */
+function givenOption(line: string, options: readonly string[]): string | null {
+  const list = words(line) ?? line.split(/\s+/);
+  for (const o of options) if (list.some((w) => namesOption(w.split('=')[0] ?? w, o))) return o;
+  return null;
 }
 
 /** One field's value from its source, or why the call does not give it. */
@@ -216,10 +242,13 @@ function fieldValue(
 /** A tool call → what it asserts under the mapping. */
 export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped {
   const args = use.args.kind === 'object' ? use.args.value : null;
-  const rule = mapping.rules.find((r) => matches(r, use) && guarded(r, args));
+  const guards = mapping.rules.map((r) => (matches(r, use) ? guarded(r, args) : 'no'));
+  const k = guards.findIndex((g) => g !== 'no');
+  const found = k < 0 ? undefined : mapping.rules[k];
+  const rule = found && guards[k] === 'yes' ? found : undefined;
   const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
   // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
-  const named = rule ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
+  const named = found ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
   if (!named) {
     // Claude Code names every MCP tool `mcp_tool` unless tool details are on: a write may hide behind it.
     const hidden = use.source === 'claude-code' && use.name === 'mcp_tool';
@@ -250,6 +279,27 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
     return {
       kind: 'call',
       call: { ...base, asserts: true, effect: null, note: result.reason },
+      count: 'named without its target',
+      hint: null,
+    };
+  if (found && !rule)
+    return {
+      kind: 'call',
+      call: {
+        ...base,
+        asserts: true,
+        effect: null,
+        note: `${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`,
+      },
+      count: 'named without its target',
+      hint: null,
+    };
+  // An option the rule names in `unless` (another profile's account): the rule's constants may not hold.
+  const said = rule?.when?.unless.length ? givenOption(String(memberAt(args ?? {}, rule.when.path)), rule.when.unless) : null;
+  if (rule && said !== null)
+    return {
+      kind: 'call',
+      call: { ...base, asserts: true, effect: null, note: `${rule.name}: the command gives ${said}: the target's constants may not hold` },
       count: 'named without its target',
       hint: null,
     };

@@ -57,7 +57,8 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
   if (name === 'CreateAccessKey') {
     // Without a userName the key is the caller's own; the response names the user either way. Two
     // different users (or one that is not text) are an error: which key was made cannot be said.
-    const named = oneText(e, 'userName', [['requestParameters'], ['responseElements', 'accessKey']]);
+    // IAM user names are unique without regard to case: two places naming one in two cases name one user.
+    const named = oneText(e, 'userName', [['requestParameters'], ['responseElements', 'accessKey']], true);
     if ('error' in named) return { kind: 'error', message: `event ${idText(id)}: ${named.error}` };
     const user = named.value;
     if (!user)

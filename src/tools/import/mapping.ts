@@ -6,7 +6,7 @@
 import { binding } from '../../core/binding.js';
 import { type JsonObject, memberAt } from '../../core/json.js';
 import { RECORD_SCHEMA } from '../../core/model.js';
-import { quote } from '../../core/text.js';
+import { asciiLower, quote } from '../../core/text.js';
 import type { EntryScope } from './scope.js';
 
 interface Subject {
@@ -63,13 +63,16 @@ export function oneText(
   e: JsonObject,
   field: string,
   places: readonly (readonly string[])[],
+  /** The field names one thing whatever its ASCII case (an IAM user: its hash lower-cases it too). */
+  caseless = false,
 ): { readonly value: string | null } | { readonly error: string } {
   let found: string | null = null;
+  const same = (a: string, b: string): boolean => (caseless ? asciiLower(a) === asciiLower(b) : a === b);
   for (const place of places) {
     const given = memberAt(e, [...place, field]);
     if (given === undefined || given === null || given === '') continue;
     if (typeof given !== 'string') return { error: `${[...place, field].join('.')} is not text` };
-    if (found !== null && given !== found)
+    if (found !== null && !same(given, found))
       return { error: `two ${field}s (${idText(found)} and ${idText(given)}): which one is meant cannot be said` };
     found = given;
   }
