@@ -20,9 +20,10 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8522);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
 /* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3491);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(6153);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2020);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(2020);
 /* harmony import */ var _gate_cache_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2837);
+/* harmony import */ var _report_output_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9045);
 /**
  * The evidence cache's archive and GitHub's Actions cache service (v2: Twirp JSON at
  * ACTIONS_RESULTS_URL with the job's runtime token; archives uploaded to and downloaded from signed
@@ -33,6 +34,7 @@ __webpack_require__.r(__webpack_exports__);
  * name and its text), read whole within limits, and its digest must be the one its key names
  * before a single entry is written, each to a name of 64 hex digits in a folder made for it.
  */
+
 
 
 
@@ -76,7 +78,7 @@ function unpackEntries(bytes, digest, dir) {
         text = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8');
     }
     catch (error) {
-        return { ok: false, reason: `it does not decompress (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_6__/* .messageOf */ .bD)(error)})` };
+        return { ok: false, reason: `it does not decompress (${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_7__/* .messageOf */ .bD)(error)})` };
     }
     const lines = text.split('\n');
     if (lines.at(-1) === '')
@@ -89,7 +91,7 @@ function unpackEntries(bytes, digest, dir) {
     catch {
         return { ok: false, reason: 'its header is not JSON' };
     }
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'schema') !== ARCHIVE_SCHEMA || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(header) || header['entries'] !== rest.length)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .str */ .gx)(header, 'schema') !== ARCHIVE_SCHEMA || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .isObject */ .Gv)(header) || header['entries'] !== rest.length)
         return { ok: false, reason: `its header is not ${ARCHIVE_SCHEMA} with ${rest.length} entries` };
     const files = [];
     const sum = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
@@ -102,23 +104,23 @@ function unpackEntries(bytes, digest, dir) {
         catch {
             return { ok: false, reason: 'an entry line is not JSON' };
         }
-        const name = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(v, 'name');
-        const body = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(v) ? v['text'] : undefined;
+        const name = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .str */ .gx)(v, 'name');
+        const body = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .isObject */ .Gv)(v) ? v['text'] : undefined;
         if (name === null || !_gate_cache_js__WEBPACK_IMPORTED_MODULE_5__/* .ENTRY_NAME */ .rs.test(name) || name <= last || typeof body !== 'string')
             return { ok: false, reason: 'an entry line is not a name of 64 hex digits (in order) and a text' };
         last = name;
         sum.update(entryLine(name, body));
         files.push({ name, text: body });
     }
-    if (sum.digest('hex') !== digest || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'digest') !== digest)
+    if (sum.digest('hex') !== digest || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .str */ .gx)(header, 'digest') !== digest)
         return { ok: false, reason: 'its entries are not the ones its key names' };
-    (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(dir, { recursive: true });
+    (0,_report_output_js__WEBPACK_IMPORTED_MODULE_6__/* .makeDirs */ .X2)(dir);
     for (const f of files)
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().join(dir, f.name), f.text, { flag: 'wx' });
     return { ok: true, entries: files.length };
 }
 /** A string member of a Twirp answer by its JSON name or its proto name (the service writes either). */
-const member = (o, json, proto) => (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(o, json) ?? (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(o, proto);
+const member = (o, json, proto) => (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .str */ .gx)(o, json) ?? (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .str */ .gx)(o, proto);
 /** The cache service of this job (ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN), or null when the job has none. */
 function actionsCacheService(env) {
     const base = env['ACTIONS_RESULTS_URL'];
@@ -137,7 +139,7 @@ function actionsCacheService(env) {
             return { ok: false, reason: `${method} answered ${r.status}` };
         try {
             const v = JSON.parse(text);
-            return (0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .isObject */ .Gv)(v) ? { ok: true, value: v } : { ok: false, reason: `${method} answered no object` };
+            return (0,_core_json_js__WEBPACK_IMPORTED_MODULE_8__/* .isObject */ .Gv)(v) ? { ok: true, value: v } : { ok: false, reason: `${method} answered no object` };
         }
         catch {
             return { ok: false, reason: `${method} answered no JSON` };

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5171);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2249);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5171:
+/***/ 2249:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3576,18 +3576,19 @@ class Coverage {
         const where = whereIn(action_class, target, record.record.provider);
         let latest = null;
         if (this.byFile === null) {
+            // Each usable statement with its scope, made once (a record asks about its file's statements).
             this.byFile = new Map();
             for (const s of this.usable) {
+                const entry = { s, scope: scopeOf(s.statement) };
                 const list = this.byFile.get(s.loc.file);
                 if (list)
-                    list.push(s);
+                    list.push(entry);
                 else
-                    this.byFile.set(s.loc.file, [s]);
+                    this.byFile.set(s.loc.file, [entry]);
             }
         }
-        for (const s of this.byFile.get(record.loc.file) ?? []) {
+        for (const { s, scope } of this.byFile.get(record.loc.file) ?? []) {
             // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
-            const scope = scopeOf(s.statement);
             if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where))
                 continue;
             // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
@@ -4975,11 +4976,15 @@ function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
  */
 function climbPinned(evidence, pinned, perRun) {
     const held = new Set();
+    // Only an entry the pull request adds limits where its records bind: without one, one allocation.
+    const limited = [...pinned.values()].some((onlyIn) => onlyIn !== null);
     for (;;) {
         const relaxed = new Map();
         const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
         const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
         const climbed = climb(perRun, records);
+        if (!limited)
+            return { records, climbed };
         const over = new Set();
         for (const v of climbed.records) {
             if (v.outcome !== 'bound' || !relaxed.has(v.record.input))
@@ -11839,102 +11844,8 @@ async function publishCheckRun(api, target, output, annotations) {
     return { ok: true, value: { id, url, requests } };
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-;// CONCATENATED MODULE: ./src/report/output.ts
-/**
- * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
- * through a symbolic link, since a link at an output path can be committed to the repository the gate
- * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
- * file is replaced by the output; a FIFO or a character device named as such, and a link to the
- * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
- * refused with its reason.
- */
-
-
-
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
-/**
- * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
- * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
- * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
- */
-function outputPlace(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'replace'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'replace';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the output
-        }
-        if (to === null || to.isFile())
-            return 'replace link';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,external_node_fs_.unlinkSync)(file);
-    return (0,promises_.open)(file, 'w');
-}
-/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
-const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
-/**
- * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
- * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
- * exists (under /proc): here that is an error, as any other that stops it.
- */
-function makeDirs(dir) {
-    const missing = [];
-    let at = external_node_path_default().resolve(dir);
-    for (;;) {
-        let st = null;
-        try {
-            st = (0,external_node_fs_.statSync)(at);
-        }
-        catch {
-            st = null;
-        }
-        if (st) {
-            if (!st.isDirectory())
-                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${external_node_path_default().resolve(dir)}'`), { code: 'ENOTDIR' });
-            break;
-        }
-        const parent = external_node_path_default().dirname(at);
-        if (parent === at)
-            break;
-        missing.push(at);
-        at = parent;
-    }
-    for (const d of missing.reverse()) {
-        try {
-            (0,external_node_fs_.mkdirSync)(d);
-        }
-        catch (error) {
-            // Made meanwhile by another writer: as good as made here.
-            if (error.code !== 'EEXIST' || !(0,external_node_fs_.statSync)(d).isDirectory())
-                throw error;
-        }
-    }
-}
-
+// EXTERNAL MODULE: ./src/report/output.ts
+var output = __nccwpck_require__(9045);
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -12020,9 +11931,9 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
-    makeDirs(external_node_path_default().dirname(file));
+    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     const hash = (0,external_node_crypto_.createHash)('sha256');
-    const fh = await openOutput(file);
+    const fh = await (0,output/* openOutput */.c1)(file);
     const writes = [];
     try {
         let position = 0;
@@ -12683,7 +12594,7 @@ const lstatOrNull = (file) => {
 };
 /** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    makeDirs(external_node_path_default().dirname(file));
+    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
@@ -12707,7 +12618,7 @@ function writeTemp(file, text) {
  * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 function writeWhole(file, text) {
-    if (outputPlace(file) === 'in place') {
+    if ((0,output/* outputPlace */.hb)(file) === 'in place') {
         (0,external_node_fs_.writeFileSync)(file, text);
         return;
     }
@@ -12737,13 +12648,13 @@ class FileWriteError extends Error {
     }
 }
 function writeAllWhole(files) {
-    const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
+    const inPlace = files.filter(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
     const staged = [];
     let at = '';
     try {
         for (const [file, text] of files) {
             at = file;
-            if (outputPlace(file) !== 'in place')
+            if ((0,output/* outputPlace */.hb)(file) !== 'in place')
                 staged.push({ file, tmp: writeTemp(file, text) });
         }
     }
@@ -15362,7 +15273,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         digest = await writeJson(report, settings.reportFile);
     }
     catch (error) {
-        return configurationError(core, env, cannotWriteText('report-file', settings.reportFile, error));
+        return configurationError(core, env, (0,output/* cannotWriteText */.Gx)('report-file', settings.reportFile, error));
     }
     const unwritten = verdict(core, settings, ctx, env, report, digest, inputs);
     if (unwritten !== null)
@@ -15371,7 +15282,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         outputs(core, settings, report, digest);
     }
     catch (error) {
-        return configurationError(core, env, cannotWriteText('sarif-file', settings.sarifFile ?? '', error));
+        return configurationError(core, env, (0,output/* cannotWriteText */.Gx)('sarif-file', settings.sarifFile ?? '', error));
     }
     const summary = {
         prefix: settings.prefix,
@@ -16464,8 +16375,9 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
 /* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3491);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6153);
 /* harmony import */ var _read_wire_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2155);
+/* harmony import */ var _report_output_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9045);
 /**
  * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
  * function of its bytes, the bytes beside it (its attestation sidecars), its path, and the read
@@ -16483,6 +16395,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
  * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
+
 
 
 
@@ -16601,12 +16514,12 @@ function lookUp(cache, key, shape) {
     catch {
         return { ok: false, reason: 'its header line is not JSON' };
     }
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'schema') !== CACHE_SCHEMA)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'schema') !== CACHE_SCHEMA)
         return { ok: false, reason: `its header is not ${CACHE_SCHEMA}` };
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'key') !== key)
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'key') !== key)
         return { ok: false, reason: 'its header names another key' };
     const body = got.subarray(newline + 1);
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_6__/* .str */ .gx)(header, 'sha256') !== (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(body))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_7__/* .str */ .gx)(header, 'sha256') !== (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(body))
         return { ok: false, reason: "its body's sha256 is not the one its header names (truncated or altered)" };
     const text = body.toString('utf8');
     const checked = (0,_read_wire_js__WEBPACK_IMPORTED_MODULE_5__/* .checkWire */ .WT)(text, shape);
@@ -16624,7 +16537,7 @@ function store(cache, key, wire) {
     const final = entryPath(cache, key);
     const temporary = `${final}.${process.pid}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`;
     try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(cache.dir, { recursive: true });
+        (0,_report_output_js__WEBPACK_IMPORTED_MODULE_6__/* .makeDirs */ .X2)(cache.dir);
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync)(temporary, Buffer.concat([header, body]), { flag: 'wx' });
         (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.renameSync)(temporary, final);
         return null;
@@ -18226,6 +18139,117 @@ function fromWire(w, rel) {
         ...(w.strays > 0 ? { strays: w.strays } : {}),
         ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
     };
+}
+
+
+/***/ }),
+
+/***/ 9045:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gx: () => (/* binding */ cannotWriteText),
+/* harmony export */   X2: () => (/* binding */ makeDirs),
+/* harmony export */   c1: () => (/* binding */ openOutput),
+/* harmony export */   hb: () => (/* binding */ outputPlace)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace link';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace link')
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(file);
+    return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, 'w');
+}
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
+ * exists (under /proc): here that is an error, as any other that stops it.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    let at = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir);
+    for (;;) {
+        let st = null;
+        try {
+            st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(at);
+        }
+        catch {
+            st = null;
+        }
+        if (st) {
+            if (!st.isDirectory())
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir)}'`), { code: 'ENOTDIR' });
+            break;
+        }
+        const parent = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(at);
+        if (parent === at)
+            break;
+        missing.push(at);
+        at = parent;
+    }
+    for (const d of missing.reverse()) {
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(d);
+        }
+        catch (error) {
+            // Made meanwhile by another writer: as good as made here.
+            if (error.code !== 'EEXIST' || !(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(d).isDirectory())
+                throw error;
+        }
+    }
 }
 
 

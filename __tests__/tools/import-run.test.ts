@@ -493,6 +493,15 @@ function spanLine(tool: string, attrs: Record<string, string>, status: Record<st
 }
 const args = (o: unknown) => ({ 'gen_ai.tool.call.arguments': JSON.stringify(o) });
 const result = (o: unknown) => ({ 'gen_ai.tool.call.result': JSON.stringify(o) });
+/** The call asserts its write with no subject, and says why. */
+const assertedWithout = (note: RegExp): Expected => ({
+  writes: (l) => {
+    const [d] = decisionsOf(l);
+    expect(subjectOf(d)).toBeNull();
+    expect(d.response.side_effect_asserted).toBe(true);
+    expect(d.import.note).toMatch(note);
+  },
+});
 
 const SPANS: readonly [string, string, Expected][] = [
   [
@@ -595,13 +604,7 @@ const SPANS: readonly [string, string, Expected][] = [
       'gen_ai.tool.call.arguments': '{"owner":"acme","repo":"web","repo":"prod"}',
       ...result({ url: 'https://github.com/acme/web/issues/201' }),
     }),
-    {
-      writes: (l) => {
-        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
-        expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(true);
-        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.arguments is not strict JSON \(duplicate key "repo"\)/);
-      },
-    },
+    assertedWithout(/gen_ai\.tool\.call\.arguments is not strict JSON \(duplicate key "repo"\)/),
   ],
   [
     'a result with a key given twice: asserted, no subject (never the last URL taken)',
@@ -609,13 +612,7 @@ const SPANS: readonly [string, string, Expected][] = [
       ...args({ owner: 'acme', repo: 'web' }),
       'gen_ai.tool.call.result': '{"url":"https://github.com/acme/web/issues/201","url":"https://github.com/acme/web/issues/7"}',
     }),
-    {
-      writes: (l) => {
-        expect(subjectOf(decisionsOf(l)[0])).toBeNull();
-        expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(true);
-        expect(decisionsOf(l)[0].import.note).toMatch(/gen_ai\.tool\.call\.result is not strict JSON \(duplicate key "url"\)/);
-      },
-    },
+    assertedWithout(/gen_ai\.tool\.call\.result is not strict JSON \(duplicate key "url"\)/),
   ],
   [
     'an MCP result whose text content holds a key twice: nothing read from it, no subject, the duplicate said',

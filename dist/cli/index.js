@@ -12531,10 +12531,17 @@ function fieldValue(field, source, use, result, whole, urls) {
 /** A tool call → what it asserts under the mapping. */
 function mapUse(use, mapping, line) {
     const args = use.args.kind === 'object' ? use.args.value : null;
-    const guards = mapping.rules.map((r) => (matches(r, use) ? guarded(r, args) : 'no'));
-    const k = guards.findIndex((g) => g !== 'no');
-    const found = k < 0 ? undefined : mapping.rules[k];
-    const rule = found && guards[k] === 'yes' ? found : undefined;
+    // The first rule whose tool matches and whose guard holds, however loosely (first match wins).
+    let found;
+    let guard = 'no';
+    for (const r of mapping.rules) {
+        guard = matches(r, use) ? guarded(r, args) : 'no';
+        if (guard !== 'no') {
+            found = r;
+            break;
+        }
+    }
+    const rule = guard === 'yes' ? found : undefined;
     const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
     // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
     const named = found ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
@@ -13460,18 +13467,19 @@ class Coverage {
         const where = whereIn(action_class, target, record.record.provider);
         let latest = null;
         if (this.byFile === null) {
+            // Each usable statement with its scope, made once (a record asks about its file's statements).
             this.byFile = new Map();
             for (const s of this.usable) {
+                const entry = { s, scope: scopeOf(s.statement) };
                 const list = this.byFile.get(s.loc.file);
                 if (list)
-                    list.push(s);
+                    list.push(entry);
                 else
-                    this.byFile.set(s.loc.file, [s]);
+                    this.byFile.set(s.loc.file, [entry]);
             }
         }
-        for (const s of this.byFile.get(record.loc.file) ?? []) {
+        for (const { s, scope } of this.byFile.get(record.loc.file) ?? []) {
             // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
-            const scope = scopeOf(s.statement);
             if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where))
                 continue;
             // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
@@ -14859,11 +14867,15 @@ function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
  */
 function climbPinned(evidence, pinned, perRun) {
     const held = new Set();
+    // Only an entry the pull request adds limits where its records bind: without one, one allocation.
+    const limited = [...pinned.values()].some((onlyIn) => onlyIn !== null);
     for (;;) {
         const relaxed = new Map();
         const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
         const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
         const climbed = climb(perRun, records);
+        if (!limited)
+            return { records, climbed };
         const over = new Set();
         for (const v of climbed.records) {
             if (v.outcome !== 'bound' || !relaxed.has(v.record.input))
@@ -15439,6 +15451,7 @@ function fromWire(w, rel) {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -15573,7 +15586,7 @@ function store(cache, key, wire) {
     const final = entryPath(cache, key);
     const temporary = `${final}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
     try {
-        (0,external_node_fs_.mkdirSync)(cache.dir, { recursive: true });
+        (0,output/* makeDirs */.X2)(cache.dir);
         (0,external_node_fs_.writeFileSync)(temporary, Buffer.concat([header, body]), { flag: 'wx' });
         (0,external_node_fs_.renameSync)(temporary, final);
         return null;

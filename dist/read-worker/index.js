@@ -8347,6 +8347,102 @@ const shapeOnly = {
 
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = lstatSync(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test(readlinkSync(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = statSync(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace link';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace link')
+        unlinkSync(file);
+    return open(file, 'w');
+}
+/** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
+const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
+ * exists (under /proc): here that is an error, as any other that stops it.
+ */
+function makeDirs(dir) {
+    const missing = [];
+    let at = external_node_path_default().resolve(dir);
+    for (;;) {
+        let st = null;
+        try {
+            st = (0,external_node_fs_namespaceObject.statSync)(at);
+        }
+        catch {
+            st = null;
+        }
+        if (st) {
+            if (!st.isDirectory())
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${external_node_path_default().resolve(dir)}'`), { code: 'ENOTDIR' });
+            break;
+        }
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        missing.push(at);
+        at = parent;
+    }
+    for (const d of missing.reverse()) {
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(d);
+        }
+        catch (error) {
+            // Made meanwhile by another writer: as good as made here.
+            if (error.code !== 'EEXIST' || !(0,external_node_fs_namespaceObject.statSync)(d).isDirectory())
+                throw error;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/gate/cache.ts
 /**
  * The evidence cache: what one input file contributes (gate/evidence.ts, trust decided) is a pure
@@ -8365,6 +8461,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
  * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
+
 
 
 
@@ -8506,7 +8603,7 @@ function store(cache, key, wire) {
     const final = entryPath(cache, key);
     const temporary = `${final}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
     try {
-        (0,external_node_fs_namespaceObject.mkdirSync)(cache.dir, { recursive: true });
+        makeDirs(cache.dir);
         (0,external_node_fs_namespaceObject.writeFileSync)(temporary, Buffer.concat([header, body]), { flag: 'wx' });
         (0,external_node_fs_namespaceObject.renameSync)(temporary, final);
         return null;

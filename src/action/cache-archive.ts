@@ -9,7 +9,7 @@
  * before a single entry is written, each to a name of 64 hex digits in a folder made for it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sha256Hex } from '../core/binding.js';
@@ -17,6 +17,7 @@ import { isObject, type JsonObject, str } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { ENTRY_NAME } from '../gate/cache.js';
+import { makeDirs } from '../report/output.js';
 
 const ARCHIVE_SCHEMA = 'receipt-gate.evidence-archive.v1';
 /** The service's `version` of every archive this action saves (its own format: only this action reads it). */
@@ -92,7 +93,7 @@ export function unpackEntries(
   }
   if (sum.digest('hex') !== digest || str(header, 'digest') !== digest)
     return { ok: false, reason: 'its entries are not the ones its key names' };
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   for (const f of files) writeFileSync(path.join(dir, f.name), f.text, { flag: 'wx' });
   return { ok: true, entries: files.length };
 }

@@ -124,7 +124,7 @@ export class Coverage {
   /** The usable statements, each once (an export committed twice counts once). */
   readonly usable: readonly StatementInput[];
   /** The usable statements by file, made when a record first asks (records wait on their own file's statements). */
-  private byFile: Map<string, StatementInput[]> | null = null;
+  private byFile: Map<string, { readonly s: StatementInput; readonly scope: Scope | null }[]> | null = null;
 
   constructor(
     statements: readonly StatementInput[],
@@ -229,16 +229,17 @@ export class Coverage {
     const where = whereIn(action_class, target, record.record.provider);
     let latest: Instant | null = null;
     if (this.byFile === null) {
+      // Each usable statement with its scope, made once (a record asks about its file's statements).
       this.byFile = new Map();
       for (const s of this.usable) {
+        const entry = { s, scope: scopeOf(s.statement) };
         const list = this.byFile.get(s.loc.file);
-        if (list) list.push(s);
-        else this.byFile.set(s.loc.file, [s]);
+        if (list) list.push(entry);
+        else this.byFile.set(s.loc.file, [entry]);
       }
     }
-    for (const s of this.byFile.get(record.loc.file) ?? []) {
+    for (const { s, scope } of this.byFile.get(record.loc.file) ?? []) {
       // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
-      const scope = scopeOf(s.statement);
       if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where)) continue;
       // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
       if (compareInstants(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0) continue;

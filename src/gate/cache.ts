@@ -16,7 +16,7 @@
  * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../core/binding.js';
@@ -25,6 +25,7 @@ import type { Result } from '../core/result.js';
 import type { Beside, Role } from '../read/files.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
 import { type CheckedWire, checkWire } from '../read/wire.js';
+import { makeDirs } from '../report/output.js';
 
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 
@@ -167,7 +168,7 @@ export function store(cache: CacheSetup, key: string, wire: string): string | nu
   const final = entryPath(cache, key);
   const temporary = `${final}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    mkdirSync(cache.dir, { recursive: true });
+    makeDirs(cache.dir);
     writeFileSync(temporary, Buffer.concat([header, body]), { flag: 'wx' });
     renameSync(temporary, final);
     return null;

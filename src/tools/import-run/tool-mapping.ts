@@ -242,10 +242,17 @@ function fieldValue(
 /** A tool call → what it asserts under the mapping. */
 export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped {
   const args = use.args.kind === 'object' ? use.args.value : null;
-  const guards = mapping.rules.map((r) => (matches(r, use) ? guarded(r, args) : 'no'));
-  const k = guards.findIndex((g) => g !== 'no');
-  const found = k < 0 ? undefined : mapping.rules[k];
-  const rule = found && guards[k] === 'yes' ? found : undefined;
+  // The first rule whose tool matches and whose guard holds, however loosely (first match wins).
+  let found: ToolRule | undefined;
+  let guard: 'yes' | 'loose' | 'no' = 'no';
+  for (const r of mapping.rules) {
+    guard = matches(r, use) ? guarded(r, args) : 'no';
+    if (guard !== 'no') {
+      found = r;
+      break;
+    }
+  }
+  const rule = guard === 'yes' ? found : undefined;
   const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
   // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
   const named = found ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
