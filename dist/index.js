@@ -12618,25 +12618,8 @@ function writeTemp(file, text) {
  * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 function writeWhole(file, text) {
-    if ((0,output/* outputPlace */.hb)(file) === 'in place') {
-        (0,external_node_fs_.writeFileSync)(file, text);
-        return;
-    }
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_.renameSync)(tmp, file);
-    }
-    catch (error) {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw error;
-    }
+    writeAllWhole([[file, text]]);
 }
-/**
- * Write several files as one: all of them whole, or none (a tool that fails writes nothing). Each is
- * first written to a temporary file beside it; only when every one is complete are they renamed into
- * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
- * A FIFO or a device (written in place) is written last, once the others are in place.
- */
 /** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
 class FileWriteError extends Error {
     file;
@@ -12648,15 +12631,15 @@ class FileWriteError extends Error {
     }
 }
 function writeAllWhole(files) {
-    const inPlace = files.filter(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
+    const inPlace = files.map(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
     const staged = [];
     let at = '';
     try {
-        for (const [file, text] of files) {
+        files.forEach(([file, text], i) => {
             at = file;
-            if ((0,output/* outputPlace */.hb)(file) !== 'in place')
+            if (!inPlace[i])
                 staged.push({ file, tmp: writeTemp(file, text) });
-        }
+        });
     }
     catch (error) {
         for (const { tmp } of staged)
@@ -12668,7 +12651,8 @@ function writeAllWhole(files) {
         for (const { file, tmp } of staged) {
             at = file;
             const before = lstatOrNull(file);
-            const kept = before?.isFile() ? `${tmp}.kept` : null;
+            // Kept aside only when a later file could fail after this one is in place.
+            const kept = staged.length > 1 && before?.isFile() ? `${tmp}.kept` : null;
             if (kept)
                 (0,external_node_fs_.linkSync)(file, kept);
             (0,external_node_fs_.renameSync)(tmp, file);
@@ -12692,7 +12676,7 @@ function writeAllWhole(files) {
     for (const { kept } of done)
         if (kept)
             (0,external_node_fs_.rmSync)(kept, { force: true });
-    for (const [file, text] of inPlace) {
+    for (const [file, text] of files.filter((_, i) => inPlace[i])) {
         try {
             (0,external_node_fs_.writeFileSync)(file, text);
         }

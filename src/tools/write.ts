@@ -34,25 +34,9 @@ function writeTemp(file: string, text: string | Iterable<string>): string {
  * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 export function writeWhole(file: string, text: string): void {
-  if (outputPlace(file) === 'in place') {
-    writeFileSync(file, text);
-    return;
-  }
-  const tmp = writeTemp(file, text);
-  try {
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeAllWhole([[file, text]]);
 }
 
-/**
- * Write several files as one: all of them whole, or none (a tool that fails writes nothing). Each is
- * first written to a temporary file beside it; only when every one is complete are they renamed into
- * place, a file they replace kept aside (a hard link) until all are, and put back if one cannot be.
- * A FIFO or a device (written in place) is written last, once the others are in place.
- */
 /** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
 export class FileWriteError extends Error {
   constructor(
@@ -64,14 +48,14 @@ export class FileWriteError extends Error {
 }
 
 export function writeAllWhole(files: readonly (readonly [string, string])[]): void {
-  const inPlace = files.filter(([file]) => outputPlace(file) === 'in place');
+  const inPlace = files.map(([file]) => outputPlace(file) === 'in place');
   const staged: { readonly file: string; readonly tmp: string }[] = [];
   let at = '';
   try {
-    for (const [file, text] of files) {
+    files.forEach(([file, text], i) => {
       at = file;
-      if (outputPlace(file) !== 'in place') staged.push({ file, tmp: writeTemp(file, text) });
-    }
+      if (!inPlace[i]) staged.push({ file, tmp: writeTemp(file, text) });
+    });
   } catch (error) {
     for (const { tmp } of staged) rmSync(tmp, { force: true });
     throw new FileWriteError(at, error);
@@ -81,7 +65,8 @@ export function writeAllWhole(files: readonly (readonly [string, string])[]): vo
     for (const { file, tmp } of staged) {
       at = file;
       const before = lstatOrNull(file);
-      const kept = before?.isFile() ? `${tmp}.kept` : null;
+      // Kept aside only when a later file could fail after this one is in place.
+      const kept = staged.length > 1 && before?.isFile() ? `${tmp}.kept` : null;
       if (kept) linkSync(file, kept);
       renameSync(tmp, file);
       done.push({ file, kept });
@@ -99,7 +84,7 @@ export function writeAllWhole(files: readonly (readonly [string, string])[]): vo
     throw new FileWriteError(at, error);
   }
   for (const { kept } of done) if (kept) rmSync(kept, { force: true });
-  for (const [file, text] of inPlace) {
+  for (const [file, text] of files.filter((_, i) => inPlace[i])) {
     try {
       writeFileSync(file, text);
     } catch (error) {
