@@ -2750,11 +2750,11 @@ const github = (verbs, fields, hashed = []) => ({
     wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
 });
 /** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
-const tenant = (provider, field, verbs, fields, hashed = []) => ({
+const tenant = (provider, field, verbs, fields, hashed = [], caseless = NONE) => ({
     fields: [field, ...fields],
     verbs,
     hashed: new Map(hashed),
-    caseless: NONE,
+    caseless,
     scope: { owner: field, repo: null },
     provider,
     wholeNumbers: NONE,
@@ -2815,7 +2815,8 @@ const CLASSES = new Map([
         'aws_iam_access_key',
         tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
     ],
-    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+    // IAM names a role without regard to case (`PROD-admin` is the role `prod-admin`): a rule's role_name glob ignores it too.
+    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'], [], new Set(['role_name']))],
     ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
     ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
 ]);
@@ -14135,7 +14136,7 @@ function meaning(doc, context, where, sha256) {
             }
             const globs = policy_file_strings(given);
             const caseless = row?.caseless.has(field) ?? false;
-            const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
+            const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;
             if (slash >= 0) {
                 bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
                     ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`

@@ -207,6 +207,35 @@ rules:
     expect(report.policy).toMatchObject({ default: 'observed_confirmed', source: { path: '.github/receipt-gate.yml', commit: null } });
   });
 
+  it('an IAM role’s name ignores ASCII case as IAM does: PROD-admin is ruled by a prod-* rule (an agent choosing the case escaped it)', async () => {
+    const attach = (role_name: string) =>
+      decision({
+        tool: 'aws.attach_role_policy',
+        verb: 'attach',
+        resourceType: 'aws_iam_role_policy',
+        target: { provider: 'aws', account: '123456789012', role_name, policy_arn: 'arn:aws:iam::aws:policy/AdministratorAccess' },
+      });
+    const policy = `version: 1
+rules:
+  - name: prod-roles
+    match: {class: aws_iam_role_policy, target: {role_name: [prod-*]}}
+    require: verified
+`;
+    const { code, report } = await judge({ '.assay/runs/a.json': json(surface([attach('PROD-admin'), attach('dev-admin')])) }, policy);
+    expect(report.calls.map((c) => [c.rule, c.required_level])).toEqual([
+      ['prod-roles', 'verified'],
+      [null, 'asserted'],
+    ]);
+    expect(report.totals.policy_unmet).toBe(1);
+    expect(code).toBe(1);
+    // The slash check is GitHub's names' own: a role_name glob holding one is a glob like any other.
+    expect(
+      problems(
+        `version: 1\nrules:\n  - name: r\n    match: {class: aws_iam_role_policy, target: {role_name: [a/b]}}\n    require: verified\n`,
+      ),
+    ).toEqual([]);
+  });
+
   it('a hashed field matches the raw values listed, hashed as the agent hashes them (trimmed, lower-cased)', async () => {
     const policy = `version: 1\nrules:\n  - name: ci-keys\n    match:\n      class: github_deploy_key\n      target: {key_title: ["  CI-Key "]}\n    require: verified\n`;
     const { report } = await judge(runs, policy);

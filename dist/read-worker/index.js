@@ -3230,11 +3230,11 @@ const github = (verbs, fields, hashed = []) => ({
     wholeNumbers: new Set(fields.filter((f) => f === 'number' || f === 'comment_id')),
 });
 /** A class of a provider whose log is one tenant's (an AWS account, a cluster, an Okta org), bound on the tenant and these fields. */
-const tenant = (provider, field, verbs, fields, hashed = []) => ({
+const tenant = (provider, field, verbs, fields, hashed = [], caseless = classes_NONE) => ({
     fields: [field, ...fields],
     verbs,
     hashed: new Map(hashed),
-    caseless: classes_NONE,
+    caseless,
     scope: { owner: field, repo: null },
     provider,
     wholeNumbers: classes_NONE,
@@ -3295,7 +3295,8 @@ const CLASSES = new Map([
         'aws_iam_access_key',
         tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
     ],
-    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+    // IAM names a role without regard to case (`PROD-admin` is the role `prod-admin`): a rule's role_name glob ignores it too.
+    ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'], [], new Set(['role_name']))],
     ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
     ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
 ]);

@@ -20,7 +20,7 @@ export interface ClassRow {
   readonly verbs: readonly string[];
   /** Hashed fields by the name a policy rule gives them (`key_title` → `key_title_hash`). */
   readonly hashed: ReadonlyMap<string, HashedField>;
-  /** Plain fields compared without regard to ASCII case (GitHub names are case-insensitive). */
+  /** Plain fields a policy rule compares without regard to ASCII case (GitHub's names, IAM's role names: the provider ignores it). */
   readonly caseless: ReadonlySet<string>;
   /**
    * The fields a coverage statement's scope reads: the tenant it names as its `owner` (a GitHub
@@ -56,11 +56,12 @@ const tenant = (
   verbs: readonly string[],
   fields: readonly string[],
   hashed: readonly [string, HashedField][] = [],
+  caseless: ReadonlySet<string> = NONE,
 ): ClassRow => ({
   fields: [field, ...fields],
   verbs,
   hashed: new Map(hashed),
-  caseless: NONE,
+  caseless,
   scope: { owner: field, repo: null },
   provider,
   wholeNumbers: NONE,
@@ -122,7 +123,8 @@ export const CLASSES: ReadonlyMap<string, ClassRow> = new Map<string, ClassRow>(
     'aws_iam_access_key',
     tenant('aws', 'account', ['create'], ['user_name_hash'], [['user_name', { field: 'user_name_hash', domain: 'aws_iam_user' }]]),
   ],
-  ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'])],
+  // IAM names a role without regard to case (`PROD-admin` is the role `prod-admin`): a rule's role_name glob ignores it too.
+  ['aws_iam_role_policy', tenant('aws', 'account', ['attach'], ['role_name', 'policy_arn'], [], new Set(['role_name']))],
   ['k8s_rbac_binding', tenant('kubernetes', 'cluster', ['create'], ['namespace', 'kind', 'name'])],
   ['idp_admin_role', tenant('okta', 'org', ['grant'], ['principal_id'])],
 ]);

@@ -198,7 +198,7 @@ function meaning(
       }
       const globs = strings(given);
       const caseless = row?.caseless.has(field) ?? false;
-      const slash = caseless ? globs.findIndex((g) => g.includes('/')) : -1;
+      const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;
       if (slash >= 0) {
         bad(
           Array.isArray(given) ? `${pointer}/${slash}` : pointer,
