@@ -11913,12 +11913,9 @@ function* jsonChunks(report) {
     parts.push('\n}\n');
     yield parts.join('');
 }
-function renderJson(report) {
-    let text = '';
-    for (const c of jsonChunks(report))
-        text += c;
-    return text;
-}
+/** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
+const jsonPieces = (report) => [...jsonChunks(report)];
+const renderJson = (report) => jsonPieces(report).join('');
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 async function writeAt(fh, bytes, position) {

@@ -5,7 +5,7 @@ import { main } from './cli/run.js';
 async function run(): Promise<void> {
   try {
     const r = await main(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
-    if (r.stdout) process.stdout.write(r.stdout);
+    for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout) if (piece) process.stdout.write(piece);
     if (r.stderr) process.stderr.write(r.stderr);
     process.exitCode = r.code;
   } catch (error) {

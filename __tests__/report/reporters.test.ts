@@ -150,6 +150,6 @@ describe('rendered outputs for the failing demo', () => {
       path.join(ROOT, 'fixtures/upstream'),
       TEST_NOW,
     );
-    expect(b.stdout).toBe(a.stdout);
+    expect(b.stdout).toEqual(a.stdout);
   });
 });

@@ -2547,8 +2547,9 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 async function run() {
     try {
         const r = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
-        if (r.stdout)
-            process.stdout.write(r.stdout);
+        for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout)
+            if (piece)
+                process.stdout.write(piece);
         if (r.stderr)
             process.stderr.write(r.stderr);
         process.exitCode = r.code;
@@ -17568,12 +17569,9 @@ function* jsonChunks(report) {
     parts.push('\n}\n');
     yield parts.join('');
 }
-function renderJson(report) {
-    let text = '';
-    for (const c of jsonChunks(report))
-        text += c;
-    return text;
-}
+/** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
+const jsonPieces = (report) => [...jsonChunks(report)];
+const renderJson = (report) => jsonPieces(report).join('');
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 async function writeAt(fh, bytes, position) {
@@ -18509,7 +18507,7 @@ async function run(ctx) {
     }
     if (req.output === null) {
         const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
-        return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: cached };
+        return { code, stdout: req.format === 'json' ? jsonPieces(report) : renderTable(report, { color }), stderr: cached };
     }
     let digest = '';
     try {

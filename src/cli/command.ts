@@ -17,7 +17,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export interface CliOutcome {
   readonly code: ExitCode;
-  readonly stdout: string;
+  /** What goes to standard output: its text, or its pieces in order (a JSON report, written piece by piece). */
+  readonly stdout: string | readonly string[];
   readonly stderr: string;
 }
 

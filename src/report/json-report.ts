@@ -69,11 +69,10 @@ function* jsonChunks(report: Report): Generator<string> {
   yield parts.join('');
 }
 
-export function renderJson(report: Report): string {
-  let text = '';
-  for (const c of jsonChunks(report)) text += c;
-  return text;
-}
+/** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
+export const jsonPieces = (report: Report): readonly string[] => [...jsonChunks(report)];
+
+export const renderJson = (report: Report): string => jsonPieces(report).join('');
 
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;

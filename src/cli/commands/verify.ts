@@ -15,7 +15,7 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { renderJson, writeJson } from '../../report/json-report.js';
+import { jsonPieces, writeJson } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
@@ -506,7 +506,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   }
   if (req.output === null) {
     const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
-    return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: cached };
+    return { code, stdout: req.format === 'json' ? jsonPieces(report) : renderTable(report, { color }), stderr: cached };
   }
   let digest = '';
   try {
