@@ -5209,7 +5209,10 @@ function verify(evidence, options) {
         if (v.record.check.outcome === 'imported_twice')
             continue;
         const also = copies.get(v.record.input);
-        recordReports.push(also ? withCopies(judged.report, also) : judged.report);
+        const report = also ? withCopies(judged.report, also) : judged.report;
+        // A grandfathered file's record is unchecked only because its trust was not asked: said, so a verdict never counts it vouched for.
+        const notAsked = v.record.input.trust.kind === 'unchecked' && pinned.has(v.record.input.loc.file);
+        recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
     }
     findings.sort(core_findings/* compareFindings */.Eg);
     const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
@@ -12311,19 +12314,34 @@ function policyFileUri(report) {
         return null;
     return source.commit === null ? source.path : `${source.path}@${source.commit}`;
 }
-/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+/**
+ * The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*), each claimed only when the report shows
+ * it held for every call, record or run: a rule in mode warn that fell short or a requirement still
+ * waiting for its export is no rule met; trust in mode warn, a record no trusted signer vouched for
+ * (unsigned, untrusted, or a grandfathered file's, whose trust was not asked) or a run no trusted
+ * producer attested is no signed record or attested run.
+ */
 function verifiedLevels(report) {
     if (!report.ok)
         return [];
-    const w = report.totals.weakest_level;
+    const t = report.totals;
+    const w = t.weakest_level;
     const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+    if (report.policy.rules.length > 0 && t.policy_unmet === 0 && t.policy_warned === 0 && t.pending === 0)
         levels.push('RECEIPTS_POLICY_MET');
+    const enforced = report.policy.trust_mode !== 'warn';
     // Keys or identities: either set in force means every record (every run) had to be vouched for.
     const ids = report.policy.identities;
-    if (report.policy.trusted_signers.length > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0)
+    const signers = new Set(report.policy.trusted_signers);
+    const vouched = (r) => r.untrusted === null && r.trust_not_asked !== true && (r.trusted_by !== undefined || (r.signer !== null && signers.has(r.signer)));
+    if (enforced &&
+        (signers.size > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0) &&
+        report.records.every(vouched) &&
+        report.coverage.every((c) => c.untrusted_code === null))
         levels.push('RECEIPTS_SIGNED_RECORDS');
-    if (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0)
+    if (enforced &&
+        (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0) &&
+        report.runs.every((r) => r.producer?.checked === true))
         levels.push('RECEIPTS_ATTESTED_RUNS');
     return levels;
 }

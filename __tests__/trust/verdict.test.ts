@@ -9,7 +9,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, ROOT, tempDir } from '../support/workspace.js';
+import type { Report } from '../../src/core/report.js';
+import { vsaStatement } from '../../src/report/verification-summary.js';
+import { addKey, deployKey, json, ndjson, record, surface, testSigner } from '../support/corpus.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -257,5 +260,115 @@ describe('verify-attestation', async () => {
     expect((await cli(['verify-attestation', '--report', a.report, a.envelope], a.dir)).code).toBe(2);
     expect((await cli(['verify-attestation', '--trusted-key', a.pub, a.envelope], a.dir)).code).toBe(2);
     expect((await cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report], a.dir)).code).toBe(2);
+  });
+});
+
+const KEY = addKey();
+const OTHER = addKey({ target: deployKey({ title: 'other-key' }) });
+const RUNS = { '.assay/runs/a.json': json(surface([KEY, OTHER])) };
+
+/** A corpus with a policy file (and a signer's public key), verified with a verdict predicate; the report and the predicate. */
+async function levelsOf(files: Record<string, string>, policy: string) {
+  const dir = tempDir();
+  writeFiles(dir, { ...files, 'signer.pub.pem': testSigner().pem, 'policy.yml': policy });
+  const out = tempDir();
+  const r = await cli(
+    [
+      'verify',
+      '-C',
+      dir,
+      '--policy',
+      'policy.yml',
+      '--output',
+      path.join(out, 'report.json'),
+      '--vsa-predicate',
+      path.join(out, 'predicate.json'),
+      '--resource-uri',
+      RESOURCE,
+    ],
+    dir,
+  );
+  const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+  const predicate = JSON.parse(readFileSync(path.join(out, 'predicate.json'), 'utf8'));
+  return { r, report, levels: predicate.verifiedLevels as string[], result: predicate.verificationResult as string };
+}
+
+describe('verifiedLevels claims only what held for every call, record and run (red teams: a PASSED verdict overstated them)', () => {
+  it('a rule in mode warn that fell short is no RECEIPTS_POLICY_MET; the same rule met is', async () => {
+    const rule = (level: string, mode: string) =>
+      `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: ${level}\n    mode: ${mode}\n`;
+    const warned = await levelsOf(RUNS, rule('verified', 'warn'));
+    expect(warned.r.code, warned.r.stderr).toBe(0);
+    expect(warned.report.totals.policy_warned).toBe(2);
+    expect(warned.result).toBe('PASSED');
+    expect(warned.levels).toEqual(['RECEIPTS_WEAKEST_ASSERTED']);
+    const met = await levelsOf(RUNS, rule('asserted', 'enforce'));
+    expect(met.r.code, met.r.stderr).toBe(0);
+    expect(met.levels).toEqual(['RECEIPTS_WEAKEST_ASSERTED', 'RECEIPTS_POLICY_MET']);
+  });
+
+  it('trust in mode warn, with a record no trusted signer signed and runs no producer attested, is no RECEIPTS_SIGNED_RECORDS nor RECEIPTS_ATTESTED_RUNS', async () => {
+    const warn = await levelsOf(
+      { ...RUNS, '.assay/audit/a.ndjson': ndjson([record('github', 'gh-1', KEY)]) },
+      'version: 1\ntrust:\n  mode: warn\n  trusted-keys: [signer.pub.pem]\n  trusted-producers: [signer.pub.pem]\n  require-signed-records: true\n',
+    );
+    expect(warn.r.code, warn.r.stderr).toBe(0);
+    expect(warn.report.findings.map((f: { code: string }) => f.code)).toEqual(
+      expect.arrayContaining(['record_untrusted', 'run_unattested']),
+    );
+    expect(warn.result).toBe('PASSED');
+    expect(warn.levels).toEqual(['RECEIPTS_WEAKEST_ASSERTED']);
+  });
+
+  it('a grandfathered audit file’s records (trust not asked) are said so in the report and are no RECEIPTS_SIGNED_RECORDS', async () => {
+    const audit = ndjson([record('github', 'gh-1', KEY), record('github', 'gh-2', OTHER)]);
+    const sum = createHash('sha256').update(audit).digest('hex');
+    const g = await levelsOf(
+      { ...RUNS, '.assay/audit/a.ndjson': audit },
+      `version: 1\ntrust:\n  trusted-keys: [signer.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: .assay/audit/a.ndjson\n    sha256: ${sum}\n    reason: before the export job signed\n`,
+    );
+    expect(g.r.code, g.r.stderr).toBe(0);
+    expect(g.report.totals.verified).toBe(2);
+    expect(g.report.records.map((x: { trust_not_asked?: boolean; untrusted: string | null }) => [x.trust_not_asked, x.untrusted])).toEqual([
+      [true, null],
+      [true, null],
+    ]);
+    expect(g.levels).toEqual(['RECEIPTS_WEAKEST_VERIFIED']);
+  });
+
+  it('a requirement still waiting for its export is no RECEIPTS_POLICY_MET; a record vouched for by a key is a signed one', () => {
+    const base = JSON.parse(
+      readFileSync(path.join(ROOT, 'fixtures/demo-signed/.assay/audit/github/2026-12.ndjson'), 'utf8').split('\n')[0] as string,
+    );
+    const report = {
+      schema: 'receipt-gate.report.v1',
+      ok: true,
+      verified_at: '2026-12-01T12:00:00Z',
+      policy: { rules: [{ name: 'r' }], trusted_signers: [base.signature.key_id], trusted_producers: [] },
+      runs: [],
+      calls: [],
+      records: [{ signer: base.signature.key_id, untrusted: null }],
+      coverage: [],
+      totals: { weakest_level: 'verified', policy_unmet: 0, policy_warned: 0, pending: 0 },
+    };
+    const ctx = {
+      reportName: 'r.json',
+      reportSha256: '0'.repeat(64),
+      resourceUri: RESOURCE,
+      policyUri: null,
+      inputs: new Map(),
+      version: '0',
+    };
+    const levels = (r: unknown) => vsaStatement(r as Report, ctx).predicate.verifiedLevels;
+    expect(levels(report)).toEqual(['RECEIPTS_WEAKEST_VERIFIED', 'RECEIPTS_POLICY_MET', 'RECEIPTS_SIGNED_RECORDS']);
+    expect(levels({ ...report, totals: { ...report.totals, pending: 1 } })).toEqual([
+      'RECEIPTS_WEAKEST_VERIFIED',
+      'RECEIPTS_SIGNED_RECORDS',
+    ]);
+    expect(levels({ ...report, records: [{ signer: base.signature.key_id, untrusted: null, trust_not_asked: true }] })).toEqual([
+      'RECEIPTS_WEAKEST_VERIFIED',
+      'RECEIPTS_POLICY_MET',
+    ]);
+    expect(levels({ ...report, records: [{ signer: 'sha256:other', untrusted: null }] })).not.toContain('RECEIPTS_SIGNED_RECORDS');
   });
 });

@@ -104,6 +104,8 @@ export interface RecordReport {
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
   /** What trusted a record whose file a trusted signer identity attested (present only then). */
   readonly trusted_by?: WorkflowTrust;
+  /** A grandfathered audit file's record whose trust was not asked (docs/policy.md §9): present (true) only then. */
+  readonly trust_not_asked?: true;
   /** One audit entry exported twice is one record (§3.2): the other places it was found (present only when there are any). */
   readonly also_at?: readonly { readonly file: string; readonly line: number; readonly column: number }[];
 }

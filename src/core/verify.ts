@@ -333,7 +333,10 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     if (judged.finding) findings.push(judged.finding);
     if (v.record.check.outcome === 'imported_twice') continue;
     const also = copies.get(v.record.input);
-    recordReports.push(also ? withCopies(judged.report, also) : judged.report);
+    const report = also ? withCopies(judged.report, also) : judged.report;
+    // A grandfathered file's record is unchecked only because its trust was not asked: said, so a verdict never counts it vouched for.
+    const notAsked = v.record.input.trust.kind === 'unchecked' && pinned.has(v.record.input.loc.file);
+    recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
   }
   findings.sort(compareFindings);
   const totals = tallyTotals(
