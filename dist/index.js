@@ -14530,6 +14530,13 @@ function buildSettings(given) {
     const g = fileTrust ? { ...given, ...fileTrust } : given;
     const trustMode = fileTrust?.mode ?? 'enforce';
     const n = g.names;
+    // An empty path is an unset variable, never "no input": `--audit ''` read no export at all, and coverage went with it.
+    for (const [given, name] of [
+        [g.runs, n.runs],
+        [g.audit, n.audit],
+    ])
+        if (given?.some((p) => p.trim() === ''))
+            throw new UsageError('path', `${name}: an empty path (an unset variable?): name the files or folder, or leave it out for the default`);
     const runs = listOr(g.runs, defaults_DEFAULTS.runs);
     const audit = listOr(g.audit, defaults_DEFAULTS.audit);
     const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
@@ -14671,13 +14678,23 @@ async function readFiles(input, ctx, files) {
     const workspace = external_node_path_default().resolve(ctx.workspace);
     const policyValue = input('policy') || defaults_DEFAULTS.policy;
     const explicit = input('policy') !== '' && input('policy') !== defaults_DEFAULTS.policy;
-    const policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
+    let policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
+    // A pull request that points the policy input at a file the base does not have (its own edit of the
+    // workflow) is still judged by the base's policy at the default path: the head's file is what
+    // follows the merge, reviewed against it (a red team: an empty file of the pull request's ran).
+    let moved = false;
+    if (explicit && policyFile.kind === 'pull' && !policyFile.base && policyFile.head !== null) {
+        moved = true;
+        const atDefault = await files.read(inputs_repoPath(workspace, 'policy', defaults_DEFAULTS.policy));
+        if (atDefault.kind === 'pull' && atDefault.base)
+            policyFile = { kind: 'pull', base: atDefault.base, head: policyFile.head };
+    }
     let policy;
     // Where the policy is read (the base on a pull request) holds no file at the default path: a
     // team's policy at a near-miss path there must not leave the gate running without it, whatever
     // the pull request adds at the default path (docs/policy.md §11: "at the commit read").
     const unread = policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base);
-    if (unread && !explicit) {
+    if (unread && (!explicit || moved)) {
         const near = await files.nearMiss();
         if (near !== null)
             throw new UsageError('policy', `no policy file at ${policyValue}, but ${near} exists${policyFile.kind === 'pull' ? ' at the base commit' : ''}: move it to ${policyValue}, or name it with the policy input (policy: ${near})${policyFile.kind === 'pull' && policyFile.head ? `; this pull request adds ${policyValue}, which applies only once merged` : ''}`);

@@ -218,6 +218,24 @@ describe('a red team’s trust escapes (this stop)', () => {
     );
   });
 
+  it('a pull request that points the policy input at a file of its own is judged by the base’s policy at the default path, its file reviewed as what follows the merge', async () => {
+    const v2 = '.github/receipt-gate-v2.yml';
+    const r = await runAction({ workspace: workspace({ [v2]: 'version: 1\n' }), base: { [POLICY]: STRICT }, inputs: { policy: v2 } });
+    expect(r.outputs['result']).toBe('fail');
+    const report = reportOf(r);
+    expect(report.policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
+    expect(report.findings.find((f) => f.code === 'policy_unmet')).toBeDefined();
+    expect(report.findings.filter((f) => f.code === 'policy_changed').map((f) => f.severity)).toContain('warning');
+    // A near-miss at the base is the same configuration error as without the input.
+    const near = await runAction({
+      workspace: workspace({ [v2]: 'version: 1\n' }),
+      base: { '.github/receipt-gate.yaml': STRICT },
+      inputs: { policy: v2 },
+    });
+    expect(near.outputs['result']).toBe('error');
+    expect(near.stdout).toMatch(/\.github\/receipt-gate\.yaml exists at the base commit/);
+  });
+
   it('a pull request that deletes the policy file is a loosening (a warning with its effect), and one whose file held trust: says it removes it', async () => {
     const r = await runAction({ workspace: workspace(), base: { [POLICY]: STRICT } });
     expect(r.outputs['result']).toBe('fail');

@@ -154,6 +154,14 @@ describe('paths on the command line (§6)', () => {
     expect(r.stderr).not.toContain('EISDIR');
   });
 
+  it('--audit "" or --runs= (an unset variable) is a usage error, never an input read from nowhere (a red team: every export dropped, coverage with it, and PASS)', async () => {
+    for (const args of [['--audit', ''], ['--audit='], ['--runs', ' '], ['--audit', '.assay/audit', '--audit', '']]) {
+      const r = await cli(['verify', '-C', workspace(), ...args], ROOT);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--(audit|runs): an empty path \(an unset variable\?\)/);
+    }
+  });
+
   it('--require-signed-records without a trusted signer is a usage error (trust never turned off by an empty list)', async () => {
     const r = await cli(['verify', '-C', workspace(), '--require-signed-records'], ROOT);
     expect(r).toMatchObject({

@@ -127,13 +127,22 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
   const workspace = path.resolve(ctx.workspace);
   const policyValue = input('policy') || DEFAULTS.policy;
   const explicit = input('policy') !== '' && input('policy') !== DEFAULTS.policy;
-  const policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
+  let policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
+  // A pull request that points the policy input at a file the base does not have (its own edit of the
+  // workflow) is still judged by the base's policy at the default path: the head's file is what
+  // follows the merge, reviewed against it (a red team: an empty file of the pull request's ran).
+  let moved = false;
+  if (explicit && policyFile.kind === 'pull' && !policyFile.base && policyFile.head !== null) {
+    moved = true;
+    const atDefault = await files.read(repoPath(workspace, 'policy', DEFAULTS.policy));
+    if (atDefault.kind === 'pull' && atDefault.base) policyFile = { kind: 'pull', base: atDefault.base, head: policyFile.head };
+  }
   let policy: PolicyGiven;
   // Where the policy is read (the base on a pull request) holds no file at the default path: a
   // team's policy at a near-miss path there must not leave the gate running without it, whatever
   // the pull request adds at the default path (docs/policy.md §11: "at the commit read").
   const unread = policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base);
-  if (unread && !explicit) {
+  if (unread && (!explicit || moved)) {
     const near = await files.nearMiss();
     if (near !== null)
       throw new UsageError(

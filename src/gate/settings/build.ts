@@ -175,6 +175,16 @@ export function buildSettings(given: GateInputs): Settings {
   const g: GateInputs = fileTrust ? { ...given, ...fileTrust } : given;
   const trustMode = fileTrust?.mode ?? 'enforce';
   const n = g.names;
+  // An empty path is an unset variable, never "no input": `--audit ''` read no export at all, and coverage went with it.
+  for (const [given, name] of [
+    [g.runs, n.runs],
+    [g.audit, n.audit],
+  ] as const)
+    if (given?.some((p) => p.trim() === ''))
+      throw new UsageError(
+        'path',
+        `${name}: an empty path (an unset variable?): name the files or folder, or leave it out for the default`,
+      );
   const runs = listOr(g.runs, DEFAULTS.runs);
   const audit = listOr(g.audit, DEFAULTS.audit);
   const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
