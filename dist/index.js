@@ -13116,6 +13116,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -13284,6 +13285,31 @@ function identicalAtBase(root, cwd, tree) {
             out.add(local.split((external_node_path_default()).sep).join('/'));
     }
     return out;
+}
+/**
+ * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
+ * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
+ * export the pull request changes or deletes. Null: every base export is there as it was.
+ */
+function auditChangedSinceBase(root, cwd, tree, identical, audit) {
+    const tests = audit
+        .map((a) => a.trim())
+        .filter((a) => a !== '' && !a.startsWith('!'))
+        .map((a) => {
+        const posix = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, a)).split((external_node_path_default()).sep).join('/');
+        if (picomatch_default().scan(a).isGlob)
+            return picomatch_default()(posix, { dot: true });
+        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+    });
+    for (const rel of [...tree.keys()].sort()) {
+        const local = external_node_path_default().relative(cwd, external_node_path_default().join(root, rel));
+        if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
+            continue;
+        const posix = local.split((external_node_path_default()).sep).join('/');
+        if (!identical.has(posix) && tests.some((t) => t(posix)))
+            return posix;
+    }
+    return null;
 }
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
 function changedInCheckout(root) {
@@ -14418,9 +14444,10 @@ function addedEntries(base, head) {
  * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
- * tree cannot be read, nothing of the head applies, and a finding says why.
+ * tree cannot be read, or the pull request changes an audit export the base holds, nothing of the
+ * head applies, and a finding says why.
  * @param added what the head adds (`addedEntries`)
- * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why nothing of the head applies now
  */
 function withBreakGlass(base, head, added, atBase) {
     const count = added.exceptions.length + added.grandfathered.length;
@@ -14431,7 +14458,7 @@ function withBreakGlass(base, head, added, atBase) {
         return {
             policy: base,
             findings: [
-                (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`),
+                (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: ${atBase.reason}; they apply after merge`),
             ],
         };
     const onlyIn = atBase.value;
@@ -14769,7 +14796,22 @@ async function breakGlass(settings, ctx, files) {
     if (added.exceptions.length + added.grandfathered.length === 0)
         return settings;
     const tree = await files.baseTree();
-    const atBase = tree.ok ? { ok: true, value: identicalAtBase(external_node_path_default().resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
+    const root = external_node_path_default().resolve(ctx.workspace);
+    let atBase;
+    if (!tree.ok)
+        atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+    else {
+        const identical = identicalAtBase(root, gate.cwd, tree.value);
+        // A base call left without its record by this pull request is no failure of the base to excuse now.
+        const lost = auditChangedSinceBase(root, gate.cwd, tree.value, identical, gate.audit);
+        atBase =
+            lost === null
+                ? { ok: true, value: identical }
+                : {
+                    ok: false,
+                    reason: `this pull request changes or deletes ${lost}, an audit export the base holds (a call it leaves unverified is no failure of the base)`,
+                };
+    }
     const glass = withBreakGlass(gate.policy, head, added, atBase);
     const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
     return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };

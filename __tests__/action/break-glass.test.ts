@@ -74,6 +74,27 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     expect(changed.outputs['result']).toBe('fail');
   });
 
+  it('never when the pull request changes or deletes an audit export the base holds: the failure it excuses could be its own (a red team: a record deleted, its call excused)', async () => {
+    const binding = await bindingOf();
+    const AUDIT = '.assay/audit/github/2026-11.ndjson';
+    const exported = ndjson([record('github', 'gh-1', bypass)]);
+    // On main the call is verified by its record: green.
+    const green = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: STRICT, [AUDIT]: exported }),
+      base: { [POLICY]: STRICT, [RUN]: runText, [AUDIT]: exported },
+    });
+    expect(green.outputs['result']).toBe('pass');
+    for (const head of [{ [AUDIT]: '' }, {}] as Record<string, string>[]) {
+      const r = await runAction({
+        workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding), ...head }),
+        base: { [POLICY]: STRICT, [RUN]: runText, [AUDIT]: exported },
+      });
+      expect(r.outputs['result']).toBe('fail');
+      const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed' && /none applies now/.test(f.message));
+      expect(changed?.message).toMatch(/changes or deletes \.assay\/audit\/github\/2026-11\.ndjson, an audit export the base holds/);
+    }
+  });
+
   it('a grandfathered entry the pull request adds applies now to a run on the base with the same bytes', async () => {
     const sha256 = (await import('node:crypto')).createHash('sha256').update(runText).digest('hex');
     const grandfather = `${STRICT}grandfathered:\n  - run: ${RUN}\n    sha256: "${sha256}"\n    reason: before the export existed\n`;

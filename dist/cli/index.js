@@ -2940,8 +2940,8 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+var node_modules_picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(node_modules_picomatch);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
@@ -16715,6 +16715,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -16883,6 +16884,31 @@ function identicalAtBase(root, cwd, tree) {
             out.add(local.split(path.sep).join('/'));
     }
     return out;
+}
+/**
+ * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
+ * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
+ * export the pull request changes or deletes. Null: every base export is there as it was.
+ */
+function auditChangedSinceBase(root, cwd, tree, identical, audit) {
+    const tests = audit
+        .map((a) => a.trim())
+        .filter((a) => a !== '' && !a.startsWith('!'))
+        .map((a) => {
+        const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
+        if (picomatch.scan(a).isGlob)
+            return picomatch(posix, { dot: true });
+        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+    });
+    for (const rel of [...tree.keys()].sort()) {
+        const local = path.relative(cwd, path.join(root, rel));
+        if (local.startsWith('..') || path.isAbsolute(local))
+            continue;
+        const posix = local.split(path.sep).join('/');
+        if (!identical.has(posix) && tests.some((t) => t(posix)))
+            return posix;
+    }
+    return null;
 }
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
 function changedInCheckout(root) {
@@ -17324,9 +17350,10 @@ function addedEntries(base, head) {
  * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
- * tree cannot be read, nothing of the head applies, and a finding says why.
+ * tree cannot be read, or the pull request changes an audit export the base holds, nothing of the
+ * head applies, and a finding says why.
  * @param added what the head adds (`addedEntries`)
- * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why nothing of the head applies now
  */
 function withBreakGlass(base, head, added, atBase) {
     const count = added.exceptions.length + added.grandfathered.length;
@@ -17337,7 +17364,7 @@ function withBreakGlass(base, head, added, atBase) {
         return {
             policy: base,
             findings: [
-                finding('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`),
+                finding('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: ${atBase.reason}; they apply after merge`),
             ],
         };
     const onlyIn = atBase.value;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
-import { identicalAtBase, type TreeBlob } from '../gate/repository.js';
+import { auditChangedSinceBase, identicalAtBase, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
@@ -219,7 +219,21 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
   const added = addedEntries(gate.policy, head);
   if (added.exceptions.length + added.grandfathered.length === 0) return settings;
   const tree = await files.baseTree();
-  const atBase = tree.ok ? { ok: true as const, value: identicalAtBase(path.resolve(ctx.workspace), gate.cwd, tree.value) } : tree;
+  const root = path.resolve(ctx.workspace);
+  let atBase: Result<ReadonlySet<string>>;
+  if (!tree.ok) atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+  else {
+    const identical = identicalAtBase(root, gate.cwd, tree.value);
+    // A base call left without its record by this pull request is no failure of the base to excuse now.
+    const lost = auditChangedSinceBase(root, gate.cwd, tree.value, identical, gate.audit);
+    atBase =
+      lost === null
+        ? { ok: true, value: identical }
+        : {
+            ok: false,
+            reason: `this pull request changes or deletes ${lost}, an audit export the base holds (a call it leaves unverified is no failure of the base)`,
+          };
+  }
   const glass = withBreakGlass(gate.policy, head, added, atBase);
   const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
   return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };

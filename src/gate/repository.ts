@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
@@ -185,6 +186,35 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
     if (blobId(readFileSync(abs), blob.id.length) === blob.id) out.add(local.split(path.sep).join('/'));
   }
   return out;
+}
+
+/**
+ * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
+ * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
+ * export the pull request changes or deletes. Null: every base export is there as it was.
+ */
+export function auditChangedSinceBase(
+  root: string,
+  cwd: string,
+  tree: ReadonlyMap<string, TreeBlob>,
+  identical: ReadonlySet<string>,
+  audit: readonly string[],
+): string | null {
+  const tests = audit
+    .map((a) => a.trim())
+    .filter((a) => a !== '' && !a.startsWith('!'))
+    .map((a): ((local: string) => boolean) => {
+      const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
+      if (picomatch.scan(a).isGlob) return picomatch(posix, { dot: true });
+      return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+    });
+  for (const rel of [...tree.keys()].sort()) {
+    const local = path.relative(cwd, path.join(root, rel));
+    if (local.startsWith('..') || path.isAbsolute(local)) continue;
+    const posix = local.split(path.sep).join('/');
+    if (!identical.has(posix) && tests.some((t) => t(posix))) return posix;
+  }
+  return null;
 }
 
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */

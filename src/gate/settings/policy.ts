@@ -181,9 +181,10 @@ export function addedEntries(
  * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
  * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
  * never to what it adds or changes; everything else in its policy waits for the merge. When the base
- * tree cannot be read, nothing of the head applies, and a finding says why.
+ * tree cannot be read, or the pull request changes an audit export the base holds, nothing of the
+ * head applies, and a finding says why.
  * @param added what the head adds (`addedEntries`)
- * @param atBase the run files (as the report names them) present with the same bytes at the base, or why they are not known
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why nothing of the head applies now
  */
 export function withBreakGlass(
   base: Policy,
@@ -201,7 +202,7 @@ export function withBreakGlass(
         finding(
           'policy_changed',
           at,
-          `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: the base commit's files could not be compared (${atBase.reason}); they apply after merge`,
+          `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: ${atBase.reason}; they apply after merge`,
         ),
       ],
     };
