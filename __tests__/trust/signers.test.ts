@@ -452,6 +452,44 @@ describe('keys and signing tools', () => {
   });
 });
 
+describe('sign never launders (a red team)', () => {
+  const signWith = (dir: string, input: string) =>
+    cli(['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'out.ndjson'), path.join(dir, input)], ROOT);
+
+  it('an entry already signed (by another key, or edited after it was signed) is refused, located; nothing is written', async () => {
+    const genuine = record('github', 'gh-1', addKey());
+    const other = signed(genuine, seededKey(9));
+    const edited = { ...other, subject: record('github', 'gh-1', addKey({ target: deployKey({ repo: 'evil-repo' }) }))['subject'] };
+    const dir = writeFiles(tempDir(), { 'other.ndjson': `${JSON.stringify(other)}\n`, 'edited.ndjson': `${JSON.stringify(edited)}\n` });
+    for (const input of ['other.ndjson', 'edited.ndjson']) {
+      const r = await signWith(dir, input);
+      expect(r.code, input).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(`${input.replace('.', '\\.')}:1:1: record "gh-1" is already signed \\(key sha256:[0-9a-f]{64}\\)`),
+      );
+      expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+    }
+  });
+
+  it('one record id with two subjects is refused (the gate would find both duplicate_record); the same entry twice is signed', async () => {
+    const a = record('github', 'gh-1', addKey());
+    const b = record('github', 'gh-1', addKey({ target: deployKey({ title: 'another' }) }));
+    const dir = writeFiles(tempDir(), {
+      'dup.ndjson': `${JSON.stringify(a)}\n${JSON.stringify(b)}\n`,
+      'twice.ndjson': `${JSON.stringify(a)}\n${JSON.stringify(a)}\n`,
+    });
+    const dup = await signWith(dir, 'dup.ndjson');
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(
+      /dup\.ndjson:2:1: record "gh-1" \(github\) has another subject than the record of the same id at .*dup\.ndjson:1/,
+    );
+    expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+    const twice = await signWith(dir, 'twice.ndjson');
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+});
+
 describe('signature checks on the thread pool (dist/ as a real process)', () => {
   it('600 signed records checked by the bundled CLI reach the same verdicts as the gate in-process', async () => {
     const key = seededKey(3);

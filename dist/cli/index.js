@@ -18887,7 +18887,15 @@ function signRecords(key, inputs, limits, signedAt) {
             entries.push(x);
     }
     const lines = [];
+    // One identity (provider, record_id) with two subjects is duplicate_record to the gate: never signed.
+    const identities = new Map();
     for (const r of entries) {
+        const what = r.kind === 'record' ? `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}` : 'coverage statement';
+        if (r.signer !== null) {
+            // Re-signing would vouch for what another key signed, or for an entry edited after it was signed.
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, `${what} is already signed (key ${(0,core_text/* quote */.hD)(r.signer)}): sign signs an export job's unsigned entries; remove the signature member first to sign it again on purpose`));
+            continue;
+        }
         if (r.kind === 'statement') {
             // A coverage statement is signed as it is, under its own payload type (docs/coverage.md §5).
             if (r.payload !== undefined)
@@ -18900,6 +18908,14 @@ function signRecords(key, inputs, limits, signedAt) {
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
             continue;
         }
+        const identity = `${r.record.provider}\u0000${r.record.record_id}`;
+        const first = identities.get(identity);
+        if (first && first.digest !== bound.digest) {
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, `${what} (${(0,core_text/* quote */.hD)(r.record.provider)}) has another subject than the record of the same id at ${first.at}: one audit entry has one subject (the gate would find both duplicate_record)`));
+            continue;
+        }
+        if (!first)
+            identities.set(identity, { digest: bound.digest, at: `${r.loc.file}:${r.loc.line}` });
         lines.push(signedLine(r.payload, key, signedAt));
     }
     if (errors.length > 0)
@@ -18930,7 +18946,7 @@ const sign = {
         name: 'sign',
         synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
         summary: "sign audit records with an export job's private key",
-        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid, a record whose binding does not recompute, an entry already signed (re-signing would vouch for what another key signed) or one record id with two subjects',
         options: sign_OPTIONS,
     },
     run(ctx) {

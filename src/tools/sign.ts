@@ -40,7 +40,21 @@ export function signRecords(
     for (const x of read.entries) entries.push(x);
   }
   const lines: string[] = [];
+  // One identity (provider, record_id) with two subjects is duplicate_record to the gate: never signed.
+  const identities = new Map<string, { readonly digest: string; readonly at: string }>();
   for (const r of entries) {
+    const what = r.kind === 'record' ? `record ${JSON.stringify(quote(r.record.record_id))}` : 'coverage statement';
+    if (r.signer !== null) {
+      // Re-signing would vouch for what another key signed, or for an entry edited after it was signed.
+      errors.push(
+        finding(
+          'invalid_artifact',
+          r.loc,
+          `${what} is already signed (key ${quote(r.signer)}): sign signs an export job's unsigned entries; remove the signature member first to sign it again on purpose`,
+        ),
+      );
+      continue;
+    }
     if (r.kind === 'statement') {
       // A coverage statement is signed as it is, under its own payload type (docs/coverage.md §5).
       if (r.payload !== undefined) lines.push(signedLine(r.payload, key, signedAt, COVERAGE_PAYLOAD_TYPE));
@@ -52,6 +66,19 @@ export function signRecords(
       errors.push(finding('invalid_artifact', r.loc, why));
       continue;
     }
+    const identity = `${r.record.provider}\u0000${r.record.record_id}`;
+    const first = identities.get(identity);
+    if (first && first.digest !== bound.digest) {
+      errors.push(
+        finding(
+          'invalid_artifact',
+          r.loc,
+          `${what} (${quote(r.record.provider)}) has another subject than the record of the same id at ${first.at}: one audit entry has one subject (the gate would find both duplicate_record)`,
+        ),
+      );
+      continue;
+    }
+    if (!first) identities.set(identity, { digest: bound.digest, at: `${r.loc.file}:${r.loc.line}` });
     lines.push(signedLine(r.payload, key, signedAt));
   }
   if (errors.length > 0) return { ok: false, reason: errors };

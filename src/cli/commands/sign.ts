@@ -23,7 +23,7 @@ export const sign: Command = {
     synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
     summary: "sign audit records with an export job's private key",
     about:
-      'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+      'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid, a record whose binding does not recompute, an entry already signed (re-signing would vouch for what another key signed) or one record id with two subjects',
     options: OPTIONS,
   },
   run(ctx) {
