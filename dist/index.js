@@ -11723,16 +11723,18 @@ function buildAnnotations(report, prefix, scope = 'all') {
 
 
 
+
 const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
 /** An id as the API gave it (a number, or digits), as digits; null when it is neither. */
 const idOf = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? String(v) : typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v) ? v : null;
 const check_run_member = (data, key) => typeof data === 'object' && data !== null && key in data ? data[key] : undefined;
 /**
  * The check run this job already created, when a create's answer was lost (a 5xx or no answer after
- * GitHub may have made it): found by its name on the head commit with the completion time this job
- * gave it (to the second: an earlier attempt's run of the same name is not this one). Null: none.
+ * GitHub may have made it): found by its name on the head commit with the `external_id` this job gave
+ * it (a random id of this publication: another job's run of the same name, completed the same second
+ * with another conclusion, is never taken for it) and the completion time. Null: none.
  */
-async function findCreated(api, target) {
+async function findCreated(api, target, externalId) {
     const q = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/commits/${encodeURIComponent(target.headSha)}/check-runs?check_name=${encodeURIComponent(target.name)}&filter=latest`;
     let res;
     try {
@@ -11748,7 +11750,7 @@ async function findCreated(api, target) {
         const id = idOf(check_run_member(r, 'id'));
         const completed = check_run_member(r, 'completed_at');
         const same = typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(target.completedAt.getTime() / 1000);
-        if (id === null || check_run_member(r, 'name') !== target.name || !same)
+        if (id === null || check_run_member(r, 'name') !== target.name || check_run_member(r, 'external_id') !== externalId || !same)
             continue;
         const html = check_run_member(r, 'html_url');
         return { id, url: typeof html === 'string' && /^https?:\/\//.test(html) ? html : null };
@@ -11784,6 +11786,7 @@ async function publishCheckRun(api, target, output, annotations) {
     });
     // A create that failed with no run found by the lookup is sent once more before falling back.
     let retried = false;
+    const externalId = `receipt-gate:${(0,external_node_crypto_.randomUUID)()}`;
     for (let b = 0; b < batches.length; b++) {
         const batch = batches[b] ?? [];
         const body = { output: { ...out, annotations: batch.map(toApi) } };
@@ -11797,6 +11800,7 @@ async function publishCheckRun(api, target, output, annotations) {
                     status: 'completed',
                     conclusion: target.conclusion,
                     completed_at: target.completedAt.toISOString(),
+                    external_id: externalId,
                     ...body,
                 };
                 res = await api.request('POST', base, create, { once: true });
@@ -11811,7 +11815,7 @@ async function publishCheckRun(api, target, output, annotations) {
         requests++;
         // A create whose answer was lost may have made the run: find it before creating another.
         if (id === null && (res === null || res.status >= 500)) {
-            const found = await findCreated(api, target);
+            const found = await findCreated(api, target, externalId);
             requests++;
             if (found) {
                 id = found.id;

@@ -609,8 +609,8 @@ describe("GitHub's contract and a misspelt input (issue 35, items 4 and 7–9)",
     expect(r.outputs['check-run-id']).toBe('9007199254740993');
   });
 
-  it('9: a 502 after GitHub made the run: the retry finds it by name and head SHA instead of creating a second one; Accept is vnd.github+json', async () => {
-    let made: { name?: string; completed_at?: string } = {};
+  it('9: a 502 after GitHub made the run: the retry finds it by name, head SHA and its own external_id (never another job’s run of the name) instead of creating a second one; Accept is vnd.github+json', async () => {
+    let made: { name?: string; completed_at?: string; external_id?: string } = {};
     const r = await runAction({
       workspace: corpus120(),
       responder: (req) => {
@@ -624,7 +624,15 @@ describe("GitHub's contract and a misspelt input (issue 35, items 4 and 7–9)",
             body: {
               total_count: 1,
               check_runs: [
-                { id: 31, name: made.name, completed_at: made.completed_at, html_url: 'https://github.com/acme/agents/runs/31' },
+                // Another job's run of the same name, completed the same second (a matrix job): never this one's.
+                { id: 30, name: made.name, completed_at: made.completed_at, external_id: 'another-job', conclusion: 'success' },
+                {
+                  id: 31,
+                  name: made.name,
+                  completed_at: made.completed_at,
+                  external_id: made.external_id,
+                  html_url: 'https://github.com/acme/agents/runs/31',
+                },
               ],
             },
           };
@@ -636,5 +644,28 @@ describe("GitHub's contract and a misspelt input (issue 35, items 4 and 7–9)",
     expect(r.requests.every((q) => q.headers.accept === 'application/vnd.github+json')).toBe(true);
     expect(r.requests[1]?.url).toContain(`/commits/${HEAD_SHA}/check-runs?check_name=`);
     expect(r.outputs['check-run-id']).toBe('31');
+  });
+
+  it('9b: a lost create with only another job’s run of the name completed that second: not adopted (a red team), the create is sent again', async () => {
+    let made: { name?: string; completed_at?: string } = {};
+    let posts = 0;
+    const r = await runAction({
+      workspace: corpus120(),
+      responder: (req) => {
+        if (req.method === 'POST') {
+          made = req.body;
+          posts++;
+          return posts === 1 ? { status: 502, body: { message: 'Bad gateway' } } : { status: 201, body: { id: 32 } };
+        }
+        if (req.method === 'GET')
+          return {
+            status: 200,
+            body: { total_count: 1, check_runs: [{ id: 777, name: made.name, completed_at: made.completed_at, conclusion: 'success' }] },
+          };
+        return { status: 200, body: { id: 32 } };
+      },
+    });
+    expect(r.requests.map((q) => q.method).slice(0, 3)).toEqual(['POST', 'GET', 'POST']);
+    expect(r.outputs['check-run-id']).toBe('32');
   });
 });

@@ -4,6 +4,7 @@
  * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { Result } from '../core/result.js';
 import { clip } from '../core/text.js';
 import type { Annotation } from './annotations.js';
@@ -68,10 +69,15 @@ const member = (data: unknown, key: string): unknown =>
 
 /**
  * The check run this job already created, when a create's answer was lost (a 5xx or no answer after
- * GitHub may have made it): found by its name on the head commit with the completion time this job
- * gave it (to the second: an earlier attempt's run of the same name is not this one). Null: none.
+ * GitHub may have made it): found by its name on the head commit with the `external_id` this job gave
+ * it (a random id of this publication: another job's run of the same name, completed the same second
+ * with another conclusion, is never taken for it) and the completion time. Null: none.
  */
-async function findCreated(api: GitHubApi, target: CheckRunTarget): Promise<{ readonly id: string; readonly url: string | null } | null> {
+async function findCreated(
+  api: GitHubApi,
+  target: CheckRunTarget,
+  externalId: string,
+): Promise<{ readonly id: string; readonly url: string | null } | null> {
   const q = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/commits/${encodeURIComponent(target.headSha)}/check-runs?check_name=${encodeURIComponent(target.name)}&filter=latest`;
   let res: ApiResponse;
   try {
@@ -86,7 +92,7 @@ async function findCreated(api: GitHubApi, target: CheckRunTarget): Promise<{ re
     const completed = member(r, 'completed_at');
     const same =
       typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(target.completedAt.getTime() / 1000);
-    if (id === null || member(r, 'name') !== target.name || !same) continue;
+    if (id === null || member(r, 'name') !== target.name || member(r, 'external_id') !== externalId || !same) continue;
     const html = member(r, 'html_url');
     return { id, url: typeof html === 'string' && /^https?:\/\//.test(html) ? html : null };
   }
@@ -126,6 +132,7 @@ export async function publishCheckRun(
   });
   // A create that failed with no run found by the lookup is sent once more before falling back.
   let retried = false;
+  const externalId = `receipt-gate:${randomUUID()}`;
   for (let b = 0; b < batches.length; b++) {
     const batch = batches[b] ?? [];
     const body: Record<string, unknown> = { output: { ...out, annotations: batch.map(toApi) } };
@@ -139,6 +146,7 @@ export async function publishCheckRun(
           status: 'completed',
           conclusion: target.conclusion,
           completed_at: target.completedAt.toISOString(),
+          external_id: externalId,
           ...body,
         };
         res = await api.request('POST', base, create, { once: true });
@@ -151,7 +159,7 @@ export async function publishCheckRun(
     requests++;
     // A create whose answer was lost may have made the run: find it before creating another.
     if (id === null && (res === null || res.status >= 500)) {
-      const found = await findCreated(api, target);
+      const found = await findCreated(api, target, externalId);
       requests++;
       if (found) {
         id = found.id;
