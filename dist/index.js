@@ -12604,6 +12604,7 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
+
 const lstatOrNull = (file) => {
     try {
         return (0,external_node_fs_.lstatSync)(file);
@@ -12612,10 +12613,26 @@ const lstatOrNull = (file) => {
         return null;
     }
 };
-/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+function removeDirs(made) {
+    for (const d of [...made].reverse()) {
+        try {
+            (0,external_node_fs_.rmdirSync)(d);
+        }
+        catch {
+            return; // not empty, or gone: what is left stays
+        }
+    }
+}
+/**
+ * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
+ * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
+ * folders made for it.
+ */
+function writeTemp(file, text, made = []) {
+    for (const d of (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file)))
+        made.push(d);
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.receipt-gate-${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
         if (typeof text === 'string')
@@ -12650,20 +12667,40 @@ class FileWriteError extends Error {
         this.reason = reason;
     }
 }
+/**
+ * Write every file whole, all of them or none: each staged in a temporary file beside it, then the
+ * outputs that are written in place (a FIFO, a device, this process's own output: nothing there can
+ * be put back), then every staged file renamed over its place, what was replaced put back if a rename
+ * fails. A failure removes every temporary file and the folders made for them, and names the file it
+ * failed at.
+ */
 function writeAllWhole(files) {
     const inPlace = files.map(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
     const staged = [];
+    const made = [];
+    const discard = () => {
+        for (const { tmp } of staged) {
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
+        }
+        removeDirs(made);
+    };
     let at = '';
     try {
         files.forEach(([file, text], i) => {
             at = file;
             if (!inPlace[i])
-                staged.push({ file, tmp: writeTemp(file, text) });
+                staged.push({ file, tmp: writeTemp(file, text, made) });
+        });
+        // Before any rename: one that fails leaves none of the files renamed into place.
+        files.forEach(([file, text], i) => {
+            at = file;
+            if (inPlace[i])
+                (0,external_node_fs_.writeFileSync)(file, text);
         });
     }
     catch (error) {
-        for (const { tmp } of staged)
-            (0,external_node_fs_.rmSync)(tmp, { force: true });
+        discard();
         throw new FileWriteError(at, error);
     }
     const done = [];
@@ -12687,23 +12724,12 @@ function writeAllWhole(files) {
             else
                 (0,external_node_fs_.rmSync)(file, { force: true });
         }
-        for (const { tmp } of staged) {
-            (0,external_node_fs_.rmSync)(tmp, { force: true });
-            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
-        }
+        discard();
         throw new FileWriteError(at, error);
     }
     for (const { kept } of done)
         if (kept)
             (0,external_node_fs_.rmSync)(kept, { force: true });
-    for (const [file, text] of files.filter((_, i) => inPlace[i])) {
-        try {
-            (0,external_node_fs_.writeFileSync)(file, text);
-        }
-        catch (error) {
-            throw new FileWriteError(file, error);
-        }
-    }
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -18277,7 +18303,8 @@ async function openOutput(file) {
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 /**
- * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists;
+ * returns the folders it made, outermost first (what a writer that fails removes again).
  * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
  * exists (under /proc): here that is an error, as any other that stops it.
  */
@@ -18303,9 +18330,11 @@ function makeDirs(dir) {
         missing.push(at);
         at = parent;
     }
+    const made = [];
     for (const d of missing.reverse()) {
         try {
             (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(d);
+            made.push(d);
         }
         catch (error) {
             // Made meanwhile by another writer: as good as made here.
@@ -18313,6 +18342,7 @@ function makeDirs(dir) {
                 throw error;
         }
     }
+    return made;
 }
 
 

@@ -118,6 +118,65 @@ describe('writeAllWhole: several files as one (a red team, this stop: import --p
   });
 });
 
+describe('writes that fail leave nothing (a red team)', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'an in-place output that fails (/dev/full) is written before any rename: the staged files are not left',
+    () => {
+      const dir = writeFiles(tempDir(), { 'pred.json': 'before' });
+      expect(() =>
+        writeAllWhole([
+          [path.join(dir, 'pred.json'), 'P'],
+          [path.join(dir, 'new', 'sub', 'r.json'), 'R'],
+          ['/dev/full', 'V'],
+        ]),
+      ).toThrow(/ENOSPC/);
+      expect(readFileSync(path.join(dir, 'pred.json'), 'utf8')).toBe('before');
+      // The folders made for the staged file are removed again.
+      expect(listing(dir)).toBe('pred.json');
+    },
+  );
+
+  it('a file whose folders had to be made and that fails takes the folders with it; a legal 250-byte name is written', () => {
+    const dir = writeFiles(tempDir(), { notadir: 'x' });
+    expect(() =>
+      writeAllWhole([
+        [path.join(dir, 'made', 'deeper', 'a.json'), 'A'],
+        [path.join(dir, 'notadir', 'b.json'), 'B'],
+      ]),
+    ).toThrow();
+    expect(listing(dir)).toBe('notadir');
+    const long = `${'y'.repeat(244)}.ndjson`;
+    writeWhole(path.join(dir, long), 'L');
+    expect(readFileSync(path.join(dir, long), 'utf8')).toBe('L');
+  });
+
+  it('import with an output on /dev/full writes no predicate', async () => {
+    if (process.platform !== 'linux') return;
+    const dir = writeFiles(tempDir(), {
+      'd.json': readFileSync(path.join(ROOT, 'fixtures/import/github/webhook-deliveries.json'), 'utf8'),
+    });
+    const r = await cli(['import', 'github-webhook', '--predicate', 'pred.json', '--output', '/dev/full', 'd.json'], dir);
+    expect(r.code).toBe(2);
+    expect(listing(dir)).toBe('d.json');
+  });
+
+  it('keygen: a public key that cannot be written takes the private key with it (a dangling link is there); --out naming a folder is a usage error', async () => {
+    const dir = tempDir();
+    symlinkSync('nowhere', path.join(dir, 'p.pub.pem'));
+    const r = await cli(['keygen', '--out', 'p'], dir);
+    expect(r.code).toBe(2);
+    expect(listing(dir)).toBe('p.pub.pem');
+    mkdirSync(path.join(dir, 'keys'));
+    for (const out of ['keys/', 'keys']) {
+      const f = await cli(['keygen', '--out', out], dir);
+      expect(f.code, out).toBe(2);
+      expect(f.stderr).toMatch(/names a folder; --out is the prefix of the two files \(e\.g\. keys\/signer/);
+    }
+    expect(listing(dir)).toBe('keys\np.pub.pem');
+    expect(listing(path.join(dir, 'keys'))).toBe('');
+  });
+});
+
 describe('an output whose folder cannot be made', () => {
   it.skipIf(process.platform !== 'linux')(
     'under /proc (Node’s recursive mkdir never returns there): exit 2 naming the path, never a hang',

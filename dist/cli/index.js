@@ -7777,6 +7777,7 @@ var output = __nccwpck_require__(1534);
 
 
 
+
 const lstatOrNull = (file) => {
     try {
         return (0,external_node_fs_.lstatSync)(file);
@@ -7785,10 +7786,26 @@ const lstatOrNull = (file) => {
         return null;
     }
 };
-/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+function removeDirs(made) {
+    for (const d of [...made].reverse()) {
+        try {
+            (0,external_node_fs_.rmdirSync)(d);
+        }
+        catch {
+            return; // not empty, or gone: what is left stays
+        }
+    }
+}
+/**
+ * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
+ * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
+ * folders made for it.
+ */
+function writeTemp(file, text, made = []) {
+    for (const d of (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file)))
+        made.push(d);
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.receipt-gate-${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
         if (typeof text === 'string')
@@ -7823,20 +7840,40 @@ class FileWriteError extends Error {
         this.reason = reason;
     }
 }
+/**
+ * Write every file whole, all of them or none: each staged in a temporary file beside it, then the
+ * outputs that are written in place (a FIFO, a device, this process's own output: nothing there can
+ * be put back), then every staged file renamed over its place, what was replaced put back if a rename
+ * fails. A failure removes every temporary file and the folders made for them, and names the file it
+ * failed at.
+ */
 function writeAllWhole(files) {
     const inPlace = files.map(([file]) => (0,output/* outputPlace */.hb)(file) === 'in place');
     const staged = [];
+    const made = [];
+    const discard = () => {
+        for (const { tmp } of staged) {
+            (0,external_node_fs_.rmSync)(tmp, { force: true });
+            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
+        }
+        removeDirs(made);
+    };
     let at = '';
     try {
         files.forEach(([file, text], i) => {
             at = file;
             if (!inPlace[i])
-                staged.push({ file, tmp: writeTemp(file, text) });
+                staged.push({ file, tmp: writeTemp(file, text, made) });
+        });
+        // Before any rename: one that fails leaves none of the files renamed into place.
+        files.forEach(([file, text], i) => {
+            at = file;
+            if (inPlace[i])
+                (0,external_node_fs_.writeFileSync)(file, text);
         });
     }
     catch (error) {
-        for (const { tmp } of staged)
-            (0,external_node_fs_.rmSync)(tmp, { force: true });
+        discard();
         throw new FileWriteError(at, error);
     }
     const done = [];
@@ -7860,23 +7897,12 @@ function writeAllWhole(files) {
             else
                 (0,external_node_fs_.rmSync)(file, { force: true });
         }
-        for (const { tmp } of staged) {
-            (0,external_node_fs_.rmSync)(tmp, { force: true });
-            (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
-        }
+        discard();
         throw new FileWriteError(at, error);
     }
     for (const { kept } of done)
         if (kept)
             (0,external_node_fs_.rmSync)(kept, { force: true });
-    for (const [file, text] of files.filter((_, i) => inPlace[i])) {
-        try {
-            (0,external_node_fs_.writeFileSync)(file, text);
-        }
-        catch (error) {
-            throw new FileWriteError(file, error);
-        }
-    }
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
@@ -13075,25 +13101,53 @@ const importRun = {
 function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
     const pubFile = `${prefix}.pub.pem`;
-    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_.existsSync)(f));
+    // Anything at either name, a dangling link included, is there: never written through or beside.
+    const there = [keyFile, pubFile].filter((f) => present(f));
     if (there.length > 0)
         return existingPair(keyFile, pubFile, there.length === 2);
     const pair = newKeyPair();
+    let made = [];
+    let wroteKey = false;
     try {
-        (0,output/* makeDirs */.X2)(external_node_path_default().dirname(keyFile));
+        made = (0,output/* makeDirs */.X2)(external_node_path_default().dirname(keyFile));
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
         (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        wroteKey = true;
         (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (error) {
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}`)] };
+        // Both or neither: a private key without its public key is only a refusal next time.
+        if (wroteKey)
+            (0,external_node_fs_.rmSync)(keyFile, { force: true });
+        for (const d of [...made].reverse()) {
+            try {
+                (0,external_node_fs_.rmdirSync)(d);
+            }
+            catch {
+                break;
+            }
+        }
+        return {
+            ok: false,
+            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}; nothing written`)],
+        };
     }
     return { ok: true, value: { keyId: pair.keyId, kept: false } };
+}
+/** Whether anything is at `file` (a dangling link included, which existsSync does not see). */
+function present(file) {
+    try {
+        (0,external_node_fs_.lstatSync)(file);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 function existingPair(keyFile, pubFile, both) {
     const refuse = (file, why) => ({ ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', file, why)] });
     if (!both)
-        return refuse((0,external_node_fs_.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
+        return refuse(present(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
     let key;
     let pub;
     try {
@@ -13120,6 +13174,15 @@ function existingPair(keyFile, pubFile, both) {
 
 
 
+
+const isDirectory = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).isDirectory();
+    }
+    catch {
+        return false;
+    }
+};
 const keygen_OPTIONS = [
     { flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' },
 ];
@@ -13139,6 +13202,9 @@ const keygen_keygen = {
             throw new types_UsageError('value', `keygen: unexpected argument "${rest[0]}"`);
         if (!flags.out)
             throw new types_UsageError('missing', 'keygen: --out PREFIX is required');
+        // A prefix that names a folder would write PREFIX.key.pem beside it, not in it.
+        if (/[/\\]$/.test(flags.out) || isDirectory(external_node_path_default().resolve(ctx.cwd, flags.out)))
+            throw new types_UsageError('value', `keygen: --out "${flags.out}" names a folder; --out is the prefix of the two files (e.g. ${flags.out.replace(/[/\\]+$/, '')}/signer writes signer.key.pem and signer.pub.pem in it)`);
         // Both files stay inside the working directory through every directory above them.
         for (const suffix of ['.key.pem', '.pub.pem'])
             outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
@@ -21645,7 +21711,8 @@ async function openOutput(file) {
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 /**
- * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists;
+ * returns the folders it made, outermost first (what a writer that fails removes again).
  * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
  * exists (under /proc): here that is an error, as any other that stops it.
  */
@@ -21671,9 +21738,11 @@ function makeDirs(dir) {
         missing.push(at);
         at = parent;
     }
+    const made = [];
     for (const d of missing.reverse()) {
         try {
             (0,external_node_fs_.mkdirSync)(d);
+            made.push(d);
         }
         catch (error) {
             // Made meanwhile by another writer: as good as made here.
@@ -21681,6 +21750,7 @@ function makeDirs(dir) {
                 throw error;
         }
     }
+    return made;
 }
 
 

@@ -8406,7 +8406,8 @@ async function openOutput(file) {
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 /**
- * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists;
+ * returns the folders it made, outermost first (what a writer that fails removes again).
  * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
  * exists (under /proc): here that is an error, as any other that stops it.
  */
@@ -8432,9 +8433,11 @@ function makeDirs(dir) {
         missing.push(at);
         at = parent;
     }
+    const made = [];
     for (const d of missing.reverse()) {
         try {
             (0,external_node_fs_namespaceObject.mkdirSync)(d);
+            made.push(d);
         }
         catch (error) {
             // Made meanwhile by another writer: as good as made here.
@@ -8442,6 +8445,7 @@ function makeDirs(dir) {
                 throw error;
         }
     }
+    return made;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/cache.ts

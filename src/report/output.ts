@@ -52,11 +52,12 @@ export const cannotWriteText = (what: string, file: string, error: unknown): str
   `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
- * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists.
+ * `mkdir -p` one level at a time: the folders of an output made from the nearest one that exists;
+ * returns the folders it made, outermost first (what a writer that fails removes again).
  * Node's own recursive mkdir never returns where the kernel answers ENOENT for a folder whose parent
  * exists (under /proc): here that is an error, as any other that stops it.
  */
-export function makeDirs(dir: string): void {
+export function makeDirs(dir: string): readonly string[] {
   const missing: string[] = [];
   let at = path.resolve(dir);
   for (;;) {
@@ -75,12 +76,15 @@ export function makeDirs(dir: string): void {
     missing.push(at);
     at = parent;
   }
+  const made: string[] = [];
   for (const d of missing.reverse()) {
     try {
       mkdirSync(d);
+      made.push(d);
     } catch (error) {
       // Made meanwhile by another writer: as good as made here.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d).isDirectory()) throw error;
     }
   }
+  return made;
 }

@@ -1,5 +1,5 @@
 /** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
@@ -17,18 +17,44 @@ import { newKeyPair, parsePrivateKey } from './signing.js';
 export function keygen(prefix: string): Result<{ readonly keyId: string; readonly kept: boolean }, readonly Finding[]> {
   const keyFile = `${prefix}.key.pem`;
   const pubFile = `${prefix}.pub.pem`;
-  const there = [keyFile, pubFile].filter((f) => existsSync(f));
+  // Anything at either name, a dangling link included, is there: never written through or beside.
+  const there = [keyFile, pubFile].filter((f) => present(f));
   if (there.length > 0) return existingPair(keyFile, pubFile, there.length === 2);
   const pair = newKeyPair();
+  let made: readonly string[] = [];
+  let wroteKey = false;
   try {
-    makeDirs(path.dirname(keyFile));
+    made = makeDirs(path.dirname(keyFile));
     // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
     writeFileSync(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+    wroteKey = true;
     writeFileSync(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
   } catch (error) {
-    return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(error)}`)] };
+    // Both or neither: a private key without its public key is only a refusal next time.
+    if (wroteKey) rmSync(keyFile, { force: true });
+    for (const d of [...made].reverse()) {
+      try {
+        rmdirSync(d);
+      } catch {
+        break;
+      }
+    }
+    return {
+      ok: false,
+      reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(error)}; nothing written`)],
+    };
   }
   return { ok: true, value: { keyId: pair.keyId, kept: false } };
+}
+
+/** Whether anything is at `file` (a dangling link included, which existsSync does not see). */
+function present(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function existingPair(
@@ -39,7 +65,7 @@ function existingPair(
   const refuse = (file: string, why: string) => ({ ok: false as const, reason: [inputFinding('invalid_artifact', file, why)] });
   if (!both)
     return refuse(
-      existsSync(keyFile) ? keyFile : pubFile,
+      present(keyFile) ? keyFile : pubFile,
       'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)',
     );
   let key: ReturnType<typeof parsePrivateKey>;

@@ -1,5 +1,18 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  type Stats,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { makeDirs, outputPlace } from '../report/output.js';
 
@@ -11,10 +24,25 @@ const lstatOrNull = (file: string): Stats | null => {
   }
 };
 
-/** `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. */
-function writeTemp(file: string, text: string | Iterable<string>): string {
-  makeDirs(path.dirname(file));
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+function removeDirs(made: readonly string[]): void {
+  for (const d of [...made].reverse()) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty, or gone: what is left stays
+    }
+  }
+}
+
+/**
+ * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
+ * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
+ * folders made for it.
+ */
+function writeTemp(file: string, text: string | Iterable<string>, made: string[] = []): string {
+  for (const d of makeDirs(path.dirname(file))) made.push(d);
+  const tmp = path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     if (typeof text === 'string') writeSync(fd, text);
@@ -47,17 +75,37 @@ export class FileWriteError extends Error {
   }
 }
 
+/**
+ * Write every file whole, all of them or none: each staged in a temporary file beside it, then the
+ * outputs that are written in place (a FIFO, a device, this process's own output: nothing there can
+ * be put back), then every staged file renamed over its place, what was replaced put back if a rename
+ * fails. A failure removes every temporary file and the folders made for them, and names the file it
+ * failed at.
+ */
 export function writeAllWhole(files: readonly (readonly [string, string])[]): void {
   const inPlace = files.map(([file]) => outputPlace(file) === 'in place');
   const staged: { readonly file: string; readonly tmp: string }[] = [];
+  const made: string[] = [];
+  const discard = (): void => {
+    for (const { tmp } of staged) {
+      rmSync(tmp, { force: true });
+      rmSync(`${tmp}.kept`, { force: true });
+    }
+    removeDirs(made);
+  };
   let at = '';
   try {
     files.forEach(([file, text], i) => {
       at = file;
-      if (!inPlace[i]) staged.push({ file, tmp: writeTemp(file, text) });
+      if (!inPlace[i]) staged.push({ file, tmp: writeTemp(file, text, made) });
+    });
+    // Before any rename: one that fails leaves none of the files renamed into place.
+    files.forEach(([file, text], i) => {
+      at = file;
+      if (inPlace[i]) writeFileSync(file, text);
     });
   } catch (error) {
-    for (const { tmp } of staged) rmSync(tmp, { force: true });
+    discard();
     throw new FileWriteError(at, error);
   }
   const done: { readonly file: string; readonly kept: string | null }[] = [];
@@ -77,20 +125,10 @@ export function writeAllWhole(files: readonly (readonly [string, string])[]): vo
       if (kept) renameSync(kept, file);
       else rmSync(file, { force: true });
     }
-    for (const { tmp } of staged) {
-      rmSync(tmp, { force: true });
-      rmSync(`${tmp}.kept`, { force: true });
-    }
+    discard();
     throw new FileWriteError(at, error);
   }
   for (const { kept } of done) if (kept) rmSync(kept, { force: true });
-  for (const [file, text] of files.filter((_, i) => inPlace[i])) {
-    try {
-      writeFileSync(file, text);
-    } catch (error) {
-      throw new FileWriteError(file, error);
-    }
-  }
 }
 
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */

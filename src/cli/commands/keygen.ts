@@ -1,10 +1,19 @@
 /** `receipt-gate keygen --out PREFIX`: a new Ed25519 key pair for an export job (or a producer). */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { keygen as makeKeys } from '../../tools/keygen.js';
 import { type Command, EXIT, findingLines } from '../command.js';
 import { type OptionSpec, parseFlags } from '../options.js';
+
+const isDirectory = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 const OPTIONS = [
   { flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' },
@@ -24,6 +33,12 @@ export const keygen: Command = {
     if (help) return 'help';
     if (rest.length > 0) throw new UsageError('value', `keygen: unexpected argument "${rest[0]}"`);
     if (!flags.out) throw new UsageError('missing', 'keygen: --out PREFIX is required');
+    // A prefix that names a folder would write PREFIX.key.pem beside it, not in it.
+    if (/[/\\]$/.test(flags.out) || isDirectory(path.resolve(ctx.cwd, flags.out)))
+      throw new UsageError(
+        'value',
+        `keygen: --out "${flags.out}" names a folder; --out is the prefix of the two files (e.g. ${flags.out.replace(/[/\\]+$/, '')}/signer writes signer.key.pem and signer.pub.pem in it)`,
+      );
     // Both files stay inside the working directory through every directory above them.
     for (const suffix of ['.key.pem', '.pub.pem']) outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
     const prefix = path.resolve(ctx.cwd, flags.out);
