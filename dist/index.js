@@ -3077,10 +3077,10 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
             const only = rejected.get(rule.actionClass);
             const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
             const why = only
-                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                ? `; the class is only in ${(0,core_text/* visible */.RK)(only)}, a run that is rejected (invalid_artifact): fix that file`
                 : near
                     ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
-                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
+                    : `; classes: ${(0,core_text/* visible */.RK)([...classes].sort(core_text/* cmp */.r2).join(', '))}`;
             return {
                 ok: false,
                 reason: {
@@ -3099,7 +3099,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                     reason: {
                         rule,
                         at: rule.verbAt ?? rule.at,
-                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
                     },
                 };
             }
@@ -11536,6 +11536,7 @@ const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
 
+
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
 const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
@@ -11568,12 +11569,13 @@ function runProducer(p) {
 }
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function visible(text) {
-    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Text a command prints with every line that would start a runner's workflow command (`::error::`,
+ * `::add-mask::`, `##[group]`) made inert: its first character escaped as \uXXXX. The CLI's output
+ * carries names from the evidence (a class, a path) and runs in a workflow's `run:` step, whose
+ * output the runner reads for commands.
+ */
+const inert = (text) => text.replace(/^([ \t]*)(::|##\[)/gm, (_, ws, m) => `${ws}\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}${m.slice(1)}`);
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function text_where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
@@ -11665,20 +11667,20 @@ function buildAnnotations(report, prefix, scope = 'all') {
         const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
         const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
         const lines = [
-            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${(0,core_text/* visible */.RK)((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
         ];
         // A finding about the shortfall says why the level was not reached; the level's own reason
         // would repeat it and add what does not concern the claim.
         if (!fs.some((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code]))
-            lines.push(`Why: ${visible(c.reason)}`);
+            lines.push(`Why: ${(0,core_text/* visible */.RK)(c.reason)}`);
         for (const f of fs)
-            lines.push(`${f.code}: ${visible(f.message)}`);
+            lines.push(`${f.code}: ${(0,core_text/* visible */.RK)(f.message)}`);
         out.push({
             path: p.path,
             line: p.line,
             column: p.column,
             level: worst,
-            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${(0,core_text/* visible */.RK)(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
             message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
         });
     }
@@ -11693,7 +11695,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
                 column: null,
                 level: LEVEL(f.severity),
                 title: f.code,
-                message: clipBytes(`${visible(where)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+                message: clipBytes(`${(0,core_text/* visible */.RK)(where)}: ${(0,core_text/* visible */.RK)(f.message)}`, MESSAGE_MAX_BYTES),
             });
             continue;
         }
@@ -11704,7 +11706,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
             column: p.column,
             level: LEVEL(f.severity),
             title: f.code,
-            message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
+            message: clipBytes(p.inside + (0,core_text/* visible */.RK)(f.message), MESSAGE_MAX_BYTES),
         });
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
@@ -12085,7 +12087,7 @@ function renderSarif(report, prefix, version) {
 const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 /** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
 function md(text) {
-    return visible(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,core_text/* visible */.RK)(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 /** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
 function summary_link(ctx, file, line, member, commit) {
@@ -13693,7 +13695,7 @@ function requireExistingPaths(inputs, cwd, name) {
         const slashed = input.replaceAll('\\', '/');
         if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
             throw new UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
-        throw new UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+        throw new UsageError('path', `${name}: "${(0,core_text/* visible */.RK)(input)}" does not exist${nearestExisting(cwd, abs)}`);
     }
 }
 /** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
@@ -13716,9 +13718,10 @@ function nearestExisting(cwd, abs) {
         /* not a directory: no suggestion */
     }
     const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    // Names on disk are shown, never interpreted (a folder named with a line break and a workflow command).
     if (near !== null)
-        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
-    return ` (the nearest existing path is "${rel(dir)}")`;
+        return ` (did you mean "${(0,core_text/* visible */.RK)(rel(external_node_path_default().join(dir, near, ...missing.slice(1))))}"?)`;
+    return ` (the nearest existing path is "${(0,core_text/* visible */.RK)(rel(dir))}")`;
 }
 /** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
 function canonical(file) {
@@ -15189,7 +15192,7 @@ const jobKey = (settings, env) => (0,binding/* sha256Hex */.fg)(JSON.stringify([
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
-const line = (s) => visible(s).replace(/^::/, ':\u200b:');
+const line = (s) => (0,core_text/* visible */.RK)(s).replace(/^::/, ':\u200b:');
 /** A check run's page: the API's, else the one GitHub serves for that id. */
 const runUrl = (ctx, owner, repo, run) => ({
     id: run.id,
@@ -15296,7 +15299,7 @@ async function configurationError(core, env, message) {
     const fence = '`'.repeat(Math.max(3, longest + 1));
     try {
         await core.summary
-            .addRaw(`## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${visible(message)}\n${fence}\n`)
+            .addRaw(`## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${(0,core_text/* visible */.RK)(message)}\n${fence}\n`)
             .write();
     }
     catch (error) {
@@ -16248,6 +16251,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   RK: () => (/* binding */ visible),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
@@ -16262,6 +16266,12 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
 const quote = (s, max = 200) => clip(s, max);
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(text) {
+    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
 function clip(text, max, marker = '…') {
     if (text.length <= max)

@@ -1,12 +1,14 @@
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 import { EXIT } from './cli/command.js';
 import { main } from './cli/run.js';
+import { inert } from './report/text.js';
 
 async function run(): Promise<void> {
   try {
     const r = await main(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
     for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout) if (piece) process.stdout.write(piece);
-    if (r.stderr) process.stderr.write(r.stderr);
+    // Names from the evidence never start a line the runner reads as a workflow command.
+    if (r.stderr) process.stderr.write(inert(r.stderr));
     process.exitCode = r.code;
   } catch (error) {
     // A bug, never an input problem: say so plainly and fail closed.

@@ -11,8 +11,9 @@ import { COMMAND_SPECS } from '../../src/cli/registry.js';
 import type { DEFAULTS } from '../../src/gate/settings/defaults.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { renderSummary } from '../../src/report/summary.js';
-import { addKey, json, record, surface } from '../support/corpus.js';
-import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+import { inert } from '../../src/report/text.js';
+import { addKey, decision, json, record, surface } from '../support/corpus.js';
+import { cleanup, cli, cliJson, gate, ROOT, spawnCli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -160,6 +161,24 @@ describe('paths on the command line (§6)', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--(audit|runs): an empty path \(an unset variable\?\)/);
     }
+  });
+
+  it('names from the evidence never start a workflow command on the CLI’s stderr (a red team: a class or a folder named with a line break and ::error::)', async () => {
+    const evil = 'zz\n::error file=README.md,line=1::Looks fine\n::add-mask::abc';
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/r.json': json(surface([decision({ tool: 't', verb: 'create', resourceType: evil, target: { provider: 'github' } })])),
+      '.assay/runs/a\n::error::Y/keep': 'x',
+    });
+    const lines = (text: string) => text.split('\n').filter((l) => /^\s*(::|##\[)/.test(l));
+    const classes = spawnCli(['verify', '-C', dir, '--require', 'qqqqqqqqqqqqqqqqqqqq=verified'], dir);
+    expect(classes.code).toBe(2);
+    expect(classes.stderr).toContain('zz\\u000a::error file=README.md');
+    expect(lines(classes.stderr)).toEqual([]);
+    const folder = spawnCli(['verify', '-C', dir, '--runs', '.assay/runs/a\n::error::Z'], dir);
+    expect(folder.code).toBe(2);
+    expect(lines(folder.stderr)).toEqual([]);
+    // Whatever else a message carries, a line the runner would read is made inert.
+    expect(inert('x\n::error::y\n  ##[group]z\nok :: fine')).toBe('x\n\\u003a:error::y\n  \\u0023#[group]z\nok :: fine');
   });
 
   it('--require-signed-records without a trusted signer is a usage error (trust never turned off by an empty list)', async () => {

@@ -2541,7 +2541,9 @@ exports.basename = (path, { windows } = {}) => {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
 /* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1672);
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
+
 
 
 async function run() {
@@ -2550,8 +2552,9 @@ async function run() {
         for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout)
             if (piece)
                 process.stdout.write(piece);
+        // Names from the evidence never start a line the runner reads as a workflow command.
         if (r.stderr)
-            process.stderr.write(r.stderr);
+            process.stderr.write((0,_report_text_js__WEBPACK_IMPORTED_MODULE_2__/* .inert */ .tJ)(r.stderr));
         process.exitCode = r.code;
     }
     catch (error) {
@@ -3323,7 +3326,7 @@ function requireExistingPaths(inputs, cwd, name) {
         const slashed = input.replaceAll('\\', '/');
         if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
             throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
-        throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+        throw new types_UsageError('path', `${name}: "${(0,core_text/* visible */.RK)(input)}" does not exist${nearestExisting(cwd, abs)}`);
     }
 }
 /** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
@@ -3346,9 +3349,10 @@ function nearestExisting(cwd, abs) {
         /* not a directory: no suggestion */
     }
     const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    // Names on disk are shown, never interpreted (a folder named with a line break and a workflow command).
     if (near !== null)
-        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
-    return ` (the nearest existing path is "${rel(dir)}")`;
+        return ` (did you mean "${(0,core_text/* visible */.RK)(rel(external_node_path_default().join(dir, near, ...missing.slice(1))))}"?)`;
+    return ` (the nearest existing path is "${(0,core_text/* visible */.RK)(rel(dir))}")`;
 }
 /** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
 function canonical(file) {
@@ -9287,10 +9291,10 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
             const only = rejected.get(rule.actionClass);
             const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
             const why = only
-                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                ? `; the class is only in ${(0,core_text/* visible */.RK)(only)}, a run that is rejected (invalid_artifact): fix that file`
                 : near
                     ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
-                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
+                    : `; classes: ${(0,core_text/* visible */.RK)([...classes].sort(core_text/* cmp */.r2).join(', '))}`;
             return {
                 ok: false,
                 reason: {
@@ -9309,7 +9313,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                     reason: {
                         rule,
                         at: rule.verbAt ?? rule.at,
-                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
                     },
                 };
             }
@@ -20082,6 +20086,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   RK: () => (/* binding */ visible),
 /* harmony export */   YC: () => (/* binding */ editDistance),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote),
@@ -20096,6 +20101,12 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
 const quote = (s, max = 200) => clip(s, max);
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(text) {
+    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
 function clip(text, max, marker = '…') {
     if (text.length <= max)
@@ -21761,7 +21772,7 @@ function makeDirs(dir) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $O: () => (/* binding */ rung),
-/* harmony export */   RK: () => (/* binding */ visible),
+/* harmony export */   RK: () => (/* reexport safe */ _core_text_js__WEBPACK_IMPORTED_MODULE_0__.RK),
 /* harmony export */   _M: () => (/* binding */ where),
 /* harmony export */   gT: () => (/* binding */ runProducer),
 /* harmony export */   ho: () => (/* binding */ weakestRung),
@@ -21771,22 +21782,25 @@ function makeDirs(dir) {
 /* harmony export */   ps: () => (/* binding */ findingPlace),
 /* harmony export */   s_: () => (/* binding */ findingCounts),
 /* harmony export */   t4: () => (/* binding */ located),
+/* harmony export */   tJ: () => (/* binding */ inert),
 /* harmony export */   uk: () => (/* binding */ recordCounts),
 /* harmony export */   zA: () => (/* binding */ failingFirst)
 /* harmony export */ });
 /* unused harmony export clipBytes */
-/* harmony import */ var _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7063);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2020);
+/* harmony import */ var _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7063);
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
 
+
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [..._core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__/* .LEVELS_DESCENDING */ .lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+const levelCounts = (t) => [..._core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__/* .LEVELS_DESCENDING */ .lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_0__/* .RECORD_OUTCOME_NAMES */ .Kc.map((o) => `${t[o]} ${o}`).join(', ');
+const recordCounts = (t) => _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__/* .RECORD_OUTCOME_NAMES */ .Kc.map((o) => `${t[o]} ${o}`).join(', ');
 /**
  * Which runs a producer attested (§10), or null when no run names a producer and no trusted
  * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
@@ -21811,21 +21825,22 @@ function runProducer(p) {
 }
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function visible(text) {
-    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Text a command prints with every line that would start a runner's workflow command (`::error::`,
+ * `::add-mask::`, `##[group]`) made inert: its first character escaped as \uXXXX. The CLI's output
+ * carries names from the evidence (a class, a path) and runs in a workflow's `run:` step, whose
+ * output the runner reads for commands.
+ */
+const inert = (text) => text.replace(/^([ \t]*)(::|##\[)/gm, (_, ws, m) => `${ws}\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}${m.slice(1)}`);
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+const located = (f) => `${findingPlace(f)}: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_0__/* .visible */ .RK)(f.message)}`;
 /** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => visible(f.input !== undefined ? f.input : where(f));
+const findingPlace = (f) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_0__/* .visible */ .RK)(f.input !== undefined ? f.input : where(f));
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function clipBytes(text, max) {

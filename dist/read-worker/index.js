@@ -735,7 +735,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote)
 /* harmony export */ });
-/* unused harmony exports cmp, clip, editDistance, nearestName */
+/* unused harmony exports cmp, visible, clip, editDistance, nearestName */
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -744,6 +744,12 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
 const quote = (s, max = 200) => clip(s, max);
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(text) {
+    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
 function clip(text, max, marker = '…') {
     if (text.length <= max)

@@ -14,7 +14,7 @@ import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import { KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
 import type { Result } from './result.js';
-import { asciiLower, cmp, nearestName } from './text.js';
+import { asciiLower, cmp, nearestName, visible } from './text.js';
 import type { Instant } from './time.js';
 import { isLevel, LEVELS, type Level } from './vocabulary.js';
 
@@ -283,10 +283,10 @@ export function checkRuleNames(
       const only = rejected.get(rule.actionClass);
       const near = nearestName(rule.actionClass, classes);
       const why = only
-        ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+        ? `; the class is only in ${visible(only)}, a run that is rejected (invalid_artifact): fix that file`
         : near
           ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
-          : `; classes: ${[...classes].sort(cmp).join(', ')}`;
+          : `; classes: ${visible([...classes].sort(cmp).join(', '))}`;
       return {
         ok: false,
         reason: {
@@ -305,7 +305,7 @@ export function checkRuleNames(
           reason: {
             rule,
             at: rule.verbAt ?? rule.at,
-            message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+            message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
           },
         };
       }

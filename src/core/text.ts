@@ -9,6 +9,14 @@ export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  */
 export const quote = (s: string, max = 200): string => clip(s, max);
 
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+export function visible(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
 export function clip(text: string, max: number, marker = '…'): string {
   if (text.length <= max) return text;

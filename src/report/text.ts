@@ -2,7 +2,10 @@
 
 import type { Finding } from '../core/findings.js';
 import type { CallReport, Report, Totals } from '../core/report.js';
-import { clip } from '../core/text.js';
+import { clip, visible } from '../core/text.js';
+
+export { visible };
+
 import { LEVELS_DESCENDING, RECORD_OUTCOME_NAMES } from '../core/vocabulary.js';
 
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
@@ -42,13 +45,17 @@ export function runProducer(p: Report['runs'][number]['producer']): string {
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-export function visible(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Text a command prints with every line that would start a runner's workflow command (`::error::`,
+ * `::add-mask::`, `##[group]`) made inert: its first character escaped as \uXXXX. The CLI's output
+ * carries names from the evidence (a class, a path) and runs in a workflow's `run:` step, whose
+ * output the runner reads for commands.
+ */
+export const inert = (text: string): string =>
+  text.replace(
+    /^([ \t]*)(::|##\[)/gm,
+    (_, ws: string, m: string) => `${ws}\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}${m.slice(1)}`,
+  );
 
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 export function where(l: { file: string; line: number; column?: number; member?: string }): string {

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { nearestName } from '../../core/text.js';
+import { nearestName, visible } from '../../core/text.js';
 import { inside } from '../../read/discover.js';
 import { UsageError } from './types.js';
 
@@ -79,7 +79,7 @@ export function requireExistingPaths(inputs: readonly string[], cwd: string, nam
     const slashed = input.replaceAll('\\', '/');
     if (path.sep === '/' && slashed !== input && existsSync(path.resolve(cwd, slashed)))
       throw new UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
-    throw new UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    throw new UsageError('path', `${name}: "${visible(input)}" does not exist${nearestExisting(cwd, abs)}`);
   }
 }
 
@@ -101,8 +101,9 @@ function nearestExisting(cwd: string, abs: string): string {
     /* not a directory: no suggestion */
   }
   const near = nearestName(missing[0] as string, entries);
-  if (near !== null) return ` (did you mean "${rel(path.join(dir, near, ...missing.slice(1)))}"?)`;
-  return ` (the nearest existing path is "${rel(dir)}")`;
+  // Names on disk are shown, never interpreted (a folder named with a line break and a workflow command).
+  if (near !== null) return ` (did you mean "${visible(rel(path.join(dir, near, ...missing.slice(1))))}"?)`;
+  return ` (the nearest existing path is "${visible(rel(dir))}")`;
 }
 
 /** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
