@@ -163,6 +163,22 @@ describe('paths on the command line (§6)', () => {
     }
   });
 
+  it('a flag of one value given twice is a usage error, never the last one taken silently; a repeatable flag stays repeatable', async () => {
+    const ws = workspace();
+    for (const args of [
+      ['-C', ws, '-C', tempDir()],
+      ['-C', ws, '--format', 'json', '--format=table'],
+      ['-C', ws, '--policy', 'a.yml', '--policy', 'b.yml'],
+    ]) {
+      const r = await cli(['verify', ...args], ROOT);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--(working-directory|format|policy) is given twice; it takes one value/);
+    }
+    expect((await cli(['verify', '-C', ws, '--runs', '.assay/runs', '--runs', '.assay/runs/r.json', '--format', 'json'], ROOT)).code).toBe(
+      0,
+    );
+  });
+
   it('names from the evidence never start a workflow command on the CLI’s stderr (a red team: a class or a folder named with a line break and ::error::)', async () => {
     const evil = 'zz\n::error file=README.md,line=1::Looks fine\n::add-mask::abc';
     const dir = writeFiles(tempDir(), {

@@ -9031,7 +9031,7 @@ const flagNames = (options) => [...options, HELP].map((o) => o.flag);
 function parseFlags(argv, options) {
     let parsed;
     try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options: parseArgsOptions(options) });
+        parsed = (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, tokens: true, options: parseArgsOptions(options) });
     }
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -9041,6 +9041,16 @@ function parseFlags(argv, options) {
             throw new types_UsageError('value', `unknown option ${unknown[1]}${unknown[2]}${guess ? ` (did you mean --${guess}?)` : ''}: see --help for this command's options`);
         }
         throw new types_UsageError('value', message);
+    }
+    // A flag of one value given twice is a mistake (`-C a -C b` read b alone, silently): said, never the last taken.
+    const single = new Set([...options, HELP].filter((o) => o.kind === 'string').map((o) => o.flag));
+    const given = new Set();
+    for (const t of parsed.tokens ?? []) {
+        if (t.kind !== 'option' || !single.has(t.name))
+            continue;
+        if (given.has(t.name))
+            throw new types_UsageError('value', `--${t.name} is given twice; it takes one value`);
+        given.add(t.name);
     }
     const { help, ...rest } = parsed.values;
     // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.

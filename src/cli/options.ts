@@ -103,7 +103,7 @@ const flagNames = (options: readonly OptionSpec[]): string[] => [...options, HEL
 export function parseFlags<O extends readonly OptionSpec[]>(argv: readonly string[], options: O): Parsed<O> {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: parseArgsOptions(options) });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, tokens: true, options: parseArgsOptions(options) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
@@ -115,6 +115,14 @@ export function parseFlags<O extends readonly OptionSpec[]>(argv: readonly strin
       );
     }
     throw new UsageError('value', message);
+  }
+  // A flag of one value given twice is a mistake (`-C a -C b` read b alone, silently): said, never the last taken.
+  const single = new Set([...options, HELP].filter((o) => o.kind === 'string').map((o) => o.flag));
+  const given = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option' || !single.has(t.name)) continue;
+    if (given.has(t.name)) throw new UsageError('value', `--${t.name} is given twice; it takes one value`);
+    given.add(t.name);
   }
   const { help, ...rest } = parsed.values;
   // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
