@@ -5284,14 +5284,21 @@ function formatOf(file) {
     return null;
 }
 /**
- * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
- * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ * A file among the inputs that looks like evidence but is not read by this role: a run or export
+ * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
+ * than `.tar.gz` (`.tgz`, `.zip`), a server log among audit exports. Never read and never skipped in
+ * silence (the same file under its name could fail the gate). Null when it is not one.
  */
-function compressedText(file) {
+function unreadText(file, role = 'runs') {
     const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-    if (!match)
-        return null;
-    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+    if (match)
+        return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+    const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
+    if (archive && formatOf(file) === null)
+        return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    if (role === 'audit' && formatOf(file) === 'log')
+        return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
+    return null;
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
@@ -5432,7 +5439,8 @@ function discover_link(walk, abs, take, findings) {
     if (st.isFile())
         take(abs);
     else if (st.isDirectory())
-        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+        // Never silent: a linked folder of bundles would otherwise drop out of the gate with a notice.
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended (name the folder it leads to as an input)', 'warning'));
     else if (formatOf(abs) !== null)
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
@@ -5446,17 +5454,18 @@ function expand(state, input, noMatch) {
     };
     /**
      * A file that is not an artifact of this role but is not ignored either: an attestation (read
-     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     * beside its artifact) or evidence this role does not read (compressed on its own, an archive not
+     * named .tar.gz, a server log among exports: refused by name). False: neither.
      */
     const besideArtifacts = (abs) => {
         if (formatOf(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
-        const compressed = compressedText(abs);
-        if (compressed)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
-        return compressed !== null;
+        const unread = unreadText(abs, state.role);
+        if (unread)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread));
+        return unread !== null;
     };
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);

@@ -163,6 +163,25 @@ describe('paths on the command line (§6)', () => {
     }
   });
 
+  it('evidence a folder holds under a name the gate does not read is an error, never dropped (a red team: a bundle renamed .tgz, a statement renamed .log among exports); a linked folder is a warning', async () => {
+    const ws = workspace({
+      '.assay/runs/hotfix.tgz': 'x',
+      '.assay/audit/2026-05-14.log': '{}\n',
+      '.assay/runs/notes.md': 'kept out, quietly',
+    });
+    const r = await cliJson(['-C', ws], ROOT);
+    const errors = r.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.file, f.message.slice(0, 40)]);
+    expect(errors).toEqual([
+      ['.assay/audit/2026-05-14.log', 'a .log file among the audit exports: exp'],
+      ['.assay/runs/hotfix.tgz', 'a .tgz file: receipt-gate reads evidence'],
+    ]);
+    expect(r.code).toBe(1);
+    const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
+    symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));
+    const l = await cliJson(['-C', linked], ROOT);
+    expect(l.report.findings.find((f) => f.code === 'no_match' && f.file === '.assay/runs/2026-11')).toMatchObject({ severity: 'warning' });
+  });
+
   it('a flag of one value given twice is a usage error, never the last one taken silently; a repeatable flag stays repeatable', async () => {
     const ws = workspace();
     for (const args of [

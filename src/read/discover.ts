@@ -8,7 +8,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp, messageOf } from '../core/text.js';
-import { compressedText, discoverable, EXTENSION_LIST, formatOf } from './formats.js';
+import { discoverable, EXTENSION_LIST, formatOf, unreadText } from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
 /** Directories a walk never enters unless named explicitly. */
@@ -142,7 +142,11 @@ function link(walk: Walk, abs: string, take: (abs: string) => void, findings: Fi
     return;
   }
   if (st.isFile()) take(abs);
-  else if (st.isDirectory()) findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+  else if (st.isDirectory())
+    // Never silent: a linked folder of bundles would otherwise drop out of the gate with a notice.
+    findings.push(
+      finding('no_match', where(rel), 'symbolic link to a directory; not descended (name the folder it leads to as an input)', 'warning'),
+    );
   else if (formatOf(abs) !== null)
     findings.push(
       finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`),
@@ -159,16 +163,17 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   };
   /**
    * A file that is not an artifact of this role but is not ignored either: an attestation (read
-   * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+   * beside its artifact) or evidence this role does not read (compressed on its own, an archive not
+   * named .tar.gz, a server log among exports: refused by name). False: neither.
    */
   const besideArtifacts = (abs: string): boolean => {
     if (formatOf(abs) === 'attestation') {
       attestations.push({ path: abs, rel: relOf(state, abs) });
       return true;
     }
-    const compressed = compressedText(abs);
-    if (compressed) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
-    return compressed !== null;
+    const unread = unreadText(abs, state.role);
+    if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread));
+    return unread !== null;
   };
   const scan = picomatch.scan(input);
   const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);

@@ -28,13 +28,21 @@ export function formatOf(file: string): Format | null {
 }
 
 /**
- * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
- * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ * A file among the inputs that looks like evidence but is not read by this role: a run or export
+ * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
+ * than `.tar.gz` (`.tgz`, `.zip`), a server log among audit exports. Never read and never skipped in
+ * silence (the same file under its name could fail the gate). Null when it is not one.
  */
-export function compressedText(file: string): string | null {
+export function unreadText(file: string, role: 'runs' | 'audit' = 'runs'): string | null {
   const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-  if (!match) return null;
-  return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+  if (match)
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+  const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
+  if (archive && formatOf(file) === null)
+    return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+  if (role === 'audit' && formatOf(file) === 'log')
+    return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
+  return null;
 }
 
 /** Whether a directory or glob input of this role picks the file up. */
