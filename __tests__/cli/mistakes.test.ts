@@ -170,10 +170,10 @@ describe('paths on the command line (§6)', () => {
       '.assay/runs/notes.md': 'kept out, quietly',
     });
     const r = await cliJson(['-C', ws], ROOT);
-    const errors = r.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.file, f.message.slice(0, 40)]);
+    const errors = r.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.file, f.severity, f.message.slice(0, 40)]);
     expect(errors).toEqual([
-      ['.assay/audit/2026-05-14.log', 'a .log file among the audit exports: exp'],
-      ['.assay/runs/hotfix.tgz', 'a .tgz file: receipt-gate reads evidence'],
+      ['.assay/audit/2026-05-14.log', 'warning', 'a .log file among the audit exports: exp'],
+      ['.assay/runs/hotfix.tgz', 'error', 'a .tgz file: receipt-gate reads evidence'],
     ]);
     expect(r.code).toBe(1);
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });

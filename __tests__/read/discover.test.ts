@@ -113,6 +113,13 @@ describe('discover', () => {
     const d = discover(['a'], ws, ws);
     expect(rels(d)).toContain('a/link.json');
     expect(rels(d).some((r) => r.startsWith('a/linkdir'))).toBe(false);
-    expect(d.findings).toMatchObject([{ code: 'no_match', file: 'a/linkdir', message: 'symbolic link to a directory; not descended' }]);
+    expect(d.findings).toMatchObject([
+      {
+        code: 'no_match',
+        severity: 'warning',
+        file: 'a/linkdir',
+        message: 'symbolic link to a directory; not descended (name the folder it leads to as an input)',
+      },
+    ]);
   });
 });

@@ -158,6 +158,11 @@ describe('the shared samples, as runs', () => {
     const r = await cliJson([], dir);
     expect(r.report.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
     expect(r.report.ok).toBe(true);
+    // Not read, and not dropped in silence either (a coverage statement renamed .log would be): a warning at the file.
+    expect(r.report.findings.find((f) => f.file === '.assay/audit/notes.log')).toMatchObject({
+      code: 'invalid_artifact',
+      severity: 'warning',
+    });
   });
 });
 

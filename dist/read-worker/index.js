@@ -7671,8 +7671,10 @@ function expand(state, input, noMatch) {
             return true;
         }
         const unread = unreadText(abs, state.role);
+        // A .log among the exports may be the export job's own log: said (a warning), never dropped.
+        const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
-            findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread));
+            findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
         return unread !== null;
     };
     const scan = picomatch.scan(input);

@@ -172,7 +172,9 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       return true;
     }
     const unread = unreadText(abs, state.role);
-    if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread));
+    // A .log among the exports may be the export job's own log: said (a warning), never dropped.
+    const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
+    if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
     return unread !== null;
   };
   const scan = picomatch.scan(input);
