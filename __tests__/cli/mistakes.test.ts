@@ -161,6 +161,9 @@ describe('paths on the command line (§6)', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--(audit|runs): an empty path \(an unset variable\?\)/);
     }
+    // Exclusions alone read nothing either.
+    const only = await cli(['verify', '-C', workspace(), '--audit', '!.assay/audit/drafts/**'], ROOT);
+    expect(only).toMatchObject({ code: 2, stderr: expect.stringContaining('--audit: only exclusions (!.assay/audit/drafts/**)') });
   });
 
   it('evidence a folder holds under a name the gate does not read is an error, never dropped (a red team: a bundle renamed .tgz, a statement renamed .log among exports); a linked folder is a warning', async () => {

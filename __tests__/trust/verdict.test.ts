@@ -336,7 +336,7 @@ describe('verifiedLevels claims only what held for every call, record and run (r
     expect(g.levels).toEqual(['RECEIPTS_WEAKEST_VERIFIED']);
   });
 
-  it('a requirement still waiting for its export is no RECEIPTS_POLICY_MET; a record vouched for by a key is a signed one', () => {
+  it('a requirement still waiting for its export, a call excused or grandfathered is no RECEIPTS_POLICY_MET; a record vouched for by a key is a signed one', () => {
     const base = JSON.parse(
       readFileSync(path.join(ROOT, 'fixtures/demo-signed/.assay/audit/github/2026-12.ndjson'), 'utf8').split('\n')[0] as string,
     );
@@ -349,7 +349,7 @@ describe('verifiedLevels claims only what held for every call, record and run (r
       calls: [],
       records: [{ signer: base.signature.key_id, untrusted: null }],
       coverage: [],
-      totals: { weakest_level: 'verified', policy_unmet: 0, policy_warned: 0, pending: 0 },
+      totals: { weakest_level: 'verified', policy_unmet: 0, policy_warned: 0, pending: 0, excepted: 0, grandfathered: 0 },
     };
     const ctx = {
       reportName: 'r.json',
@@ -361,10 +361,11 @@ describe('verifiedLevels claims only what held for every call, record and run (r
     };
     const levels = (r: unknown) => vsaStatement(r as Report, ctx).predicate.verifiedLevels;
     expect(levels(report)).toEqual(['RECEIPTS_WEAKEST_VERIFIED', 'RECEIPTS_POLICY_MET', 'RECEIPTS_SIGNED_RECORDS']);
-    expect(levels({ ...report, totals: { ...report.totals, pending: 1 } })).toEqual([
-      'RECEIPTS_WEAKEST_VERIFIED',
-      'RECEIPTS_SIGNED_RECORDS',
-    ]);
+    for (const held of ['pending', 'excepted', 'grandfathered'])
+      expect(levels({ ...report, totals: { ...report.totals, [held]: 1 } }), held).toEqual([
+        'RECEIPTS_WEAKEST_VERIFIED',
+        'RECEIPTS_SIGNED_RECORDS',
+      ]);
     expect(levels({ ...report, records: [{ signer: base.signature.key_id, untrusted: null, trust_not_asked: true }] })).toEqual([
       'RECEIPTS_WEAKEST_VERIFIED',
       'RECEIPTS_POLICY_MET',

@@ -17561,6 +17561,8 @@ function buildSettings(given) {
     ])
         if (given?.some((p) => p.trim() === ''))
             throw new types_UsageError('path', `${name}: an empty path (an unset variable?): name the files or folder, or leave it out for the default`);
+        else if (given && given.length > 0 && given.every((p) => p.trim().startsWith('!')))
+            throw new types_UsageError('path', `${name}: only exclusions (${given.join(', ')}): name what to read, then what to leave out (e.g. .assay/audit and !.assay/audit/drafts/**)`);
     const runs = listOr(g.runs, defaults_DEFAULTS.runs);
     const audit = listOr(g.audit, defaults_DEFAULTS.audit);
     const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
@@ -18074,8 +18076,8 @@ function policyFileUri(report) {
 }
 /**
  * The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*), each claimed only when the report shows
- * it held for every call, record or run: a rule in mode warn that fell short or a requirement still
- * waiting for its export is no rule met; trust in mode warn, a record no trusted signer vouched for
+ * it held for every call, record or run: a rule in mode warn that fell short, a requirement still
+ * waiting for its export, a call an exception excuses or one of a grandfathered run is no rule met; trust in mode warn, a record no trusted signer vouched for
  * (unsigned, untrusted, or a grandfathered file's, whose trust was not asked) or a run no trusted
  * producer attested is no signed record or attested run.
  */
@@ -18085,7 +18087,12 @@ function verifiedLevels(report) {
     const t = report.totals;
     const w = t.weakest_level;
     const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-    if (report.policy.rules.length > 0 && t.policy_unmet === 0 && t.policy_warned === 0 && t.pending === 0)
+    if (report.policy.rules.length > 0 &&
+        t.policy_unmet === 0 &&
+        t.policy_warned === 0 &&
+        t.pending === 0 &&
+        t.excepted === 0 &&
+        t.grandfathered === 0)
         levels.push('RECEIPTS_POLICY_MET');
     const enforced = report.policy.trust_mode !== 'warn';
     // Keys or identities: either set in force means every record (every run) had to be vouched for.

@@ -67,8 +67,8 @@ function policyFileUri(report: Report): string | null {
 
 /**
  * The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*), each claimed only when the report shows
- * it held for every call, record or run: a rule in mode warn that fell short or a requirement still
- * waiting for its export is no rule met; trust in mode warn, a record no trusted signer vouched for
+ * it held for every call, record or run: a rule in mode warn that fell short, a requirement still
+ * waiting for its export, a call an exception excuses or one of a grandfathered run is no rule met; trust in mode warn, a record no trusted signer vouched for
  * (unsigned, untrusted, or a grandfathered file's, whose trust was not asked) or a run no trusted
  * producer attested is no signed record or attested run.
  */
@@ -77,7 +77,14 @@ function verifiedLevels(report: Report): string[] {
   const t = report.totals;
   const w = t.weakest_level;
   const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-  if (report.policy.rules.length > 0 && t.policy_unmet === 0 && t.policy_warned === 0 && t.pending === 0)
+  if (
+    report.policy.rules.length > 0 &&
+    t.policy_unmet === 0 &&
+    t.policy_warned === 0 &&
+    t.pending === 0 &&
+    t.excepted === 0 &&
+    t.grandfathered === 0
+  )
     levels.push('RECEIPTS_POLICY_MET');
   const enforced = report.policy.trust_mode !== 'warn';
   // Keys or identities: either set in force means every record (every run) had to be vouched for.

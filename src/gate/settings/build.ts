@@ -185,6 +185,11 @@ export function buildSettings(given: GateInputs): Settings {
         'path',
         `${name}: an empty path (an unset variable?): name the files or folder, or leave it out for the default`,
       );
+    else if (given && given.length > 0 && given.every((p) => p.trim().startsWith('!')))
+      throw new UsageError(
+        'path',
+        `${name}: only exclusions (${given.join(', ')}): name what to read, then what to leave out (e.g. .assay/audit and !.assay/audit/drafts/**)`,
+      );
   const runs = listOr(g.runs, DEFAULTS.runs);
   const audit = listOr(g.audit, DEFAULTS.audit);
   const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
