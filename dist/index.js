@@ -14757,12 +14757,13 @@ async function readFiles(input, ctx, files) {
     const policyValue = input('policy') || defaults_DEFAULTS.policy;
     const explicit = input('policy') !== '' && input('policy') !== defaults_DEFAULTS.policy;
     let policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
-    // A pull request that points the policy input at a file the base does not have (its own edit of the
-    // workflow) is still judged by the base's policy at the default path: the head's file is what
-    // follows the merge, reviewed against it (a red team: an empty file of the pull request's ran).
+    // A pull request that points the policy input at another file (its own edit of the workflow: a file
+    // it adds, or a looser one the base already has) is still judged by the base's policy at the
+    // default path when there is one: the named file is what follows the merge, reviewed against it
+    // (red teams: an empty file of the pull request's, then an example policy of the base's, ran).
     let moved = false;
-    if (explicit && policyFile.kind === 'pull' && !policyFile.base && policyFile.head !== null) {
-        moved = true;
+    if (explicit && policyFile.kind === 'pull' && policyFile.head !== null) {
+        moved = !policyFile.base;
         const atDefault = await files.read(inputs_repoPath(workspace, 'policy', defaults_DEFAULTS.policy));
         if (atDefault.kind === 'pull' && atDefault.base)
             policyFile = { kind: 'pull', base: atDefault.base, head: policyFile.head };

@@ -226,6 +226,14 @@ describe('a red team’s trust escapes (this stop)', () => {
     expect(report.policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
     expect(report.findings.find((f) => f.code === 'policy_unmet')).toBeDefined();
     expect(report.findings.filter((f) => f.code === 'policy_changed').map((f) => f.severity)).toContain('warning');
+    // A looser file the base already has, named by the pull request's edit of the input: the same.
+    const example = await runAction({
+      workspace: workspace({ [v2]: LOOSE, 'examples/warn.yml': LOOSE }),
+      base: { [POLICY]: STRICT, 'examples/warn.yml': LOOSE },
+      inputs: { policy: 'examples/warn.yml' },
+    });
+    expect(example.outputs['result']).toBe('fail');
+    expect(reportOf(example).policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
     // A near-miss at the base is the same configuration error as without the input.
     const near = await runAction({
       workspace: workspace({ [v2]: 'version: 1\n' }),
