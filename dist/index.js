@@ -13165,6 +13165,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -13335,27 +13336,36 @@ function identicalAtBase(root, cwd, tree) {
     return out;
 }
 /**
- * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
- * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
- * export the pull request changes or deletes. Null: every base export is there as it was.
+ * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
+ * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
+ * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
+ * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
+ * carries its policy alone: one that also moves evidence could make the failure it excuses.
  */
-function auditChangedSinceBase(root, cwd, tree, identical, audit) {
-    const tests = audit
-        .map((a) => a.trim())
-        .filter((a) => a !== '' && !a.startsWith('!'))
-        .map((a) => {
-        const posix = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, a)).split((external_node_path_default()).sep).join('/');
-        if (picomatch_default().scan(a).isGlob)
-            return picomatch_default()(posix, { dot: true });
-        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-    });
-    for (const rel of [...tree.keys()].sort()) {
-        const local = external_node_path_default().relative(cwd, external_node_path_default().join(root, rel));
-        if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
-            continue;
-        const posix = local.split((external_node_path_default()).sep).join('/');
-        if (!identical.has(posix) && tests.some((t) => t(posix)))
-            return posix;
+function evidenceChangedSinceBase(root, cwd, tree, identical, roles) {
+    for (const { read } of roles)
+        for (const rel of read)
+            if (!identical.has(rel))
+                return `adds or changes ${rel}`;
+    for (const { role, inputs, read } of roles) {
+        const reading = new Set(read);
+        const tests = inputs
+            .map((a) => a.trim())
+            .filter((a) => a !== '' && !a.startsWith('!'))
+            .map((a) => {
+            const posix = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, a)).split((external_node_path_default()).sep).join('/');
+            if (picomatch_default().scan(a).isGlob)
+                return picomatch_default()(posix, { dot: true });
+            return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+        });
+        for (const rel of [...tree.keys()].sort()) {
+            const local = external_node_path_default().relative(cwd, external_node_path_default().join(root, rel));
+            if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
+                continue;
+            const posix = local.split((external_node_path_default()).sep).join('/');
+            if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
+                return `changes, deletes or no longer reads ${posix}`;
+        }
     }
     return null;
 }
@@ -14705,6 +14715,7 @@ function buildSettings(given) {
 
 
 
+
 /** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
 function verdictInputs(predicate, envelope, keyPem, env) {
     if (predicate === null && envelope === null) {
@@ -14854,14 +14865,20 @@ async function breakGlass(settings, ctx, files) {
         atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
     else {
         const identical = identicalAtBase(root, gate.cwd, tree.value);
-        // A base call left without its record by this pull request is no failure of the base to excuse now.
-        const lost = auditChangedSinceBase(root, gate.cwd, tree.value, identical, gate.audit);
+        // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
+        // taken by a call it adds): what it adds applies now only when it carries its policy alone.
+        const roles = ['runs', 'audit'].map((role) => ({
+            role,
+            inputs: gate[role],
+            read: discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
+        }));
+        const moved = evidenceChangedSinceBase(root, gate.cwd, tree.value, identical, roles);
         atBase =
-            lost === null
+            moved === null
                 ? { ok: true, value: identical }
                 : {
                     ok: false,
-                    reason: `this pull request changes or deletes ${lost}, an audit export the base holds (a call it leaves unverified is no failure of the base)`,
+                    reason: `this pull request also ${moved} (a break-glass pull request carries its policy alone: evidence it moves could make the failure it excuses)`,
                 };
     }
     const glass = withBreakGlass(gate.policy, head, added, atBase);

@@ -59,14 +59,17 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     expect(r.contentRequests.filter((q) => q.url.includes('/git/trees/'))).toHaveLength(1);
   });
 
-  it('never to a call the pull request adds, or to a run file whose bytes differ from the base’s', async () => {
+  it('never to a call the pull request adds, or to a run file whose bytes differ from the base’s: a pull request that moves evidence has nothing applied now', async () => {
     const binding = await bindingOf();
     const added = await runAction({
       workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding) }),
       base: { [POLICY]: STRICT },
     });
     expect(added.outputs['result']).toBe('fail');
-    expect(reportOf(added).findings.find((f) => f.code === 'exception_unused')?.message).toMatch(/applies after merge/);
+    // A pull request that adds a run carries more than its policy: nothing it adds applies now.
+    expect(reportOf(added).findings.find((f) => f.code === 'policy_changed' && /none applies now/.test(f.message))?.message).toMatch(
+      /none applies now: this pull request also adds or changes \.assay\/runs\/2026-11-28-bypass\.json .*they apply after merge/,
+    );
     const changed = await runAction({
       workspace: writeFiles(tempDir(), { [RUN]: `${runText}\n`, [POLICY]: withException(binding) }),
       base: { [POLICY]: STRICT, [RUN]: runText },
@@ -91,8 +94,43 @@ describe('exceptions a pull request adds apply now to what is already on the bas
       });
       expect(r.outputs['result']).toBe('fail');
       const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed' && /none applies now/.test(f.message));
-      expect(changed?.message).toMatch(/changes or deletes \.assay\/audit\/github\/2026-11\.ndjson, an audit export the base holds/);
+      expect(changed?.message).toMatch(
+        /this pull request also (adds or changes|changes, deletes or no longer reads) \.assay\/audit\/github\/2026-11\.ndjson \(a break-glass pull request carries its policy alone/,
+      );
     }
+  });
+
+  it('never when its workflow stops reading a base export (a `!` input), nor when it adds a run that could take a base call’s record (red teams on the fix)', async () => {
+    const binding = await bindingOf();
+    const AUDIT = '.assay/audit/github/2026-11.ndjson';
+    const exported = ndjson([record('github', 'gh-1', bypass)]);
+    const base = { [POLICY]: STRICT, [RUN]: runText, [AUDIT]: exported };
+    const excluded = await runAction({
+      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding), [AUDIT]: exported }),
+      base,
+      inputs: { audit: `.assay/audit\n!${AUDIT}` },
+    });
+    expect(excluded.outputs['result']).toBe('fail');
+    expect(
+      reportOf(excluded)
+        .findings.map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/also changes, deletes or no longer reads \.assay\/audit\/github\/2026-11\.ndjson/);
+    const taker = await runAction({
+      workspace: writeFiles(tempDir(), {
+        [RUN]: runText,
+        '.assay/runs/2026-12-09-new.json': runText,
+        [POLICY]: withException(binding),
+        [AUDIT]: exported,
+      }),
+      base,
+    });
+    expect(taker.outputs['result']).toBe('fail');
+    expect(
+      reportOf(taker)
+        .findings.map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/also adds or changes \.assay\/runs\/2026-12-09-new\.json/);
   });
 
   it('a grandfathered entry the pull request adds applies now to a run on the base with the same bytes', async () => {

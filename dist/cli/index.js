@@ -2984,7 +2984,7 @@ function unreadText(file, role = 'runs') {
     return null;
 }
 /** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
+function formats_discoverable(file, role) {
     const format = formatOf(file);
     return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
 }
@@ -3188,7 +3188,7 @@ function expand(state, input, noMatch) {
         let ignored = 0;
         walk(state, base, input, (abs) => {
             const rel = relOf(state, abs);
-            if (discoverable(rel, state.role))
+            if (formats_discoverable(rel, state.role))
                 add(abs);
             else if (!besideArtifacts(abs))
                 ignored++;
@@ -3197,7 +3197,7 @@ function expand(state, input, noMatch) {
             findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+        walk(state, base, input, (abs) => (formats_discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
     }
     else if (st.isFile()) {
         if (!besideArtifacts(base))
@@ -16807,6 +16807,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -16977,27 +16978,36 @@ function identicalAtBase(root, cwd, tree) {
     return out;
 }
 /**
- * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
- * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
- * export the pull request changes or deletes. Null: every base export is there as it was.
+ * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
+ * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
+ * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
+ * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
+ * carries its policy alone: one that also moves evidence could make the failure it excuses.
  */
-function auditChangedSinceBase(root, cwd, tree, identical, audit) {
-    const tests = audit
-        .map((a) => a.trim())
-        .filter((a) => a !== '' && !a.startsWith('!'))
-        .map((a) => {
-        const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
-        if (picomatch.scan(a).isGlob)
-            return picomatch(posix, { dot: true });
-        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-    });
-    for (const rel of [...tree.keys()].sort()) {
-        const local = path.relative(cwd, path.join(root, rel));
-        if (local.startsWith('..') || path.isAbsolute(local))
-            continue;
-        const posix = local.split(path.sep).join('/');
-        if (!identical.has(posix) && tests.some((t) => t(posix)))
-            return posix;
+function evidenceChangedSinceBase(root, cwd, tree, identical, roles) {
+    for (const { read } of roles)
+        for (const rel of read)
+            if (!identical.has(rel))
+                return `adds or changes ${rel}`;
+    for (const { role, inputs, read } of roles) {
+        const reading = new Set(read);
+        const tests = inputs
+            .map((a) => a.trim())
+            .filter((a) => a !== '' && !a.startsWith('!'))
+            .map((a) => {
+            const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
+            if (picomatch.scan(a).isGlob)
+                return picomatch(posix, { dot: true });
+            return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+        });
+        for (const rel of [...tree.keys()].sort()) {
+            const local = path.relative(cwd, path.join(root, rel));
+            if (local.startsWith('..') || path.isAbsolute(local))
+                continue;
+            const posix = local.split(path.sep).join('/');
+            if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
+                return `changes, deletes or no longer reads ${posix}`;
+        }
     }
     return null;
 }

@@ -10,13 +10,14 @@ import path from 'node:path';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
-import { auditChangedSinceBase, identicalAtBase, type TreeBlob } from '../gate/repository.js';
+import { evidenceChangedSinceBase, identicalAtBase, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
+import { discover } from '../read/discover.js';
 import { trustFilesNamed } from '../read/policy-file.js';
 import { loadYamlParser } from '../read/strict-yaml.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
@@ -225,14 +226,20 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
   if (!tree.ok) atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
   else {
     const identical = identicalAtBase(root, gate.cwd, tree.value);
-    // A base call left without its record by this pull request is no failure of the base to excuse now.
-    const lost = auditChangedSinceBase(root, gate.cwd, tree.value, identical, gate.audit);
+    // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
+    // taken by a call it adds): what it adds applies now only when it carries its policy alone.
+    const roles = (['runs', 'audit'] as const).map((role) => ({
+      role,
+      inputs: gate[role],
+      read: discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
+    }));
+    const moved = evidenceChangedSinceBase(root, gate.cwd, tree.value, identical, roles);
     atBase =
-      lost === null
+      moved === null
         ? { ok: true, value: identical }
         : {
             ok: false,
-            reason: `this pull request changes or deletes ${lost}, an audit export the base holds (a call it leaves unverified is no failure of the base)`,
+            reason: `this pull request also ${moved} (a break-glass pull request carries its policy alone: evidence it moves could make the failure it excuses)`,
           };
   }
   const glass = withBreakGlass(gate.policy, head, added, atBase);

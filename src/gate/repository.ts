@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'no
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
+import { discoverable } from '../read/formats.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -188,31 +189,45 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
   return out;
 }
 
+/** The inputs of one role (paths or globs relative to the working directory) and the files they read at the head (as the report names them). */
+export interface RoleInputs {
+  readonly role: 'runs' | 'audit';
+  readonly inputs: readonly string[];
+  readonly read: readonly string[];
+}
+
 /**
- * The first file of the base tree among the audit inputs (`audit`: paths or globs relative to `cwd`)
- * that the checkout does not hold with the same bytes (`identical`, from `identicalAtBase`): an
- * export the pull request changes or deletes. Null: every base export is there as it was.
+ * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
+ * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
+ * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
+ * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
+ * carries its policy alone: one that also moves evidence could make the failure it excuses.
  */
-export function auditChangedSinceBase(
+export function evidenceChangedSinceBase(
   root: string,
   cwd: string,
   tree: ReadonlyMap<string, TreeBlob>,
   identical: ReadonlySet<string>,
-  audit: readonly string[],
+  roles: readonly RoleInputs[],
 ): string | null {
-  const tests = audit
-    .map((a) => a.trim())
-    .filter((a) => a !== '' && !a.startsWith('!'))
-    .map((a): ((local: string) => boolean) => {
-      const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
-      if (picomatch.scan(a).isGlob) return picomatch(posix, { dot: true });
-      return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-    });
-  for (const rel of [...tree.keys()].sort()) {
-    const local = path.relative(cwd, path.join(root, rel));
-    if (local.startsWith('..') || path.isAbsolute(local)) continue;
-    const posix = local.split(path.sep).join('/');
-    if (!identical.has(posix) && tests.some((t) => t(posix))) return posix;
+  for (const { read } of roles) for (const rel of read) if (!identical.has(rel)) return `adds or changes ${rel}`;
+  for (const { role, inputs, read } of roles) {
+    const reading = new Set(read);
+    const tests = inputs
+      .map((a) => a.trim())
+      .filter((a) => a !== '' && !a.startsWith('!'))
+      .map((a): ((local: string) => boolean) => {
+        const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
+        if (picomatch.scan(a).isGlob) return picomatch(posix, { dot: true });
+        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
+      });
+    for (const rel of [...tree.keys()].sort()) {
+      const local = path.relative(cwd, path.join(root, rel));
+      if (local.startsWith('..') || path.isAbsolute(local)) continue;
+      const posix = local.split(path.sep).join('/');
+      if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
+        return `changes, deletes or no longer reads ${posix}`;
+    }
   }
   return null;
 }
