@@ -11938,10 +11938,11 @@ const jsonPieces = (report) => [...jsonChunks(report)];
 const renderJson = (report) => jsonPieces(report).join('');
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
+/** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
 async function writeAt(fh, bytes, position) {
     let off = 0;
     while (off < bytes.length)
-        off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
+        off += (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
 }
 /**
  * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
@@ -11951,6 +11952,8 @@ async function writeAt(fh, bytes, position) {
 async function writeJson(report, file) {
     (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     const hash = (0,external_node_crypto_.createHash)('sha256');
+    // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
+    const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
     const fh = await (0,output/* openOutput */.c1)(file);
     const writes = [];
     try {
@@ -11958,12 +11961,12 @@ async function writeJson(report, file) {
         for (const chunk of jsonChunks(report)) {
             const bytes = Buffer.from(chunk, 'utf8');
             hash.update(bytes);
-            const w = writeAt(fh, bytes, position);
+            const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
             // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
             w.catch(() => { });
             writes.push(w);
             position += bytes.length;
-            if (writes.length >= IN_FLIGHT)
+            if (writes.length >= (inPlace ? 1 : IN_FLIGHT))
                 await writes.shift();
         }
         await Promise.all(writes);

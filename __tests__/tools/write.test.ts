@@ -230,6 +230,28 @@ describe('through the CLI', () => {
     }
   });
 
+  it.skipIf(process.platform === 'win32')(
+    '--output into a FIFO writes the JSON report into it in order (it cannot seek: a red team’s ESPIPE)',
+    async () => {
+      const calls = Array.from({ length: 3000 }, (_, i) =>
+        addKey({ target: { provider: 'github', owner: 'acme', repo: `r${i}`, key_title_hash: `sha256:${'0'.repeat(64)}` } }),
+      );
+      const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface(calls)) });
+      const fifo = path.join(dir, 'report.pipe');
+      execFileSync('mkfifo', [fifo]);
+      const reader = readerOf(fifo);
+      try {
+        const r = await cli(['verify', '-C', dir, '--format', 'json', '--output', 'report.pipe'], ROOT);
+        expect(r.code, r.stderr).toBe(0);
+        const text = await reader.got;
+        expect(text.length).toBeGreaterThan(1 << 20);
+        expect(JSON.parse(text).calls).toHaveLength(3000);
+      } finally {
+        reader.stop();
+      }
+    },
+  );
+
   it.skipIf(process.platform !== 'linux')(
     '--sarif-file through a link to its own standard output (as /dev/stdout is) writes the SARIF there, and the link stays',
     () => {

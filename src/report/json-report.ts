@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
-import { makeDirs, openOutput } from './output.js';
+import { makeDirs, openOutput, outputPlace } from './output.js';
 
 const CHUNK = 1 << 20;
 
@@ -77,9 +77,11 @@ export const renderJson = (report: Report): string => jsonPieces(report).join(''
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 
-async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise<void> {
+/** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
+async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): Promise<void> {
   let off = 0;
-  while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
+  while (off < bytes.length)
+    off += (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
 }
 
 /**
@@ -90,6 +92,8 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise
 export async function writeJson(report: Report, file: string): Promise<string> {
   makeDirs(path.dirname(file));
   const hash = createHash('sha256');
+  // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
+  const inPlace = outputPlace(file) === 'in place';
   const fh = await openOutput(file);
   const writes: Promise<void>[] = [];
   try {
@@ -97,12 +101,12 @@ export async function writeJson(report: Report, file: string): Promise<string> {
     for (const chunk of jsonChunks(report)) {
       const bytes = Buffer.from(chunk, 'utf8');
       hash.update(bytes);
-      const w = writeAt(fh, bytes, position);
+      const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
       // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
       w.catch(() => {});
       writes.push(w);
       position += bytes.length;
-      if (writes.length >= IN_FLIGHT) await writes.shift();
+      if (writes.length >= (inPlace ? 1 : IN_FLIGHT)) await writes.shift();
     }
     await Promise.all(writes);
   } catch (error) {
