@@ -9,6 +9,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import type { Report } from '../../src/core/report.js';
 import { digestKey, makeDigest, publicKeysJson } from '../support/cloudtrail.js';
 import { git, merge, receiptGate, runSteps, stepsOf, world } from '../support/recipe.js';
@@ -30,6 +31,50 @@ const holds = (condition: string, carried: Record<string, string>): boolean => {
   if (!m?.[1]) throw new Error(`a condition this test does not evaluate: ${condition}`);
   return (carried[m[1]] ?? '') !== '';
 };
+
+describe('examples/gh-aw-receipts.yml: whose runs it receipts (a red team: `workflows:` matches a name any workflow can take)', () => {
+  const job = (parseYaml(readFileSync(path.join(ROOT, 'examples/gh-aw-receipts.yml'), 'utf8')) as { jobs: { receipts: { if: string } } })
+    .jobs.receipts;
+  /** The job's condition: `a == 'x'`, `a != 'x'` and `a == b` joined by `&&`, over the event. */
+  const runs = (event: Record<string, unknown>): boolean => {
+    const value = (ref: string): unknown => {
+      if (ref.startsWith("'")) return ref.slice(1, -1);
+      let at: unknown = { github: { repository: 'acme/api', event } };
+      for (const key of ref.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+      return at;
+    };
+    return job.if.split('&&').every((term) => {
+      const m = /^\s*([\w.]+|'[^']*')\s*(==|!=)\s*([\w.]+|'[^']*')\s*$/.exec(term);
+      if (!m?.[1] || !m[3]) throw new Error(`a condition this test does not evaluate: ${term}`);
+      return (value(m[1]) === value(m[3])) === (m[2] === '==');
+    });
+  };
+  const agent = {
+    conclusion: 'success',
+    path: '.github/workflows/issue-triage.lock.yml',
+    head_repository: { full_name: 'acme/api' },
+    head_branch: 'main',
+    event: 'issues',
+  };
+  const event = (run: Record<string, unknown>) => ({ workflow_run: { ...agent, ...run }, repository: { default_branch: 'main' } });
+
+  it('the agent’s own workflow, run on the default branch, even failed; never cancelled', () => {
+    expect(runs(event({}))).toBe(true);
+    expect(runs(event({ conclusion: 'failure' }))).toBe(true);
+    expect(runs(event({ conclusion: 'cancelled' }))).toBe(false);
+  });
+
+  it('never a pull request’s workflow of the same name, a fork’s, another branch’s or another file’s', () => {
+    for (const run of [
+      { event: 'pull_request' },
+      { event: 'pull_request_target' },
+      { head_repository: { full_name: 'mallory/api' } },
+      { head_branch: 'feature' },
+      { path: '.github/workflows/x.yml' },
+    ])
+      expect(runs(event(run)), JSON.stringify(run)).toBe(false);
+  });
+});
 
 describe.skipIf(process.platform !== 'linux')('examples/gh-aw-receipts.yml: a gh-aw week, verified against GitHub’s deliveries', () => {
   it('each day’s manifest becomes an attested run by pull request; the nightly webhook export binds every write but the one GitHub never sent', async () => {

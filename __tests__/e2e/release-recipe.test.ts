@@ -103,6 +103,44 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     );
   });
 
+  it('a tag on a commit that is not on the default branch stops the job before the gate (a red team: its own loosened policy judged it)', () => {
+    const step = steps.find((x) => x.name === "The tag's commit is on the default branch") as Step;
+    expect(steps.indexOf(step)).toBeLessThan(steps.indexOf(gateStep));
+    const root = tempDir();
+    const origin = path.join(root, 'origin.git');
+    const clone = path.join(root, 'clone');
+    const git = (cwd: string, ...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
+        cwd,
+        encoding: 'utf8',
+      });
+      if (r.status !== 0) throw new Error(r.stderr);
+      return r.stdout.trim();
+    };
+    git(root, 'init', '-q', '--bare', origin);
+    git(root, 'init', '-q', clone);
+    writeFileSync(path.join(clone, 'a'), '1');
+    git(clone, 'add', 'a');
+    git(clone, 'commit', '-qm', 'reviewed');
+    git(clone, 'remote', 'add', 'origin', origin);
+    git(clone, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+    const reviewed = git(clone, 'rev-parse', 'HEAD');
+    git(clone, 'checkout', '-q', '-b', 'loose');
+    writeFileSync(path.join(clone, 'a'), '2');
+    git(clone, 'commit', '-qam', 'unreviewed');
+    const unreviewed = git(clone, 'rev-parse', 'HEAD');
+    const run = (sha: string) =>
+      spawnSync('bash', ['-e', '-c', step.run as string], {
+        cwd: clone,
+        env: { PATH: process.env['PATH'], DEFAULT_BRANCH: 'main', GITHUB_SHA: sha, GITHUB_REF_NAME: 'v9.9.9' },
+        encoding: 'utf8',
+      });
+    expect(run(reviewed).status).toBe(0);
+    const refused = run(unreviewed);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toMatch(/^::error::the tag v9\.9\.9 points at [0-9a-f]{40}, which is not on main/m);
+  });
+
   it('a failing tag: nothing is attested and nothing is published', async () => {
     const r = await release('fixtures/demo-failing');
     expect(r.gate.outputs['result']).toBe('fail');
