@@ -12247,8 +12247,15 @@ class Budgeted {
     constructor(budget) {
         this.budget = budget;
     }
+    /** Lines as they come while they fit; the rest counted as left out (the totals' coverage and run lists grow with the input). */
     put(lines) {
-        this.add(`${lines.join('\n')}\n`);
+        for (const [i, line] of lines.entries()) {
+            if (!this.fits(`${line}\n`)) {
+                this.trimmed += lines.length - i;
+                return;
+            }
+            this.add(`${line}\n`);
+        }
     }
     section(heading, rows) {
         if (rows.length === 0)

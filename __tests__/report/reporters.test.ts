@@ -87,6 +87,32 @@ describe('rendered outputs for the failing demo', () => {
     expect(markdown).toMatch(/\| ⚪ asserted \| asserted \| slack\.add&#95;member \| [^\n]+\|\n\n?$/);
   });
 
+  it('summary: the totals’ lists are cut at the budget as the rows are, what failed first (a red team: 12 000 coverage scopes made 1.5 MB)', async () => {
+    const report = await demo();
+    const statement = (i: number) => ({
+      file: '.assay/audit/s.ndjson',
+      line: i + 1,
+      column: 1,
+      provider: 'github',
+      export: 'audit-log',
+      actors: null,
+      repos: [`repo-${i}`],
+      owner: 'acme',
+      actions: ['github_deploy_key:create'],
+      since: '2026-11-01T00:00:00Z',
+      until: '2026-11-02T00:00:00Z',
+      usable: true,
+      untrusted_code: null,
+    });
+    const big = { ...report, coverage: Array.from({ length: 12_000 }, (_, i) => statement(i)) } as unknown as Report;
+    const budget = 1 << 20;
+    const { markdown, trimmed } = renderSummary(big, { prefix: '', blobBase: null, reportFile: 'report.json', budgetBytes: budget });
+    expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(budget);
+    expect(trimmed).toBeGreaterThan(0);
+    expect(markdown.indexOf('### What failed')).toBeGreaterThan(0);
+    expect(markdown).toMatch(/> Summary trimmed: \d+ more row\(s\) not shown/);
+  });
+
   it('table: colour only when asked, NO_COLOR respected by the CLI', async () => {
     const report = await demo();
     expect(renderTable(report, { color: true })).toContain('\u001b[');
