@@ -149,6 +149,26 @@ describe('the gate reads statements', () => {
   const runs = (calls: readonly (readonly [string, ReturnType<typeof key>])[]) => ({ '.assay/runs/agent.log': serverLog(calls) });
   const day = (d: string, next: string, over: Record<string, unknown> = {}) => ndjson([coverageStatement(d, next, over)]);
 
+  it('a statement that covers no call is a warning at its line, never quiet (a red team: each of these let the call pass with no word)', async () => {
+    for (const [over, why] of [
+      [{ actors: [] }, /its actors list is empty: it covers no call/],
+      [{ owner: null, repos: null }, /names no organisation \(owner\) or repository \(repos\)/],
+      [{ actions: ['github_deploy_key:add'] }, /its action "github_deploy_key:add" names no verb of github_deploy_key \(create\)/],
+      [{ actions: ['github_deplyo_key:create'] }, /names no class the gate binds/],
+      [{ provider: 'GitHub', owner: 'org' }, /its provider "GitHub" is not github_deploy_key's \(github\)/],
+    ] as const) {
+      const dir = writeFiles(tempDir(), {
+        ...runs([['2026-11-30T10:02:11Z', key('ci-1')]]),
+        '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01', over),
+      });
+      const r = await verify(dir);
+      expect(codes(r.report), JSON.stringify(over)).toEqual(['warning coverage_empty']);
+      const f = judged(r.report)[0];
+      expect(f).toMatchObject({ file: '.assay/audit/2026-11-30.ndjson', line: 1 });
+      expect(f?.message).toMatch(why);
+    }
+  });
+
   it('a call an export covered that holds no record of it is effect_not_logged: an error, with or without a policy, naming the export', async () => {
     const dir = writeFiles(tempDir(), {
       ...runs([['2026-11-30T10:02:11Z', key('ci-1')]]),

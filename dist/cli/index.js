@@ -13422,6 +13422,29 @@ function holds(scope, where) {
     // no GitHub subject (docs/coverage.md §2, §6). Other providers' logs are one workspace's whole log.
     return scope.provider !== 'github';
 }
+/**
+ * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
+ * organisation or repository, an action of no class the gate binds, a verb its class does not have,
+ * or another provider than its class's. Valid statements all (docs/coverage.md §5: an empty actors
+ * list covers nothing), but never quiet: a hand-written or edited one would check nothing.
+ */
+function coversNothing(st) {
+    if (st.actors.length === 0)
+        return 'its actors list is empty: it covers no call';
+    if (st.provider === 'github' && st.repos === null && st.owner === null)
+        return 'it names no organisation (owner) or repository (repos): a GitHub statement covers no call then';
+    for (const action of st.actions) {
+        const [actionClass = '', verb = ''] = action.split(':');
+        const row = classRow(actionClass);
+        if (!row)
+            return `its action ${JSON.stringify(action)} names no class the gate binds: it covers no call of it`;
+        if (!row.verbs.includes(verb))
+            return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
+        if (row.provider !== st.provider)
+            return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+    }
+    return null;
+}
 /** The usable statements, indexed; the calls' coverage is asked one by one. */
 class Coverage {
     pendingSeconds;
@@ -15150,6 +15173,11 @@ function verify(evidence, options) {
     const firstSigned = signed[0];
     if (firstSigned)
         findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
+    for (const s of coverage.usable) {
+        const why = coversNothing(s.statement);
+        if (why)
+            findings.push((0,core_findings/* finding */.gk)('coverage_empty', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`));
+    }
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
             findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing${warnTrust ? ' (trust mode warn: it would fail under enforce)' : ''}`, warnTrust ? 'warning' : undefined));
@@ -19963,6 +19991,11 @@ const FINDINGS = {
         severity: 'error',
         title: 'Side effect the provider never logged',
         help: "An export's coverage statement covers the call's time and scope and holds no record for it: the side effect the agent asserted is not in the provider's log (or was done under another identity). Never excused.",
+    },
+    coverage_empty: {
+        severity: 'warning',
+        title: 'Coverage statement covers no call',
+        help: 'A coverage statement whose actors list is empty, that names no organisation or repository (GitHub), or that lists an action no class the gate binds has (or another provider than its class): it checks nothing of what it names, so no call is held to it.',
     },
     pending: {
         severity: 'notice',

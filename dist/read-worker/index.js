@@ -573,6 +573,11 @@ const FINDINGS = {
         title: 'Side effect the provider never logged',
         help: "An export's coverage statement covers the call's time and scope and holds no record for it: the side effect the agent asserted is not in the provider's log (or was done under another identity). Never excused.",
     },
+    coverage_empty: {
+        severity: 'warning',
+        title: 'Coverage statement covers no call',
+        help: 'A coverage statement whose actors list is empty, that names no organisation or repository (GitHub), or that lists an action no class the gate binds has (or another provider than its class): it checks nothing of what it names, so no call is held to it.',
+    },
     pending: {
         severity: 'notice',
         title: 'Export not due yet',

@@ -118,6 +118,28 @@ function holds(scope: Scope, where: Where): boolean {
   return scope.provider !== 'github';
 }
 
+/**
+ * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
+ * organisation or repository, an action of no class the gate binds, a verb its class does not have,
+ * or another provider than its class's. Valid statements all (docs/coverage.md §5: an empty actors
+ * list covers nothing), but never quiet: a hand-written or edited one would check nothing.
+ */
+export function coversNothing(st: CoverageStatement): string | null {
+  if (st.actors.length === 0) return 'its actors list is empty: it covers no call';
+  if (st.provider === 'github' && st.repos === null && st.owner === null)
+    return 'it names no organisation (owner) or repository (repos): a GitHub statement covers no call then';
+  for (const action of st.actions) {
+    const [actionClass = '', verb = ''] = action.split(':');
+    const row = classRow(actionClass);
+    if (!row) return `its action ${JSON.stringify(action)} names no class the gate binds: it covers no call of it`;
+    if (!row.verbs.includes(verb))
+      return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
+    if (row.provider !== st.provider)
+      return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+  }
+  return null;
+}
+
 /** The usable statements, indexed; the calls' coverage is asked one by one. */
 export class Coverage {
   private readonly groups = new Map<string, Group[]>();

@@ -9,7 +9,7 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { Coverage, sameExport, windowText } from './coverage.js';
+import { Coverage, coversNothing, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { type Climb, climb } from './ladder.js';
@@ -302,6 +302,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
         `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`,
       ),
     );
+  for (const s of coverage.usable) {
+    const why = coversNothing(s.statement);
+    if (why)
+      findings.push(
+        finding('coverage_empty', s.loc, `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`),
+      );
+  }
   for (const s of evidence.statements ?? [])
     if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
       findings.push(
