@@ -14805,17 +14805,18 @@ async function readFiles(input, ctx, files) {
     const workspace = external_node_path_default().resolve(ctx.workspace);
     const policyValue = input('policy') || defaults_DEFAULTS.policy;
     const explicit = input('policy') !== '' && input('policy') !== defaults_DEFAULTS.policy;
-    let policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
-    // A pull request that points the policy input at another file (its own edit of the workflow: a file
-    // it adds, or a looser one the base already has) is still judged by the base's policy at the
-    // default path when there is one: the named file is what follows the merge, reviewed against it
-    // (red teams: an empty file of the pull request's, then an example policy of the base's, ran).
+    const policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
+    // On a pull request the input is the pull request's to edit (its workflow): a gate that reads
+    // another file than the base's own policy at the default path could be pointed at a looser one,
+    // one the pull request adds, one the base already has, or one it deletes (red teams). With a
+    // policy at the default path at the base, naming another file is a configuration error.
     let moved = false;
-    if (explicit && policyFile.kind === 'pull' && policyFile.head !== null) {
+    const other = explicit && external_node_path_default().posix.normalize(policyValue.replaceAll('\\', '/')) !== defaults_DEFAULTS.policy;
+    if (other && policyFile.kind === 'pull') {
         moved = !policyFile.base;
         const atDefault = await files.read(inputs_repoPath(workspace, 'policy', defaults_DEFAULTS.policy));
         if (atDefault.kind === 'pull' && atDefault.base)
-            policyFile = { kind: 'pull', base: atDefault.base, head: policyFile.head };
+            throw new UsageError('policy', `policy: "${policyValue}" is named, but the base's policy is ${defaults_DEFAULTS.policy}: on a pull request the input is the pull request's to edit, so the gate reads the policy only where the base keeps it; leave the input out (or keep one policy, at ${defaults_DEFAULTS.policy})`);
     }
     let policy;
     // Where the policy is read (the base on a pull request) holds no file at the default path: a

@@ -218,22 +218,26 @@ describe('a red team’s trust escapes (this stop)', () => {
     );
   });
 
-  it('a pull request that points the policy input at a file of its own is judged by the base’s policy at the default path, its file reviewed as what follows the merge', async () => {
+  it('a pull request that names another policy file than the base’s at the default path is a configuration error, whatever it names (red teams: a file it adds, a looser one of the base’s, one it deletes)', async () => {
     const v2 = '.github/receipt-gate-v2.yml';
-    const r = await runAction({ workspace: workspace({ [v2]: 'version: 1\n' }), base: { [POLICY]: STRICT }, inputs: { policy: v2 } });
-    expect(r.outputs['result']).toBe('fail');
-    const report = reportOf(r);
-    expect(report.policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
-    expect(report.findings.find((f) => f.code === 'policy_unmet')).toBeDefined();
-    expect(report.findings.filter((f) => f.code === 'policy_changed').map((f) => f.severity)).toContain('warning');
-    // A looser file the base already has, named by the pull request's edit of the input: the same.
-    const example = await runAction({
-      workspace: workspace({ [v2]: LOOSE, 'examples/warn.yml': LOOSE }),
-      base: { [POLICY]: STRICT, 'examples/warn.yml': LOOSE },
-      inputs: { policy: 'examples/warn.yml' },
+    for (const [head, base, named] of [
+      [{ [v2]: 'version: 1\n' }, {}, v2],
+      [{ 'examples/warn.yml': LOOSE }, { 'examples/warn.yml': LOOSE }, 'examples/warn.yml'],
+      [{}, { 'examples/warn.yml': LOOSE }, 'examples/warn.yml'],
+    ] as const) {
+      const r = await runAction({ workspace: workspace(head), base: { [POLICY]: STRICT, ...base }, inputs: { policy: named } });
+      expect(r.outputs['result'], named).toBe('error');
+      expect(r.stdout).toMatch(
+        /is named, but the base's policy is \.github\/receipt-gate\.yml: on a pull request the input is the pull request's to edit/,
+      );
+    }
+    // The default path spelled otherwise is the default path.
+    const same = await runAction({
+      workspace: workspace({ [POLICY]: STRICT }),
+      base: { [POLICY]: STRICT },
+      inputs: { policy: './.github/receipt-gate.yml' },
     });
-    expect(example.outputs['result']).toBe('fail');
-    expect(reportOf(example).policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
+    expect(same.outputs['result']).toBe('fail');
     // A near-miss at the base is the same configuration error as without the input.
     const near = await runAction({
       workspace: workspace({ [v2]: 'version: 1\n' }),

@@ -128,16 +128,21 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
   const workspace = path.resolve(ctx.workspace);
   const policyValue = input('policy') || DEFAULTS.policy;
   const explicit = input('policy') !== '' && input('policy') !== DEFAULTS.policy;
-  let policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
-  // A pull request that points the policy input at another file (its own edit of the workflow: a file
-  // it adds, or a looser one the base already has) is still judged by the base's policy at the
-  // default path when there is one: the named file is what follows the merge, reviewed against it
-  // (red teams: an empty file of the pull request's, then an example policy of the base's, ran).
+  const policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
+  // On a pull request the input is the pull request's to edit (its workflow): a gate that reads
+  // another file than the base's own policy at the default path could be pointed at a looser one,
+  // one the pull request adds, one the base already has, or one it deletes (red teams). With a
+  // policy at the default path at the base, naming another file is a configuration error.
   let moved = false;
-  if (explicit && policyFile.kind === 'pull' && policyFile.head !== null) {
+  const other = explicit && path.posix.normalize(policyValue.replaceAll('\\', '/')) !== DEFAULTS.policy;
+  if (other && policyFile.kind === 'pull') {
     moved = !policyFile.base;
     const atDefault = await files.read(repoPath(workspace, 'policy', DEFAULTS.policy));
-    if (atDefault.kind === 'pull' && atDefault.base) policyFile = { kind: 'pull', base: atDefault.base, head: policyFile.head };
+    if (atDefault.kind === 'pull' && atDefault.base)
+      throw new UsageError(
+        'policy',
+        `policy: "${policyValue}" is named, but the base's policy is ${DEFAULTS.policy}: on a pull request the input is the pull request's to edit, so the gate reads the policy only where the base keeps it; leave the input out (or keep one policy, at ${DEFAULTS.policy})`,
+      );
   }
   let policy: PolicyGiven;
   // Where the policy is read (the base on a pull request) holds no file at the default path: a
