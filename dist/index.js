@@ -13203,7 +13203,6 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
-
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -13374,37 +13373,34 @@ function identicalAtBase(root, cwd, tree) {
     return out;
 }
 /**
- * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
- * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
- * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
- * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
- * carries its policy alone: one that also moves evidence could make the failure it excuses.
+ * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
+ * reads at the head (`read`, as the report names them) that the base does not hold with the same
+ * bytes; a file of the base that could be evidence (a name the gate reads, an attestation beside one:
+ * wherever it is, since the inputs that name it are the pull request's to edit) changed, deleted or
+ * renamed; a workflow file changed, added or deleted (a workflow names the inputs). The break-glass
+ * path applies only to such a pull request: one that also moves evidence, or what is read of it,
+ * could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to `cwd` (`identicalAtBase`)
+ * @param identicalInRepo the same, relative to the repository root
  */
-function evidenceChangedSinceBase(root, cwd, tree, identical, roles) {
-    for (const { read } of roles)
-        for (const rel of read)
-            if (!identical.has(rel))
-                return `adds or changes ${rel}`;
-    for (const { role, inputs, read } of roles) {
-        const reading = new Set(read);
-        const tests = inputs
-            .map((a) => a.trim())
-            .filter((a) => a !== '' && !a.startsWith('!'))
-            .map((a) => {
-            const posix = external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, a)).split((external_node_path_default()).sep).join('/');
-            if (picomatch_default().scan(a).isGlob)
-                return picomatch_default()(posix, { dot: true });
-            return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-        });
-        for (const rel of [...tree.keys()].sort()) {
-            const local = external_node_path_default().relative(cwd, external_node_path_default().join(root, rel));
-            if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
-                continue;
-            const posix = local.split((external_node_path_default()).sep).join('/');
-            if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
-                return `changes, deletes or no longer reads ${posix}`;
-        }
+function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read) {
+    for (const rel of read)
+        if (!identical.has(rel))
+            return `adds or changes ${rel}`;
+    const workflow = (rel) => rel.startsWith('.github/workflows/');
+    for (const rel of [...tree.keys()].sort())
+        if ((formatOf(rel) !== null || workflow(rel)) && !identicalInRepo.has(rel))
+            return `changes, deletes or renames ${rel}`;
+    let added = [];
+    try {
+        added = (0,external_node_fs_.readdirSync)(external_node_path_default().join(root, '.github', 'workflows')).map((f) => `.github/workflows/${f}`);
     }
+    catch {
+        // no workflow folder in the checkout
+    }
+    for (const rel of added.sort())
+        if (!tree.has(rel))
+            return `adds ${rel}`;
     return null;
 }
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
@@ -14906,12 +14902,8 @@ async function breakGlass(settings, ctx, files) {
         const identical = identicalAtBase(root, gate.cwd, tree.value);
         // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
         // taken by a call it adds): what it adds applies now only when it carries its policy alone.
-        const roles = ['runs', 'audit'].map((role) => ({
-            role,
-            inputs: gate[role],
-            read: discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
-        }));
-        const moved = evidenceChangedSinceBase(root, gate.cwd, tree.value, identical, roles);
+        const read = ['runs', 'audit'].flatMap((role) => discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel));
+        const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read);
         atBase =
             moved === null
                 ? { ok: true, value: identical }

@@ -95,27 +95,47 @@ describe('exceptions a pull request adds apply now to what is already on the bas
       expect(r.outputs['result']).toBe('fail');
       const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed' && /none applies now/.test(f.message));
       expect(changed?.message).toMatch(
-        /this pull request also (adds or changes|changes, deletes or no longer reads) \.assay\/audit\/github\/2026-11\.ndjson \(a break-glass pull request carries its policy alone/,
+        /this pull request also (adds or changes|changes, deletes or renames) \.assay\/audit\/github\/2026-11\.ndjson \(a break-glass pull request carries its policy alone/,
       );
     }
   });
 
-  it('never when its workflow stops reading a base export (a `!` input), nor when it adds a run that could take a base call’s record (red teams on the fix)', async () => {
+  it('never when it edits a workflow (the inputs that name the exports), nor when it adds a run that could take a base call’s record; a standing exclusion of the base blocks nothing (red teams on the fix)', async () => {
     const binding = await bindingOf();
     const AUDIT = '.assay/audit/github/2026-11.ndjson';
     const exported = ndjson([record('github', 'gh-1', bypass)]);
-    const base = { [POLICY]: STRICT, [RUN]: runText, [AUDIT]: exported };
-    const excluded = await runAction({
-      workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding), [AUDIT]: exported }),
+    const WORKFLOW = '.github/workflows/receipts.yml';
+    const base = {
+      [POLICY]: STRICT,
+      [RUN]: runText,
+      [AUDIT]: exported,
+      [WORKFLOW]: 'audit: .assay/audit\n',
+      '.assay/audit/drafts/wip.ndjson': '',
+    };
+    const head = { [RUN]: runText, [POLICY]: withException(binding), [AUDIT]: exported, '.assay/audit/drafts/wip.ndjson': '' };
+    // The workflow edited to stop reading the export (a file list, or a `!` input): nothing applies now.
+    const narrowed = await runAction({
+      workspace: writeFiles(tempDir(), { ...head, [WORKFLOW]: 'audit: .assay/audit/drafts\n' }),
       base,
-      inputs: { audit: `.assay/audit\n!${AUDIT}` },
+      inputs: { audit: '.assay/audit/drafts' },
     });
-    expect(excluded.outputs['result']).toBe('fail');
+    expect(narrowed.outputs['result']).toBe('fail');
     expect(
-      reportOf(excluded)
+      reportOf(narrowed)
         .findings.map((f) => f.message)
         .join('\n'),
-    ).toMatch(/also changes, deletes or no longer reads \.assay\/audit\/github\/2026-11\.ndjson/);
+    ).toMatch(/also changes, deletes or renames \.github\/workflows\/receipts\.yml/);
+    // The base's own exclusion, unchanged: the exception applies now.
+    const standing = await runAction({
+      workspace: writeFiles(tempDir(), { ...head, [WORKFLOW]: 'audit: .assay/audit\n' }),
+      base,
+      inputs: { audit: '.assay/audit\n!.assay/audit/drafts/**' },
+    });
+    expect(
+      reportOf(standing)
+        .findings.map((f) => f.message)
+        .join('\n'),
+    ).not.toMatch(/none applies now/);
     const taker = await runAction({
       workspace: writeFiles(tempDir(), {
         [RUN]: runText,
@@ -123,7 +143,7 @@ describe('exceptions a pull request adds apply now to what is already on the bas
         [POLICY]: withException(binding),
         [AUDIT]: exported,
       }),
-      base,
+      base: { [POLICY]: STRICT, [RUN]: runText, [AUDIT]: exported },
     });
     expect(taker.outputs['result']).toBe('fail');
     expect(

@@ -2943,8 +2943,8 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var node_modules_picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(node_modules_picomatch);
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
@@ -2959,7 +2959,7 @@ const EXTENSIONS = [
 /** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
 const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
 /** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
+function formats_formatOf(file) {
     const lower = file.toLowerCase();
     for (const { ext, format } of EXTENSIONS)
         if (lower.endsWith(ext))
@@ -2977,15 +2977,15 @@ function unreadText(file, role = 'runs') {
     if (match)
         return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
     const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
-    if (archive && formatOf(file) === null)
+    if (archive && formats_formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
-    if (role === 'audit' && formatOf(file) === 'log')
+    if (role === 'audit' && formats_formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
 }
 /** Whether a directory or glob input of this role picks the file up. */
-function formats_discoverable(file, role) {
-    const format = formatOf(file);
+function discoverable(file, role) {
+    const format = formats_formatOf(file);
     return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
@@ -3077,10 +3077,10 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
             else if (ent.isSymbolicLink()) {
                 discover_link(state, abs, take, findings);
             }
-            else if (formatOf(ent.name) === 'attestation') {
+            else if (formats_formatOf(ent.name) === 'attestation') {
                 take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
             }
-            else if (formatOf(ent.name) !== null) {
+            else if (formats_formatOf(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
             }
@@ -3094,7 +3094,7 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
  */
 function discover_link(walk, abs, take, findings) {
     const rel = relOf(walk, abs);
-    if (formatOf(abs) === 'attestation') {
+    if (formats_formatOf(abs) === 'attestation') {
         take(abs);
         return;
     }
@@ -3104,7 +3104,7 @@ function discover_link(walk, abs, take, findings) {
     }
     catch {
         // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if (formatOf(abs) !== null)
+        if (formats_formatOf(abs) !== null)
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
@@ -3124,7 +3124,7 @@ function discover_link(walk, abs, take, findings) {
     else if (st.isDirectory())
         // Never silent: a linked folder of bundles would otherwise drop out of the gate with a notice.
         findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended (name the folder it leads to as an input)', 'warning'));
-    else if (formatOf(abs) !== null)
+    else if (formats_formatOf(abs) !== null)
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
@@ -3141,13 +3141,13 @@ function expand(state, input, noMatch) {
      * named .tar.gz, a server log among exports: refused by name). False: neither.
      */
     const besideArtifacts = (abs) => {
-        if (formatOf(abs) === 'attestation') {
+        if (formats_formatOf(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
         const unread = unreadText(abs, state.role);
         // A .log among the exports may be the export job's own log: said (a warning), never dropped.
-        const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
+        const severity = state.role === 'audit' && formats_formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
         return unread !== null;
@@ -3188,7 +3188,7 @@ function expand(state, input, noMatch) {
         let ignored = 0;
         walk(state, base, input, (abs) => {
             const rel = relOf(state, abs);
-            if (formats_discoverable(rel, state.role))
+            if (discoverable(rel, state.role))
                 add(abs);
             else if (!besideArtifacts(abs))
                 ignored++;
@@ -3197,7 +3197,7 @@ function expand(state, input, noMatch) {
             findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => (formats_discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
     }
     else if (st.isFile()) {
         if (!besideArtifacts(base))
@@ -8677,7 +8677,7 @@ const failure = (rel, message) => ({
     entries: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
-const isBundle = (rel) => formatOf(rel) === 'bundle';
+const isBundle = (rel) => formats_formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
@@ -8689,7 +8689,7 @@ async function readArtifact(rel, role, bytes, limits) {
  * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
  */
 function readTextArtifact(rel, role, bytes, limits) {
-    const format = formatOf(rel);
+    const format = formats_formatOf(rel);
     if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
     if (format === 'attestation')
@@ -8882,7 +8882,7 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
                 }),
         };
     }
-    if (!formatOf(file.rel))
+    if (!formats_formatOf(file.rel))
         return fail(UNSUPPORTED);
     const got = readTransient(file.path, limits);
     if (!got.ok)
@@ -15290,7 +15290,7 @@ function rootsOf(source, limits) {
 function predicateFor(file) {
     if (file.role === 'audit')
         return { type: RECORDS_V1, check: isObjectPredicate };
-    if (formatOf(file.rel) !== 'bundle')
+    if (formats_formatOf(file.rel) !== 'bundle')
         return { type: RUN_V1, check: isObjectPredicate };
     const facts = file.read.bundle;
     if (!facts)
@@ -15845,7 +15845,7 @@ const producerKeys = (keys, limits) => ({
     role: 'runs',
     async check(file) {
         const decision = async () => {
-            if (formatOf(file.rel) !== 'bundle')
+            if (formats_formatOf(file.rel) !== 'bundle')
                 return (0,core_trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
             const sidecar = file.dsse;
             if (sidecar.kind === 'none')
@@ -15951,7 +15951,7 @@ function checkersOf(setup) {
 /** Whether identities of this role are configured (then a file's sha256 is needed, and its bundle is checked, not only shaped). */
 const identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
 /** Whether a file has a DSSE sidecar to read: an evidence bundle among the runs. */
-const hasDsse = (task) => task.role === 'runs' && formatOf(task.file.rel) === 'bundle';
+const hasDsse = (task) => task.role === 'runs' && formats_formatOf(task.file.rel) === 'bundle';
 function readSidecars(task, setup) {
     return {
         dsse: hasDsse(task)
@@ -16835,7 +16835,6 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
-
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -17006,37 +17005,34 @@ function identicalAtBase(root, cwd, tree) {
     return out;
 }
 /**
- * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
- * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
- * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
- * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
- * carries its policy alone: one that also moves evidence could make the failure it excuses.
+ * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
+ * reads at the head (`read`, as the report names them) that the base does not hold with the same
+ * bytes; a file of the base that could be evidence (a name the gate reads, an attestation beside one:
+ * wherever it is, since the inputs that name it are the pull request's to edit) changed, deleted or
+ * renamed; a workflow file changed, added or deleted (a workflow names the inputs). The break-glass
+ * path applies only to such a pull request: one that also moves evidence, or what is read of it,
+ * could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to `cwd` (`identicalAtBase`)
+ * @param identicalInRepo the same, relative to the repository root
  */
-function evidenceChangedSinceBase(root, cwd, tree, identical, roles) {
-    for (const { read } of roles)
-        for (const rel of read)
-            if (!identical.has(rel))
-                return `adds or changes ${rel}`;
-    for (const { role, inputs, read } of roles) {
-        const reading = new Set(read);
-        const tests = inputs
-            .map((a) => a.trim())
-            .filter((a) => a !== '' && !a.startsWith('!'))
-            .map((a) => {
-            const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
-            if (picomatch.scan(a).isGlob)
-                return picomatch(posix, { dot: true });
-            return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-        });
-        for (const rel of [...tree.keys()].sort()) {
-            const local = path.relative(cwd, path.join(root, rel));
-            if (local.startsWith('..') || path.isAbsolute(local))
-                continue;
-            const posix = local.split(path.sep).join('/');
-            if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
-                return `changes, deletes or no longer reads ${posix}`;
-        }
+function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read) {
+    for (const rel of read)
+        if (!identical.has(rel))
+            return `adds or changes ${rel}`;
+    const workflow = (rel) => rel.startsWith('.github/workflows/');
+    for (const rel of [...tree.keys()].sort())
+        if ((formatOf(rel) !== null || workflow(rel)) && !identicalInRepo.has(rel))
+            return `changes, deletes or renames ${rel}`;
+    let added = [];
+    try {
+        added = readdirSync(path.join(root, '.github', 'workflows')).map((f) => `.github/workflows/${f}`);
     }
+    catch {
+        // no workflow folder in the checkout
+    }
+    for (const rel of added.sort())
+        if (!tree.has(rel))
+            return `adds ${rel}`;
     return null;
 }
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
@@ -19011,7 +19007,7 @@ function signRecords(key, inputs, limits, signedAt) {
     const errors = [];
     const entries = [];
     for (const input of inputs) {
-        const format = formatOf(input.name);
+        const format = formats_formatOf(input.name);
         if (format !== 'json' && format !== 'ndjson') {
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
             continue;

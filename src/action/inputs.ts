@@ -233,12 +233,10 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
     const identical = identicalAtBase(root, gate.cwd, tree.value);
     // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
     // taken by a call it adds): what it adds applies now only when it carries its policy alone.
-    const roles = (['runs', 'audit'] as const).map((role) => ({
-      role,
-      inputs: gate[role],
-      read: discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
-    }));
-    const moved = evidenceChangedSinceBase(root, gate.cwd, tree.value, identical, roles);
+    const read = (['runs', 'audit'] as const).flatMap((role) =>
+      discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
+    );
+    const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read);
     atBase =
       moved === null
         ? { ok: true, value: identical }

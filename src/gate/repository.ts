@@ -7,9 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
-import { discoverable } from '../read/formats.js';
+import { formatOf } from '../read/formats.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -189,46 +188,35 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
   return out;
 }
 
-/** The inputs of one role (paths or globs relative to the working directory) and the files they read at the head (as the report names them). */
-export interface RoleInputs {
-  readonly role: 'runs' | 'audit';
-  readonly inputs: readonly string[];
-  readonly read: readonly string[];
-}
-
 /**
- * Why the pull request's evidence is not the base's, or null when it is: a file read at the head
- * that is not at the base with the same bytes (added or changed), or a file of the base tree an input
- * names (a run or an export of its role) that the head does not read as it was (changed, deleted,
- * renamed, or excluded by a `!` input). The break-glass path applies only to a pull request that
- * carries its policy alone: one that also moves evidence could make the failure it excuses.
+ * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
+ * reads at the head (`read`, as the report names them) that the base does not hold with the same
+ * bytes; a file of the base that could be evidence (a name the gate reads, an attestation beside one:
+ * wherever it is, since the inputs that name it are the pull request's to edit) changed, deleted or
+ * renamed; a workflow file changed, added or deleted (a workflow names the inputs). The break-glass
+ * path applies only to such a pull request: one that also moves evidence, or what is read of it,
+ * could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to `cwd` (`identicalAtBase`)
+ * @param identicalInRepo the same, relative to the repository root
  */
 export function evidenceChangedSinceBase(
   root: string,
-  cwd: string,
   tree: ReadonlyMap<string, TreeBlob>,
   identical: ReadonlySet<string>,
-  roles: readonly RoleInputs[],
+  identicalInRepo: ReadonlySet<string>,
+  read: readonly string[],
 ): string | null {
-  for (const { read } of roles) for (const rel of read) if (!identical.has(rel)) return `adds or changes ${rel}`;
-  for (const { role, inputs, read } of roles) {
-    const reading = new Set(read);
-    const tests = inputs
-      .map((a) => a.trim())
-      .filter((a) => a !== '' && !a.startsWith('!'))
-      .map((a): ((local: string) => boolean) => {
-        const posix = path.relative(cwd, path.resolve(cwd, a)).split(path.sep).join('/');
-        if (picomatch.scan(a).isGlob) return picomatch(posix, { dot: true });
-        return (local) => posix === '' || local === posix || local.startsWith(`${posix}/`);
-      });
-    for (const rel of [...tree.keys()].sort()) {
-      const local = path.relative(cwd, path.join(root, rel));
-      if (local.startsWith('..') || path.isAbsolute(local)) continue;
-      const posix = local.split(path.sep).join('/');
-      if (discoverable(posix, role) && tests.some((t) => t(posix)) && !(identical.has(posix) && reading.has(posix)))
-        return `changes, deletes or no longer reads ${posix}`;
-    }
+  for (const rel of read) if (!identical.has(rel)) return `adds or changes ${rel}`;
+  const workflow = (rel: string): boolean => rel.startsWith('.github/workflows/');
+  for (const rel of [...tree.keys()].sort())
+    if ((formatOf(rel) !== null || workflow(rel)) && !identicalInRepo.has(rel)) return `changes, deletes or renames ${rel}`;
+  let added: string[] = [];
+  try {
+    added = readdirSync(path.join(root, '.github', 'workflows')).map((f) => `.github/workflows/${f}`);
+  } catch {
+    // no workflow folder in the checkout
   }
+  for (const rel of added.sort()) if (!tree.has(rel)) return `adds ${rel}`;
   return null;
 }
 
