@@ -6,7 +6,8 @@ import { inert } from './report/text.js';
 async function run(): Promise<void> {
   try {
     const r = await main(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
-    for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout) if (piece) process.stdout.write(piece);
+    // The table carries evidence text: made inert as stderr is (the JSON report escapes `##[` itself).
+    for (const piece of typeof r.stdout === 'string' ? [inert(r.stdout)] : r.stdout) if (piece) process.stdout.write(piece);
     // Names from the evidence never start a line the runner reads as a workflow command.
     if (r.stderr) process.stderr.write(inert(r.stderr));
     process.exitCode = r.code;

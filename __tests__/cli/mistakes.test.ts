@@ -179,6 +179,16 @@ describe('paths on the command line (§6)', () => {
       ['.assay/runs/hotfix.tgz', 'error', 'a .tgz file: receipt-gate reads evidence'],
     ]);
     expect(r.code).toBe(1);
+    // Rotated, backed-up and renamed copies too (a red team on the fix).
+    const copies = workspace(
+      Object.fromEntries(
+        ['new.json.1', 'new.json.bak', 'new.ndjson.txt', 'agent.log.1', 'x.json~', 'b.tar.gz.1'].map((n) => [`.assay/runs/${n}`, 'x']),
+      ),
+    );
+    const c = await cliJson(['-C', copies], ROOT);
+    expect(
+      c.report.findings.filter((f) => f.code === 'invalid_artifact' && /under another name/.test(f.message)).map((f) => f.file),
+    ).toEqual(['agent.log.1', 'b.tar.gz.1', 'new.json.1', 'new.json.bak', 'new.ndjson.txt', 'x.json~'].map((n) => `.assay/runs/${n}`));
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
     symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));
     const l = await cliJson(['-C', linked], ROOT);
@@ -217,6 +227,15 @@ describe('paths on the command line (§6)', () => {
     expect(lines(folder.stderr)).toEqual([]);
     // Whatever else a message carries, a line the runner would read is made inert.
     expect(inert('x\n::error::y\n  ##[group]z\nok :: fine')).toBe('x\n\\u003a:error::y\n  \\u0023#[group]z\nok :: fine');
+    // `##[` anywhere in a line, and `::` after any white space (the runner's own parsing; a red team).
+    expect(inert('tool deploy ##[add-mask]acme\n\u00a0::error::x')).toBe('tool deploy \\u0023#[add-mask]acme\n\u00a0\\u003a:error::x');
+    const tool = 'deploy ##[add-mask]acme';
+    const runs = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey({ tool })])) });
+    for (const format of ['json', 'table']) {
+      const out = spawnCli(['verify', '-C', runs, '--format', format], runs);
+      expect(out.stdout, format).not.toContain('##[');
+      if (format === 'json') expect(JSON.parse(out.stdout).calls[0].tool).toBe(tool);
+    }
   });
 
   it('--require-signed-records without a trusted signer is a usage error (trust never turned off by an empty list)', async () => {

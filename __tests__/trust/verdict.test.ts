@@ -370,6 +370,10 @@ describe('verifiedLevels claims only what held for every call, record and run (r
       'RECEIPTS_WEAKEST_VERIFIED',
       'RECEIPTS_POLICY_MET',
     ]);
+    // A call it verifies met its rule only by the grandfathering (a red team).
+    expect(
+      levels({ ...report, records: [{ signer: base.signature.key_id, untrusted: null, trust_not_asked: true, outcome: 'bound' }] }),
+    ).toEqual(['RECEIPTS_WEAKEST_VERIFIED']);
     expect(levels({ ...report, records: [{ signer: 'sha256:other', untrusted: null }] })).not.toContain('RECEIPTS_SIGNED_RECORDS');
   });
 });

@@ -2549,7 +2549,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 async function run() {
     try {
         const r = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
-        for (const piece of typeof r.stdout === 'string' ? [r.stdout] : r.stdout)
+        // The table carries evidence text: made inert as stderr is (the JSON report escapes `##[` itself).
+        for (const piece of typeof r.stdout === 'string' ? [(0,_report_text_js__WEBPACK_IMPORTED_MODULE_2__/* .inert */ .tJ)(r.stdout)] : r.stdout)
             if (piece)
                 process.stdout.write(piece);
         // Names from the evidence never start a line the runner reads as a workflow command.
@@ -2969,7 +2970,8 @@ function formats_formatOf(file) {
 /**
  * A file among the inputs that looks like evidence but is not read by this role: a run or export
  * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
- * than `.tar.gz` (`.tgz`, `.zip`), a server log among audit exports. Never read and never skipped in
+ * than `.tar.gz` (`.tgz`, `.zip`), a rotated or renamed copy (`.log.1`, `.json.bak`), a server log
+ * among audit exports. Never read and never skipped in
  * silence (the same file under its name could fail the gate). Null when it is not one.
  */
 function unreadText(file, role = 'runs') {
@@ -2979,6 +2981,10 @@ function unreadText(file, role = 'runs') {
     const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
     if (archive && formats_formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
+    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~][^/\\]*)$/i.exec(file);
+    if (renamed && formats_formatOf(file) === null)
+        return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formats_formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
@@ -17699,6 +17705,12 @@ const callJson = (c) => ({
     time: c.time,
     coverage: c.coverage,
 });
+/**
+ * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
+ * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
+ * json`. `##[` occurs only inside strings in JSON.
+ */
+const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
@@ -17721,7 +17733,7 @@ function* jsonChunks(report) {
             parts.push(line);
             size += line.length;
             if (size >= json_report_CHUNK) {
-                yield parts.join('');
+                yield inertJson(parts.join(''));
                 parts = [];
                 size = 0;
             }
@@ -17731,7 +17743,7 @@ function* jsonChunks(report) {
     if (report.policy_change)
         parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
     parts.push('\n}\n');
-    yield parts.join('');
+    yield inertJson(parts.join(''));
 }
 /** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
 const jsonPieces = (report) => [...jsonChunks(report)];
@@ -18124,12 +18136,15 @@ function verifiedLevels(report) {
     const t = report.totals;
     const w = t.weakest_level;
     const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
+    const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
     if (report.policy.rules.length > 0 &&
         t.policy_unmet === 0 &&
         t.policy_warned === 0 &&
         t.pending === 0 &&
         t.excepted === 0 &&
-        t.grandfathered === 0)
+        t.grandfathered === 0 &&
+        !grandfatheredRecord)
         levels.push('RECEIPTS_POLICY_MET');
     const enforced = report.policy.trust_mode !== 'warn';
     // Keys or identities: either set in force means every record (every run) had to be vouched for.
@@ -21896,12 +21911,13 @@ function runProducer(p) {
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 /**
- * Text a command prints with every line that would start a runner's workflow command (`::error::`,
- * `::add-mask::`, `##[group]`) made inert: its first character escaped as \uXXXX. The CLI's output
- * carries names from the evidence (a class, a path) and runs in a workflow's `run:` step, whose
+ * Text a command prints with every runner command made inert: a line that starts a workflow command
+ * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
+ * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
+ * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
  * output the runner reads for commands.
  */
-const inert = (text) => text.replace(/^([ \t]*)(::|##\[)/gm, (_, ws, m) => `${ws}\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}${m.slice(1)}`);
+const inert = (text) => text.replace(/^(\s*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';

@@ -7501,7 +7501,8 @@ function formats_formatOf(file) {
 /**
  * A file among the inputs that looks like evidence but is not read by this role: a run or export
  * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
- * than `.tar.gz` (`.tgz`, `.zip`), a server log among audit exports. Never read and never skipped in
+ * than `.tar.gz` (`.tgz`, `.zip`), a rotated or renamed copy (`.log.1`, `.json.bak`), a server log
+ * among audit exports. Never read and never skipped in
  * silence (the same file under its name could fail the gate). Null when it is not one.
  */
 function formats_unreadText(file, role = 'runs') {
@@ -7511,6 +7512,10 @@ function formats_unreadText(file, role = 'runs') {
     const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
     if (archive && formats_formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
+    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~][^/\\]*)$/i.exec(file);
+    if (renamed && formats_formatOf(file) === null)
+        return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formats_formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;

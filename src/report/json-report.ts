@@ -35,6 +35,13 @@ const callJson = (c: CallReport): CallJson => ({
   coverage: c.coverage,
 });
 
+/**
+ * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
+ * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
+ * json`. `##[` occurs only inside strings in JSON.
+ */
+const inertJson = (text: string): string => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
+
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report: Report): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
@@ -57,7 +64,7 @@ function* jsonChunks(report: Report): Generator<string> {
       parts.push(line);
       size += line.length;
       if (size >= CHUNK) {
-        yield parts.join('');
+        yield inertJson(parts.join(''));
         parts = [];
         size = 0;
       }
@@ -66,7 +73,7 @@ function* jsonChunks(report: Report): Generator<string> {
   }
   if (report.policy_change) parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
   parts.push('\n}\n');
-  yield parts.join('');
+  yield inertJson(parts.join(''));
 }
 
 /** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */

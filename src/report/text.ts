@@ -46,16 +46,14 @@ export function runProducer(p: Report['runs'][number]['producer']): string {
 export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 
 /**
- * Text a command prints with every line that would start a runner's workflow command (`::error::`,
- * `::add-mask::`, `##[group]`) made inert: its first character escaped as \uXXXX. The CLI's output
- * carries names from the evidence (a class, a path) and runs in a workflow's `run:` step, whose
+ * Text a command prints with every runner command made inert: a line that starts a workflow command
+ * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
+ * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
+ * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
  * output the runner reads for commands.
  */
 export const inert = (text: string): string =>
-  text.replace(
-    /^([ \t]*)(::|##\[)/gm,
-    (_, ws: string, m: string) => `${ws}\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}${m.slice(1)}`,
-  );
+  text.replace(/^(\s*)::/gm, (_, ws: string) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
 
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 export function where(l: { file: string; line: number; column?: number; member?: string }): string {

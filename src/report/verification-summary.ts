@@ -77,13 +77,16 @@ function verifiedLevels(report: Report): string[] {
   const t = report.totals;
   const w = t.weakest_level;
   const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+  // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
+  const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
   if (
     report.policy.rules.length > 0 &&
     t.policy_unmet === 0 &&
     t.policy_warned === 0 &&
     t.pending === 0 &&
     t.excepted === 0 &&
-    t.grandfathered === 0
+    t.grandfathered === 0 &&
+    !grandfatheredRecord
   )
     levels.push('RECEIPTS_POLICY_MET');
   const enforced = report.policy.trust_mode !== 'warn';
