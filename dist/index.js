@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2249);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2213);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2249:
+/***/ 2213:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11576,95 +11576,8 @@ const WORKFLOW_COMMANDS_PER_LEVEL = 10;
 /** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
 const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 
-;// CONCATENATED MODULE: ./src/report/text.ts
-/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
-
-
-
-/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
-/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
-const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
-/** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
-/**
- * Which runs a producer attested (§10), or null when no run names a producer and no trusted
- * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
- */
-function producerLine(r) {
-    const trusted = r.policy.trusted_producers.length > 0;
-    const checked = r.runs.filter((x) => x.producer?.checked).length;
-    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
-    if (!trusted && unchecked === 0)
-        return null;
-    if (!trusted)
-        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
-    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
-}
-/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
-function runProducer(p) {
-    if (!p)
-        return 'not attested';
-    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
-    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
-    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
-}
-/** "0 error(s), 0 warning(s), 2 notice(s)" */
-const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-/**
- * Text a command prints with every runner command made inert: a line that starts a workflow command
- * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
- * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
- * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
- * output the runner reads for commands.
- */
-const inert = (text) => text.replace(/^(\s*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
-/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function text_where(l) {
-    const col = l.column !== undefined ? `:${l.column}` : '';
-    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
-}
-/** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
-/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => visible(f.input !== undefined ? f.input : text_where(f));
-const MARKER = ' … [trimmed by receipt-gate]';
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function clipBytes(text, max) {
-    if (Buffer.byteLength(text) <= max)
-        return text;
-    const room = max - Buffer.byteLength(MARKER);
-    let lo = 0;
-    let hi = Math.min(text.length, room);
-    while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength((0,core_text/* clip */.$Q)(text, mid, '')) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return (0,core_text/* clip */.$Q)(text, lo, '') + MARKER;
-}
-/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
-function failingFirst(calls) {
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    return calls
-        .map((call, i) => ({ call, i, r: rank(call) }))
-        .sort((a, b) => a.r - b.r || a.i - b.i)
-        .map(({ call, r }) => ({ call, fails: r < 2 }));
-}
-/**
- * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
- * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
- * start a fragment or a query, a `%` must not decode to another file).
- */
-const uriPath = (path) => path
-    .split('/')
-    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
-    .join('/');
-
+// EXTERNAL MODULE: ./src/report/text.ts
+var report_text = __nccwpck_require__(5655);
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
@@ -11712,21 +11625,21 @@ function buildAnnotations(report, prefix, scope = 'all') {
         const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
         const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
         const lines = [
-            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${(0,core_text/* visible */.RK)((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
+            `${p.inside}Earned level: ${(0,report_text/* rung */.$O)(c.level)}; claimed: ${(0,report_text/* rung */.$O)(c.claimed_level)}${required}; tool: ${(0,report_text/* visible */.RK)((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
         ];
         // A finding about the shortfall says why the level was not reached; the level's own reason
         // would repeat it and add what does not concern the claim.
         if (!fs.some((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code]))
-            lines.push(`Why: ${(0,core_text/* visible */.RK)(c.reason)}`);
+            lines.push(`Why: ${(0,report_text/* visible */.RK)(c.reason)}`);
         for (const f of fs)
-            lines.push(`${f.code}: ${(0,core_text/* visible */.RK)(f.message)}`);
+            lines.push(`${f.code}: ${(0,report_text/* visible */.RK)(f.message)}`);
         out.push({
             path: p.path,
             line: p.line,
             column: p.column,
             level: worst,
-            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${(0,core_text/* visible */.RK)(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
-            message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
+            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${(0,report_text/* visible */.RK)(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            message: (0,report_text/* clipBytes */.Wp)(lines.join('\n'), MESSAGE_MAX_BYTES),
         });
     }
     // A policy file read at another commit (a pull request's base) is not the file checked out: its
@@ -11740,7 +11653,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
                 column: null,
                 level: LEVEL(f.severity),
                 title: f.code,
-                message: clipBytes(`${(0,core_text/* visible */.RK)(where)}: ${(0,core_text/* visible */.RK)(f.message)}`, MESSAGE_MAX_BYTES),
+                message: (0,report_text/* clipBytes */.Wp)(`${(0,report_text/* visible */.RK)(where)}: ${(0,report_text/* visible */.RK)(f.message)}`, MESSAGE_MAX_BYTES),
             });
             continue;
         }
@@ -11751,7 +11664,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
             column: p.column,
             level: LEVEL(f.severity),
             title: f.code,
-            message: clipBytes(p.inside + (0,core_text/* visible */.RK)(f.message), MESSAGE_MAX_BYTES),
+            message: (0,report_text/* clipBytes */.Wp)(p.inside + (0,report_text/* visible */.RK)(f.message), MESSAGE_MAX_BYTES),
         });
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
@@ -11811,11 +11724,11 @@ const toApi = (a) => ({
     ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
     annotation_level: a.level,
     title: (0,core_text/* clip */.$Q)(a.title, CHECKS_API.title, '…'),
-    message: clipBytes(a.message, CHECKS_API.messageBytes),
+    message: (0,report_text/* clipBytes */.Wp)(a.message, CHECKS_API.messageBytes),
 });
 async function publishCheckRun(api, target, output, annotations) {
     const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/check-runs`;
-    const out = { title: (0,core_text/* clip */.$Q)(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
+    const out = { title: (0,core_text/* clip */.$Q)(output.title, CHECKS_API.title, '…'), summary: (0,report_text/* clipBytes */.Wp)(output.summary, CHECKS_API.summaryBytes) };
     // The API needs a file for every annotation; findings about inputs are in the summary instead.
     const located = annotations.filter((a) => a.path !== null);
     const batches = [];
@@ -12054,7 +11967,7 @@ function renderSarif(report, prefix, version) {
     // the report and the summary. A finding about an input has no artifact: it is a tool configuration
     // notification, never a result at an invented location.
     const results = located.map((finding) => {
-        const uri = uriPath(repoPath(prefix, finding.file));
+        const uri = (0,report_text/* uriPath */.kq)(repoPath(prefix, finding.file));
         return {
             ruleId: finding.code,
             ruleIndex: codes.indexOf(finding.code),
@@ -12077,7 +11990,7 @@ function renderSarif(report, prefix, version) {
         const s = call.suppressed;
         if (!s)
             continue;
-        const uri = uriPath(repoPath(prefix, call.artifact));
+        const uri = (0,report_text/* uriPath */.kq)(repoPath(prefix, call.artifact));
         results.push({
             ruleId: 'policy_unmet',
             ruleIndex: codes.indexOf('policy_unmet'),
@@ -12141,7 +12054,7 @@ function renderSarif(report, prefix, version) {
 const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 /** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
 function md(text) {
-    return (0,core_text/* visible */.RK)(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,report_text/* visible */.RK)(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 /** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
 function summary_link(ctx, file, line, member, commit) {
@@ -12150,7 +12063,7 @@ function summary_link(ctx, file, line, member, commit) {
     if (!ctx.blobBase)
         return label;
     const blob = commit ? ctx.blobBase.replace(/\/blob\/[^/]+$/, `/blob/${encodeURIComponent(commit)}`) : ctx.blobBase;
-    const url = `${blob}/${uriPath(path)}${member ? '' : `#L${line}`}`;
+    const url = `${blob}/${(0,report_text/* uriPath */.kq)(path)}${member ? '' : `#L${line}`}`;
     return `[${label}](${url})`;
 }
 /** What was verified, where: the commit, the inputs as given, the report's digest. */
@@ -12247,22 +12160,22 @@ function totalsLines(report) {
     const totals = report.totals;
     const signers = report.policy.trusted_signers;
     return [
-        `${totals.calls} call(s) in ${totals.artifacts} run(s) · ${totals.records} audit record(s) · ${findingCounts(totals)}`,
+        `${totals.calls} call(s) in ${totals.artifacts} run(s) · ${totals.records} audit record(s) · ${(0,report_text/* findingCounts */.s_)(totals)}`,
         '',
         '| level | calls |',
         '|---|---:|',
         ...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `| ${vocabulary/* LEVEL_TABLE */.iH[l].icon} ${l} | ${totals[l]} |`),
         `| — no rung (asserts no side effect) | ${totals.no_effect} |`,
         '',
-        `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}${uncheckedLine(report)}`,
+        `Audit records: ${(0,report_text/* recordCounts */.uk)(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}${uncheckedLine(report)}`,
         '',
         ...policyLines(report),
         ...coverageLines(report),
-        ...(producerLine(report)
+        ...((0,report_text/* producerLine */.nB)(report)
             ? [
-                `Runs: ${producerLine(report)}:`,
+                `Runs: ${(0,report_text/* producerLine */.nB)(report)}:`,
                 '',
-                ...report.runs.map((r) => `- ${md((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
+                ...report.runs.map((r) => `- ${md((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${md((0,report_text/* runProducer */.gT)(r.producer))}`),
                 '',
             ]
             : []),
@@ -12271,10 +12184,10 @@ function totalsLines(report) {
 /** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
 function callRows(report, ctx) {
     const policy = report.policy.rules.length > 0;
-    return failingFirst(report.calls).map(({ call: c, fails }) => {
+    return (0,report_text/* failingFirst */.zA)(report.calls).map(({ call: c, fails }) => {
         const mark = fails ? '❌ ' : '';
-        const level = c.level === null ? rung(null) : `${vocabulary/* LEVEL_TABLE */.iH[c.level].icon} ${c.level}`;
-        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
+        const level = c.level === null ? (0,report_text/* rung */.$O)(null) : `${vocabulary/* LEVEL_TABLE */.iH[c.level].icon} ${c.level}`;
+        return `| ${mark}${level} | ${(0,report_text/* rung */.$O)(c.claimed_level)} |${policy ? ` ${(0,report_text/* rung */.$O)(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
 }
 /** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
@@ -12333,7 +12246,7 @@ function renderSummary(report, ctx) {
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
     const policy = report.policy.rules.length > 0;
     const out = new Budgeted(ctx.budgetBytes);
-    out.put([`${verdict} · ${weakestRung(totals)}`, '', ...bannerLines(ctx, report.ok)]);
+    out.put([`${verdict} · ${(0,report_text/* weakestRung */.ho)(totals)}`, '', ...bannerLines(ctx, report.ok)]);
     out.section(['### What failed', ''], failed.map(row));
     out.put(totalsLines(report));
     out.section(['### Findings', ''], rest.map(row));
@@ -15274,7 +15187,7 @@ const jobKey = (settings, env) => (0,binding/* sha256Hex */.fg)(JSON.stringify([
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
-const line = (s) => (0,core_text/* visible */.RK)(s).replace(/^::/, ':\u200b:');
+const line = (s) => (0,report_text/* visible */.RK)(s).replace(/^::/, ':\u200b:');
 /** A check run's page: the API's, else the one GitHub serves for that id. */
 const runUrl = (ctx, owner, repo, run) => ({
     id: run.id,
@@ -15310,7 +15223,7 @@ async function annotate(core, settings, ctx, report, annotations, api, summary, 
         conclusion: report.ok ? 'success' : 'failure',
         completedAt: now(),
     }, {
-        title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(totals)}; ${totals.errors} error(s)`,
+        title: `${report.ok ? 'Passed' : 'Failed'}: ${(0,report_text/* levelCounts */.pS)(totals)}; ${totals.errors} error(s)`,
         summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
     }, sent);
     // The Checks API needs a file for an annotation: findings about inputs (a path that matched
@@ -15381,7 +15294,7 @@ async function configurationError(core, env, message) {
     const fence = '`'.repeat(Math.max(3, longest + 1));
     try {
         await core.summary
-            .addRaw(`## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${(0,core_text/* visible */.RK)(message)}\n${fence}\n`)
+            .addRaw(`## ⛔ receipt-gate: configuration error\n\nNothing was judged: the gate stopped before reading the evidence, so this check fails until the configuration is fixed.\n\n${fence}text\n${(0,report_text/* visible */.RK)(message)}\n${fence}\n`)
             .write();
     }
     catch (error) {
@@ -15483,7 +15396,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         }
     }
     const totals = report.totals;
-    core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${totals.calls} call(s): ${levelCounts(totals)}; ${totals.errors} error(s), ${totals.warnings} warning(s)`);
+    core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${totals.calls} call(s): ${(0,report_text/* levelCounts */.pS)(totals)}; ${totals.errors} error(s), ${totals.warnings} warning(s)`);
     if (!report.ok)
         core.setFailed(`receipt-gate: the gate failed with ${totals.errors} error(s); see the annotations and the job summary.`);
 }
@@ -15505,6 +15418,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5655);
 /**
  * The runner protocol the action speaks, without @actions/core's HTTP stack (undici and
  * http-client, which it loads at import even with no token): inputs from `INPUT_*`, outputs appended
@@ -15514,6 +15428,7 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
  * own of; the Octokit client is still @actions/github's, loaded only when a token is used
  * (github-client.ts). A test holds every call's bytes equal to @actions/core's.
  */
+
 
 
 
@@ -15594,8 +15509,9 @@ function lazyCore() {
         error: (message, properties) => issue('error', annotation(properties), messageText(message)),
         warning: (message, properties) => issue('warning', annotation(properties), messageText(message)),
         notice: (message, properties) => issue('notice', annotation(properties), messageText(message)),
+        // A plain line can carry evidence text (a path, a tool): runner commands in it are made inert.
         info: (message) => {
-            process.stdout.write(message + node_os__WEBPACK_IMPORTED_MODULE_3__.EOL);
+            process.stdout.write((0,_report_text_js__WEBPACK_IMPORTED_MODULE_4__/* .inert */ .tJ)(message) + node_os__WEBPACK_IMPORTED_MODULE_3__.EOL);
         },
         debug: (message) => issue('debug', {}, message),
         summary,
@@ -18441,6 +18357,117 @@ function makeDirs(dir) {
     }
     return made;
 }
+
+
+/***/ }),
+
+/***/ 5655:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $O: () => (/* binding */ rung),
+/* harmony export */   RK: () => (/* reexport safe */ _core_text_js__WEBPACK_IMPORTED_MODULE_0__.RK),
+/* harmony export */   Wp: () => (/* binding */ clipBytes),
+/* harmony export */   gT: () => (/* binding */ runProducer),
+/* harmony export */   ho: () => (/* binding */ weakestRung),
+/* harmony export */   kq: () => (/* binding */ uriPath),
+/* harmony export */   nB: () => (/* binding */ producerLine),
+/* harmony export */   pS: () => (/* binding */ levelCounts),
+/* harmony export */   s_: () => (/* binding */ findingCounts),
+/* harmony export */   tJ: () => (/* binding */ inert),
+/* harmony export */   uk: () => (/* binding */ recordCounts),
+/* harmony export */   zA: () => (/* binding */ failingFirst)
+/* harmony export */ });
+/* unused harmony exports where, located, findingPlace */
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2020);
+/* harmony import */ var _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7063);
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [..._core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__/* .LEVELS_DESCENDING */ .lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => _core_vocabulary_js__WEBPACK_IMPORTED_MODULE_1__/* .RECORD_OUTCOME_NAMES */ .Kc.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+/**
+ * Text a command prints with every runner command made inert: a line that starts a workflow command
+ * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
+ * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
+ * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
+ * output the runner reads for commands.
+ */
+const inert = (text) => text.replace(/^(\s*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => visible(f.input !== undefined ? f.input : where(f));
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(text.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength((0,_core_text_js__WEBPACK_IMPORTED_MODULE_0__/* .clip */ .$Q)(text, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (0,_core_text_js__WEBPACK_IMPORTED_MODULE_0__/* .clip */ .$Q)(text, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
+/**
+ * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
+ * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
+ * start a fragment or a query, a `%` must not decode to another file).
+ */
+const uriPath = (path) => path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 
 
 /***/ }),

@@ -97,6 +97,11 @@ describe('the lazy toolkit writes what @actions/core writes', () => {
     );
   });
 
+  it('info makes runner commands in evidence text inert (where @actions/core would pass them on: a red team)', async () => {
+    const ours = await written(lazyCore(), async (core) => core.info('read runs/x ##[add-mask]acme.json\n::error::forged'));
+    expect(ours.stdout).toBe('read runs/x \\u0023#[add-mask]acme.json\n\\u003a:error::forged\n');
+  });
+
   it('a missing outputs file and a missing summary fail with @actions/core’s words', async () => {
     const core = lazyCore();
     const saved = process.env['GITHUB_OUTPUT'];

@@ -13,6 +13,7 @@ import { access, appendFile, writeFile } from 'node:fs/promises';
 import { EOL } from 'node:os';
 import type * as actionsCore from '@actions/core';
 import type { AnnotationProperties, InputOptions } from '@actions/core';
+import { inert } from '../report/text.js';
 
 /** The job summary as the action writes it: raw markdown, then written out. */
 interface SummaryWriter {
@@ -107,8 +108,9 @@ export function lazyCore(): Core {
     error: (message, properties) => issue('error', annotation(properties), messageText(message)),
     warning: (message, properties) => issue('warning', annotation(properties), messageText(message)),
     notice: (message, properties) => issue('notice', annotation(properties), messageText(message)),
+    // A plain line can carry evidence text (a path, a tool): runner commands in it are made inert.
     info: (message) => {
-      process.stdout.write(message + EOL);
+      process.stdout.write(inert(message) + EOL);
     },
     debug: (message) => issue('debug', {}, message),
     summary,
