@@ -43,10 +43,19 @@ describe('examples/gh-aw-receipts.yml: whose runs it receipts (a red team: `work
       for (const key of ref.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
       return at;
     };
+    const one = (term: string): boolean => {
+      const cmp = /^\s*([\w.]+|'[^']*')\s*(==|!=)\s*([\w.]+|'[^']*')\s*$/.exec(term);
+      if (cmp?.[1] && cmp[3]) return (value(cmp[1]) === value(cmp[3])) === (cmp[2] === '==');
+      const starts = /^\s*startsWith\(([\w.]+), format\('([^']*)', ([\w.]+)\)\)\s*$/.exec(term);
+      if (starts?.[1] && starts[2] !== undefined && starts[3]) {
+        const subject = value(starts[1]);
+        return typeof subject === 'string' && subject.startsWith(starts[2].replace('{0}', String(value(starts[3]))));
+      }
+      throw new Error(`a condition this test does not evaluate: ${term}`);
+    };
     return job.if.split('&&').every((term) => {
-      const m = /^\s*([\w.]+|'[^']*')\s*(==|!=)\s*([\w.]+|'[^']*')\s*$/.exec(term);
-      if (!m?.[1] || !m[3]) throw new Error(`a condition this test does not evaluate: ${term}`);
-      return (value(m[1]) === value(m[3])) === (m[2] === '==');
+      const group = /^\s*\((.*)\)\s*$/s.exec(term);
+      return group?.[1] ? group[1].split('||').some(one) : one(term);
     });
   };
   const agent = {
@@ -60,6 +69,8 @@ describe('examples/gh-aw-receipts.yml: whose runs it receipts (a red team: `work
 
   it('the agent’s own workflow, run on the default branch, even failed; never cancelled', () => {
     expect(runs(event({}))).toBe(true);
+    // The path as OWNER/REPO/PATH@REF, the other form GitHub documents.
+    expect(runs(event({ path: 'acme/api/.github/workflows/issue-triage.lock.yml@refs/heads/main' }))).toBe(true);
     expect(runs(event({ conclusion: 'failure' }))).toBe(true);
     expect(runs(event({ conclusion: 'cancelled' }))).toBe(false);
   });
@@ -71,6 +82,7 @@ describe('examples/gh-aw-receipts.yml: whose runs it receipts (a red team: `work
       { head_repository: { full_name: 'mallory/api' } },
       { head_branch: 'feature' },
       { path: '.github/workflows/x.yml' },
+      { path: 'mallory/api/.github/workflows/issue-triage.lock.yml@refs/heads/main' },
     ])
       expect(runs(event(run)), JSON.stringify(run)).toBe(false);
   });

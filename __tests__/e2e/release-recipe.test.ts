@@ -118,7 +118,7 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
       return r.stdout.trim();
     };
     git(root, 'init', '-q', '--bare', origin);
-    git(root, 'init', '-q', clone);
+    git(root, 'init', '-q', '-b', 'main', clone);
     writeFileSync(path.join(clone, 'a'), '1');
     git(clone, 'add', 'a');
     git(clone, 'commit', '-qm', 'reviewed');
@@ -129,6 +129,11 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     writeFileSync(path.join(clone, 'a'), '2');
     git(clone, 'commit', '-qam', 'unreviewed');
     const unreviewed = git(clone, 'rev-parse', 'HEAD');
+    // Merged with a merge commit: the branch's own commit is reachable from main, but was never main (a red team).
+    git(clone, 'checkout', '-q', 'main');
+    git(clone, 'merge', '-q', '--no-ff', '-m', 'merge', 'loose');
+    git(clone, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+    const merged = git(clone, 'rev-parse', 'HEAD');
     const run = (sha: string) =>
       spawnSync('bash', ['-e', '-c', step.run as string], {
         cwd: clone,
@@ -136,6 +141,7 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
         encoding: 'utf8',
       });
     expect(run(reviewed).status).toBe(0);
+    expect(run(merged).status).toBe(0);
     const refused = run(unreviewed);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/^::error::the tag v9\.9\.9 points at [0-9a-f]{40}, which is not on main/m);
