@@ -850,6 +850,11 @@ describe('the mapping file: read like the policy file, every problem located', (
       'version: 1\ntools:\n  - tool: a\n    clas: github_issue\n    verb: create\n    target: {owner: {arg: o}}\n',
       /m\.yml:4:5: unknown key "clas" in tools\.0 \(did you mean "class"\?\)/,
     ],
+    [
+      'another provider than the class’s (a red team: `GitHub` turned coverage off)',
+      'version: 1\ntools:\n  - tool: a\n    class: github_issue\n    verb: create\n    provider: GitHub\n    target: {owner: {arg: o}, repo: {arg: r}, number: {arg: n}}\n',
+      /m\.yml:6:\d+: github_issue is "github"'s \(its records and exports name it so\): a call naming "GitHub" would be bound by no record/,
+    ],
     ['an anchor', 'version: 1\ntools:\n  - &t\n    tool: a\n', /m\.yml:3:5: an anchor \(&t\)/],
     [
       'a path that is not dotted names',

@@ -179,6 +179,14 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
     // An empty `equals` is a value like any other (str takes none).
     const equals = when && typeof when['equals'] === 'string' ? when['equals'] : null;
     if (when && (prefix === null) === (equals === null)) bad(`${at}/when`, 'when: give exactly one of prefix or equals', true);
+    // Records and coverage of a class are its provider's: a call naming another is bound by none and
+    // covered by none (a red team: `provider: GitHub` turned every coverage statement off, green).
+    const named = str(entry, 'provider');
+    if (named !== null && named !== row.provider)
+      bad(
+        `${at}/provider`,
+        `${actionClass} is ${JSON.stringify(row.provider)}'s (its records and exports name it so): a call naming ${JSON.stringify(named)} would be bound by no record and covered by no export; leave provider out`,
+      );
     const order = new Map(row.fields.map((f, k) => [f, k]));
     sources.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     rules.push({
@@ -188,7 +196,7 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
       server: str(entry, 'server'),
       actionClass,
       verb,
-      provider: str(entry, 'provider') ?? row.provider,
+      provider: named ?? row.provider,
       when: when
         ? {
             path: (str(when, 'arg') ?? '').split('.'),
