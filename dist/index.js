@@ -3427,12 +3427,17 @@ function whereIn(actionClass, target, provider) {
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     return { provider, owner, repo };
 }
-/** A call's place (null: it has no subject). */
+/**
+ * A call's place (null: it has no subject). Its provider is its class's: the log that must hold the
+ * side effect is the class's provider's, whatever the call names (a red team: a call naming `GitHub`
+ * was covered by no GitHub export, and passed; no record of another provider binds it either).
+ */
 function whereOf(call) {
     const p = call.input.projection;
     if (p.kind !== 'subject')
         return null;
-    return whereIn(p.subject.action_class, p.subject.target, typeof call.input.provider === 'string' ? call.input.provider : null);
+    const named = typeof call.input.provider === 'string' ? call.input.provider : null;
+    return whereIn(p.subject.action_class, p.subject.target, classRow(p.subject.action_class)?.provider ?? named);
 }
 function scopeOf(st) {
     if (st.actors.length === 0)

@@ -149,6 +149,18 @@ describe('the gate reads statements', () => {
   const runs = (calls: readonly (readonly [string, ReturnType<typeof key>])[]) => ({ '.assay/runs/agent.log': serverLog(calls) });
   const day = (d: string, next: string, over: Record<string, unknown> = {}) => ndjson([coverageStatement(d, next, over)]);
 
+  it('a call naming another provider than its class’s is still held to its class’s exports (a red team: `GitHub` was covered by none, and passed)', async () => {
+    const dir = writeFiles(tempDir(), {
+      ...runs([
+        ['2026-11-30T10:02:11Z', addKey({ target: deployKey({ owner: 'org', repo: 'prod-repo', title: 'ci-1', provider: 'GitHub' }) })],
+      ]),
+      '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01'),
+    });
+    const r = await verify(dir);
+    expect(r.code).toBe(1);
+    expect(codes(r.report)).toEqual(['error effect_not_logged']);
+  });
+
   it('a statement that covers no call is a warning at its line, never quiet (a red team: each of these let the call pass with no word)', async () => {
     for (const [over, why] of [
       [{ actors: [] }, /its actors list is empty: it covers no call/],

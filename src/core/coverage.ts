@@ -85,11 +85,16 @@ function whereIn(actionClass: string, target: JsonObject, provider: string | nul
   return { provider, owner, repo };
 }
 
-/** A call's place (null: it has no subject). */
+/**
+ * A call's place (null: it has no subject). Its provider is its class's: the log that must hold the
+ * side effect is the class's provider's, whatever the call names (a red team: a call naming `GitHub`
+ * was covered by no GitHub export, and passed; no record of another provider binds it either).
+ */
 function whereOf(call: Call): Where | null {
   const p = call.input.projection;
   if (p.kind !== 'subject') return null;
-  return whereIn(p.subject.action_class, p.subject.target, typeof call.input.provider === 'string' ? call.input.provider : null);
+  const named = typeof call.input.provider === 'string' ? call.input.provider : null;
+  return whereIn(p.subject.action_class, p.subject.target, classRow(p.subject.action_class)?.provider ?? named);
 }
 
 /** A statement's scope: its provider, repositories and organisation (lower case); null when it names no actor (it covers nothing). */
