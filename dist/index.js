@@ -12775,7 +12775,11 @@ function writeNewOrSame(file, chunks) {
 
 
 /** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, origin, files) {
+/**
+ * @param beside files written with the verdict, all or none (the report it is about, its SARIF): a
+ * verdict that cannot be written leaves none of them
+ */
+function writeVerdict(report, origin, files, beside = []) {
     const ctx = {
         reportName: reportName(origin.workspace, origin.reportFile),
         reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
@@ -12786,7 +12790,7 @@ function writeVerdict(report, origin, files) {
     };
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
-    const out = [];
+    const out = [...beside];
     if (files.predicate)
         out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
     if (files.envelope) {
@@ -12810,7 +12814,7 @@ function writeVerdict(report, origin, files) {
         const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', at, `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
-    const written = out.map(([file]) => file);
+    const written = out.slice(beside.length).map(([file]) => file);
     return { ok: true, value: written.join('\n') };
 }
 

@@ -160,6 +160,47 @@ describe('writes that fail leave nothing (a red team)', () => {
     expect(listing(dir)).toBe('d.json');
   });
 
+  it('verify --vsa: a verdict that cannot be written leaves neither the report nor the SARIF (a red team)', async () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])), notadir: 'x' });
+    expect((await cli(['keygen', '--out', 'keys/v'], dir)).code).toBe(0);
+    const r = await cli(
+      [
+        'verify',
+        '--output',
+        'r.json',
+        '--sarif-file',
+        's.sarif',
+        '--vsa-predicate',
+        'p.json',
+        '--vsa',
+        'notadir/v.intoto.jsonl',
+        '--vsa-key',
+        'keys/v.key.pem',
+        '--resource-uri',
+        'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567',
+      ],
+      dir,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/notadir\/v\.intoto\.jsonl: cannot write the verdict/);
+    expect(listing(dir)).toBe('.assay\nkeys\nnotadir');
+    // Written, the report's digest is the verdict's subject, as before.
+    const ok = await cli(
+      [
+        'verify',
+        '--output',
+        'r.json',
+        '--vsa-predicate',
+        'p.json',
+        '--resource-uri',
+        'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567',
+      ],
+      dir,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(listing(dir)).toBe('.assay\nkeys\nnotadir\np.json\nr.json');
+  });
+
   it('keygen: a public key that cannot be written takes the private key with it (a dangling link is there); --out naming a folder is a usage error', async () => {
     const dir = tempDir();
     symlinkSync('nowhere', path.join(dir, 'p.pub.pem'));

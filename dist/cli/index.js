@@ -18222,7 +18222,11 @@ function resourceUriFromEnv(env) {
 
 
 /** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, origin, files) {
+/**
+ * @param beside files written with the verdict, all or none (the report it is about, its SARIF): a
+ * verdict that cannot be written leaves none of them
+ */
+function writeVerdict(report, origin, files, beside = []) {
     const ctx = {
         reportName: reportName(origin.workspace, origin.reportFile),
         reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
@@ -18233,7 +18237,7 @@ function writeVerdict(report, origin, files) {
     };
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
-    const out = [];
+    const out = [...beside];
     if (files.predicate)
         out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
     if (files.envelope) {
@@ -18257,7 +18261,7 @@ function writeVerdict(report, origin, files) {
         const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', at, `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
-    const written = out.map(([file]) => file);
+    const written = out.slice(beside.length).map(([file]) => file);
     return { ok: true, value: written.join('\n') };
 }
 
@@ -18266,6 +18270,7 @@ function writeVerdict(report, origin, files) {
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+
 
 
 
@@ -18709,9 +18714,10 @@ async function run(ctx) {
     const { report, inputs } = gated.value;
     const code = report.ok ? cli_command/* EXIT */.dc.pass : cli_command/* EXIT */.dc.problem;
     const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n` : '';
-    if (req.sarif) {
+    const sarifText = req.sarif ? renderSarif(report, '', ctx.version) : null;
+    if (req.sarif && sarifText !== null && (req.vsa === null || req.output === null)) {
         try {
-            writeWhole(req.sarif, renderSarif(report, '', ctx.version));
+            writeWhole(req.sarif, sarifText);
         }
         catch (error) {
             return cannotWrite('--sarif-file', req.sarif, error);
@@ -18721,32 +18727,38 @@ async function run(ctx) {
         const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
         return { code, stdout: req.format === 'json' ? jsonPieces(report) : renderTable(report, { color }), stderr: cached };
     }
-    let digest = '';
-    try {
-        if (req.format === 'json')
-            digest = await writeJson(report, req.output);
-        else
-            writeWhole(req.output, renderTable(report, { color: false }));
-    }
-    catch (thrown) {
-        return cannotWrite('--output', req.output, thrown);
-    }
     let attested = '';
     if (req.vsa) {
+        // A verdict is written with the report it is about and the SARIF, all or none (a signer that fails writes nothing).
+        const text = renderJson(report);
         const v = req.vsa;
         const origin = {
             workspace: req.settings.workspace,
             reportFile: req.output,
-            reportDigest: digest,
+            reportDigest: `sha256:${(0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('hex')}`,
             resourceUri: v.resourceUri,
             policyUri: v.policyUri,
             inputs,
             version: ctx.version,
         };
-        const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+        const beside = [[req.output, text]];
+        if (req.sarif && sarifText !== null)
+            beside.push([req.sarif, sarifText]);
+        const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key }, beside);
         if (!result.ok)
             return { code: cli_command/* EXIT */.dc.usage, stdout: '', stderr: (0,cli_command/* findingLines */.hq)('verify', result.reason) };
         attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
+    }
+    else {
+        try {
+            if (req.format === 'json')
+                await writeJson(report, req.output);
+            else
+                writeWhole(req.output, renderTable(report, { color: false }));
+        }
+        catch (thrown) {
+            return cannotWrite('--output', req.output, thrown);
+        }
     }
     return {
         code,

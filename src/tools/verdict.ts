@@ -39,7 +39,16 @@ export interface VerdictFiles {
 }
 
 /** Write the requested files; `message` lists what was written. */
-export function writeVerdict(report: Report, origin: VerdictOrigin, files: VerdictFiles): Result<string, readonly Finding[]> {
+/**
+ * @param beside files written with the verdict, all or none (the report it is about, its SARIF): a
+ * verdict that cannot be written leaves none of them
+ */
+export function writeVerdict(
+  report: Report,
+  origin: VerdictOrigin,
+  files: VerdictFiles,
+  beside: readonly (readonly [string, string])[] = [],
+): Result<string, readonly Finding[]> {
   const ctx: VsaContext = {
     reportName: reportName(origin.workspace, origin.reportFile),
     reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
@@ -50,7 +59,7 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
   };
   const statement = vsaStatement(report, ctx);
   // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
-  const out: (readonly [string, string])[] = [];
+  const out: (readonly [string, string])[] = [...beside];
   if (files.predicate) out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
   if (files.envelope) {
     if (!files.key)
@@ -72,6 +81,6 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
     const at = error instanceof FileWriteError ? error.file : (files.envelope ?? files.predicate ?? '');
     return { ok: false, reason: [inputFinding('invalid_artifact', at, `cannot write the verdict: ${messageOf(error)}`)] };
   }
-  const written = out.map(([file]) => file);
+  const written = out.slice(beside.length).map(([file]) => file);
   return { ok: true, value: written.join('\n') };
 }

@@ -2,6 +2,7 @@
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildOf, cacheText } from '../../gate/cache.js';
@@ -15,7 +16,7 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { jsonPieces, writeJson } from '../../report/json-report.js';
+import { jsonPieces, renderJson, writeJson } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
@@ -497,9 +498,10 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   const { report, inputs } = gated.value;
   const code = report.ok ? EXIT.pass : EXIT.problem;
   const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n` : '';
-  if (req.sarif) {
+  const sarifText = req.sarif ? renderSarif(report, '', ctx.version) : null;
+  if (req.sarif && sarifText !== null && (req.vsa === null || req.output === null)) {
     try {
-      writeWhole(req.sarif, renderSarif(report, '', ctx.version));
+      writeWhole(req.sarif, sarifText);
     } catch (error) {
       return cannotWrite('--sarif-file', req.sarif, error);
     }
@@ -508,28 +510,32 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
     return { code, stdout: req.format === 'json' ? jsonPieces(report) : renderTable(report, { color }), stderr: cached };
   }
-  let digest = '';
-  try {
-    if (req.format === 'json') digest = await writeJson(report, req.output);
-    else writeWhole(req.output, renderTable(report, { color: false }));
-  } catch (thrown) {
-    return cannotWrite('--output', req.output, thrown);
-  }
   let attested = '';
   if (req.vsa) {
+    // A verdict is written with the report it is about and the SARIF, all or none (a signer that fails writes nothing).
+    const text = renderJson(report);
     const v = req.vsa;
     const origin = {
       workspace: req.settings.workspace,
       reportFile: req.output,
-      reportDigest: digest,
+      reportDigest: `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`,
       resourceUri: v.resourceUri,
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
     };
-    const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+    const beside: (readonly [string, string])[] = [[req.output, text]];
+    if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);
+    const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key }, beside);
     if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
     attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
+  } else {
+    try {
+      if (req.format === 'json') await writeJson(report, req.output);
+      else writeWhole(req.output, renderTable(report, { color: false }));
+    } catch (thrown) {
+      return cannotWrite('--output', req.output, thrown);
+    }
   }
   return {
     code,
