@@ -3480,6 +3480,14 @@ function coversNothing(st) {
             return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
         if (row.provider !== st.provider)
             return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+        // The scope the class's calls are placed by (holds): a repository list where the class has no
+        // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.
+        if (st.repos !== null && (st.repos.length === 0 || row.scope === null || row.scope.repo === null))
+            return st.repos.length === 0
+                ? 'its repos list is empty: it covers no call'
+                : `it names repositories, which ${actionClass} has none of: it covers no call of it`;
+        if (st.owner !== null && row.scope === null)
+            return `it names an owner, which ${actionClass}'s log (one workspace's) has none of: it covers no call of it`;
     }
     return null;
 }
@@ -5331,8 +5339,10 @@ function unreadText(file, role = 'runs') {
     if (archive && formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
     // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
-    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~][^/\\]*)$/i.exec(file);
-    if (renamed && formatOf(file) === null)
+    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
+    // A sidecar beside evidence (a checksum, a signature, a licence) is not a copy of it.
+    const sidecar = /\.(sha1|sha256|sha512|md5|sig|asc|minisig|pem|license)$/i.test(file);
+    if (renamed && !sidecar && formatOf(file) === null)
         return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
@@ -13140,6 +13150,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -13309,34 +13320,60 @@ function identicalAtBase(root, cwd, tree) {
     }
     return out;
 }
+/** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
+function filesBelow(root, dir) {
+    const out = [];
+    const stack = [dir];
+    while (stack.length > 0) {
+        const at = stack.pop();
+        let entries = [];
+        try {
+            entries = (0,external_node_fs_.readdirSync)(external_node_path_default().join(root, at), { withFileTypes: true });
+        }
+        catch {
+            continue;
+        }
+        for (const e of entries) {
+            const rel = `${at}/${e.name}`;
+            if (e.isDirectory())
+                stack.push(rel);
+            else if (e.isFile())
+                out.push(rel);
+        }
+    }
+    return out.sort();
+}
 /**
  * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
  * reads at the head (`read`, as the report names them) that the base does not hold with the same
- * bytes; a file of the base that could be evidence (a name the gate reads, an attestation beside one:
- * wherever it is, since the inputs that name it are the pull request's to edit) changed, deleted or
- * renamed; a workflow file changed, added or deleted (a workflow names the inputs). The break-glass
- * path applies only to such a pull request: one that also moves evidence, or what is read of it,
- * could make the failure it excuses.
- * @param identical the files present with the same bytes at the base, relative to `cwd` (`identicalAtBase`)
+ * bytes; a file of the base among the evidence (a name the gate reads, below `.assay/` or an input
+ * `scopes` names) changed, deleted or renamed; a file below `.github/` other than the policy
+ * changed, added or deleted (workflows, composite actions and trust files there name what is read and
+ * how). The break-glass path applies only to such a pull request: one that also moves evidence, or
+ * what is read of it, could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to the working directory (`identicalAtBase`)
  * @param identicalInRepo the same, relative to the repository root
+ * @param scopes the inputs' positive paths and globs, relative to the repository root
+ * @param policy the policy file, relative to the repository root
  */
-function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read) {
+function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read, scopes, policy) {
     for (const rel of read)
         if (!identical.has(rel))
             return `adds or changes ${rel}`;
-    const workflow = (rel) => rel.startsWith('.github/workflows/');
-    for (const rel of [...tree.keys()].sort())
-        if ((formatOf(rel) !== null || workflow(rel)) && !identicalInRepo.has(rel))
+    const tests = ['.assay', ...scopes].map((a) => {
+        if (picomatch_default().scan(a).isGlob)
+            return picomatch_default()(a, { dot: true });
+        return (rel) => a === '' || rel === a || rel.startsWith(`${a}/`);
+    });
+    const github = (rel) => rel.startsWith('.github/') && rel !== policy;
+    for (const rel of [...tree.keys()].sort()) {
+        if (identicalInRepo.has(rel))
+            continue;
+        if (github(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel))))
             return `changes, deletes or renames ${rel}`;
-    let added = [];
-    try {
-        added = (0,external_node_fs_.readdirSync)(external_node_path_default().join(root, '.github', 'workflows')).map((f) => `.github/workflows/${f}`);
     }
-    catch {
-        // no workflow folder in the checkout
-    }
-    for (const rel of added.sort())
-        if (!tree.has(rel))
+    for (const rel of filesBelow(root, '.github'))
+        if (github(rel) && !tree.has(rel))
             return `adds ${rel}`;
     return null;
 }
@@ -14744,7 +14781,8 @@ async function readFiles(input, ctx, files) {
     // one the pull request adds, one the base already has, or one it deletes (red teams). With a
     // policy at the default path at the base, naming another file is a configuration error.
     let moved = false;
-    const other = explicit && external_node_path_default().posix.normalize(policyValue.replaceAll('\\', '/')) !== defaults_DEFAULTS.policy;
+    // Compared where the file is read (an absolute path to the default, `./` spellings: the default).
+    const other = explicit && inputs_repoPath(workspace, 'policy', policyValue) !== defaults_DEFAULTS.policy;
     if (other && policyFile.kind === 'pull') {
         moved = !policyFile.base;
         const atDefault = await files.read(inputs_repoPath(workspace, 'policy', defaults_DEFAULTS.policy));
@@ -14840,7 +14878,13 @@ async function breakGlass(settings, ctx, files) {
         // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
         // taken by a call it adds): what it adds applies now only when it carries its policy alone.
         const read = ['runs', 'audit'].flatMap((role) => discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel));
-        const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read);
+        // The inputs' positive paths and globs, as the repository names them.
+        const scopes = [...gate.runs, ...gate.audit]
+            .map((i) => i.trim())
+            .filter((i) => i !== '' && !i.startsWith('!'))
+            .map((i) => external_node_path_default().relative(root, external_node_path_default().resolve(gate.cwd, i)).split((external_node_path_default()).sep).join('/'));
+        const policyPath = gate.policy.source ? gate.policy.source.path : defaults_DEFAULTS.policy;
+        const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read, scopes, policyPath);
         atBase =
             moved === null
                 ? { ok: true, value: identical }

@@ -131,11 +131,28 @@ describe('exceptions a pull request adds apply now to what is already on the bas
       base,
       inputs: { audit: '.assay/audit\n!.assay/audit/drafts/**' },
     });
-    expect(
-      reportOf(standing)
+    const said = (r: ActionRun) =>
+      reportOf(r)
         .findings.map((f) => f.message)
-        .join('\n'),
-    ).not.toMatch(/none applies now/);
+        .join('\n');
+    expect(said(standing)).not.toMatch(/none applies now/);
+    // A composite action below .github/ names the inputs as a workflow does (a red team on the fix).
+    const composite = await runAction({
+      workspace: writeFiles(tempDir(), { ...head, [WORKFLOW]: 'audit: .assay/audit\n', '.github/actions/gate/action.yml': 'audit: x\n' }),
+      base: { ...base, '.github/actions/gate/action.yml': 'audit: .assay/audit\n' },
+    });
+    expect(said(composite)).toMatch(/also changes, deletes or renames \.github\/actions\/gate\/action\.yml/);
+    // What does not name or hold evidence blocks nothing: a helper folder below workflows, a package.json (red teams on the fix).
+    const unrelated = await runAction({
+      workspace: writeFiles(tempDir(), {
+        ...head,
+        [WORKFLOW]: 'audit: .assay/audit\n',
+        '.github/workflows/scripts/helper.sh': 'echo\n',
+        'package.json': '{"version":"2"}\n',
+      }),
+      base: { ...base, '.github/workflows/scripts/helper.sh': 'echo\n', 'package.json': '{"version":"1"}\n' },
+    });
+    expect(said(unrelated)).not.toMatch(/none applies now/);
     const taker = await runAction({
       workspace: writeFiles(tempDir(), {
         [RUN]: runText,

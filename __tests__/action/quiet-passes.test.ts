@@ -238,6 +238,9 @@ describe('a red team’s trust escapes (this stop)', () => {
       inputs: { policy: './.github/receipt-gate.yml' },
     });
     expect(same.outputs['result']).toBe('fail');
+    const ws = workspace({ [POLICY]: STRICT });
+    const absolute = await runAction({ workspace: ws, base: { [POLICY]: STRICT }, inputs: { policy: path.join(ws, POLICY) } });
+    expect(absolute.outputs['result']).toBe('fail');
     // A near-miss at the base is the same configuration error as without the input.
     const near = await runAction({
       workspace: workspace({ [v2]: 'version: 1\n' }),

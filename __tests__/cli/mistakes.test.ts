@@ -182,13 +182,29 @@ describe('paths on the command line (§6)', () => {
     // Rotated, backed-up and renamed copies too (a red team on the fix).
     const copies = workspace(
       Object.fromEntries(
-        ['new.json.1', 'new.json.bak', 'new.ndjson.txt', 'agent.log.1', 'x.json~', 'b.tar.gz.1'].map((n) => [`.assay/runs/${n}`, 'x']),
+        [
+          'new.json.1',
+          'new.json.bak',
+          'new.ndjson.txt',
+          'agent.log.1',
+          'x.json~',
+          'b.tar.gz.1',
+          'c.json-20261203',
+          'd.json_old',
+          'e.json.sha256',
+          'f.json.license',
+        ].map((n) => [`.assay/runs/${n}`, 'x']),
       ),
     );
     const c = await cliJson(['-C', copies], ROOT);
     expect(
       c.report.findings.filter((f) => f.code === 'invalid_artifact' && /under another name/.test(f.message)).map((f) => f.file),
-    ).toEqual(['agent.log.1', 'b.tar.gz.1', 'new.json.1', 'new.json.bak', 'new.ndjson.txt', 'x.json~'].map((n) => `.assay/runs/${n}`));
+      // A checksum or a licence beside evidence is no copy of it.
+    ).toEqual(
+      ['agent.log.1', 'b.tar.gz.1', 'c.json-20261203', 'd.json_old', 'new.json.1', 'new.json.bak', 'new.ndjson.txt', 'x.json~'].map(
+        (n) => `.assay/runs/${n}`,
+      ),
+    );
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
     symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));
     const l = await cliJson(['-C', linked], ROOT);

@@ -125,6 +125,17 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     git(clone, 'remote', 'add', 'origin', origin);
     git(clone, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
     const reviewed = git(clone, 'rev-parse', 'HEAD');
+    // A long first-parent line (more than a pipe holds), the tag on its tip: a red team's SIGPIPE under pipefail.
+    const stream = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `commit refs/heads/main\ncommitter t <t@example.com> ${1_700_000_000 + i} +0000\ndata 2\nc${i % 10}\n${i === 0 ? `from ${reviewed}\n` : ''}\n`,
+    ).join('');
+    const imported = spawnSync('git', ['fast-import', '--quiet'], { cwd: clone, input: stream, encoding: 'utf8' });
+    if (imported.status !== 0) throw new Error(imported.stderr);
+    git(clone, 'reset', '-q', '--hard', 'main');
+    git(clone, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+    const tip = git(clone, 'rev-parse', 'HEAD');
     git(clone, 'checkout', '-q', '-b', 'loose');
     writeFileSync(path.join(clone, 'a'), '2');
     git(clone, 'commit', '-qam', 'unreviewed');
@@ -142,6 +153,7 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
       });
     expect(run(reviewed).status).toBe(0);
     expect(run(merged).status).toBe(0);
+    expect(run(tip).status).toBe(0);
     const refused = run(unreviewed);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/^::error::the tag v9\.9\.9 points at [0-9a-f]{40}, which is not on main/m);

@@ -168,6 +168,15 @@ describe('the gate reads statements', () => {
       [{ actions: ['github_deploy_key:add'] }, /its action "github_deploy_key:add" names no verb of github_deploy_key \(create\)/],
       [{ actions: ['github_deplyo_key:create'] }, /names no class the gate binds/],
       [{ provider: 'GitHub', owner: 'org' }, /its provider "GitHub" is not github_deploy_key's \(github\)/],
+      [{ repos: [], owner: null }, /its repos list is empty: it covers no call/],
+      [
+        { provider: 'aws', export: 'aws-cloudtrail', actions: ['aws_iam_access_key:create'], repos: ['org/prod-repo'], owner: null },
+        /it names repositories, which aws_iam_access_key has none of/,
+      ],
+      [
+        { provider: 'slack', export: 'slack-audit-log', actions: ['workspace_member:add'], repos: null, owner: 'T0123' },
+        /it names an owner/,
+      ],
     ] as const) {
       const dir = writeFiles(tempDir(), {
         ...runs([['2026-11-30T10:02:11Z', key('ci-1')]]),

@@ -134,7 +134,8 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
   // one the pull request adds, one the base already has, or one it deletes (red teams). With a
   // policy at the default path at the base, naming another file is a configuration error.
   let moved = false;
-  const other = explicit && path.posix.normalize(policyValue.replaceAll('\\', '/')) !== DEFAULTS.policy;
+  // Compared where the file is read (an absolute path to the default, `./` spellings: the default).
+  const other = explicit && repoPath(workspace, 'policy', policyValue) !== DEFAULTS.policy;
   if (other && policyFile.kind === 'pull') {
     moved = !policyFile.base;
     const atDefault = await files.read(repoPath(workspace, 'policy', DEFAULTS.policy));
@@ -236,7 +237,13 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
     const read = (['runs', 'audit'] as const).flatMap((role) =>
       discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
     );
-    const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read);
+    // The inputs' positive paths and globs, as the repository names them.
+    const scopes = [...gate.runs, ...gate.audit]
+      .map((i) => i.trim())
+      .filter((i) => i !== '' && !i.startsWith('!'))
+      .map((i) => path.relative(root, path.resolve(gate.cwd, i)).split(path.sep).join('/'));
+    const policyPath = gate.policy.source ? gate.policy.source.path : DEFAULTS.policy;
+    const moved = evidenceChangedSinceBase(root, tree.value, identical, identicalAtBase(root, root, tree.value), read, scopes, policyPath);
     atBase =
       moved === null
         ? { ok: true, value: identical }

@@ -141,6 +141,14 @@ export function coversNothing(st: CoverageStatement): string | null {
       return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
     if (row.provider !== st.provider)
       return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+    // The scope the class's calls are placed by (holds): a repository list where the class has no
+    // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.
+    if (st.repos !== null && (st.repos.length === 0 || row.scope === null || row.scope.repo === null))
+      return st.repos.length === 0
+        ? 'its repos list is empty: it covers no call'
+        : `it names repositories, which ${actionClass} has none of: it covers no call of it`;
+    if (st.owner !== null && row.scope === null)
+      return `it names an owner, which ${actionClass}'s log (one workspace's) has none of: it covers no call of it`;
   }
   return null;
 }

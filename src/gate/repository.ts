@@ -5,8 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
 import { formatOf } from '../read/formats.js';
 
@@ -188,16 +189,39 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
   return out;
 }
 
+/** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
+function filesBelow(root: string, dir: string): string[] {
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const at = stack.pop() as string;
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(path.join(root, at), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const rel = `${at}/${e.name}`;
+      if (e.isDirectory()) stack.push(rel);
+      else if (e.isFile()) out.push(rel);
+    }
+  }
+  return out.sort();
+}
+
 /**
  * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
  * reads at the head (`read`, as the report names them) that the base does not hold with the same
- * bytes; a file of the base that could be evidence (a name the gate reads, an attestation beside one:
- * wherever it is, since the inputs that name it are the pull request's to edit) changed, deleted or
- * renamed; a workflow file changed, added or deleted (a workflow names the inputs). The break-glass
- * path applies only to such a pull request: one that also moves evidence, or what is read of it,
- * could make the failure it excuses.
- * @param identical the files present with the same bytes at the base, relative to `cwd` (`identicalAtBase`)
+ * bytes; a file of the base among the evidence (a name the gate reads, below `.assay/` or an input
+ * `scopes` names) changed, deleted or renamed; a file below `.github/` other than the policy
+ * changed, added or deleted (workflows, composite actions and trust files there name what is read and
+ * how). The break-glass path applies only to such a pull request: one that also moves evidence, or
+ * what is read of it, could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to the working directory (`identicalAtBase`)
  * @param identicalInRepo the same, relative to the repository root
+ * @param scopes the inputs' positive paths and globs, relative to the repository root
+ * @param policy the policy file, relative to the repository root
  */
 export function evidenceChangedSinceBase(
   root: string,
@@ -205,18 +229,20 @@ export function evidenceChangedSinceBase(
   identical: ReadonlySet<string>,
   identicalInRepo: ReadonlySet<string>,
   read: readonly string[],
+  scopes: readonly string[],
+  policy: string,
 ): string | null {
   for (const rel of read) if (!identical.has(rel)) return `adds or changes ${rel}`;
-  const workflow = (rel: string): boolean => rel.startsWith('.github/workflows/');
-  for (const rel of [...tree.keys()].sort())
-    if ((formatOf(rel) !== null || workflow(rel)) && !identicalInRepo.has(rel)) return `changes, deletes or renames ${rel}`;
-  let added: string[] = [];
-  try {
-    added = readdirSync(path.join(root, '.github', 'workflows')).map((f) => `.github/workflows/${f}`);
-  } catch {
-    // no workflow folder in the checkout
+  const tests = ['.assay', ...scopes].map((a): ((rel: string) => boolean) => {
+    if (picomatch.scan(a).isGlob) return picomatch(a, { dot: true });
+    return (rel) => a === '' || rel === a || rel.startsWith(`${a}/`);
+  });
+  const github = (rel: string): boolean => rel.startsWith('.github/') && rel !== policy;
+  for (const rel of [...tree.keys()].sort()) {
+    if (identicalInRepo.has(rel)) continue;
+    if (github(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel)))) return `changes, deletes or renames ${rel}`;
   }
-  for (const rel of added.sort()) if (!tree.has(rel)) return `adds ${rel}`;
+  for (const rel of filesBelow(root, '.github')) if (github(rel) && !tree.has(rel)) return `adds ${rel}`;
   return null;
 }
 

@@ -42,8 +42,10 @@ export function unreadText(file: string, role: 'runs' | 'audit' = 'runs'): strin
   if (archive && formatOf(file) === null)
     return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
   // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
-  const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~][^/\\]*)$/i.exec(file);
-  if (renamed && formatOf(file) === null)
+  const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
+  // A sidecar beside evidence (a checksum, a signature, a licence) is not a copy of it.
+  const sidecar = /\.(sha1|sha256|sha512|md5|sig|asc|minisig|pem|license)$/i.test(file);
+  if (renamed && !sidecar && formatOf(file) === null)
     return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
   if (role === 'audit' && formatOf(file) === 'log')
     return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
