@@ -140,6 +140,26 @@ describe('paths on the command line (§6)', () => {
     expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
   });
 
+  it('--policy-uri "" is a usage error: a verdict never names an empty policy (a red team)', async () => {
+    const r = await cli(
+      [
+        'verify',
+        '-C',
+        workspace(),
+        '--output',
+        'r.json',
+        '--vsa-predicate',
+        'p.json',
+        '--policy-uri',
+        '',
+        '--resource-uri',
+        'git+https://x/y@0123456789abcdef0123456789abcdef01234567',
+      ],
+      ROOT,
+    );
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--policy-uri: an empty URI') });
+  });
+
   it('--resource-uri must be a URI', async () => {
     const r = await cli(
       ['verify', '-C', workspace(), '--output', 'r.json', '--vsa-predicate', 'p.json', '--resource-uri', 'notauri'],

@@ -18554,6 +18554,9 @@ function verdictRequest(flags, at, out, env, output, format) {
     const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
     if (!resourceUri)
         throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
+    // A verdict names the policy it was judged by: an empty name (an unset variable) names none.
+    if (flags['policy-uri'] !== undefined && flags['policy-uri'].trim() === '')
+        throw new types_UsageError('value', '--policy-uri: an empty URI (an unset variable?): leave it out for the policy file the report names');
     const keyFile = at(flags['vsa-key']);
     return {
         predicate: out('vsa-predicate', flags['vsa-predicate']),
