@@ -19263,7 +19263,8 @@ async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, reso
         const result = await verdict_checkOne(e, sha, keys, limits, resourceUri);
         if (result.ok)
             return result;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${result.reason}` : result.reason;
+        // Located always (a red team: one envelope's refusal named no file).
+        reason ||= `${e.loc.file}:${e.loc.line}: ${result.reason}`;
     }
     return { ok: false, reason };
 }

@@ -97,7 +97,8 @@ async function keySigned(
   for (const e of read.envelopes) {
     const result = await checkOne(e, sha, keys, limits, resourceUri);
     if (result.ok) return result;
-    reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${result.reason}` : result.reason;
+    // Located always (a red team: one envelope's refusal named no file).
+    reason ||= `${e.loc.file}:${e.loc.line}: ${result.reason}`;
   }
   return { ok: false, reason };
 }
