@@ -246,7 +246,10 @@ describe('verify-attestation', async () => {
 
   it('a wrong payload type, checked before the signature', async () => {
     const file = signWith('type.jsonl', statementText(), 'application/json');
-    expect((await verifyAt(a.report, file)).stderr).toMatch(/payload type is "application\/json", not application\/vnd\.in-toto\+json/);
+    // Located at its file and line, one envelope or several (a red team).
+    expect((await verifyAt(a.report, file)).stderr).toMatch(
+      /type\.jsonl:1: payload type is "application\/json", not application\/vnd\.in-toto\+json/,
+    );
   });
 
   it('a non-strict payload (a duplicate member), even when signed by the trusted key', async () => {
