@@ -15301,7 +15301,7 @@ async function annotate(core, settings, ctx, report, annotations, api, summary, 
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 /** The verdict attestation's files; null when written (or not asked for), else why they could not be. */
-function verdict(core, settings, ctx, env, report, digest, inputs) {
+function verdict(core, settings, ctx, env, report, digest, inputs, reportText) {
     core.setOutput('vsa-predicate-file', '');
     core.setOutput('vsa-file', '');
     if (!settings.vsa)
@@ -15320,11 +15320,8 @@ function verdict(core, settings, ctx, env, report, digest, inputs) {
         inputs: prefixed(inputs, settings.prefix),
         version: VERSION,
     };
-    const result = writeVerdict(report, origin, {
-        predicate: settings.vsa.predicate,
-        envelope: settings.vsa.envelope,
-        key: settings.vsa.key,
-    });
+    // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
+    const result = writeVerdict(report, origin, { predicate: settings.vsa.predicate, envelope: settings.vsa.envelope, key: settings.vsa.key }, reportText === null ? [] : [[settings.reportFile, reportText]]);
     if (!result.ok)
         return result.reason.map((f) => f.message).join('; ');
     if (settings.vsa.predicate)
@@ -15408,14 +15405,19 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         core.info(saved.said);
     else if (saved)
         core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
-    let digest;
-    try {
-        digest = await writeJson(report, settings.reportFile);
-    }
-    catch (error) {
-        return configurationError(core, env, (0,output/* cannotWriteText */.Gx)('report-file', settings.reportFile, error));
-    }
-    const unwritten = verdict(core, settings, ctx, env, report, digest, inputs);
+    let digest = '';
+    // With a verdict, the report is written beside it (all or none); else streamed to its file.
+    const reportText = settings.vsa ? renderJson(report) : null;
+    if (reportText !== null)
+        digest = `sha256:${(0,binding/* sha256Hex */.fg)(reportText)}`;
+    else
+        try {
+            digest = await writeJson(report, settings.reportFile);
+        }
+        catch (error) {
+            return configurationError(core, env, (0,output/* cannotWriteText */.Gx)('report-file', settings.reportFile, error));
+        }
+    const unwritten = verdict(core, settings, ctx, env, report, digest, inputs, reportText);
     if (unwritten !== null)
         return configurationError(core, env, unwritten);
     try {

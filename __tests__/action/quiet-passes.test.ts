@@ -5,7 +5,7 @@
  * says so as the CLI does; a lost check-run create is retried once. Against a loopback GitHub.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
@@ -193,6 +193,20 @@ describe('what the step says', () => {
     expect(r.requests.map((q) => q.method)).toEqual(['POST', 'GET', 'POST']);
     expect(r.outputs['check-run-id']).toBe('77');
     expect(r.stdout).not.toMatch(/falling back to workflow commands/);
+  });
+});
+
+describe('the verdict and its report, all or none (a red team)', () => {
+  it('a verdict that cannot be written leaves no report file', async () => {
+    const ws = workspace({ notadir: 'x' });
+    const r = await runAction({
+      workspace: ws,
+      event: { name: 'push', payload: { after: HEAD_SHA } },
+      inputs: { 'report-file': 'r.json', 'vsa-predicate': 'notadir/p.json' },
+    });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/cannot write the verdict/);
+    expect(existsSync(path.join(ws, 'r.json'))).toBe(false);
   });
 });
 

@@ -15,7 +15,7 @@ import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
-import { writeJson } from '../report/json-report.js';
+import { renderJson, writeJson } from '../report/json-report.js';
 import { cannotWriteText } from '../report/output.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
@@ -151,6 +151,7 @@ function verdict(
   report: Report,
   digest: string,
   inputs: ReadonlyMap<string, string>,
+  reportText: string | null,
 ): string | null {
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
@@ -169,11 +170,13 @@ function verdict(
     inputs: prefixed(inputs, settings.prefix),
     version: VERSION,
   };
-  const result = writeVerdict(report, origin, {
-    predicate: settings.vsa.predicate,
-    envelope: settings.vsa.envelope,
-    key: settings.vsa.key,
-  });
+  // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
+  const result = writeVerdict(
+    report,
+    origin,
+    { predicate: settings.vsa.predicate, envelope: settings.vsa.envelope, key: settings.vsa.key },
+    reportText === null ? [] : [[settings.reportFile, reportText]],
+  );
   if (!result.ok) return result.reason.map((f) => f.message).join('; ');
   if (settings.vsa.predicate) core.setOutput('vsa-predicate-file', settings.vsa.predicate);
   if (settings.vsa.envelope) core.setOutput('vsa-file', settings.vsa.envelope);
@@ -260,13 +263,17 @@ export async function run(
   if (saved?.ok) core.info(saved.said);
   else if (saved)
     core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
-  let digest: string;
-  try {
-    digest = await writeJson(report, settings.reportFile);
-  } catch (error) {
-    return configurationError(core, env, cannotWriteText('report-file', settings.reportFile, error));
-  }
-  const unwritten = verdict(core, settings, ctx, env, report, digest, inputs);
+  let digest = '';
+  // With a verdict, the report is written beside it (all or none); else streamed to its file.
+  const reportText = settings.vsa ? renderJson(report) : null;
+  if (reportText !== null) digest = `sha256:${sha256Hex(reportText)}`;
+  else
+    try {
+      digest = await writeJson(report, settings.reportFile);
+    } catch (error) {
+      return configurationError(core, env, cannotWriteText('report-file', settings.reportFile, error));
+    }
+  const unwritten = verdict(core, settings, ctx, env, report, digest, inputs, reportText);
   if (unwritten !== null) return configurationError(core, env, unwritten);
   try {
     outputs(core, settings, report, digest);
