@@ -3418,26 +3418,47 @@ function scopeText(s) {
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
 const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
-/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its provider. */
-function whereIn(actionClass, target, provider) {
+/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its providers. */
+function whereIn(actionClass, target, providers) {
     const scope = classRow(actionClass)?.scope;
     const ownerValue = scope && (0,core_json/* hasOwn */.$3)(target, scope.owner) ? target[scope.owner] : undefined;
     const repoValue = scope?.repo && (0,core_json/* hasOwn */.$3)(target, scope.repo) ? target[scope.repo] : undefined;
     const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
     const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
-    return { provider, owner, repo };
+    return { providers, owner, repo };
 }
+/** The provider a call names, if it names one. */
+const namedProvider = (call) => (typeof call.input.provider === 'string' ? call.input.provider : null);
 /**
- * A call's place (null: it has no subject). Its provider is its class's: the log that must hold the
- * side effect is the class's provider's, whatever the call names (a red team: a call naming `GitHub`
- * was covered by no GitHub export, and passed; no record of another provider binds it either).
+ * A call's place (null: it has no subject). The logs that may hold its side effect are its class's
+ * provider's and the provider it names: a producer may name the provider as an importer's records do
+ * (a Slack import's `--role-provider slack`), and a name it gets wrong (`GitHub`) still leaves the call
+ * held to its class's provider's exports (a red team: a call naming `GitHub` was covered by no GitHub
+ * export, and passed).
  */
 function whereOf(call) {
     const p = call.input.projection;
     if (p.kind !== 'subject')
         return null;
-    const named = typeof call.input.provider === 'string' ? call.input.provider : null;
-    return whereIn(p.subject.action_class, p.subject.target, classRow(p.subject.action_class)?.provider ?? named);
+    const own = classRow(p.subject.action_class)?.provider ?? null;
+    const named = namedProvider(call);
+    const providers = [own, named].filter((x) => x !== null);
+    return whereIn(p.subject.action_class, p.subject.target, providers);
+}
+/** The providers the calls name, by class (what a statement of another provider than its class's may cover). */
+function providersNamed(calls) {
+    const named = new Map();
+    for (const call of calls) {
+        const p = call.input.projection;
+        if (p.kind !== 'subject')
+            continue;
+        const set = named.get(p.subject.action_class) ?? new Set();
+        const provider = namedProvider(call);
+        if (provider !== null)
+            set.add(provider);
+        named.set(p.subject.action_class, set);
+    }
+    return named;
 }
 function scopeOf(st) {
     if (st.actors.length === 0)
@@ -3450,7 +3471,7 @@ function scopeOf(st) {
 }
 /** Whether a scope holds a place (docs/coverage.md §2). */
 function holds(scope, where) {
-    if (where.provider !== null && where.provider !== scope.provider)
+    if (where.providers.length > 0 && !where.providers.includes(scope.provider))
         return false;
     if (scope.repos !== null)
         return where.owner !== null && where.repo !== null && scope.repos.has(`${where.owner}/${where.repo}`);
@@ -3463,10 +3484,12 @@ function holds(scope, where) {
 /**
  * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
  * organisation or repository, an action of no class the gate binds, a verb its class does not have,
- * or another provider than its class's. Valid statements all (docs/coverage.md §5: an empty actors
- * list covers nothing), but never quiet: a hand-written or edited one would check nothing.
+ * or another provider than its class's that none of the class's calls names while some do (`named`:
+ * providersNamed; an importer may name a class's provider otherwise, as Slack's `--role-provider`
+ * does, and covers the calls that name it so). Valid statements all (docs/coverage.md §5: an empty
+ * actors list covers nothing), but never quiet: a hand-written or edited one would check nothing.
  */
-function coversNothing(st) {
+function coversNothing(st, named) {
     if (st.actors.length === 0)
         return 'its actors list is empty: it covers no call';
     if (st.provider === 'github' && st.repos === null && st.owner === null)
@@ -3478,8 +3501,9 @@ function coversNothing(st) {
             return `its action ${JSON.stringify(action)} names no class the gate binds: it covers no call of it`;
         if (!row.verbs.includes(verb))
             return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
-        if (row.provider !== st.provider)
-            return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+        const calling = named.get(actionClass);
+        if (row.provider !== st.provider && calling !== undefined && !calling.has(st.provider))
+            return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}), and no call of it names ${JSON.stringify(st.provider)}: it covers no call of it`;
         // The scope the class's calls are placed by (holds): a repository list where the class has no
         // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.
         if (st.repos !== null && (st.repos.length === 0 || row.scope === null || row.scope.repo === null))
@@ -3610,7 +3634,7 @@ class Coverage {
             return null;
         const { action_class, verb, target } = record.record.subject;
         const action = `${action_class}:${verb}`;
-        const where = whereIn(action_class, target, record.record.provider);
+        const where = whereIn(action_class, target, [record.record.provider]);
         let latest = null;
         if (this.byFile === null) {
             // Each usable statement with its scope, made once (a record asks about its file's statements).
@@ -5193,7 +5217,8 @@ function verify(evidence, options) {
         for (const c of mine)
             callReports.push(c);
     }
-    const seen = classesOf(perRun.flat());
+    const all = perRun.flat();
+    const seen = classesOf(all);
     const findings = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
     const warnTrust = options.trustMode === 'warn';
     for (const run of runs) {
@@ -5219,8 +5244,9 @@ function verify(evidence, options) {
     const firstSigned = signed[0];
     if (firstSigned)
         findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
+    const named = providersNamed(all);
     for (const s of coverage.usable) {
-        const why = coversNothing(s.statement);
+        const why = coversNothing(s.statement, named);
         if (why)
             findings.push((0,core_findings/* finding */.gk)('coverage_empty', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`));
     }

@@ -8,7 +8,19 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { renderSummary, SUMMARY_BUDGET } from '../../src/report/summary.js';
-import { addKey, coverageStatement, deployKey, json, ndjson, record, serverLog, surface, testSigner } from '../support/corpus.js';
+import {
+  addKey,
+  coverageStatement,
+  decision,
+  deployKey,
+  json,
+  ndjson,
+  record,
+  serverLog,
+  surface,
+  targetHash,
+  testSigner,
+} from '../support/corpus.js';
 import { cleanup, cli, cliJson, gate, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -159,6 +171,56 @@ describe('the gate reads statements', () => {
     const r = await verify(dir);
     expect(r.code).toBe(1);
     expect(codes(r.report)).toEqual(['error effect_not_logged']);
+  });
+
+  it('a Slack import naming the role provider as the calls do (--role-provider slack) covers them (a red team: its role calls escaped coverage, green)', async () => {
+    const role = (provider: string) =>
+      decision({
+        tool: 'workspace.grant_admin',
+        verb: 'grant',
+        resourceType: 'workspace_role',
+        target: {
+          provider,
+          workspace_id_hash: targetHash('workspace', 'T0123'),
+          principal_hash: targetHash('workspace_principal', 'U0ADA'),
+          role: 'admin',
+        },
+      });
+    for (const [flags, provider] of [
+      [['--role-provider', 'slack'], 'slack'],
+      [[], 'workspace'],
+      [[], 'slack'],
+    ] as const) {
+      const dir = writeFiles(tempDir(), {
+        'slack.json': JSON.stringify({ entries: [] }),
+        ...runs([['2026-11-30T10:02:11Z', role(provider)]]),
+      });
+      const window = ['--actor', 'U0AGENT', '--since', '2026-11-30', '--until', '2026-12-01'];
+      const imported = await cli(
+        ['import', 'slack-audit-log', ...window, ...flags, '--output', '.assay/audit/slack.ndjson', 'slack.json'],
+        dir,
+      );
+      expect(imported.code, imported.stderr).toBe(0);
+      const r = await verify(dir);
+      expect(codes(r.report), `${flags.join(' ')} ${provider}`).toEqual(['error effect_not_logged']);
+      expect(r.code).toBe(1);
+    }
+  });
+
+  it('a statement of another provider than its class’s covers the calls naming it, and is a warning when calls of the class name none', async () => {
+    const named = (provider: string) => addKey({ target: deployKey({ owner: 'org', repo: 'prod-repo', title: 'ci-1', provider }) });
+    const dir = writeFiles(tempDir(), {
+      ...runs([['2026-11-30T10:02:11Z', named('ghe')]]),
+      '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01', { provider: 'ghe', owner: 'org' }),
+    });
+    const r = await verify(dir);
+    expect(codes(r.report)).toEqual(['error effect_not_logged']);
+    writeFiles(dir, runs([['2026-11-30T10:02:11Z', named('github')]]));
+    const other = await verify(dir);
+    expect(codes(other.report)).toEqual(['warning coverage_empty']);
+    expect(judged(other.report)[0]?.message).toMatch(
+      /its provider "ghe" is not github_deploy_key's \(github\), and no call of it names "ghe"/,
+    );
   });
 
   it('a statement that covers no call is a warning at its line, never quiet (a red team: each of these let the call pass with no word)', async () => {

@@ -68,33 +68,54 @@ interface Group extends Scope {
 
 const plus = (t: Instant, seconds: number): Instant => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 
-/** Where a subject sits, as a statement's scope compares it: its owner and repository (lower case) and its provider. */
+/** Where a subject sits, as a statement's scope compares it: its owner and repository (lower case) and the providers whose logs may hold it. */
 interface Where {
-  readonly provider: string | null;
+  readonly providers: readonly string[];
   readonly owner: string | null;
   readonly repo: string | null;
 }
 
-/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its provider. */
-function whereIn(actionClass: string, target: JsonObject, provider: string | null): Where {
+/** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its providers. */
+function whereIn(actionClass: string, target: JsonObject, providers: readonly string[]): Where {
   const scope = classRow(actionClass)?.scope;
   const ownerValue = scope && hasOwn(target, scope.owner) ? target[scope.owner] : undefined;
   const repoValue = scope?.repo && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
   const owner = typeof ownerValue === 'string' ? asciiLower(ownerValue) : null;
   const repo = typeof repoValue === 'string' ? asciiLower(repoValue) : null;
-  return { provider, owner, repo };
+  return { providers, owner, repo };
 }
 
+/** The provider a call names, if it names one. */
+const namedProvider = (call: Call): string | null => (typeof call.input.provider === 'string' ? call.input.provider : null);
+
 /**
- * A call's place (null: it has no subject). Its provider is its class's: the log that must hold the
- * side effect is the class's provider's, whatever the call names (a red team: a call naming `GitHub`
- * was covered by no GitHub export, and passed; no record of another provider binds it either).
+ * A call's place (null: it has no subject). The logs that may hold its side effect are its class's
+ * provider's and the provider it names: a producer may name the provider as an importer's records do
+ * (a Slack import's `--role-provider slack`), and a name it gets wrong (`GitHub`) still leaves the call
+ * held to its class's provider's exports (a red team: a call naming `GitHub` was covered by no GitHub
+ * export, and passed).
  */
 function whereOf(call: Call): Where | null {
   const p = call.input.projection;
   if (p.kind !== 'subject') return null;
-  const named = typeof call.input.provider === 'string' ? call.input.provider : null;
-  return whereIn(p.subject.action_class, p.subject.target, classRow(p.subject.action_class)?.provider ?? named);
+  const own = classRow(p.subject.action_class)?.provider ?? null;
+  const named = namedProvider(call);
+  const providers = [own, named].filter((x): x is string => x !== null);
+  return whereIn(p.subject.action_class, p.subject.target, providers);
+}
+
+/** The providers the calls name, by class (what a statement of another provider than its class's may cover). */
+export function providersNamed(calls: Iterable<Call>): ReadonlyMap<string, ReadonlySet<string>> {
+  const named = new Map<string, Set<string>>();
+  for (const call of calls) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject') continue;
+    const set = named.get(p.subject.action_class) ?? new Set<string>();
+    const provider = namedProvider(call);
+    if (provider !== null) set.add(provider);
+    named.set(p.subject.action_class, set);
+  }
+  return named;
 }
 
 /** A statement's scope: its provider, repositories and organisation (lower case); null when it names no actor (it covers nothing). */
@@ -115,7 +136,7 @@ function scopeOf(st: CoverageStatement): Scope | null {
 
 /** Whether a scope holds a place (docs/coverage.md §2). */
 function holds(scope: Scope, where: Where): boolean {
-  if (where.provider !== null && where.provider !== scope.provider) return false;
+  if (where.providers.length > 0 && !where.providers.includes(scope.provider)) return false;
   if (scope.repos !== null) return where.owner !== null && where.repo !== null && scope.repos.has(`${where.owner}/${where.repo}`);
   if (scope.owner !== null) return where.owner === scope.owner;
   // A GitHub export came from one organisation or repository: a statement naming neither covers
@@ -126,10 +147,12 @@ function holds(scope: Scope, where: Where): boolean {
 /**
  * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
  * organisation or repository, an action of no class the gate binds, a verb its class does not have,
- * or another provider than its class's. Valid statements all (docs/coverage.md §5: an empty actors
- * list covers nothing), but never quiet: a hand-written or edited one would check nothing.
+ * or another provider than its class's that none of the class's calls names while some do (`named`:
+ * providersNamed; an importer may name a class's provider otherwise, as Slack's `--role-provider`
+ * does, and covers the calls that name it so). Valid statements all (docs/coverage.md §5: an empty
+ * actors list covers nothing), but never quiet: a hand-written or edited one would check nothing.
  */
-export function coversNothing(st: CoverageStatement): string | null {
+export function coversNothing(st: CoverageStatement, named: ReadonlyMap<string, ReadonlySet<string>>): string | null {
   if (st.actors.length === 0) return 'its actors list is empty: it covers no call';
   if (st.provider === 'github' && st.repos === null && st.owner === null)
     return 'it names no organisation (owner) or repository (repos): a GitHub statement covers no call then';
@@ -139,8 +162,9 @@ export function coversNothing(st: CoverageStatement): string | null {
     if (!row) return `its action ${JSON.stringify(action)} names no class the gate binds: it covers no call of it`;
     if (!row.verbs.includes(verb))
       return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
-    if (row.provider !== st.provider)
-      return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}): it covers no call of it`;
+    const calling = named.get(actionClass);
+    if (row.provider !== st.provider && calling !== undefined && !calling.has(st.provider))
+      return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}), and no call of it names ${JSON.stringify(st.provider)}: it covers no call of it`;
     // The scope the class's calls are placed by (holds): a repository list where the class has no
     // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.
     if (st.repos !== null && (st.repos.length === 0 || row.scope === null || row.scope.repo === null))
@@ -261,7 +285,7 @@ export class Coverage {
     if (now === null || this.pendingSeconds === 0) return null;
     const { action_class, verb, target } = record.record.subject;
     const action = `${action_class}:${verb}`;
-    const where = whereIn(action_class, target, record.record.provider);
+    const where = whereIn(action_class, target, [record.record.provider]);
     let latest: Instant | null = null;
     if (this.byFile === null) {
       // Each usable statement with its scope, made once (a record asks about its file's statements).

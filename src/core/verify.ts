@@ -9,7 +9,7 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { Coverage, coversNothing, sameExport, windowText } from './coverage.js';
+import { Coverage, coversNothing, providersNamed, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { type Climb, climb } from './ladder.js';
@@ -272,7 +272,8 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     });
     for (const c of mine) callReports.push(c);
   }
-  const seen = classesOf(perRun.flat());
+  const all = perRun.flat();
+  const seen = classesOf(all);
   const findings: Finding[] = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
   const warnTrust = options.trustMode === 'warn';
   for (const run of runs) {
@@ -302,8 +303,9 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
         `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`,
       ),
     );
+  const named = providersNamed(all);
   for (const s of coverage.usable) {
-    const why = coversNothing(s.statement);
+    const why = coversNothing(s.statement, named);
     if (why)
       findings.push(
         finding('coverage_empty', s.loc, `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`),
