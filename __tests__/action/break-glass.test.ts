@@ -197,6 +197,35 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     expect(r.outputs['result']).toBe('pass');
   });
 
+  it('never when it changes how blobs are checked out: a `.gitattributes` added, changed or deleted anywhere (a red team: `ident` rewrote a run whose blob id matched the base’s)', async () => {
+    const binding = await bindingOf();
+    for (const [where, before, after] of [
+      ['.gitattributes', null, '*.json ident\n'],
+      ['.assay/.gitattributes', '*.md text\n', '*.json ident\n'],
+      ['.gitattributes', '*.md text\n', null],
+    ] as const) {
+      const ws = writeFiles(tempDir(), { [RUN]: runText, [POLICY]: STRICT, ...(before === null ? {} : { [where]: before }) });
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: ws, encoding: 'utf8' }).trim();
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'main, with the failing call');
+      const base = git('rev-parse', 'HEAD');
+      writeFiles(ws, { [POLICY]: withException(binding), ...(after === null ? {} : { [where]: after }) });
+      if (after === null) git('rm', '-q', where);
+      git('add', '-A');
+      git('commit', '-qm', 'the exception, and attributes');
+      const event = { name: 'pull_request', payload: { pull_request: { number: 8, head: { sha: HEAD_SHA }, base: { sha: base } } } };
+      const r = await runAction({ workspace: ws, event });
+      expect(r.outputs['result'], `${where} ${after}`).toBe('fail');
+      expect(
+        reportOf(r)
+          .findings.map((f) => f.message)
+          .join('\n'),
+      ).toMatch(after === null || before !== null ? /changes, deletes or renames \S*\.gitattributes/ : /adds \.gitattributes/);
+    }
+  });
+
   it('when the base tree cannot be compared (a truncated answer), nothing of the head applies, and the pull request says why', async () => {
     const binding = await bindingOf();
     const r = await runAction({

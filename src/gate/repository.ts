@@ -216,7 +216,9 @@ function filesBelow(root: string, dir: string): string[] {
  * bytes; a file of the base among the evidence (a name the gate reads, below `.assay/` or an input
  * `scopes` names) changed, deleted or renamed; a file below `.github/` other than the policy
  * changed, added or deleted (workflows, composite actions and trust files there name what is read and
- * how). The break-glass path applies only to such a pull request: one that also moves evidence, or
+ * how); a `.gitattributes` anywhere changed, added or deleted (its filters, `eol`, `ident` and
+ * `working-tree-encoding` make the checked-out bytes differ from blobs whose ids match the base's:
+ * a red team). The break-glass path applies only to such a pull request: one that also moves evidence, or
  * what is read of it, could make the failure it excuses.
  * @param identical the files present with the same bytes at the base, relative to the working directory (`identicalAtBase`)
  * @param identicalInRepo the same, relative to the repository root
@@ -238,13 +240,21 @@ export function evidenceChangedSinceBase(
     return (rel) => a === '' || rel === a || rel.startsWith(`${a}/`);
   });
   const github = (rel: string): boolean => rel.startsWith('.github/') && rel !== policy;
+  const attributes = (rel: string): boolean => rel === ATTRIBUTES || rel.endsWith(`/${ATTRIBUTES}`);
   for (const rel of [...tree.keys()].sort()) {
     if (identicalInRepo.has(rel)) continue;
-    if (github(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel)))) return `changes, deletes or renames ${rel}`;
+    if (github(rel) || attributes(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel))))
+      return `changes, deletes or renames ${rel}`;
   }
   for (const rel of filesBelow(root, '.github')) if (github(rel) && !tree.has(rel)) return `adds ${rel}`;
+  // Attributes the checked-out commit adds (outside git, no attributes apply: identicalAtBase hashed the bytes).
+  const head = treeAtCommit(root, 'HEAD');
+  if (head.ok) for (const rel of [...head.value.keys()].sort()) if (attributes(rel) && !tree.has(rel)) return `adds ${rel}`;
   return null;
 }
+
+/** Git's attributes file: it changes how blobs become checked-out bytes. */
+const ATTRIBUTES = '.gitattributes';
 
 /** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
 function changedInCheckout(root: string): Set<string> | null {
