@@ -213,6 +213,7 @@ describe('paths on the command line (§6)', () => {
           'd.json_old',
           'e.json.sha256',
           'f.json.license',
+          ...['sha384', 'sha512sum', 'crt', 'cert', 'bundle', 'sigstore', 'sigstore.json', 'p7s', 'gpg'].map((end) => `g.json.${end}`),
         ].map((n) => [`.assay/runs/${n}`, 'x']),
       ),
     );

@@ -2967,6 +2967,8 @@ function formats_formatOf(file) {
             return format;
     return null;
 }
+/** The ends of a checksum, signature, certificate or licence file beside evidence (`x.json.sha256`, `x.json.sigstore`). */
+const SIDECAR = /\.(sha1|sha224|sha256|sha384|sha512|md5|b2|(sha1|sha256|sha384|sha512|md5|b2)sums?|sig|asc|gpg|p7s|minisig|pem|crt|cert|cer|der|bundle|sigstore|sigstore\.json|license|licence)$/i;
 /**
  * A file among the inputs that looks like evidence but is not read by this role: a run or export
  * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
@@ -2983,8 +2985,8 @@ function unreadText(file, role = 'runs') {
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
     // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
     const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
-    // A sidecar beside evidence (a checksum, a signature, a licence) is not a copy of it.
-    const sidecar = /\.(sha1|sha256|sha512|md5|sig|asc|minisig|pem|license)$/i.test(file);
+    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it.
+    const sidecar = SIDECAR.test(file);
     if (renamed && !sidecar && formats_formatOf(file) === null)
         return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formats_formatOf(file) === 'log')
