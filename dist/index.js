@@ -11932,6 +11932,14 @@ function* jsonChunks(report) {
 /** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
 const jsonPieces = (report) => [...jsonChunks(report)];
 const renderJson = (report) => jsonPieces(report).join('');
+/** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
+function digestedPieces(report) {
+    const pieces = jsonPieces(report);
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    for (const piece of pieces)
+        hash.update(piece, 'utf8');
+    return { pieces, digest: `sha256:${hash.digest('hex')}` };
+}
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 /** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
@@ -12684,6 +12692,21 @@ function writeTemp(file, text, made = []) {
 function writeWhole(file, text) {
     writeAllWhole([[file, text]]);
 }
+/** Write a text's pieces to `file` in place (a FIFO, a device, this process's own output). */
+function writeInPlace(file, text) {
+    if (typeof text === 'string') {
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return;
+    }
+    const fd = (0,external_node_fs_.openSync)(file, 'w');
+    try {
+        for (const chunk of text)
+            (0,external_node_fs_.writeSync)(fd, chunk);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
 /** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
 class FileWriteError extends Error {
     file;
@@ -12723,7 +12746,7 @@ function writeAllWhole(files) {
         files.forEach(([file, text], i) => {
             at = file;
             if (inPlace[i])
-                (0,external_node_fs_.writeFileSync)(file, text);
+                writeInPlace(file, text);
         });
     }
     catch (error) {
@@ -15446,9 +15469,10 @@ async function run(core = (0,toolkit/* lazyCore */.K)(), env = process.env, cwd 
         core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
     let digest = '';
     // With a verdict, the report is written beside it (all or none); else streamed to its file.
-    const reportText = settings.vsa ? renderJson(report) : null;
-    if (reportText !== null)
-        digest = `sha256:${(0,binding/* sha256Hex */.fg)(reportText)}`;
+    const written = settings.vsa ? digestedPieces(report) : null;
+    const reportText = written?.pieces ?? null;
+    if (written)
+        digest = written.digest;
     else
         try {
             digest = await writeJson(report, settings.reportFile);

@@ -79,6 +79,26 @@ describe('writeAllWhole: several files as one (a red team, this stop: import --p
     expect(listing(dir)).toBe('a.json\nb.ndjson');
   });
 
+  it.skipIf(process.platform === 'win32')(
+    'a text in pieces is written piece after piece, to a file and into a FIFO, never joined',
+    async () => {
+      const dir = tempDir();
+      const fifo = path.join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const reader = readerOf(fifo);
+      try {
+        writeAllWhole([
+          [path.join(dir, 'report.json'), ['{"a":', '1}', '\n']],
+          [fifo, ['the ', 'verdict', '\n']],
+        ]);
+        expect(readFileSync(path.join(dir, 'report.json'), 'utf8')).toBe('{"a":1}\n');
+        expect(await reader.got).toBe('the verdict\n');
+      } finally {
+        reader.stop();
+      }
+    },
+  );
+
   it('one that cannot be written (under a file, or a directory in the way): none is, what was there is kept, nothing left behind', () => {
     const dir = writeFiles(tempDir(), { 'a.json': 'old', notadir: 'x' });
     mkdirSync(path.join(dir, 'busy'));

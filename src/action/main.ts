@@ -15,7 +15,7 @@ import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
-import { renderJson, writeJson } from '../report/json-report.js';
+import { digestedPieces, writeJson } from '../report/json-report.js';
 import { cannotWriteText } from '../report/output.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
@@ -151,7 +151,7 @@ function verdict(
   report: Report,
   digest: string,
   inputs: ReadonlyMap<string, string>,
-  reportText: string | null,
+  reportText: readonly string[] | null,
 ): string | null {
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
@@ -265,8 +265,9 @@ export async function run(
     core.warning(`receipt-gate: the evidence cache was not saved (${line(saved.said)}); the next pull request reads every file.`);
   let digest = '';
   // With a verdict, the report is written beside it (all or none); else streamed to its file.
-  const reportText = settings.vsa ? renderJson(report) : null;
-  if (reportText !== null) digest = `sha256:${sha256Hex(reportText)}`;
+  const written = settings.vsa ? digestedPieces(report) : null;
+  const reportText = written?.pieces ?? null;
+  if (written) digest = written.digest;
   else
     try {
       digest = await writeJson(report, settings.reportFile);

@@ -14,7 +14,7 @@ import { messageOf } from '../core/text.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
 import { envelopeLine, type SigningKey } from './signing.js';
-import { FileWriteError, writeAllWhole } from './write.js';
+import { type FileText, FileWriteError, writeAllWhole } from './write.js';
 
 /** Where a verdict comes from, as an entry knows it. */
 export interface VerdictOrigin {
@@ -47,7 +47,7 @@ export function writeVerdict(
   report: Report,
   origin: VerdictOrigin,
   files: VerdictFiles,
-  beside: readonly (readonly [string, string])[] = [],
+  beside: readonly (readonly [string, FileText])[] = [],
 ): Result<string, readonly Finding[]> {
   const ctx: VsaContext = {
     reportName: reportName(origin.workspace, origin.reportFile),
@@ -59,7 +59,7 @@ export function writeVerdict(
   };
   const statement = vsaStatement(report, ctx);
   // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
-  const out: (readonly [string, string])[] = [...beside];
+  const out: (readonly [string, FileText])[] = [...beside];
   if (files.predicate) out.push([files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`]);
   if (files.envelope) {
     if (!files.key)

@@ -65,6 +65,23 @@ export function writeWhole(file: string, text: string): void {
   writeAllWhole([[file, text]]);
 }
 
+/** A file's text: whole, or in pieces (a report too large for one string is never joined). */
+export type FileText = string | readonly string[];
+
+/** Write a text's pieces to `file` in place (a FIFO, a device, this process's own output). */
+function writeInPlace(file: string, text: FileText): void {
+  if (typeof text === 'string') {
+    writeFileSync(file, text);
+    return;
+  }
+  const fd = openSync(file, 'w');
+  try {
+    for (const chunk of text) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A write of `writeAllWhole` that failed: the file it failed at (what a message names), and why. */
 export class FileWriteError extends Error {
   constructor(
@@ -82,7 +99,7 @@ export class FileWriteError extends Error {
  * fails. A failure removes every temporary file and the folders made for them, and names the file it
  * failed at.
  */
-export function writeAllWhole(files: readonly (readonly [string, string])[]): void {
+export function writeAllWhole(files: readonly (readonly [string, FileText])[]): void {
   const inPlace = files.map(([file]) => outputPlace(file) === 'in place');
   const staged: { readonly file: string; readonly tmp: string }[] = [];
   const made: string[] = [];
@@ -102,7 +119,7 @@ export function writeAllWhole(files: readonly (readonly [string, string])[]): vo
     // Before any rename: one that fails leaves none of the files renamed into place.
     files.forEach(([file, text], i) => {
       at = file;
-      if (inPlace[i]) writeFileSync(file, text);
+      if (inPlace[i]) writeInPlace(file, text);
     });
   } catch (error) {
     discard();

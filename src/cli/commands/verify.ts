@@ -2,7 +2,6 @@
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildOf, cacheText } from '../../gate/cache.js';
@@ -16,14 +15,14 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { jsonPieces, renderJson, writeJson } from '../../report/json-report.js';
+import { digestedPieces, jsonPieces, writeJson } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../../report/verification-summary.js';
 import type { SigningKey } from '../../tools/signing.js';
 import { writeVerdict } from '../../tools/verdict.js';
-import { writeWhole } from '../../tools/write.js';
+import { type FileText, writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, findingLines, usageError } from '../command.js';
 import { readKeyText, readSigningKey, readTextFile } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags } from '../options.js';
@@ -516,18 +515,18 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   let attested = '';
   if (req.vsa) {
     // A verdict is written with the report it is about and the SARIF, all or none (a signer that fails writes nothing).
-    const text = renderJson(report);
+    const { pieces, digest } = digestedPieces(report);
     const v = req.vsa;
     const origin = {
       workspace: req.settings.workspace,
       reportFile: req.output,
-      reportDigest: `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`,
+      reportDigest: digest,
       resourceUri: v.resourceUri,
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
     };
-    const beside: (readonly [string, string])[] = [[req.output, text]];
+    const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);
     const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key }, beside);
     if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
