@@ -15110,6 +15110,8 @@ function headText(workspace, rel) {
 /** The repository's API path. */
 const repoApi = (ctx) => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
 /** GitHub's own words for a failed answer. */
+/** The contents API's base64: the alphabet, padding, and the line breaks GitHub puts every 60 characters. */
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
 const said = (data) => ((0,core_json/* isObject */.Gv)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
 /** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */
 async function ask(api, what, where) {
@@ -15147,8 +15149,11 @@ async function apiText(api, ctx, rel, commit) {
         throw new UsageError('file', `${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
     if (data['type'] !== 'file')
         throw new UsageError('file', `${rel} at the base commit is not a file (${String(data['type'])})`);
-    if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string')
+    // GitHub answers a file of 1 to 100 MB with encoding "none" and no content.
+    if (data['encoding'] === 'none')
         throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
+    if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string' || !BASE64.test(data['content']))
+        throw new UsageError('file', `${rel} at the base commit cannot be read: the contents API's answer holds no base64 text (encoding ${(0,core_text/* quote */.hD)(String(data['encoding']), 40)}, content ${typeof data['content']})`);
     return Buffer.from(data['content'], 'base64').toString('utf8');
 }
 async function apiTree(api, ctx, commit) {

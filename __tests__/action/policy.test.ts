@@ -148,6 +148,21 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(noToken.contentRequests).toEqual([]);
   });
 
+  it('a contents answer with no base64 text is an error that says so; "too large" only for GitHub’s encoding none', async () => {
+    const answers: [unknown, RegExp][] = [
+      [{ type: 'file', encoding: 'none', content: '' }, /too large for the contents API \(over 1 MB\)/],
+      [{ type: 'file', encoding: 'base64', content: 42 }, /holds no base64 text \(encoding base64, content number\)/],
+      [{ type: 'file', encoding: 'utf-8', content: 'rules: []' }, /holds no base64 text \(encoding utf-8, content string\)/],
+      [{ type: 'file', encoding: 'base64', content: 'cnVsZXM6IFtd!!' }, /holds no base64 text/],
+    ];
+    for (const [body, why] of answers) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, contentsBody: () => body });
+      expect(r.outputs['result']).toBe('error');
+      expect(r.stdout).toMatch(why);
+      if (!String(why).includes('too large')) expect(r.stdout).not.toMatch(/too large/);
+    }
+  });
+
   it('a pull request event without its base commit is an error, not a head read', async () => {
     const event = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA } } } };
     const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), event });

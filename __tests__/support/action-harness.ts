@@ -76,6 +76,8 @@ export interface RunOptions {
   readonly base?: Record<string, string>;
   /** The contents API's answer instead (a status, e.g. 403 or 500). */
   readonly contentsStatus?: number;
+  /** The contents API's answer for a file of the base, as GitHub might send it (default: the file, base64). */
+  readonly contentsBody?: (file: string, text: string) => unknown;
   /** The answer to "does the base commit exist" (default 200; 404: no such commit, wrong repository, no access). */
   readonly commitStatus?: number;
   /** Paths of `base` that are symbolic links at the base (the contents API answers with the target). */
@@ -175,7 +177,12 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
         res.end(
           JSON.stringify(
             status === 200 && text !== undefined
-              ? { type: 'file', encoding: 'base64', path: target, content: Buffer.from(text).toString('base64') }
+              ? (o.contentsBody?.(file, text) ?? {
+                  type: 'file',
+                  encoding: 'base64',
+                  path: target,
+                  content: Buffer.from(text).toString('base64'),
+                })
               : { message: status === 404 ? 'Not Found' : 'Resource not accessible by integration' },
           ),
         );
