@@ -226,6 +226,46 @@ describe('paths on the command line (§6)', () => {
         (n) => `.assay/runs/${n}`,
       ),
     );
+    // A checksum, signature or certificate whose file is not beside it may be that evidence renamed: an error (a red team: agent.log.sig, agent.log.bak.sig, agent.log.1.sha256).
+    const orphans = [
+      'e.json.sha256',
+      'f.json.license',
+      'agent.log.sig',
+      'agent.log.bak.sig',
+      'agent.log.1.sha256',
+      ...['sha384', 'sha512sum', 'crt', 'cert', 'bundle', 'sigstore', 'p7s', 'gpg'].map((end) => `g.json.${end}`),
+    ];
+    expect(
+      c.report.findings
+        .filter(
+          (f) =>
+            f.code === 'invalid_artifact' &&
+            /named like a checksum, signature or certificate of .*, which is not beside it/.test(f.message),
+        )
+        .map((f) => [f.file, f.severity]),
+    ).toEqual(['e.json.sha256', 'f.json.license', ...orphans.slice(5)].sort().map((n) => [`.assay/runs/${n}`, 'error']));
+    const lone = await cliJson(['-C', workspace(Object.fromEntries(orphans.map((n) => [`.assay/runs/${n}`, 'x'])))], ROOT);
+    expect(lone.code).toBe(1);
+    expect(lone.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => f.file)).toEqual(
+      orphans.map((n) => `.assay/runs/${n}`).sort(),
+    );
+    // Beside its file, a sidecar is none of the gate's business: the run passes.
+    const run = json(surface([addKey()]));
+    const beside = await cliJson(
+      [
+        '-C',
+        workspace(
+          Object.fromEntries(
+            ['r.json', ...orphans.filter((n) => /^[efg]\.json/.test(n)).map((n) => n.replace(/^[efg]\.json/, 'r.json'))].map((n) => [
+              `.assay/runs/${n}`,
+              n === 'r.json' ? run : 'x',
+            ]),
+          ),
+        ),
+      ],
+      ROOT,
+    );
+    expect(beside.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
     symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));
     const l = await cliJson(['-C', linked], ROOT);

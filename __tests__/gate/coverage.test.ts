@@ -207,6 +207,55 @@ describe('the gate reads statements', () => {
     }
   });
 
+  it('a call naming no provider is held to every provider’s statements, as any provider’s record may verify it (a red team: it escaped a Slack export beside a call naming slack, green)', async () => {
+    const role = (principal: string, provider: string | null) =>
+      decision({
+        tool: 'workspace.grant_admin',
+        verb: 'grant',
+        resourceType: 'workspace_role',
+        target: {
+          ...(provider === null ? {} : { provider }),
+          workspace_id_hash: targetHash('workspace', 'T0123'),
+          principal_hash: targetHash('workspace_principal', principal),
+          role: 'admin',
+        },
+      });
+    const slackEntry = (principal: string) => ({
+      id: `e-${principal}`,
+      date_create: 1796032931,
+      action: 'role_change_to_admin',
+      actor: { type: 'user', user: { id: 'U0AGENT', name: 'agent' } },
+      entity: { type: 'user', user: { id: principal, name: principal } },
+      context: { location: { type: 'workspace', id: 'T0123' } },
+    });
+    const at = '2026-11-30T10:02:11Z';
+    const check = async (logged: string) => {
+      const dir = writeFiles(tempDir(), {
+        'slack.json': JSON.stringify({ entries: [slackEntry(logged)] }),
+        ...runs([
+          [at, role('U0ADA', 'slack')],
+          [at, role('U0EVE', null)],
+        ]),
+      });
+      const window = ['--actor', 'U0AGENT', '--since', '2026-11-30', '--until', '2026-12-01', '--now', '2026-12-01T12:00:00Z'];
+      const imported = await cli(
+        ['import', 'slack-audit-log', ...window, '--role-provider', 'slack', '--output', '.assay/audit/slack.ndjson', 'slack.json'],
+        dir,
+      );
+      expect(imported.code, imported.stderr).toBe(0);
+      return verify(dir);
+    };
+    // The export logged U0ADA's grant only: U0EVE's, naming no provider, is due a record it does not hold.
+    const r = await check('U0ADA');
+    expect(r.report.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
+    expect(codes(r.report).filter((c) => !c.startsWith('notice'))).toEqual(['error effect_not_logged']);
+    expect(r.code).toBe(1);
+    // The same export logging U0EVE's grant verifies it (and U0ADA's, naming slack, is then due its own).
+    const other = await check('U0EVE');
+    expect(other.report.calls.map((c) => c.level)).toEqual(['asserted', 'verified']);
+    expect(codes(other.report).filter((c) => !c.startsWith('notice'))).toEqual(['error effect_not_logged']);
+  });
+
   it('a statement of another provider than its class’s covers the calls naming it, and is a warning when calls of the class name none', async () => {
     const named = (provider: string) => addKey({ target: deployKey({ owner: 'org', repo: 'prod-repo', title: 'ci-1', provider }) });
     const dir = writeFiles(tempDir(), {

@@ -2976,23 +2976,32 @@ const SIDECAR = /\.(sha1|sha224|sha256|sha384|sha512|md5|b2|(sha1|sha256|sha384|
  * among audit exports. Never read and never skipped in
  * silence (the same file under its name could fail the gate). Null when it is not one.
  */
-function unreadText(file, role = 'runs') {
+function unreadText(file, role = 'runs', exists = () => true) {
     const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
     if (match)
         return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
     const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
     if (archive && formats_formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
+    // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
+    const sidecar = SIDECAR.exec(file);
+    if (sidecar && formats_formatOf(file) === null) {
+        const of = file.slice(0, sidecar.index);
+        if (exists(of) || (formats_formatOf(of) === null && unreadText(of, role, exists) === null))
+            return null;
+        return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
+    }
     // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
     const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
-    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it.
-    const sidecar = SIDECAR.test(file);
-    if (renamed && !sidecar && formats_formatOf(file) === null)
+    if (renamed && formats_formatOf(file) === null)
         return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formats_formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
 }
+/** A path's last part, whichever separator it uses. */
+const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
     const format = formats_formatOf(file);
@@ -3155,7 +3164,7 @@ function expand(state, input, noMatch) {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
-        const unread = unreadText(abs, state.role);
+        const unread = unreadText(abs, state.role, external_node_fs_.existsSync);
         // A .log among the exports may be the export job's own log: said (a warning), never dropped.
         const severity = state.role === 'audit' && formats_formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
@@ -13427,11 +13436,13 @@ function whereIn(actionClass, target, providers) {
 /** The provider a call names, if it names one. */
 const namedProvider = (call) => (typeof call.input.provider === 'string' ? call.input.provider : null);
 /**
- * A call's place (null: it has no subject). The logs that may hold its side effect are its class's
- * provider's and the provider it names: a producer may name the provider as an importer's records do
- * (a Slack import's `--role-provider slack`), and a name it gets wrong (`GitHub`) still leaves the call
- * held to its class's provider's exports (a red team: a call naming `GitHub` was covered by no GitHub
- * export, and passed).
+ * A call's place (null: it has no subject). The logs that may hold its side effect: a call that
+ * names a provider, its class's provider's and the one it names (a producer may name the provider as
+ * an importer's records do, a Slack import's `--role-provider slack`, and a name it gets wrong,
+ * `GitHub`, still leaves it held to its class's: a red team's call naming `GitHub` was covered by no
+ * GitHub export, and passed); a call that names none, every provider's (docs/coverage.md §2: the
+ * provider matches when the call names one), as any provider's record may verify it (a red team: a
+ * call naming none escaped a Slack export that a Slack record would have bound it from).
  */
 function whereOf(call) {
     const p = call.input.projection;
@@ -13439,21 +13450,24 @@ function whereOf(call) {
         return null;
     const own = classRow(p.subject.action_class)?.provider ?? null;
     const named = namedProvider(call);
-    const providers = [own, named].filter((x) => x !== null);
+    const providers = named === null ? [] : [own, named].filter((x) => x !== null);
     return whereIn(p.subject.action_class, p.subject.target, providers);
 }
-/** The providers the calls name, by class (what a statement of another provider than its class's may cover). */
+/** The providers the calls name, by class. */
 function providersNamed(calls) {
     const named = new Map();
     for (const call of calls) {
         const p = call.input.projection;
         if (p.kind !== 'subject')
             continue;
-        const set = named.get(p.subject.action_class) ?? new Set();
+        let entry = named.get(p.subject.action_class);
+        if (!entry)
+            named.set(p.subject.action_class, (entry = { names: new Set(), unnamed: false }));
         const provider = namedProvider(call);
         if (provider !== null)
-            set.add(provider);
-        named.set(p.subject.action_class, set);
+            entry.names.add(provider);
+        else
+            entry.unnamed = true;
     }
     return named;
 }
@@ -13481,9 +13495,10 @@ function holds(scope, where) {
 /**
  * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
  * organisation or repository, an action of no class the gate binds, a verb its class does not have,
- * or another provider than its class's that none of the class's calls names while some do (`named`:
- * providersNamed; an importer may name a class's provider otherwise, as Slack's `--role-provider`
- * does, and covers the calls that name it so). Valid statements all (docs/coverage.md §5: an empty
+ * or another provider than its class's when the class's calls all name a provider and none names
+ * it (`named`: providersNamed; an importer may name a class's provider otherwise, as Slack's
+ * `--role-provider` does, and covers the calls that name it so, and a call naming none is held to
+ * every provider's statements). Valid statements all (docs/coverage.md §5: an empty
  * actors list covers nothing), but never quiet: a hand-written or edited one would check nothing.
  */
 function coversNothing(st, named) {
@@ -13499,7 +13514,7 @@ function coversNothing(st, named) {
         if (!row.verbs.includes(verb))
             return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
         const calling = named.get(actionClass);
-        if (row.provider !== st.provider && calling !== undefined && !calling.has(st.provider))
+        if (row.provider !== st.provider && calling !== undefined && !calling.unnamed && !calling.names.has(st.provider))
             return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}), and no call of it names ${JSON.stringify(st.provider)}: it covers no call of it`;
         // The scope the class's calls are placed by (holds): a repository list where the class has no
         // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.

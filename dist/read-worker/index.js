@@ -7507,23 +7507,32 @@ const SIDECAR = /\.(sha1|sha224|sha256|sha384|sha512|md5|b2|(sha1|sha256|sha384|
  * among audit exports. Never read and never skipped in
  * silence (the same file under its name could fail the gate). Null when it is not one.
  */
-function formats_unreadText(file, role = 'runs') {
+function formats_unreadText(file, role = 'runs', exists = () => true) {
     const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
     if (match)
         return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
     const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
     if (archive && formats_formatOf(file) === null)
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
+    // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
+    const sidecar = SIDECAR.exec(file);
+    if (sidecar && formats_formatOf(file) === null) {
+        const of = file.slice(0, sidecar.index);
+        if (exists(of) || (formats_formatOf(of) === null && formats_unreadText(of, role, exists) === null))
+            return null;
+        return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
+    }
     // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
     const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
-    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it.
-    const sidecar = SIDECAR.test(file);
-    if (renamed && !sidecar && formats_formatOf(file) === null)
+    if (renamed && formats_formatOf(file) === null)
         return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
     if (role === 'audit' && formats_formatOf(file) === 'log')
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
 }
+/** A path's last part, whichever separator it uses. */
+const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 /** Whether a directory or glob input of this role picks the file up. */
 function formats_discoverable(file, role) {
     const format = formats_formatOf(file);
@@ -7684,7 +7693,7 @@ function expand(state, input, noMatch) {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
-        const unread = unreadText(abs, state.role);
+        const unread = unreadText(abs, state.role, existsSync);
         // A .log among the exports may be the export job's own log: said (a warning), never dropped.
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)

@@ -89,31 +89,40 @@ function whereIn(actionClass: string, target: JsonObject, providers: readonly st
 const namedProvider = (call: Call): string | null => (typeof call.input.provider === 'string' ? call.input.provider : null);
 
 /**
- * A call's place (null: it has no subject). The logs that may hold its side effect are its class's
- * provider's and the provider it names: a producer may name the provider as an importer's records do
- * (a Slack import's `--role-provider slack`), and a name it gets wrong (`GitHub`) still leaves the call
- * held to its class's provider's exports (a red team: a call naming `GitHub` was covered by no GitHub
- * export, and passed).
+ * A call's place (null: it has no subject). The logs that may hold its side effect: a call that
+ * names a provider, its class's provider's and the one it names (a producer may name the provider as
+ * an importer's records do, a Slack import's `--role-provider slack`, and a name it gets wrong,
+ * `GitHub`, still leaves it held to its class's: a red team's call naming `GitHub` was covered by no
+ * GitHub export, and passed); a call that names none, every provider's (docs/coverage.md §2: the
+ * provider matches when the call names one), as any provider's record may verify it (a red team: a
+ * call naming none escaped a Slack export that a Slack record would have bound it from).
  */
 function whereOf(call: Call): Where | null {
   const p = call.input.projection;
   if (p.kind !== 'subject') return null;
   const own = classRow(p.subject.action_class)?.provider ?? null;
   const named = namedProvider(call);
-  const providers = [own, named].filter((x): x is string => x !== null);
+  const providers = named === null ? [] : [own, named].filter((x): x is string => x !== null);
   return whereIn(p.subject.action_class, p.subject.target, providers);
 }
 
-/** The providers the calls name, by class (what a statement of another provider than its class's may cover). */
-export function providersNamed(calls: Iterable<Call>): ReadonlyMap<string, ReadonlySet<string>> {
-  const named = new Map<string, Set<string>>();
+/** By class, the providers its calls name and whether one names none (what a statement of another provider than its class's may cover). */
+export interface NamedProviders {
+  readonly names: ReadonlySet<string>;
+  readonly unnamed: boolean;
+}
+
+/** The providers the calls name, by class. */
+export function providersNamed(calls: Iterable<Call>): ReadonlyMap<string, NamedProviders> {
+  const named = new Map<string, { readonly names: Set<string>; unnamed: boolean }>();
   for (const call of calls) {
     const p = call.input.projection;
     if (p.kind !== 'subject') continue;
-    const set = named.get(p.subject.action_class) ?? new Set<string>();
+    let entry = named.get(p.subject.action_class);
+    if (!entry) named.set(p.subject.action_class, (entry = { names: new Set<string>(), unnamed: false }));
     const provider = namedProvider(call);
-    if (provider !== null) set.add(provider);
-    named.set(p.subject.action_class, set);
+    if (provider !== null) entry.names.add(provider);
+    else entry.unnamed = true;
   }
   return named;
 }
@@ -147,12 +156,13 @@ function holds(scope: Scope, where: Where): boolean {
 /**
  * Why a statement covers none of what it names, or null: no actor, a GitHub statement with no
  * organisation or repository, an action of no class the gate binds, a verb its class does not have,
- * or another provider than its class's that none of the class's calls names while some do (`named`:
- * providersNamed; an importer may name a class's provider otherwise, as Slack's `--role-provider`
- * does, and covers the calls that name it so). Valid statements all (docs/coverage.md §5: an empty
+ * or another provider than its class's when the class's calls all name a provider and none names
+ * it (`named`: providersNamed; an importer may name a class's provider otherwise, as Slack's
+ * `--role-provider` does, and covers the calls that name it so, and a call naming none is held to
+ * every provider's statements). Valid statements all (docs/coverage.md §5: an empty
  * actors list covers nothing), but never quiet: a hand-written or edited one would check nothing.
  */
-export function coversNothing(st: CoverageStatement, named: ReadonlyMap<string, ReadonlySet<string>>): string | null {
+export function coversNothing(st: CoverageStatement, named: ReadonlyMap<string, NamedProviders>): string | null {
   if (st.actors.length === 0) return 'its actors list is empty: it covers no call';
   if (st.provider === 'github' && st.repos === null && st.owner === null)
     return 'it names no organisation (owner) or repository (repos): a GitHub statement covers no call then';
@@ -163,7 +173,7 @@ export function coversNothing(st: CoverageStatement, named: ReadonlyMap<string, 
     if (!row.verbs.includes(verb))
       return `its action ${JSON.stringify(action)} names no verb of ${actionClass} (${row.verbs.join(', ')}): it covers no call of it`;
     const calling = named.get(actionClass);
-    if (row.provider !== st.provider && calling !== undefined && !calling.has(st.provider))
+    if (row.provider !== st.provider && calling !== undefined && !calling.unnamed && !calling.names.has(st.provider))
       return `its provider ${JSON.stringify(st.provider)} is not ${actionClass}'s (${row.provider}), and no call of it names ${JSON.stringify(st.provider)}: it covers no call of it`;
     // The scope the class's calls are placed by (holds): a repository list where the class has no
     // repository, an owner where its provider's log is one workspace's, or an empty list, holds none.
