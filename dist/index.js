@@ -12675,6 +12675,20 @@ function removeDirs(made) {
     }
 }
 /**
+ * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
+ * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
+ * none is an error itself. Never a file cut short that is then renamed into place.
+ */
+function writeFully(fd, text) {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let off = 0; off < bytes.length;) {
+        const n = (0,external_node_fs_.writeSync)(fd, bytes, off, bytes.length - off);
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
+}
+/**
  * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
  * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
  * folders made for it.
@@ -12686,10 +12700,10 @@ function writeTemp(file, text, made = []) {
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
         if (typeof text === 'string')
-            (0,external_node_fs_.writeSync)(fd, text);
+            writeFully(fd, text);
         else
             for (const chunk of text)
-                (0,external_node_fs_.writeSync)(fd, chunk);
+                writeFully(fd, chunk);
     }
     catch (error) {
         (0,external_node_fs_.closeSync)(fd);
@@ -12716,7 +12730,7 @@ function writeInPlace(file, text) {
     const fd = (0,external_node_fs_.openSync)(file, 'w');
     try {
         for (const chunk of text)
-            (0,external_node_fs_.writeSync)(fd, chunk);
+            writeFully(fd, chunk);
     }
     finally {
         (0,external_node_fs_.closeSync)(fd);

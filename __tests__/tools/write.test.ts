@@ -221,6 +221,27 @@ describe('writes that fail leave nothing (a red team)', () => {
     expect(listing(dir)).toBe('.assay\nkeys\nnotadir\np.json\nr.json');
   });
 
+  it('verify --vsa under a file-size limit: a report the system cut short is an error and nothing is left, never a verdict beside a truncated report (a red team)', async () => {
+    if (process.platform !== 'linux') return;
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface(Array.from({ length: 40 }, () => addKey()))) });
+    expect((await cli(['keygen', '--out', 'keys/v'], dir)).code).toBe(0);
+    const args = ['verify', '--output', 'out/r.json', '--vsa', 'out/v.intoto.jsonl', '--vsa-key', 'keys/v.key.pem'];
+    args.push('--resource-uri', 'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567');
+    // bash's ulimit -f counts 1 024-byte blocks: the report (~25 KB) passes the limit, the key and the verdict do not.
+    const r = spawnSync('bash', ['-c', 'ulimit -f 8; exec "$0" "$@"', process.execPath, distFile('cli.js'), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/out\/r\.json: .*(file too large|EFBIG)/i);
+    expect(listing(dir)).toBe('.assay\nkeys');
+    // Without the limit, the same command writes both, the verdict about the report's bytes.
+    const ok = spawnSync(process.execPath, [distFile('cli.js'), ...args], { cwd: dir, encoding: 'utf8' });
+    expect(ok.status, ok.stderr).toBe(0);
+    const v = await cli(['verify-attestation', '--trusted-key', 'keys/v.pub.pem', '--report', 'out/r.json', 'out/v.intoto.jsonl'], dir);
+    expect(v.code, v.stderr).toBe(0);
+  });
+
   it('keygen: a public key that cannot be written takes the private key with it (a dangling link is there); --out naming a folder is a usage error', async () => {
     const dir = tempDir();
     symlinkSync('nowhere', path.join(dir, 'p.pub.pem'));

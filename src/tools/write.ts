@@ -36,6 +36,20 @@ function removeDirs(made: readonly string[]): void {
 }
 
 /**
+ * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
+ * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
+ * none is an error itself. Never a file cut short that is then renamed into place.
+ */
+function writeFully(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let off = 0; off < bytes.length; ) {
+    const n = writeSync(fd, bytes, off, bytes.length - off);
+    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+    off += n;
+  }
+}
+
+/**
  * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
  * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
  * folders made for it.
@@ -45,8 +59,8 @@ function writeTemp(file: string, text: string | Iterable<string>, made: string[]
   const tmp = path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
-    if (typeof text === 'string') writeSync(fd, text);
-    else for (const chunk of text) writeSync(fd, chunk);
+    if (typeof text === 'string') writeFully(fd, text);
+    else for (const chunk of text) writeFully(fd, chunk);
   } catch (error) {
     closeSync(fd);
     rmSync(tmp, { force: true });
@@ -76,7 +90,7 @@ function writeInPlace(file: string, text: FileText): void {
   }
   const fd = openSync(file, 'w');
   try {
-    for (const chunk of text) writeSync(fd, chunk);
+    for (const chunk of text) writeFully(fd, chunk);
   } finally {
     closeSync(fd);
   }
