@@ -3587,6 +3587,30 @@ class Coverage {
         const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
         return list.filter((g) => holds(g, where));
     }
+    /**
+     * A call no group holds whose target lacks, as text, a field some scoped statement of its action
+     * and provider compares (never quiet: a call without its owner would otherwise escape every export
+     * of its organisation; a red team), or null.
+     */
+    unplaced(call) {
+        const p = call.input.projection;
+        const where = whereOf(call);
+        const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
+        if (p.kind !== 'subject' || !where || !scope)
+            return null;
+        for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
+            if (where.providers.length > 0 && !where.providers.includes(g.provider))
+                continue;
+            const statement = g.statements[0];
+            if (!statement)
+                continue;
+            if (g.repos !== null && (where.owner === null || where.repo === null))
+                return { kind: 'unplaced', field: where.owner === null ? scope.owner : (scope.repo ?? scope.owner), statement };
+            if (g.repos === null && g.owner !== null && where.owner === null)
+                return { kind: 'unplaced', field: scope.owner, statement };
+        }
+        return null;
+    }
     /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
     of(call, time) {
         if (time === null)
@@ -3597,6 +3621,11 @@ class Coverage {
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
         const groups = this.groupsOf(call);
+        if (groups.length === 0) {
+            const unplaced = this.unplaced(call);
+            if (unplaced)
+                return unplaced;
+        }
         let latest = null;
         for (const g of groups) {
             // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -4768,6 +4797,8 @@ function coverageVerdict(coverage, call, outcome) {
             return unrecorded(call, outcome) ? coverage : { kind: 'none' };
         case 'uncovered':
             return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+        case 'unplaced':
+            return outcome.level === 'verified' ? { kind: 'none' } : coverage;
         default:
             return coverage;
     }
@@ -4788,6 +4819,8 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
         out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
     if (coverage.kind === 'pending')
         out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
+    if (coverage.kind === 'unplaced')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
     if (claim.level === 'verified') {
         if (level !== 'verified') {
             const why = notLogged ?? whyNotReached(outcome, 'verified');

@@ -256,6 +256,40 @@ describe('the gate reads statements', () => {
     expect(codes(other.report).filter((c) => !c.startsWith('notice'))).toEqual(['error effect_not_logged']);
   });
 
+  it('a call whose target gives no owner (or repo) as text for a statement scoped by it is an error, never quietly outside the export (a red team)', async () => {
+    const at = '2026-11-30T10:02:11Z';
+    const withTarget = (target: Record<string, unknown>) => addKey({ target });
+    const title = deployKey()['key_title_hash'];
+    const cases: [Record<string, unknown>, Record<string, unknown>, string | null][] = [
+      [{ provider: 'github', owner: 'org', repo: 'prod-repo', key_title_hash: title }, {}, null],
+      [{ provider: 'github', repo: 'prod-repo', key_title_hash: title }, {}, 'owner'],
+      [{ provider: 'github', owner: 7, repo: 'prod-repo', key_title_hash: title }, {}, 'owner'],
+      [{ provider: 'github', owner: ['org'], repo: 'prod-repo', key_title_hash: title }, {}, 'owner'],
+      [{ key_title_hash: title }, {}, 'owner'],
+      [{ provider: 'github', owner: 'org', key_title_hash: title }, { owner: null, repos: ['org/prod-repo'] }, 'repo'],
+    ];
+    for (const [target, over, field] of cases) {
+      const dir = writeFiles(tempDir(), {
+        ...runs([[at, withTarget(target)]]),
+        '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01', over),
+      });
+      const r = await verify(dir);
+      expect(r.code, JSON.stringify(target)).toBe(1);
+      if (field === null) expect(codes(r.report)).toEqual(['error effect_not_logged']);
+      else {
+        expect(codes(r.report), JSON.stringify(target)).toEqual(['error invalid_artifact']);
+        expect(judged(r.report)[0]?.message).toMatch(
+          new RegExp(
+            `its target gives no ${field} as text, and the coverage statements of its action are scoped by it \\(\\.assay/audit/2026-11-30\\.ndjson:1\\)`,
+          ),
+        );
+      }
+    }
+    // Without a statement of its action, such a call is none of coverage's business (as before).
+    const none = writeFiles(tempDir(), { ...runs([[at, withTarget({ key_title_hash: title })]]) });
+    expect((await verify(none)).code).toBe(0);
+  });
+
   it('a statement of another provider than its class’s covers the calls naming it, and is a warning when calls of the class name none', async () => {
     const named = (provider: string) => addKey({ target: deployKey({ owner: 'org', repo: 'prod-repo', title: 'ci-1', provider }) });
     const dir = writeFiles(tempDir(), {

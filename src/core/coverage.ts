@@ -30,7 +30,12 @@ export type CallCoverage =
   /** Newer than every statement of its scope (`latest`: the one that ends last, or none) and younger than `pending`. */
   | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
   /** Not covered and not pending: its time falls before, between or after the statements of its scope (`scoped`: some exist). */
-  | { readonly kind: 'uncovered'; readonly scoped: boolean };
+  | { readonly kind: 'uncovered'; readonly scoped: boolean }
+  /**
+   * Statements of its action are scoped by a field its target does not give as text (`field`: a
+   * GitHub call's `owner` or `repo`, a tenant's), so none can say whether it was logged (`statement`: the first).
+   */
+  | { readonly kind: 'unplaced'; readonly field: string; readonly statement: StatementInput };
 
 /** A stretch of time no usable statement of a scope covers, between two that do. */
 export interface CoverageGap {
@@ -250,6 +255,27 @@ export class Coverage {
     return list.filter((g) => holds(g, where));
   }
 
+  /**
+   * A call no group holds whose target lacks, as text, a field some scoped statement of its action
+   * and provider compares (never quiet: a call without its owner would otherwise escape every export
+   * of its organisation; a red team), or null.
+   */
+  private unplaced(call: Call): CallCoverage | null {
+    const p = call.input.projection;
+    const where = whereOf(call);
+    const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
+    if (p.kind !== 'subject' || !where || !scope) return null;
+    for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
+      if (where.providers.length > 0 && !where.providers.includes(g.provider)) continue;
+      const statement = g.statements[0];
+      if (!statement) continue;
+      if (g.repos !== null && (where.owner === null || where.repo === null))
+        return { kind: 'unplaced', field: where.owner === null ? scope.owner : (scope.repo ?? scope.owner), statement };
+      if (g.repos === null && g.owner !== null && where.owner === null) return { kind: 'unplaced', field: scope.owner, statement };
+    }
+    return null;
+  }
+
   /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
   of(call: Call, time: Instant | null): CallCoverage {
     if (time === null) return { kind: 'none' };
@@ -257,6 +283,10 @@ export class Coverage {
     if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
     if (!call.claim.asserted || call.input.denied) return { kind: 'none' };
     const groups = this.groupsOf(call);
+    if (groups.length === 0) {
+      const unplaced = this.unplaced(call);
+      if (unplaced) return unplaced;
+    }
     let latest: StatementInput | null = null;
     for (const g of groups) {
       // The last statement that starts at or before the call; the one ending last among those up to it.

@@ -65,7 +65,8 @@ export type CoverageVerdict =
   | { readonly kind: 'not_logged'; readonly statement: StatementInput }
   | { readonly kind: 'covered'; readonly statement: StatementInput }
   | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
-  | { readonly kind: 'uncovered' };
+  | { readonly kind: 'uncovered' }
+  | { readonly kind: 'unplaced'; readonly field: string; readonly statement: StatementInput };
 
 /** Runs found to hold the same decisions, or not (a pair is compared once). */
 const sameRuns = new WeakMap<RunInput, WeakMap<RunInput, boolean>>();
@@ -135,6 +136,8 @@ export function coverageVerdict(coverage: CallCoverage, call: Call, outcome: Out
       return unrecorded(call, outcome) ? coverage : { kind: 'none' };
     case 'uncovered':
       return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+    case 'unplaced':
+      return outcome.level === 'verified' ? { kind: 'none' } : coverage;
     default:
       return coverage;
   }
@@ -167,6 +170,14 @@ function callFindings(
   const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
   if (notLogged !== null && claim.level !== 'verified') out.push(finding('effect_not_logged', input.loc, notLogged));
   if (coverage.kind === 'pending') out.push(finding('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
+  if (coverage.kind === 'unplaced')
+    out.push(
+      finding(
+        'invalid_artifact',
+        input.loc,
+        `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`,
+      ),
+    );
   if (claim.level === 'verified') {
     if (level !== 'verified') {
       const why = notLogged ?? whyNotReached(outcome, 'verified');
