@@ -17933,8 +17933,14 @@ async function writeAt(fh, bytes, position) {
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
+    const hash = createHash('sha256');
+    await writeJsonHashing(report, file, hash);
+    return `sha256:${hash.digest('hex')}`;
+}
+/** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
+const writeJsonOnly = (report, file) => writeJsonHashing(report, file, null);
+async function writeJsonHashing(report, file, hash) {
     (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
-    const hash = (0,external_node_crypto_.createHash)('sha256');
     // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
     const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
     const fh = await (0,output/* openOutput */.c1)(file);
@@ -17943,7 +17949,7 @@ async function writeJson(report, file) {
         let position = 0;
         for (const chunk of jsonChunks(report)) {
             const bytes = Buffer.from(chunk, 'utf8');
-            hash.update(bytes);
+            hash?.update(bytes);
             const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
             // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
             w.catch(() => { });
@@ -17961,7 +17967,6 @@ async function writeJson(report, file) {
     finally {
         await fh.close();
     }
-    return `sha256:${hash.digest('hex')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
@@ -18915,7 +18920,7 @@ async function run(ctx) {
     else {
         try {
             if (req.format === 'json')
-                await writeJson(report, req.output);
+                await writeJsonOnly(report, req.output);
             else
                 writeWhole(req.output, renderTable(report, { color: false }));
         }

@@ -4,7 +4,7 @@
  * with its digest computed on the way, so a release can attach both.
  */
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
@@ -105,8 +105,16 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): 
  * ended, so none is left running).
  */
 export async function writeJson(report: Report, file: string): Promise<string> {
-  makeDirs(path.dirname(file));
   const hash = createHash('sha256');
+  await writeJsonHashing(report, file, hash);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
+export const writeJsonOnly = (report: Report, file: string): Promise<void> => writeJsonHashing(report, file, null);
+
+async function writeJsonHashing(report: Report, file: string, hash: Hash | null): Promise<void> {
+  makeDirs(path.dirname(file));
   // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
   const inPlace = outputPlace(file) === 'in place';
   const fh = await openOutput(file);
@@ -115,7 +123,7 @@ export async function writeJson(report: Report, file: string): Promise<string> {
     let position = 0;
     for (const chunk of jsonChunks(report)) {
       const bytes = Buffer.from(chunk, 'utf8');
-      hash.update(bytes);
+      hash?.update(bytes);
       const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
       // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
       w.catch(() => {});
@@ -130,5 +138,4 @@ export async function writeJson(report: Report, file: string): Promise<string> {
   } finally {
     await fh.close();
   }
-  return `sha256:${hash.digest('hex')}`;
 }

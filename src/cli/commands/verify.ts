@@ -15,7 +15,7 @@ import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { digestedPieces, jsonPieces, writeJson } from '../../report/json-report.js';
+import { digestedPieces, jsonPieces, writeJsonOnly } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
@@ -533,7 +533,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
   } else {
     try {
-      if (req.format === 'json') await writeJson(report, req.output);
+      if (req.format === 'json') await writeJsonOnly(report, req.output);
       else writeWhole(req.output, renderTable(report, { color: false }));
     } catch (thrown) {
       return cannotWrite('--output', req.output, thrown);
