@@ -3423,8 +3423,9 @@ function whereIn(actionClass, target, providers) {
     const scope = classRow(actionClass)?.scope;
     const ownerValue = scope && (0,core_json/* hasOwn */.$3)(target, scope.owner) ? target[scope.owner] : undefined;
     const repoValue = scope?.repo && (0,core_json/* hasOwn */.$3)(target, scope.repo) ? target[scope.repo] : undefined;
-    const owner = typeof ownerValue === 'string' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
-    const repo = typeof repoValue === 'string' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
+    // An empty text names no owner or repository: as absent.
+    const owner = typeof ownerValue === 'string' && ownerValue !== '' ? (0,core_text/* asciiLower */.F)(ownerValue) : null;
+    const repo = typeof repoValue === 'string' && repoValue !== '' ? (0,core_text/* asciiLower */.F)(repoValue) : null;
     return { providers, owner, repo };
 }
 /** The provider a call names, if it names one. */
@@ -3588,11 +3589,13 @@ class Coverage {
         return list.filter((g) => holds(g, where));
     }
     /**
-     * A call no group holds whose target lacks, as text, a field some scoped statement of its action
-     * and provider compares (never quiet: a call without its owner would otherwise escape every export
-     * of its organisation; a red team), or null.
+     * A call not covered whose target lacks, as text, a field that a scoped statement of its action
+     * and provider compares, where that statement could have spoken of its time (its window holds the
+     * time, or the call is newer than every statement of the scope), or null. Never quiet: a call
+     * without its owner would otherwise fall outside every export of its organisation (a red team).
+     * A statement that covers nothing (repositories for a class without them) places nothing.
      */
-    unplaced(call) {
+    unplaced(call, time) {
         const p = call.input.projection;
         const where = whereOf(call);
         const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
@@ -3601,13 +3604,24 @@ class Coverage {
         for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
             if (where.providers.length > 0 && !where.providers.includes(g.provider))
                 continue;
-            const statement = g.statements[0];
-            if (!statement)
+            const missing = g.repos !== null
+                ? scope.repo === null
+                    ? null
+                    : where.owner === null
+                        ? scope.owner
+                        : where.repo === null
+                            ? scope.repo
+                            : null
+                : g.owner !== null && where.owner === null
+                    ? scope.owner
+                    : null;
+            if (missing === null)
                 continue;
-            if (g.repos !== null && (where.owner === null || where.repo === null))
-                return { kind: 'unplaced', field: where.owner === null ? scope.owner : (scope.repo ?? scope.owner), statement };
-            if (g.repos === null && g.owner !== null && where.owner === null)
-                return { kind: 'unplaced', field: scope.owner, statement };
+            const reaches = g.statements.find((s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0);
+            const last = g.statements[g.latestAt[g.statements.length - 1] ?? -1];
+            const statement = reaches ?? (last && compareInstants(time, last.statement.until) >= 0 ? last : null);
+            if (statement)
+                return { kind: 'unplaced', field: missing, statement };
         }
         return null;
     }
@@ -3621,11 +3635,6 @@ class Coverage {
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
         const groups = this.groupsOf(call);
-        if (groups.length === 0) {
-            const unplaced = this.unplaced(call);
-            if (unplaced)
-                return unplaced;
-        }
         let latest = null;
         for (const g of groups) {
             // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -3650,6 +3659,9 @@ class Coverage {
             if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
+        const unplaced = this.unplaced(call, time);
+        if (unplaced)
+            return unplaced;
         const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
         const until = plus(time, this.pendingSeconds);
         if (newest && this.now !== null && compareInstants(this.now, until) < 0)
@@ -5568,6 +5580,15 @@ function discover_link(walk, abs, take, findings) {
     else if (formatOf(abs) !== null)
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
+/** Whether a regular file is at `p` (a folder of the same name is none: a red team hid a renamed run behind one). */
+const isFile = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).isFile();
+    }
+    catch {
+        return false;
+    }
+};
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
     const findings = [];
@@ -5586,7 +5607,7 @@ function expand(state, input, noMatch) {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
-        const unread = unreadText(abs, state.role, external_node_fs_.existsSync);
+        const unread = unreadText(abs, state.role, isFile);
         // A .log among the exports may be the export job's own log: said (a warning), never dropped.
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
@@ -11903,6 +11924,8 @@ async function publishCheckRun(api, target, output, annotations) {
     return { ok: true, value: { id, url, requests } };
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/report/output.ts
 var output = __nccwpck_require__(9045);
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -11911,6 +11934,7 @@ var output = __nccwpck_require__(9045);
  * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
  * with its digest computed on the way, so a release can attach both.
  */
+
 
 
 
@@ -11993,8 +12017,12 @@ const IN_FLIGHT = 4;
 /** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
 async function writeAt(fh, bytes, position) {
     let off = 0;
-    while (off < bytes.length)
-        off += (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
+    while (off < bytes.length) {
+        const n = (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
 }
 /**
  * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
@@ -12009,32 +12037,42 @@ async function writeJson(report, file) {
 /** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
 const writeJsonOnly = (report, file) => writeJsonHashing(report, file, null);
 async function writeJsonHashing(report, file, hash) {
-    (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
-    // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
+    const made = (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
+    // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
+    // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
     const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
-    const fh = await (0,output/* openOutput */.c1)(file);
+    const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
+    const fh = tmp === null ? await (0,output/* openOutput */.c1)(file) : await (0,promises_.open)(tmp, 'wx', 0o644);
     const writes = [];
     try {
-        let position = 0;
-        for (const chunk of jsonChunks(report)) {
-            const bytes = Buffer.from(chunk, 'utf8');
-            hash?.update(bytes);
-            const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
-            // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
-            w.catch(() => { });
-            writes.push(w);
-            position += bytes.length;
-            if (writes.length >= (inPlace ? 1 : IN_FLIGHT))
-                await writes.shift();
+        try {
+            let position = 0;
+            for (const chunk of jsonChunks(report)) {
+                const bytes = Buffer.from(chunk, 'utf8');
+                hash?.update(bytes);
+                const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
+                // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
+                w.catch(() => { });
+                writes.push(w);
+                position += bytes.length;
+                if (writes.length >= (inPlace ? 1 : IN_FLIGHT))
+                    await writes.shift();
+            }
+            await Promise.all(writes);
         }
-        await Promise.all(writes);
+        finally {
+            await Promise.allSettled(writes);
+            await fh.close();
+        }
+        // The rename replaces a link at `file`, never writing through it.
+        if (tmp !== null)
+            await (0,promises_.rename)(tmp, file);
     }
     catch (error) {
-        await Promise.allSettled(writes);
+        if (tmp !== null)
+            await (0,promises_.rm)(tmp, { force: true });
+        (0,output/* removeDirs */.Xr)(made);
         throw error;
-    }
-    finally {
-        await fh.close();
     }
 }
 
@@ -12692,7 +12730,6 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
-
 const lstatOrNull = (file) => {
     try {
         return (0,external_node_fs_.lstatSync)(file);
@@ -12701,17 +12738,6 @@ const lstatOrNull = (file) => {
         return null;
     }
 };
-/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
-function removeDirs(made) {
-    for (const d of [...made].reverse()) {
-        try {
-            (0,external_node_fs_.rmdirSync)(d);
-        }
-        catch {
-            return; // not empty, or gone: what is left stays
-        }
-    }
-}
 /**
  * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
  * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
@@ -12734,7 +12760,7 @@ function writeFully(fd, text) {
 function writeTemp(file, text, made = []) {
     for (const d of (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file)))
         made.push(d);
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.receipt-gate-${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`);
+    const tmp = (0,output/* tempBeside */.p8)(file);
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
         if (typeof text === 'string')
@@ -12800,7 +12826,7 @@ function writeAllWhole(files) {
             (0,external_node_fs_.rmSync)(tmp, { force: true });
             (0,external_node_fs_.rmSync)(`${tmp}.kept`, { force: true });
         }
-        removeDirs(made);
+        (0,output/* removeDirs */.Xr)(made);
     };
     let at = '';
     try {
@@ -18442,15 +18468,19 @@ function fromWire(w, rel) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gx: () => (/* binding */ cannotWriteText),
 /* harmony export */   X2: () => (/* binding */ makeDirs),
+/* harmony export */   Xr: () => (/* binding */ removeDirs),
 /* harmony export */   c1: () => (/* binding */ openOutput),
-/* harmony export */   hb: () => (/* binding */ outputPlace)
+/* harmony export */   hb: () => (/* binding */ outputPlace),
+/* harmony export */   p8: () => (/* binding */ tempBeside)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
 /**
  * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
  * through a symbolic link, since a link at an output path can be committed to the repository the gate
@@ -18459,6 +18489,7 @@ function fromWire(w, rel) {
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
+
 
 
 
@@ -18472,7 +18503,7 @@ const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 function outputPlace(file) {
     let st;
     try {
-        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(file);
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)(file);
     }
     catch {
         return 'replace'; // nothing there yet
@@ -18482,11 +18513,11 @@ function outputPlace(file) {
     if (st.isFile() || st.isDirectory())
         return 'replace';
     if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(file)))
+        if (OWN_OUTPUT.test((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync)(file)))
             return 'in place';
         let to = null;
         try {
-            to = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(file);
+            to = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file);
         }
         catch {
             // a broken link: replaced by the output
@@ -18500,8 +18531,8 @@ function outputPlace(file) {
 /** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
 async function openOutput(file) {
     if (outputPlace(file) === 'replace link')
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync)(file);
-    return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(file, 'w');
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.unlinkSync)(file);
+    return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(file, 'w');
 }
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
@@ -18513,21 +18544,21 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
  */
 function makeDirs(dir) {
     const missing = [];
-    let at = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir);
+    let at = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir);
     for (;;) {
         let st = null;
         try {
-            st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(at);
+            st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(at);
         }
         catch {
             st = null;
         }
         if (st) {
             if (!st.isDirectory())
-                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir)}'`), { code: 'ENOTDIR' });
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir)}'`), { code: 'ENOTDIR' });
             break;
         }
-        const parent = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(at);
+        const parent = node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(at);
         if (parent === at)
             break;
         missing.push(at);
@@ -18536,17 +18567,30 @@ function makeDirs(dir) {
     const made = [];
     for (const d of missing.reverse()) {
         try {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(d);
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdirSync)(d);
             made.push(d);
         }
         catch (error) {
             // Made meanwhile by another writer: as good as made here.
-            if (error.code !== 'EEXIST' || !(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(d).isDirectory())
+            if (error.code !== 'EEXIST' || !(0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(d).isDirectory())
                 throw error;
         }
     }
     return made;
 }
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+function removeDirs(made) {
+    for (const d of [...made].reverse()) {
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.rmdirSync)(d);
+        }
+        catch {
+            return; // not empty, or gone: what is left stays
+        }
+    }
+}
+/** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
+const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_3___default().join(node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
 
 
 /***/ }),

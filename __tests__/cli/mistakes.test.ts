@@ -249,6 +249,11 @@ describe('paths on the command line (§6)', () => {
     expect(lone.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => f.file)).toEqual(
       orphans.map((n) => `.assay/runs/${n}`).sort(),
     );
+    // A folder of the base's name is not its file (a red team: an empty agent.json/ hid agent.json.sig, a failing run).
+    const folder = workspace({ '.assay/runs/agent.json.sig': json(surface([addKey()])), '.assay/runs/agent.json/.gitkeep': '' });
+    const f = await cliJson(['-C', folder], ROOT);
+    expect(f.report.findings.filter((x) => x.code === 'invalid_artifact').map((x) => x.file)).toEqual(['.assay/runs/agent.json.sig']);
+    expect(f.code).toBe(1);
     // Beside its file, a sidecar is none of the gate's business: the run passes.
     const run = json(surface([addKey()]));
     const beside = await cliJson(

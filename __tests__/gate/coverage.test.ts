@@ -288,6 +288,52 @@ describe('the gate reads statements', () => {
     // Without a statement of its action, such a call is none of coverage's business (as before).
     const none = writeFiles(tempDir(), { ...runs([[at, withTarget({ key_title_hash: title })]]) });
     expect((await verify(none)).code).toBe(0);
+    // An organisation's statement of another day holds it by owner, but speaks not of its time: the
+    // repository statement of its day still cannot place it (a red team: that switched the error off);
+    // an empty repo is no repo.
+    for (const repo of [undefined, '']) {
+      const noRepo = { provider: 'github', owner: 'org', ...(repo === undefined ? {} : { repo }), key_title_hash: title };
+      const twoDays = writeFiles(tempDir(), {
+        ...runs([['2026-12-01T10:02:11Z', withTarget(noRepo)]]),
+        '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01'),
+        '.assay/audit/2026-12-01.ndjson': day('2026-12-01', '2026-12-02', { owner: null, repos: ['org/prod-repo'] }),
+      });
+      const t = await cliJson(['-C', twoDays, '--now', '2026-12-03T00:00:00Z'], twoDays);
+      expect(codes(t.report), String(repo)).toEqual(['error invalid_artifact']);
+      expect(judged(t.report)[0]?.message).toMatch(/gives no repo as text.*\(\.assay\/audit\/2026-12-01\.ndjson:1\)/);
+    }
+    // A call older than every statement: no statement could have spoken of it, whatever its target holds
+    // (a red team: such runs could be neither judged nor grandfathered once the first export was committed).
+    const old = writeFiles(tempDir(), {
+      ...runs([['2026-06-01T10:02:11Z', withTarget({ provider: 'github', key_title_hash: title })]]),
+      '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01', { owner: null, repos: ['org/prod-repo'] }),
+    });
+    const o = await verify(old);
+    expect(codes(o.report).filter((c) => !c.startsWith('notice'))).toEqual([]);
+    expect(o.code).toBe(0);
+    // A statement that covers nothing (repositories, for a class without them) places nothing either: its warning alone.
+    const aws = writeFiles(tempDir(), {
+      ...runs([
+        [
+          at,
+          decision({
+            tool: 'aws.create_access_key',
+            verb: 'create',
+            resourceType: 'aws_iam_access_key',
+            target: { provider: 'aws', account: '123456789012', user_name: 'deployer' },
+          }),
+        ],
+      ]),
+      '.assay/audit/2026-11-30.ndjson': day('2026-11-30', '2026-12-01', {
+        provider: 'aws',
+        export: 'aws-cloudtrail',
+        actions: ['aws_iam_access_key:create'],
+        owner: null,
+        repos: ['acme/api'],
+      }),
+    });
+    const a = await verify(aws);
+    expect(codes(a.report)).toEqual(['warning coverage_empty']);
   });
 
   it('a statement of another provider than its class’s covers the calls naming it, and is a warning when calls of the class name none', async () => {

@@ -1,7 +1,7 @@
 /** How the tools write files: whole or not at all; never by replacing a device or a FIFO, never through a link. */
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeAllWhole, writeNew, writeWhole } from '../../src/tools/write.js';
@@ -240,6 +240,16 @@ describe('writes that fail leave nothing (a red team)', () => {
     expect(ok.status, ok.stderr).toBe(0);
     const v = await cli(['verify-attestation', '--trusted-key', 'keys/v.pub.pem', '--report', 'out/r.json', 'out/v.intoto.jsonl'], dir);
     expect(v.code, v.stderr).toBe(0);
+    // The JSON report alone, streamed to its file: cut short, it is not left in place (a red team: 2 048 bytes of it were).
+    rmSync(path.join(dir, 'out'), { recursive: true });
+    const alone = ['verify', '--format', 'json', '--output', 'out/r.json'];
+    const cut = spawnSync('bash', ['-c', 'ulimit -f 8; exec "$0" "$@"', process.execPath, distFile('cli.js'), ...alone], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(cut.status, cut.stderr).toBe(2);
+    expect(cut.stderr).toMatch(/--output \S*out\/r\.json: .*(file too large|EFBIG)/i);
+    expect(listing(dir)).toBe('.assay\nkeys');
   });
 
   it('keygen: a public key that cannot be written takes the private key with it (a dangling link is there); --out naming a folder is a usage error', async () => {

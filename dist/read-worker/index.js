@@ -7675,6 +7675,15 @@ function discover_link(walk, abs, take, findings) {
     else if (formatOf(abs) !== null)
         findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
+/** Whether a regular file is at `p` (a folder of the same name is none: a red team hid a renamed run behind one). */
+const isFile = (p) => {
+    try {
+        return statSync(p).isFile();
+    }
+    catch {
+        return false;
+    }
+};
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
     const findings = [];
@@ -7693,7 +7702,7 @@ function expand(state, input, noMatch) {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
         }
-        const unread = unreadText(abs, state.role, existsSync);
+        const unread = unreadText(abs, state.role, isFile);
         // A .log among the exports may be the export job's own log: said (a warning), never dropped.
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
@@ -8402,6 +8411,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
+
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
 const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
@@ -8487,6 +8497,19 @@ function makeDirs(dir) {
     }
     return made;
 }
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+function removeDirs(made) {
+    for (const d of [...made].reverse()) {
+        try {
+            rmdirSync(d);
+        }
+        catch {
+            return; // not empty, or gone: what is left stays
+        }
+    }
+}
+/** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
+const tempBeside = (file) => path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
 
 ;// CONCATENATED MODULE: ./src/gate/cache.ts
 /**

@@ -85,8 +85,9 @@ function whereIn(actionClass: string, target: JsonObject, providers: readonly st
   const scope = classRow(actionClass)?.scope;
   const ownerValue = scope && hasOwn(target, scope.owner) ? target[scope.owner] : undefined;
   const repoValue = scope?.repo && hasOwn(target, scope.repo) ? target[scope.repo] : undefined;
-  const owner = typeof ownerValue === 'string' ? asciiLower(ownerValue) : null;
-  const repo = typeof repoValue === 'string' ? asciiLower(repoValue) : null;
+  // An empty text names no owner or repository: as absent.
+  const owner = typeof ownerValue === 'string' && ownerValue !== '' ? asciiLower(ownerValue) : null;
+  const repo = typeof repoValue === 'string' && repoValue !== '' ? asciiLower(repoValue) : null;
   return { providers, owner, repo };
 }
 
@@ -256,22 +257,38 @@ export class Coverage {
   }
 
   /**
-   * A call no group holds whose target lacks, as text, a field some scoped statement of its action
-   * and provider compares (never quiet: a call without its owner would otherwise escape every export
-   * of its organisation; a red team), or null.
+   * A call not covered whose target lacks, as text, a field that a scoped statement of its action
+   * and provider compares, where that statement could have spoken of its time (its window holds the
+   * time, or the call is newer than every statement of the scope), or null. Never quiet: a call
+   * without its owner would otherwise fall outside every export of its organisation (a red team).
+   * A statement that covers nothing (repositories for a class without them) places nothing.
    */
-  private unplaced(call: Call): CallCoverage | null {
+  private unplaced(call: Call, time: Instant): CallCoverage | null {
     const p = call.input.projection;
     const where = whereOf(call);
     const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
     if (p.kind !== 'subject' || !where || !scope) return null;
     for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
       if (where.providers.length > 0 && !where.providers.includes(g.provider)) continue;
-      const statement = g.statements[0];
-      if (!statement) continue;
-      if (g.repos !== null && (where.owner === null || where.repo === null))
-        return { kind: 'unplaced', field: where.owner === null ? scope.owner : (scope.repo ?? scope.owner), statement };
-      if (g.repos === null && g.owner !== null && where.owner === null) return { kind: 'unplaced', field: scope.owner, statement };
+      const missing =
+        g.repos !== null
+          ? scope.repo === null
+            ? null
+            : where.owner === null
+              ? scope.owner
+              : where.repo === null
+                ? scope.repo
+                : null
+          : g.owner !== null && where.owner === null
+            ? scope.owner
+            : null;
+      if (missing === null) continue;
+      const reaches = g.statements.find(
+        (s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0,
+      );
+      const last = g.statements[g.latestAt[g.statements.length - 1] ?? -1];
+      const statement = reaches ?? (last && compareInstants(time, last.statement.until) >= 0 ? last : null);
+      if (statement) return { kind: 'unplaced', field: missing, statement };
     }
     return null;
   }
@@ -283,10 +300,6 @@ export class Coverage {
     if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
     if (!call.claim.asserted || call.input.denied) return { kind: 'none' };
     const groups = this.groupsOf(call);
-    if (groups.length === 0) {
-      const unplaced = this.unplaced(call);
-      if (unplaced) return unplaced;
-    }
     let latest: StatementInput | null = null;
     for (const g of groups) {
       // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -307,6 +320,8 @@ export class Coverage {
       const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
       if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0) latest = last;
     }
+    const unplaced = this.unplaced(call, time);
+    if (unplaced) return unplaced;
     const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
     const until = plus(time, this.pendingSeconds);
     if (newest && this.now !== null && compareInstants(this.now, until) < 0) return { kind: 'pending', latest, until };

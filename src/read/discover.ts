@@ -3,7 +3,7 @@
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
-import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
@@ -153,6 +153,15 @@ function link(walk: Walk, abs: string, take: (abs: string) => void, findings: Fi
     );
 }
 
+/** Whether a regular file is at `p` (a folder of the same name is none: a red team hid a renamed run behind one). */
+const isFile = (p: string): boolean => {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
+
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discovery {
   const findings: Finding[] = [];
@@ -171,7 +180,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       attestations.push({ path: abs, rel: relOf(state, abs) });
       return true;
     }
-    const unread = unreadText(abs, state.role, existsSync);
+    const unread = unreadText(abs, state.role, isFile);
     // A .log among the exports may be the export job's own log: said (a warning), never dropped.
     const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));

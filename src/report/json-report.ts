@@ -5,10 +5,10 @@
  */
 
 import { createHash, type Hash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
-import { makeDirs, openOutput, outputPlace } from './output.js';
+import { makeDirs, openOutput, outputPlace, removeDirs, tempBeside } from './output.js';
 
 const CHUNK = 1 << 20;
 
@@ -95,8 +95,11 @@ const IN_FLIGHT = 4;
 /** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
 async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): Promise<void> {
   let off = 0;
-  while (off < bytes.length)
-    off += (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
+  while (off < bytes.length) {
+    const n = (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
+    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+    off += n;
+  }
 }
 
 /**
@@ -114,28 +117,36 @@ export async function writeJson(report: Report, file: string): Promise<string> {
 export const writeJsonOnly = (report: Report, file: string): Promise<void> => writeJsonHashing(report, file, null);
 
 async function writeJsonHashing(report: Report, file: string, hash: Hash | null): Promise<void> {
-  makeDirs(path.dirname(file));
-  // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order.
+  const made = makeDirs(path.dirname(file));
+  // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
+  // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
   const inPlace = outputPlace(file) === 'in place';
-  const fh = await openOutput(file);
+  const tmp = inPlace ? null : tempBeside(file);
+  const fh = tmp === null ? await openOutput(file) : await open(tmp, 'wx', 0o644);
   const writes: Promise<void>[] = [];
   try {
-    let position = 0;
-    for (const chunk of jsonChunks(report)) {
-      const bytes = Buffer.from(chunk, 'utf8');
-      hash?.update(bytes);
-      const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
-      // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
-      w.catch(() => {});
-      writes.push(w);
-      position += bytes.length;
-      if (writes.length >= (inPlace ? 1 : IN_FLIGHT)) await writes.shift();
+    try {
+      let position = 0;
+      for (const chunk of jsonChunks(report)) {
+        const bytes = Buffer.from(chunk, 'utf8');
+        hash?.update(bytes);
+        const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
+        // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
+        w.catch(() => {});
+        writes.push(w);
+        position += bytes.length;
+        if (writes.length >= (inPlace ? 1 : IN_FLIGHT)) await writes.shift();
+      }
+      await Promise.all(writes);
+    } finally {
+      await Promise.allSettled(writes);
+      await fh.close();
     }
-    await Promise.all(writes);
+    // The rename replaces a link at `file`, never writing through it.
+    if (tmp !== null) await rename(tmp, file);
   } catch (error) {
-    await Promise.allSettled(writes);
+    if (tmp !== null) await rm(tmp, { force: true });
+    removeDirs(made);
     throw error;
-  } finally {
-    await fh.close();
   }
 }

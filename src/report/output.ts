@@ -6,7 +6,8 @@
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
-import { lstatSync, mkdirSync, readlinkSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, readlinkSync, rmdirSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -88,3 +89,18 @@ export function makeDirs(dir: string): readonly string[] {
   }
   return made;
 }
+
+/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
+export function removeDirs(made: readonly string[]): void {
+  for (const d of [...made].reverse()) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty, or gone: what is left stays
+    }
+  }
+}
+
+/** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
+export const tempBeside = (file: string): string =>
+  path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);

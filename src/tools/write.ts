@@ -1,20 +1,7 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  type Stats,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { makeDirs, outputPlace } from '../report/output.js';
+import { makeDirs, outputPlace, removeDirs, tempBeside } from '../report/output.js';
 
 const lstatOrNull = (file: string): Stats | null => {
   try {
@@ -23,17 +10,6 @@ const lstatOrNull = (file: string): Stats | null => {
     return null;
   }
 };
-
-/** Folders a failed write made, removed again innermost first (only while empty: never what another writer put there). */
-function removeDirs(made: readonly string[]): void {
-  for (const d of [...made].reverse()) {
-    try {
-      rmdirSync(d);
-    } catch {
-      return; // not empty, or gone: what is left stays
-    }
-  }
-}
 
 /**
  * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
@@ -56,7 +32,7 @@ function writeFully(fd: number, text: string): void {
  */
 function writeTemp(file: string, text: string | Iterable<string>, made: string[] = []): string {
   for (const d of makeDirs(path.dirname(file))) made.push(d);
-  const tmp = path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempBeside(file);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     if (typeof text === 'string') writeFully(fd, text);
