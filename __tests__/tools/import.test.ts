@@ -406,6 +406,20 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     const bySlack = await cli(['import', 'slack-audit-log', '--actor', 'ada@example.com', '--output', 's.ndjson', 's.json'], dir);
     expect(bySlack.code, bySlack.stderr).toBe(0);
     expect(bySlack.stderr).toMatch(/by another actor/);
+    // A join by invitation is the inviter's too: the agent that added ada is details.inviter, not the
+    // entry's actor (a red team: the agent's invitations were skipped, its calls effect_not_logged).
+    const byInviter = await cli(['import', 'slack-audit-log', '--actor', 'UAGENT', '--output', 'i.ndjson', 's.json'], dir);
+    expect(byInviter.code, byInviter.stderr).toBe(0);
+    const kept = readFileSync(path.join(dir, 'i.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { schema: string; record_id?: string; subject?: { action_class: string } })
+      .filter((l) => l.schema !== 'receipt-gate.audit_coverage.v1')
+      .map((l) => [l.record_id, l.subject?.action_class]);
+    expect(kept).toEqual([
+      ['slack-audit:0123a45b-6c7d-8e9f-a0b1-c2d3e4f5a6b7', 'workspace_member'],
+      ['slack-audit:2345c67d-8e9f-0a1b-c2d3-e4f5a6b7c8d9', 'workspace_role'],
+    ]);
     const byHook = await cli(['import', 'github-webhook', '--actor', 'someone-else', '--output', 'd.ndjson', 'd.json'], dir);
     expect(byHook.code, byHook.stderr).toBe(0);
     expect(byHook.stderr).toMatch(/0 record\(s\) written.*by another actor/);

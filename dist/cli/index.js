@@ -10719,7 +10719,7 @@ const oktaSystemLog = (org) => (e) => {
  *
  * - `user_channel_join` / `guest_channel_join` → workspace_member/add: channel = entity.channel.id,
  *   principal = the actor (the member who joined), workspace = context.location.id when the
- *   location is a workspace (else null).
+ *   location is a workspace (else null); the entry is the inviter's (`details.inviter`) too, for `--actor`.
  * - `role_change_to_<role>` → workspace_role: principal = the entity's user, workspace =
  *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
  *   change_role).
@@ -10754,8 +10754,12 @@ function slackAuditLog(o) {
             return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
         const location = (0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'context'), 'location');
         const actorUser = (0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'actor'), 'user');
+        // A join by invitation is the inviter's act as much as the joiner's: an agent that adds a member
+        // is the entry's `details.inviter`, its actor the member who joined (a red team: the agent's
+        // invitations were skipped as by another actor, and its calls were effect_not_logged).
+        const inviter = join ? (0,core_json/* obj */.WL)((0,core_json/* obj */.WL)(entry, 'details'), 'inviter') : null;
         const scope = {
-            actors: [(0,core_json/* str */.gx)(actorUser, 'id'), (0,core_json/* str */.gx)(actorUser, 'email')].filter((a) => a !== null),
+            actors: [(0,core_json/* str */.gx)(actorUser, 'id'), (0,core_json/* str */.gx)(actorUser, 'email'), (0,core_json/* str */.gx)(inviter, 'id'), (0,core_json/* str */.gx)(inviter, 'email')].filter((a) => a !== null),
             repo: null,
             time: entryTime(entry['date_create'], 's'),
         };

@@ -6,7 +6,7 @@
  *
  * - `user_channel_join` / `guest_channel_join` → workspace_member/add: channel = entity.channel.id,
  *   principal = the actor (the member who joined), workspace = context.location.id when the
- *   location is a workspace (else null).
+ *   location is a workspace (else null); the entry is the inviter's (`details.inviter`) too, for `--actor`.
  * - `role_change_to_<role>` → workspace_role: principal = the entity's user, workspace =
  *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
  *   change_role).
@@ -50,8 +50,14 @@ export function slackAuditLog(o: SlackOptions): (entry: JsonObject) => Mapped {
     if (!id) return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
     const location = obj(obj(entry, 'context'), 'location');
     const actorUser = obj(obj(entry, 'actor'), 'user');
+    // A join by invitation is the inviter's act as much as the joiner's: an agent that adds a member
+    // is the entry's `details.inviter`, its actor the member who joined (a red team: the agent's
+    // invitations were skipped as by another actor, and its calls were effect_not_logged).
+    const inviter = join ? obj(obj(entry, 'details'), 'inviter') : null;
     const scope: EntryScope = {
-      actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a): a is string => a !== null),
+      actors: [str(actorUser, 'id'), str(actorUser, 'email'), str(inviter, 'id'), str(inviter, 'email')].filter(
+        (a): a is string => a !== null,
+      ),
       repo: null,
       time: entryTime(entry['date_create'], 's'),
     };
