@@ -11395,22 +11395,57 @@ function discoverAll(settings) {
     const cwd = external_node_path_default().resolve(settings.cwd);
     return ['audit', 'runs'].map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
 }
+/** A path with its links resolved: the nearest part that exists resolved, the rest as written (a cache folder may not exist yet). */
+function realOf(p) {
+    const rest = [];
+    let at = external_node_path_default().resolve(p);
+    for (;;) {
+        try {
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(at), ...rest.reverse());
+        }
+        catch {
+            const parent = external_node_path_default().dirname(at);
+            if (parent === at)
+                return external_node_path_default().resolve(p);
+            rest.push(external_node_path_default().basename(at));
+            at = parent;
+        }
+    }
+}
+/** The checkout the workspace lies in: the nearest folder above it (or it) holding `.git`, else the workspace itself. */
+function checkoutOf(workspace) {
+    const real = realOf(workspace);
+    for (let at = real;;) {
+        if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.git')))
+            return at;
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            return real;
+        at = parent;
+    }
+}
 /**
- * The first input found inside the cache's folder, or null. Such a folder would either hide an input
- * (a run a pull request names like an entry) or have its entries read as evidence: the cache needs a
- * folder of its own, outside the inputs.
+ * Why the cache's folder cannot be the cache, or null. A folder that holds an input, or lies inside
+ * an input's, would hide an input (a run a pull request names like an entry) or have its entries read
+ * as evidence; a folder inside the checkout is one a pull request can commit entries to, and an entry
+ * is believed (docs/cache.md): a red team's forged entries passed a failing pull request. Compared
+ * with links resolved (a link to the runs folder was taken for a folder of its own).
  */
-function inCache(settings, found, dir) {
+function cacheClash(settings, found, cacheDir) {
+    const dir = realOf(cacheDir);
     for (const { d } of found)
         for (const f of [...d.files, ...d.attestations])
-            if (inside(dir, external_node_path_default().resolve(f.path)))
-                return f.rel;
+            if (inside(dir, realOf(f.path)))
+                return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
-        const root = external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given);
+        const root = realOf(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
         if (inside(root, dir))
-            return given;
+            return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
+    const checkout = checkoutOf(settings.workspace);
+    if (inside(checkout, dir))
+        return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
 async function collect(settings, setup, roots, open, found) {
@@ -11606,16 +11641,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     if (!prepared.ok)
         return prepared;
     const found = discoverAll(settings);
-    const clash = settings.cache ? inCache(settings, found, settings.cache.dir) : null;
+    const clash = settings.cache ? cacheClash(settings, found, settings.cache.dir) : null;
     if (clash !== null)
-        return {
-            ok: false,
-            reason: {
-                code: 'path',
-                input: 'cache',
-                message: `the cache's folder holds an input (${clash}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`,
-            },
-        };
+        return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
     const seen = classesSeen(evidence.runs);
     // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).

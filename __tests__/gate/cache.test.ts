@@ -14,15 +14,15 @@ import { buildOf, type CacheTally } from '../../src/gate/cache.js';
 import { runGate } from '../../src/gate/gate.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
-import { demoCorpus, testSigner } from '../support/corpus.js';
+import { addKey, demoCorpus, json, surface, testSigner } from '../support/corpus.js';
 import { cleanup, cli, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
-/** The demo (a surface, an event log, an evidence bundle, two exports) in a fresh repository, with a cache folder beside it. */
+/** The demo (a surface, an event log, an evidence bundle, two exports) in a fresh repository, with a cache folder outside it (as $RUNNER_TEMP is). */
 function repo(): { dir: string; cache: string } {
   const dir = writeFiles(tempDir(), demoCorpus());
-  return { dir, cache: path.join(dir, '.cache') };
+  return { dir, cache: path.join(tempDir(), 'cache') };
 }
 
 async function gated(dir: string, cache: string | null, over: Partial<Settings> = {}, version = '1.0.0', read = true) {
@@ -161,11 +161,11 @@ describe('the evidence cache', () => {
   it('an entry that is well formed but says something else is believed by a pull request run: that is why a verdict never reads one', async () => {
     const { dir, cache } = repo();
     const none = await cli(['verify', '--format', 'json'], dir);
-    expect((await cli(['verify', '--format', 'json', '--cache', '.cache'], dir)).stderr).toMatch(
+    expect((await cli(['verify', '--format', 'json', '--cache', cache], dir)).stderr).toMatch(
       /0 of 5 file\(s\) from the cache; 5 read and stored/,
     );
     rewriteBody(entryHolding(cache, 'github-audit-8842211'), (body) => body.replace('github-audit-8842211', 'forged-8842211'));
-    const believed = await cli(['verify', '--format', 'json', '--cache', '.cache'], dir);
+    const believed = await cli(['verify', '--format', 'json', '--cache', cache], dir);
     expect(believed.stderr).toMatch(/5 of 5 file\(s\) from the cache/);
     expect(believed.stdout).toMatch(/forged-8842211/);
     // The verdict reads every byte: no forged record, the report of a run without the cache, and every entry written again.
@@ -175,7 +175,7 @@ describe('the evidence cache', () => {
         '--format',
         'json',
         '--cache',
-        '.cache',
+        cache,
         '--output',
         'report.json',
         '--vsa-predicate',
@@ -195,7 +195,7 @@ describe('the evidence cache', () => {
         '--format',
         'json',
         '--cache',
-        '.cache',
+        cache,
         '--output',
         'report.json',
         '--vsa-predicate',
@@ -210,10 +210,10 @@ describe('the evidence cache', () => {
   });
 
   it('a cache folder among the inputs is a usage error: an input there would be hidden (a red team, this stop: a failing run named among the entries passed), or an entry read as evidence', async () => {
-    const { dir } = repo();
+    const { dir, cache } = repo();
     const plain = await cli(['verify', '--format', 'json'], dir);
-    // Beside the inputs, it is a cache.
-    expect((await cli(['verify', '--format', 'json', '--cache', '.receipt-gate-cache'], dir)).stdout).toBe(plain.stdout);
+    // Outside the checkout, it is a cache.
+    expect((await cli(['verify', '--format', 'json', '--cache', cache], dir)).stdout).toBe(plain.stdout);
     const inside = await cli(['verify', '--format', 'json', '--cache', '.assay/audit/.cache'], dir);
     expect(inside.code).toBe(2);
     // The demo holds files under .assay/runs: a cache folder there holds an input, named.
@@ -225,6 +225,28 @@ describe('the evidence cache', () => {
     // Entries written there by an earlier gate are inputs of this one: still refused, never skipped.
     writeFiles(dir, { '.assay/audit/.cache/0000000000000000000000000000000000000000000000000000000000000000.json': '{}\n' });
     expect((await cli(['verify', '--format', 'json', '--cache', '.assay/audit/.cache'], dir)).code).toBe(2);
+    // Reached through a link, the runs folder is still the runs folder (a red team: clink → .assay/runs took entries among the runs).
+    symlinkSync(path.join(dir, '.assay/runs'), path.join(dir, 'clink'));
+    const linked = await cli(['verify', '--format', 'json', '--cache', 'clink'], dir);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/--cache: the cache's folder holds an input \(\.assay\/runs\//);
+  });
+
+  it('a cache folder inside the checkout is a usage error: a pull request can commit entries there, and an entry is believed (a red team: forged entries passed a failing run)', async () => {
+    const failing = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey({ claim: 'verified' })])) });
+    const plain = await cli(['verify', '--format', 'json'], failing);
+    expect(plain.code).toBe(1);
+    for (const at of ['.receipt-gate-cache', 'sub/cache', path.join(failing, 'x')]) {
+      const r = await cli(['verify', '--format', 'json', '--cache', at], failing);
+      expect(r.code, at).toBe(2);
+      expect(r.stderr).toMatch(/--cache: the cache's folder lies inside the checkout \(.+\): a pull request can commit entries there/);
+      expect(existsSync(path.join(failing, '.receipt-gate-cache'))).toBe(false);
+    }
+    // A checkout is the folder holding .git above the workspace too: a sibling of -C inside the repository is inside it.
+    const root = writeFiles(tempDir(), { '.git/HEAD': 'ref: refs/heads/main\n', 'agents/.assay/runs/r.json': json(surface([addKey()])) });
+    const sibling = await cli(['verify', '-C', path.join(root, 'agents'), '--format', 'json', '--cache', path.join(root, 'cache')], root);
+    expect(sibling.code).toBe(2);
+    expect(sibling.stderr).toMatch(/lies inside the checkout/);
   });
 
   it('an entry whose times no RFC 3339 text can hold is ignored, never a crash', async () => {
@@ -270,7 +292,7 @@ describe('the evidence cache', () => {
 
   it('--no-cache reads every file and keeps nothing; without --cache nothing is said', async () => {
     const { dir, cache } = repo();
-    const off = await cli(['verify', '--format', 'json', '--cache', '.cache', '--no-cache'], dir);
+    const off = await cli(['verify', '--format', 'json', '--cache', cache, '--no-cache'], dir);
     expect(existsSync(cache)).toBe(false);
     expect(off.stderr).toBe('');
     const plain = await cli(['verify', '--format', 'json'], dir);

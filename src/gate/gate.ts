@@ -2,7 +2,7 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
@@ -48,18 +48,55 @@ function discoverAll(settings: Settings): Found {
   return (['audit', 'runs'] as const).map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
 }
 
+/** A path with its links resolved: the nearest part that exists resolved, the rest as written (a cache folder may not exist yet). */
+function realOf(p: string): string {
+  const rest: string[] = [];
+  let at = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return path.resolve(p);
+      rest.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/** The checkout the workspace lies in: the nearest folder above it (or it) holding `.git`, else the workspace itself. */
+function checkoutOf(workspace: string): string {
+  const real = realOf(workspace);
+  for (let at = real; ; ) {
+    if (existsSync(path.join(at, '.git'))) return at;
+    const parent = path.dirname(at);
+    if (parent === at) return real;
+    at = parent;
+  }
+}
+
 /**
- * The first input found inside the cache's folder, or null. Such a folder would either hide an input
- * (a run a pull request names like an entry) or have its entries read as evidence: the cache needs a
- * folder of its own, outside the inputs.
+ * Why the cache's folder cannot be the cache, or null. A folder that holds an input, or lies inside
+ * an input's, would hide an input (a run a pull request names like an entry) or have its entries read
+ * as evidence; a folder inside the checkout is one a pull request can commit entries to, and an entry
+ * is believed (docs/cache.md): a red team's forged entries passed a failing pull request. Compared
+ * with links resolved (a link to the runs folder was taken for a folder of its own).
  */
-function inCache(settings: Settings, found: Found, dir: string): string | null {
-  for (const { d } of found) for (const f of [...d.files, ...d.attestations]) if (inside(dir, path.resolve(f.path))) return f.rel;
+function cacheClash(settings: Settings, found: Found, cacheDir: string): string | null {
+  const dir = realOf(cacheDir);
+  for (const { d } of found)
+    for (const f of [...d.files, ...d.attestations])
+      if (inside(dir, realOf(f.path)))
+        return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
   // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
   for (const given of [...settings.runs, ...settings.audit]) {
-    const root = path.resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given);
-    if (inside(root, dir)) return given;
+    const root = realOf(path.resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
+    if (inside(root, dir))
+      return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
   }
+  const checkout = checkoutOf(settings.workspace);
+  if (inside(checkout, dir))
+    return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
   return null;
 }
 
@@ -305,16 +342,8 @@ export async function runGate(
   const prepared = await readSetup(settings, digests);
   if (!prepared.ok) return prepared;
   const found = discoverAll(settings);
-  const clash = settings.cache ? inCache(settings, found, settings.cache.dir) : null;
-  if (clash !== null)
-    return {
-      ok: false,
-      reason: {
-        code: 'path',
-        input: 'cache',
-        message: `the cache's folder holds an input (${clash}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`,
-      },
-    };
+  const clash = settings.cache ? cacheClash(settings, found, settings.cache.dir) : null;
+  if (clash !== null) return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
   const seen = classesSeen(evidence.runs);
   // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
