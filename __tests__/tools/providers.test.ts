@@ -211,6 +211,52 @@ describe('import aws-cloudtrail', () => {
   });
 });
 
+describe('exports that stopped early or hold what is no entry (a red team: the window was claimed complete, exit 0)', () => {
+  const [key, attach, , , , human] = trailRecords();
+  const window = ['--account', '123456789012', '--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-02T04:00:00Z'];
+  it('an array of CloudTrail pages (jq -s) is read page by page, each page’s NextToken read: one that says more follow stops the window', async () => {
+    const slurped = json([{ Records: [key] }, { Records: [attach, human] }]);
+    const r = await runImporter('import', 'aws-cloudtrail', { 'in.json': slurped }, ['--actor', ROLE, ...window]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(subjects(r.lines.slice(1)).map((x) => (x as { action_class: string }).action_class)).toEqual([
+      'aws_iam_access_key',
+      'aws_iam_role_policy',
+    ]);
+    const lookup = (e: Record<string, unknown> | undefined) => ({ CloudTrailEvent: JSON.stringify(e), EventId: e?.['eventID'] });
+    const more = json([{ Events: [lookup(key)], NextToken: 'page-2' }]);
+    const stopped = await runImporter('import', 'aws-cloudtrail', { 'in.json': more }, ['--actor', ROLE, ...window]);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/in\.json:1:2: .*this page says more pages follow/);
+    expect(stopped.lines).toEqual([]);
+  });
+  it('an API error body a paging script appended is an error under a window, never "other event type" beside a statement', async () => {
+    const [grant, login] = oktaEntries();
+    const files = {
+      'in.json': JSON.stringify([grant, login]) + JSON.stringify({ errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit' }),
+    };
+    const windowed = await runImporter('import', 'okta-system-log', files, [
+      '--org',
+      'acme',
+      '--actor',
+      'agent@acme.example',
+      '--since',
+      '2026-12-01',
+      '--until',
+      '2026-12-02',
+      '--now',
+      '2026-12-02T04:00:00Z',
+    ]);
+    expect(windowed.code).toBe(1);
+    expect(windowed.stderr).toMatch(
+      /not an entry of .*an API error body, a page of another shape\?.*cannot be claimed complete for the window/,
+    );
+    expect(windowed.lines).toEqual([]);
+    // Without a window nothing is claimed: counted, as before.
+    const plain = await runImporter('import', 'okta-system-log', files, ['--org', 'acme']);
+    expect(plain.code, plain.stderr).toBe(0);
+  });
+});
+
 describe('import k8s-audit', () => {
   const [received, complete, cluster, forbidden, get, metadata] = k8sLines();
   const ROWS: readonly [string, Record<string, string>, string[], Expected][] = [

@@ -10916,7 +10916,8 @@ const importer = (kind) => IMPORTERS[kind];
  * Provider export files → located JSON entries, through the gate's one document pipeline
  * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
  * JSON, and every shape the export routes write: one array, pages written one after another
- * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`, or page objects such as
+ * CloudTrail's `[{"Records": […]}, …]`, each page's cursor read), one entry per line
  * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
  * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
  */
@@ -10974,41 +10975,49 @@ function* pages(text, limits, listKeys, at, sink, findings, paging) {
         else
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
     };
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
-    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+    /** The offsets of the elements at `path` in the value that starts at `offset` (its own slice parsed again). */
+    const elementsAt = (offset, path) => {
+        const o = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [path] };
+        const end = (0,scanner/* firstValueEnd */.t1)(text, o, offset);
+        const inner = end.ok ? (0,strict/* parseStrict */.z3)(text, o, offset, end.value) : null;
+        return inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)(path)) ?? []) : [];
+    };
+    /** A page object's entries (its one list member) and its word on the pages that follow. */
+    const pageObject = (given, offset, offsets) => {
+        // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
+        const keys = listKeys.filter((k) => Array.isArray(given[k]));
+        const [key] = keys;
+        if (keys.length > 1 || key === undefined)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`));
+        else
+            page(given[key], offsets(key), false);
+        // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
+        // its last page, and so may a Slack page), ends the listing.
+        if (continues(given))
+            paging.continued ??= at(offset);
+        else
+            paging.ended = true;
+    };
+    const isPage = (value) => (0,core_json/* isObject */.Gv)(value) && listKeys.some((k) => Array.isArray(value[k]));
+    /** The entries of one array (a page); a page of pages (--slurp: arrays, or page objects such as CloudTrail's) is read page by page. */
     const page = (list, offsets, nested) => {
         list.forEach((item, i) => {
             const offset = offsets[i] ?? 0;
-            if (!nested || !Array.isArray(item)) {
+            if (nested && Array.isArray(item))
+                page(item, elementsAt(offset, []), false);
+            else if (nested && isPage(item))
+                pageObject(item, offset, (key) => elementsAt(offset, [key]));
+            else
                 take(item, offset);
-                return;
-            }
-            // An inner page: parse its own slice again for its elements' offsets.
-            const end = (0,scanner/* firstValueEnd */.t1)(text, opts, offset);
-            const inner = end.ok ? (0,strict/* parseStrict */.z3)(text, opts, offset, end.value) : null;
-            page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
         });
     };
     const collect = [[], ...listKeys.map((k) => [k])];
     for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
         const given = doc.value;
         if (Array.isArray(given))
-            page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
-        else if ((0,core_json/* isObject */.Gv)(given) && listKeys.some((k) => Array.isArray(given[k]))) {
-            // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
-            const keys = listKeys.filter((k) => Array.isArray(given[k]));
-            const [key] = keys;
-            if (keys.length > 1 || key === undefined)
-                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(doc.start), `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`));
-            else
-                page(given[key], doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? [], false);
-            // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
-            // its last page, and so may a Slack page), ends the listing.
-            if (continues(given))
-                paging.continued ??= at(doc.start);
-            else
-                paging.ended = true;
-        }
+            page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some((x) => Array.isArray(x) || isPage(x)));
+        else if (isPage(given))
+            pageObject(given, doc.start, (key) => doc.elements.get((0,scanner/* pathKey */.Pn)([key])) ?? []);
         else
             take(given, doc.start);
         yield* entries;
@@ -11123,8 +11132,18 @@ function runImport(s) {
             entries++;
             if (EXPORT_SHAPES[s.kind](e.value))
                 ofKind++;
-            else
+            else {
                 sample ??= e;
+                // Under a window, an object that is no entry of the export (an API error body a paging script
+                // appended, a page of another shape) says the export is not what it claims to be: never a
+                // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
+                // passed as "other event type"). Webhook deliveries are the exception: a raw payload of any
+                // event is one, and only some have a shape of their own.
+                if (s.coverage && s.kind !== 'github-webhook') {
+                    errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `not an entry of ${EXPORT_KINDS[s.kind]} (an API error body, a page of another shape?): an export holding it cannot be claimed complete for the window; export again, or give only the entries`));
+                    continue;
+                }
+            }
             const m = mapper(e.value);
             if (m.kind === 'skip') {
                 skip(m.reason);

@@ -2,7 +2,8 @@
  * Provider export files → located JSON entries, through the gate's one document pipeline
  * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
  * JSON, and every shape the export routes write: one array, pages written one after another
- * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`, or page objects such as
+ * CloudTrail's `[{"Records": […]}, …]`, each page's cursor read), one entry per line
  * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
  * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
  */
@@ -109,43 +110,53 @@ function* pages(
     if (isObject(value)) entries.push({ value, loc: at(offset) });
     else findings.push(finding('invalid_artifact', at(offset), 'an entry is not a JSON object'));
   };
-  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
-  /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+  /** The offsets of the elements at `path` in the value that starts at `offset` (its own slice parsed again). */
+  const elementsAt = (offset: number, path: readonly string[]): readonly number[] => {
+    const o = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [path] };
+    const end = firstValueEnd(text, o, offset);
+    const inner = end.ok ? parseStrict(text, o, offset, end.value) : null;
+    return inner?.ok ? (inner.value.elements.get(pathKey(path)) ?? []) : [];
+  };
+  /** A page object's entries (its one list member) and its word on the pages that follow. */
+  const pageObject = (given: JsonObject, offset: number, offsets: (key: string) => readonly number[]): void => {
+    // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
+    const keys = listKeys.filter((k) => Array.isArray(given[k]));
+    const [key] = keys;
+    if (keys.length > 1 || key === undefined)
+      findings.push(
+        finding(
+          'invalid_artifact',
+          at(offset),
+          `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`,
+        ),
+      );
+    else page(given[key] as unknown[], offsets(key), false);
+    // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
+    // its last page, and so may a Slack page), ends the listing.
+    if (continues(given)) paging.continued ??= at(offset);
+    else paging.ended = true;
+  };
+  const isPage = (value: unknown): value is JsonObject => isObject(value) && listKeys.some((k) => Array.isArray(value[k]));
+  /** The entries of one array (a page); a page of pages (--slurp: arrays, or page objects such as CloudTrail's) is read page by page. */
   const page = (list: readonly unknown[], offsets: readonly number[], nested: boolean): void => {
     list.forEach((item, i) => {
       const offset = offsets[i] ?? 0;
-      if (!nested || !Array.isArray(item)) {
-        take(item, offset);
-        return;
-      }
-      // An inner page: parse its own slice again for its elements' offsets.
-      const end = firstValueEnd(text, opts, offset);
-      const inner = end.ok ? parseStrict(text, opts, offset, end.value) : null;
-      page(item, inner?.ok ? (inner.value.elements.get(pathKey([])) ?? []) : [], false);
+      if (nested && Array.isArray(item)) page(item, elementsAt(offset, []), false);
+      else if (nested && isPage(item)) pageObject(item, offset, (key) => elementsAt(offset, [key]));
+      else take(item, offset);
     });
   };
   const collect = [[], ...listKeys.map((k) => [k])];
   for (const doc of documents(text, 'values', { limits, collect }, sink)) {
     const given = doc.value;
-    if (Array.isArray(given)) page(given, doc.elements.get(pathKey([])) ?? [], given.some(Array.isArray));
-    else if (isObject(given) && listKeys.some((k) => Array.isArray(given[k]))) {
-      // The list member that holds the entries: a page has one; two (CloudTrail's Records and Events) are refused, never one of them read.
-      const keys = listKeys.filter((k) => Array.isArray(given[k]));
-      const [key] = keys;
-      if (keys.length > 1 || key === undefined)
-        findings.push(
-          finding(
-            'invalid_artifact',
-            at(doc.start),
-            `a page holding entries under ${keys.join(' and ')}: which list is the export cannot be said`,
-          ),
-        );
-      else page(given[key] as unknown[], doc.elements.get(pathKey([key])) ?? [], false);
-      // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
-      // its last page, and so may a Slack page), ends the listing.
-      if (continues(given)) paging.continued ??= at(doc.start);
-      else paging.ended = true;
-    } else take(given, doc.start);
+    if (Array.isArray(given))
+      page(
+        given,
+        doc.elements.get(pathKey([])) ?? [],
+        given.some((x) => Array.isArray(x) || isPage(x)),
+      );
+    else if (isPage(given)) pageObject(given, doc.start, (key) => doc.elements.get(pathKey([key])) ?? []);
+    else take(given, doc.start);
     yield* entries;
     entries = [];
   }

@@ -160,7 +160,24 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     for (const e of read.entries) {
       entries++;
       if (EXPORT_SHAPES[s.kind](e.value)) ofKind++;
-      else sample ??= e;
+      else {
+        sample ??= e;
+        // Under a window, an object that is no entry of the export (an API error body a paging script
+        // appended, a page of another shape) says the export is not what it claims to be: never a
+        // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
+        // passed as "other event type"). Webhook deliveries are the exception: a raw payload of any
+        // event is one, and only some have a shape of their own.
+        if (s.coverage && s.kind !== 'github-webhook') {
+          errors.push(
+            finding(
+              'invalid_artifact',
+              e.loc,
+              `not an entry of ${EXPORT_KINDS[s.kind]} (an API error body, a page of another shape?): an export holding it cannot be claimed complete for the window; export again, or give only the entries`,
+            ),
+          );
+          continue;
+        }
+      }
       const m = mapper(e.value);
       if (m.kind === 'skip') {
         skip(m.reason);
