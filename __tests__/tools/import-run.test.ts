@@ -777,8 +777,15 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
     );
     const r = await runImporter('import-run', 'otlp-json', { 'map.yml': map }, ['--map', 'map.yml'], ['in.jsonl'], dir);
     expect(r.code).toBe(2);
+    // Located at the rule's field that reads the result: its line in the file; the rule's index among the tools.
+    const lines = map.split('\n');
+    const start = lines.findIndex((l) => l.includes('- tool: "merge_pull_request"'));
+    const line = start + lines.slice(start).findIndex((l) => l.includes('{result:')) + 1;
+    const index = (map.slice(0, map.indexOf('- tool: "merge_pull_request"')).match(/^ {2}- tool:/gm) ?? []).length;
     expect(r.stderr).toMatch(
-      /map\.yml:13:\d+: tools\[0\] \(merge_pull_request\) reads the tool's result, but Claude Code's tool_result events carry none/,
+      new RegExp(
+        `map\\.yml:${line}:\\d+: tools\\[${index}\\] \\(merge_pull_request\\) reads the tool's result, but Claude Code's tool_result events carry none`,
+      ),
     );
   });
 
@@ -1018,6 +1025,45 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
         writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'web', number: 6 }]),
       },
     ],
+    // The red team's: the server's newer issue_write (method create | update) is named too, never a write asserting nothing.
+    [
+      'issue_write creating an issue binds it; one closing an issue (state closed) binds the close; an update that closes nothing is no write of the file',
+      rpc({
+        event: 'rpc_request',
+        payload: {
+          id: 6,
+          method: 'tools/call',
+          params: { name: 'issue_write', arguments: { method: 'create', owner: 'acme', repo: 'web', title: 'x' } },
+        },
+      }) +
+        rpc({ event: 'rpc_response', payload: { id: 6, result: { structuredContent: { url: 'https://github.com/acme/web/issues/7' } } } }) +
+        rpc({
+          event: 'rpc_request',
+          payload: {
+            id: 7,
+            method: 'tools/call',
+            params: { name: 'issue_write', arguments: { method: 'update', owner: 'acme', repo: 'web', issue_number: 7, state: 'closed' } },
+          },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 7, result: { content: [] } } }) +
+        rpc({
+          event: 'rpc_request',
+          payload: {
+            id: 8,
+            method: 'tools/call',
+            params: { name: 'issue_write', arguments: { method: 'update', owner: 'acme', repo: 'web', issue_number: 7, title: 'y' } },
+          },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 8, result: { content: [] } } }),
+      {
+        writes: (l) =>
+          expect(decisionsOf(l).map(subjectOf)).toEqual([
+            ['github_issue', 'create', { owner: 'acme', repo: 'web', number: 7 }],
+            ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 7 }],
+            null,
+          ]),
+      },
+    ],
     [
       'a line without its direction: located',
       line({
@@ -1030,6 +1076,42 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       { refuses: /in\.jsonl:1:1: an RPC request without direction OUT or IN/ },
     ],
   ];
+  it('a tool whose every guard reads an argument the call does not give (a manifest instead of a resource type) is asserted with no subject, never a call asserting nothing (a red team)', async () => {
+    const k8s = readFileSync(path.join(ROOT, 'examples/mappings/kubernetes-mcp-server.yml'), 'utf8');
+    const call = (id: number, a: Record<string, unknown>) =>
+      rpc({ event: 'rpc_request', payload: { id, method: 'tools/call', params: { name: 'kubectl_create', arguments: a } } }) +
+      rpc({ event: 'rpc_response', payload: { id, result: { content: [{ type: 'text', text: 'created' }] } } });
+    const manifest = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: agent-admin\n';
+    const r = await runImporter(
+      'import-run',
+      'mcp-jsonrpc',
+      {
+        'in.jsonl':
+          call(1, { manifest }) +
+          call(2, { resourceType: 'configmap', name: 'x' }) +
+          call(3, { resourceType: 'rolebinding', name: 'ci', namespace: 'prod' }),
+        'map.yml': k8s,
+      },
+      ['--map', 'map.yml'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [byManifest, configmap, binding] = decisionsOf(r.lines);
+    expect(subjectOf(byManifest)).toBeNull();
+    expect(byManifest.import.note).toMatch(
+      /\(kubectl_create\): its guard reads arguments\.resourceType, which the call does not give as text/,
+    );
+    expect(r.stderr).toMatch(/1 asserting with a subject, 1 asserting without one, 1 asserting nothing/);
+    expect(r.stderr).toMatch(/1 named without its target/);
+    // A resource type the file binds no rule for is no write of it; one it binds is bound.
+    expect(subjectOf(configmap)).toBeNull();
+    expect(r.stderr).toMatch(/1 not in the mapping \(asserting nothing\)/);
+    expect(subjectOf(binding)).toEqual([
+      'k8s_rbac_binding',
+      'create',
+      { cluster: 'prod-eu', namespace: 'prod', kind: 'RoleBinding', name: 'ci' },
+    ]);
+  });
+
   it.each(ROWS)('%s', async (_name, text, expected) => {
     const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
     const r = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': text, 'map.yml': map }, ['--map', 'map.yml']);

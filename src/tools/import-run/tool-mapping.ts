@@ -254,8 +254,14 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   }
   const rule = guard === 'yes' ? found : undefined;
   const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
-  // A guard on arguments the source did not carry: the mapping names the tool, the call cannot say which rule.
-  const named = found ?? (args === null ? mapping.rules.find((r) => matches(r, use) && r.when !== null) : undefined);
+  // Guards on arguments the call does not give as text (none carried, or every guard's argument
+  // absent: a manifest given instead of a resource type): the mapping names the tool, the call cannot
+  // say which rule, nor that it is none of them (a red team: kubectl_create with a manifest asserted nothing).
+  const guardedRules = found ? [] : mapping.rules.filter((r) => matches(r, use) && r.when !== null);
+  const unreadable =
+    guardedRules.length > 0 &&
+    guardedRules.every((r) => args === null || (r.when !== null && typeof memberAt(args, r.when.path) !== 'string'));
+  const named = found ?? (unreadable ? guardedRules[0] : undefined);
   if (!named) {
     // Claude Code names every MCP tool `mcp_tool` unless tool details are on: a write may hide behind it.
     const hidden = use.source === 'claude-code' && use.name === 'mcp_tool';
@@ -311,7 +317,21 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
       hint: null,
     };
   if (!rule) {
-    const note = `the guard of ${named.name} reads arguments: ${use.args.kind === 'object' ? '' : use.args.why}; ${CAPTURE_HINT[use.source]}`;
+    if (use.args.kind === 'object') {
+      const paths = [...new Set(guardedRules.map((r) => `arguments.${r.when?.path.join('.') ?? ''}`))].join(', ');
+      return {
+        kind: 'call',
+        call: {
+          ...base,
+          asserts: true,
+          effect: null,
+          note: `${named.name}: its guard reads ${paths}, which the call does not give as text: which write it is, if any, cannot be said`,
+        },
+        count: 'named without its target',
+        hint: null,
+      };
+    }
+    const note = `the guard of ${named.name} reads arguments: ${use.args.why}; ${CAPTURE_HINT[use.source]}`;
     return {
       kind: 'call',
       call: { ...base, asserts: true, effect: null, note },
