@@ -254,6 +254,13 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   }
   const rule = guard === 'yes' ? found : undefined;
   const base = { tool: use.name, server: use.server, callId: use.callId, time: rfc3339(use.time), line, succeeded: use.succeeded };
+  /** The write asserted with no subject: the call names a write whose target cannot be read (`note`: why). */
+  const unbound = (note: string, count = 'named without its target', hint: string | null = null): Mapped => ({
+    kind: 'call',
+    call: { ...base, asserts: true, effect: null, note },
+    count,
+    hint,
+  });
   // Guards on arguments the call does not give as text (none carried, or every guard's argument
   // absent: a manifest given instead of a resource type): the mapping names the tool, the call cannot
   // say which rule, nor that it is none of them (a red team: kubectl_create with a manifest asserted nothing).
@@ -288,56 +295,26 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   // A result the strict reader refuses may say the call failed (isError) or name another target: the
   // write is asserted with no subject, never verified, whatever the rule binds.
   const result = resultView(use);
-  if (!result.ok)
-    return {
-      kind: 'call',
-      call: { ...base, asserts: true, effect: null, note: result.reason },
-      count: 'named without its target',
-      hint: null,
-    };
+  if (!result.ok) return unbound(result.reason);
   if (found && !rule)
-    return {
-      kind: 'call',
-      call: {
-        ...base,
-        asserts: true,
-        effect: null,
-        note: `${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`,
-      },
-      count: 'named without its target',
-      hint: null,
-    };
+    return unbound(
+      `${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`,
+    );
   // An option the rule names in `unless` (another profile's account): the rule's constants may not hold.
   const said = rule?.when?.unless.length ? givenOption(String(memberAt(args ?? {}, rule.when.path)), rule.when.unless) : null;
-  if (rule && said !== null)
-    return {
-      kind: 'call',
-      call: { ...base, asserts: true, effect: null, note: `${rule.name}: the command gives ${said}: the target's constants may not hold` },
-      count: 'named without its target',
-      hint: null,
-    };
+  if (rule && said !== null) return unbound(`${rule.name}: the command gives ${said}: the target's constants may not hold`);
   if (!rule) {
     if (use.args.kind === 'object') {
       const paths = [...new Set(guardedRules.map((r) => `arguments.${r.when?.path.join('.') ?? ''}`))].join(', ');
-      return {
-        kind: 'call',
-        call: {
-          ...base,
-          asserts: true,
-          effect: null,
-          note: `${named.name}: its guard reads ${paths}, which the call does not give as text: which write it is, if any, cannot be said`,
-        },
-        count: 'named without its target',
-        hint: null,
-      };
+      return unbound(
+        `${named.name}: its guard reads ${paths}, which the call does not give as text: which write it is, if any, cannot be said`,
+      );
     }
-    const note = `the guard of ${named.name} reads arguments: ${use.args.why}; ${CAPTURE_HINT[use.source]}`;
-    return {
-      kind: 'call',
-      call: { ...base, asserts: true, effect: null, note },
-      count: 'named without arguments',
-      hint: CAPTURE_HINT[use.source],
-    };
+    return unbound(
+      `the guard of ${named.name} reads arguments: ${use.args.why}; ${CAPTURE_HINT[use.source]}`,
+      'named without arguments',
+      CAPTURE_HINT[use.source],
+    );
   }
   const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set<string>();
   const target: [string, FieldValue][] = [];
@@ -346,12 +323,9 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
     const value = fieldValue(field, source, use, result.value, whole.has(field), urls);
     if (!value.ok) {
       const noArgs = source.from === 'arg' && use.args.kind === 'absent';
-      return {
-        kind: 'call',
-        call: { ...base, asserts: true, effect: null, note: noArgs ? `${value.reason}; ${CAPTURE_HINT[use.source]}` : value.reason },
-        count: noArgs ? 'named without arguments' : 'named without its target',
-        hint: noArgs ? CAPTURE_HINT[use.source] : null,
-      };
+      return noArgs
+        ? unbound(`${value.reason}; ${CAPTURE_HINT[use.source]}`, 'named without arguments', CAPTURE_HINT[use.source])
+        : unbound(value.reason);
     }
     target.push([field, value.value]);
   }
@@ -360,12 +334,7 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   const owner = fields.get('owner');
   const repo = fields.get('repo');
   if (typeof owner === 'string' && typeof repo === 'string' && urls.some((u) => u !== asciiLower(`${owner}/${repo}`)))
-    return {
-      kind: 'call',
-      call: { ...base, asserts: true, effect: null, note: `the URL names another repository than ${owner}/${repo}` },
-      count: 'named without its target',
-      hint: null,
-    };
+    return unbound(`the URL names another repository than ${owner}/${repo}`);
   return {
     kind: 'call',
     call: {
