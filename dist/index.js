@@ -13293,6 +13293,23 @@ function readContext(env, cwd) {
     const runBase = run
         ? ((firstPull && (0,core_json/* isObject */.Gv)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
         : null;
+    // Any other payload that carries a pull request (docs/action.md) is read at a base too: a check
+    // suite's or run's pull requests at their base (one base, or none is believed), an issue comment on
+    // a pull request (its payload names no base) at the default branch's commit the event runs on
+    // (GITHUB_SHA): a workflow that checks the pull request out must never read its policy there (a red team).
+    const suite = (0,core_json/* isObject */.Gv)(entry['check_suite'])
+        ? entry['check_suite']
+        : (0,core_json/* isObject */.Gv)(entry['check_run'])
+            ? entry['check_run']['check_suite']
+            : null;
+    const suitePulls = [
+        ...((0,core_json/* isObject */.Gv)(suite) && Array.isArray(suite['pull_requests']) ? suite['pull_requests'] : []),
+        ...((0,core_json/* isObject */.Gv)(entry['check_run']) && Array.isArray(entry['check_run']['pull_requests']) ? entry['check_run']['pull_requests'] : []),
+    ];
+    const suiteBases = new Set(suitePulls.map((p) => ((0,core_json/* isObject */.Gv)(p) && (0,core_json/* isObject */.Gv)(p['base']) ? str(p['base']['sha']) : null)));
+    const suiteBase = suiteBases.size === 1 ? ([...suiteBases][0] ?? null) : null;
+    const issuePull = (0,core_json/* isObject */.Gv)(entry['issue']) && (0,core_json/* isObject */.Gv)(entry['issue']['pull_request']);
+    const otherBase = suitePulls.length > 0 ? suiteBase : issuePull ? str(env['GITHUB_SHA']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -13304,8 +13321,8 @@ function readContext(env, cwd) {
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
         defaultBranch: defaultBranchOf(entry, env),
-        baseSha: base ?? mgBase ?? runBase,
-        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null,
+        baseSha: base ?? mgBase ?? runBase ?? otherBase,
+        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || suitePulls.length > 0 || issuePull,
     };
 }
 

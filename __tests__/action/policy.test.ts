@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
 import type { Report } from '../../src/core/report.js';
-import { type ActionRun, BASE_SHA, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { type ActionRun, BASE_SHA, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
 import { addKey, deployKey, json, record, surface } from '../support/corpus.js';
 import { EXPORT_IDENTITY, mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
@@ -168,6 +168,51 @@ describe('a pull request is judged under the base commit’s policy', () => {
     const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), event });
     expect(r.outputs['result']).toBe('error');
     expect(r.stdout).toMatch(/without its base commit in the payload/);
+  });
+
+  it('any payload that carries a pull request reads at a base: a check suite’s pull requests at theirs, a comment on one at the default branch’s commit the event runs on (a red team: both read the pull request’s own policy, and passed)', async () => {
+    const url = (ref: string) => `/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${ref}`;
+    const comment = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: {
+        name: 'issue_comment',
+        payload: {
+          issue: { number: 7, pull_request: { url: 'https://api.github.com/repos/acme/agents/pulls/7' } },
+          comment: { body: '/gate' },
+        },
+      },
+    });
+    expect(comment.outputs['result']).toBe('fail');
+    expect(comment.contentRequests.map((q) => q.url)).toContain(url(MERGE_SHA));
+    const suite = (bases: string[]) => ({
+      name: 'check_suite',
+      payload: {
+        check_suite: {
+          head_sha: HEAD_SHA,
+          pull_requests: bases.map((sha, i) => ({ number: 7 + i, head: { sha: HEAD_SHA }, base: { sha } })),
+        },
+      },
+    });
+    const one = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: suite([BASE_SHA]) });
+    expect(one.outputs['result']).toBe('fail');
+    expect(one.contentRequests.map((q) => q.url)).toContain(url(BASE_SHA));
+    // Two pull requests of two bases: none is believed.
+    const two = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: suite([BASE_SHA, 'd'.repeat(40)]),
+    });
+    expect(two.outputs['result']).toBe('error');
+    expect(two.stdout).toMatch(/a check_suite event without its base commit in the payload/);
+    // A comment on an issue (no pull request) reads the checkout, as a push does.
+    const issue = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: { name: 'issue_comment', payload: { issue: { number: 3 }, comment: { body: '/gate' } } },
+    });
+    expect(issue.outputs['result']).toBe('pass');
+    expect(issue.contentRequests).toEqual([]);
   });
 
   it('merge_group reads at merge_group.base_sha; pull_request_target at pull_request.base.sha', async () => {

@@ -122,9 +122,10 @@ export interface RunContext {
   /** A pull request's or a merge group's base commit (where the policy and trust material are read), or null. */
   readonly baseSha: string | null;
   /**
-   * Whether a pull request controls the checkout: an event of one (its payload carries
-   * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, or a
-   * workflow_run (the fork recipe). Then the policy and trust material are read at `baseSha`.
+   * Whether a pull request may control the checkout: an event of one (its payload carries
+   * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, a
+   * workflow_run (the fork recipe), a check suite or run of pull requests, or a comment on one. Then
+   * the policy and trust material are read at `baseSha`.
    */
   readonly pull: boolean;
 }
@@ -180,6 +181,23 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const runBase = run
     ? ((firstPull && isObject(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
     : null;
+  // Any other payload that carries a pull request (docs/action.md) is read at a base too: a check
+  // suite's or run's pull requests at their base (one base, or none is believed), an issue comment on
+  // a pull request (its payload names no base) at the default branch's commit the event runs on
+  // (GITHUB_SHA): a workflow that checks the pull request out must never read its policy there (a red team).
+  const suite = isObject(entry['check_suite'])
+    ? entry['check_suite']
+    : isObject(entry['check_run'])
+      ? entry['check_run']['check_suite']
+      : null;
+  const suitePulls = [
+    ...(isObject(suite) && Array.isArray(suite['pull_requests']) ? suite['pull_requests'] : []),
+    ...(isObject(entry['check_run']) && Array.isArray(entry['check_run']['pull_requests']) ? entry['check_run']['pull_requests'] : []),
+  ];
+  const suiteBases = new Set(suitePulls.map((p) => (isObject(p) && isObject(p['base']) ? str(p['base']['sha']) : null)));
+  const suiteBase = suiteBases.size === 1 ? ([...suiteBases][0] ?? null) : null;
+  const issuePull = isObject(entry['issue']) && isObject(entry['issue']['pull_request']);
+  const otherBase = suitePulls.length > 0 ? suiteBase : issuePull ? str(env['GITHUB_SHA']) : null;
   return {
     owner: str(owner),
     repo: str(repo),
@@ -191,7 +209,7 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
     defaultBranch: defaultBranchOf(entry, env),
-    baseSha: base ?? mgBase ?? runBase,
-    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null,
+    baseSha: base ?? mgBase ?? runBase ?? otherBase,
+    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || suitePulls.length > 0 || issuePull,
   };
 }
