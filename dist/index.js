@@ -14924,6 +14924,8 @@ function buildSettings(given) {
 
 
 
+
+
 /** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
 function verdictInputs(predicate, envelope, keyPem, env) {
     if (predicate === null && envelope === null) {
@@ -15077,7 +15079,13 @@ async function breakGlass(settings, ctx, files) {
         const identical = identicalAtBase(root, gate.cwd, tree.value);
         // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
         // taken by a call it adds): what it adds applies now only when it carries its policy alone.
-        const read = ['runs', 'audit'].flatMap((role) => discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel));
+        // Every file the gate reads: the inputs, the attestations a walk finds, and the sidecars beside
+        // each input (a Sigstore bundle or DSSE envelope the pull request adds changes what a run is: a red team).
+        const read = ['runs', 'audit'].flatMap((role) => {
+            const found = discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role);
+            const beside = found.files.flatMap((f) => [sigstoreOf, sidecarOf].filter((of) => (0,external_node_fs_.existsSync)(of(f.path))).map((of) => of(f.rel)));
+            return [...found.files.map((f) => f.rel), ...found.attestations.map((f) => f.rel), ...beside];
+        });
         // The inputs' positive paths and globs, as the repository names them.
         const scopes = [...gate.runs, ...gate.audit]
             .map((i) => i.trim())

@@ -77,6 +77,21 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     expect(changed.outputs['result']).toBe('fail');
   });
 
+  it('never when it adds an attestation the gate reads, beside a run or an export (a red team: a Sigstore bundle or a DSSE envelope added with the exception)', async () => {
+    const binding = await bindingOf();
+    for (const sidecar of [`${RUN}.sigstore.json`, '.assay/runs/orphan.json.intoto.jsonl']) {
+      const r = await runAction({
+        workspace: writeFiles(tempDir(), { [RUN]: runText, [POLICY]: withException(binding), [sidecar]: '{}\n' }),
+        base: { [POLICY]: STRICT, [RUN]: runText },
+      });
+      expect(r.outputs['result'], sidecar).toBe('fail');
+      const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed' && /none applies now/.test(f.message));
+      expect(changed?.message).toContain(
+        `this pull request also adds or changes ${sidecar} (a break-glass pull request carries its policy alone`,
+      );
+    }
+  });
+
   it('never when the pull request changes or deletes an audit export the base holds: the failure it excuses could be its own (a red team: a record deleted, its call excused)', async () => {
     const binding = await bindingOf();
     const AUDIT = '.assay/audit/github/2026-11.ndjson';

@@ -5,6 +5,7 @@
  * one UsageError naming the input.
  */
 
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Result } from '../core/result.js';
@@ -18,6 +19,7 @@ import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.j
 import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { discover } from '../read/discover.js';
+import { sidecarOf, sigstoreOf } from '../read/formats.js';
 import { trustFilesNamed } from '../read/policy-file.js';
 import { loadYamlParser } from '../read/strict-yaml.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
@@ -234,9 +236,13 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
     const identical = identicalAtBase(root, gate.cwd, tree.value);
     // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
     // taken by a call it adds): what it adds applies now only when it carries its policy alone.
-    const read = (['runs', 'audit'] as const).flatMap((role) =>
-      discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role).files.map((f) => f.rel),
-    );
+    // Every file the gate reads: the inputs, the attestations a walk finds, and the sidecars beside
+    // each input (a Sigstore bundle or DSSE envelope the pull request adds changes what a run is: a red team).
+    const read = (['runs', 'audit'] as const).flatMap((role) => {
+      const found = discover(gate[role], gate.cwd, gate.workspace, gate.explicit[role], role);
+      const beside = found.files.flatMap((f) => [sigstoreOf, sidecarOf].filter((of) => existsSync(of(f.path))).map((of) => of(f.rel)));
+      return [...found.files.map((f) => f.rel), ...found.attestations.map((f) => f.rel), ...beside];
+    });
     // The inputs' positive paths and globs, as the repository names them.
     const scopes = [...gate.runs, ...gate.audit]
       .map((i) => i.trim())
