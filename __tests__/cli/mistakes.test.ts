@@ -277,6 +277,30 @@ describe('paths on the command line (§6)', () => {
     expect(l.report.findings.find((f) => f.code === 'no_match' && f.file === '.assay/runs/2026-11')).toMatchObject({ severity: 'warning' });
   });
 
+  it('a DSSE envelope beside a run or an export that is not a bundle is an error, never ignored (a red team: garbage, or a run renamed so, passed)', async () => {
+    const ws = workspace({
+      '.assay/runs/r.json.intoto.jsonl': 'this is garbage {{{\n',
+      '.assay/audit/a.ndjson': '',
+      '.assay/audit/a.ndjson.intoto.jsonl': json(surface([addKey()])),
+    });
+    const r = await cliJson(['-C', ws], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.file, f.severity, f.message.slice(0, 60)])).toEqual(
+      [
+        ['.assay/audit/a.ndjson.intoto.jsonl', 'error', 'a DSSE envelope beside a.ndjson, which is not an evidence bu'],
+        ['.assay/runs/r.json.intoto.jsonl', 'error', 'a DSSE envelope beside r.json, which is not an evidence bund'],
+      ],
+    );
+  });
+
+  it('a policy with a collection as a key is refused, located, and the YAML library’s own warning never reaches stderr (a red team)', () => {
+    const dir = writeFiles(tempDir(), { 'p.yml': 'version: 1\n? [a]\n: b\n' });
+    const r = spawnCli(['verify', '--policy', 'p.yml'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/p\.yml:1:1: unknown key "\[ a \]"/);
+    expect(r.stderr).not.toMatch(/Warning|mapAsMap|--trace-warnings/);
+  });
+
   it('a flag of one value given twice is a usage error, never the last one taken silently; a repeatable flag stays repeatable', async () => {
     const ws = workspace();
     for (const args of [

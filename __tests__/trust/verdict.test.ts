@@ -263,6 +263,13 @@ describe('verify-attestation', async () => {
     expect((await cli(['verify-attestation', '--report', a.report, a.envelope], a.dir)).code).toBe(2);
     expect((await cli(['verify-attestation', '--trusted-key', a.pub, a.envelope], a.dir)).code).toBe(2);
     expect((await cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report], a.dir)).code).toBe(2);
+    // The keyless checks' flags with a key are never taken silently (a red team: a root that does not exist passed).
+    for (const extra of [['--trusted-root', 'nonexistent.json'], ['--source-ref', 'x'], ['--certificate-oidc-issuer=https://x']]) {
+      const r = await cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report, ...extra, a.envelope], a.dir);
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/check a Sigstore bundle \(with --certificate-identity\), not a key-signed envelope/);
+    }
+    expect((await cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report, a.envelope], a.dir)).code).toBe(0);
   });
 });
 
@@ -349,7 +356,7 @@ describe('verifiedLevels claims only what held for every call, record and run (r
       verified_at: '2026-12-01T12:00:00Z',
       policy: { rules: [{ name: 'r' }], trusted_signers: [base.signature.key_id], trusted_producers: [] },
       runs: [],
-      calls: [],
+      calls: [{ required_level: 'verified', rule: 'r' }],
       records: [{ signer: base.signature.key_id, untrusted: null }],
       coverage: [],
       totals: { weakest_level: 'verified', policy_unmet: 0, policy_warned: 0, pending: 0, excepted: 0, grandfathered: 0 },
@@ -378,5 +385,24 @@ describe('verifiedLevels claims only what held for every call, record and run (r
       levels({ ...report, records: [{ signer: base.signature.key_id, untrusted: null, trust_not_asked: true, outcome: 'bound' }] }),
     ).toEqual(['RECEIPTS_WEAKEST_VERIFIED']);
     expect(levels({ ...report, records: [{ signer: 'sha256:other', untrusted: null }] })).not.toContain('RECEIPTS_SIGNED_RECORDS');
+    // Never over an empty set (a red team): rules that applied to no call, no record, no run vouch for nothing.
+    expect(levels({ ...report, calls: [{ required_level: null, rule: null }], records: [] })).toEqual(['RECEIPTS_WEAKEST_VERIFIED']);
+    // The default of asserted asks honesty only: no rule met by it.
+    expect(levels({ ...report, calls: [{ required_level: 'asserted', rule: null }] })).not.toContain('RECEIPTS_POLICY_MET');
+    expect(levels({ ...report, calls: [{ required_level: 'verified', rule: null }] })).toContain('RECEIPTS_POLICY_MET');
+    const producers = { ...report.policy, trusted_producers: ['sha256:p'] };
+    expect(levels({ ...report, policy: producers, runs: [] })).not.toContain('RECEIPTS_ATTESTED_RUNS');
+    expect(levels({ ...report, policy: producers, runs: [{ producer: { checked: true } }] })).toContain('RECEIPTS_ATTESTED_RUNS');
+  });
+
+  it('a rule that applies to no call and trusted signers with no record to vouch for claim nothing, end to end (a red team)', async () => {
+    const none = await levelsOf(
+      RUNS,
+      'version: 1\ntrust:\n  trusted-keys: [signer.pub.pem]\n  require-signed-records: true\nrules:\n  - name: aws\n    match: {class: aws_iam_access_key}\n    require: verified\n',
+    );
+    expect(none.r.code, none.r.stderr).toBe(0);
+    expect(none.report.records).toEqual([]);
+    expect(none.result).toBe('PASSED');
+    expect(none.levels).toEqual(['RECEIPTS_WEAKEST_ASSERTED']);
   });
 });

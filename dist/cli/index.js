@@ -2805,7 +2805,15 @@ function syntaxHint(code, line, message) {
 function readYamlDocument(source, context, empty) {
     const y = parser();
     const lines = new y.LineCounter();
-    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+    const docs = y.parseAllDocuments(source, {
+        lineCounter: lines,
+        uniqueKeys: true,
+        strict: true,
+        prettyErrors: false,
+        version: '1.2',
+        // The library's own warnings never reach stderr: what it warns of is refused here, located (a collection as a key: a red team).
+        logLevel: 'error',
+    });
     const list = Array.isArray(docs) ? docs : [docs];
     // A place in this file, with the commit it was read at when that is not the checkout.
     const file = context.path;
@@ -16800,7 +16808,7 @@ async function collect(settings, setup, roots, open, found) {
     // Only when nothing else already failed: a run that did not parse is the root cause, named once.
     if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
         findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
-    for (const f of orphans(attestations.values()))
+    for (const f of attestationsNotRead(attestations.values()))
         findings.push(f);
     for (const f of settings.policyReview?.findings ?? [])
         findings.push(f);
@@ -16852,8 +16860,12 @@ function staleShippedRoot(settings) {
         return null;
     return (0,core_findings/* inputFinding */.uY)('trusted_root_stale', 'trusted-root: (the public-good root shipped with receipt-gate)', `the Sigstore trusted root shipped with receipt-gate was taken on ${SHIPPED_ROOT_TAKEN.slice(0, 10)}, ${days} days ago (more than ${SHIPPED_ROOT_MAX_AGE_DAYS}): update receipt-gate or pass a fresh trusted-root (gh attestation trusted-root > .github/sigstore/trusted_root.jsonl)`);
 }
-/** `orphan_attestation`: an attestation with no artifact beside it. */
-function orphans(attestations) {
+/**
+ * Attestations the gate finds and does not read: `orphan_attestation` for one with no artifact beside
+ * it; `invalid_artifact` for a DSSE envelope beside a file that is not an evidence bundle (only a
+ * bundle's is read: garbage there, or a run renamed so, passed in silence; a red team).
+ */
+function attestationsNotRead(attestations) {
     const out = [];
     for (const a of attestations) {
         const artifact = attestedBy(a.path) ?? a.path;
@@ -16862,6 +16874,8 @@ function orphans(attestations) {
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
         else if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
+        else if (/\.intoto\.jsonl$/i.test(a.path) && formats_formatOf(artifact) !== 'bundle')
+            out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: 1, column: 1 }, `a DSSE envelope beside ${external_node_path_default().basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${external_node_path_default().basename(artifact)}.sigstore.json); it is not read`));
     }
     return out;
 }
@@ -18373,7 +18387,10 @@ function verifiedLevels(report) {
     const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
     // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
     const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
+    // Each level names what was in play: a rule that applied to no call, no record, no run vouches for nothing (a red team: an empty set passed every()).
     if (report.policy.rules.length > 0 &&
+        // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only).
+        report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
         t.policy_unmet === 0 &&
         t.policy_warned === 0 &&
         t.pending === 0 &&
@@ -18388,11 +18405,13 @@ function verifiedLevels(report) {
     const vouched = (r) => r.untrusted === null && r.trust_not_asked !== true && (r.trusted_by !== undefined || (r.signer !== null && signers.has(r.signer)));
     if (enforced &&
         (signers.size > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0) &&
+        report.records.length > 0 &&
         report.records.every(vouched) &&
         report.coverage.every((c) => c.untrusted_code === null))
         levels.push('RECEIPTS_SIGNED_RECORDS');
     if (enforced &&
         (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0) &&
+        report.runs.length > 0 &&
         report.runs.every((r) => r.producer?.checked === true))
         levels.push('RECEIPTS_ATTESTED_RUNS');
     return levels;
@@ -19545,6 +19564,10 @@ const verifyAttestation = {
             throw new types_UsageError('missing', 'verify-attestation: --trusted-key FILE (a key-signed envelope) or --certificate-identity URI (a Sigstore bundle) is required');
         if (files.length > 0 && identity !== undefined)
             throw new types_UsageError('conflict', 'verify-attestation: --trusted-key or --certificate-identity, not both');
+        // The keyless checks' flags with a key: never read, so never taken silently (a red team: a root that does not exist passed).
+        const keylessOnly = ['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'].filter((f) => flags[f] !== undefined && ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+        if (files.length > 0 && keylessOnly.length > 0)
+            throw new types_UsageError('conflict', `verify-attestation: ${keylessOnly.map((f) => `--${f}`).join(', ')} check a Sigstore bundle (with --certificate-identity), not a key-signed envelope (--trusted-key)`);
         const [envelopeName, ...more] = rest;
         if (envelopeName === undefined || more.length > 0)
             throw new types_UsageError('value', 'verify-attestation: exactly one ENVELOPE file is required');

@@ -13,7 +13,7 @@ import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { type Discovery, discover, type FoundFile, inside } from '../read/discover.js';
-import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
+import { attestedBy, EXTENSION_LIST, formatOf } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
 import { type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
@@ -157,7 +157,7 @@ async function collect(
   // Only when nothing else already failed: a run that did not parse is the root cause, named once.
   if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
     findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
-  for (const f of orphans(attestations.values())) findings.push(f);
+  for (const f of attestationsNotRead(attestations.values())) findings.push(f);
   for (const f of settings.policyReview?.findings ?? []) findings.push(f);
   const stale = staleShippedRoot(settings);
   if (stale) findings.push(stale);
@@ -225,8 +225,12 @@ function staleShippedRoot(settings: Settings): Finding | null {
   );
 }
 
-/** `orphan_attestation`: an attestation with no artifact beside it. */
-function orphans(attestations: Iterable<FoundFile>): Finding[] {
+/**
+ * Attestations the gate finds and does not read: `orphan_attestation` for one with no artifact beside
+ * it; `invalid_artifact` for a DSSE envelope beside a file that is not an evidence bundle (only a
+ * bundle's is read: garbage there, or a run renamed so, passed in silence; a red team).
+ */
+function attestationsNotRead(attestations: Iterable<FoundFile>): Finding[] {
   const out: Finding[] = [];
   for (const a of attestations) {
     const artifact = attestedBy(a.path) ?? a.path;
@@ -245,6 +249,14 @@ function orphans(attestations: Iterable<FoundFile>): Finding[] {
           'orphan_attestation',
           { file: a.rel, line: 1, column: 1 },
           `no ${path.basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`,
+        ),
+      );
+    else if (/\.intoto\.jsonl$/i.test(a.path) && formatOf(artifact) !== 'bundle')
+      out.push(
+        finding(
+          'invalid_artifact',
+          { file: a.rel, line: 1, column: 1 },
+          `a DSSE envelope beside ${path.basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${path.basename(artifact)}.sigstore.json); it is not read`,
         ),
       );
   }

@@ -175,7 +175,15 @@ function syntaxHint(code: string, line: string, message: string): string {
 export function readYamlDocument(source: string, context: YamlFileContext, empty: string): Result<YamlDocument, readonly Finding[]> {
   const y = parser();
   const lines = new y.LineCounter();
-  const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+  const docs = y.parseAllDocuments(source, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    strict: true,
+    prettyErrors: false,
+    version: '1.2',
+    // The library's own warnings never reach stderr: what it warns of is refused here, located (a collection as a key: a red team).
+    logLevel: 'error',
+  });
   const list = Array.isArray(docs) ? docs : [docs];
   // A place in this file, with the commit it was read at when that is not the checkout.
   const file = context.path;

@@ -79,8 +79,11 @@ function verifiedLevels(report: Report): string[] {
   const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
   // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
   const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
+  // Each level names what was in play: a rule that applied to no call, no record, no run vouches for nothing (a red team: an empty set passed every()).
   if (
     report.policy.rules.length > 0 &&
+    // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only).
+    report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
     t.policy_unmet === 0 &&
     t.policy_warned === 0 &&
     t.pending === 0 &&
@@ -98,6 +101,7 @@ function verifiedLevels(report: Report): string[] {
   if (
     enforced &&
     (signers.size > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0) &&
+    report.records.length > 0 &&
     report.records.every(vouched) &&
     report.coverage.every((c) => c.untrusted_code === null)
   )
@@ -105,6 +109,7 @@ function verifiedLevels(report: Report): string[] {
   if (
     enforced &&
     (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0) &&
+    report.runs.length > 0 &&
     report.runs.every((r) => r.producer?.checked === true)
   )
     levels.push('RECEIPTS_ATTESTED_RUNS');

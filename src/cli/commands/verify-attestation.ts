@@ -64,6 +64,15 @@ export const verifyAttestation: Command = {
       );
     if (files.length > 0 && identity !== undefined)
       throw new UsageError('conflict', 'verify-attestation: --trusted-key or --certificate-identity, not both');
+    // The keyless checks' flags with a key: never read, so never taken silently (a red team: a root that does not exist passed).
+    const keylessOnly = (['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'] as const).filter(
+      (f) => flags[f] !== undefined && ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)),
+    );
+    if (files.length > 0 && keylessOnly.length > 0)
+      throw new UsageError(
+        'conflict',
+        `verify-attestation: ${keylessOnly.map((f) => `--${f}`).join(', ')} check a Sigstore bundle (with --certificate-identity), not a key-signed envelope (--trusted-key)`,
+      );
     const [envelopeName, ...more] = rest;
     if (envelopeName === undefined || more.length > 0)
       throw new UsageError('value', 'verify-attestation: exactly one ENVELOPE file is required');
