@@ -120,6 +120,8 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
       /the base policy .* is invalid; this pull request repairs it/,
     );
+    // A warning, never a quiet notice: nothing of the base's applies here (a red team).
+    expect(report.findings.find((f) => f.code === 'policy_changed')?.severity).toBe('warning');
   });
 
   it('a PR that deletes the policy is still judged under the base’s; a PR that adds the first one is judged under the inputs and shown its effect', async () => {

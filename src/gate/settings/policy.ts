@@ -78,8 +78,10 @@ export function settlePolicy(
     // The one repair path: an invalid base policy, and a head whose policy is valid.
     if (head && headRead?.ok) {
       const at = { file: head.path, line: 1, column: 1 };
-      const why = `the base policy (${base?.path} at ${short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy`;
-      return { policy: headRead.value, review: { findings: [finding('policy_changed', at, why)], head: null } };
+      // A warning, never a plain notice: every call passing here failed under the base (§11), and the
+      // base may be invalid only under inputs the pull request edited (a red team dropped trusted-keys).
+      const why = `the base policy (${base?.path} at ${short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy (review it: nothing of the base's applies here)`;
+      return { policy: headRead.value, review: { findings: [finding('policy_changed', at, why, 'warning')], head: null } };
     }
     throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
   }
