@@ -12489,9 +12489,9 @@ function verifiedLevels(report) {
     // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
     const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
     // Each level names what was in play: a rule that applied to no call, no record, no run vouches for nothing (a red team: an empty set passed every()).
-    if (report.policy.rules.length > 0 &&
-        // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only).
-        report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
+    if (
+    // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only; `default: verified` alone is a policy).
+    report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
         t.policy_unmet === 0 &&
         t.policy_warned === 0 &&
         t.pending === 0 &&
@@ -13307,23 +13307,14 @@ function readContext(env, cwd) {
     const runBase = run
         ? ((firstPull && (0,core_json/* isObject */.Gv)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
         : null;
-    // Any other payload that carries a pull request (docs/action.md) is read at a base too: a check
-    // suite's or run's pull requests at their base (one base, or none is believed), an issue comment on
-    // a pull request (its payload names no base) at the default branch's commit the event runs on
-    // (GITHUB_SHA): a workflow that checks the pull request out must never read its policy there (a red team).
-    const suite = (0,core_json/* isObject */.Gv)(entry['check_suite'])
-        ? entry['check_suite']
-        : (0,core_json/* isObject */.Gv)(entry['check_run'])
-            ? entry['check_run']['check_suite']
-            : null;
-    const suitePulls = [
-        ...((0,core_json/* isObject */.Gv)(suite) && Array.isArray(suite['pull_requests']) ? suite['pull_requests'] : []),
-        ...((0,core_json/* isObject */.Gv)(entry['check_run']) && Array.isArray(entry['check_run']['pull_requests']) ? entry['check_run']['pull_requests'] : []),
-    ];
-    const suiteBases = new Set(suitePulls.map((p) => ((0,core_json/* isObject */.Gv)(p) && (0,core_json/* isObject */.Gv)(p['base']) ? str(p['base']['sha']) : null)));
-    const suiteBase = suiteBases.size === 1 ? ([...suiteBases][0] ?? null) : null;
+    // Check suites and runs, and comments on a pull request, run on the default branch's last commit
+    // (GITHUB_SHA) whatever they name; a workflow that checks a pull request's head out must never read
+    // its policy there (a red team: a ChatOps gate read the pull request's own, and passed). Their
+    // policy and trust are read at GITHUB_SHA: the default branch's, never a head's (a fork's suite lists
+    // no pull request; one of the default branch names the pull requests it heads).
+    const checks = (0,core_json/* isObject */.Gv)(entry['check_suite']) || (0,core_json/* isObject */.Gv)(entry['check_run']) || ['check_suite', 'check_run'].includes(env['GITHUB_EVENT_NAME'] ?? '');
     const issuePull = (0,core_json/* isObject */.Gv)(entry['issue']) && (0,core_json/* isObject */.Gv)(entry['issue']['pull_request']);
-    const otherBase = suitePulls.length > 0 ? suiteBase : issuePull ? str(env['GITHUB_SHA']) : null;
+    const otherBase = checks || issuePull ? str(env['GITHUB_SHA']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -13336,7 +13327,7 @@ function readContext(env, cwd) {
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
         defaultBranch: defaultBranchOf(entry, env),
         baseSha: base ?? mgBase ?? runBase ?? otherBase,
-        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || suitePulls.length > 0 || issuePull,
+        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
     };
 }
 

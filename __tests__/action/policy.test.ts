@@ -172,7 +172,7 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(r.stdout).toMatch(/without its base commit in the payload/);
   });
 
-  it('any payload that carries a pull request reads at a base: a check suite’s pull requests at theirs, a comment on one at the default branch’s commit the event runs on (a red team: both read the pull request’s own policy, and passed)', async () => {
+  it('check suites and runs, and a comment on a pull request, read at the default branch’s commit the event runs on, never the checkout (a red team: a ChatOps gate read the pull request’s own policy, and passed)', async () => {
     const url = (ref: string) => `/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${ref}`;
     const comment = await runAction({
       workspace: workspace({ [POLICY]: LOOSE }),
@@ -192,21 +192,23 @@ describe('a pull request is judged under the base commit’s policy', () => {
       payload: {
         check_suite: {
           head_sha: HEAD_SHA,
+          head_branch: 'feature',
           pull_requests: bases.map((sha, i) => ({ number: 7 + i, head: { sha: HEAD_SHA }, base: { sha } })),
         },
       },
     });
-    const one = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: suite([BASE_SHA]) });
-    expect(one.outputs['result']).toBe('fail');
-    expect(one.contentRequests.map((q) => q.url)).toContain(url(BASE_SHA));
-    // Two pull requests of two bases: none is believed.
-    const two = await runAction({
+    // Whatever pull requests the suite lists (none: a fork's; two bases; the default branch's own, heading one): GITHUB_SHA.
+    for (const bases of [[BASE_SHA], [], [BASE_SHA, 'd'.repeat(40)]]) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: suite(bases) });
+      expect(r.outputs['result'], String(bases.length)).toBe('fail');
+      expect(r.contentRequests.map((q) => q.url)).toEqual([url(MERGE_SHA)]);
+    }
+    const run = await runAction({
       workspace: workspace({ [POLICY]: LOOSE }),
       base: { [POLICY]: STRICT },
-      event: suite([BASE_SHA, 'd'.repeat(40)]),
+      event: { name: 'check_run', payload: { check_run: { head_sha: HEAD_SHA, pull_requests: [] } } },
     });
-    expect(two.outputs['result']).toBe('error');
-    expect(two.stdout).toMatch(/a check_suite event without its base commit in the payload/);
+    expect(run.outputs['result']).toBe('fail');
     // A comment on an issue (no pull request) reads the checkout, as a push does.
     const issue = await runAction({
       workspace: workspace({ [POLICY]: LOOSE }),

@@ -1054,13 +1054,24 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
             params: { name: 'issue_write', arguments: { method: 'update', owner: 'acme', repo: 'web', issue_number: 7, title: 'y' } },
           },
         }) +
-        rpc({ event: 'rpc_response', payload: { id: 8, result: { content: [] } } }),
+        rpc({ event: 'rpc_response', payload: { id: 8, result: { content: [] } } }) +
+        // The older update_issue closing one (a red team on the fix).
+        rpc({
+          event: 'rpc_request',
+          payload: {
+            id: 9,
+            method: 'tools/call',
+            params: { name: 'update_issue', arguments: { owner: 'acme', repo: 'web', issue_number: 8, state: 'closed' } },
+          },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 9, result: { content: [] } } }),
       {
         writes: (l) =>
           expect(decisionsOf(l).map(subjectOf)).toEqual([
             ['github_issue', 'create', { owner: 'acme', repo: 'web', number: 7 }],
             ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 7 }],
             null,
+            ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 8 }],
           ]),
       },
     ],

@@ -390,6 +390,10 @@ describe('verifiedLevels claims only what held for every call, record and run (r
     // The default of asserted asks honesty only: no rule met by it.
     expect(levels({ ...report, calls: [{ required_level: 'asserted', rule: null }] })).not.toContain('RECEIPTS_POLICY_MET');
     expect(levels({ ...report, calls: [{ required_level: 'verified', rule: null }] })).toContain('RECEIPTS_POLICY_MET');
+    // A policy of a default alone (no rule) applied is a policy met (a red team: `default: verified` never earned it).
+    expect(levels({ ...report, policy: { ...report.policy, rules: [] }, calls: [{ required_level: 'verified', rule: null }] })).toContain(
+      'RECEIPTS_POLICY_MET',
+    );
     const producers = { ...report.policy, trusted_producers: ['sha256:p'] };
     expect(levels({ ...report, policy: producers, runs: [] })).not.toContain('RECEIPTS_ATTESTED_RUNS');
     expect(levels({ ...report, policy: producers, runs: [{ producer: { checked: true } }] })).toContain('RECEIPTS_ATTESTED_RUNS');

@@ -18393,9 +18393,9 @@ function verifiedLevels(report) {
     // A call verified by a grandfathered file's record (trust not asked) met its rule only by the grandfathering.
     const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
     // Each level names what was in play: a rule that applied to no call, no record, no run vouches for nothing (a red team: an empty set passed every()).
-    if (report.policy.rules.length > 0 &&
-        // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only).
-        report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
+    if (
+    // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only; `default: verified` alone is a policy).
+    report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
         t.policy_unmet === 0 &&
         t.policy_warned === 0 &&
         t.pending === 0 &&

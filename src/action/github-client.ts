@@ -124,8 +124,8 @@ export interface RunContext {
   /**
    * Whether a pull request may control the checkout: an event of one (its payload carries
    * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, a
-   * workflow_run (the fork recipe), a check suite or run of pull requests, or a comment on one. Then
-   * the policy and trust material are read at `baseSha`.
+   * workflow_run (the fork recipe), a check suite or run, or a comment on a pull request. Then the
+   * policy and trust material are read at `baseSha`.
    */
   readonly pull: boolean;
 }
@@ -181,23 +181,15 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const runBase = run
     ? ((firstPull && isObject(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
     : null;
-  // Any other payload that carries a pull request (docs/action.md) is read at a base too: a check
-  // suite's or run's pull requests at their base (one base, or none is believed), an issue comment on
-  // a pull request (its payload names no base) at the default branch's commit the event runs on
-  // (GITHUB_SHA): a workflow that checks the pull request out must never read its policy there (a red team).
-  const suite = isObject(entry['check_suite'])
-    ? entry['check_suite']
-    : isObject(entry['check_run'])
-      ? entry['check_run']['check_suite']
-      : null;
-  const suitePulls = [
-    ...(isObject(suite) && Array.isArray(suite['pull_requests']) ? suite['pull_requests'] : []),
-    ...(isObject(entry['check_run']) && Array.isArray(entry['check_run']['pull_requests']) ? entry['check_run']['pull_requests'] : []),
-  ];
-  const suiteBases = new Set(suitePulls.map((p) => (isObject(p) && isObject(p['base']) ? str(p['base']['sha']) : null)));
-  const suiteBase = suiteBases.size === 1 ? ([...suiteBases][0] ?? null) : null;
+  // Check suites and runs, and comments on a pull request, run on the default branch's last commit
+  // (GITHUB_SHA) whatever they name; a workflow that checks a pull request's head out must never read
+  // its policy there (a red team: a ChatOps gate read the pull request's own, and passed). Their
+  // policy and trust are read at GITHUB_SHA: the default branch's, never a head's (a fork's suite lists
+  // no pull request; one of the default branch names the pull requests it heads).
+  const checks =
+    isObject(entry['check_suite']) || isObject(entry['check_run']) || ['check_suite', 'check_run'].includes(env['GITHUB_EVENT_NAME'] ?? '');
   const issuePull = isObject(entry['issue']) && isObject(entry['issue']['pull_request']);
-  const otherBase = suitePulls.length > 0 ? suiteBase : issuePull ? str(env['GITHUB_SHA']) : null;
+  const otherBase = checks || issuePull ? str(env['GITHUB_SHA']) : null;
   return {
     owner: str(owner),
     repo: str(repo),
@@ -210,6 +202,6 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
     defaultBranch: defaultBranchOf(entry, env),
     baseSha: base ?? mgBase ?? runBase ?? otherBase,
-    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || suitePulls.length > 0 || issuePull,
+    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
   };
 }

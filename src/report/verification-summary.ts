@@ -81,8 +81,7 @@ function verifiedLevels(report: Report): string[] {
   const grandfatheredRecord = report.records.some((r) => r.trust_not_asked === true && r.outcome === 'bound');
   // Each level names what was in play: a rule that applied to no call, no record, no run vouches for nothing (a red team: an empty set passed every()).
   if (
-    report.policy.rules.length > 0 &&
-    // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only).
+    // A rule applied to a call, or a default above honesty did (a default of asserted asks honesty only; `default: verified` alone is a policy).
     report.calls.some((c) => c.rule !== null || (c.required_level !== null && c.required_level !== 'asserted')) &&
     t.policy_unmet === 0 &&
     t.policy_warned === 0 &&
