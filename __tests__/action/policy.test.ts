@@ -209,6 +209,18 @@ describe('a pull request is judged under the base commit’s policy', () => {
       event: { name: 'check_run', payload: { check_run: { head_sha: HEAD_SHA, pull_requests: [] } } },
     });
     expect(run.outputs['result']).toBe('fail');
+    // A status an outside CI posts on a fork's head, a ChatOps dispatch carrying the pull request (a red team): the same.
+    for (const event of [
+      { name: 'status', payload: { sha: HEAD_SHA, state: 'success', branches: [{ name: 'pr' }] } },
+      {
+        name: 'repository_dispatch',
+        payload: { action: 'gate', client_payload: { pull_request: { head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } },
+      },
+    ]) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event });
+      expect(r.outputs['result'], event.name).toBe('fail');
+      expect(r.contentRequests.map((q) => q.url)).toEqual([url(MERGE_SHA)]);
+    }
     // A comment on an issue (no pull request) reads the checkout, as a push does.
     const issue = await runAction({
       workspace: workspace({ [POLICY]: LOOSE }),

@@ -130,6 +130,14 @@ export interface RunContext {
   readonly pull: boolean;
 }
 
+/**
+ * Events GitHub runs on the default branch's last commit (GITHUB_SHA) that a pull request's author can
+ * start or that carry a pull request in their own words (an outside CI's status on a fork's head, a
+ * ChatOps dispatch's `client_payload.pull_request`): a job may check the pull request out, so the
+ * policy and trust are read at GITHUB_SHA, never in the checkout (red teams).
+ */
+const ON_DEFAULT_BRANCH: ReadonlySet<string> = new Set(['check_suite', 'check_run', 'status', 'repository_dispatch']);
+
 /** Events whose checkout a pull request controls even when the payload says so in other words. */
 const PULL_EVENTS: ReadonlySet<string> = new Set([
   'pull_request',
@@ -181,13 +189,12 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const runBase = run
     ? ((firstPull && isObject(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
     : null;
-  // Check suites and runs, and comments on a pull request, run on the default branch's last commit
+  // Check suites and runs, statuses, repository dispatches and comments on a pull request run on the default branch's last commit
   // (GITHUB_SHA) whatever they name; a workflow that checks a pull request's head out must never read
   // its policy there (a red team: a ChatOps gate read the pull request's own, and passed). Their
   // policy and trust are read at GITHUB_SHA: the default branch's, never a head's (a fork's suite lists
   // no pull request; one of the default branch names the pull requests it heads).
-  const checks =
-    isObject(entry['check_suite']) || isObject(entry['check_run']) || ['check_suite', 'check_run'].includes(env['GITHUB_EVENT_NAME'] ?? '');
+  const checks = isObject(entry['check_suite']) || isObject(entry['check_run']) || ON_DEFAULT_BRANCH.has(env['GITHUB_EVENT_NAME'] ?? '');
   const issuePull = isObject(entry['issue']) && isObject(entry['issue']['pull_request']);
   const otherBase = checks || issuePull ? str(env['GITHUB_SHA']) : null;
   return {
