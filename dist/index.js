@@ -3580,9 +3580,8 @@ class Coverage {
         }
     }
     /** The groups whose scope holds this call. */
-    groupsOf(call) {
+    groupsOf(call, where) {
         const p = call.input.projection;
-        const where = whereOf(call);
         if (p.kind !== 'subject' || !where)
             return [];
         const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
@@ -3595,26 +3594,19 @@ class Coverage {
      * without its owner would otherwise fall outside every export of its organisation (a red team).
      * A statement that covers nothing (repositories for a class without them) places nothing.
      */
-    unplaced(call, time) {
+    unplaced(call, time, where) {
         const p = call.input.projection;
-        const where = whereOf(call);
         const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
-        if (p.kind !== 'subject' || !where || !scope)
+        // Nothing missing (the common case): nothing to look up.
+        if (p.kind !== 'subject' || !where || !scope || (where.owner !== null && (scope.repo === null || where.repo !== null)))
             return null;
         for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
             if (where.providers.length > 0 && !where.providers.includes(g.provider))
                 continue;
-            const missing = g.repos !== null
-                ? scope.repo === null
-                    ? null
-                    : where.owner === null
-                        ? scope.owner
-                        : where.repo === null
-                            ? scope.repo
-                            : null
-                : g.owner !== null && where.owner === null
-                    ? scope.owner
-                    : null;
+            const byRepo = g.repos !== null;
+            if (byRepo && scope.repo === null)
+                continue; // repositories for a class without them: it covers nothing
+            const missing = where.owner === null && (byRepo || g.owner !== null) ? scope.owner : byRepo && where.repo === null ? scope.repo : null;
             if (missing === null)
                 continue;
             const reaches = g.statements.find((s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0);
@@ -3634,7 +3626,8 @@ class Coverage {
             return { kind: 'future' };
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
-        const groups = this.groupsOf(call);
+        const where = whereOf(call);
+        const groups = this.groupsOf(call, where);
         let latest = null;
         for (const g of groups) {
             // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -3659,7 +3652,7 @@ class Coverage {
             if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
-        const unplaced = this.unplaced(call, time);
+        const unplaced = this.unplaced(call, time, where);
         if (unplaced)
             return unplaced;
         const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
@@ -11370,6 +11363,179 @@ async function openReaders(tasks, setup, jobs, entry) {
     return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
+;// CONCATENATED MODULE: ./src/gate/settings/types.ts
+/**
+ * The typed settings of a verification, and the one error the settings parsers throw: a mistake in
+ * a flag or an input, with a code from a closed set. It is thrown only inside src/gate/settings/ and
+ * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
+ */
+/** A mistake in the settings (a flag or an input); the message names the flag or input. */
+class UsageError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        const value = parse();
+        return { ok: true, value };
+    }
+    catch (error) {
+        if (error instanceof UsageError)
+            return { ok: false, reason: { code: error.code, message: error.message } };
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
+/**
+ * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
+ * does not leave the workspace through a committed link, an explicit input that exists (else the
+ * nearest path that does is named).
+ */
+
+
+
+
+
+
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null && !inside(workspace, dir))
+        throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError('path', `${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    let isDirectory = false;
+    try {
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+    }
+    catch {
+        // nothing there yet: the writer makes it
+    }
+    if (isDirectory)
+        throw new UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
+    if (!inside(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if (inside(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
+}
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_.existsSync)(abs))
+            continue;
+        // A Windows path written on another OS: the same path with forward slashes, when it exists.
+        const slashed = input.replaceAll('\\', '/');
+        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
+            throw new UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
+        throw new UsageError('path', `${name}: "${(0,core_text/* visible */.RK)(input)}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    // Names on disk are shown, never interpreted (a folder named with a line break and a workflow command).
+    if (near !== null)
+        return ` (did you mean "${(0,core_text/* visible */.RK)(rel(external_node_path_default().join(dir, near, ...missing.slice(1))))}"?)`;
+    return ` (the nearest existing path is "${(0,core_text/* visible */.RK)(rel(dir))}")`;
+}
+/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
+function canonical(file) {
+    const rest = [];
+    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
+        try {
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
+        }
+        catch {
+            rest.unshift(external_node_path_default().basename(dir));
+            if (external_node_path_default().dirname(dir) === dir)
+                return file;
+        }
+    }
+}
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
+ */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const where = canonical(file);
+        const other = seen.get(where);
+        if (other)
+            throw new UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(where, flag);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
@@ -11390,31 +11556,15 @@ async function openReaders(tasks, setup, jobs, entry) {
 
 
 
+
 function discoverAll(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     return ['audit', 'runs'].map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
 }
-/** A path with its links resolved: the nearest part that exists resolved, the rest as written (a cache folder may not exist yet). */
-function realOf(p) {
-    const rest = [];
-    let at = external_node_path_default().resolve(p);
-    for (;;) {
-        try {
-            return external_node_path_default().join((0,external_node_fs_.realpathSync)(at), ...rest.reverse());
-        }
-        catch {
-            const parent = external_node_path_default().dirname(at);
-            if (parent === at)
-                return external_node_path_default().resolve(p);
-            rest.push(external_node_path_default().basename(at));
-            at = parent;
-        }
-    }
-}
 /** The checkout the workspace lies in: the nearest folder above it (or it) holding `.git`, else the workspace itself. */
 function checkoutOf(workspace) {
-    const real = realOf(workspace);
+    const real = canonical(external_node_path_default().resolve(workspace));
     for (let at = real;;) {
         if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.git')))
             return at;
@@ -11432,7 +11582,7 @@ function checkoutOf(workspace) {
  * with links resolved (a link to the runs folder was taken for a folder of its own).
  */
 function cacheClash(settings, found, cacheDir) {
-    const dir = realOf(cacheDir);
+    const dir = canonical(external_node_path_default().resolve(cacheDir));
     // Each input by its path as found and the folder both as given and resolved (one resolution, not
     // one per input: 620 of them cost 30 ms); a folder inside an input's, through a link, is caught below.
     const asGiven = external_node_path_default().resolve(cacheDir);
@@ -11442,7 +11592,7 @@ function cacheClash(settings, found, cacheDir) {
                 return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
-        const root = realOf(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
+        const root = canonical(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
         if (inside(root, dir))
             return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
@@ -12079,7 +12229,7 @@ async function writeJsonHashing(report, file, hash) {
     // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
     const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
     const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
-    const fh = tmp === null ? await (0,output/* openOutput */.c1)(file) : await (0,promises_.open)(tmp, 'wx', 0o644);
+    const fh = await (tmp === null ? (0,promises_.open)(file, 'w') : (0,promises_.open)(tmp, 'wx', 0o644));
     const writes = [];
     try {
         try {
@@ -13643,33 +13793,6 @@ const defaults_DEFAULTS = {
     cache: 'false',
 };
 
-;// CONCATENATED MODULE: ./src/gate/settings/types.ts
-/**
- * The typed settings of a verification, and the one error the settings parsers throw: a mistake in
- * a flag or an input, with a code from a closed set. It is thrown only inside src/gate/settings/ and
- * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
- */
-/** A mistake in the settings (a flag or an input); the message names the flag or input. */
-class UsageError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
-}
-/** Run a settings parser: its value, or the usage problem it threw. */
-function usage(parse) {
-    try {
-        const value = parse();
-        return { ok: true, value };
-    }
-    catch (error) {
-        if (error instanceof UsageError)
-            return { ok: false, reason: { code: error.code, message: error.message } };
-        throw error;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
 /**
  * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
@@ -13852,152 +13975,6 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
         maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
         maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
     };
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
-/**
- * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
- * does not leave the workspace through a committed link, an explicit input that exists (else the
- * nearest path that does is named).
- */
-
-
-
-
-
-
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !inside(workspace, dir))
-        throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError('path', `${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
- * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
- * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
- * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
- */
-function outputIn(workspace, base, value, name) {
-    const file = external_node_path_default().resolve(base, value);
-    let isDirectory = false;
-    try {
-        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
-    }
-    catch {
-        // nothing there yet: the writer makes it
-    }
-    if (isDirectory)
-        throw new UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!inside(workspace, file))
-        return file;
-    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    // The nearest directory above the file that exists, where it really is.
-    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
-        let real = null;
-        try {
-            real = (0,external_node_fs_.realpathSync)(dir);
-        }
-        catch {
-            // not there yet: the writer creates it, below the nearest one that is
-        }
-        if (real !== null) {
-            if (inside(realWorkspace, real))
-                return file;
-            const via = external_node_path_default().relative(workspace, dir) || '.';
-            throw new UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
-        }
-        if (external_node_path_default().dirname(dir) === dir)
-            return file;
-    }
-}
-/**
- * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
- * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
- * artifact are the gate's `no_artifacts` / `no_match`, not this.
- */
-function requireExistingPaths(inputs, cwd, name) {
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
-            continue;
-        const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_.existsSync)(abs))
-            continue;
-        // A Windows path written on another OS: the same path with forward slashes, when it exists.
-        const slashed = input.replaceAll('\\', '/');
-        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
-            throw new UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
-        throw new UsageError('path', `${name}: "${(0,core_text/* visible */.RK)(input)}" does not exist${nearestExisting(cwd, abs)}`);
-    }
-}
-/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
-function nearestExisting(cwd, abs) {
-    let dir = abs;
-    const missing = [];
-    while (!(0,external_node_fs_.existsSync)(dir)) {
-        missing.unshift(external_node_path_default().basename(dir));
-        const up = external_node_path_default().dirname(dir);
-        if (up === dir)
-            return '';
-        dir = up;
-    }
-    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
-    let entries = [];
-    try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
-    }
-    catch {
-        /* not a directory: no suggestion */
-    }
-    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
-    // Names on disk are shown, never interpreted (a folder named with a line break and a workflow command).
-    if (near !== null)
-        return ` (did you mean "${(0,core_text/* visible */.RK)(rel(external_node_path_default().join(dir, near, ...missing.slice(1))))}"?)`;
-    return ` (the nearest existing path is "${(0,core_text/* visible */.RK)(rel(dir))}")`;
-}
-/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
-function canonical(file) {
-    const rest = [];
-    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
-        try {
-            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
-        }
-        catch {
-            rest.unshift(external_node_path_default().basename(dir));
-            if (external_node_path_default().dirname(dir) === dir)
-                return file;
-        }
-    }
-}
-/**
- * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
- * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
- */
-function distinctOutputs(named) {
-    const seen = new Map();
-    for (const [flag, file] of named) {
-        if (file === null)
-            continue;
-        const where = canonical(file);
-        const other = seen.get(where);
-        if (other)
-            throw new UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
-        seen.set(where, flag);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/target-hash.ts
@@ -15277,9 +15254,9 @@ function headText(workspace, rel) {
 }
 /** The repository's API path. */
 const repoApi = (ctx) => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
-/** GitHub's own words for a failed answer. */
 /** The contents API's base64: the alphabet, padding, and the line breaks GitHub puts every 60 characters. */
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
+/** GitHub's own words for a failed answer. */
 const said = (data) => ((0,core_json/* isObject */.Gv)(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
 /** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */
 async function ask(api, what, where) {
@@ -18544,7 +18521,6 @@ function fromWire(w, rel) {
 /* harmony export */   Gx: () => (/* binding */ cannotWriteText),
 /* harmony export */   X2: () => (/* binding */ makeDirs),
 /* harmony export */   Xr: () => (/* binding */ removeDirs),
-/* harmony export */   c1: () => (/* binding */ openOutput),
 /* harmony export */   hb: () => (/* binding */ outputPlace),
 /* harmony export */   p8: () => (/* binding */ tempBeside)
 /* harmony export */ });
@@ -18552,10 +18528,8 @@ function fromWire(w, rel) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /**
  * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
  * through a symbolic link, since a link at an output path can be committed to the repository the gate
@@ -18564,7 +18538,6 @@ function fromWire(w, rel) {
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
-
 
 
 
@@ -18603,12 +18576,6 @@ function outputPlace(file) {
     }
     throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
 }
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.unlinkSync)(file);
-    return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(file, 'w');
-}
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 /**
@@ -18619,7 +18586,7 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
  */
 function makeDirs(dir) {
     const missing = [];
-    let at = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir);
+    let at = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir);
     for (;;) {
         let st = null;
         try {
@@ -18630,10 +18597,10 @@ function makeDirs(dir) {
         }
         if (st) {
             if (!st.isDirectory())
-                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir)}'`), { code: 'ENOTDIR' });
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir)}'`), { code: 'ENOTDIR' });
             break;
         }
-        const parent = node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(at);
+        const parent = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(at);
         if (parent === at)
             break;
         missing.push(at);
@@ -18665,7 +18632,7 @@ function removeDirs(made) {
     }
 }
 /** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
-const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_3___default().join(node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
+const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
 
 
 /***/ }),

@@ -213,7 +213,8 @@ describe('import aws-cloudtrail', () => {
 
 describe('exports that stopped early or hold what is no entry (a red team: the window was claimed complete, exit 0)', () => {
   const [key, attach, , , , human] = trailRecords();
-  const window = ['--account', '123456789012', '--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-02T04:00:00Z'];
+  const day = ['--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-02T04:00:00Z'];
+  const window = ['--account', '123456789012', ...day];
   it('an array of CloudTrail pages (jq -s) is read page by page, each page’s NextToken read: one that says more follow stops the window', async () => {
     const slurped = json([{ Records: [key] }, { Records: [attach, human] }]);
     const r = await runImporter('import', 'aws-cloudtrail', { 'in.json': slurped }, ['--actor', ROLE, ...window]);
@@ -234,18 +235,7 @@ describe('exports that stopped early or hold what is no entry (a red team: the w
     const files = {
       'in.json': JSON.stringify([grant, login]) + JSON.stringify({ errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit' }),
     };
-    const windowed = await runImporter('import', 'okta-system-log', files, [
-      '--org',
-      'acme',
-      '--actor',
-      'agent@acme.example',
-      '--since',
-      '2026-12-01',
-      '--until',
-      '2026-12-02',
-      '--now',
-      '2026-12-02T04:00:00Z',
-    ]);
+    const windowed = await runImporter('import', 'okta-system-log', files, ['--org', 'acme', '--actor', 'agent@acme.example', ...day]);
     expect(windowed.code).toBe(1);
     expect(windowed.stderr).toMatch(
       /not an entry of .*an API error body, a page of another shape\?.*cannot be claimed complete for the window/,

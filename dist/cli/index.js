@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1672);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9249);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 1672:
+/***/ 9249:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10872,6 +10872,7 @@ const IMPORTERS = {
         source: 'a GitHub audit-log export',
         listKeys: [],
         places: { kind: 'github' },
+        everyEntryShaped: true,
         mapper: () => githubAuditLog,
         actions: AUDIT_LOG_ACTIONS,
     },
@@ -10879,6 +10880,7 @@ const IMPORTERS = {
         source: 'GitHub webhook deliveries',
         listKeys: [],
         places: { kind: 'github' },
+        everyEntryShaped: false,
         mapper: () => githubWebhook,
         actions: WEBHOOK_ACTIONS,
     },
@@ -10886,6 +10888,7 @@ const IMPORTERS = {
         source: 'a Slack Audit Logs API export',
         listKeys: ['entries'],
         places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
+        everyEntryShaped: true,
         mapper: ({ slack }) => slackAuditLog(slack),
         actions: slackActions,
     },
@@ -10893,6 +10896,7 @@ const IMPORTERS = {
         source: 'AWS CloudTrail',
         listKeys: ['Records', 'Events'],
         places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
+        everyEntryShaped: true,
         mapper: () => awsCloudTrail,
         actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
     },
@@ -10900,6 +10904,7 @@ const IMPORTERS = {
         source: 'a Kubernetes audit log',
         listKeys: ['items'],
         places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
+        everyEntryShaped: true,
         mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
         actions: classActions('kubernetes', 'k8s_rbac_binding'),
     },
@@ -10907,6 +10912,7 @@ const IMPORTERS = {
         source: 'the Okta System Log',
         listKeys: [],
         places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
+        everyEntryShaped: true,
         mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
         actions: classActions('okta', 'idp_admin_role'),
     },
@@ -11111,7 +11117,7 @@ function actorHint(scope, seen) {
     };
 }
 function runImport(s) {
-    const { source, listKeys, mapper: mapperOf } = importer(s.kind);
+    const { source, listKeys, mapper: mapperOf, everyEntryShaped } = importer(s.kind);
     const mapper = mapperOf(s.options);
     const errors = [];
     const skipped = new Map();
@@ -11145,9 +11151,8 @@ function runImport(s) {
                 // Under a window, an object that is no entry of the export (an API error body a paging script
                 // appended, a page of another shape) says the export is not what it claims to be: never a
                 // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
-                // passed as "other event type"). Webhook deliveries are the exception: a raw payload of any
-                // event is one, and only some have a shape of their own.
-                if (s.coverage && s.kind !== 'github-webhook') {
+                // passed as "other event type").
+                if (s.coverage && everyEntryShaped) {
                     errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `not an entry of ${EXPORT_KINDS[s.kind]} (an API error body, a page of another shape?): an export holding it cannot be claimed complete for the window; export again, or give only the entries`));
                     continue;
                 }
@@ -13610,9 +13615,8 @@ class Coverage {
         }
     }
     /** The groups whose scope holds this call. */
-    groupsOf(call) {
+    groupsOf(call, where) {
         const p = call.input.projection;
-        const where = whereOf(call);
         if (p.kind !== 'subject' || !where)
             return [];
         const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
@@ -13625,26 +13629,19 @@ class Coverage {
      * without its owner would otherwise fall outside every export of its organisation (a red team).
      * A statement that covers nothing (repositories for a class without them) places nothing.
      */
-    unplaced(call, time) {
+    unplaced(call, time, where) {
         const p = call.input.projection;
-        const where = whereOf(call);
         const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
-        if (p.kind !== 'subject' || !where || !scope)
+        // Nothing missing (the common case): nothing to look up.
+        if (p.kind !== 'subject' || !where || !scope || (where.owner !== null && (scope.repo === null || where.repo !== null)))
             return null;
         for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
             if (where.providers.length > 0 && !where.providers.includes(g.provider))
                 continue;
-            const missing = g.repos !== null
-                ? scope.repo === null
-                    ? null
-                    : where.owner === null
-                        ? scope.owner
-                        : where.repo === null
-                            ? scope.repo
-                            : null
-                : g.owner !== null && where.owner === null
-                    ? scope.owner
-                    : null;
+            const byRepo = g.repos !== null;
+            if (byRepo && scope.repo === null)
+                continue; // repositories for a class without them: it covers nothing
+            const missing = where.owner === null && (byRepo || g.owner !== null) ? scope.owner : byRepo && where.repo === null ? scope.repo : null;
             if (missing === null)
                 continue;
             const reaches = g.statements.find((s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0);
@@ -13664,7 +13661,8 @@ class Coverage {
             return { kind: 'future' };
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
-        const groups = this.groupsOf(call);
+        const where = whereOf(call);
+        const groups = this.groupsOf(call, where);
         let latest = null;
         for (const g of groups) {
             // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -13689,7 +13687,7 @@ class Coverage {
             if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
-        const unplaced = this.unplaced(call, time);
+        const unplaced = this.unplaced(call, time, where);
         if (unplaced)
             return unplaced;
         const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
@@ -16697,31 +16695,15 @@ async function openReaders(tasks, setup, jobs, entry) {
 
 
 
+
 function discoverAll(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     return ['audit', 'runs'].map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
 }
-/** A path with its links resolved: the nearest part that exists resolved, the rest as written (a cache folder may not exist yet). */
-function realOf(p) {
-    const rest = [];
-    let at = external_node_path_default().resolve(p);
-    for (;;) {
-        try {
-            return external_node_path_default().join((0,external_node_fs_.realpathSync)(at), ...rest.reverse());
-        }
-        catch {
-            const parent = external_node_path_default().dirname(at);
-            if (parent === at)
-                return external_node_path_default().resolve(p);
-            rest.push(external_node_path_default().basename(at));
-            at = parent;
-        }
-    }
-}
 /** The checkout the workspace lies in: the nearest folder above it (or it) holding `.git`, else the workspace itself. */
 function checkoutOf(workspace) {
-    const real = realOf(workspace);
+    const real = canonical(external_node_path_default().resolve(workspace));
     for (let at = real;;) {
         if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.git')))
             return at;
@@ -16739,7 +16721,7 @@ function checkoutOf(workspace) {
  * with links resolved (a link to the runs folder was taken for a folder of its own).
  */
 function cacheClash(settings, found, cacheDir) {
-    const dir = realOf(cacheDir);
+    const dir = canonical(external_node_path_default().resolve(cacheDir));
     // Each input by its path as found and the folder both as given and resolved (one resolution, not
     // one per input: 620 of them cost 30 ms); a folder inside an input's, through a link, is caught below.
     const asGiven = external_node_path_default().resolve(cacheDir);
@@ -16749,7 +16731,7 @@ function cacheClash(settings, found, cacheDir) {
                 return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
-        const root = realOf(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
+        const root = canonical(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
         if (inside(root, dir))
             return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
@@ -17897,8 +17879,8 @@ function buildSettings(given) {
 
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(5655);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -18013,7 +17995,7 @@ async function writeJsonHashing(report, file, hash) {
     // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
     const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
     const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
-    const fh = tmp === null ? await (0,output/* openOutput */.c1)(file) : await (0,promises_.open)(tmp, 'wx', 0o644);
+    const fh = await (tmp === null ? (0,promises_namespaceObject.open)(file, 'w') : (0,promises_namespaceObject.open)(tmp, 'wx', 0o644));
     const writes = [];
     try {
         try {
@@ -18037,11 +18019,11 @@ async function writeJsonHashing(report, file, hash) {
         }
         // The rename replaces a link at `file`, never writing through it.
         if (tmp !== null)
-            await (0,promises_.rename)(tmp, file);
+            await (0,promises_namespaceObject.rename)(tmp, file);
     }
     catch (error) {
         if (tmp !== null)
-            await (0,promises_.rm)(tmp, { force: true });
+            await (0,promises_namespaceObject.rm)(tmp, { force: true });
         (0,output/* removeDirs */.Xr)(made);
         throw error;
     }
@@ -19570,7 +19552,7 @@ const verifyAttestation = {
         if (files.length > 0 && identity !== undefined)
             throw new types_UsageError('conflict', 'verify-attestation: --trusted-key or --certificate-identity, not both');
         // The keyless checks' flags with a key: never read, so never taken silently (a red team: a root that does not exist passed).
-        const keylessOnly = ['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'].filter((f) => flags[f] !== undefined && ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+        const keylessOnly = ['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'].filter((f) => ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
         if (files.length > 0 && keylessOnly.length > 0)
             throw new types_UsageError('conflict', `verify-attestation: ${keylessOnly.map((f) => `--${f}`).join(', ')} check a Sigstore bundle (with --certificate-identity), not a key-signed envelope (--trusted-key)`);
         const [envelopeName, ...more] = rest;
@@ -22017,7 +21999,6 @@ function byteLocation(bytes, offset) {
 /* harmony export */   Gx: () => (/* binding */ cannotWriteText),
 /* harmony export */   X2: () => (/* binding */ makeDirs),
 /* harmony export */   Xr: () => (/* binding */ removeDirs),
-/* harmony export */   c1: () => (/* binding */ openOutput),
 /* harmony export */   hb: () => (/* binding */ outputPlace),
 /* harmony export */   p8: () => (/* binding */ tempBeside)
 /* harmony export */ });
@@ -22025,10 +22006,8 @@ function byteLocation(bytes, offset) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /**
  * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
  * through a symbolic link, since a link at an output path can be committed to the repository the gate
@@ -22037,7 +22016,6 @@ function byteLocation(bytes, offset) {
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
-
 
 
 
@@ -22076,12 +22054,6 @@ function outputPlace(file) {
     }
     throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
 }
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.unlinkSync)(file);
-    return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(file, 'w');
-}
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;
 /**
@@ -22092,7 +22064,7 @@ const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${
  */
 function makeDirs(dir) {
     const missing = [];
-    let at = node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir);
+    let at = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir);
     for (;;) {
         let st = null;
         try {
@@ -22103,10 +22075,10 @@ function makeDirs(dir) {
         }
         if (st) {
             if (!st.isDirectory())
-                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_3___default().resolve(dir)}'`), { code: 'ENOTDIR' });
+                throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir)}'`), { code: 'ENOTDIR' });
             break;
         }
-        const parent = node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(at);
+        const parent = node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(at);
         if (parent === at)
             break;
         missing.push(at);
@@ -22138,7 +22110,7 @@ function removeDirs(made) {
     }
 }
 /** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
-const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_3___default().join(node_path__WEBPACK_IMPORTED_MODULE_3___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
+const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
 
 
 /***/ }),
@@ -22320,13 +22292,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 
 /***/ }),
 

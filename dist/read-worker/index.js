@@ -8397,8 +8397,6 @@ const shapeOnly = {
 
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/output.ts
 /**
  * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
@@ -8408,7 +8406,6 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
  * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
  * refused with its reason.
  */
-
 
 
 
@@ -8446,12 +8443,6 @@ function outputPlace(file) {
         throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
     }
     throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        unlinkSync(file);
-    return open(file, 'w');
 }
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */
 const cannotWriteText = (what, file, error) => `cannot write ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`;

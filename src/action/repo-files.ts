@@ -50,10 +50,10 @@ function headText(workspace: string, rel: string): RepoText | null {
 /** The repository's API path. */
 const repoApi = (ctx: RunContext): string => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
 
-/** GitHub's own words for a failed answer. */
 /** The contents API's base64: the alphabet, padding, and the line breaks GitHub puts every 60 characters. */
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
 
+/** GitHub's own words for a failed answer. */
 const said = (data: unknown): string => (isObject(data) && typeof data['message'] === 'string' ? `: ${data['message']}` : '');
 
 /** A request of the base read; an unreachable API is a configuration error naming what was read, never an internal error. */

@@ -248,9 +248,8 @@ export class Coverage {
   }
 
   /** The groups whose scope holds this call. */
-  private groupsOf(call: Call): Group[] {
+  private groupsOf(call: Call, where: Where | null): Group[] {
     const p = call.input.projection;
-    const where = whereOf(call);
     if (p.kind !== 'subject' || !where) return [];
     const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
     return list.filter((g) => holds(g, where));
@@ -263,25 +262,17 @@ export class Coverage {
    * without its owner would otherwise fall outside every export of its organisation (a red team).
    * A statement that covers nothing (repositories for a class without them) places nothing.
    */
-  private unplaced(call: Call, time: Instant): CallCoverage | null {
+  private unplaced(call: Call, time: Instant, where: Where | null): CallCoverage | null {
     const p = call.input.projection;
-    const where = whereOf(call);
     const scope = p.kind === 'subject' ? classRow(p.subject.action_class)?.scope : null;
-    if (p.kind !== 'subject' || !where || !scope) return null;
+    // Nothing missing (the common case): nothing to look up.
+    if (p.kind !== 'subject' || !where || !scope || (where.owner !== null && (scope.repo === null || where.repo !== null))) return null;
     for (const g of this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? []) {
       if (where.providers.length > 0 && !where.providers.includes(g.provider)) continue;
+      const byRepo = g.repos !== null;
+      if (byRepo && scope.repo === null) continue; // repositories for a class without them: it covers nothing
       const missing =
-        g.repos !== null
-          ? scope.repo === null
-            ? null
-            : where.owner === null
-              ? scope.owner
-              : where.repo === null
-                ? scope.repo
-                : null
-          : g.owner !== null && where.owner === null
-            ? scope.owner
-            : null;
+        where.owner === null && (byRepo || g.owner !== null) ? scope.owner : byRepo && where.repo === null ? scope.repo : null;
       if (missing === null) continue;
       const reaches = g.statements.find(
         (s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0,
@@ -299,7 +290,8 @@ export class Coverage {
     // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
     if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
     if (!call.claim.asserted || call.input.denied) return { kind: 'none' };
-    const groups = this.groupsOf(call);
+    const where = whereOf(call);
+    const groups = this.groupsOf(call, where);
     let latest: StatementInput | null = null;
     for (const g of groups) {
       // The last statement that starts at or before the call; the one ending last among those up to it.
@@ -320,7 +312,7 @@ export class Coverage {
       const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
       if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0) latest = last;
     }
-    const unplaced = this.unplaced(call, time);
+    const unplaced = this.unplaced(call, time, where);
     if (unplaced) return unplaced;
     const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
     const until = plus(time, this.pendingSeconds);

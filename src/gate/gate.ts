@@ -2,7 +2,7 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
@@ -21,6 +21,7 @@ import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
+import { canonical } from './settings/paths.js';
 import type { Settings, UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {
@@ -48,25 +49,9 @@ function discoverAll(settings: Settings): Found {
   return (['audit', 'runs'] as const).map((role) => ({ role, d: discover(settings[role], cwd, workspace, settings.explicit[role], role) }));
 }
 
-/** A path with its links resolved: the nearest part that exists resolved, the rest as written (a cache folder may not exist yet). */
-function realOf(p: string): string {
-  const rest: string[] = [];
-  let at = path.resolve(p);
-  for (;;) {
-    try {
-      return path.join(realpathSync(at), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(at);
-      if (parent === at) return path.resolve(p);
-      rest.push(path.basename(at));
-      at = parent;
-    }
-  }
-}
-
 /** The checkout the workspace lies in: the nearest folder above it (or it) holding `.git`, else the workspace itself. */
 function checkoutOf(workspace: string): string {
-  const real = realOf(workspace);
+  const real = canonical(path.resolve(workspace));
   for (let at = real; ; ) {
     if (existsSync(path.join(at, '.git'))) return at;
     const parent = path.dirname(at);
@@ -83,7 +68,7 @@ function checkoutOf(workspace: string): string {
  * with links resolved (a link to the runs folder was taken for a folder of its own).
  */
 function cacheClash(settings: Settings, found: Found, cacheDir: string): string | null {
-  const dir = realOf(cacheDir);
+  const dir = canonical(path.resolve(cacheDir));
   // Each input by its path as found and the folder both as given and resolved (one resolution, not
   // one per input: 620 of them cost 30 ms); a folder inside an input's, through a link, is caught below.
   const asGiven = path.resolve(cacheDir);
@@ -93,7 +78,7 @@ function cacheClash(settings: Settings, found: Found, cacheDir: string): string 
         return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
   // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
   for (const given of [...settings.runs, ...settings.audit]) {
-    const root = realOf(path.resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
+    const root = canonical(path.resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
     if (inside(root, dir))
       return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
   }

@@ -8,7 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
-import { makeDirs, openOutput, outputPlace, removeDirs, tempBeside } from './output.js';
+import { makeDirs, outputPlace, removeDirs, tempBeside } from './output.js';
 
 const CHUNK = 1 << 20;
 
@@ -122,7 +122,7 @@ async function writeJsonHashing(report: Report, file: string, hash: Hash | null)
   // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
   const inPlace = outputPlace(file) === 'in place';
   const tmp = inPlace ? null : tempBeside(file);
-  const fh = tmp === null ? await openOutput(file) : await open(tmp, 'wx', 0o644);
+  const fh = await (tmp === null ? open(file, 'w') : open(tmp, 'wx', 0o644));
   const writes: Promise<void>[] = [];
   try {
     try {

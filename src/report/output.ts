@@ -7,8 +7,7 @@
  * refused with its reason.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, rmdirSync, type Stats, statSync, unlinkSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readlinkSync, rmdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
@@ -40,12 +39,6 @@ export function outputPlace(file: string): 'replace' | 'replace link' | 'in plac
     throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
   }
   throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-export async function openOutput(file: string): Promise<FileHandle> {
-  if (outputPlace(file) === 'replace link') unlinkSync(file);
-  return open(file, 'w');
 }
 
 /** An output that cannot be written, in the words the CLI (exit 2) and the action (`result=error`) both use. */

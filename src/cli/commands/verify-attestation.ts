@@ -65,8 +65,8 @@ export const verifyAttestation: Command = {
     if (files.length > 0 && identity !== undefined)
       throw new UsageError('conflict', 'verify-attestation: --trusted-key or --certificate-identity, not both');
     // The keyless checks' flags with a key: never read, so never taken silently (a red team: a root that does not exist passed).
-    const keylessOnly = (['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'] as const).filter(
-      (f) => flags[f] !== undefined && ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)),
+    const keylessOnly = (['source-repository', 'source-ref', 'certificate-oidc-issuer', 'trusted-root'] as const).filter((f) =>
+      ctx.argv.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)),
     );
     if (files.length > 0 && keylessOnly.length > 0)
       throw new UsageError(

@@ -107,7 +107,7 @@ function nearestExisting(cwd: string, abs: string): string {
 }
 
 /** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
-function canonical(file: string): string {
+export function canonical(file: string): string {
   const rest: string[] = [];
   for (let dir = file; ; dir = path.dirname(dir)) {
     try {

@@ -42,6 +42,12 @@ export interface ImporterModule {
     | { readonly kind: 'github' }
     | { readonly kind: 'none'; readonly noRepo: string; readonly noOwner: string }
     | { readonly kind: 'tenant'; readonly flag: TenantFlag; readonly word: string; readonly always: boolean };
+  /**
+   * Whether every entry of the export has the kind's shape (read/provider-exports.ts EXPORT_SHAPES):
+   * then an object without it, under a window, is no entry (an API error body) and refused. Webhook
+   * deliveries are not so: a raw payload of any event is one, and only some have a shape of their own.
+   */
+  readonly everyEntryShaped: boolean;
   /** Its mapper, given the kind's options (the kinds that take none ignore them). */
   readonly mapper: (options: ImportOptions) => Mapper;
   /** The CLASS:VERB pairs it maps, per provider it writes records for (every one gets a statement). */
@@ -91,6 +97,7 @@ const IMPORTERS = {
     source: 'a GitHub audit-log export',
     listKeys: [],
     places: { kind: 'github' },
+    everyEntryShaped: true,
     mapper: () => githubAuditLog,
     actions: AUDIT_LOG_ACTIONS,
   },
@@ -98,6 +105,7 @@ const IMPORTERS = {
     source: 'GitHub webhook deliveries',
     listKeys: [],
     places: { kind: 'github' },
+    everyEntryShaped: false,
     mapper: () => githubWebhook,
     actions: WEBHOOK_ACTIONS,
   },
@@ -105,6 +113,7 @@ const IMPORTERS = {
     source: 'a Slack Audit Logs API export',
     listKeys: ['entries'],
     places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
+    everyEntryShaped: true,
     mapper: ({ slack }) => slackAuditLog(slack),
     actions: slackActions,
   },
@@ -112,6 +121,7 @@ const IMPORTERS = {
     source: 'AWS CloudTrail',
     listKeys: ['Records', 'Events'],
     places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
+    everyEntryShaped: true,
     mapper: () => awsCloudTrail,
     actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
   },
@@ -119,6 +129,7 @@ const IMPORTERS = {
     source: 'a Kubernetes audit log',
     listKeys: ['items'],
     places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
+    everyEntryShaped: true,
     mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
     actions: classActions('kubernetes', 'k8s_rbac_binding'),
   },
@@ -126,6 +137,7 @@ const IMPORTERS = {
     source: 'the Okta System Log',
     listKeys: [],
     places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
+    everyEntryShaped: true,
     mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
     actions: classActions('okta', 'idp_admin_role'),
   },

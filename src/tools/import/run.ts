@@ -132,7 +132,7 @@ function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Impor
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
-  const { source, listKeys, mapper: mapperOf } = importer(s.kind);
+  const { source, listKeys, mapper: mapperOf, everyEntryShaped } = importer(s.kind);
   const mapper: Mapper = mapperOf(s.options);
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
@@ -165,9 +165,8 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         // Under a window, an object that is no entry of the export (an API error body a paging script
         // appended, a page of another shape) says the export is not what it claims to be: never a
         // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
-        // passed as "other event type"). Webhook deliveries are the exception: a raw payload of any
-        // event is one, and only some have a shape of their own.
-        if (s.coverage && s.kind !== 'github-webhook') {
+        // passed as "other event type").
+        if (s.coverage && everyEntryShaped) {
           errors.push(
             finding(
               'invalid_artifact',
