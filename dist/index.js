@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2213);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9066);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2213:
+/***/ 9066:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3060,6 +3060,13 @@ class RuleUse {
     rules() {
         return this.policy.rules.filter((r) => this.unused.has(r));
     }
+    /** Adds what other calls used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
+    merge(other) {
+        other.policy.rules.forEach((r, i) => {
+            if (!other.unused.has(r))
+                this.unused.delete(this.policy.rules[i]);
+        });
+    }
 }
 /**
  * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
@@ -3162,6 +3169,7 @@ function shadowing(earlier, later) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
+const callRef = (c) => ({ artifact: c.run.artifact, index: c.input.index, line: c.input.loc.line, order: c.order });
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 function eligibility(input, claim) {
     if (!claim.asserted)
@@ -3745,6 +3753,495 @@ function identity(s) {
     return canonical.ok ? canonical.text : '';
 }
 
+;// CONCATENATED MODULE: ./src/core/explain.ts
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+
+
+
+
+
+
+const at = (d) => `line ${d.loc.line}`;
+const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+/** `record "id" (provider) at file:line` */
+const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(record) {
+    const { signer, trust } = record.input;
+    if (trust.kind === 'trusted')
+        return trust.by.kind === 'key'
+            ? `, signed by trusted signer ${trust.by.keyId}`
+            : `, attested by trusted identity ${(0,core_text/* quote */.hD)(trust.by.signer.identity)}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
+/** `artifact decision N (line L)` */
+const callName = (c) => `${c.artifact} decision ${c.index} (line ${c.line})`;
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
+const NO_READ = 'no later successful read of the same target in this run';
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+function snagText(snag) {
+    switch (snag.kind) {
+        case 'unusable': {
+            const check = snag.record.check;
+            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
+            return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
+        case 'taken':
+            return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
+        case 'other_provider':
+            return `${recordName(snag.record)} is from provider "${(0,core_text/* quote */.hD)(snag.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(snag.callProvider)}"`;
+    }
+}
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+function noRecordText(noRecord, showDigest) {
+    const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
+    if (noRecord.snags.length === 0)
+        return `no audit record binds ${subject}`;
+    const parts = noRecord.snags.map(snagText);
+    const rest = [...noRecord.more.entries()];
+    if (rest.length > 0) {
+        const total = rest.reduce((a, [, k]) => a + k, 0);
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
+        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+    }
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
+/** Why a call earned exactly its level. */
+function outcomeText(outcome) {
+    switch (outcome.level) {
+        case null:
+            return NO_EFFECT;
+        case 'verified':
+            return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
+        case 'observed_confirmed':
+            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
+    }
+}
+const fieldList = (fields) => {
+    if (fields.length === 0)
+        return 'field order or types';
+    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
+    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const projection = u.call.input.projection;
+    if (projection.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const left = projection.subject.target;
+    const right = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof left[k] === 'string' &&
+        typeof right[k] === 'string' &&
+        left[k].toLowerCase() === right[k].toLowerCase());
+}
+/** Why a usable record bound no call. */
+function unmatchedText(unmatched, record) {
+    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
+    switch (unmatched.kind) {
+        case 'same_subject': {
+            if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
+                return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
+            }
+            const parts = [];
+            if (unmatched.otherProvider?.eligibility.ok) {
+                parts.push(`its subject matches ${callName(callRef(unmatched.otherProvider))} but the call targets provider "${(0,core_text/* quote */.hD)(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            }
+            if (unmatched.ineligible)
+                parts.push(`its subject matches ${callName(callRef(unmatched.ineligible))}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`);
+            if (unmatched.verified)
+                parts.push(`${callName(callRef(unmatched.verified.call))} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`);
+            return parts.join('; ');
+        }
+        case 'nearest':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+        case 'no_call':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
+    }
+}
+/** Where a call acted, in words: `on owner/repo` when its target names them. */
+function targetWords(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return '';
+    const { owner, repo } = p.subject.target;
+    return typeof owner === 'string' && typeof repo === 'string' ? ` on ${(0,core_text/* quote */.hD)(owner, 60)}/${(0,core_text/* quote */.hD)(repo, 100)}` : '';
+}
+/** The export a statement describes, in words: its kind, actors and window. */
+function exportWords(s) {
+    const st = s.statement;
+    const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
+    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
+}
+/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
+function effectNotLoggedText(call, s, unusable) {
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
+    const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
+    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
+}
+/** pending: the call's export is not due yet. */
+function pendingText(call, latest, until) {
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    const last = latest
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
+        : 'no export of its scope is committed yet';
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
+}
+
+;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
+
+
+
+
+
+/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
+    }
+}
+/** How a requirement is named in a finding: a `require` rule by its selector, a file's rule by its name, else the default. */
+function requirementName(requirement) {
+    const rule = requirement.rule;
+    if (rule === null)
+        return "the policy's default";
+    return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
+}
+/**
+ * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
+ * record binding it"): whatever records of its subject exist verified another call (one logged entry
+ * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
+ * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
+ */
+const unrecorded = (outcome) => (outcome.level === 'asserted' || outcome.level === 'observed_confirmed') && !outcome.replayed && noRecordOf(outcome) !== null;
+/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
+const noRecordOf = (outcome) => {
+    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+    return why !== null && why.kind === 'no_record' ? why : null;
+};
+/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
+const unusableSnags = (outcome) => {
+    const why = noRecordOf(outcome);
+    return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
+};
+/** A call's coverage, judged against what it earned. */
+function coverageVerdict(coverage, outcome) {
+    switch (coverage.kind) {
+        case 'covered':
+            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+        case 'pending':
+            return unrecorded(outcome) ? coverage : { kind: 'none' };
+        case 'uncovered':
+            return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+        case 'unplaced':
+            return outcome.level === 'verified' ? { kind: 'none' } : coverage;
+        default:
+            return coverage;
+    }
+}
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    const where = callTitle(call);
+    if (coverage.kind === 'future')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+    if (level === null)
+        return out;
+    // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
+    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
+    if (notLogged !== null && claim.level !== 'verified')
+        out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
+    if (coverage.kind === 'pending')
+        out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
+    if (coverage.kind === 'unplaced')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            const why = notLogged ?? whyNotReached(outcome, 'verified');
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (claim.digest !== subject) {
+            // What was not reproduced: the digest the claim names (or that it names none) against the write's
+            // subject, whatever the call earned (a record verifying it later does not make its claim right).
+            const why = claim.digest === null
+                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    // A call that earned more than it claims (verified by a later export: the normal state with nightly
+    // exports) is counted once for the whole report (verify.ts underClaimed), never a finding per call.
+    const required = requirement.level;
+    if (required === null || shortfall.kind === 'met')
+        return out;
+    const name = requirementName(requirement);
+    if (shortfall.kind === 'excused') {
+        const e = shortfall.exception;
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
+        return out;
+    }
+    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
+    if (notLogged !== null)
+        return out;
+    let why;
+    if (!(0,vocabulary/* below */.Gz)(level, required)) {
+        const wants = (requirement.rule?.signedBy ?? []).join(', ');
+        why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
+    }
+    else {
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
+        why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
+        if (!said && coverage.kind === 'uncovered')
+            why = `${why}; no export covers this call's time`;
+    }
+    const severity = requirement.mode === 'warn' ? 'warning' : 'error';
+    const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
+    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+    return out;
+}
+/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
+function suppressedOf(call, outcome, requirement, shortfall) {
+    const level = outcome.level;
+    if (level === null)
+        return null;
+    const where = callTitle(call);
+    if (shortfall.kind === 'excused') {
+        const e = shortfall.exception;
+        return {
+            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+            severity: requirement.mode === 'warn' ? 'warning' : 'error',
+            justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
+        };
+    }
+    const shadow = requirement.shadow;
+    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
+        return null;
+    const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
+    return {
+        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+        severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
+        justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
+    };
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, requirement, shortfall, options, read, coverage) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
+    const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(core_findings/* compareFindings */.Eg);
+    const record = outcome.level === 'verified' ? outcome.record.input : null;
+    return {
+        artifact: call.run.artifact,
+        index: input.index,
+        line: input.loc.line,
+        column: input.loc.column,
+        member: input.loc.member ?? null,
+        tool: input.tool,
+        asserted: claim.asserted,
+        claimed_level: level === null ? null : claim.level,
+        level,
+        required_level: requirement.level,
+        subject_digest: subject,
+        record: record
+            ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
+            : null,
+        reason: outcomeText(outcome),
+        rule: requirement.rule?.name ?? null,
+        mode: requirement.mode,
+        excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
+        grandfathered: requirement.grandfathered,
+        time: input.time === null ? null : rfc3339(input.time),
+        coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
+            ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
+            : coverage.kind === 'pending'
+                ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
+                : null,
+        findings,
+        // A call the export never logged fails on that alone: its shortfall is not counted again.
+        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
+        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
+        pending: coverage.kind === 'pending',
+        effect_not_logged: coverage.kind === 'not_logged',
+        suppressed: suppressedOf(call, outcome, requirement, shortfall),
+    };
+}
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(verdict, name, options) {
+    if (verdict.outcome === 'bound')
+        return null;
+    if (verdict.outcome === 'unmatched') {
+        // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
+        const why = verdict.why;
+        const missing = why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
+            ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
+            : '';
+        return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
+    }
+    if (verdict.outcome === 'awaiting_run')
+        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
+    const check = verdict.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+        case 'duplicate':
+            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+    }
+}
+/** A workflow identity as the report names it. */
+const workflowTrust = (w) => ({
+    identity: w.identity,
+    source_repository: w.sourceRepository,
+    source_ref: w.sourceRef,
+    issuer: w.issuer,
+    signed_at: w.signedAt,
+});
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(verdict, options) {
+    const { record, loc, signer } = verdict.record.input;
+    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
+    const message = recordMessage(verdict, name, options);
+    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
+        ? 'warning'
+        : undefined;
+    const holder = verdict.outcome === 'bound' ? verdict.call : null;
+    const trust = verdict.record.input.trust;
+    const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
+    return {
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: verdict.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: verdict.record.check.recomputed,
+            signer,
+            untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
+            untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+            ...(by ? { trusted_by: workflowTrust(by) } : {}),
+        },
+        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/judge.ts
+
+
+
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
+            w = c.level;
+    return w;
+}
+/** A run's producer as the report names it (§10). */
+function producerOf(attestation) {
+    if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested')
+        return null;
+    if (attestation.kind === 'unchecked')
+        return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
+    if (attestation.by.kind === 'identity')
+        return {
+            key_id: null,
+            name: attestation.name,
+            version: attestation.version,
+            checked: true,
+            identity: workflowTrust(attestation.by.signer),
+        };
+    return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
+}
+const judge_NONE = [];
+function judgeFile(file, judging) {
+    const { requirements, coverage, options } = judging;
+    const usage = requirements.usage();
+    const calls = file.calls.map((call, i) => {
+        if (call.run !== file.run)
+            throw new RangeError(`call ${call.order} is not of ${file.run.artifact}`);
+        const outcome = item(file.outcomes, i);
+        const requirement = requirements.of(call, usage);
+        const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+        // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
+        const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome, usage);
+        return judgeCall(call, outcome, requirement, shortfall, options, file.claimFindings[i] ?? judge_NONE, covered);
+    });
+    if (file.outcomes.length !== calls.length)
+        throw new RangeError(`${file.outcomes.length} outcome(s) for the ${calls.length} call(s) of ${file.run.artifact}`);
+    const attestation = file.run.attestation;
+    return {
+        run: {
+            artifact: file.run.artifact,
+            calls: calls.length,
+            weakest_level: weakest(calls),
+            producer: producerOf(attestation),
+            unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
+        },
+        calls,
+        usage,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -4158,7 +4655,9 @@ function snagIndex(records, holders) {
             else {
                 const holder = holders.get(record);
                 // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+                snag = holder
+                    ? { kind: 'taken', record, holder: callRef(holder) }
+                    : { kind: 'other_provider', record, callProvider: provider ?? '' };
             }
             if (listed.length < SNAGS_LISTED)
                 listed.push(snag);
@@ -4254,7 +4753,46 @@ function unmatchedIndex(calls, allocated, unbound) {
 
 
 
+
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+// `replayed`: a record of the call's subject verifies the same decision read from another copy of its
+// run (below), so an export's silence says nothing of it (docs/coverage.md §3). Decided here, where
+// every call is known: an outcome names other calls by value only (CallRef), never holds them.
+/** Runs found to hold the same decisions, or not (a pair is compared once). */
+const sameRuns = new WeakMap();
+/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
+function sameDecisions(a, b) {
+    let known = sameRuns.get(a);
+    const hit = known?.get(b);
+    if (hit !== undefined)
+        return hit;
+    const same = a.decisions.length === b.decisions.length &&
+        a.decisions.every((x, i) => {
+            const y = b.decisions[i];
+            if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded)
+                return false;
+            if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0))
+                return false;
+            const px = x.projection;
+            const py = y.projection;
+            return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
+        });
+    if (!known)
+        sameRuns.set(a, (known = new WeakMap()));
+    known.set(b, same);
+    return same;
+}
+/**
+ * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
+ * same decisions in the same order; the call at the same place of the other copy is this one, not a
+ * second effect. Another run that merely has a call at the same index and time is not a replay.
+ */
+const replayOf = (call, other) => call.run !== other.run &&
+    call.input.index === other.input.index &&
+    call.input.time !== null &&
+    other.input.time !== null &&
+    compareInstants(call.input.time, other.input.time) === 0 &&
+    sameDecisions(call.run, other.run);
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run, out) {
     // A denied read never confirms anything (§5), whatever status it reports.
@@ -4313,25 +4851,37 @@ function climb(runs, records) {
     for (const run of runs)
         confirmations(run, confirmed);
     const diagnose = diagnoser(calls, records, allocated);
-    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
+    const replayed = (call, why) => why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order]));
+    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord, replayed));
     return { outcomes, records: diagnose.verdicts() };
 }
-function outcomeOf(call, record, read, noRecord) {
+function outcomeOf(call, record, read, noRecord, replayedFor) {
     if (!call.claim.asserted)
         return { level: null };
     if (record)
         return { level: 'verified', record, read: read ?? null };
     const eligibility = call.eligibility;
     if (!eligibility.ok)
-        return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
+        return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false };
     const notVerified = noRecord(eligibility.digest, eligibility.provider);
-    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+    const replayed = replayedFor(call, notVerified);
+    return read ? { level: 'observed_confirmed', read, notVerified, replayed } : { level: 'asserted', why: notVerified, replayed };
 }
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
 ;// CONCATENATED MODULE: ./src/core/requirements.ts
+/**
+ * Requirements (semantics §7, docs/policy.md §3): what each call must reach and what falling short
+ * means. A call is ruled when it asserts a side effect and was not denied, and its run is not
+ * grandfathered; its rule is the policy's (or the default's level); a shortfall is an error
+ * (enforce) or a warning (warn), or excused by a live exception of its rule and binding. An
+ * exception never excuses an honesty failure: those findings are the claims' and records', never
+ * this module's. What the policy file itself says about its exceptions and grandfathered runs
+ * (expired, expiring, unused, stale) is found here too, located in the file.
+ */
+
 
 
 
@@ -4360,23 +4910,56 @@ function factsOf(call) {
 }
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruledCall = (call) => call.claim.asserted && !call.input.denied;
-/** One verification's requirements: decided per call, with what the policy file's own entries earn once every call is judged. */
+/**
+ * What judging some calls used of the policy: the calls each exception excused, the calls an expired
+ * one would have excused (the first named), the rules applied. Each file's calls are judged with
+ * their own, merged in path order, so "the first" is the first of the verification (the files'
+ * calls come in artifact order) and the counts are the same however the files were shared out.
+ */
+class Usage {
+    policy;
+    excused = new Map();
+    lapsed = new Map();
+    rules;
+    constructor(policy) {
+        this.policy = policy;
+        this.rules = new RuleUse(policy);
+    }
+    /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
+    merge(later) {
+        later.policy.exceptions.forEach((e, i) => {
+            const mine = this.policy.exceptions[i];
+            const n = later.excused.get(e);
+            if (n !== undefined)
+                this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
+            const lapsed = later.lapsed.get(e);
+            if (!lapsed)
+                return;
+            const had = this.lapsed.get(mine);
+            if (had)
+                had.count += lapsed.count;
+            else
+                this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
+        });
+        this.rules.merge(later.rules);
+    }
+}
+/**
+ * One verification's requirements: what each call must reach, decided per call and the same for every
+ * file (nothing here changes as calls are judged: what they use is noted in a `Usage`), with what the
+ * policy file's own entries earn once every call is judged.
+ */
 class Requirements {
     policy;
     now;
     /** Exceptions by the binding they excuse. */
     byBinding = new Map();
-    /** Exceptions that excused a call, and expired ones that would have: the calls, by exception. */
-    used = new Map();
-    expiredUse = new Map();
     /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
     grandfatheredRuns = new Map();
     stale = [];
-    use;
     constructor(policy, now, runs, fileSha256 = new Map()) {
         this.policy = policy;
         this.now = now;
-        this.use = new RuleUse(policy);
         for (const e of policy.exceptions) {
             const list = this.byBinding.get(e.binding);
             if (list)
@@ -4408,24 +4991,28 @@ class Requirements {
                 this.grandfatheredRuns.set(run.artifact, entry);
         }
     }
+    /** A fresh tally of what calls use of this policy. */
+    usage() {
+        return new Usage(this.policy);
+    }
     /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
     isGrandfathered(artifact) {
         return this.grandfatheredRuns.has(artifact);
     }
     /** The rule for a call a rule could apply to, its use noted. */
-    ruleOf(facts) {
+    ruleOf(facts, usage) {
         const rule = ruleFor(this.policy, facts);
-        this.use.note(facts, rule);
+        usage.rules.note(facts, rule);
         return rule;
     }
-    /** What a call must reach. */
-    of(call) {
+    /** What a call must reach (the rule it used noted in `usage`). */
+    of(call, usage) {
         const entry = this.grandfatheredRuns.get(call.run.artifact);
         if (entry) {
             // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
             // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
             const facts = ruledCall(call) ? factsOf(call) : null;
-            const rule = facts ? this.ruleOf(facts) : null;
+            const rule = facts ? this.ruleOf(facts, usage) : null;
             const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
             const reason = entry.onlyIn
                 ? `${entry.reason} (added by this pull request; it applies now: the run is on the base with the same bytes)`
@@ -4434,15 +5021,15 @@ class Requirements {
         }
         if (!ruledCall(call))
             return NOT_RULED;
-        const rule = this.ruleOf(factsOf(call));
+        const rule = this.ruleOf(factsOf(call), usage);
         if (rule)
             return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
         if (this.policy.defaultLevel === null)
             return NOT_RULED;
         return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
     }
-    /** How a call earning `outcome` measures against its requirement (an exception used is counted). */
-    measure(call, requirement, outcome) {
+    /** How a call earning `outcome` measures against its requirement (an exception used is counted in `usage`). */
+    measure(call, requirement, outcome, usage) {
         const { rule, level: required } = requirement;
         if (required === null || outcome.level === null)
             return { kind: 'met' };
@@ -4462,31 +5049,30 @@ class Requirements {
             : [];
         const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
         if (live) {
-            this.used.set(live, (this.used.get(live) ?? 0) + 1);
+            usage.excused.set(live, (usage.excused.get(live) ?? 0) + 1);
             return { kind: 'excused', exception: live };
         }
         for (const e of candidates) {
-            const calls = this.expiredUse.get(e) ?? [];
-            calls.push(call);
-            this.expiredUse.set(e, calls);
+            const lapsed = usage.lapsed.get(e);
+            if (lapsed)
+                lapsed.count++;
+            else
+                usage.lapsed.set(e, { first: callRef(call), count: 1 });
         }
         return { kind: 'short', voucher };
     }
-    /** The policy file's own findings, once every call is judged: expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
-    findings(unusedRule) {
+    /** The policy file's own findings, once every call is judged (`usage`: every call's): expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
+    findings(usage, unusedRule) {
         const out = [];
         for (const e of this.policy.exceptions) {
             const who = `owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}`;
             const expired = compareInstants(e.expires, this.now) <= 0;
-            const lapsed = this.expiredUse.get(e);
-            if (expired && lapsed && !this.used.has(e)) {
-                const first = lapsed[0];
-                const where = first
-                    ? ` (${first.run.artifact} decision ${first.input.index}${lapsed.length > 1 ? ` and ${lapsed.length - 1} more call(s)` : ''})`
-                    : '';
+            const lapsed = usage.lapsed.get(e);
+            if (expired && lapsed && !usage.excused.has(e)) {
+                const where = ` (${lapsed.first.artifact} decision ${lapsed.first.index}${lapsed.count > 1 ? ` and ${lapsed.count - 1} more call(s)` : ''})`;
                 out.push((0,core_findings/* finding */.gk)('exception_expired', e.at, `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`));
             }
-            else if (!this.used.has(e))
+            else if (!usage.excused.has(e))
                 out.push(e.onlyIn
                     ? (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base with the same bytes: it applies after merge`, 'notice')
                     : (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
@@ -4495,7 +5081,7 @@ class Requirements {
         }
         for (const { entry, why } of this.stale)
             out.push((0,core_findings/* finding */.gk)('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${(0,core_text/* quote */.hD)(entry.run)}: ${why}; this entry grandfathers nothing`));
-        for (const rule of this.use.rules())
+        for (const rule of usage.rules.rules())
             out.push(unusedRule(rule));
         return out;
     }
@@ -4551,474 +5137,6 @@ function pinnedAuditFiles(policy, fileSha256) {
 
 // EXTERNAL MODULE: ./src/core/severity.ts
 var severity = __nccwpck_require__(432);
-;// CONCATENATED MODULE: ./src/core/explain.ts
-/**
- * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
- * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
- * names at most a few records, so no message grows with the input.
- */
-
-
-
-
-
-const at = (d) => `line ${d.loc.line}`;
-const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
-/** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
-/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
-function signedBy(record) {
-    const { signer, trust } = record.input;
-    if (trust.kind === 'trusted')
-        return trust.by.kind === 'key'
-            ? `, signed by trusted signer ${trust.by.keyId}`
-            : `, attested by trusted identity ${(0,core_text/* quote */.hD)(trust.by.signer.identity)}`;
-    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
-}
-/** `artifact decision N (line L)` */
-const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
-/** How a call is named in its own findings: its tool (or "decision") and its index. */
-const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
-const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
-/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
-const NO_READ = 'no later successful read of the same target in this run';
-const NO_RECORD = 'no audit record binds its subject';
-/** The most common reason, shared rather than rebuilt for every asserted call. */
-const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
-function snagText(snag) {
-    switch (snag.kind) {
-        case 'unusable': {
-            const check = snag.record.check;
-            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
-            return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
-        }
-        case 'taken':
-            return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
-        case 'other_provider':
-            return `${recordName(snag.record)} is from provider "${(0,core_text/* quote */.hD)(snag.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(snag.callProvider)}"`;
-    }
-}
-/** How the snags past the listed few are counted, by kind. */
-const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
-/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
-function noRecordText(noRecord, showDigest) {
-    const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
-    if (noRecord.snags.length === 0)
-        return `no audit record binds ${subject}`;
-    const parts = noRecord.snags.map(snagText);
-    const rest = [...noRecord.more.entries()];
-    if (rest.length > 0) {
-        const total = rest.reduce((a, [, k]) => a + k, 0);
-        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
-        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
-    }
-    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
-}
-const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
-/** Why a call earned exactly its level. */
-function outcomeText(outcome) {
-    switch (outcome.level) {
-        case null:
-            return NO_EFFECT;
-        case 'verified':
-            return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
-        case 'observed_confirmed':
-            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
-        case 'asserted':
-            if (outcome.why.kind === 'ineligible')
-                return outcome.why.reason;
-            return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
-    }
-}
-const fieldList = (fields) => {
-    if (fields.length === 0)
-        return 'field order or types';
-    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
-    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
-};
-/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
-function caseOnly(u, record) {
-    const projection = u.call.input.projection;
-    if (projection.kind !== 'subject' || u.differ.length === 0)
-        return false;
-    const left = projection.subject.target;
-    const right = record.input.record.subject.target;
-    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
-        typeof left[k] === 'string' &&
-        typeof right[k] === 'string' &&
-        left[k].toLowerCase() === right[k].toLowerCase());
-}
-/** Why a usable record bound no call. */
-function unmatchedText(unmatched, record) {
-    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
-    switch (unmatched.kind) {
-        case 'same_subject': {
-            if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
-                return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
-            }
-            const parts = [];
-            if (unmatched.otherProvider?.eligibility.ok) {
-                parts.push(`its subject matches ${callName(unmatched.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
-            }
-            if (unmatched.ineligible)
-                parts.push(`its subject matches ${callName(unmatched.ineligible)}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`);
-            if (unmatched.verified)
-                parts.push(`${callName(unmatched.verified.call)} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`);
-            return parts.join('; ');
-        }
-        case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
-        case 'no_call':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
-    }
-}
-/** Where a call acted, in words: `on owner/repo` when its target names them. */
-function targetWords(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return '';
-    const { owner, repo } = p.subject.target;
-    return typeof owner === 'string' && typeof repo === 'string' ? ` on ${(0,core_text/* quote */.hD)(owner, 60)}/${(0,core_text/* quote */.hD)(repo, 100)}` : '';
-}
-/** The export a statement describes, in words: its kind, actors and window. */
-function exportWords(s) {
-    const st = s.statement;
-    const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
-    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
-}
-/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
-function effectNotLoggedText(call, s, unusable) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-    // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
-    const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
-    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
-}
-/** pending: the call's export is not due yet. */
-function pendingText(call, latest, until) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-    const last = latest
-        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
-        : 'no export of its scope is committed yet';
-    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
-}
-
-;// CONCATENATED MODULE: ./src/core/verdicts.ts
-/**
- * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
- * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; each call's report carries its own findings, so no
- * reporter re-derives them. A record that does not bind a call is always reported with its reason.
- */
-
-
-
-
-
-
-/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
-const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
-/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
-function whyNotReached(outcome, needed) {
-    switch (outcome.level) {
-        case null:
-        case 'verified':
-            return outcomeText(outcome);
-        case 'observed_confirmed':
-            return noRecordText(outcome.notVerified, true);
-        case 'asserted':
-            if (outcome.why.kind === 'ineligible')
-                return outcome.why.reason;
-            return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
-    }
-}
-/** How a requirement is named in a finding: a `require` rule by its selector, a file's rule by its name, else the default. */
-function requirementName(requirement) {
-    const rule = requirement.rule;
-    if (rule === null)
-        return "the policy's default";
-    return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
-}
-/** Runs found to hold the same decisions, or not (a pair is compared once). */
-const sameRuns = new WeakMap();
-/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
-function sameDecisions(a, b) {
-    let known = sameRuns.get(a);
-    const hit = known?.get(b);
-    if (hit !== undefined)
-        return hit;
-    const same = a.decisions.length === b.decisions.length &&
-        a.decisions.every((x, i) => {
-            const y = b.decisions[i];
-            if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded)
-                return false;
-            if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0))
-                return false;
-            const px = x.projection;
-            const py = y.projection;
-            return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
-        });
-    if (!known)
-        sameRuns.set(a, (known = new WeakMap()));
-    known.set(b, same);
-    return same;
-}
-/**
- * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
- * same decisions in the same order; the call at the same place of the other copy is this one, not a
- * second effect. Another run that merely has a call at the same index and time is not a replay.
- */
-const replayOf = (call, other) => call.run !== other.run &&
-    call.input.index === other.input.index &&
-    call.input.time !== null &&
-    other.input.time !== null &&
-    compareInstants(call.input.time, other.input.time) === 0 &&
-    sameDecisions(call.run, other.run);
-/**
- * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
- * record binding it"): whatever records of its subject exist verified another call (one logged entry
- * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
- * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
- */
-function unrecorded(call, outcome) {
-    const why = noRecordOf(outcome);
-    return why !== null && !why.snags.some((s) => s.kind === 'taken' && replayOf(call, s.holder));
-}
-/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
-const noRecordOf = (outcome) => {
-    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
-    return why !== null && why.kind === 'no_record' ? why : null;
-};
-/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
-const unusableSnags = (outcome) => {
-    const why = noRecordOf(outcome);
-    return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
-};
-/** A call's coverage, judged against what it earned. */
-function coverageVerdict(coverage, call, outcome) {
-    switch (coverage.kind) {
-        case 'covered':
-            return unrecorded(call, outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
-        case 'pending':
-            return unrecorded(call, outcome) ? coverage : { kind: 'none' };
-        case 'uncovered':
-            return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
-        case 'unplaced':
-            return outcome.level === 'verified' ? { kind: 'none' } : coverage;
-        default:
-            return coverage;
-    }
-}
-/** The findings a call's claim and its required level earn. */
-function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const out = [];
-    const where = callTitle(call);
-    if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
-    if (level === null)
-        return out;
-    // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
-    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
-    if (notLogged !== null && claim.level !== 'verified')
-        out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
-    if (coverage.kind === 'pending')
-        out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
-    if (coverage.kind === 'unplaced')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
-    if (claim.level === 'verified') {
-        if (level !== 'verified') {
-            const why = notLogged ?? whyNotReached(outcome, 'verified');
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
-        }
-        else if (!claim.legacy && claim.digest !== subject) {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-        }
-    }
-    else if (claim.level === 'observed_confirmed') {
-        const severity = options.strictObserved ? 'error' : 'warning';
-        if (level === 'asserted') {
-            const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
-        }
-        else if (claim.digest !== subject) {
-            // What was not reproduced: the digest the claim names (or that it names none) against the write's
-            // subject, whatever the call earned (a record verifying it later does not make its claim right).
-            const why = claim.digest === null
-                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
-        }
-    }
-    // A call that earned more than it claims (verified by a later export: the normal state with nightly
-    // exports) is counted once for the whole report (verify.ts underClaimed), never a finding per call.
-    const required = requirement.level;
-    if (required === null || shortfall.kind === 'met')
-        return out;
-    const name = requirementName(requirement);
-    if (shortfall.kind === 'excused') {
-        const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
-        return out;
-    }
-    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
-    if (notLogged !== null)
-        return out;
-    let why;
-    if (!(0,vocabulary/* below */.Gz)(level, required)) {
-        const wants = (requirement.rule?.signedBy ?? []).join(', ');
-        why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
-    }
-    else {
-        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
-        why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
-        if (!said && coverage.kind === 'uncovered')
-            why = `${why}; no export covers this call's time`;
-    }
-    const severity = requirement.mode === 'warn' ? 'warning' : 'error';
-    const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
-    return out;
-}
-/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
-function suppressedOf(call, outcome, requirement, shortfall) {
-    const level = outcome.level;
-    if (level === null)
-        return null;
-    const where = callTitle(call);
-    if (shortfall.kind === 'excused') {
-        const e = shortfall.exception;
-        return {
-            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
-            severity: requirement.mode === 'warn' ? 'warning' : 'error',
-            justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
-        };
-    }
-    const shadow = requirement.shadow;
-    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
-        return null;
-    const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
-    return {
-        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
-        severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
-        justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
-    };
-}
-/**
- * A call's report line with its findings.
- * @param read the findings its decision already has (its claim's shape and consistency)
- */
-function judgeCall(call, outcome, requirement, shortfall, options, read, coverage) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
-    const findings = read.length === 0 ? own : [...read, ...own];
-    if (findings.length > 1)
-        findings.sort(core_findings/* compareFindings */.Eg);
-    const record = outcome.level === 'verified' ? outcome.record.input : null;
-    return {
-        artifact: call.run.artifact,
-        index: input.index,
-        line: input.loc.line,
-        column: input.loc.column,
-        member: input.loc.member ?? null,
-        tool: input.tool,
-        asserted: claim.asserted,
-        claimed_level: level === null ? null : claim.level,
-        level,
-        required_level: requirement.level,
-        subject_digest: subject,
-        record: record
-            ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
-            : null,
-        reason: outcomeText(outcome),
-        rule: requirement.rule?.name ?? null,
-        mode: requirement.mode,
-        excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
-        grandfathered: requirement.grandfathered,
-        time: input.time === null ? null : rfc3339(input.time),
-        coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
-            ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
-            : coverage.kind === 'pending'
-                ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
-                : null,
-        findings,
-        // A call the export never logged fails on that alone: its shortfall is not counted again.
-        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
-        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
-        pending: coverage.kind === 'pending',
-        effect_not_logged: coverage.kind === 'not_logged',
-        suppressed: suppressedOf(call, outcome, requirement, shortfall),
-    };
-}
-/** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(verdict, name, options) {
-    if (verdict.outcome === 'bound')
-        return null;
-    if (verdict.outcome === 'unmatched') {
-        // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
-        const why = verdict.why;
-        const missing = why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
-            ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
-            : '';
-        return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
-    }
-    if (verdict.outcome === 'awaiting_run')
-        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
-    const check = verdict.record.check;
-    switch (check.outcome) {
-        case 'inconsistent':
-            return `${name}: ${check.reason}`;
-        case 'untrusted':
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
-        case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
-        case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
-    }
-}
-/** A workflow identity as the report names it. */
-const workflowTrust = (w) => ({
-    identity: w.identity,
-    source_repository: w.sourceRepository,
-    source_ref: w.sourceRef,
-    issuer: w.issuer,
-    signed_at: w.signedAt,
-});
-/** A record's report line, and the finding of a record that does not bind a call. */
-function judgeRecord(verdict, options) {
-    const { record, loc, signer } = verdict.record.input;
-    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
-    const message = recordMessage(verdict, name, options);
-    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
-        ? 'warning'
-        : undefined;
-    const holder = verdict.outcome === 'bound' ? verdict.call : null;
-    const trust = verdict.record.input.trust;
-    const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
-    return {
-        report: {
-            file: loc.file,
-            line: loc.line,
-            column: loc.column,
-            provider: record.provider,
-            record_id: record.record_id,
-            outcome: verdict.outcome,
-            binding_digest: record.binding_digest,
-            recomputed_digest: verdict.record.check.recomputed,
-            signer,
-            untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
-            untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
-            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-            ...(by ? { trusted_by: workflowTrust(by) } : {}),
-        },
-        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/core/verify.ts
 /**
  * verify(evidence, options) → Report: the whole contract of docs/verification-semantics.md as one
@@ -5042,23 +5160,23 @@ function judgeRecord(verdict, options) {
 
 
 
-/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run, first, read) {
-    return run.decisions.map((input, i) => {
+
+/** The calls of one run, with the findings their claims make on their own (shape, consistency), by position. */
+function callsOf(run, first) {
+    const claimFindings = [];
+    const calls = run.decisions.map((input, i) => {
         const reading = input.claim;
         const order = first + i;
         if (reading.kind === 'invalid') {
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            const call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-            read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
-            return call;
+            claimFindings[i] = [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)];
+            return { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
         }
-        const call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
-        if (reading.inconsistencies.length > 0) {
-            read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
-        }
-        return call;
+        if (reading.inconsistencies.length > 0)
+            claimFindings[i] = reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
+        return { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
     });
+    return { calls, claimFindings };
 }
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
 function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
@@ -5106,14 +5224,6 @@ function climbPinned(evidence, pinned, perRun) {
                 held.add(original);
         }
     }
-}
-/** The weakest level among calls that assert a side effect (§9); null when none does. */
-function weakest(calls) {
-    let w = null;
-    for (const c of calls)
-        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
-            w = c.level;
-    return w;
 }
 function count(keys) {
     const map = new Map();
@@ -5164,22 +5274,6 @@ function tallyTotals(runs, calls, records, findings, copies) {
         totals[severity/* SEVERITY_TABLE */.ps[s].total] = severities.get(s) ?? 0;
     return totals;
 }
-/** A run's producer as the report names it (§10). */
-function producerOf(attestation) {
-    if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested')
-        return null;
-    if (attestation.kind === 'unchecked')
-        return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
-    if (attestation.by.kind === 'identity')
-        return {
-            key_id: null,
-            name: attestation.name,
-            version: attestation.version,
-            checked: true,
-            identity: workflowTrust(attestation.by.signer),
-        };
-    return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
-}
 /** The statements as the report lists them, in file order: each usable one, an untrusted one with its code, a second copy naming the first. */
 function statementReports(statements, coverage) {
     const usable = new Set(coverage.usable);
@@ -5221,49 +5315,58 @@ function underClaimed(calls) {
     const one = `${first.tool} claims ${first.claimed_level} but earned ${first.level}`;
     return (0,core_findings/* finding */.gk)('under_claimed', { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) }, later.length === 1 ? `${one}${why}` : `${later.length} call(s) earned a higher level than they claim${why}; the first: ${one}`);
 }
-function verify(evidence, options) {
+/**
+ * Phase 2 (design/threads-that-judge.md): what needs every call and record at once. The records
+ * checked and allocated, each call's outcome decided (the confirming read of its run, a replay of
+ * another copy of its run), and each run file handed on with its calls and their outcomes as one
+ * `FileToJudge`, which `judgeFile` judges on its own.
+ */
+function allocateAll(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
     const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-    const read = new Map();
     let first = 0;
-    const perRun = runs.map((run) => {
-        const calls = callsOf(run, first, read);
-        first += calls.length;
-        return calls;
+    const read = runs.map((run) => {
+        const file = callsOf(run, first);
+        first += file.calls.length;
+        return file;
     });
-    const { records, climbed } = climbPinned(evidence, pinned, perRun);
-    const now = options.now ?? EPOCH;
-    const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
+    const { records, climbed } = climbPinned(evidence, pinned, read.map((f) => f.calls));
+    let from = 0;
+    const files = read.map(({ calls, claimFindings }, i) => ({
+        run: item(runs, i),
+        calls,
+        outcomes: climbed.outcomes.slice(from, (from += calls.length)),
+        claimFindings,
+    }));
+    const requirements = new Requirements(policy, options.now ?? EPOCH, runs, evidence.fileSha256);
     const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
-    const NONE = [];
+    return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
+}
+function verify(evidence, options) {
+    const allocation = allocateAll(evidence, options);
+    // Phase 3: each file judged on its own; merged in path order.
+    return reportOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
+}
+/** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
+function reportOf(evidence, options, allocation, judged) {
+    const policy = options.policy ?? policy_NO_POLICY;
+    const now = options.now ?? EPOCH;
+    const { runs, records, climbed, pinned } = allocation;
+    const { requirements, coverage } = allocation.judging;
+    const usage = requirements.usage();
     const runReports = [];
     const callReports = [];
-    for (const [i, own] of perRun.entries()) {
-        const mine = own.map((call) => {
-            const outcome = item(climbed.outcomes, call.order);
-            const requirement = requirements.of(call);
-            const covered = coverageVerdict(coverage.of(call, call.input.time), call, outcome);
-            // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
-            const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
-            return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
-        });
-        const run = item(runs, i);
-        const attestation = run.attestation;
-        runReports.push({
-            artifact: run.artifact,
-            calls: mine.length,
-            weakest_level: weakest(mine),
-            producer: producerOf(attestation),
-            unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
-        });
-        for (const c of mine)
+    for (const file of judged) {
+        usage.merge(file.usage);
+        runReports.push(file.run);
+        for (const c of file.calls)
             callReports.push(c);
     }
-    const all = perRun.flat();
+    const all = allocation.files.flatMap((f) => f.calls);
     const seen = classesOf(all);
-    const findings = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
+    const findings = [...evidence.findings, ...requirements.findings(usage, (rule) => unusedRequireRule(rule, seen))];
     const warnTrust = options.trustMode === 'warn';
     for (const run of runs) {
         // A grandfathered run is judged for honesty only: its attestation is not asked.

@@ -173,7 +173,11 @@ describe('the ladder (§5)', () => {
   it('a read earlier in the run, a failed read or a read of another target confirms nothing', () => {
     const calls = callsOf([getKey(), addKey(), getKey({ status: 'error' }), getKey({ target: deployKey({ repo: 'other' }) })]);
     const { outcomes } = climb([calls], []);
-    expect(outcomes[1]).toEqual({ level: 'asserted', why: { kind: 'no_record', digest: expect.any(String), snags: [], more: new Map() } });
+    expect(outcomes[1]).toEqual({
+      level: 'asserted',
+      why: { kind: 'no_record', digest: expect.any(String), snags: [], more: new Map() },
+      replayed: false,
+    });
   });
 
   it('a call that asserts nothing carries no rung; a denied call and a call with no subject stay asserted with the reason they cannot climb', () => {

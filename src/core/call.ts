@@ -19,6 +19,20 @@ export interface Call {
   readonly eligibility: Eligibility;
 }
 
+/**
+ * A call named by value: what a reason that names another call carries, never the call itself (a
+ * call holds its whole run; an outcome must cross to the thread that judges its file).
+ */
+export interface CallRef {
+  readonly artifact: string;
+  readonly index: number;
+  readonly line: number;
+  /** The call's `order`: where the allocation finds it again. */
+  readonly order: number;
+}
+
+export const callRef = (c: Call): CallRef => ({ artifact: c.run.artifact, index: c.input.index, line: c.input.loc.line, order: c.order });
+
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
   if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };

@@ -6,7 +6,7 @@
  * unmatched record asks about, so no diagnosis grows quadratically with the input.
  */
 import { binding } from './binding.js';
-import { type Call, isEligible, isIneligible } from './call.js';
+import { type Call, type CallRef, callRef, isEligible, isIneligible } from './call.js';
 import { NearestCalls, type NearestQuery, push, sameField, targetOf } from './nearest.js';
 import { narrowTarget } from './projection.js';
 import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
@@ -18,7 +18,7 @@ export const SNAGS_LISTED = 3;
 /** Why a record whose binding is the call's subject digest did not verify the call. */
 export type Snag =
   | { readonly kind: 'unusable'; readonly record: UnusableRecord }
-  | { readonly kind: 'taken'; readonly record: UsableRecord; readonly holder: Call }
+  | { readonly kind: 'taken'; readonly record: UsableRecord; readonly holder: CallRef }
   | { readonly kind: 'other_provider'; readonly record: UsableRecord; readonly callProvider: string };
 
 /** How snags are counted: an unusable record by its outcome, a usable one by why it did not serve. */
@@ -131,7 +131,9 @@ function snagIndex(
       else {
         const holder = holders.get(record);
         // An unused usable record of this digest was refused for its provider (the only other reason).
-        snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+        snag = holder
+          ? { kind: 'taken', record, holder: callRef(holder) }
+          : { kind: 'other_provider', record, callProvider: provider ?? '' };
       }
       if (listed.length < SNAGS_LISTED) listed.push(snag);
       else more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);

@@ -4,7 +4,7 @@
  * names at most a few records, so no message grows with the input.
  */
 
-import type { Call } from './call.js';
+import { type Call, type CallRef, callRef } from './call.js';
 import { scopeText, windowText } from './coverage.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
 import { placeOf } from './findings.js';
@@ -33,7 +33,7 @@ function signedBy(record: CheckedRecord): string {
 }
 
 /** `artifact decision N (line L)` */
-const callName = (c: Call): string => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+const callName = (c: CallRef): string => `${c.artifact} decision ${c.index} (line ${c.line})`;
 
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 export const callTitle = (c: Call): string => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
@@ -128,21 +128,21 @@ export function unmatchedText(unmatched: Unmatched, record: CheckedRecord): stri
       const parts: string[] = [];
       if (unmatched.otherProvider?.eligibility.ok) {
         parts.push(
-          `its subject matches ${callName(unmatched.otherProvider)} but the call targets provider "${quote(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
+          `its subject matches ${callName(callRef(unmatched.otherProvider))} but the call targets provider "${quote(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
         );
       }
       if (unmatched.ineligible)
         parts.push(
-          `its subject matches ${callName(unmatched.ineligible)}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`,
+          `its subject matches ${callName(callRef(unmatched.ineligible))}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`,
         );
       if (unmatched.verified)
         parts.push(
-          `${callName(unmatched.verified.call)} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`,
+          `${callName(callRef(unmatched.verified.call))} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`,
         );
       return parts.join('; ');
     }
     case 'nearest':
-      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
     case 'no_call':
       return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(unmatched.actionClass))} call with verb ${JSON.stringify(quote(unmatched.verb))} at all)`;
   }

@@ -9,9 +9,10 @@
 import { allocate, type Claimant } from './allocation.js';
 import type { Call } from './call.js';
 import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
-import type { DecisionInput } from './model.js';
+import type { DecisionInput, RunInput } from './model.js';
 import { targetKey } from './projection.js';
 import type { CheckedRecord, UsableRecord } from './records.js';
+import { compareInstants } from './time.js';
 
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 
@@ -20,9 +21,49 @@ export type Outcome =
   | { readonly level: null }
   /** `read`: a later read of the same target that would have confirmed it too (what a rule's `signed-by` falls back to). */
   | { readonly level: 'verified'; readonly record: UsableRecord; readonly read: DecisionInput | null }
-  | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord }
+  | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord; readonly replayed: boolean }
   /** Ineligible, or eligible with no record and no later read of the same target. */
-  | { readonly level: 'asserted'; readonly why: NotVerified };
+  | { readonly level: 'asserted'; readonly why: NotVerified; readonly replayed: boolean };
+
+// `replayed`: a record of the call's subject verifies the same decision read from another copy of its
+// run (below), so an export's silence says nothing of it (docs/coverage.md §3). Decided here, where
+// every call is known: an outcome names other calls by value only (CallRef), never holds them.
+
+/** Runs found to hold the same decisions, or not (a pair is compared once). */
+const sameRuns = new WeakMap<RunInput, WeakMap<RunInput, boolean>>();
+
+/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
+function sameDecisions(a: RunInput, b: RunInput): boolean {
+  let known = sameRuns.get(a);
+  const hit = known?.get(b);
+  if (hit !== undefined) return hit;
+  const same =
+    a.decisions.length === b.decisions.length &&
+    a.decisions.every((x, i) => {
+      const y = b.decisions[i];
+      if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded) return false;
+      if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0)) return false;
+      const px = x.projection;
+      const py = y.projection;
+      return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
+    });
+  if (!known) sameRuns.set(a, (known = new WeakMap()));
+  known.set(b, same);
+  return same;
+}
+
+/**
+ * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
+ * same decisions in the same order; the call at the same place of the other copy is this one, not a
+ * second effect. Another run that merely has a call at the same index and time is not a replay.
+ */
+const replayOf = (call: Call, other: Call): boolean =>
+  call.run !== other.run &&
+  call.input.index === other.input.index &&
+  call.input.time !== null &&
+  other.input.time !== null &&
+  compareInstants(call.input.time, other.input.time) === 0 &&
+  sameDecisions(call.run, other.run);
 
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[]): void {
@@ -87,7 +128,9 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   for (const run of runs) confirmations(run, confirmed);
 
   const diagnose = diagnoser(calls, records, allocated);
-  const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
+  const replayed = (call: Call, why: NoRecord): boolean =>
+    why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order] as Call));
+  const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord, replayed));
   return { outcomes, records: diagnose.verdicts() };
 }
 
@@ -96,11 +139,13 @@ function outcomeOf(
   record: UsableRecord | undefined,
   read: DecisionInput | undefined,
   noRecord: (digest: string, provider: string | null) => NoRecord,
+  replayedFor: (call: Call, why: NoRecord) => boolean,
 ): Outcome {
   if (!call.claim.asserted) return { level: null };
   if (record) return { level: 'verified', record, read: read ?? null };
   const eligibility = call.eligibility;
-  if (!eligibility.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
+  if (!eligibility.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false };
   const notVerified = noRecord(eligibility.digest, eligibility.provider);
-  return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+  const replayed = replayedFor(call, notVerified);
+  return read ? { level: 'observed_confirmed', read, notVerified, replayed } : { level: 'asserted', why: notVerified, replayed };
 }

@@ -262,6 +262,12 @@ export class RuleUse {
   rules(): Rule[] {
     return this.policy.rules.filter((r) => this.unused.has(r));
   }
+  /** Adds what other calls used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
+  merge(other: RuleUse): void {
+    other.policy.rules.forEach((r, i) => {
+      if (!other.unused.has(r)) this.unused.delete(this.policy.rules[i] as Rule);
+    });
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * this module's. What the policy file itself says about its exceptions and grandfathered runs
  * (expired, expiring, unused, stale) is found here too, located in the file.
  */
-import type { Call } from './call.js';
+import { type Call, type CallRef, callRef } from './call.js';
 import { type Finding, finding, inputFinding } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { RunInput } from './model.js';
@@ -62,17 +62,48 @@ function factsOf(call: Call): CallFacts {
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruledCall = (call: Call): boolean => call.claim.asserted && !call.input.denied;
 
-/** One verification's requirements: decided per call, with what the policy file's own entries earn once every call is judged. */
+/**
+ * What judging some calls used of the policy: the calls each exception excused, the calls an expired
+ * one would have excused (the first named), the rules applied. Each file's calls are judged with
+ * their own, merged in path order, so "the first" is the first of the verification (the files'
+ * calls come in artifact order) and the counts are the same however the files were shared out.
+ */
+export class Usage {
+  readonly excused = new Map<PolicyException, number>();
+  readonly lapsed = new Map<PolicyException, { readonly first: CallRef; count: number }>();
+  readonly rules: RuleUse;
+
+  constructor(private readonly policy: Policy) {
+    this.rules = new RuleUse(policy);
+  }
+
+  /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
+  merge(later: Usage): void {
+    later.policy.exceptions.forEach((e, i) => {
+      const mine = this.policy.exceptions[i] as PolicyException;
+      const n = later.excused.get(e);
+      if (n !== undefined) this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
+      const lapsed = later.lapsed.get(e);
+      if (!lapsed) return;
+      const had = this.lapsed.get(mine);
+      if (had) had.count += lapsed.count;
+      else this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
+    });
+    this.rules.merge(later.rules);
+  }
+}
+
+/**
+ * One verification's requirements: what each call must reach, decided per call and the same for every
+ * file (nothing here changes as calls are judged: what they use is noted in a `Usage`), with what the
+ * policy file's own entries earn once every call is judged.
+ */
 export class Requirements {
   /** Exceptions by the binding they excuse. */
   private readonly byBinding = new Map<string, PolicyException[]>();
-  /** Exceptions that excused a call, and expired ones that would have: the calls, by exception. */
-  private readonly used = new Map<PolicyException, number>();
-  private readonly expiredUse = new Map<PolicyException, Call[]>();
   /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
   private readonly grandfatheredRuns = new Map<string, Grandfathered>();
   private readonly stale: { readonly entry: Grandfathered; readonly why: string }[] = [];
-  private readonly use: RuleUse;
 
   constructor(
     private readonly policy: Policy,
@@ -80,7 +111,6 @@ export class Requirements {
     runs: readonly RunInput[],
     fileSha256: ReadonlyMap<string, string> = new Map(),
   ) {
-    this.use = new RuleUse(policy);
     for (const e of policy.exceptions) {
       const list = this.byBinding.get(e.binding);
       if (list) list.push(e);
@@ -108,26 +138,31 @@ export class Requirements {
     }
   }
 
+  /** A fresh tally of what calls use of this policy. */
+  usage(): Usage {
+    return new Usage(this.policy);
+  }
+
   /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
   isGrandfathered(artifact: string): boolean {
     return this.grandfatheredRuns.has(artifact);
   }
 
   /** The rule for a call a rule could apply to, its use noted. */
-  private ruleOf(facts: CallFacts): Rule | null {
+  private ruleOf(facts: CallFacts, usage: Usage): Rule | null {
     const rule = ruleFor(this.policy, facts);
-    this.use.note(facts, rule);
+    usage.rules.note(facts, rule);
     return rule;
   }
 
-  /** What a call must reach. */
-  of(call: Call): Requirement {
+  /** What a call must reach (the rule it used noted in `usage`). */
+  of(call: Call, usage: Usage): Requirement {
     const entry = this.grandfatheredRuns.get(call.run.artifact);
     if (entry) {
       // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
       // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
       const facts = ruledCall(call) ? factsOf(call) : null;
-      const rule = facts ? this.ruleOf(facts) : null;
+      const rule = facts ? this.ruleOf(facts, usage) : null;
       const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
       const reason = entry.onlyIn
         ? `${entry.reason} (added by this pull request; it applies now: the run is on the base with the same bytes)`
@@ -135,14 +170,14 @@ export class Requirements {
       return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason } };
     }
     if (!ruledCall(call)) return NOT_RULED;
-    const rule = this.ruleOf(factsOf(call));
+    const rule = this.ruleOf(factsOf(call), usage);
     if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
     if (this.policy.defaultLevel === null) return NOT_RULED;
     return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
   }
 
-  /** How a call earning `outcome` measures against its requirement (an exception used is counted). */
-  measure(call: Call, requirement: Requirement, outcome: Outcome): Shortfall {
+  /** How a call earning `outcome` measures against its requirement (an exception used is counted in `usage`). */
+  measure(call: Call, requirement: Requirement, outcome: Outcome, usage: Usage): Shortfall {
     const { rule, level: required } = requirement;
     if (required === null || outcome.level === null) return { kind: 'met' };
     const voucher = voucherOf(outcome);
@@ -161,29 +196,26 @@ export class Requirements {
         : [];
     const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
     if (live) {
-      this.used.set(live, (this.used.get(live) ?? 0) + 1);
+      usage.excused.set(live, (usage.excused.get(live) ?? 0) + 1);
       return { kind: 'excused', exception: live };
     }
     for (const e of candidates) {
-      const calls = this.expiredUse.get(e) ?? [];
-      calls.push(call);
-      this.expiredUse.set(e, calls);
+      const lapsed = usage.lapsed.get(e);
+      if (lapsed) lapsed.count++;
+      else usage.lapsed.set(e, { first: callRef(call), count: 1 });
     }
     return { kind: 'short', voucher };
   }
 
-  /** The policy file's own findings, once every call is judged: expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
-  findings(unusedRule: (rule: Rule) => Finding): Finding[] {
+  /** The policy file's own findings, once every call is judged (`usage`: every call's): expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
+  findings(usage: Usage, unusedRule: (rule: Rule) => Finding): Finding[] {
     const out: Finding[] = [];
     for (const e of this.policy.exceptions) {
       const who = `owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}`;
       const expired = compareInstants(e.expires, this.now) <= 0;
-      const lapsed = this.expiredUse.get(e);
-      if (expired && lapsed && !this.used.has(e)) {
-        const first = lapsed[0];
-        const where = first
-          ? ` (${first.run.artifact} decision ${first.input.index}${lapsed.length > 1 ? ` and ${lapsed.length - 1} more call(s)` : ''})`
-          : '';
+      const lapsed = usage.lapsed.get(e);
+      if (expired && lapsed && !usage.excused.has(e)) {
+        const where = ` (${lapsed.first.artifact} decision ${lapsed.first.index}${lapsed.count > 1 ? ` and ${lapsed.count - 1} more call(s)` : ''})`;
         out.push(
           finding(
             'exception_expired',
@@ -191,7 +223,7 @@ export class Requirements {
             `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`,
           ),
         );
-      } else if (!this.used.has(e))
+      } else if (!usage.excused.has(e))
         out.push(
           e.onlyIn
             ? finding(
@@ -215,7 +247,7 @@ export class Requirements {
       out.push(
         finding('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${quote(entry.run)}: ${why}; this entry grandfathers nothing`),
       );
-    for (const rule of this.use.rules()) out.push(unusedRule(rule));
+    for (const rule of usage.rules.rules()) out.push(unusedRule(rule));
     return out;
   }
 }

@@ -20,11 +20,11 @@ import {
 } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { RunInput, StatementInput, VerifyOptions } from './model.js';
+import type { StatementInput, VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
-import { compareInstants, type Instant, rfc3339 } from './time.js';
+import { type Instant, rfc3339 } from './time.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
@@ -68,52 +68,14 @@ export type CoverageVerdict =
   | { readonly kind: 'uncovered' }
   | { readonly kind: 'unplaced'; readonly field: string; readonly statement: StatementInput };
 
-/** Runs found to hold the same decisions, or not (a pair is compared once). */
-const sameRuns = new WeakMap<RunInput, WeakMap<RunInput, boolean>>();
-
-/** Whether two runs hold the same decisions in the same order (one run file committed twice): each decision's time, tool, effect, status and subject. */
-function sameDecisions(a: RunInput, b: RunInput): boolean {
-  let known = sameRuns.get(a);
-  const hit = known?.get(b);
-  if (hit !== undefined) return hit;
-  const same =
-    a.decisions.length === b.decisions.length &&
-    a.decisions.every((x, i) => {
-      const y = b.decisions[i];
-      if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded) return false;
-      if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0)) return false;
-      const px = x.projection;
-      const py = y.projection;
-      return px.kind === 'subject' ? py.kind === 'subject' && px.digest === py.digest : py.kind === px.kind;
-    });
-  if (!known) sameRuns.set(a, (known = new WeakMap()));
-  known.set(b, same);
-  return same;
-}
-
-/**
- * The same decision read twice: a run file committed twice (or a bundle and its events) holds the
- * same decisions in the same order; the call at the same place of the other copy is this one, not a
- * second effect. Another run that merely has a call at the same index and time is not a replay.
- */
-const replayOf = (call: Call, other: Call): boolean =>
-  call.run !== other.run &&
-  call.input.index === other.input.index &&
-  call.input.time !== null &&
-  other.input.time !== null &&
-  compareInstants(call.input.time, other.input.time) === 0 &&
-  sameDecisions(call.run, other.run);
-
 /**
  * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
  * record binding it"): whatever records of its subject exist verified another call (one logged entry
  * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
  * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
  */
-function unrecorded(call: Call, outcome: Outcome): boolean {
-  const why = noRecordOf(outcome);
-  return why !== null && !why.snags.some((s) => s.kind === 'taken' && replayOf(call, s.holder));
-}
+const unrecorded = (outcome: Outcome): boolean =>
+  (outcome.level === 'asserted' || outcome.level === 'observed_confirmed') && !outcome.replayed && noRecordOf(outcome) !== null;
 
 /** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
 const noRecordOf = (outcome: Outcome): NoRecord | null => {
@@ -128,12 +90,12 @@ const unusableSnags = (outcome: Outcome): boolean => {
 };
 
 /** A call's coverage, judged against what it earned. */
-export function coverageVerdict(coverage: CallCoverage, call: Call, outcome: Outcome): CoverageVerdict {
+export function coverageVerdict(coverage: CallCoverage, outcome: Outcome): CoverageVerdict {
   switch (coverage.kind) {
     case 'covered':
-      return unrecorded(call, outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+      return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
     case 'pending':
-      return unrecorded(call, outcome) ? coverage : { kind: 'none' };
+      return unrecorded(outcome) ? coverage : { kind: 'none' };
     case 'uncovered':
       return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
     case 'unplaced':

@@ -12,10 +12,11 @@ import type { Claim } from './claims.js';
 import { Coverage, coversNothing, providersNamed, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
+import { type FileJudgement, type FileToJudge, type Judging, judgeFile, weakest } from './judge.js';
 import { type Climb, climb } from './ladder.js';
 import { item } from './lists.js';
 import type { Location } from './location.js';
-import type { Attestation, Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
+import type { Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleJson } from './policy.js';
 import { type CheckedRecord, checkRecords } from './records.js';
 import {
@@ -27,33 +28,29 @@ import {
   type RunReport,
   type Totals,
 } from './report.js';
-import { classesOf, pinnedAuditFiles, Requirements, type Shortfall, unusedRequireRule } from './requirements.js';
+import { classesOf, pinnedAuditFiles, Requirements, unusedRequireRule } from './requirements.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
-import { coverageVerdict, judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
+import { judgeRecord } from './verdicts.js';
 import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
-/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run: RunInput, first: number, read: Map<Call, Finding[]>): Call[] {
-  return run.decisions.map((input, i): Call => {
+/** The calls of one run, with the findings their claims make on their own (shape, consistency), by position. */
+function callsOf(run: RunInput, first: number): { readonly calls: Call[]; readonly claimFindings: (Finding[] | undefined)[] } {
+  const claimFindings: (Finding[] | undefined)[] = [];
+  const calls = run.decisions.map((input, i): Call => {
     const reading = input.claim;
     const order = first + i;
     if (reading.kind === 'invalid') {
       const claim: Claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-      const call: Call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-      read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
-      return call;
+      claimFindings[i] = [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)];
+      return { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
     }
-    const call: Call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
-    if (reading.inconsistencies.length > 0) {
-      read.set(
-        call,
-        reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)),
-      );
-    }
-    return call;
+    if (reading.inconsistencies.length > 0)
+      claimFindings[i] = reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
+    return { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
   });
+  return { calls, claimFindings };
 }
 
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
@@ -105,13 +102,6 @@ function climbPinned(
       if (original && pinned.get(r.input.loc.file) && r.check.recomputed !== null && over.has(r.check.recomputed)) held.add(original);
     }
   }
-}
-
-/** The weakest level among calls that assert a side effect (§9); null when none does. */
-function weakest(calls: readonly CallReport[]): Level | null {
-  let w: Level | null = null;
-  for (const c of calls) if (c.level !== null && (w === null || below(c.level, w))) w = c.level;
-  return w;
 }
 
 function count<K extends string>(keys: Iterable<K>): Map<K, number> {
@@ -168,22 +158,6 @@ function tallyTotals(
   return totals as Totals;
 }
 
-/** A run's producer as the report names it (§10). */
-function producerOf(attestation: Attestation | undefined): RunReport['producer'] {
-  if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested') return null;
-  if (attestation.kind === 'unchecked')
-    return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
-  if (attestation.by.kind === 'identity')
-    return {
-      key_id: null,
-      name: attestation.name,
-      version: attestation.version,
-      checked: true,
-      identity: workflowTrust(attestation.by.signer),
-    };
-  return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
-}
-
 /** The statements as the report lists them, in file order: each usable one, an untrusted one with its code, a second copy naming the first. */
 function statementReports(statements: readonly StatementInput[], coverage: Coverage): CoverageReport[] {
   const usable = new Set(coverage.usable);
@@ -232,49 +206,81 @@ function underClaimed(calls: readonly CallReport[]): Finding | null {
   );
 }
 
-export function verify(evidence: Evidence, options: VerifyOptions): Report {
+/** What the allocation (phase 2) leaves: the files to judge and what judging reads, and what the report's tail reads. */
+export interface Allocation {
+  /** The runs in path order, one file to judge each (its calls in `Call.order`). */
+  readonly runs: readonly RunInput[];
+  readonly files: readonly FileToJudge[];
+  readonly judging: Judging;
+  readonly records: readonly CheckedRecord[];
+  readonly climbed: Climb;
+  readonly pinned: ReadonlyMap<string, ReadonlySet<string> | null>;
+}
+
+/**
+ * Phase 2 (design/threads-that-judge.md): what needs every call and record at once. The records
+ * checked and allocated, each call's outcome decided (the confirming read of its run, a replay of
+ * another copy of its run), and each run file handed on with its calls and their outcomes as one
+ * `FileToJudge`, which `judgeFile` judges on its own.
+ */
+export function allocateAll(evidence: Evidence, options: VerifyOptions): Allocation {
   const policy = options.policy ?? NO_POLICY;
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
   // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
   const pinned = pinnedAuditFiles(policy, evidence.fileSha256 ?? new Map());
-  const read = new Map<Call, Finding[]>();
   let first = 0;
-  const perRun = runs.map((run) => {
-    const calls = callsOf(run, first, read);
-    first += calls.length;
-    return calls;
+  const read = runs.map((run) => {
+    const file = callsOf(run, first);
+    first += file.calls.length;
+    return file;
   });
-
-  const { records, climbed } = climbPinned(evidence, pinned, perRun);
-  const now = options.now ?? EPOCH;
-  const requirements = new Requirements(policy, now, runs, evidence.fileSha256);
+  const { records, climbed } = climbPinned(
+    evidence,
+    pinned,
+    read.map((f) => f.calls),
+  );
+  let from = 0;
+  const files = read.map(
+    ({ calls, claimFindings }, i): FileToJudge => ({
+      run: item(runs, i),
+      calls,
+      outcomes: climbed.outcomes.slice(from, (from += calls.length)),
+      claimFindings,
+    }),
+  );
+  const requirements = new Requirements(policy, options.now ?? EPOCH, runs, evidence.fileSha256);
   const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
-  const NONE: readonly Finding[] = [];
+  return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
+}
+
+export function verify(evidence: Evidence, options: VerifyOptions): Report {
+  const allocation = allocateAll(evidence, options);
+  // Phase 3: each file judged on its own; merged in path order.
+  return reportOf(
+    evidence,
+    options,
+    allocation,
+    allocation.files.map((f) => judgeFile(f, allocation.judging)),
+  );
+}
+
+/** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
+function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Allocation, judged: readonly FileJudgement[]): Report {
+  const policy = options.policy ?? NO_POLICY;
+  const now = options.now ?? EPOCH;
+  const { runs, records, climbed, pinned } = allocation;
+  const { requirements, coverage } = allocation.judging;
+  const usage = requirements.usage();
   const runReports: RunReport[] = [];
   const callReports: CallReport[] = [];
-  for (const [i, own] of perRun.entries()) {
-    const mine = own.map((call) => {
-      const outcome = item(climbed.outcomes, call.order);
-      const requirement = requirements.of(call);
-      const covered = coverageVerdict(coverage.of(call, call.input.time), call, outcome);
-      // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
-      const shortfall: Shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
-      return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
-    });
-    const run = item(runs, i);
-    const attestation = run.attestation;
-    runReports.push({
-      artifact: run.artifact,
-      calls: mine.length,
-      weakest_level: weakest(mine),
-      producer: producerOf(attestation),
-      unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
-    });
-    for (const c of mine) callReports.push(c);
+  for (const file of judged) {
+    usage.merge(file.usage);
+    runReports.push(file.run);
+    for (const c of file.calls) callReports.push(c);
   }
-  const all = perRun.flat();
+  const all = allocation.files.flatMap((f) => f.calls);
   const seen = classesOf(all);
-  const findings: Finding[] = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
+  const findings: Finding[] = [...evidence.findings, ...requirements.findings(usage, (rule) => unusedRequireRule(rule, seen))];
   const warnTrust = options.trustMode === 'warn';
   for (const run of runs) {
     // A grandfathered run is judged for honesty only: its attestation is not asked.

@@ -1,0 +1,208 @@
+/**
+ * The seam between the allocation and judging (design/threads-that-judge.md, stop 1): a run file is
+ * judged from its `FileToJudge` alone, so a copy of it (what would cross to another thread) judges to
+ * the same lines; what files used of the policy adds up whatever the split; a file handed outcomes
+ * that are not its calls' is refused, never judged.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { binding } from '../../src/core/binding.js';
+import { prepareDecision } from '../../src/core/decision.js';
+import { type FileJudgement, judgeFile } from '../../src/core/judge.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput, StatementInput } from '../../src/core/model.js';
+import { parseRfc3339 } from '../../src/core/time.js';
+import { allocateAll, verify } from '../../src/core/verify.js';
+import { checkStatement } from '../../src/read/coverage-statement.js';
+import { readPolicyFile } from '../../src/read/policy-file.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
+import { coverageStatement, decision, deployKey, record } from '../support/corpus.js';
+
+beforeAll(loadYamlParser);
+
+const at = (s: string) => {
+  const t = parseRfc3339(s);
+  if (!t.ok) throw new Error(t.reason);
+  return t.value;
+};
+const NOW = at('2026-12-01T12:00:00Z');
+const REPOS = ['a', 'prod-b'];
+const keyOn = (repo: string, provider: string | null) => deployKey({ owner: 'org', provider, repo, title: 'k' });
+
+const arbDecision = fc.record({
+  repo: fc.constantFrom(...REPOS),
+  verb: fc.constantFrom('create', 'delete', 'get'),
+  provider: fc.constantFrom('github', 'gitlab', null),
+  asserted: fc.boolean(),
+  claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'none') as fc.Arbitrary<
+    'asserted' | 'observed_confirmed' | 'verified' | 'none'
+  >,
+  status: fc.constantFrom('success', 'error'),
+  hour: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
+});
+type Drawn = typeof arbDecision extends fc.Arbitrary<infer T> ? T : never;
+
+const arbCase = fc.record({
+  runs: fc.array(fc.array(arbDecision, { maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+  // Runs committed twice (a replay: the same decisions, the same times).
+  copies: fc.array(fc.nat(3), { maxLength: 2 }),
+  records: fc.array(
+    fc.record({ repo: fc.constantFrom(...REPOS), verb: fc.constantFrom('create', 'delete'), id: fc.constantFrom('1', '2', '3', '4') }),
+    { maxLength: 6 },
+  ),
+  exceptions: fc.array(fc.record({ run: fc.nat(3), i: fc.nat(4), expired: fc.boolean() }), { maxLength: 3 }),
+  covered: fc.boolean(),
+});
+
+/** The digest of the 400 reports by afc0edb's verify() (computed with that commit's src/core). */
+const PINNED = '9a59dbe5e81a533d398c3087e44d76b3209625383ff6ad869d3608dbb3dd27bf';
+
+const hour = (h: number) => at(`2026-11-${29 + Math.floor(h / 24)}T${String(h % 24).padStart(2, '0')}:00:00Z`);
+
+function runOf(ds: readonly Drawn[], artifact: string): RunInput {
+  return {
+    artifact,
+    decisions: ds.map((d, i) =>
+      prepareDecision(
+        { file: artifact, line: 3 * i + 2, column: 3 },
+        i,
+        decision({
+          tool: 'github.x',
+          verb: d.verb,
+          resourceType: 'github_deploy_key',
+          target: keyOn(d.repo, d.provider),
+          asserted: d.asserted,
+          claim: d.claim,
+          status: d.status,
+        }),
+        d.hour === null ? null : hour(d.hour),
+      ),
+    ),
+  };
+}
+
+type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
+
+function build(c: Case): { evidence: Evidence; options: Parameters<typeof verify>[1] } {
+  const runs = c.runs.map((ds, i) => runOf(ds, `runs/${i}.json`));
+  c.copies.forEach((k, j) => {
+    const ds = c.runs[k];
+    if (ds) runs.push(runOf(ds, `runs/copy-${j}.json`));
+  });
+  const records = c.records.map((r, i): RecordInput => {
+    const rec = record(
+      'github',
+      r.id,
+      decision({ tool: 't', verb: r.verb, resourceType: 'github_deploy_key', target: keyOn(r.repo, null) }),
+    );
+    return {
+      loc: { file: 'audit/a.json', line: i + 1, column: 1 },
+      record: rec as unknown as AuditRecord,
+      recomputed: binding(rec['subject']),
+      signer: null,
+      trust: { kind: 'unchecked' },
+    };
+  });
+  const statements: StatementInput[] = [];
+  if (c.covered) {
+    const s = checkStatement(coverageStatement('2026-11-29', '2026-11-30', { actors: ['bot'] }) as never);
+    if (!s.ok) throw new Error(s.reason);
+    statements.push({ loc: { file: 'audit/s.json', line: 1, column: 1 }, statement: s.value, signer: null, trust: { kind: 'unchecked' } });
+  }
+  const excepted = c.exceptions.flatMap((e) => {
+    const d = runs[e.run]?.decisions[e.i];
+    return d?.projection.kind === 'subject'
+      ? [`  - {binding: "${d.projection.digest}", rule: prod, reason: r, owner: o, expires: ${e.expired ? '2026-11-01' : '2027-06-01'}}`]
+      : [];
+  });
+  const text = `version: 1\ndefault: observed_confirmed\nrules:\n  - name: prod\n    match:\n      class: github_deploy_key\n      verb: create\n      target:\n        repo: [prod-*]\n    require: verified\n${excepted.length > 0 ? `exceptions:\n${excepted.join('\n')}\n` : ''}`;
+  const policy = readPolicyFile(text, {
+    path: '.github/receipt-gate.yml',
+    commit: null,
+    now: NOW,
+    signers: { keyIds: [], identities: [] },
+  });
+  if (!policy.ok) throw new Error(policy.reason.map((f) => f.message).join('; '));
+  return {
+    evidence: { runs, records, statements, findings: [] },
+    options: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy: policy.value },
+  };
+}
+
+describe('judging a file on its own (design/threads-that-judge.md, stop 1)', () => {
+  it('a copy of each file to judge (what would cross to a thread) judges to the same lines as verify(), and its use of the policy adds up to the same findings', () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const { evidence, options } = build(c);
+        const report = verify(evidence, options);
+        const allocation = allocateAll(evidence, options);
+        const copied = allocation.files.map((f) => judgeFile(structuredClone(f), allocation.judging));
+        expect(JSON.stringify(copied.map((j) => j.run))).toBe(JSON.stringify(report.runs));
+        expect(JSON.stringify(copied.flatMap((j) => j.calls))).toBe(JSON.stringify(report.calls));
+        // What the files used of the policy, merged in path order, says what the whole verification says.
+        const usage = allocation.judging.requirements.usage();
+        for (const j of copied) usage.merge(j.usage);
+        const said = allocation.judging.requirements.findings(usage, (rule) => ({ code: 'rule_unused', rule: rule.name }) as never);
+        const codes = report.findings.filter((f) => f.code.startsWith('exception_')).map((f) => `${f.code} ${f.message}`);
+        expect(said.filter((f) => f.code.startsWith('exception_')).map((f) => `${f.code} ${f.message}`)).toEqual(codes);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the reports of 400 generated corpora are, byte for byte, those of the build before the seam (afc0edb: one verify() over every call)', () => {
+    // Both paths cannot stay side by side, so the old one's reports are pinned by digest; a change
+    // that means to alter a report re-pins it (and says why in its commit).
+    const hash = createHash('sha256');
+    for (const c of fc.sample(arbCase, { seed: 44, numRuns: 400 })) {
+      const { evidence, options } = build(c);
+      hash.update(JSON.stringify(verify(evidence, options)));
+    }
+    expect(hash.digest('hex')).toBe(PINNED);
+  });
+
+  it('an expired exception names the first call it would have excused across files, and counts the rest, however the files were judged', () => {
+    const { evidence, options } = build({
+      runs: [
+        [{ repo: 'prod-b', verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: null }],
+        [{ repo: 'prod-b', verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: null }],
+      ],
+      copies: [],
+      records: [],
+      exceptions: [{ run: 0, i: 0, expired: true }],
+      covered: false,
+    });
+    const allocation = allocateAll(evidence, options);
+    const [a, b] = allocation.files.map((f) => judgeFile(f, allocation.judging));
+    const usage = allocation.judging.requirements.usage();
+    usage.merge((a as FileJudgement).usage);
+    usage.merge((b as FileJudgement).usage);
+    const expired = allocation.judging.requirements
+      .findings(usage, () => {
+        throw new Error('no rule is unused');
+      })
+      .find((f) => f.code === 'exception_expired');
+    expect(expired?.message).toContain('(runs/0.json decision 0 and 1 more call(s))');
+    expect(verify(evidence, options).findings.find((f) => f.code === 'exception_expired')?.message).toBe(expired?.message);
+  });
+
+  it('a file handed outcomes that are not its calls’ is refused, never judged: too few, or calls of another run', () => {
+    const { evidence, options } = build({
+      runs: [
+        [{ repo: 'a', verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: null }],
+        [{ repo: 'a', verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: null }],
+      ],
+      copies: [],
+      records: [],
+      exceptions: [],
+      covered: false,
+    });
+    const { files, judging } = allocateAll(evidence, options);
+    const [a, b] = files as [NonNullable<(typeof files)[0]>, NonNullable<(typeof files)[0]>];
+    expect(() => judgeFile({ ...a, outcomes: [] }, judging)).toThrow(/no element at 0 of 0/);
+    expect(() => judgeFile({ ...a, outcomes: [...a.outcomes, ...b.outcomes] }, judging)).toThrow(
+      /2 outcome\(s\) for the 1 call\(s\) of runs\/0.json/,
+    );
+    expect(() => judgeFile({ ...a, calls: b.calls }, judging)).toThrow(/call 1 is not of runs\/0.json/);
+  });
+});
