@@ -271,6 +271,57 @@ describe('paths on the command line (§6)', () => {
       ROOT,
     );
     expect(beside.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
+    // Beside its file, a "sidecar" that holds evidence is that evidence renamed (a red team: a failing
+    // run as ok.json.sha256 beside ok.json passed, exit 0): a JSON document, a JSON object line, gzip
+    // bytes, or more than a sidecar's size. Real ones stay quiet: a sha256sum line, an armoured
+    // signature, a PEM certificate, a licence, a Sigstore bundle under a Sigstore name.
+    const failing = json(surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]));
+    const disguised = await cliJson(
+      [
+        '-C',
+        workspace({
+          '.assay/runs/r.json': run,
+          '.assay/runs/r.json.sha256': failing,
+          '.assay/runs/r.json.license': `MIT licence\n\n${JSON.stringify({ type: 'assay.tool.decision', data: {} })}\n`,
+          '.assay/runs/r.json.sig': Buffer.from([0x1f, 0x8b, 8, 0]),
+          '.assay/runs/r.json.pem': 'x'.repeat((1 << 20) + 1),
+          '.assay/runs/r.json.bundle': '{"mediaType": "text/plain"}',
+        }),
+      ],
+      ROOT,
+    );
+    expect(disguised.code).toBe(1);
+    expect(
+      disguised.report.findings
+        .filter((f) => f.code === 'invalid_artifact')
+        .map((f) => [f.file, f.line, f.severity, /^named like a checksum.*, but it holds (.*?):/.exec(f.message)?.[1]]),
+    ).toEqual([
+      ['.assay/runs/r.json.bundle', 1, 'error', 'a JSON document (a run or an export?)'],
+      ['.assay/runs/r.json.license', 3, 'error', 'a line that is a JSON object (evidence events, an export or a server log?)'],
+      ['.assay/runs/r.json.pem', 1, 'error', `${(1 << 20) + 1} bytes, more than any checksum, signature, certificate or licence (1048576)`],
+      ['.assay/runs/r.json.sha256', 1, 'error', 'a JSON document (a run or an export?)'],
+      ['.assay/runs/r.json.sig', 1, 'error', 'gzip bytes (an evidence bundle?)'],
+    ]);
+    const real = await cliJson(
+      [
+        '-C',
+        workspace({
+          '.assay/runs/r.json': run,
+          '.assay/runs/r.json.sha256': `${'a'.repeat(64)}  r.json\n`,
+          '.assay/runs/r.json.asc': '-----BEGIN PGP SIGNATURE-----\n\niQEz\n-----END PGP SIGNATURE-----\n',
+          '.assay/runs/r.json.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+          '.assay/runs/r.json.license':
+            'Licensed under the Apache License, Version 2.0 {see LICENSE}\n[1] https://www.apache.org/licenses/\n',
+          '.assay/runs/r.json.sigstore': JSON.stringify({
+            mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
+            verificationMaterial: {},
+          }),
+        }),
+      ],
+      ROOT,
+    );
+    expect(real.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
+    expect(real.code).toBe(0);
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
     symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));
     const l = await cliJson(['-C', linked], ROOT);

@@ -7531,6 +7531,70 @@ function formats_unreadText(file, role = 'runs', exists = () => true) {
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
 }
+/** The most of a file named like a sidecar beside its file that is read to tell it from evidence renamed (1 MiB: checksums, signatures, certificates and licences are far smaller). */
+const formats_SIDECAR_MAX_BYTES = (/* unused pure expression or super */ null && (1 << 20));
+/** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
+const formats_sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
+/** A Sigstore bundle's media type (a `.sigstore`, `.sigstore.json` or `.bundle` file is one, in JSON). */
+const SIGSTORE_BUNDLE = /^application\/vnd\.dev\.sigstore\.bundle/;
+/** Whether a JSON text is a Sigstore bundle (an object whose mediaType names one). */
+function sigstoreBundle(text) {
+    try {
+        const v = JSON.parse(text);
+        if (typeof v !== 'object' || v === null || Array.isArray(v))
+            return false;
+        const mediaType = Object.getOwnPropertyDescriptor(v, 'mediaType')?.value;
+        return typeof mediaType === 'string' && SIGSTORE_BUNDLE.test(mediaType);
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether a line is a JSON object (an evidence event, an export's entry, a server log's tracing line). */
+function jsonObjectLine(line) {
+    const t = line.trim();
+    if (!t.startsWith('{') || !t.endsWith('}'))
+        return false;
+    try {
+        const v = JSON.parse(t);
+        return typeof v === 'object' && v !== null && !Array.isArray(v);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
+ * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
+ * run so renamed passed in silence: gzip bytes (a bundle), a JSON document (a run surface, an
+ * export), or a line that is a JSON object (evidence events, NDJSON exports, a server log) are
+ * evidence, never a checksum, signature, certificate or licence. A Sigstore bundle under a name for
+ * one (`.sigstore`, `.sigstore.json`, `.bundle`) is not evidence. `size`: the file's whole size.
+ */
+function formats_evidenceInSidecar(bytes, size, file) {
+    if (size > formats_SIDECAR_MAX_BYTES)
+        return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${formats_SIDECAR_MAX_BYTES})` };
+    if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
+        return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    const first = text.trimStart()[0];
+    if (first === '{' || first === '[') {
+        if (/\.(sigstore|sigstore\.json|bundle)$/i.test(file) && sigstoreBundle(text))
+            return null;
+        try {
+            JSON.parse(text);
+            return { line: 1, why: 'a JSON document (a run or an export?)' };
+        }
+        catch {
+            // Not one document: its lines are looked at below.
+        }
+    }
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++)
+        if (jsonObjectLine(lines[i] ?? ''))
+            return { line: i + 1, why: 'a line that is a JSON object (evidence events, an export or a server log?)' };
+    return null;
+}
 /** A path's last part, whichever separator it uses. */
 const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 /** Whether a directory or glob input of this role picks the file up. */
@@ -7684,6 +7748,34 @@ const isFile = (p) => {
         return false;
     }
 };
+/**
+ * Why a file named like a sidecar of the file beside it holds evidence (formats.ts
+ * `evidenceInSidecar`), located, or null; read up to SIDECAR_MAX_BYTES. A file that cannot be read is
+ * said: what it holds is unknown.
+ */
+function sidecarHoldsEvidence(abs) {
+    let fd = null;
+    try {
+        fd = openSync(abs, 'r');
+        const size = fstatSync(fd).size;
+        const bytes = Buffer.alloc(Math.min(size, SIDECAR_MAX_BYTES));
+        let got = 0;
+        while (got < bytes.length) {
+            const n = readSync(fd, bytes, got, bytes.length - got, got);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        return evidenceInSidecar(bytes.subarray(0, got), size, abs);
+    }
+    catch (e) {
+        return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
+    }
+    finally {
+        if (fd !== null)
+            closeSync(fd);
+    }
+}
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
     const findings = [];
@@ -7707,7 +7799,13 @@ function expand(state, input, noMatch) {
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
             findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-        return unread !== null;
+        if (unread !== null || !sidecarNamed(abs))
+            return unread !== null;
+        // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
+        const held = isFile(abs) ? sidecarHoldsEvidence(abs) : null;
+        if (held)
+            findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence of the file beside it, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
+        return held !== null;
     };
     const scan = picomatch.scan(input);
     const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);

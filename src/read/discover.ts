@@ -3,12 +3,12 @@
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { closeSync, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp, messageOf } from '../core/text.js';
-import { discoverable, EXTENSION_LIST, formatOf, unreadText } from './formats.js';
+import { discoverable, EXTENSION_LIST, evidenceInSidecar, formatOf, SIDECAR_MAX_BYTES, sidecarNamed, unreadText } from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
 /** Directories a walk never enters unless named explicitly. */
@@ -162,6 +162,31 @@ const isFile = (p: string): boolean => {
   }
 };
 
+/**
+ * Why a file named like a sidecar of the file beside it holds evidence (formats.ts
+ * `evidenceInSidecar`), located, or null; read up to SIDECAR_MAX_BYTES. A file that cannot be read is
+ * said: what it holds is unknown.
+ */
+function sidecarHoldsEvidence(abs: string): { readonly line: number; readonly why: string } | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(abs, 'r');
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.alloc(Math.min(size, SIDECAR_MAX_BYTES));
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return evidenceInSidecar(bytes.subarray(0, got), size, abs);
+  } catch (e) {
+    return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discovery {
   const findings: Finding[] = [];
@@ -184,7 +209,18 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     // A .log among the exports may be the export job's own log: said (a warning), never dropped.
     const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-    return unread !== null;
+    if (unread !== null || !sidecarNamed(abs)) return unread !== null;
+    // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
+    const held = isFile(abs) ? sidecarHoldsEvidence(abs) : null;
+    if (held)
+      findings.push(
+        finding(
+          'invalid_artifact',
+          { file: relOf(state, abs), line: held.line, column: 1 },
+          `named like a checksum, signature, certificate or licence of the file beside it, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`,
+        ),
+      );
+    return held !== null;
   };
   const scan = picomatch.scan(input);
   const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
