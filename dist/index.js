@@ -13660,11 +13660,17 @@ function readContext(env, cwd) {
     // workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered
     // the run; a fork's run lists no pull request, and then the base is the default branch's commit the
     // run was started on (GITHUB_SHA for workflow_run), never the head's (docs/policy.md §9).
+    // Only a pull request into this repository counts: the list may name one between a fork's own
+    // branches, whose base commit (readable through this repository's API: forks share objects) holds
+    // what the fork's author wrote (a red team). Compared by the repositories' numeric ids.
     const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
-    const firstPull = runPulls.length > 0 && (0,core_json/* isObject */.Gv)(runPulls[0]) ? runPulls[0] : null;
-    const runBase = run
-        ? ((firstPull && (0,core_json/* isObject */.Gv)(firstPull['base']) ? str(firstPull['base']['sha']) : null) ?? str(env['GITHUB_SHA']))
-        : null;
+    const repoId = (0,core_json/* isObject */.Gv)(entry['repository']) ? entry['repository']['id'] : undefined;
+    const ours = runPulls.find((p) => (0,core_json/* isObject */.Gv)(p) &&
+        (0,core_json/* isObject */.Gv)(p['base']) &&
+        (0,core_json/* isObject */.Gv)(p['base']['repo']) &&
+        Number.isSafeInteger(repoId) &&
+        p['base']['repo']['id'] === repoId);
+    const runBase = run ? ((ours && (0,core_json/* isObject */.Gv)(ours['base']) ? str(ours['base']['sha']) : null) ?? str(env['GITHUB_SHA'])) : null;
     // Check suites and runs, statuses, repository dispatches and comments on a pull request run on the default branch's last commit
     // (GITHUB_SHA) whatever they name; a workflow that checks a pull request's head out must never read
     // its policy there (a red team: a ChatOps gate read the pull request's own, and passed). Their

@@ -367,7 +367,10 @@ describe('a trusted root named by path is read at the base', () => {
 describe('workflow_run (the fork recipe): the policy is read at the base of the pull request that triggered the run', () => {
   const runEvent = (pulls: unknown[]) => ({
     name: 'workflow_run',
-    payload: { workflow_run: { event: 'pull_request', head_sha: HEAD_SHA, pull_requests: pulls }, repository: { default_branch: 'main' } },
+    payload: {
+      workflow_run: { event: 'pull_request', head_sha: HEAD_SHA, pull_requests: pulls },
+      repository: { id: 4242, default_branch: 'main' },
+    },
   });
 
   it('a fork’s pull request that loosens the policy never gets a green check: the base’s policy (the default branch’s commit) applies', async () => {
@@ -382,9 +385,32 @@ describe('workflow_run (the fork recipe): the policy is read at the base of the 
     const r = await runAction({
       workspace: workspace({ [POLICY]: LOOSE }),
       base: { [POLICY]: STRICT },
-      event: runEvent([{ number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } }]),
+      event: runEvent([{ number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA, repo: { id: 4242 } } }]),
     });
     expect(r.outputs['result']).toBe('fail');
+    expect(r.contentRequests[0]?.url).toBe(`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${BASE_SHA}`);
+  });
+
+  it('a listed pull request into another repository (a fork’s own, whose base commit its author wrote) is not the base: the default branch’s commit is', async () => {
+    const forkBase = 'f'.repeat(40);
+    for (const pulls of [
+      [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase, repo: { id: 999 } } }],
+      [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase } }],
+      [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase, repo: { id: '4242' } } }],
+    ]) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: runEvent(pulls) });
+      expect(r.outputs['result']).toBe('fail');
+      expect(r.contentRequests[0]?.url).toBe(`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${'b'.repeat(40)}`);
+    }
+    // Listed after a fork's own, this repository's pull request is found.
+    const r = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: runEvent([
+        { number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase, repo: { id: 999 } } },
+        { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA, repo: { id: 4242 } } },
+      ]),
+    });
     expect(r.contentRequests[0]?.url).toBe(`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${BASE_SHA}`);
   });
 });
