@@ -5476,7 +5476,104 @@ function reportOf(evidence, options, allocation, judged) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [model/* SURFACE_SCHEMA */.SB, 'surface'],
+    [model/* RECORD_SCHEMA */.ep, 'record'],
+    [model/* COVERAGE_SCHEMA */.Bh, 'coverage'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const name2 = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.Gv)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.Gv)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const kind = byName(type, value['data'], 'event');
+        return kind;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
 ;// CONCATENATED MODULE: ./src/read/formats.ts
+/**
+ * The artifact file types the gate reads, by name: the one list of extensions. A directory input
+ * means every file with one of these beneath it (a server log only under the run inputs); a file
+ * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
+ * beside its artifact and never read as a run or an export.
+ */
+
+
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
@@ -5534,64 +5631,48 @@ function unreadText(file, role = 'runs', exists = () => true) {
 const SIDECAR_MAX_BYTES = 1 << 20;
 /** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
 const sidecarNamed = (file) => SIDECAR.test(file) && formatOf(file) === null;
-/** A Sigstore bundle's media type (a `.sigstore`, `.sigstore.json` or `.bundle` file is one, in JSON). */
-const SIGSTORE_BUNDLE = /^application\/vnd\.dev\.sigstore\.bundle/;
-/** Whether a JSON text is a Sigstore bundle (an object whose mediaType names one). */
-function sigstoreBundle(text) {
-    try {
-        const v = JSON.parse(text);
-        if (typeof v !== 'object' || v === null || Array.isArray(v))
-            return false;
-        const mediaType = Object.getOwnPropertyDescriptor(v, 'mediaType')?.value;
-        return typeof mediaType === 'string' && SIGSTORE_BUNDLE.test(mediaType);
-    }
-    catch {
+/** Whether a JSON value is evidence the gate reads: an object a reader would take (a surface, a record, a coverage statement, a server tracing line), a near miss of one, or an evidence event of any type. */
+function evidenceObject(v) {
+    if (!(0,core_json/* isObject */.Gv)(v))
         return false;
-    }
+    if (typeof v['type'] === 'string' && (0,core_json/* hasOwn */.$3)(v, 'data'))
+        return true;
+    const kind = classify(v);
+    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
 }
-/** Whether a line is a JSON object (an evidence event, an export's entry, a server log's tracing line). */
-function jsonObjectLine(line) {
-    const t = line.trim();
-    if (!t.startsWith('{') || !t.endsWith('}'))
-        return false;
+/** A JSON text's value, or undefined when it is none. */
+function parsed(text) {
     try {
-        const v = JSON.parse(t);
-        return typeof v === 'object' && v !== null && !Array.isArray(v);
+        return JSON.parse(text);
     }
     catch {
-        return false;
+        return undefined;
     }
 }
 /**
  * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
  * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
- * run so renamed passed in silence: gzip bytes (a bundle), a JSON document (a run surface, an
- * export), or a line that is a JSON object (evidence events, NDJSON exports, a server log) are
- * evidence, never a checksum, signature, certificate or licence. A Sigstore bundle under a name for
- * one (`.sigstore`, `.sigstore.json`, `.bundle`) is not evidence. `size`: the file's whole size.
+ * run so renamed passed in silence: gzip bytes (a bundle), more than any sidecar's size, or a JSON
+ * object the readers would take (a surface, a record, a coverage statement, an evidence event, a
+ * server tracing line: as the document, an element of it, or a line) is evidence. A Sigstore or
+ * cosign bundle, a DSSE envelope, a checksum, a signature, a certificate or a licence is none of
+ * them. `size`: the file's whole size.
  */
-function evidenceInSidecar(bytes, size, file) {
+function evidenceInSidecar(bytes, size) {
     if (size > SIDECAR_MAX_BYTES)
         return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
         return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const first = text.trimStart()[0];
-    if (first === '{' || first === '[') {
-        if (/\.(sigstore|sigstore\.json|bundle)$/i.test(file) && sigstoreBundle(text))
-            return null;
-        try {
-            JSON.parse(text);
-            return { line: 1, why: 'a JSON document (a run or an export?)' };
-        }
-        catch {
-            // Not one document: its lines are looked at below.
-        }
-    }
+    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
+    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+        return { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
     const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++)
-        if (jsonObjectLine(lines[i] ?? ''))
-            return { line: i + 1, why: 'a line that is a JSON object (evidence events, an export or a server log?)' };
+    for (let i = 0; i < lines.length; i++) {
+        const t = (lines[i] ?? '').trim();
+        if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
+            return { line: i + 1, why: 'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)' };
+    }
     return null;
 }
 /** A path's last part, whichever separator it uses. */
@@ -5767,7 +5848,7 @@ function sidecarHoldsEvidence(abs) {
                 break;
             got += n;
         }
-        return evidenceInSidecar(bytes.subarray(0, got), size, abs);
+        return evidenceInSidecar(bytes.subarray(0, got), size);
     }
     catch (e) {
         return { line: 1, why: `it cannot be read (${(0,core_text/* messageOf */.bD)(e)}), so what it holds is unknown` };
@@ -6101,95 +6182,6 @@ const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [model/* SURFACE_SCHEMA */.SB, 'surface'],
-    [model/* RECORD_SCHEMA */.ep, 'record'],
-    [model/* COVERAGE_SCHEMA */.Bh, 'coverage'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const name2 = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return {
-            kind: 'error',
-            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
-            named: true,
-        };
-    }
-    if (!(0,core_json/* isObject */.Gv)(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!(0,core_json/* isObject */.Gv)(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-            named: false,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
-    if (isTracing(value)) {
-        if (schema === undefined && type === undefined)
-            return { kind: 'tracing', line: value };
-        return {
-            kind: 'error',
-            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
-            named: true,
-        };
-    }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string', named: true };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
-                named: true,
-            };
-        }
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
-}
-
 ;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
 /**
  * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing

@@ -272,9 +272,9 @@ describe('paths on the command line (§6)', () => {
     );
     expect(beside.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
     // Beside its file, a "sidecar" that holds evidence is that evidence renamed (a red team: a failing
-    // run as ok.json.sha256 beside ok.json passed, exit 0): a JSON document, a JSON object line, gzip
+    // run as ok.json.sha256 beside ok.json passed, exit 0): a JSON document or line a reader takes, gzip
     // bytes, or more than a sidecar's size. Real ones stay quiet: a sha256sum line, an armoured
-    // signature, a PEM certificate, a licence, a Sigstore bundle under a Sigstore name.
+    // signature, a PEM certificate, a licence, Sigstore and cosign bundles, a DSSE envelope.
     const failing = json(surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]));
     const disguised = await cliJson(
       [
@@ -285,7 +285,7 @@ describe('paths on the command line (§6)', () => {
           '.assay/runs/r.json.license': `MIT licence\n\n${JSON.stringify({ type: 'assay.tool.decision', data: {} })}\n`,
           '.assay/runs/r.json.sig': Buffer.from([0x1f, 0x8b, 8, 0]),
           '.assay/runs/r.json.pem': 'x'.repeat((1 << 20) + 1),
-          '.assay/runs/r.json.bundle': '{"mediaType": "text/plain"}',
+          '.assay/runs/r.json.bundle': json([record('github', '1', addKey())]),
         }),
       ],
       ROOT,
@@ -296,10 +296,15 @@ describe('paths on the command line (§6)', () => {
         .filter((f) => f.code === 'invalid_artifact')
         .map((f) => [f.file, f.line, f.severity, /^named like a checksum.*, but it holds (.*?):/.exec(f.message)?.[1]]),
     ).toEqual([
-      ['.assay/runs/r.json.bundle', 1, 'error', 'a JSON document (a run or an export?)'],
-      ['.assay/runs/r.json.license', 3, 'error', 'a line that is a JSON object (evidence events, an export or a server log?)'],
+      ['.assay/runs/r.json.bundle', 1, 'error', 'a JSON document the gate reads as evidence (a run or an export?)'],
+      [
+        '.assay/runs/r.json.license',
+        3,
+        'error',
+        'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)',
+      ],
       ['.assay/runs/r.json.pem', 1, 'error', `${(1 << 20) + 1} bytes, more than any checksum, signature, certificate or licence (1048576)`],
-      ['.assay/runs/r.json.sha256', 1, 'error', 'a JSON document (a run or an export?)'],
+      ['.assay/runs/r.json.sha256', 1, 'error', 'a JSON document the gate reads as evidence (a run or an export?)'],
       ['.assay/runs/r.json.sig', 1, 'error', 'gzip bytes (an evidence bundle?)'],
     ]);
     const real = await cliJson(

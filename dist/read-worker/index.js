@@ -2926,7 +2926,7 @@ function byName(name, payload, via) {
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
 const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
+function classify_classify(value) {
     if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
@@ -6561,7 +6561,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
-        const kind = classify(doc.value);
+        const kind = classify_classify(doc.value);
         if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
             if (format === 'json')
@@ -6675,7 +6675,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             : [[doc.value, doc.start]];
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
-            const kind = classify(value);
+            const kind = classify_classify(value);
             // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
             const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
             if (raw !== null && rawKind === raw)
@@ -6850,7 +6850,7 @@ function readEvents(bytes, manifest, file, limits) {
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const kind = classify(thrown);
+        const kind = classify_classify(thrown);
         if (kind.kind === 'error')
             fail(`${where}: ${kind.reason}`);
         else if (kind.kind === 'surface') {
@@ -6896,7 +6896,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const kind = classify({ schema, observed_tool_decisions: [] });
+    const kind = classify_classify({ schema, observed_tool_decisions: [] });
     if (kind.kind === 'other')
         return kind.name;
     throw new ReadError('manifest', kind.kind === 'error'
@@ -7478,6 +7478,14 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
+/**
+ * The artifact file types the gate reads, by name: the one list of extensions. A directory input
+ * means every file with one of these beneath it (a server log only under the run inputs); a file
+ * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
+ * beside its artifact and never read as a run or an export.
+ */
+
+
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
@@ -7535,64 +7543,48 @@ function formats_unreadText(file, role = 'runs', exists = () => true) {
 const formats_SIDECAR_MAX_BYTES = (/* unused pure expression or super */ null && (1 << 20));
 /** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
 const formats_sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
-/** A Sigstore bundle's media type (a `.sigstore`, `.sigstore.json` or `.bundle` file is one, in JSON). */
-const SIGSTORE_BUNDLE = /^application\/vnd\.dev\.sigstore\.bundle/;
-/** Whether a JSON text is a Sigstore bundle (an object whose mediaType names one). */
-function sigstoreBundle(text) {
-    try {
-        const v = JSON.parse(text);
-        if (typeof v !== 'object' || v === null || Array.isArray(v))
-            return false;
-        const mediaType = Object.getOwnPropertyDescriptor(v, 'mediaType')?.value;
-        return typeof mediaType === 'string' && SIGSTORE_BUNDLE.test(mediaType);
-    }
-    catch {
+/** Whether a JSON value is evidence the gate reads: an object a reader would take (a surface, a record, a coverage statement, a server tracing line), a near miss of one, or an evidence event of any type. */
+function evidenceObject(v) {
+    if (!isObject(v))
         return false;
-    }
+    if (typeof v['type'] === 'string' && hasOwn(v, 'data'))
+        return true;
+    const kind = classify(v);
+    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
 }
-/** Whether a line is a JSON object (an evidence event, an export's entry, a server log's tracing line). */
-function jsonObjectLine(line) {
-    const t = line.trim();
-    if (!t.startsWith('{') || !t.endsWith('}'))
-        return false;
+/** A JSON text's value, or undefined when it is none. */
+function parsed(text) {
     try {
-        const v = JSON.parse(t);
-        return typeof v === 'object' && v !== null && !Array.isArray(v);
+        return JSON.parse(text);
     }
     catch {
-        return false;
+        return undefined;
     }
 }
 /**
  * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
  * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
- * run so renamed passed in silence: gzip bytes (a bundle), a JSON document (a run surface, an
- * export), or a line that is a JSON object (evidence events, NDJSON exports, a server log) are
- * evidence, never a checksum, signature, certificate or licence. A Sigstore bundle under a name for
- * one (`.sigstore`, `.sigstore.json`, `.bundle`) is not evidence. `size`: the file's whole size.
+ * run so renamed passed in silence: gzip bytes (a bundle), more than any sidecar's size, or a JSON
+ * object the readers would take (a surface, a record, a coverage statement, an evidence event, a
+ * server tracing line: as the document, an element of it, or a line) is evidence. A Sigstore or
+ * cosign bundle, a DSSE envelope, a checksum, a signature, a certificate or a licence is none of
+ * them. `size`: the file's whole size.
  */
-function formats_evidenceInSidecar(bytes, size, file) {
+function formats_evidenceInSidecar(bytes, size) {
     if (size > formats_SIDECAR_MAX_BYTES)
         return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${formats_SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
         return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const first = text.trimStart()[0];
-    if (first === '{' || first === '[') {
-        if (/\.(sigstore|sigstore\.json|bundle)$/i.test(file) && sigstoreBundle(text))
-            return null;
-        try {
-            JSON.parse(text);
-            return { line: 1, why: 'a JSON document (a run or an export?)' };
-        }
-        catch {
-            // Not one document: its lines are looked at below.
-        }
-    }
+    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
+    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+        return { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
     const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++)
-        if (jsonObjectLine(lines[i] ?? ''))
-            return { line: i + 1, why: 'a line that is a JSON object (evidence events, an export or a server log?)' };
+    for (let i = 0; i < lines.length; i++) {
+        const t = (lines[i] ?? '').trim();
+        if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
+            return { line: i + 1, why: 'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)' };
+    }
     return null;
 }
 /** A path's last part, whichever separator it uses. */
@@ -7766,7 +7758,7 @@ function sidecarHoldsEvidence(abs) {
                 break;
             got += n;
         }
-        return evidenceInSidecar(bytes.subarray(0, got), size, abs);
+        return evidenceInSidecar(bytes.subarray(0, got), size);
     }
     catch (e) {
         return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };

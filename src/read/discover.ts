@@ -179,7 +179,7 @@ function sidecarHoldsEvidence(abs: string): { readonly line: number; readonly wh
       if (n === 0) break;
       got += n;
     }
-    return evidenceInSidecar(bytes.subarray(0, got), size, abs);
+    return evidenceInSidecar(bytes.subarray(0, got), size);
   } catch (e) {
     return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
   } finally {

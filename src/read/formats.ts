@@ -4,6 +4,9 @@
  * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
  * beside its artifact and never read as a run or an export.
  */
+import { hasOwn, isObject } from '../core/json.js';
+import { classify } from './classify.js';
+
 export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
 
 const EXTENSIONS: readonly { readonly ext: string; readonly format: Format }[] = [
@@ -68,60 +71,46 @@ export const SIDECAR_MAX_BYTES = 1 << 20;
 /** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
 export const sidecarNamed = (file: string): boolean => SIDECAR.test(file) && formatOf(file) === null;
 
-/** A Sigstore bundle's media type (a `.sigstore`, `.sigstore.json` or `.bundle` file is one, in JSON). */
-const SIGSTORE_BUNDLE = /^application\/vnd\.dev\.sigstore\.bundle/;
-
-/** Whether a JSON text is a Sigstore bundle (an object whose mediaType names one). */
-function sigstoreBundle(text: string): boolean {
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-    const mediaType = Object.getOwnPropertyDescriptor(v, 'mediaType')?.value;
-    return typeof mediaType === 'string' && SIGSTORE_BUNDLE.test(mediaType);
-  } catch {
-    return false;
-  }
+/** Whether a JSON value is evidence the gate reads: an object a reader would take (a surface, a record, a coverage statement, a server tracing line), a near miss of one, or an evidence event of any type. */
+function evidenceObject(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  if (typeof v['type'] === 'string' && hasOwn(v, 'data')) return true;
+  const kind = classify(v);
+  return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
 }
 
-/** Whether a line is a JSON object (an evidence event, an export's entry, a server log's tracing line). */
-function jsonObjectLine(line: string): boolean {
-  const t = line.trim();
-  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+/** A JSON text's value, or undefined when it is none. */
+function parsed(text: string): unknown {
   try {
-    const v: unknown = JSON.parse(t);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /**
  * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
  * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
- * run so renamed passed in silence: gzip bytes (a bundle), a JSON document (a run surface, an
- * export), or a line that is a JSON object (evidence events, NDJSON exports, a server log) are
- * evidence, never a checksum, signature, certificate or licence. A Sigstore bundle under a name for
- * one (`.sigstore`, `.sigstore.json`, `.bundle`) is not evidence. `size`: the file's whole size.
+ * run so renamed passed in silence: gzip bytes (a bundle), more than any sidecar's size, or a JSON
+ * object the readers would take (a surface, a record, a coverage statement, an evidence event, a
+ * server tracing line: as the document, an element of it, or a line) is evidence. A Sigstore or
+ * cosign bundle, a DSSE envelope, a checksum, a signature, a certificate or a licence is none of
+ * them. `size`: the file's whole size.
  */
-export function evidenceInSidecar(bytes: Uint8Array, size: number, file: string): { readonly line: number; readonly why: string } | null {
+export function evidenceInSidecar(bytes: Uint8Array, size: number): { readonly line: number; readonly why: string } | null {
   if (size > SIDECAR_MAX_BYTES)
     return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  const first = text.trimStart()[0];
-  if (first === '{' || first === '[') {
-    if (/\.(sigstore|sigstore\.json|bundle)$/i.test(file) && sigstoreBundle(text)) return null;
-    try {
-      JSON.parse(text);
-      return { line: 1, why: 'a JSON document (a run or an export?)' };
-    } catch {
-      // Not one document: its lines are looked at below.
-    }
-  }
+  const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
+  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+    return { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
   const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++)
-    if (jsonObjectLine(lines[i] ?? ''))
-      return { line: i + 1, why: 'a line that is a JSON object (evidence events, an export or a server log?)' };
+  for (let i = 0; i < lines.length; i++) {
+    const t = (lines[i] ?? '').trim();
+    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
+      return { line: i + 1, why: 'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)' };
+  }
   return null;
 }
 
