@@ -1123,6 +1123,53 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ]);
   });
 
+  it('a command AWS refused, answered as a result whose error is given, is a failed call asserting nothing (the AWS mapping’s failed); a success’s null error, and places that disagree, are not (a false red: effect_not_logged)', async () => {
+    const aws = readFileSync(path.join(ROOT, 'examples/mappings/aws-api-mcp-server.yml'), 'utf8');
+    const cmd = (user: string) => `aws iam create-access-key --user-name ${user}`;
+    const call = (id: number, user: string, result: Record<string, unknown>) =>
+      rpc({
+        event: 'rpc_request',
+        payload: { id, method: 'tools/call', params: { name: 'call_aws', arguments: { cli_command: cmd(user) } } },
+      }) + rpc({ event: 'rpc_response', payload: { id, result } });
+    const text = (v: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(v) }] });
+    const r = await runImporter(
+      'import-run',
+      'mcp-jsonrpc',
+      {
+        'in.jsonl':
+          // Today's server: the service's error in `error`, a status code; an older one: error true and a detail.
+          call(1, 'denied', text({ cli_command: cmd('denied'), error: 'An error occurred (AccessDenied)', status_code: 403 })) +
+          call(2, 'old', { ...text({ error: true, detail: 'Error while executing the command' }), isError: false }) +
+          call(3, 'made', text({ cli_command: cmd('made'), error: null, status_code: 200, json: '{}' })) +
+          call(4, 'both', { ...text({ error: 'AccessDenied' }), structuredContent: { error: null } }) +
+          call(5, 'plain', { content: [{ type: 'text', text: 'done' }] }),
+        'map.yml': aws,
+      },
+      ['--map', 'map.yml'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [denied, old, made, both, plain] = decisionsOf(r.lines);
+    for (const failed of [denied, old]) {
+      expect(failed.response.side_effect_asserted).toBe(false);
+      expect(failed.import.note).toBe('the call failed (its result gives error)');
+    }
+    expect(subjectOf(made)?.[0]).toBe('aws_iam_access_key');
+    expect(subjectOf(plain)?.[0]).toBe('aws_iam_access_key');
+    expect(both.response.side_effect_asserted).toBe(true);
+    expect(subjectOf(both)).toBeNull();
+    expect(both.import.note).toMatch(/result\.error is given differently by the result's places: whether the call failed cannot be said/);
+    expect(r.stderr).toMatch(/2 failed/);
+    // A mapping's failed names a dotted path, located when it is not one.
+    const bad = await runImporter(
+      'import-run',
+      'mcp-jsonrpc',
+      { 'in.jsonl': call(1, 'x', text({})), 'map.yml': aws.replace('failed: {result: error}', 'failed: {result: "no such path"}') },
+      ['--map', 'map.yml'],
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/map\.yml:17:22: tools\.0\.failed\.result must match pattern/);
+  });
+
   it.each(ROWS)('%s', async (_name, text, expected) => {
     const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
     const r = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': text, 'map.yml': map }, ['--map', 'map.yml']);

@@ -6141,14 +6141,14 @@ return errors === 0;
 
 const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call (or a record) may wait for the export (or the run) that matches it (docs/coverage.md, docs/policy.md §12): whole units d, h, m in that order (72h, 3d, 1d12h, 90m), at most 30d; 0 (the number or the string, the default): nothing is ever pending.","type":["string","integer"],"pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, and audit files whose trust is not asked, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}},"trust":{"$ref":"#/$defs/trust"}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it: judged for honesty only.","type":"string","minLength":1},"audit":{"description":"An audit file's path, as the report names it: its records are judged for honesty and bind calls, but trust is not asked of them.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"strings":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"trust":{"description":"Trust, read at the base with the rules (docs/policy.md §9): the keys mean what the action inputs of the same names mean; a path is read at the same commit as the policy. Beside a trust: section, no trust input may be given.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"enforce (default), or warn: trust failures are warnings (a rollout).","enum":["enforce","warn"]},"trusted-keys":{"description":"PEM files of the Ed25519 keys trusted to sign records.","$ref":"#/$defs/paths"},"trusted-signer-identities":{"description":"Workflow identities whose attestations trust records.","$ref":"#/$defs/strings"},"require-signed-records":{"type":"boolean"},"trusted-producers":{"description":"PEM files of the Ed25519 keys trusted to attest runs.","$ref":"#/$defs/paths"},"trusted-producer-identities":{"description":"Workflow identities whose attestations attest runs.","$ref":"#/$defs/strings"},"require-attested-runs":{"type":"boolean"},"source-refs":{"description":"Refs a trusted identity may run from.","$ref":"#/$defs/strings"},"certificate-oidc-issuer":{"type":"string","minLength":1},"trusted-root":{"description":"A Sigstore trusted-root file (JSON lines), read at the same commit.","type":"string","minLength":1}}}}};
 const mappingFile = mappingValidate0;
-const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
-const mappingSchema1 = {"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}};
+const mappingSchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"failed":{"description":"When the source says the call succeeded but its result says it failed (a server that answers a failed operation as a tool result, such as the AWS API MCP server's `error`): the call failed, and asserts nothing, when the result gives this member (its value, structuredContent or JSON text content) as anything but null or false. A result not captured is not read.","type":"object","additionalProperties":false,"required":["result"],"properties":{"result":{"$ref":"#/$defs/path"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
+const mappingSchema1 = {"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"failed":{"description":"When the source says the call succeeded but its result says it failed (a server that answers a failed operation as a tool result, such as the AWS API MCP server's `error`): the call failed, and asserts nothing, when the result gives this member (its value, structuredContent or JSON text content) as anything but null or false. A result not captured is not read.","type":"object","additionalProperties":false,"required":["result"],"properties":{"result":{"$ref":"#/$defs/path"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}};
 const mappingSchema2 = {"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"};
 const mappingFunc0 = ucs2length["default"] ?? ucs2length;
 const mappingPattern0 = new RegExp("^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$", "u");
 const mappingPattern1 = new RegExp("^--[A-Za-z0-9][A-Za-z0-9-]*$", "u");
-const mappingSchema3 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}};
-const mappingPattern4 = new RegExp("^--?[A-Za-z0-9][A-Za-z0-9-]*$", "u");
+const mappingSchema4 = {"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}};
+const mappingPattern5 = new RegExp("^--?[A-Za-z0-9][A-Za-z0-9-]*$", "u");
 
 function mappingValidate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6219,7 +6219,7 @@ errors++;
 if(data.value !== undefined){
 let data2 = data.value;
 if(((typeof data2 !== "string") && (!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))))) && (data2 !== null)){
-const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: mappingSchema3.properties.value.type},message:"must be string,integer,null"};
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: mappingSchema4.properties.value.type},message:"must be string,integer,null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6257,7 +6257,7 @@ errors++;
 if(data["url-part"] !== undefined){
 let data4 = data["url-part"];
 if(!((((data4 === "owner") || (data4 === "repo")) || (data4 === "number")) || (data4 === "comment_id"))){
-const err8 = {instancePath:instancePath+"/url-part",schemaPath:"#/properties/url-part/enum",keyword:"enum",params:{allowedValues: mappingSchema3.properties["url-part"].enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/url-part",schemaPath:"#/properties/url-part/enum",keyword:"enum",params:{allowedValues: mappingSchema4.properties["url-part"].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6270,7 +6270,7 @@ errors++;
 if(data["cli-option"] !== undefined){
 let data5 = data["cli-option"];
 if(typeof data5 === "string"){
-if(!mappingPattern4.test(data5)){
+if(!mappingPattern5.test(data5)){
 const err9 = {instancePath:instancePath+"/cli-option",schemaPath:"#/properties/cli-option/pattern",keyword:"pattern",params:{pattern: "^--?[A-Za-z0-9][A-Za-z0-9-]*$"},message:"must match pattern \""+"^--?[A-Za-z0-9][A-Za-z0-9-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -6353,7 +6353,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "tool") || (key0 === "server")) || (key0 === "class")) || (key0 === "verb")) || (key0 === "provider")) || (key0 === "when")) || (key0 === "target"))){
+if(!((((((((key0 === "tool") || (key0 === "server")) || (key0 === "class")) || (key0 === "verb")) || (key0 === "provider")) || (key0 === "when")) || (key0 === "failed")) || (key0 === "target"))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -6673,11 +6673,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.target !== undefined){
-let data11 = data.target;
+if(data.failed !== undefined){
+let data11 = data.failed;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(Object.keys(data11).length < 1){
-const err29 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(data11.result === undefined){
+const err29 = {instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6687,14 +6687,8 @@ vErrors.push(err29);
 errors++;
 }
 for(const key2 in data11){
-if(!(mappingValidate2(data11[key2], {instancePath:instancePath+"/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data11,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? mappingValidate2.errors : vErrors.concat(mappingValidate2.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(key2 === "result")){
+const err30 = {instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6704,14 +6698,82 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.result !== undefined){
+let data12 = data11.result;
+if(typeof data12 === "string"){
+if(!mappingPattern0.test(data12)){
+const err31 = {instancePath:instancePath+"/failed/result",schemaPath:"#/$defs/path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/failed/result",schemaPath:"#/$defs/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.target !== undefined){
+let data13 = data.target;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length < 1){
+const err34 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key3 in data13){
+if(!(mappingValidate2(data13[key3], {instancePath:instancePath+"/target/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data13,parentDataProperty:key3,rootData}))){
+vErrors = vErrors === null ? mappingValidate2.errors : vErrors.concat(mappingValidate2.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -6806,7 +6868,7 @@ mappingValidate0.errors = vErrors;
 return errors === 0;
 }
 
-const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
+const mappingSchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/tool-mapping.schema.json","title":"receipt-gate mapping file (import-run --map)","description":"Which of a producer's tools write, to which action class and verb, and where each bound target field comes from (docs/producers.md). YAML 1.2, one document, read like the policy file; this schema is its shape (what the importer checks besides: known classes and verbs, exactly the class's bound fields, hashed fields with the class's domain, one source per field).","type":"object","additionalProperties":false,"required":["version","tools"],"properties":{"version":{"description":"The mapping file's version: 1.","const":1},"tools":{"description":"Tool rules, first match wins in file order: a call no rule matches asserts nothing (it is imported and counted, never dropped).","type":"array","items":{"$ref":"#/$defs/tool"}}},"$defs":{"path":{"description":"A dotted path into the arguments or the result (owner, repository.owner, items.0.id): letters, digits, _ and -.","type":"string","pattern":"^[A-Za-z0-9_-]{1,128}(\\.[A-Za-z0-9_-]{1,128}){0,15}$"},"tool":{"type":"object","additionalProperties":false,"required":["tool","class","verb","target"],"properties":{"tool":{"description":"The tool's name as the producer writes it (gen_ai.tool.name, a tool_result event's tool_name, an MCP request's params.name): exact, or a glob where * matches any run of characters.","type":"string","minLength":1,"maxLength":1024},"server":{"description":"The MCP server the tool is called on (a tool_result event's mcp_server_name, an MCP log's server_id), exact; absent: any server or none.","type":"string","minLength":1},"class":{"description":"The action class (a row of the class table).","type":"string","minLength":1},"verb":{"description":"One of the class's verbs.","type":"string","minLength":1},"provider":{"description":"Which provider's records may bind the call: the class's provider in the class table (the default), and no other.","type":"string","minLength":1},"when":{"description":"A guard: the rule applies only when this argument has this prefix or equals this value (a generic tool such as a CLI runner).","type":"object","additionalProperties":false,"required":["arg"],"properties":{"arg":{"$ref":"#/$defs/path"},"prefix":{"type":"string","minLength":1},"equals":{"type":"string"},"unless":{"description":"Options that make the rule's constants unknowable (a --profile naming another account's credentials): a command that gives one, whole, as --option=value or abbreviated, asserts the write with no subject.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^--[A-Za-z0-9][A-Za-z0-9-]*$"}}}},"failed":{"description":"When the source says the call succeeded but its result says it failed (a server that answers a failed operation as a tool result, such as the AWS API MCP server's `error`): the call failed, and asserts nothing, when the result gives this member (its value, structuredContent or JSON text content) as anything but null or false. A result not captured is not read.","type":"object","additionalProperties":false,"required":["result"],"properties":{"result":{"$ref":"#/$defs/path"}}},"target":{"description":"Each bound field of the class, and where its value comes from.","type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/source"}}}},"source":{"description":"Exactly one of arg (from the call's arguments), result (from the tool's result, JSON) or value (a constant); hash names the class's domain of a hashed field; url-part takes a part of a GitHub URL, cli-option an option's value from a command line.","type":"object","additionalProperties":false,"properties":{"arg":{"$ref":"#/$defs/path"},"result":{"$ref":"#/$defs/path"},"value":{"description":"A constant: a string, a whole number, or null (a field the class leaves empty, as a cluster-wide binding's namespace).","type":["string","integer","null"]},"hash":{"description":"The hash domain of a hashed field (the class table's): the raw value is hashed as the target hash says.","type":"string","minLength":1},"url-part":{"description":"The value is a GitHub URL (https://HOST/OWNER/REPO/issues/N, …/pull/N, …#issuecomment-M: what GitHub's MCP server returns for a write): take this part of it.","enum":["owner","repo","number","comment_id"]},"cli-option":{"description":"The value is a command line (an AWS CLI or kubectl command a generic tool ran): take this option's value (`--user-name NAME` or `--user-name=NAME`; quotes as a shell reads them).","type":"string","pattern":"^--?[A-Za-z0-9][A-Za-z0-9-]*$"}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -11836,6 +11898,8 @@ function readMappingFile(source, file) {
         const named = (0,core_json/* str */.gx)(entry, 'provider');
         if (named !== null && named !== row.provider)
             bad(`${at}/provider`, `${actionClass} is ${JSON.stringify(row.provider)}'s (its records and exports name it so): a call naming ${JSON.stringify(named)} would be bound by no record and covered by no export; leave provider out`);
+        // Read where a result is captured; a source that carries none says the call failed itself (not an error of the mapping).
+        const failed = (0,core_json/* isObject */.Gv)(entry['failed']) ? (0,core_json/* str */.gx)(entry['failed'], 'result') : null;
         const order = new Map(row.fields.map((f, k) => [f, k]));
         sources.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
         rules.push({
@@ -11854,6 +11918,7 @@ function readMappingFile(source, file) {
                     unless: Array.isArray(when['unless']) ? when['unless'].filter((o) => typeof o === 'string') : [],
                 }
                 : null,
+            failed: failed === null ? null : failed.split('.'),
             target: sources,
             resultAt,
         });
@@ -12805,6 +12870,17 @@ function mapUse(use, mapping, line) {
     const result = resultView(use);
     if (!result.ok)
         return unbound(result.reason);
+    // A server that answers a failed operation as a result (the AWS API MCP server's `error`): the call failed.
+    const failure = named.failed && result.value ? inResult(result.value, named.failed) : undefined;
+    if (failure === DISAGREE)
+        return unbound(`result.${named.failed?.join('.')} is given differently by the result's places: whether the call failed cannot be said`);
+    if (failure !== undefined && failure !== null && failure !== false)
+        return {
+            kind: 'call',
+            call: { ...base, asserts: false, effect: null, note: `the call failed (its result gives ${named.failed?.join('.')})` },
+            count: 'failed',
+            hint: null,
+        };
     if (found && !rule)
         return unbound(`${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`);
     // An option the rule names in `unless` (another profile's account): the rule's constants may not hold.

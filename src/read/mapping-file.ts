@@ -53,6 +53,8 @@ export interface ToolRule {
     /** Options that make the rule's constants unknowable (another profile's account): a command giving one has no subject. */
     readonly unless: readonly string[];
   } | null;
+  /** The result's member that says the call failed (given, not null or false), or null: the source's own status alone. */
+  readonly failed: readonly string[] | null;
   /** Each bound field of the class, in the table's order, with its source. */
   readonly target: readonly (readonly [string, FieldSource])[];
   /** Where the rule first reads the result (a source with no result cannot give it), or null. */
@@ -187,6 +189,8 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
         `${at}/provider`,
         `${actionClass} is ${JSON.stringify(row.provider)}'s (its records and exports name it so): a call naming ${JSON.stringify(named)} would be bound by no record and covered by no export; leave provider out`,
       );
+    // Read where a result is captured; a source that carries none says the call failed itself (not an error of the mapping).
+    const failed = isObject(entry['failed']) ? str(entry['failed'], 'result') : null;
     const order = new Map(row.fields.map((f, k) => [f, k]));
     sources.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     rules.push({
@@ -205,6 +209,7 @@ export function readMappingFile(source: string, file: string): Result<ToolMappin
             unless: Array.isArray(when['unless']) ? when['unless'].filter((o): o is string => typeof o === 'string') : [],
           }
         : null,
+      failed: failed === null ? null : failed.split('.'),
       target: sources,
       resultAt,
     });

@@ -296,6 +296,17 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   // write is asserted with no subject, never verified, whatever the rule binds.
   const result = resultView(use);
   if (!result.ok) return unbound(result.reason);
+  // A server that answers a failed operation as a result (the AWS API MCP server's `error`): the call failed.
+  const failure = named.failed && result.value ? inResult(result.value, named.failed) : undefined;
+  if (failure === DISAGREE)
+    return unbound(`result.${named.failed?.join('.')} is given differently by the result's places: whether the call failed cannot be said`);
+  if (failure !== undefined && failure !== null && failure !== false)
+    return {
+      kind: 'call',
+      call: { ...base, asserts: false, effect: null, note: `the call failed (its result gives ${named.failed?.join('.')})` },
+      count: 'failed',
+      hint: null,
+    };
   if (found && !rule)
     return unbound(
       `${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`,
