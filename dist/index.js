@@ -4918,29 +4918,35 @@ const ruledCall = (call) => call.claim.asserted && !call.input.denied;
  */
 class Usage {
     policy;
+    positions;
     excused = new Map();
     lapsed = new Map();
     rules;
-    constructor(policy) {
+    /** @param positions each exception of `policy` → its position (made once per policy by `Requirements`) */
+    constructor(policy, positions) {
         this.policy = policy;
+        this.positions = positions;
         this.rules = new RuleUse(policy);
+    }
+    /** This policy's exception at the position `later`'s policy (perhaps another copy of it) gives `e`. */
+    mine(later, e) {
+        return this.policy.exceptions[later.positions.get(e) ?? -1];
     }
     /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
     merge(later) {
-        later.policy.exceptions.forEach((e, i) => {
-            const mine = this.policy.exceptions[i];
-            const n = later.excused.get(e);
-            if (n !== undefined)
-                this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
-            const lapsed = later.lapsed.get(e);
-            if (!lapsed)
-                return;
+        // Only what `later` used: one entry per exception object, however many positions hold it.
+        for (const [e, n] of later.excused) {
+            const mine = this.mine(later, e);
+            this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
+        }
+        for (const [e, lapsed] of later.lapsed) {
+            const mine = this.mine(later, e);
             const had = this.lapsed.get(mine);
             if (had)
                 had.count += lapsed.count;
             else
                 this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
-        });
+        }
         this.rules.merge(later.rules);
     }
 }
@@ -4954,12 +4960,15 @@ class Requirements {
     now;
     /** Exceptions by the binding they excuse. */
     byBinding = new Map();
+    /** Each exception's position in the policy: how a file's `Usage` is merged. */
+    positions;
     /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
     grandfatheredRuns = new Map();
     stale = [];
     constructor(policy, now, runs, fileSha256 = new Map()) {
         this.policy = policy;
         this.now = now;
+        this.positions = new Map(policy.exceptions.map((e, i) => [e, i]));
         for (const e of policy.exceptions) {
             const list = this.byBinding.get(e.binding);
             if (list)
@@ -4993,7 +5002,7 @@ class Requirements {
     }
     /** A fresh tally of what calls use of this policy. */
     usage() {
-        return new Usage(this.policy);
+        return new Usage(this.policy, this.positions);
     }
     /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
     isGrandfathered(artifact) {

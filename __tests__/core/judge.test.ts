@@ -186,6 +186,26 @@ describe('judging a file on its own (design/threads-that-judge.md, stop 1)', () 
     expect(verify(evidence, options).findings.find((f) => f.code === 'exception_expired')?.message).toBe(expired?.message);
   });
 
+  it('one exception object at two places of a policy is merged once per file, as one verify() over every call counted it (a red team: counted twice more)', () => {
+    const { evidence, options } = build({
+      runs: [[{ repo: 'prod-b', verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: null }]],
+      copies: [],
+      records: [],
+      exceptions: [{ run: 0, i: 0, expired: true }],
+      covered: false,
+    });
+    const policy = options.policy;
+    const [e] = policy?.exceptions ?? [];
+    if (!policy || !e) throw new Error('the case has one exception');
+    const twice = { ...options, policy: { ...policy, exceptions: [e, e] } };
+    const expired = verify(evidence, twice).findings.filter((f) => f.code === 'exception_expired');
+    // afc0edb's count: its per-binding list held the object twice, so one call lapsed it twice.
+    expect(expired.map((f) => /\((.*)\)/.exec(f.message.split('expired on')[1] ?? '')?.[1])).toEqual([
+      'runs/0.json decision 0 and 1 more call(s)',
+      'runs/0.json decision 0 and 1 more call(s)',
+    ]);
+  });
+
   it('a file handed outcomes that are not its calls’ is refused, never judged: too few, or calls of another run', () => {
     const { evidence, options } = build({
       runs: [

@@ -73,22 +73,32 @@ export class Usage {
   readonly lapsed = new Map<PolicyException, { readonly first: CallRef; count: number }>();
   readonly rules: RuleUse;
 
-  constructor(private readonly policy: Policy) {
+  /** @param positions each exception of `policy` → its position (made once per policy by `Requirements`) */
+  constructor(
+    private readonly policy: Policy,
+    private readonly positions: ReadonlyMap<PolicyException, number>,
+  ) {
     this.rules = new RuleUse(policy);
+  }
+
+  /** This policy's exception at the position `later`'s policy (perhaps another copy of it) gives `e`. */
+  private mine(later: Usage, e: PolicyException): PolicyException {
+    return this.policy.exceptions[later.positions.get(e) ?? -1] as PolicyException;
   }
 
   /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
   merge(later: Usage): void {
-    later.policy.exceptions.forEach((e, i) => {
-      const mine = this.policy.exceptions[i] as PolicyException;
-      const n = later.excused.get(e);
-      if (n !== undefined) this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
-      const lapsed = later.lapsed.get(e);
-      if (!lapsed) return;
+    // Only what `later` used: one entry per exception object, however many positions hold it.
+    for (const [e, n] of later.excused) {
+      const mine = this.mine(later, e);
+      this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
+    }
+    for (const [e, lapsed] of later.lapsed) {
+      const mine = this.mine(later, e);
       const had = this.lapsed.get(mine);
       if (had) had.count += lapsed.count;
       else this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
-    });
+    }
     this.rules.merge(later.rules);
   }
 }
@@ -101,6 +111,8 @@ export class Usage {
 export class Requirements {
   /** Exceptions by the binding they excuse. */
   private readonly byBinding = new Map<string, PolicyException[]>();
+  /** Each exception's position in the policy: how a file's `Usage` is merged. */
+  private readonly positions: ReadonlyMap<PolicyException, number>;
   /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
   private readonly grandfatheredRuns = new Map<string, Grandfathered>();
   private readonly stale: { readonly entry: Grandfathered; readonly why: string }[] = [];
@@ -111,6 +123,7 @@ export class Requirements {
     runs: readonly RunInput[],
     fileSha256: ReadonlyMap<string, string> = new Map(),
   ) {
+    this.positions = new Map(policy.exceptions.map((e, i) => [e, i]));
     for (const e of policy.exceptions) {
       const list = this.byBinding.get(e.binding);
       if (list) list.push(e);
@@ -140,7 +153,7 @@ export class Requirements {
 
   /** A fresh tally of what calls use of this policy. */
   usage(): Usage {
-    return new Usage(this.policy);
+    return new Usage(this.policy, this.positions);
   }
 
   /** Whether a run is grandfathered (its bytes as pinned): judged for honesty only, attestation not asked. */
