@@ -5582,7 +5582,6 @@ function classify(value) {
  * beside its artifact and never read as a run or an export.
  */
 
-
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
@@ -5621,9 +5620,8 @@ function unreadText(file, role = 'runs', exists = () => true) {
         return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
     // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
     // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
-    const sidecar = SIDECAR.exec(file);
-    if (sidecar && formatOf(file) === null) {
-        const of = file.slice(0, sidecar.index);
+    if (sidecarNamed(file)) {
+        const of = sidecarOfWhat(file);
         if (exists(of) || (formatOf(of) === null && unreadText(of, role, exists) === null))
             return null;
         return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
@@ -5636,16 +5634,14 @@ function unreadText(file, role = 'runs', exists = () => true) {
         return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
     return null;
 }
-/** The most of a file named like a sidecar beside its file that is read to tell it from evidence renamed (1 MiB: checksums, signatures, certificates and licences are far smaller). */
-const SIDECAR_MAX_BYTES = 1 << 20;
+/** The most of a file named like a sidecar that is read to tell it from evidence renamed (64 MiB: far past any checksum list, signature, certificate, licence or attestation). */
+const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 /** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
 const sidecarNamed = (file) => SIDECAR.test(file) && formatOf(file) === null;
-/** Whether a JSON value is evidence the gate reads: an object a reader would take (a surface, a record, a coverage statement, a server tracing line), a near miss of one, or an evidence event of any type. */
+/** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
+const sidecarOfWhat = (file) => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
 function evidenceObject(v) {
-    if (!(0,core_json/* isObject */.Gv)(v))
-        return false;
-    if (typeof v['type'] === 'string' && (0,core_json/* hasOwn */.$3)(v, 'data'))
-        return true;
     const kind = classify(v);
     return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
 }
@@ -5659,30 +5655,38 @@ function parsed(text) {
     }
 }
 /**
- * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
- * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
- * run so renamed passed in silence: gzip bytes (a bundle), more than any sidecar's size, or a JSON
- * object the readers would take (a surface, a record, a coverage statement, an evidence event, a
- * server tracing line: as the document, an element of it, or a line) is evidence. A Sigstore or
- * cosign bundle, a DSSE envelope, a checksum, a signature, a certificate or a licence is none of
- * them. `size`: the file's whole size.
+ * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
+ * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
+ * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
  */
-function evidenceInSidecar(bytes, size) {
+function evidenceLine(line) {
+    const t = line.trim();
+    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
+        return true;
+    return t.includes('{') && /tool_decision/i.test(t);
+}
+/**
+ * What a file named like a sidecar holds that a reader would take (`size`: its whole size). A run,
+ * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
+ * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
+ * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
+ * lines (the caller compares them).
+ */
+function sidecarHolds(bytes, size) {
     if (size > SIDECAR_MAX_BYTES)
-        return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
+        return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
-        return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
+        return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
     if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
-        return { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const t = (lines[i] ?? '').trim();
-        if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
-            return { line: i + 1, why: 'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)' };
-    }
-    return null;
+        return { kind: 'document', value: whole };
+    const lines = [];
+    text.split('\n').forEach((line, i) => {
+        if (evidenceLine(line))
+            lines.push({ line: i + 1, text: line.trim() });
+    });
+    return lines.length > 0 ? { kind: 'lines', lines } : { kind: 'nothing' };
 }
 /** A path's last part, whichever separator it uses. */
 const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
@@ -5709,6 +5713,7 @@ var read_limits = __nccwpck_require__(5826);
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
+
 
 
 
@@ -5839,17 +5844,12 @@ const isFile = (p) => {
         return false;
     }
 };
-/**
- * Why a file named like a sidecar of the file beside it holds evidence (formats.ts
- * `evidenceInSidecar`), located, or null; read up to SIDECAR_MAX_BYTES. A file that cannot be read is
- * said: what it holds is unknown.
- */
-function sidecarHoldsEvidence(abs) {
-    let fd = null;
+/** A file's bytes, up to `max` (and its whole size). */
+function head(abs, max) {
+    const fd = (0,external_node_fs_.openSync)(abs, 'r');
     try {
-        fd = (0,external_node_fs_.openSync)(abs, 'r');
         const size = (0,external_node_fs_.fstatSync)(fd).size;
-        const bytes = Buffer.alloc(Math.min(size, SIDECAR_MAX_BYTES));
+        const bytes = Buffer.alloc(Math.min(size, max));
         let got = 0;
         while (got < bytes.length) {
             const n = (0,external_node_fs_.readSync)(fd, bytes, got, bytes.length - got, got);
@@ -5857,15 +5857,87 @@ function sidecarHoldsEvidence(abs) {
                 break;
             got += n;
         }
-        return evidenceInSidecar(bytes.subarray(0, got), size);
+        return { bytes: bytes.subarray(0, got), size };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** Which of `wanted` (trimmed lines) are not lines of the file at `abs`, read a chunk at a time. */
+function linesMissing(abs, wanted) {
+    const missing = new Set(wanted);
+    const fd = (0,external_node_fs_.openSync)(abs, 'r');
+    try {
+        const chunk = Buffer.alloc(1 << 20);
+        let carry = '';
+        let position = 0;
+        for (;;) {
+            const n = (0,external_node_fs_.readSync)(fd, chunk, 0, chunk.length, position);
+            position += n;
+            const text = carry + (n > 0 ? chunk.toString('utf8', 0, n) : '\n');
+            const lines = text.split('\n');
+            carry = n > 0 ? (lines.pop() ?? '') : '';
+            for (const line of lines)
+                missing.delete(line.trim());
+            if (n === 0 || missing.size === 0)
+                return missing;
+        }
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/**
+ * Why a file named like a sidecar holds evidence the gate does not read (formats.ts `sidecarHolds`),
+ * located, or null. What is only a copy of the file beside it (`of`: its path; a clear-signed log's
+ * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
+ * holds is unknown.
+ */
+function sidecarHoldsEvidence(abs, of) {
+    try {
+        const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
+        const held = sidecarHolds(bytes, size);
+        const beside = isFile(of);
+        switch (held.kind) {
+            case 'nothing':
+                return null;
+            case 'evidence':
+                return { line: 1, why: held.why };
+            case 'document': {
+                const copy = beside && jcsText(parsedOrUndefined((0,external_node_fs_.readFileSync)(of, 'utf8'))) === jcsText(held.value);
+                return copy ? null : { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
+            }
+            case 'lines': {
+                const missing = beside ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
+                const first = held.lines.find((l) => missing === null || missing.has(l.text));
+                return first
+                    ? {
+                        line: first.line,
+                        why: `a line the gate reads as evidence${beside ? ' that the file beside it does not hold' : ''} (an evidence event, an export entry or a server tracing line?)`,
+                    }
+                    : null;
+            }
+        }
     }
     catch (e) {
         return { line: 1, why: `it cannot be read (${(0,core_text/* messageOf */.bD)(e)}), so what it holds is unknown` };
     }
-    finally {
-        if (fd !== null)
-            (0,external_node_fs_.closeSync)(fd);
+}
+/** A JSON text's value, or undefined. */
+function parsedOrUndefined(text) {
+    try {
+        return JSON.parse(text);
     }
+    catch {
+        return undefined;
+    }
+}
+/** A value's canonical text (RFC 8785), or null. */
+function jcsText(value) {
+    if (value === undefined)
+        return null;
+    const c = (0,binding/* jcs */.vI)(value);
+    return c.ok ? c.text : null;
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
@@ -5893,9 +5965,10 @@ function expand(state, input, noMatch) {
         if (unread !== null || !sidecarNamed(abs))
             return unread !== null;
         // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
-        const held = isFile(abs) ? sidecarHoldsEvidence(abs) : null;
+        const of = sidecarOfWhat(abs);
+        const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
         if (held)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence of the file beside it, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
         return held !== null;
     };
     const scan = picomatch_default().scan(input);

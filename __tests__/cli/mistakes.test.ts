@@ -12,7 +12,7 @@ import type { DEFAULTS } from '../../src/gate/settings/defaults.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { inert } from '../../src/report/text.js';
-import { addKey, decision, json, record, surface } from '../support/corpus.js';
+import { addKey, decision, getKey, json, record, surface } from '../support/corpus.js';
 import { cleanup, cli, cliJson, gate, ROOT, spawnCli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterAll(cleanup);
@@ -272,40 +272,60 @@ describe('paths on the command line (§6)', () => {
     );
     expect(beside.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
     // Beside its file, a "sidecar" that holds evidence is that evidence renamed (a red team: a failing
-    // run as ok.json.sha256 beside ok.json passed, exit 0): a JSON document or line a reader takes, gzip
-    // bytes, or more than a sidecar's size. Real ones stay quiet: a sha256sum line, an armoured
-    // signature, a PEM certificate, a licence, Sigstore and cosign bundles, a DSSE envelope.
+    // run as ok.json.sha256 beside ok.json passed, exit 0): a JSON document or line a reader takes that
+    // the file beside it does not hold, gzip bytes. Real ones stay quiet (below).
     const failing = json(surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]));
+    const event = (data: unknown) => JSON.stringify({ type: 'assay.tool_decision_surface.v0', data });
+    const events = `${event(surface([addKey()]))}\n`;
+    const tracing = (rid: string) =>
+      JSON.stringify({
+        timestamp: '2026-05-14T10:02:41Z',
+        level: 'INFO',
+        fields: { event: 'tool_decision', rid },
+        target: 'assay_mcp_server',
+      });
     const disguised = await cliJson(
       [
         '-C',
         workspace({
           '.assay/runs/r.json': run,
           '.assay/runs/r.json.sha256': failing,
-          '.assay/runs/r.json.license': `MIT licence\n\n${JSON.stringify({ type: 'assay.tool.decision', data: {} })}\n`,
+          '.assay/runs/r.json.license': `MIT licence\n\n${event(surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]))}\n`,
           '.assay/runs/r.json.sig': Buffer.from([0x1f, 0x8b, 8, 0]),
-          '.assay/runs/r.json.pem': 'x'.repeat((1 << 20) + 1),
           '.assay/runs/r.json.bundle': json([record('github', '1', addKey())]),
+          // A clear-signed copy of the log beside it, with one line more; a log line behind a container runtime's prefix.
+          '.assay/runs/e.ndjson': events,
+          '.assay/runs/e.ndjson.asc': `-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n${events}${event(surface([getKey()]))}\n-----BEGIN PGP SIGNATURE-----\n`,
+          '.assay/runs/s.log': `${JSON.stringify({ timestamp: '2026-05-14T10:02:41Z', level: 'INFO', fields: { event: 'server_start' }, target: 'assay_mcp_server' })}\n`,
+          '.assay/runs/s.log.sig': `2026-05-14T10:02:41.000Z stderr F ${tracing('r-1')}\n`,
+          // With nothing beside it, said so.
+          '.assay/runs/lone.sha256': failing,
         }),
       ],
       ROOT,
     );
     expect(disguised.code).toBe(1);
-    expect(
-      disguised.report.findings
-        .filter((f) => f.code === 'invalid_artifact')
-        .map((f) => [f.file, f.line, f.severity, /^named like a checksum.*, but it holds (.*?):/.exec(f.message)?.[1]]),
-    ).toEqual([
-      ['.assay/runs/r.json.bundle', 1, 'error', 'a JSON document the gate reads as evidence (a run or an export?)'],
-      [
-        '.assay/runs/r.json.license',
-        3,
-        'error',
-        'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)',
-      ],
-      ['.assay/runs/r.json.pem', 1, 'error', `${(1 << 20) + 1} bytes, more than any checksum, signature, certificate or licence (1048576)`],
-      ['.assay/runs/r.json.sha256', 1, 'error', 'a JSON document the gate reads as evidence (a run or an export?)'],
-      ['.assay/runs/r.json.sig', 1, 'error', 'gzip bytes (an evidence bundle?)'],
+    const holds = (r: typeof disguised) =>
+      r.report.findings
+        .filter((f) => f.code === 'invalid_artifact' && f.message.startsWith('named like a checksum'))
+        .map((f) => [
+          f.file,
+          f.line,
+          f.severity,
+          /^named like a checksum, signature, certificate or licence(.*?), but it holds (.*?):/.exec(f.message)?.slice(1),
+        ]);
+    const READ = 'a line the gate reads as evidence';
+    const LINE = '(an evidence event, an export entry or a server tracing line?)';
+    const DOCUMENT = 'a JSON document the gate reads as evidence (a run or an export?)';
+    const BESIDE = ' of the file beside it';
+    expect(holds(disguised)).toEqual([
+      ['.assay/runs/e.ndjson.asc', 5, 'error', [BESIDE, `${READ} that the file beside it does not hold ${LINE}`]],
+      ['.assay/runs/lone.sha256', 1, 'error', ['', DOCUMENT]],
+      ['.assay/runs/r.json.bundle', 1, 'error', [BESIDE, DOCUMENT]],
+      ['.assay/runs/r.json.license', 3, 'error', [BESIDE, `${READ} that the file beside it does not hold ${LINE}`]],
+      ['.assay/runs/r.json.sha256', 1, 'error', [BESIDE, DOCUMENT]],
+      ['.assay/runs/r.json.sig', 1, 'error', [BESIDE, 'gzip bytes (an evidence bundle?)']],
+      ['.assay/runs/s.log.sig', 1, 'error', [BESIDE, `${READ} that the file beside it does not hold ${LINE}`]],
     ]);
     const real = await cliJson(
       [
@@ -321,11 +341,24 @@ describe('paths on the command line (§6)', () => {
             mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
             verificationMaterial: {},
           }),
+          // cosign's own bundle, a DSSE envelope, Node's JSON of a signature's bytes, a CloudEvent of another kind: JSON, nothing the gate reads.
+          '.assay/runs/r.json.bundle': JSON.stringify({ base64Signature: 'MEUC', cert: 'LS0t', rekorBundle: { Payload: {} } }),
+          '.assay/runs/r.json.sig': `${JSON.stringify({ payloadType: 'application/vnd.in-toto+json', payload: 'e30=', signatures: [] })}\n`,
+          '.assay/runs/r.json.gpg': JSON.stringify({ type: 'Buffer', data: [229, 199, 7] }),
+          '.assay/runs/r.json.p7s': JSON.stringify({ specversion: '1.0', type: 'com.example.signed', id: '1', source: 'x', data: {} }),
+          // A copy of the run beside it (as a document), and a clear-signed copy of an NDJSON run: nothing unread.
+          '.assay/runs/r.json.minisig': run,
+          '.assay/runs/e.ndjson': events,
+          '.assay/runs/e.ndjson.asc': `-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n${events}-----BEGIN PGP SIGNATURE-----\n`,
+          // A checksum list past a megabyte.
+          '.assay/runs/all.sha256sums': Array.from({ length: 12_000 }, (_, i) => `${'a'.repeat(64)}  runs/tool_decision_${i}.json\n`).join(
+            '',
+          ),
         }),
       ],
       ROOT,
     );
-    expect(real.report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
+    expect(holds(real)).toEqual([]);
     expect(real.code).toBe(0);
     const linked = workspace({ 'archive/2026-11/a.json': json(surface([addKey()])) });
     symlinkSync(path.join(linked, 'archive/2026-11'), path.join(linked, '.assay/runs/2026-11'));

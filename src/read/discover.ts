@@ -3,12 +3,34 @@
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
-import { closeSync, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { jcs } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp, messageOf } from '../core/text.js';
-import { discoverable, EXTENSION_LIST, evidenceInSidecar, formatOf, SIDECAR_MAX_BYTES, sidecarNamed, unreadText } from './formats.js';
+import {
+  discoverable,
+  EXTENSION_LIST,
+  formatOf,
+  SIDECAR_MAX_BYTES,
+  sidecarHolds,
+  sidecarNamed,
+  sidecarOfWhat,
+  unreadText,
+} from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
 /** Directories a walk never enters unless named explicitly. */
@@ -162,29 +184,96 @@ const isFile = (p: string): boolean => {
   }
 };
 
-/**
- * Why a file named like a sidecar of the file beside it holds evidence (formats.ts
- * `evidenceInSidecar`), located, or null; read up to SIDECAR_MAX_BYTES. A file that cannot be read is
- * said: what it holds is unknown.
- */
-function sidecarHoldsEvidence(abs: string): { readonly line: number; readonly why: string } | null {
-  let fd: number | null = null;
+/** A file's bytes, up to `max` (and its whole size). */
+function head(abs: string, max: number): { readonly bytes: Buffer; readonly size: number } {
+  const fd = openSync(abs, 'r');
   try {
-    fd = openSync(abs, 'r');
     const size = fstatSync(fd).size;
-    const bytes = Buffer.alloc(Math.min(size, SIDECAR_MAX_BYTES));
+    const bytes = Buffer.alloc(Math.min(size, max));
     let got = 0;
     while (got < bytes.length) {
       const n = readSync(fd, bytes, got, bytes.length - got, got);
       if (n === 0) break;
       got += n;
     }
-    return evidenceInSidecar(bytes.subarray(0, got), size);
+    return { bytes: bytes.subarray(0, got), size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Which of `wanted` (trimmed lines) are not lines of the file at `abs`, read a chunk at a time. */
+function linesMissing(abs: string, wanted: ReadonlySet<string>): Set<string> {
+  const missing = new Set(wanted);
+  const fd = openSync(abs, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    let carry = '';
+    let position = 0;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, position);
+      position += n;
+      const text = carry + (n > 0 ? chunk.toString('utf8', 0, n) : '\n');
+      const lines = text.split('\n');
+      carry = n > 0 ? (lines.pop() ?? '') : '';
+      for (const line of lines) missing.delete(line.trim());
+      if (n === 0 || missing.size === 0) return missing;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Why a file named like a sidecar holds evidence the gate does not read (formats.ts `sidecarHolds`),
+ * located, or null. What is only a copy of the file beside it (`of`: its path; a clear-signed log's
+ * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
+ * holds is unknown.
+ */
+function sidecarHoldsEvidence(abs: string, of: string): { readonly line: number; readonly why: string } | null {
+  try {
+    const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
+    const held = sidecarHolds(bytes, size);
+    const beside = isFile(of);
+    switch (held.kind) {
+      case 'nothing':
+        return null;
+      case 'evidence':
+        return { line: 1, why: held.why };
+      case 'document': {
+        const copy = beside && jcsText(parsedOrUndefined(readFileSync(of, 'utf8'))) === jcsText(held.value);
+        return copy ? null : { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
+      }
+      case 'lines': {
+        const missing = beside ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
+        const first = held.lines.find((l) => missing === null || missing.has(l.text));
+        return first
+          ? {
+              line: first.line,
+              why: `a line the gate reads as evidence${beside ? ' that the file beside it does not hold' : ''} (an evidence event, an export entry or a server tracing line?)`,
+            }
+          : null;
+      }
+    }
   } catch (e) {
     return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
+}
+
+/** A JSON text's value, or undefined. */
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value's canonical text (RFC 8785), or null. */
+function jcsText(value: unknown): string | null {
+  if (value === undefined) return null;
+  const c = jcs(value);
+  return c.ok ? c.text : null;
 }
 
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
@@ -211,13 +300,14 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
     if (unread !== null || !sidecarNamed(abs)) return unread !== null;
     // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
-    const held = isFile(abs) ? sidecarHoldsEvidence(abs) : null;
+    const of = sidecarOfWhat(abs);
+    const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
     if (held)
       findings.push(
         finding(
           'invalid_artifact',
           { file: relOf(state, abs), line: held.line, column: 1 },
-          `named like a checksum, signature, certificate or licence of the file beside it, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`,
+          `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`,
         ),
       );
     return held !== null;

@@ -4,7 +4,6 @@
  * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
  * beside its artifact and never read as a run or an export.
  */
-import { hasOwn, isObject } from '../core/json.js';
 import { classify } from './classify.js';
 
 export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
@@ -50,9 +49,8 @@ export function unreadText(file: string, role: 'runs' | 'audit' = 'runs', exists
     return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
   // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
   // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
-  const sidecar = SIDECAR.exec(file);
-  if (sidecar && formatOf(file) === null) {
-    const of = file.slice(0, sidecar.index);
+  if (sidecarNamed(file)) {
+    const of = sidecarOfWhat(file);
     if (exists(of) || (formatOf(of) === null && unreadText(of, role, exists) === null)) return null;
     return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
   }
@@ -65,16 +63,17 @@ export function unreadText(file: string, role: 'runs' | 'audit' = 'runs', exists
   return null;
 }
 
-/** The most of a file named like a sidecar beside its file that is read to tell it from evidence renamed (1 MiB: checksums, signatures, certificates and licences are far smaller). */
-export const SIDECAR_MAX_BYTES = 1 << 20;
+/** The most of a file named like a sidecar that is read to tell it from evidence renamed (64 MiB: far past any checksum list, signature, certificate, licence or attestation). */
+export const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
 export const sidecarNamed = (file: string): boolean => SIDECAR.test(file) && formatOf(file) === null;
 
-/** Whether a JSON value is evidence the gate reads: an object a reader would take (a surface, a record, a coverage statement, a server tracing line), a near miss of one, or an evidence event of any type. */
+/** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
+export const sidecarOfWhat = (file: string): string => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
+
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
 function evidenceObject(v: unknown): boolean {
-  if (!isObject(v)) return false;
-  if (typeof v['type'] === 'string' && hasOwn(v, 'data')) return true;
   const kind = classify(v);
   return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
 }
@@ -89,29 +88,45 @@ function parsed(text: string): unknown {
 }
 
 /**
- * Why a file named like a sidecar of the file beside it holds evidence instead, located, or null. A
- * run, an export or a bundle renamed `x.json.sha256` beside `x.json` would not be read, and a failing
- * run so renamed passed in silence: gzip bytes (a bundle), more than any sidecar's size, or a JSON
- * object the readers would take (a surface, a record, a coverage statement, an evidence event, a
- * server tracing line: as the document, an element of it, or a line) is evidence. A Sigstore or
- * cosign bundle, a DSSE envelope, a checksum, a signature, a certificate or a licence is none of
- * them. `size`: the file's whole size.
+ * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
+ * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
+ * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
  */
-export function evidenceInSidecar(bytes: Uint8Array, size: number): { readonly line: number; readonly why: string } | null {
+function evidenceLine(line: string): boolean {
+  const t = line.trim();
+  if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t))) return true;
+  return t.includes('{') && /tool_decision/i.test(t);
+}
+
+/** What a file named like a sidecar holds that the readers would take. */
+export type SidecarHolds =
+  | { readonly kind: 'nothing' }
+  /** Evidence whatever the file beside it holds: gzip bytes (a bundle), or too large to tell. */
+  | { readonly kind: 'evidence'; readonly why: string }
+  /** A JSON document a reader takes (a copy of the file beside it holds nothing unread). */
+  | { readonly kind: 'document'; readonly value: unknown }
+  /** The lines a reader takes, trimmed, each with its number (lines of the file beside it hold nothing unread: a clear-signed log). */
+  | { readonly kind: 'lines'; readonly lines: readonly { readonly line: number; readonly text: string }[] };
+
+/**
+ * What a file named like a sidecar holds that a reader would take (`size`: its whole size). A run,
+ * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
+ * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
+ * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
+ * lines (the caller compares them).
+ */
+export function sidecarHolds(bytes: Uint8Array, size: number): SidecarHolds {
   if (size > SIDECAR_MAX_BYTES)
-    return { line: 1, why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { line: 1, why: 'gzip bytes (an evidence bundle?)' };
+    return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
-    return { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const t = (lines[i] ?? '').trim();
-    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
-      return { line: i + 1, why: 'a line the gate reads as evidence (an evidence event, an export entry or a server tracing line?)' };
-  }
-  return null;
+  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject))) return { kind: 'document', value: whole };
+  const lines: { line: number; text: string }[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (evidenceLine(line)) lines.push({ line: i + 1, text: line.trim() });
+  });
+  return lines.length > 0 ? { kind: 'lines', lines } : { kind: 'nothing' };
 }
 
 /** A path's last part, whichever separator it uses. */
