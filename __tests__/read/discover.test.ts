@@ -27,18 +27,25 @@ function tree(): string {
 const rels = (d: ReturnType<typeof discover>) => d.files.map((f) => f.rel);
 
 describe('discover', () => {
-  it('a directory means every artifact beneath it (dot-directories included, .git and node_modules pruned), sorted by code unit', () => {
+  it('a directory means every artifact beneath it (dot-directories included, .git pruned; node_modules only from the workspace: a red team hid a failing run in .assay/runs/node_modules), sorted by code unit', () => {
     const ws = tree();
     expect(rels(discover(['a', 'b'], ws, ws))).toEqual([
       'a/.hidden/five.json',
       'a/bundle.tar.gz',
       'a/deep/er/four.json',
+      'a/node_modules/x.json',
       'a/one.json',
       'a/three.jsonl',
       'a/two.ndjson',
       'b/B.json',
       'b/a.json',
     ]);
+    // From the workspace itself (or by a glob from it), a repository's dependencies are passed over.
+    for (const input of ['.', '**/*.json']) {
+      const all = rels(discover([input], ws, ws));
+      expect(all).toContain('a/one.json');
+      expect(all.filter((f) => f.includes('node_modules') || f.includes('.git/'))).toEqual([]);
+    }
   });
 
   it('globs match relative to the working directory; other file types are counted in a notice, not read', () => {

@@ -3201,8 +3201,14 @@ var read_limits = __nccwpck_require__(5826);
 
 
 
-/** Directories a walk never enters unless named explicitly. */
+/**
+ * Directories a walk from the workspace (or the working directory) never enters unless named
+ * explicitly: a repository's own git folder and its dependencies. Under a folder the input names (an
+ * evidence folder), only `.git` is passed over: a failing run committed as
+ * `.assay/runs/node_modules/x.json` passed in silence (a red team).
+ */
 const PRUNED = new Set(['.git', 'node_modules']);
+const ALWAYS_PRUNED = new Set(['.git']);
 const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(path) {
@@ -3236,6 +3242,8 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  */
 function walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
+    const from = external_node_path_default().resolve(dir);
+    const pruned = from === external_node_path_default().resolve(state.workspace) || from === external_node_path_default().resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
     while (stack.length > 0) {
         const digest = stack.pop();
         let list;
@@ -3253,7 +3261,7 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
             }
             const abs = external_node_path_default().join(digest, ent.name);
             if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
+                if (!pruned.has(ent.name))
                     stack.push(abs);
             }
             else if (!inScope(abs)) {

@@ -7684,8 +7684,14 @@ function attestedBy(attestation) {
 
 
 
-/** Directories a walk never enters unless named explicitly. */
+/**
+ * Directories a walk from the workspace (or the working directory) never enters unless named
+ * explicitly: a repository's own git folder and its dependencies. Under a folder the input names (an
+ * evidence folder), only `.git` is passed over: a failing run committed as
+ * `.assay/runs/node_modules/x.json` passed in silence (a red team).
+ */
 const PRUNED = new Set(['.git', 'node_modules']);
+const ALWAYS_PRUNED = new Set(['.git']);
 const toPosix = (p) => p.split(path.sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(path) {
@@ -7719,6 +7725,8 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  */
 function discover_walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
+    const from = path.resolve(dir);
+    const pruned = from === path.resolve(state.workspace) || from === path.resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
     while (stack.length > 0) {
         const digest = stack.pop();
         let list;
@@ -7736,7 +7744,7 @@ function discover_walk(state, dir, input, take, findings, inScope = () => true) 
             }
             const abs = path.join(digest, ent.name);
             if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
+                if (!pruned.has(ent.name))
                     stack.push(abs);
             }
             else if (!inScope(abs)) {

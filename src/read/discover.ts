@@ -33,8 +33,14 @@ import {
 } from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
-/** Directories a walk never enters unless named explicitly. */
+/**
+ * Directories a walk from the workspace (or the working directory) never enters unless named
+ * explicitly: a repository's own git folder and its dependencies. Under a folder the input names (an
+ * evidence folder), only `.git` is passed over: a failing run committed as
+ * `.assay/runs/node_modules/x.json` passed in silence (a red team).
+ */
 const PRUNED = new Set(['.git', 'node_modules']);
+const ALWAYS_PRUNED = new Set(['.git']);
 
 export interface FoundFile {
   /** Absolute path. */
@@ -99,6 +105,8 @@ function walk(
   inScope: (abs: string) => boolean = () => true,
 ): void {
   const stack = [dir];
+  const from = path.resolve(dir);
+  const pruned = from === path.resolve(state.workspace) || from === path.resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
   while (stack.length > 0) {
     const digest = stack.pop() as string;
     let list: Dirent[];
@@ -117,7 +125,7 @@ function walk(
       }
       const abs = path.join(digest, ent.name);
       if (ent.isDirectory()) {
-        if (!PRUNED.has(ent.name)) stack.push(abs);
+        if (!pruned.has(ent.name)) stack.push(abs);
       } else if (!inScope(abs)) {
         // Not named by the input: neither read nor reported.
       } else if (ent.isFile()) {
