@@ -1123,7 +1123,7 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ]);
   });
 
-  it('a command AWS refused, answered as a result whose error is given, is a failed call asserting nothing (the AWS mapping’s failed); a success’s null error, and places that disagree, are not (a false red: effect_not_logged)', async () => {
+  it('a command AWS refused (the server’s answer gives AWS’s error_code) is a failed call asserting nothing; a success, an exception after the call, the old server’s error, a batch, and places that disagree are not (a false red: effect_not_logged; a red team on the first version)', async () => {
     const aws = readFileSync(path.join(ROOT, 'examples/mappings/aws-api-mcp-server.yml'), 'utf8');
     const cmd = (user: string) => `aws iam create-access-key --user-name ${user}`;
     const call = (id: number, user: string, result: Record<string, unknown>) =>
@@ -1131,43 +1131,75 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
         event: 'rpc_request',
         payload: { id, method: 'tools/call', params: { name: 'call_aws', arguments: { cli_command: cmd(user) } } },
       }) + rpc({ event: 'rpc_response', payload: { id, result } });
-    const text = (v: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(v) }] });
+    // The server's answer (awslabs/mcp, call_aws → list[CallAWSResponse], FastMCP: one JSON text content and structuredContent.result).
+    const answer = (items: unknown[]) => ({
+      content: items.length === 0 ? [] : [{ type: 'text', text: JSON.stringify(items) }],
+      structuredContent: { result: items },
+      isError: false,
+    });
+    const item = (user: string, response: Record<string, unknown>) => ({
+      cli_command: cmd(user),
+      response: { pagination_token: null, as_json: null, ...response },
+      metadata: { service: 'iam', operation: 'CreateAccessKey' },
+      validation_failures: null,
+      missing_context_failures: null,
+      failed_constraints: [],
+    });
+    const denied = (user: string) =>
+      item(user, {
+        error: 'An error occurred (AccessDenied) when calling the CreateAccessKey operation',
+        status_code: 403,
+        error_code: 'AccessDenied',
+      });
+    const made = (user: string) => item(user, { error: null, status_code: 200, error_code: null, as_json: '{"AccessKey":{}}' });
     const r = await runImporter(
       'import-run',
       'mcp-jsonrpc',
       {
         'in.jsonl':
-          // Today's server: the service's error in `error`, a status code; an older one: error true and a detail.
-          call(1, 'denied', text({ cli_command: cmd('denied'), error: 'An error occurred (AccessDenied)', status_code: 403 })) +
-          call(2, 'old', { ...text({ error: true, detail: 'Error while executing the command' }), isError: false }) +
-          call(3, 'made', text({ cli_command: cmd('made'), error: null, status_code: 200, json: '{}' })) +
-          call(4, 'both', { ...text({ error: 'AccessDenied' }), structuredContent: { error: null } }) +
-          call(5, 'plain', { content: [{ type: 'text', text: 'done' }] }),
+          call(1, 'denied', answer([denied('denied')])) +
+          call(2, 'made', answer([made('made')])) +
+          // An exception after AWS answered (a --query that fails once evaluated): the write may have happened.
+          call(3, 'after', answer([{ cli_command: cmd('after'), error: 'JMESPathTypeError: abs() expected number' }])) +
+          // The server before November 2025 answered any exception so, after the call or not.
+          call(4, 'old', {
+            content: [{ type: 'text', text: JSON.stringify({ error: true, detail: 'Error while executing the command' }) }],
+          }) +
+          // A command expanded to two answers: which one failed cannot be said.
+          call(5, 'two', answer([denied('two'), made('two')])) +
+          call(6, 'split', {
+            content: [
+              { type: 'text', text: JSON.stringify([denied('split')]) },
+              { type: 'text', text: JSON.stringify([made('split')]) },
+            ],
+          }),
         'map.yml': aws,
       },
       ['--map', 'map.yml'],
     );
     expect(r.code, r.stderr).toBe(0);
-    const [denied, old, made, both, plain] = decisionsOf(r.lines);
-    for (const failed of [denied, old]) {
-      expect(failed.response.side_effect_asserted).toBe(false);
-      expect(failed.import.note).toBe('the call failed (its result gives error)');
-    }
-    expect(subjectOf(made)?.[0]).toBe('aws_iam_access_key');
-    expect(subjectOf(plain)?.[0]).toBe('aws_iam_access_key');
-    expect(both.response.side_effect_asserted).toBe(true);
-    expect(subjectOf(both)).toBeNull();
-    expect(both.import.note).toMatch(/result\.error is given differently by the result's places: whether the call failed cannot be said/);
-    expect(r.stderr).toMatch(/2 failed/);
+    const [refused, success, after, old, two, split] = decisionsOf(r.lines);
+    expect(refused.response.side_effect_asserted).toBe(false);
+    expect(refused.import.note).toBe('the call failed (its result gives 0.response.error_code)');
+    for (const write of [success, after, old, two]) expect(subjectOf(write)?.[0]).toBe('aws_iam_access_key');
+    expect(split.response.side_effect_asserted).toBe(true);
+    expect(subjectOf(split)).toBeNull();
+    expect(split.import.note).toMatch(
+      /result\.0\.response\.error_code is given differently by the result's places: whether the call failed cannot be said/,
+    );
+    expect(r.stderr).toMatch(/1 failed/);
     // A mapping's failed names a dotted path, located when it is not one.
     const bad = await runImporter(
       'import-run',
       'mcp-jsonrpc',
-      { 'in.jsonl': call(1, 'x', text({})), 'map.yml': aws.replace('failed: {result: error}', 'failed: {result: "no such path"}') },
+      {
+        'in.jsonl': call(1, 'x', answer([])),
+        'map.yml': aws.replace('failed: {result: 0.response.error_code}', 'failed: {result: "no such path"}'),
+      },
       ['--map', 'map.yml'],
     );
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/map\.yml:17:22: tools\.0\.failed\.result must match pattern/);
+    expect(bad.stderr).toMatch(/map\.yml:\d+:\d+: tools\.0\.failed\.result must match pattern/);
   });
 
   it.each(ROWS)('%s', async (_name, text, expected) => {

@@ -85,6 +85,31 @@ function inResult(view: ResultView, path: readonly string[]): unknown {
   return text !== null && found.every((x) => canonical(x) === text) ? first : DISAGREE;
 }
 
+/** A member at a path where every array on the way holds exactly one element (one operation's answer, never a batch's). */
+function onlyAt(value: unknown, path: readonly string[]): unknown {
+  let node = value;
+  for (const segment of path) {
+    if (Array.isArray(node) && node.length !== 1) return undefined;
+    node = memberAt(node, [segment]);
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/**
+ * Whether a result says its call failed by the rule's `failed` member: `yes` when a place (the value,
+ * its structuredContent, a JSON text content) gives `true` or a non-empty string and none gives
+ * another value; `disagree` when one does and another gives something else; else `no` (absent, null,
+ * false, empty: a write as the source says). A batch's answer (an array of more than one) says no.
+ */
+function failedBy(view: ResultView, path: readonly string[]): 'yes' | 'no' | 'disagree' {
+  const places = [view.value, isObject(view.value) ? view.value['structuredContent'] : undefined, ...view.texts];
+  const given = places.map((p) => onlyAt(p, path)).filter((v) => v !== undefined);
+  const failed = (v: unknown): boolean => v === true || (typeof v === 'string' && v !== '');
+  if (!given.some(failed)) return 'no';
+  return given.every(failed) ? 'yes' : 'disagree';
+}
+
 /** A command line's words as a POSIX shell splits them (single and double quotes, backslashes), or null when a quote is not closed. */
 function words(line: string): string[] | null {
   const out: string[] = [];
@@ -296,17 +321,6 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   // write is asserted with no subject, never verified, whatever the rule binds.
   const result = resultView(use);
   if (!result.ok) return unbound(result.reason);
-  // A server that answers a failed operation as a result (the AWS API MCP server's `error`): the call failed.
-  const failure = named.failed && result.value ? inResult(result.value, named.failed) : undefined;
-  if (failure === DISAGREE)
-    return unbound(`result.${named.failed?.join('.')} is given differently by the result's places: whether the call failed cannot be said`);
-  if (failure !== undefined && failure !== null && failure !== false)
-    return {
-      kind: 'call',
-      call: { ...base, asserts: false, effect: null, note: `the call failed (its result gives ${named.failed?.join('.')})` },
-      count: 'failed',
-      hint: null,
-    };
   if (found && !rule)
     return unbound(
       `${found.name}: the command holds its guard's words with others before or between them (a global option, a quote): its target cannot be read`,
@@ -327,6 +341,18 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
       CAPTURE_HINT[use.source],
     );
   }
+  // A server that answers an operation the provider refused as a result (the AWS API MCP server's
+  // error_code): the call failed, decided only once its rule is known (a red team).
+  const failure = rule.failed && result.value ? failedBy(result.value, rule.failed) : 'no';
+  if (failure === 'disagree')
+    return unbound(`result.${rule.failed?.join('.')} is given differently by the result's places: whether the call failed cannot be said`);
+  if (failure === 'yes')
+    return {
+      kind: 'call',
+      call: { ...base, asserts: false, effect: null, note: `the call failed (its result gives ${rule.failed?.join('.')})` },
+      count: 'failed',
+      hint: null,
+    };
   const whole = classRow(rule.actionClass)?.wholeNumbers ?? new Set<string>();
   const target: [string, FieldValue][] = [];
   const urls: string[] = [];
