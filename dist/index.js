@@ -5511,8 +5511,29 @@ function familyOf(name) {
             return k;
     return null;
 }
+/**
+ * The member that marks an object as a kind this gate reads whatever it is named (a decision
+ * surface's `observed_tool_decisions`, a record's `binding_digest`), or null. A surface or record
+ * under another name (`assay.tool_decisions_surface.v0`, a look-alike letter) is never skipped as
+ * another kind (a red team: a failing run so renamed passed with a notice).
+ */
+function markOf(value) {
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return null;
+    for (const member of ['observed_tool_decisions', 'binding_digest'])
+        if ((0,core_json/* hasOwn */.$3)(value, member))
+            return member;
+    return null;
+}
 function byName(name, payload, via) {
     const k = familyOf(name);
+    const mark = markOf(payload);
+    if (!k && mark !== null)
+        return {
+            kind: 'error',
+            reason: `${via === 'event' ? 'an evidence event of type' : 'an object of schema'} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} holds ${mark}: a kind this gate reads under another name is never skipped (this gate reads ${mark === 'binding_digest' ? model/* RECORD_SCHEMA */.ep : model/* SURFACE_SCHEMA */.SB})`,
+            named: true,
+        };
     if (!k)
         return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
     const [known, kind] = k;
@@ -5563,6 +5584,14 @@ function classify(value) {
                 named: true,
             };
         }
+        // Both named another kind: still never a surface or record under those names (its data, or itself).
+        const mark = markOf(value['data']) ?? markOf(value);
+        if (mark !== null)
+            return {
+                kind: 'error',
+                reason: `an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} holds ${mark}: a kind this gate reads under another name is never skipped`,
+                named: true,
+            };
         return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
     }
     if (typeof schema === 'string')
@@ -5571,6 +5600,13 @@ function classify(value) {
         const kind = byName(type, value['data'], 'event');
         return kind;
     }
+    const mark = markOf(value);
+    if (mark !== null)
+        return {
+            kind: 'error',
+            reason: `object has no "schema" string but holds ${mark}: a kind this gate reads is never skipped`,
+            named: true,
+        };
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
@@ -5680,7 +5716,7 @@ function sidecarHolds(bytes, size) {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
     if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
-        return { kind: 'document', value: whole };
+        return { kind: 'document', text };
     const lines = [];
     text.split('\n').forEach((line, i) => {
         if (evidenceLine(line))
@@ -5713,7 +5749,6 @@ var read_limits = __nccwpck_require__(5826);
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
-
 
 
 
@@ -5780,6 +5815,12 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
                 return;
             }
             const abs = external_node_path_default().join(digest, ent.name);
+            // A name that is not UTF-8 decodes with U+FFFD: two such names can decode alike, and one then hides
+            // the other (a red team: a failing run behind a decoy of the same decoded name). Never read by name.
+            if (ent.name.includes('\uFFFD') && (ent.isDirectory() || inScope(abs))) {
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(state, abs)), `a ${ent.isDirectory() ? 'folder' : 'file'} whose name is not UTF-8 (it reads as U+FFFD): names that are not UTF-8 can read alike and hide one another; rename it`));
+                continue;
+            }
             if (ent.isDirectory()) {
                 if (!pruned.has(ent.name))
                     stack.push(abs);
@@ -5905,18 +5946,19 @@ function sidecarHoldsEvidence(abs, of) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
         const held = sidecarHolds(bytes, size);
-        const beside = isFile(of);
+        const beside = of !== null && isFile(of);
         switch (held.kind) {
             case 'nothing':
                 return null;
             case 'evidence':
                 return { line: 1, why: held.why };
             case 'document': {
-                const copy = beside && jcsText(parsedOrUndefined((0,external_node_fs_.readFileSync)(of, 'utf8'))) === jcsText(held.value);
+                // A copy is the same text (a document JSON.parse reads alike could hold a key twice, which the reader refuses: a red team).
+                const copy = beside && of !== null && (0,external_node_fs_.readFileSync)(of, 'utf8').trim() === held.text.trim();
                 return copy ? null : { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
             }
             case 'lines': {
-                const missing = beside ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
+                const missing = beside && of !== null ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
                 const first = held.lines.find((l) => missing === null || missing.has(l.text));
                 return first
                     ? {
@@ -5931,22 +5973,6 @@ function sidecarHoldsEvidence(abs, of) {
         return { line: 1, why: `it cannot be read (${(0,core_text/* messageOf */.bD)(e)}), so what it holds is unknown` };
     }
 }
-/** A JSON text's value, or undefined. */
-function parsedOrUndefined(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A value's canonical text (RFC 8785), or null. */
-function jcsText(value) {
-    if (value === undefined)
-        return null;
-    const c = (0,binding/* jcs */.vI)(value);
-    return c.ok ? c.text : null;
-}
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
     const findings = [];
@@ -5960,7 +5986,12 @@ function expand(state, input, noMatch) {
      * beside its artifact) or evidence this role does not read (compressed on its own, an archive not
      * named .tar.gz, a server log among exports: refused by name). False: neither.
      */
-    const besideArtifacts = (abs) => {
+    /**
+     * @param sniff the file is under a folder the input names (not the workspace itself): a file there the
+     *   gate does not read by its name is read to see whether it holds evidence (a red team: a failing run
+     *   as `incident.json ` with a trailing space, `incident.json#1`, `incident.txt` passed in silence)
+     */
+    const besideArtifacts = (abs, sniff = false) => {
         if (formatOf(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
@@ -5970,8 +6001,14 @@ function expand(state, input, noMatch) {
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-        if (unread !== null || !sidecarNamed(abs))
-            return unread !== null;
+        if (unread !== null)
+            return true;
+        if (!sidecarNamed(abs)) {
+            const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+            if (held)
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`));
+            return held !== null;
+        }
         // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
         const of = sidecarOfWhat(abs);
         const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
@@ -6010,6 +6047,8 @@ function expand(state, input, noMatch) {
     }
     if (st.isSymbolicLink())
         st = (0,external_node_fs_.statSync)(real);
+    // A walk from the workspace itself (or the working directory) passes over what is not read by name.
+    const sniff = base !== external_node_path_default().resolve(state.workspace) && base !== external_node_path_default().resolve(state.cwd);
     if (scan.isGlob) {
         const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
@@ -6017,14 +6056,14 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if (discoverable(rel, state.role))
                 add(abs);
-            else if (!besideArtifacts(abs))
+            else if (!besideArtifacts(abs, sniff))
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
             findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+        walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs, sniff)), findings);
     }
     else if (st.isFile()) {
         if (!besideArtifacts(base))
@@ -9238,17 +9277,20 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+function namesDecision(o) {
+    const event = o['event'];
+    return (0,core_json/* hasOwn */.$3)(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
 /**
- * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
- * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
- * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    if (!(0,core_json/* isObject */.Gv)(fields))
-        return false;
-    const event = fields['event'];
-    return (0,core_json/* hasOwn */.$3)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return namesDecision(value) || ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields));
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -9771,7 +9813,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, kind.kind === 'error' && kind.named
                 ? kind.reason
-                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+                : 'a line that carries a tool decision (a decision member, or an event tool_decision, in fields or at the top) but is not a tracing line');
         }
         else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
@@ -9808,7 +9850,8 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         }
         log.close();
         // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
-        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+        // Never when the capture holds decisions (surfaces between its lines): they are judged (a red team).
+        notStarted = format === 'log' && !fr.failed && surfaces === 0 && run.decisions.length === 0 ? log.notStarted() : null;
         if (notStarted)
             fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
         // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
@@ -11957,6 +12000,7 @@ async function collect(settings, setup, roots, open, found) {
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
     const strays = { runs: 0, audit: 0 };
+    const strayFiles = [];
     const rejected = new Map();
     const notes = [];
     try {
@@ -11982,6 +12026,8 @@ async function collect(settings, setup, roots, open, found) {
                 if (evidence.run)
                     runs.push(evidence.run);
                 strays[role] += evidence.strays ?? 0;
+                if (evidence.strays)
+                    strayFiles.push({ rel: file.rel, role, n: evidence.strays });
                 for (const c of evidence.rejectedClasses ?? [])
                     if (!rejected.has(c))
                         rejected.set(c, file.rel);
@@ -11999,7 +12045,19 @@ async function collect(settings, setup, roots, open, found) {
     // Only when nothing else already failed: a run that did not parse is the root cause, named once.
     if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
         findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
-    for (const f of attestationsNotRead(attestations.values()))
+    // The other role's objects in a file no input of that role names are never read: an error, not a
+    // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
+    const readAs = (role) => new Set(found.find((f) => f.role === role)?.d.files.map((f) => f.rel) ?? []);
+    for (const { rel, role, n } of strayFiles) {
+        const other = role === 'runs' ? 'audit' : 'runs';
+        if (readAs(other).has(rel))
+            continue;
+        const what = role === 'runs' ? 'audit record(s) or coverage statement(s)' : 'run object(s) (decision surfaces or server tracing lines)';
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, `holds ${n} ${what}, which the ${role} inputs do not read, and no ${other} input names this file: they are not judged; give the file to the ${other} inputs, or move it out`));
+    }
+    // The attestation files the readers open: each file's <file>.sigstore.json, a run bundle's <bundle>.intoto.jsonl.
+    const opened = new Set(found.flatMap(({ role, d }) => d.files.flatMap((f) => role === 'runs' && formatOf(f.rel) === 'bundle' ? [sigstoreOf(f.path), sidecarOf(f.path)] : [sigstoreOf(f.path)])));
+    for (const f of attestationsNotRead(attestations.values(), opened))
         findings.push(f);
     for (const f of settings.policyReview?.findings ?? [])
         findings.push(f);
@@ -12056,10 +12114,19 @@ function staleShippedRoot(settings) {
  * it; `invalid_artifact` for a DSSE envelope beside a file that is not an evidence bundle (only a
  * bundle's is read: garbage there, or a run renamed so, passed in silence; a red team).
  */
-function attestationsNotRead(attestations) {
+function attestationsNotRead(attestations, opened) {
     const out = [];
     for (const a of attestations) {
+        if (opened.has(a.path) || sameFileAsOne(a.path, opened))
+            continue;
         const artifact = attestedBy(a.path) ?? a.path;
+        // Not read beside an artifact: one that holds evidence is that evidence renamed (a red team: a failing
+        // run as ok.json.SIGSTORE.JSON, or beside a folder or a file the gate does not read, passed in silence).
+        const held = sidecarHoldsEvidence(a.path, artifact);
+        if (held) {
+            out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: held.line, column: 1 }, `named like an attestation, but not read as one (only <file>.sigstore.json and <bundle>.intoto.jsonl beside a file the gate reads, in lower case), and it holds ${held.why}: this evidence is not read; give it its own name, or move it out of the input`));
+            continue;
+        }
         // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
         if (attestedBy(artifact) !== null)
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
@@ -12067,8 +12134,27 @@ function attestationsNotRead(attestations) {
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
         else if (/\.intoto\.jsonl$/i.test(a.path) && formatOf(artifact) !== 'bundle')
             out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: 1, column: 1 }, `a DSSE envelope beside ${external_node_path_default().basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${external_node_path_default().basename(artifact)}.sigstore.json); it is not read`));
+        else
+            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `not read: an attestation is read as ${external_node_path_default().basename(artifact)}.sigstore.json (or a bundle's .intoto.jsonl), in lower case, beside a file the gate reads, and ${external_node_path_default().basename(artifact)} is none (a folder, another case, a file of neither role): it attests nothing`));
     }
     return out;
+}
+/** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */
+function sameFileAsOne(file, paths) {
+    const lower = file.toLowerCase();
+    for (const p of paths) {
+        if (p.toLowerCase() !== lower)
+            continue;
+        try {
+            const [x, y] = [(0,external_node_fs_.statSync)(p), (0,external_node_fs_.statSync)(file)];
+            if (x.ino === y.ino && x.dev === y.dev)
+                return true;
+        }
+        catch {
+            // Not there under that name: not the same file.
+        }
+    }
+    return false;
 }
 /** The identity trust in effect, sorted, for the report's policy, with the sha256 of each trusted root in force. */
 function identityTrust(k, roots) {

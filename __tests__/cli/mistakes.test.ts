@@ -366,6 +366,91 @@ describe('paths on the command line (§6)', () => {
     expect(l.report.findings.find((f) => f.code === 'no_match' && f.file === '.assay/runs/2026-11')).toMatchObject({ severity: 'warning' });
   });
 
+  it('a failing run hidden where a reader does not take it is an error, never a pass (a red team): an attestation name not read as one, a name that is not UTF-8 beside a decoy, the other role’s folder, any other name under an input folder, a schema under another name, decisions in a log whose server failed, flattened tracing lines', async () => {
+    const failing = json(surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]));
+    const passing = json(surface([addKey()]));
+    const errorsIn = async (files: Record<string, string | Buffer>) => {
+      const r = await cliJson(['-C', writeFiles(tempDir(), files)], ROOT);
+      return { code: r.code, errors: r.report.findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.file, f.line]) };
+    };
+    const audit = { '.assay/audit/a.json': json(record('github', 'g1', addKey())) };
+    const runs = { ...audit, '.assay/runs/ok.json': passing };
+    // Attestation names the readers do not open: another case, beside a folder or a file of neither role, an orphan.
+    for (const name of ['ok.json.SIGSTORE.JSON', 'sub.sigstore.json', 'notes.txt.sigstore.json', 'gone.sigstore.json']) {
+      const r = await errorsIn({ ...runs, '.assay/runs/sub/.keep': '', '.assay/runs/notes.txt': 'hi', [`.assay/runs/${name}`]: failing });
+      expect(r.code, name).toBe(1);
+      expect(r.errors, name).toEqual([['invalid_artifact', `.assay/runs/${name}`, 1]]);
+    }
+    // A real Sigstore bundle under another case is not read, and said (a warning): it attests nothing.
+    const cased = await cliJson(
+      [
+        '-C',
+        writeFiles(tempDir(), {
+          ...runs,
+          '.assay/runs/ok.json.Sigstore.json': JSON.stringify({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json' }),
+        }),
+      ],
+      ROOT,
+    );
+    expect(cased.report.findings.filter((f) => f.code === 'orphan_attestation').map((f) => [f.file, f.severity])).toEqual([
+      ['.assay/runs/ok.json.Sigstore.json', 'warning'],
+    ]);
+    // Two names that are not UTF-8 read alike: neither is read by a name it does not have.
+    const bytes = tempDir();
+    writeFiles(bytes, runs);
+    writeFileSync(
+      Buffer.concat([Buffer.from(path.join(bytes, '.assay/runs/ok')), Buffer.from([0xef, 0xbf, 0xbd]), Buffer.from('.json')]),
+      passing,
+    );
+    writeFileSync(Buffer.concat([Buffer.from(path.join(bytes, '.assay/runs/ok')), Buffer.from([0xff]), Buffer.from('.json')]), failing);
+    const utf = await cliJson(['-C', bytes], ROOT);
+    expect(utf.code).toBe(1);
+    expect(utf.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => f.message.slice(0, 40))).toEqual([
+      'a file whose name is not UTF-8 (it reads',
+      'a file whose name is not UTF-8 (it reads',
+    ]);
+    // The other role's folder, by a file no input of that role names.
+    expect(await errorsIn({ ...runs, '.assay/audit/incident.json': failing })).toEqual({
+      code: 1,
+      errors: [['invalid_artifact', '.assay/audit/incident.json', 1]],
+    });
+    // Any other name under an input folder (a trailing space, #1, .txt, none).
+    for (const name of ['incident.json ', 'incident.json#1', 'incident.txt', 'incident']) {
+      expect(await errorsIn({ ...runs, [`.assay/runs/${name}`]: failing }), name).toEqual({
+        code: 1,
+        errors: [['invalid_artifact', `.assay/runs/${name}`, 1]],
+      });
+    }
+    // A surface under a schema name no reader takes.
+    const renamed = failing.replace('assay.tool_decision_surface.v0', 'assay.tool_decisions_surface.v0');
+    expect((await errorsIn({ ...runs, '.assay/runs/inc.json': renamed })).errors).toEqual([
+      ['invalid_artifact', '.assay/runs/inc.json', 1],
+    ]);
+    // A server log whose server failed to start, with decisions after: they are judged.
+    const start = JSON.stringify({
+      timestamp: '2026-05-14T10:02:41Z',
+      level: 'INFO',
+      fields: { event: 'server_start' },
+      target: 'assay_mcp_server',
+    });
+    const log = `${start}\nError: invalid policy root\n${failing.replace(/\n\s*/g, '')}\n`;
+    const judged = await errorsIn({ ...runs, '.assay/runs/inc.log': log });
+    expect(judged.code).toBe(1);
+    expect(judged.errors).toContainEqual(['verified_not_reproduced', '.assay/runs/inc.log', 3]);
+    // A tracing line flattened (event and decision at the top): never skipped as JSON that is no tracing event.
+    const flat = JSON.stringify({
+      timestamp: '2026-05-14T10:02:42Z',
+      level: 'INFO',
+      target: 'assay_mcp_server',
+      event: 'tool_decision',
+      rid: 'r-1',
+      decision: '{}',
+    });
+    expect((await errorsIn({ ...runs, '.assay/runs/inc.log': `${start}\n${flat}\n` })).errors).toEqual([
+      ['invalid_artifact', '.assay/runs/inc.log', 2],
+    ]);
+  });
+
   it('a DSSE envelope beside a run or an export that is not a bundle is an error, never ignored (a red team: garbage, or a run renamed so, passed)', async () => {
     const ws = workspace({
       '.assay/runs/r.json.intoto.jsonl': 'this is garbage {{{\n',
@@ -376,7 +461,7 @@ describe('paths on the command line (§6)', () => {
     expect(r.code).toBe(1);
     expect(r.report.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.file, f.severity, f.message.slice(0, 60)])).toEqual(
       [
-        ['.assay/audit/a.ndjson.intoto.jsonl', 'error', 'a DSSE envelope beside a.ndjson, which is not an evidence bu'],
+        ['.assay/audit/a.ndjson.intoto.jsonl', 'error', 'named like an attestation, but not read as one (only <file>.'],
         ['.assay/runs/r.json.intoto.jsonl', 'error', 'a DSSE envelope beside r.json, which is not an evidence bund'],
       ],
     );

@@ -2906,8 +2906,29 @@ function familyOf(name) {
             return k;
     return null;
 }
+/**
+ * The member that marks an object as a kind this gate reads whatever it is named (a decision
+ * surface's `observed_tool_decisions`, a record's `binding_digest`), or null. A surface or record
+ * under another name (`assay.tool_decisions_surface.v0`, a look-alike letter) is never skipped as
+ * another kind (a red team: a failing run so renamed passed with a notice).
+ */
+function markOf(value) {
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return null;
+    for (const member of ['observed_tool_decisions', 'binding_digest'])
+        if ((0,core_json/* hasOwn */.$3)(value, member))
+            return member;
+    return null;
+}
 function byName(name, payload, via) {
     const k = familyOf(name);
+    const mark = markOf(payload);
+    if (!k && mark !== null)
+        return {
+            kind: 'error',
+            reason: `${via === 'event' ? 'an evidence event of type' : 'an object of schema'} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} holds ${mark}: a kind this gate reads under another name is never skipped (this gate reads ${mark === 'binding_digest' ? RECORD_SCHEMA : SURFACE_SCHEMA})`,
+            named: true,
+        };
     if (!k)
         return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
     const [known, kind] = k;
@@ -2958,6 +2979,14 @@ function classify_classify(value) {
                 named: true,
             };
         }
+        // Both named another kind: still never a surface or record under those names (its data, or itself).
+        const mark = markOf(value['data']) ?? markOf(value);
+        if (mark !== null)
+            return {
+                kind: 'error',
+                reason: `an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} holds ${mark}: a kind this gate reads under another name is never skipped`,
+                named: true,
+            };
         return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
     }
     if (typeof schema === 'string')
@@ -2966,6 +2995,13 @@ function classify_classify(value) {
         const kind = byName(type, value['data'], 'event');
         return kind;
     }
+    const mark = markOf(value);
+    if (mark !== null)
+        return {
+            kind: 'error',
+            reason: `object has no "schema" string but holds ${mark}: a kind this gate reads is never skipped`,
+            named: true,
+        };
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
@@ -6104,17 +6140,20 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+function namesDecision(o) {
+    const event = o['event'];
+    return (0,core_json/* hasOwn */.$3)(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
 /**
- * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
- * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
- * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    if (!(0,core_json/* isObject */.Gv)(fields))
-        return false;
-    const event = fields['event'];
-    return (0,core_json/* hasOwn */.$3)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return namesDecision(value) || ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields));
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -6637,7 +6676,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, kind.kind === 'error' && kind.named
                 ? kind.reason
-                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+                : 'a line that carries a tool decision (a decision member, or an event tool_decision, in fields or at the top) but is not a tracing line');
         }
         else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
@@ -6674,7 +6713,8 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         }
         log.close();
         // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
-        notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+        // Never when the capture holds decisions (surfaces between its lines): they are judged (a red team).
+        notStarted = format === 'log' && !fr.failed && surfaces === 0 && run.decisions.length === 0 ? log.notStarted() : null;
         if (notStarted)
             fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
         // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
@@ -7645,7 +7685,7 @@ function formats_sidecarHolds(bytes, size) {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
     if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
-        return { kind: 'document', value: whole };
+        return { kind: 'document', text };
     const lines = [];
     text.split('\n').forEach((line, i) => {
         if (evidenceLine(line))
@@ -7676,7 +7716,6 @@ function attestedBy(attestation) {
  * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
  * resolves outside it, are errors; links to directories are not descended (no cycles).
  */
-
 
 
 
@@ -7743,6 +7782,12 @@ function discover_walk(state, dir, input, take, findings, inScope = () => true) 
                 return;
             }
             const abs = path.join(digest, ent.name);
+            // A name that is not UTF-8 decodes with U+FFFD: two such names can decode alike, and one then hides
+            // the other (a red team: a failing run behind a decoy of the same decoded name). Never read by name.
+            if (ent.name.includes('\uFFFD') && (ent.isDirectory() || inScope(abs))) {
+                findings.push(finding('invalid_artifact', where(relOf(state, abs)), `a ${ent.isDirectory() ? 'folder' : 'file'} whose name is not UTF-8 (it reads as U+FFFD): names that are not UTF-8 can read alike and hide one another; rename it`));
+                continue;
+            }
             if (ent.isDirectory()) {
                 if (!pruned.has(ent.name))
                     stack.push(abs);
@@ -7868,18 +7913,19 @@ function sidecarHoldsEvidence(abs, of) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
         const held = sidecarHolds(bytes, size);
-        const beside = isFile(of);
+        const beside = of !== null && isFile(of);
         switch (held.kind) {
             case 'nothing':
                 return null;
             case 'evidence':
                 return { line: 1, why: held.why };
             case 'document': {
-                const copy = beside && jcsText(parsedOrUndefined(readFileSync(of, 'utf8'))) === jcsText(held.value);
+                // A copy is the same text (a document JSON.parse reads alike could hold a key twice, which the reader refuses: a red team).
+                const copy = beside && of !== null && readFileSync(of, 'utf8').trim() === held.text.trim();
                 return copy ? null : { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
             }
             case 'lines': {
-                const missing = beside ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
+                const missing = beside && of !== null ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
                 const first = held.lines.find((l) => missing === null || missing.has(l.text));
                 return first
                     ? {
@@ -7894,22 +7940,6 @@ function sidecarHoldsEvidence(abs, of) {
         return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
     }
 }
-/** A JSON text's value, or undefined. */
-function parsedOrUndefined(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** A value's canonical text (RFC 8785), or null. */
-function jcsText(value) {
-    if (value === undefined)
-        return null;
-    const c = jcs(value);
-    return c.ok ? c.text : null;
-}
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(state, input, noMatch) {
     const findings = [];
@@ -7923,7 +7953,12 @@ function expand(state, input, noMatch) {
      * beside its artifact) or evidence this role does not read (compressed on its own, an archive not
      * named .tar.gz, a server log among exports: refused by name). False: neither.
      */
-    const besideArtifacts = (abs) => {
+    /**
+     * @param sniff the file is under a folder the input names (not the workspace itself): a file there the
+     *   gate does not read by its name is read to see whether it holds evidence (a red team: a failing run
+     *   as `incident.json ` with a trailing space, `incident.json#1`, `incident.txt` passed in silence)
+     */
+    const besideArtifacts = (abs, sniff = false) => {
         if (formatOf(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
             return true;
@@ -7933,8 +7968,14 @@ function expand(state, input, noMatch) {
         const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
         if (unread)
             findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-        if (unread !== null || !sidecarNamed(abs))
-            return unread !== null;
+        if (unread !== null)
+            return true;
+        if (!sidecarNamed(abs)) {
+            const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+            if (held)
+                findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`));
+            return held !== null;
+        }
         // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
         const of = sidecarOfWhat(abs);
         const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
@@ -7973,6 +8014,8 @@ function expand(state, input, noMatch) {
     }
     if (st.isSymbolicLink())
         st = statSync(real);
+    // A walk from the workspace itself (or the working directory) passes over what is not read by name.
+    const sniff = base !== path.resolve(state.workspace) && base !== path.resolve(state.cwd);
     if (scan.isGlob) {
         const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
@@ -7980,14 +8023,14 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if (discoverable(rel, state.role))
                 add(abs);
-            else if (!besideArtifacts(abs))
+            else if (!besideArtifacts(abs, sniff))
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
             findings.push(inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+        discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs, sniff)), findings);
     }
     else if (st.isFile()) {
         if (!besideArtifacts(base))

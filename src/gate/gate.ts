@@ -2,7 +2,7 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
@@ -12,8 +12,8 @@ import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
-import { type Discovery, discover, type FoundFile, inside } from '../read/discover.js';
-import { attestedBy, EXTENSION_LIST, formatOf } from '../read/formats.js';
+import { type Discovery, discover, type FoundFile, inside, sidecarHoldsEvidence } from '../read/discover.js';
+import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
 import { type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
@@ -109,6 +109,7 @@ async function collect(
   );
   let next = 0;
   const strays = { runs: 0, audit: 0 };
+  const strayFiles: { readonly rel: string; readonly role: 'runs' | 'audit'; readonly n: number }[] = [];
   const rejected = new Map<string, string>();
   const notes: [string, CacheNote][] = [];
   try {
@@ -133,6 +134,7 @@ async function collect(
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) runs.push(evidence.run);
         strays[role] += evidence.strays ?? 0;
+        if (evidence.strays) strayFiles.push({ rel: file.rel, role, n: evidence.strays });
         for (const c of evidence.rejectedClasses ?? []) if (!rejected.has(c)) rejected.set(c, file.rel);
         for (const r of evidence.records) records.push(r);
         for (const s of evidence.statements) statements.push(s);
@@ -145,7 +147,31 @@ async function collect(
   // Only when nothing else already failed: a run that did not parse is the root cause, named once.
   if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
     findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
-  for (const f of attestationsNotRead(attestations.values())) findings.push(f);
+  // The other role's objects in a file no input of that role names are never read: an error, not a
+  // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
+  const readAs = (role: 'runs' | 'audit'): ReadonlySet<string> =>
+    new Set(found.find((f) => f.role === role)?.d.files.map((f) => f.rel) ?? []);
+  for (const { rel, role, n } of strayFiles) {
+    const other = role === 'runs' ? 'audit' : 'runs';
+    if (readAs(other).has(rel)) continue;
+    const what = role === 'runs' ? 'audit record(s) or coverage statement(s)' : 'run object(s) (decision surfaces or server tracing lines)';
+    findings.push(
+      finding(
+        'invalid_artifact',
+        { file: rel, line: 1, column: 1 },
+        `holds ${n} ${what}, which the ${role} inputs do not read, and no ${other} input names this file: they are not judged; give the file to the ${other} inputs, or move it out`,
+      ),
+    );
+  }
+  // The attestation files the readers open: each file's <file>.sigstore.json, a run bundle's <bundle>.intoto.jsonl.
+  const opened = new Set(
+    found.flatMap(({ role, d }) =>
+      d.files.flatMap((f) =>
+        role === 'runs' && formatOf(f.rel) === 'bundle' ? [sigstoreOf(f.path), sidecarOf(f.path)] : [sigstoreOf(f.path)],
+      ),
+    ),
+  );
+  for (const f of attestationsNotRead(attestations.values(), opened)) findings.push(f);
   for (const f of settings.policyReview?.findings ?? []) findings.push(f);
   const stale = staleShippedRoot(settings);
   if (stale) findings.push(stale);
@@ -218,10 +244,24 @@ function staleShippedRoot(settings: Settings): Finding | null {
  * it; `invalid_artifact` for a DSSE envelope beside a file that is not an evidence bundle (only a
  * bundle's is read: garbage there, or a run renamed so, passed in silence; a red team).
  */
-function attestationsNotRead(attestations: Iterable<FoundFile>): Finding[] {
+function attestationsNotRead(attestations: Iterable<FoundFile>, opened: ReadonlySet<string>): Finding[] {
   const out: Finding[] = [];
   for (const a of attestations) {
+    if (opened.has(a.path) || sameFileAsOne(a.path, opened)) continue;
     const artifact = attestedBy(a.path) ?? a.path;
+    // Not read beside an artifact: one that holds evidence is that evidence renamed (a red team: a failing
+    // run as ok.json.SIGSTORE.JSON, or beside a folder or a file the gate does not read, passed in silence).
+    const held = sidecarHoldsEvidence(a.path, artifact);
+    if (held) {
+      out.push(
+        finding(
+          'invalid_artifact',
+          { file: a.rel, line: held.line, column: 1 },
+          `named like an attestation, but not read as one (only <file>.sigstore.json and <bundle>.intoto.jsonl beside a file the gate reads, in lower case), and it holds ${held.why}: this evidence is not read; give it its own name, or move it out of the input`,
+        ),
+      );
+      continue;
+    }
     // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
     if (attestedBy(artifact) !== null)
       out.push(
@@ -247,8 +287,31 @@ function attestationsNotRead(attestations: Iterable<FoundFile>): Finding[] {
           `a DSSE envelope beside ${path.basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${path.basename(artifact)}.sigstore.json); it is not read`,
         ),
       );
+    else
+      out.push(
+        finding(
+          'orphan_attestation',
+          { file: a.rel, line: 1, column: 1 },
+          `not read: an attestation is read as ${path.basename(artifact)}.sigstore.json (or a bundle's .intoto.jsonl), in lower case, beside a file the gate reads, and ${path.basename(artifact)} is none (a folder, another case, a file of neither role): it attests nothing`,
+        ),
+      );
   }
   return out;
+}
+
+/** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */
+function sameFileAsOne(file: string, paths: ReadonlySet<string>): boolean {
+  const lower = file.toLowerCase();
+  for (const p of paths) {
+    if (p.toLowerCase() !== lower) continue;
+    try {
+      const [x, y] = [statSync(p), statSync(file)];
+      if (x.ino === y.ino && x.dev === y.dev) return true;
+    } catch {
+      // Not there under that name: not the same file.
+    }
+  }
+  return false;
 }
 
 /** The identity trust in effect, sorted, for the report's policy, with the sha256 of each trusted root in force. */

@@ -273,7 +273,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
         loc,
         kind.kind === 'error' && kind.named
           ? kind.reason
-          : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line',
+          : 'a line that carries a tool decision (a decision member, or an event tool_decision, in fields or at the top) but is not a tracing line',
       );
     } else if (kind.kind === 'error' && inLog && !kind.named) {
       // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
@@ -304,7 +304,8 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     }
     log.close();
     // The server's own output when it never started: no calls, one notice saying why (never "another program's log").
-    notStarted = format === 'log' && !fr.failed ? log.notStarted() : null;
+    // Never when the capture holds decisions (surfaces between its lines): they are judged (a red team).
+    notStarted = format === 'log' && !fr.failed && surfaces === 0 && run.decisions.length === 0 ? log.notStarted() : null;
     if (notStarted) fr.notStarted(notStarted.loc, `the agent's server never started (${notStarted.text}): this run contributes no calls`);
     // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
     // is another program's log, or a capture that began late (decisions before it are lost).

@@ -34,8 +34,27 @@ function familyOf(name: string): (typeof KNOWN)[number] | null {
   return null;
 }
 
+/**
+ * The member that marks an object as a kind this gate reads whatever it is named (a decision
+ * surface's `observed_tool_decisions`, a record's `binding_digest`), or null. A surface or record
+ * under another name (`assay.tool_decisions_surface.v0`, a look-alike letter) is never skipped as
+ * another kind (a red team: a failing run so renamed passed with a notice).
+ */
+function markOf(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  for (const member of ['observed_tool_decisions', 'binding_digest']) if (hasOwn(value, member)) return member;
+  return null;
+}
+
 function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
   const k = familyOf(name);
+  const mark = markOf(payload);
+  if (!k && mark !== null)
+    return {
+      kind: 'error',
+      reason: `${via === 'event' ? 'an evidence event of type' : 'an object of schema'} ${JSON.stringify(quote(name, 120))} holds ${mark}: a kind this gate reads under another name is never skipped (this gate reads ${mark === 'binding_digest' ? RECORD_SCHEMA : SURFACE_SCHEMA})`,
+      named: true,
+    };
   if (!k) return { kind: 'other', name: quote(name, 120) };
   const [known, kind] = k;
   if (name !== known) {
@@ -86,6 +105,14 @@ export function classify(value: unknown): Kind {
         named: true,
       };
     }
+    // Both named another kind: still never a surface or record under those names (its data, or itself).
+    const mark = markOf(value['data']) ?? markOf(value);
+    if (mark !== null)
+      return {
+        kind: 'error',
+        reason: `an evidence event of type ${JSON.stringify(quote(type, 120))} holds ${mark}: a kind this gate reads under another name is never skipped`,
+        named: true,
+      };
     return { kind: 'other', name: quote(type, 120) };
   }
   if (typeof schema === 'string') return byName(schema, value, 'schema');
@@ -93,5 +120,12 @@ export function classify(value: unknown): Kind {
     const kind = byName(type, value['data'], 'event');
     return kind;
   }
+  const mark = markOf(value);
+  if (mark !== null)
+    return {
+      kind: 'error',
+      reason: `object has no "schema" string but holds ${mark}: a kind this gate reads is never skipped`,
+      named: true,
+    };
   return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }

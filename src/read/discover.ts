@@ -18,7 +18,6 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { jcs } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp, messageOf } from '../core/text.js';
 import {
@@ -124,6 +123,18 @@ function walk(
         return;
       }
       const abs = path.join(digest, ent.name);
+      // A name that is not UTF-8 decodes with U+FFFD: two such names can decode alike, and one then hides
+      // the other (a red team: a failing run behind a decoy of the same decoded name). Never read by name.
+      if (ent.name.includes('\uFFFD') && (ent.isDirectory() || inScope(abs))) {
+        findings.push(
+          finding(
+            'invalid_artifact',
+            where(relOf(state, abs)),
+            `a ${ent.isDirectory() ? 'folder' : 'file'} whose name is not UTF-8 (it reads as U+FFFD): names that are not UTF-8 can read alike and hide one another; rename it`,
+          ),
+        );
+        continue;
+      }
       if (ent.isDirectory()) {
         if (!pruned.has(ent.name)) stack.push(abs);
       } else if (!inScope(abs)) {
@@ -238,22 +249,23 @@ function linesMissing(abs: string, wanted: ReadonlySet<string>): Set<string> {
  * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
  * holds is unknown.
  */
-function sidecarHoldsEvidence(abs: string, of: string): { readonly line: number; readonly why: string } | null {
+export function sidecarHoldsEvidence(abs: string, of: string | null): { readonly line: number; readonly why: string } | null {
   try {
     const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
     const held = sidecarHolds(bytes, size);
-    const beside = isFile(of);
+    const beside = of !== null && isFile(of);
     switch (held.kind) {
       case 'nothing':
         return null;
       case 'evidence':
         return { line: 1, why: held.why };
       case 'document': {
-        const copy = beside && jcsText(parsedOrUndefined(readFileSync(of, 'utf8'))) === jcsText(held.value);
+        // A copy is the same text (a document JSON.parse reads alike could hold a key twice, which the reader refuses: a red team).
+        const copy = beside && of !== null && readFileSync(of, 'utf8').trim() === held.text.trim();
         return copy ? null : { line: 1, why: 'a JSON document the gate reads as evidence (a run or an export?)' };
       }
       case 'lines': {
-        const missing = beside ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
+        const missing = beside && of !== null ? linesMissing(of, new Set(held.lines.map((l) => l.text))) : null;
         const first = held.lines.find((l) => missing === null || missing.has(l.text));
         return first
           ? {
@@ -266,22 +278,6 @@ function sidecarHoldsEvidence(abs: string, of: string): { readonly line: number;
   } catch (e) {
     return { line: 1, why: `it cannot be read (${messageOf(e)}), so what it holds is unknown` };
   }
-}
-
-/** A JSON text's value, or undefined. */
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A value's canonical text (RFC 8785), or null. */
-function jcsText(value: unknown): string | null {
-  if (value === undefined) return null;
-  const c = jcs(value);
-  return c.ok ? c.text : null;
 }
 
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
@@ -297,7 +293,12 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
    * beside its artifact) or evidence this role does not read (compressed on its own, an archive not
    * named .tar.gz, a server log among exports: refused by name). False: neither.
    */
-  const besideArtifacts = (abs: string): boolean => {
+  /**
+   * @param sniff the file is under a folder the input names (not the workspace itself): a file there the
+   *   gate does not read by its name is read to see whether it holds evidence (a red team: a failing run
+   *   as `incident.json ` with a trailing space, `incident.json#1`, `incident.txt` passed in silence)
+   */
+  const besideArtifacts = (abs: string, sniff = false): boolean => {
     if (formatOf(abs) === 'attestation') {
       attestations.push({ path: abs, rel: relOf(state, abs) });
       return true;
@@ -306,7 +307,19 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     // A .log among the exports may be the export job's own log: said (a warning), never dropped.
     const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-    if (unread !== null || !sidecarNamed(abs)) return unread !== null;
+    if (unread !== null) return true;
+    if (!sidecarNamed(abs)) {
+      const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+      if (held)
+        findings.push(
+          finding(
+            'invalid_artifact',
+            { file: relOf(state, abs), line: held.line, column: 1 },
+            `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`,
+          ),
+        );
+      return held !== null;
+    }
     // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
     const of = sidecarOfWhat(abs);
     const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
@@ -355,6 +368,8 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     return { files, findings, attestations };
   }
   if (st.isSymbolicLink()) st = statSync(real);
+  // A walk from the workspace itself (or the working directory) passes over what is not read by name.
+  const sniff = base !== path.resolve(state.workspace) && base !== path.resolve(state.cwd);
   if (scan.isGlob) {
     const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
     let ignored = 0;
@@ -365,7 +380,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       (abs) => {
         const rel = relOf(state, abs);
         if (discoverable(rel, state.role)) add(abs);
-        else if (!besideArtifacts(abs)) ignored++;
+        else if (!besideArtifacts(abs, sniff)) ignored++;
       },
       findings,
       (abs) => match(relOf(state, abs)),
@@ -375,7 +390,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
         inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`),
       );
   } else if (st.isDirectory()) {
-    walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
+    walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs, sniff)), findings);
   } else if (st.isFile()) {
     if (!besideArtifacts(base)) add(base);
   } else {

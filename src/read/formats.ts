@@ -103,8 +103,8 @@ export type SidecarHolds =
   | { readonly kind: 'nothing' }
   /** Evidence whatever the file beside it holds: gzip bytes (a bundle), or too large to tell. */
   | { readonly kind: 'evidence'; readonly why: string }
-  /** A JSON document a reader takes (a copy of the file beside it holds nothing unread). */
-  | { readonly kind: 'document'; readonly value: unknown }
+  /** A JSON document a reader takes, as its text (a copy of the file beside it holds nothing unread). */
+  | { readonly kind: 'document'; readonly text: string }
   /** The lines a reader takes, trimmed, each with its number (lines of the file beside it hold nothing unread: a clear-signed log). */
   | { readonly kind: 'lines'; readonly lines: readonly { readonly line: number; readonly text: string }[] };
 
@@ -121,7 +121,7 @@ export function sidecarHolds(bytes: Uint8Array, size: number): SidecarHolds {
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject))) return { kind: 'document', value: whole };
+  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject))) return { kind: 'document', text };
   const lines: { line: number; text: string }[] = [];
   text.split('\n').forEach((line, i) => {
     if (evidenceLine(line)) lines.push({ line: i + 1, text: line.trim() });

@@ -38,16 +38,21 @@ function decisionColumn(text: string, start: number, end: number): number {
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
 
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+function namesDecision(o: JsonObject): boolean {
+  const event = o['event'];
+  return hasOwn(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+
 /**
- * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
- * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
- * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
 export function carriesDecision(value: JsonObject): boolean {
   const fields = value['fields'];
-  if (!isObject(fields)) return false;
-  const event = fields['event'];
-  return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+  return namesDecision(value) || (isObject(fields) && namesDecision(fields));
 }
 
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
