@@ -10135,7 +10135,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const kind = classify({ schema, observed_tool_decisions: [] });
+    const kind = classify({ schema });
     if (kind.kind === 'other')
         return kind.name;
     throw new ReadError('manifest', kind.kind === 'error'

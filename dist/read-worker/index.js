@@ -6998,7 +6998,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const kind = classify_classify({ schema, observed_tool_decisions: [] });
+    const kind = classify_classify({ schema });
     if (kind.kind === 'other')
         return kind.name;
     throw new ReadError('manifest', kind.kind === 'error'

@@ -10,7 +10,7 @@ import { decodeUtf8 } from '../utf8.js';
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema: string): string {
-  const kind = classify({ schema, observed_tool_decisions: [] });
+  const kind = classify({ schema });
   if (kind.kind === 'other') return kind.name;
   throw new ReadError(
     'manifest',
