@@ -3415,12 +3415,12 @@ function linesMissing(abs, wanted) {
     }
 }
 /**
- * Why a file named like a sidecar holds evidence the gate does not read (formats.ts `sidecarHolds`),
- * located, or null. What is only a copy of the file beside it (`of`: its path; a clear-signed log's
- * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
- * holds is unknown.
+ * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
+ * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
+ * unread. A file that cannot be read is said: what it holds is unknown.
  */
-function sidecarHoldsEvidence(abs, of) {
+function evidenceHeldBy(abs, of) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
         const held = sidecarHolds(bytes, size);
@@ -3482,14 +3482,14 @@ function expand(state, input, noMatch) {
         if (unread !== null)
             return true;
         if (!sidecarNamed(abs)) {
-            const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+            const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null) : null;
             if (held)
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`));
             return held !== null;
         }
         // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
         const of = sidecarOfWhat(abs);
-        const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
+        const held = isFile(abs) ? evidenceHeldBy(abs, of) : null;
         if (held)
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
         return held !== null;
@@ -17227,10 +17227,10 @@ async function collect(settings, setup, roots, open, found) {
         findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
     // The other role's objects in a file no input of that role names are never read: an error, not a
     // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
-    const readAs = (role) => new Set(found.find((f) => f.role === role)?.d.files.map((f) => f.rel) ?? []);
+    const readAs = new Map(found.map(({ role, d }) => [role, new Set(d.files.map((f) => f.rel))]));
     for (const { rel, role, n } of strayFiles) {
         const other = role === 'runs' ? 'audit' : 'runs';
-        if (readAs(other).has(rel))
+        if (readAs.get(other)?.has(rel))
             continue;
         const what = role === 'runs' ? 'audit record(s) or coverage statement(s)' : 'run object(s) (decision surfaces or server tracing lines)';
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, `holds ${n} ${what}, which the ${role} inputs do not read, and no ${other} input names this file: they are not judged; give the file to the ${other} inputs, or move it out`));
@@ -17302,7 +17302,7 @@ function attestationsNotRead(attestations, opened) {
         const artifact = attestedBy(a.path) ?? a.path;
         // Not read beside an artifact: one that holds evidence is that evidence renamed (a red team: a failing
         // run as ok.json.SIGSTORE.JSON, or beside a folder or a file the gate does not read, passed in silence).
-        const held = sidecarHoldsEvidence(a.path, artifact);
+        const held = evidenceHeldBy(a.path, artifact);
         if (held) {
             out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: held.line, column: 1 }, `named like an attestation, but not read as one (only <file>.sigstore.json and <bundle>.intoto.jsonl beside a file the gate reads, in lower case), and it holds ${held.why}: this evidence is not read; give it its own name, or move it out of the input`));
             continue;

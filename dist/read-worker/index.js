@@ -7904,12 +7904,12 @@ function linesMissing(abs, wanted) {
     }
 }
 /**
- * Why a file named like a sidecar holds evidence the gate does not read (formats.ts `sidecarHolds`),
- * located, or null. What is only a copy of the file beside it (`of`: its path; a clear-signed log's
- * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
- * holds is unknown.
+ * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
+ * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
+ * unread. A file that cannot be read is said: what it holds is unknown.
  */
-function sidecarHoldsEvidence(abs, of) {
+function evidenceHeldBy(abs, of) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
         const held = sidecarHolds(bytes, size);
@@ -7971,14 +7971,14 @@ function expand(state, input, noMatch) {
         if (unread !== null)
             return true;
         if (!sidecarNamed(abs)) {
-            const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+            const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null) : null;
             if (held)
                 findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`));
             return held !== null;
         }
         // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
         const of = sidecarOfWhat(abs);
-        const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
+        const held = isFile(abs) ? evidenceHeldBy(abs, of) : null;
         if (held)
             findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
         return held !== null;

@@ -12,7 +12,7 @@ import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
-import { type Discovery, discover, type FoundFile, inside, sidecarHoldsEvidence } from '../read/discover.js';
+import { type Discovery, discover, evidenceHeldBy, type FoundFile, inside } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
@@ -149,11 +149,10 @@ async function collect(
     findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
   // The other role's objects in a file no input of that role names are never read: an error, not a
   // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
-  const readAs = (role: 'runs' | 'audit'): ReadonlySet<string> =>
-    new Set(found.find((f) => f.role === role)?.d.files.map((f) => f.rel) ?? []);
+  const readAs = new Map(found.map(({ role, d }) => [role, new Set(d.files.map((f) => f.rel))]));
   for (const { rel, role, n } of strayFiles) {
     const other = role === 'runs' ? 'audit' : 'runs';
-    if (readAs(other).has(rel)) continue;
+    if (readAs.get(other)?.has(rel)) continue;
     const what = role === 'runs' ? 'audit record(s) or coverage statement(s)' : 'run object(s) (decision surfaces or server tracing lines)';
     findings.push(
       finding(
@@ -251,7 +250,7 @@ function attestationsNotRead(attestations: Iterable<FoundFile>, opened: Readonly
     const artifact = attestedBy(a.path) ?? a.path;
     // Not read beside an artifact: one that holds evidence is that evidence renamed (a red team: a failing
     // run as ok.json.SIGSTORE.JSON, or beside a folder or a file the gate does not read, passed in silence).
-    const held = sidecarHoldsEvidence(a.path, artifact);
+    const held = evidenceHeldBy(a.path, artifact);
     if (held) {
       out.push(
         finding(

@@ -244,12 +244,12 @@ function linesMissing(abs: string, wanted: ReadonlySet<string>): Set<string> {
 }
 
 /**
- * Why a file named like a sidecar holds evidence the gate does not read (formats.ts `sidecarHolds`),
- * located, or null. What is only a copy of the file beside it (`of`: its path; a clear-signed log's
- * lines, a document equal to it) holds nothing unread. A file that cannot be read is said: what it
- * holds is unknown.
+ * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
+ * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
+ * unread. A file that cannot be read is said: what it holds is unknown.
  */
-export function sidecarHoldsEvidence(abs: string, of: string | null): { readonly line: number; readonly why: string } | null {
+export function evidenceHeldBy(abs: string, of: string | null): { readonly line: number; readonly why: string } | null {
   try {
     const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
     const held = sidecarHolds(bytes, size);
@@ -309,7 +309,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
     if (unread !== null) return true;
     if (!sidecarNamed(abs)) {
-      const held = sniff && isFile(abs) ? sidecarHoldsEvidence(abs, null) : null;
+      const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null) : null;
       if (held)
         findings.push(
           finding(
@@ -322,7 +322,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     }
     // Named like a sidecar of the file beside it: one that holds evidence is that evidence renamed, not read.
     const of = sidecarOfWhat(abs);
-    const held = isFile(abs) ? sidecarHoldsEvidence(abs, of) : null;
+    const held = isFile(abs) ? evidenceHeldBy(abs, of) : null;
     if (held)
       findings.push(
         finding(
