@@ -5699,17 +5699,20 @@ function evidenceLine(line) {
     const t = line.trim();
     if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
         return true;
-    return t.includes('{') && /tool_decision/i.test(t);
+    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+    return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 /**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size). A run,
+ * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
+ * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
  * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
  * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
  * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
  * lines (the caller compares them).
  */
-function sidecarHolds(bytes, size) {
-    if (size > SIDECAR_MAX_BYTES)
+function sidecarHolds(bytes, size, capped = true) {
+    if (capped && size > SIDECAR_MAX_BYTES)
         return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
         return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
@@ -5942,10 +5945,10 @@ function linesMissing(abs, wanted) {
  * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
  * unread. A file that cannot be read is said: what it holds is unknown.
  */
-function evidenceHeldBy(abs, of) {
+function evidenceHeldBy(abs, of, capped = true) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
-        const held = sidecarHolds(bytes, size);
+        const held = sidecarHolds(bytes, size, capped);
         const beside = of !== null && isFile(of);
         switch (held.kind) {
             case 'nothing':
@@ -6004,7 +6007,7 @@ function expand(state, input, noMatch) {
         if (unread !== null)
             return true;
         if (!sidecarNamed(abs)) {
-            const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null) : null;
+            const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
             if (held)
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `a file the gate does not read by its name (it reads ${EXTENSION_LIST}), but it holds ${held.why}: this evidence is not read; give it its name, or move it out of the input`));
             return held !== null;
@@ -9290,7 +9293,12 @@ function namesDecision(o) {
  */
 function carriesDecision(value) {
     const fields = value['fields'];
-    return namesDecision(value) || ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields));
+    if ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields))
+        return true;
+    // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
+    // `decision` under their own schema, and are skipped as another kind (a red team's false red).
+    const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data'));
+    return !namesKind && namesDecision(value);
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -12134,10 +12142,20 @@ function attestationsNotRead(attestations, opened) {
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
         else if (/\.intoto\.jsonl$/i.test(a.path) && formatOf(artifact) !== 'bundle')
             out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: 1, column: 1 }, `a DSSE envelope beside ${external_node_path_default().basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${external_node_path_default().basename(artifact)}.sigstore.json); it is not read`));
-        else
+        else if (!(isRegularFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
+            // A Sigstore bundle of a file the gate does not read (a signed checksum list) attests it, not evidence: quiet.
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `not read: an attestation is read as ${external_node_path_default().basename(artifact)}.sigstore.json (or a bundle's .intoto.jsonl), in lower case, beside a file the gate reads, and ${external_node_path_default().basename(artifact)} is none (a folder, another case, a file of neither role): it attests nothing`));
     }
     return out;
+}
+/** Whether a regular file is at `p`. */
+function isRegularFile(p) {
+    try {
+        return (0,external_node_fs_.statSync)(p).isFile();
+    }
+    catch {
+        return false;
+    }
 }
 /** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */
 function sameFileAsOne(file, paths) {

@@ -451,6 +451,48 @@ describe('paths on the command line (§6)', () => {
     ]);
   });
 
+  it('what stays quiet under the inputs (a red team on false reds): Assay’s enforcement decisions, a README or YAML that names tool_decision, a Sigstore bundle of a checksum list', async () => {
+    const enforcement = JSON.stringify({
+      schema: 'assay.enforcement_decision.v0',
+      caller: { id: 'ci-agent' },
+      tool: { name: 'misc.do_thing', action_class: null },
+      action: { verb: null, resource_type: null, target: null, target_digest: null },
+      decision: 'deny',
+      reason: 'unclassified_tool_call',
+      fail_closed: true,
+      non_claims: [],
+    });
+    const r = await cliJson(
+      [
+        '-C',
+        workspace({
+          '.assay/runs/enforcement-decisions.ndjson': `${enforcement}\n`,
+          '.assay/runs/README.md':
+            'jq -r ".observed_tool_decisions[] | {tool: .tool.name}" .assay/runs/*.json\nServer logs carry one `tool_decision` event per call (see {docs}).\n',
+          '.assay/runs/12345/eval.yaml': 'expected: {type: tool_decision, decision: allow}\n',
+          '.assay/runs/checksums.txt': `${'a'.repeat(64)}  r.json\n`,
+          '.assay/runs/checksums.txt.sigstore.json': JSON.stringify({ mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json' }),
+        }),
+      ],
+      ROOT,
+    );
+    expect(r.report.findings.filter((f) => f.severity !== 'notice')).toEqual([]);
+    expect(r.code).toBe(0);
+    // A quoted "tool_decision" member behind a container runtime's prefix is still evidence, in a file not read by its name.
+    const prefixed = await cliJson(
+      [
+        '-C',
+        workspace({
+          '.assay/runs/agent.log.txt': `2026-05-14T10:02:41Z stderr F {"timestamp":"t","level":"INFO","fields":{"event":"tool_decision","rid":"r-1"},"target":"assay_mcp_server"}\n`,
+        }),
+      ],
+      ROOT,
+    );
+    expect(prefixed.report.findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.file])).toEqual([
+      ['invalid_artifact', '.assay/runs/agent.log.txt'],
+    ]);
+  });
+
   it('a DSSE envelope beside a run or an export that is not a bundle is an error, never ignored (a red team: garbage, or a run renamed so, passed)', async () => {
     const ws = workspace({
       '.assay/runs/r.json.intoto.jsonl': 'this is garbage {{{\n',

@@ -140,6 +140,8 @@ describe('what a file named like a sidecar holds (formats.ts sidecarHolds)', () 
       why: `${SIDECAR_MAX_BYTES + 1} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})`,
     });
     expect(sidecarHolds(text('x'), SIDECAR_MAX_BYTES).kind).toBe('nothing');
+    // A file not named like a sidecar (a recording beside the runs) is looked at, never refused for its size.
+    expect(sidecarHolds(text('x'), SIDECAR_MAX_BYTES + 1, false).kind).toBe('nothing');
     expect(sidecarHolds(new Uint8Array([0x1f, 0x8b, 8]), 3)).toEqual({ kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' });
     expect(sidecarHolds(text(`${'a'.repeat(64)}  tool_decision.json\n`), 80).kind).toBe('nothing');
     expect(
@@ -150,6 +152,7 @@ describe('what a file named like a sidecar holds (formats.ts sidecarHolds)', () 
     expect(sidecarHolds(text('{"type":"Buffer","data":[1,2]}'), 30).kind).toBe('nothing');
     // A near miss of a kind the gate reads is never skipped: evidence, as the readers say.
     expect(sidecarHolds(text('{"schema":"assay.tool_decision_surface.v1"}'), 40)).toMatchObject({ kind: 'document' });
+    expect(sidecarHolds(text('see {docs}: one tool_decision per call\n'), 40).kind).toBe('nothing');
     expect(sidecarHolds(text('junk\n  {"x":1,"fields":{"event":"TOOL_DECISION"}}  \r\n'), 50)).toEqual({
       kind: 'lines',
       lines: [{ line: 2, text: '{"x":1,"fields":{"event":"TOOL_DECISION"}}' }],

@@ -286,7 +286,8 @@ function attestationsNotRead(attestations: Iterable<FoundFile>, opened: Readonly
           `a DSSE envelope beside ${path.basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${path.basename(artifact)}.sigstore.json); it is not read`,
         ),
       );
-    else
+    else if (!(isRegularFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
+      // A Sigstore bundle of a file the gate does not read (a signed checksum list) attests it, not evidence: quiet.
       out.push(
         finding(
           'orphan_attestation',
@@ -296,6 +297,15 @@ function attestationsNotRead(attestations: Iterable<FoundFile>, opened: Readonly
       );
   }
   return out;
+}
+
+/** Whether a regular file is at `p`. */
+function isRegularFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */

@@ -249,10 +249,10 @@ function linesMissing(abs: string, wanted: ReadonlySet<string>): Set<string> {
  * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
  * unread. A file that cannot be read is said: what it holds is unknown.
  */
-export function evidenceHeldBy(abs: string, of: string | null): { readonly line: number; readonly why: string } | null {
+export function evidenceHeldBy(abs: string, of: string | null, capped = true): { readonly line: number; readonly why: string } | null {
   try {
     const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
-    const held = sidecarHolds(bytes, size);
+    const held = sidecarHolds(bytes, size, capped);
     const beside = of !== null && isFile(of);
     switch (held.kind) {
       case 'nothing':
@@ -309,7 +309,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     if (unread) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
     if (unread !== null) return true;
     if (!sidecarNamed(abs)) {
-      const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null) : null;
+      const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
       if (held)
         findings.push(
           finding(

@@ -95,7 +95,8 @@ function parsed(text: string): unknown {
 function evidenceLine(line: string): boolean {
   const t = line.trim();
   if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t))) return true;
-  return t.includes('{') && /tool_decision/i.test(t);
+  // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+  return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 
 /** What a file named like a sidecar holds that the readers would take. */
@@ -109,14 +110,16 @@ export type SidecarHolds =
   | { readonly kind: 'lines'; readonly lines: readonly { readonly line: number; readonly text: string }[] };
 
 /**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size). A run,
+ * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
+ * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
  * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
  * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
  * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
  * lines (the caller compares them).
  */
-export function sidecarHolds(bytes: Uint8Array, size: number): SidecarHolds {
-  if (size > SIDECAR_MAX_BYTES)
+export function sidecarHolds(bytes: Uint8Array, size: number, capped = true): SidecarHolds {
+  if (capped && size > SIDECAR_MAX_BYTES)
     return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);

@@ -52,7 +52,11 @@ function namesDecision(o: JsonObject): boolean {
  */
 export function carriesDecision(value: JsonObject): boolean {
   const fields = value['fields'];
-  return namesDecision(value) || (isObject(fields) && namesDecision(fields));
+  if (isObject(fields) && namesDecision(fields)) return true;
+  // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
+  // `decision` under their own schema, and are skipped as another kind (a red team's false red).
+  const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && hasOwn(value, 'data'));
+  return !namesKind && namesDecision(value);
 }
 
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
