@@ -90,6 +90,23 @@ describe('inputs', () => {
     ]);
   });
 
+  it('an archive of another kind whose members hold decisions is refused, never skipped (a red team: a failing run’s events under a runner archive’s manifest passed with a notice)', async () => {
+    const manifest = JSON.stringify({ schema: 'assay.runner.archive_manifest.v0', run_id: 'r', files: {} });
+    const events = `${JSON.stringify({ type: 'assay.tool_decision_surface.v0', data: surface([addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` })]) })}\n`;
+    const gz = gzip(
+      tar([
+        { name: 'manifest.json', data: manifest },
+        { name: 'layers/kernel.bin', data: 'binary' },
+        { name: 'events.ndjson', data: events },
+      ]),
+    );
+    const r = await gate(writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz, '.assay/runs/ok.json': json(surface([addKey()])) }));
+    expect(r.ok).toBe(false);
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}: ${f.message}`)).toEqual([
+      '.assay/runs/a.tar.gz: evidence bundle rejected: an archive of another kind (assay.runner.archive_manifest.v0) whose member "events.ndjson" holds evidence the gate reads (decision surfaces, records, statements or tracing lines): evidence in an archive is read from an evidence bundle only, and never skipped',
+    ]);
+  });
+
   it('an archive whose manifest claims a near miss of our kinds is refused, never skipped', async () => {
     const gz = gzip(tar([{ name: 'manifest.json', data: JSON.stringify({ schema: 'assay.tool_decision_surface.V0' }) }]));
     const r = await gate(writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz }));

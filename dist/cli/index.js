@@ -7660,6 +7660,8 @@ async function* members(src, limits) {
 
 
 
+
+
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
     try {
@@ -7690,20 +7692,32 @@ const unexpected = (path) => `unexpected member "${path}" (a bundle holds manife
 async function contents(src, file, limits) {
     let manifest;
     let events;
+    let other = null;
     for await (const m of members(src, limits)) {
-        if (!manifest) {
+        if (other !== null) {
+            // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
+            // failing run's events under a runner archive's manifest were skipped with a notice).
+            const bytes = await m.data(limits.maxEventsBytes, m.path);
+            if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
+                continue;
+            const held = sidecarHolds(bytes, bytes.length, false);
+            if (held.kind !== 'nothing')
+                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
+        }
+        else if (!manifest) {
             if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
                 // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
                 if (other !== null)
-                    return { other };
+                    continue;
             }
             if (m.path !== 'manifest.json')
                 throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
             const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             if ('other' in read)
-                return read;
-            manifest = read;
+                other = read.other;
+            else
+                manifest = read;
         }
         else if (!events) {
             if (m.path !== 'events.ndjson')
@@ -7719,6 +7733,8 @@ async function contents(src, file, limits) {
             throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
         }
     }
+    if (other !== null)
+        return { other };
     if (!(await src.drain()))
         throw new ReadError('bundle', 'data after the end of the tar archive');
     if (!manifest)

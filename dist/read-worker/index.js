@@ -2947,7 +2947,7 @@ function byName(name, payload, via) {
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
 const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify_classify(value) {
+function classify(value) {
     if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
@@ -6667,7 +6667,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
-        const kind = classify_classify(doc.value);
+        const kind = classify(doc.value);
         if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
             if (format === 'json')
@@ -6782,7 +6782,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             : [[doc.value, doc.start]];
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
-            const kind = classify_classify(value);
+            const kind = classify(value);
             // A raw provider export is one finding for the file, never one per entry (docs/coverage.md §6).
             const rawKind = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
             if (raw !== null && rawKind === raw)
@@ -6822,6 +6822,140 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+/**
+ * The artifact file types the gate reads, by name: the one list of extensions. A directory input
+ * means every file with one of these beneath it (a server log only under the run inputs); a file
+ * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
+ * beside its artifact and never read as a run or an export.
+ */
+
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const formats_EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formats_formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/** The ends of a checksum, signature, certificate or licence file beside evidence (`x.json.sha256`, `x.json.sigstore`). */
+const SIDECAR = /\.(sha1|sha224|sha256|sha384|sha512|md5|b2|(sha1|sha256|sha384|sha512|md5|b2)sums?|sig|asc|gpg|p7s|minisig|pem|crt|cert|cer|der|bundle|sigstore|sigstore\.json|license|licence)$/i;
+/**
+ * A file among the inputs that looks like evidence but is not read by this role: a run or export
+ * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
+ * than `.tar.gz` (`.tgz`, `.zip`), a rotated or renamed copy (`.log.1`, `.json.bak`), a server log
+ * among audit exports. Never read and never skipped in
+ * silence (the same file under its name could fail the gate). Null when it is not one.
+ */
+function formats_unreadText(file, role = 'runs', exists = () => true) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (match)
+        return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+    const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
+    if (archive && formats_formatOf(file) === null)
+        return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
+    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
+    // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
+    if (formats_sidecarNamed(file)) {
+        const of = formats_sidecarOfWhat(file);
+        if (exists(of) || (formats_formatOf(of) === null && formats_unreadText(of, role, exists) === null))
+            return null;
+        return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
+    }
+    // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
+    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
+    if (renamed && formats_formatOf(file) === null)
+        return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
+    if (role === 'audit' && formats_formatOf(file) === 'log')
+        return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
+    return null;
+}
+/** The most of a file named like a sidecar that is read to tell it from evidence renamed (64 MiB: far past any checksum list, signature, certificate, licence or attestation). */
+const formats_SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
+/** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
+const formats_sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
+/** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
+const formats_sidecarOfWhat = (file) => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
+function evidenceObject(v) {
+    const kind = classify(v);
+    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
+}
+/** A JSON text's value, or undefined when it is none. */
+function parsed(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
+ * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
+ * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
+ */
+function evidenceLine(line) {
+    const t = line.trim();
+    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
+        return true;
+    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+    return /\{.*\\?"tool_decision\\?"/i.test(t);
+}
+/**
+ * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
+ * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
+ * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
+ * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
+ * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
+ * lines (the caller compares them).
+ */
+function formats_sidecarHolds(bytes, size, capped = true) {
+    if (capped && size > formats_SIDECAR_MAX_BYTES)
+        return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${formats_SIDECAR_MAX_BYTES})` };
+    if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
+        return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
+    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+        return { kind: 'document', text };
+    const lines = [];
+    text.split('\n').forEach((line, i) => {
+        if (evidenceLine(line))
+            lines.push({ line: i + 1, text: line.trim() });
+    });
+    return lines.length > 0 ? { kind: 'lines', lines } : { kind: 'nothing' };
+}
+/** A path's last part, whichever separator it uses. */
+const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+/** Whether a directory or glob input of this role picks the file up. */
+function formats_discoverable(file, role) {
+    const format = formats_formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
+}
+
 ;// CONCATENATED MODULE: ./src/read/read-error.ts
 class ReadError extends Error {
     code;
@@ -6957,7 +7091,7 @@ function readEvents(bytes, manifest, file, limits) {
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const kind = classify_classify(thrown);
+        const kind = classify(thrown);
         if (kind.kind === 'error')
             fail(`${where}: ${kind.reason}`);
         else if (kind.kind === 'surface') {
@@ -7003,7 +7137,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const kind = classify_classify({ schema });
+    const kind = classify({ schema });
     if (kind.kind === 'other')
         return kind.name;
     throw new ReadError('manifest', kind.kind === 'error'
@@ -7426,6 +7560,8 @@ async function* members(src, limits) {
 
 
 
+
+
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
     try {
@@ -7456,20 +7592,32 @@ const unexpected = (path) => `unexpected member "${path}" (a bundle holds manife
 async function contents(src, file, limits) {
     let manifest;
     let events;
+    let other = null;
     for await (const m of members(src, limits)) {
-        if (!manifest) {
+        if (other !== null) {
+            // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
+            // failing run's events under a runner archive's manifest were skipped with a notice).
+            const bytes = await m.data(limits.maxEventsBytes, m.path);
+            if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
+                continue;
+            const held = formats_sidecarHolds(bytes, bytes.length, false);
+            if (held.kind !== 'nothing')
+                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
+        }
+        else if (!manifest) {
             if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
                 // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
                 if (other !== null)
-                    return { other };
+                    continue;
             }
             if (m.path !== 'manifest.json')
                 throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
             const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             if ('other' in read)
-                return read;
-            manifest = read;
+                other = read.other;
+            else
+                manifest = read;
         }
         else if (!events) {
             if (m.path !== 'events.ndjson')
@@ -7485,6 +7633,8 @@ async function contents(src, file, limits) {
             throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
         }
     }
+    if (other !== null)
+        return { other };
     if (!(await src.drain()))
         throw new ReadError('bundle', 'data after the end of the tar archive');
     if (!manifest)
@@ -7584,140 +7734,6 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./src/read/formats.ts
-/**
- * The artifact file types the gate reads, by name: the one list of extensions. A directory input
- * means every file with one of these beneath it (a server log only under the run inputs); a file
- * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
- * beside its artifact and never read as a run or an export.
- */
-
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const formats_EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formats_formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/** The ends of a checksum, signature, certificate or licence file beside evidence (`x.json.sha256`, `x.json.sigstore`). */
-const SIDECAR = /\.(sha1|sha224|sha256|sha384|sha512|md5|b2|(sha1|sha256|sha384|sha512|md5|b2)sums?|sig|asc|gpg|p7s|minisig|pem|crt|cert|cer|der|bundle|sigstore|sigstore\.json|license|licence)$/i;
-/**
- * A file among the inputs that looks like evidence but is not read by this role: a run or export
- * compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`), an archive under another name
- * than `.tar.gz` (`.tgz`, `.zip`), a rotated or renamed copy (`.log.1`, `.json.bak`), a server log
- * among audit exports. Never read and never skipped in
- * silence (the same file under its name could fail the gate). Null when it is not one.
- */
-function formats_unreadText(file, role = 'runs', exists = () => true) {
-    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
-    if (match)
-        return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
-    const archive = /\.(tgz|tar|zip|gz|bz2|xz|zst|7z)$/i.exec(file);
-    if (archive && formats_formatOf(file) === null)
-        return `a .${(archive[1] ?? '').toLowerCase()} file: receipt-gate reads evidence bundles as .tar.gz only (and runs and exports as text); rename a bundle to .tar.gz, or move the file out of the input`;
-    // A sidecar beside evidence (a checksum, a signature, a certificate, a licence) is not a copy of it;
-    // one whose file is not beside it, named for evidence (`agent.log.sig`, `x.log.bak.sig`), may be that evidence renamed.
-    if (formats_sidecarNamed(file)) {
-        const of = formats_sidecarOfWhat(file);
-        if (exists(of) || (formats_formatOf(of) === null && formats_unreadText(of, role, exists) === null))
-            return null;
-        return `named like a checksum, signature or certificate of ${baseName(of)}, which is not beside it: receipt-gate reads a file by its extension, so the evidence it names is not read; keep a sidecar beside its file, give evidence its own name, or move the file out of the input`;
-    }
-    // A rotated, backed-up or renamed copy (`agent.log.1`, `x.json.bak`, `x.ndjson.txt`, `x.json~`).
-    const renamed = /\.(json|jsonl|ndjson|log|tar\.gz)([.~_-][^/\\]*)$/i.exec(file);
-    if (renamed && formats_formatOf(file) === null)
-        return `a .${(renamed[1] ?? '').toLowerCase()} file under another name (…${renamed[2] ?? ''}): receipt-gate reads a file by its extension; rename it to end in .${(renamed[1] ?? '').toLowerCase()}, or move it out of the input`;
-    if (role === 'audit' && formats_formatOf(file) === 'log')
-        return 'a .log file among the audit exports: exports are read as .json, .jsonl or .ndjson (a server log is a run: give it with the runs); rename it, or move it out of the input';
-    return null;
-}
-/** The most of a file named like a sidecar that is read to tell it from evidence renamed (64 MiB: far past any checksum list, signature, certificate, licence or attestation). */
-const formats_SIDECAR_MAX_BYTES = (/* unused pure expression or super */ null && (64 * 1024 * 1024));
-/** Whether a file is named like a checksum, signature, certificate or licence of another file (`x.json.sha256`). */
-const formats_sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
-/** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
-const formats_sidecarOfWhat = (file) => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
-/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
-function evidenceObject(v) {
-    const kind = classify(v);
-    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
-}
-/** A JSON text's value, or undefined when it is none. */
-function parsed(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
- * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
- * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
- */
-function evidenceLine(line) {
-    const t = line.trim();
-    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
-        return true;
-    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
-    return /\{.*\\?"tool_decision\\?"/i.test(t);
-}
-/**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
- * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
- * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
- * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
- * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
- * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
- * lines (the caller compares them).
- */
-function formats_sidecarHolds(bytes, size, capped = true) {
-    if (capped && size > formats_SIDECAR_MAX_BYTES)
-        return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${formats_SIDECAR_MAX_BYTES})` };
-    if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
-        return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
-        return { kind: 'document', text };
-    const lines = [];
-    text.split('\n').forEach((line, i) => {
-        if (evidenceLine(line))
-            lines.push({ line: i + 1, text: line.trim() });
-    });
-    return lines.length > 0 ? { kind: 'lines', lines } : { kind: 'nothing' };
-}
-/** A path's last part, whichever separator it uses. */
-const baseName = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
-/** Whether a directory or glob input of this role picks the file up. */
-function formats_discoverable(file, role) {
-    const format = formats_formatOf(file);
-    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return match ? attestation.slice(0, match.index) : null;
-}
-
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.

@@ -14,7 +14,9 @@ import { sha256Digest } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
 import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
+import { quote } from '../../core/text.js';
 import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
+import { sidecarHolds } from '../formats.js';
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
 import { ioReason, ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
@@ -70,12 +72,24 @@ async function contents(
 ): Promise<{ manifest: Manifest; events: Events } | { other: string }> {
   let manifest: Manifest | undefined;
   let events: Events | undefined;
+  let other: string | null = null;
   for await (const m of members(src, limits)) {
-    if (!manifest) {
+    if (other !== null) {
+      // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
+      // failing run's events under a runner archive's manifest were skipped with a notice).
+      const bytes = await m.data(limits.maxEventsBytes, m.path);
+      if (!/\.(json|jsonl|ndjson)$/i.test(m.path)) continue;
+      const held = sidecarHolds(bytes, bytes.length, false);
+      if (held.kind !== 'nothing')
+        throw new ReadError(
+          'bundle',
+          `an archive of another kind (${other}) whose member ${JSON.stringify(quote(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`,
+        );
+    } else if (!manifest) {
       if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
         // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-        const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-        if (other !== null) return { other };
+        other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+        if (other !== null) continue;
       }
       if (m.path !== 'manifest.json')
         throw new ReadError(
@@ -83,8 +97,8 @@ async function contents(
           m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path),
         );
       const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-      if ('other' in read) return read;
-      manifest = read;
+      if ('other' in read) other = read.other;
+      else manifest = read;
     } else if (!events) {
       if (m.path !== 'events.ndjson')
         throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
@@ -100,6 +114,7 @@ async function contents(
       );
     }
   }
+  if (other !== null) return { other };
   if (!(await src.drain())) throw new ReadError('bundle', 'data after the end of the tar archive');
   if (!manifest) throw new ReadError('bundle', 'missing member manifest.json');
   if (!events) throw new ReadError('bundle', 'missing member events.ndjson');
