@@ -13929,11 +13929,16 @@ function readContext(env, cwd) {
     // what the fork's author wrote (a red team). Compared by the repositories' numeric ids.
     const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
     const repoId = (0,core_json/* isObject */.Gv)(entry['repository']) ? entry['repository']['id'] : undefined;
+    // And only one whose head is the run's head: the list names pull requests whose head matches the
+    // run's branch, perhaps another of this repository's into another branch (a red team's hardening).
     const ours = runPulls.find((p) => (0,core_json/* isObject */.Gv)(p) &&
         (0,core_json/* isObject */.Gv)(p['base']) &&
         (0,core_json/* isObject */.Gv)(p['base']['repo']) &&
         Number.isSafeInteger(repoId) &&
-        p['base']['repo']['id'] === repoId);
+        p['base']['repo']['id'] === repoId &&
+        (0,core_json/* isObject */.Gv)(p['head']) &&
+        wr !== null &&
+        p['head']['sha'] === wr);
     const runBase = run ? ((ours && (0,core_json/* isObject */.Gv)(ours['base']) ? str(ours['base']['sha']) : null) ?? str(env['GITHUB_SHA'])) : null;
     // Check suites and runs, statuses, repository dispatches and comments on a pull request run on the default branch's last commit
     // (GITHUB_SHA) whatever they name; a workflow that checks a pull request's head out must never read

@@ -397,6 +397,8 @@ describe('workflow_run (the fork recipe): the policy is read at the base of the 
       [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase, repo: { id: 999 } } }],
       [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase } }],
       [{ number: 3, head: { sha: HEAD_SHA }, base: { sha: forkBase, repo: { id: '4242' } } }],
+      // This repository's, but its head is not the run's (another pull request from a branch of that name).
+      [{ number: 3, head: { sha: 'e'.repeat(40) }, base: { sha: forkBase, repo: { id: 4242 } } }],
     ]) {
       const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, event: runEvent(pulls) });
       expect(r.outputs['result']).toBe('fail');

@@ -189,13 +189,18 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   // what the fork's author wrote (a red team). Compared by the repositories' numeric ids.
   const runPulls = run && Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
   const repoId = isObject(entry['repository']) ? entry['repository']['id'] : undefined;
+  // And only one whose head is the run's head: the list names pull requests whose head matches the
+  // run's branch, perhaps another of this repository's into another branch (a red team's hardening).
   const ours = runPulls.find(
     (p): p is { readonly [key: string]: unknown } =>
       isObject(p) &&
       isObject(p['base']) &&
       isObject(p['base']['repo']) &&
       Number.isSafeInteger(repoId) &&
-      p['base']['repo']['id'] === repoId,
+      p['base']['repo']['id'] === repoId &&
+      isObject(p['head']) &&
+      wr !== null &&
+      p['head']['sha'] === wr,
   );
   const runBase = run ? ((ours && isObject(ours['base']) ? str(ours['base']['sha']) : null) ?? str(env['GITHUB_SHA'])) : null;
   // Check suites and runs, statuses, repository dispatches and comments on a pull request run on the default branch's last commit
