@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discover } from '../../src/read/discover.js';
-import { SIDECAR_MAX_BYTES, sidecarHolds } from '../../src/read/formats.js';
+import { evidenceIn, SIDECAR_MAX_BYTES } from '../../src/read/formats.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -132,28 +132,28 @@ describe('discover', () => {
   });
 });
 
-describe('what a file named like a sidecar holds (formats.ts sidecarHolds)', () => {
+describe('what a file the gate does not read by its name holds (formats.ts evidenceIn)', () => {
   const text = (s: string) => new TextEncoder().encode(s);
   it('past 64 MiB it is evidence whatever it holds (too large to tell); gzip bytes are a bundle; a checksum list, a tracing line without a decision behind a prefix, and JSON no reader takes are nothing', () => {
-    expect(sidecarHolds(text('x'), SIDECAR_MAX_BYTES + 1)).toEqual({
+    expect(evidenceIn(text('x'), SIDECAR_MAX_BYTES + 1)).toEqual({
       kind: 'evidence',
       why: `${SIDECAR_MAX_BYTES + 1} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})`,
     });
-    expect(sidecarHolds(text('x'), SIDECAR_MAX_BYTES).kind).toBe('nothing');
+    expect(evidenceIn(text('x'), SIDECAR_MAX_BYTES).kind).toBe('nothing');
     // A file not named like a sidecar (a recording beside the runs) is looked at, never refused for its size.
-    expect(sidecarHolds(text('x'), SIDECAR_MAX_BYTES + 1, false).kind).toBe('nothing');
-    expect(sidecarHolds(new Uint8Array([0x1f, 0x8b, 8]), 3)).toEqual({ kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' });
-    expect(sidecarHolds(text(`${'a'.repeat(64)}  tool_decision.json\n`), 80).kind).toBe('nothing');
+    expect(evidenceIn(text('x'), SIDECAR_MAX_BYTES + 1, false).kind).toBe('nothing');
+    expect(evidenceIn(new Uint8Array([0x1f, 0x8b, 8]), 3)).toEqual({ kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' });
+    expect(evidenceIn(text(`${'a'.repeat(64)}  tool_decision.json\n`), 80).kind).toBe('nothing');
     expect(
-      sidecarHolds(text('2026-05-14 stderr F {"timestamp":"t","level":"INFO","fields":{"event":"server_start"},"target":"x"}\n'), 99),
+      evidenceIn(text('2026-05-14 stderr F {"timestamp":"t","level":"INFO","fields":{"event":"server_start"},"target":"x"}\n'), 99),
     ).toEqual({
       kind: 'nothing',
     });
-    expect(sidecarHolds(text('{"type":"Buffer","data":[1,2]}'), 30).kind).toBe('nothing');
+    expect(evidenceIn(text('{"type":"Buffer","data":[1,2]}'), 30).kind).toBe('nothing');
     // A near miss of a kind the gate reads is never skipped: evidence, as the readers say.
-    expect(sidecarHolds(text('{"schema":"assay.tool_decision_surface.v1"}'), 40)).toMatchObject({ kind: 'document' });
-    expect(sidecarHolds(text('see {docs}: one tool_decision per call\n'), 40).kind).toBe('nothing');
-    expect(sidecarHolds(text('junk\n  {"x":1,"fields":{"event":"TOOL_DECISION"}}  \r\n'), 50)).toEqual({
+    expect(evidenceIn(text('{"schema":"assay.tool_decision_surface.v1"}'), 40)).toMatchObject({ kind: 'document' });
+    expect(evidenceIn(text('see {docs}: one tool_decision per call\n'), 40).kind).toBe('nothing');
+    expect(evidenceIn(text('junk\n  {"x":1,"fields":{"event":"TOOL_DECISION"}}  \r\n'), 50)).toEqual({
       kind: 'lines',
       lines: [{ line: 2, text: '{"x":1,"fields":{"event":"TOOL_DECISION"}}' }],
     });

@@ -3181,15 +3181,15 @@ function evidenceLine(line) {
     return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 /**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
- * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * What a file the gate does not read by its name holds that a reader would take (`size`: its whole
+ * size; `capped`, for a sidecar's name: past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
  * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
  * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
  * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
  * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
  * lines (the caller compares them).
  */
-function sidecarHolds(bytes, size, capped = true) {
+function evidenceIn(bytes, size, capped = true) {
     if (capped && size > SIDECAR_MAX_BYTES)
         return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
@@ -3419,14 +3419,14 @@ function linesMissing(abs, wanted) {
 }
 /**
  * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
- * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * evidence (formats.ts `evidenceIn`), located, or null. What is only a copy of the file beside it
  * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
  * unread. A file that cannot be read is said: what it holds is unknown.
  */
 function evidenceHeldBy(abs, of, capped = true) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
-        const held = sidecarHolds(bytes, size, capped);
+        const held = evidenceIn(bytes, size, capped);
         const beside = of !== null && isFile(of);
         switch (held.kind) {
             case 'nothing':
@@ -7700,7 +7700,7 @@ async function contents(src, file, limits) {
             const bytes = await m.data(limits.maxEventsBytes, m.path);
             if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
                 continue;
-            const held = sidecarHolds(bytes, bytes.length, false);
+            const held = evidenceIn(bytes, bytes.length, false);
             if (held.kind !== 'nothing')
                 throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
         }
@@ -17338,20 +17338,11 @@ function attestationsNotRead(attestations, opened) {
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
         else if (/\.intoto\.jsonl$/i.test(a.path) && formats_formatOf(artifact) !== 'bundle')
             out.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: a.rel, line: 1, column: 1 }, `a DSSE envelope beside ${external_node_path_default().basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${external_node_path_default().basename(artifact)}.sigstore.json); it is not read`));
-        else if (!(isRegularFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
+        else if (!(isFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
             // A Sigstore bundle of a file the gate does not read (a signed checksum list) attests it, not evidence: quiet.
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `not read: an attestation is read as ${external_node_path_default().basename(artifact)}.sigstore.json (or a bundle's .intoto.jsonl), in lower case, beside a file the gate reads, and ${external_node_path_default().basename(artifact)} is none (a folder, another case, a file of neither role): it attests nothing`));
     }
     return out;
-}
-/** Whether a regular file is at `p`. */
-function isRegularFile(p) {
-    try {
-        return (0,external_node_fs_.statSync)(p).isFile();
-    }
-    catch {
-        return false;
-    }
 }
 /** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */
 function sameFileAsOne(file, paths) {

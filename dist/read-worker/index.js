@@ -6915,15 +6915,15 @@ function evidenceLine(line) {
     return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 /**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
- * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * What a file the gate does not read by its name holds that a reader would take (`size`: its whole
+ * size; `capped`, for a sidecar's name: past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
  * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
  * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
  * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
  * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
  * lines (the caller compares them).
  */
-function formats_sidecarHolds(bytes, size, capped = true) {
+function formats_evidenceIn(bytes, size, capped = true) {
     if (capped && size > formats_SIDECAR_MAX_BYTES)
         return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${formats_SIDECAR_MAX_BYTES})` };
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
@@ -7600,7 +7600,7 @@ async function contents(src, file, limits) {
             const bytes = await m.data(limits.maxEventsBytes, m.path);
             if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
                 continue;
-            const held = formats_sidecarHolds(bytes, bytes.length, false);
+            const held = formats_evidenceIn(bytes, bytes.length, false);
             if (held.kind !== 'nothing')
                 throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
         }
@@ -7929,14 +7929,14 @@ function linesMissing(abs, wanted) {
 }
 /**
  * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
- * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * evidence (formats.ts `evidenceIn`), located, or null. What is only a copy of the file beside it
  * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
  * unread. A file that cannot be read is said: what it holds is unknown.
  */
 function evidenceHeldBy(abs, of, capped = true) {
     try {
         const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
-        const held = sidecarHolds(bytes, size, capped);
+        const held = evidenceIn(bytes, size, capped);
         const beside = of !== null && isFile(of);
         switch (held.kind) {
             case 'nothing':

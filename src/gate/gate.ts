@@ -12,7 +12,7 @@ import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
-import { type Discovery, discover, evidenceHeldBy, type FoundFile, inside } from '../read/discover.js';
+import { type Discovery, discover, evidenceHeldBy, type FoundFile, inside, isFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
@@ -286,7 +286,7 @@ function attestationsNotRead(attestations: Iterable<FoundFile>, opened: Readonly
           `a DSSE envelope beside ${path.basename(artifact)}, which is not an evidence bundle: receipt-gate reads .intoto.jsonl beside .tar.gz bundles only (a run or an export is attested by a Sigstore bundle, ${path.basename(artifact)}.sigstore.json); it is not read`,
         ),
       );
-    else if (!(isRegularFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
+    else if (!(isFile(artifact) && (a.path === sigstoreOf(artifact) || a.path === sidecarOf(artifact))))
       // A Sigstore bundle of a file the gate does not read (a signed checksum list) attests it, not evidence: quiet.
       out.push(
         finding(
@@ -297,15 +297,6 @@ function attestationsNotRead(attestations: Iterable<FoundFile>, opened: Readonly
       );
   }
   return out;
-}
-
-/** Whether a regular file is at `p`. */
-function isRegularFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Whether a file is one of `paths` under another case of its name (a filesystem that ignores case opens it so). */

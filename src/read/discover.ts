@@ -23,9 +23,9 @@ import { cmp, messageOf } from '../core/text.js';
 import {
   discoverable,
   EXTENSION_LIST,
+  evidenceIn,
   formatOf,
   SIDECAR_MAX_BYTES,
-  sidecarHolds,
   sidecarNamed,
   sidecarOfWhat,
   unreadText,
@@ -195,7 +195,7 @@ function link(walk: Walk, abs: string, take: (abs: string) => void, findings: Fi
 }
 
 /** Whether a regular file is at `p` (a folder of the same name is none: a red team hid a renamed run behind one). */
-const isFile = (p: string): boolean => {
+export const isFile = (p: string): boolean => {
   try {
     return statSync(p).isFile();
   } catch {
@@ -245,14 +245,14 @@ function linesMissing(abs: string, wanted: ReadonlySet<string>): Set<string> {
 
 /**
  * Why a file the gate does not read by its name (a sidecar's, an attestation's, any other) holds
- * evidence (formats.ts `sidecarHolds`), located, or null. What is only a copy of the file beside it
+ * evidence (formats.ts `evidenceIn`), located, or null. What is only a copy of the file beside it
  * (`of`: its path, or null; a clear-signed log's lines, a document of the same text) holds nothing
  * unread. A file that cannot be read is said: what it holds is unknown.
  */
 export function evidenceHeldBy(abs: string, of: string | null, capped = true): { readonly line: number; readonly why: string } | null {
   try {
     const { bytes, size } = head(abs, SIDECAR_MAX_BYTES);
-    const held = sidecarHolds(bytes, size, capped);
+    const held = evidenceIn(bytes, size, capped);
     const beside = of !== null && isFile(of);
     switch (held.kind) {
       case 'nothing':

@@ -99,8 +99,8 @@ function evidenceLine(line: string): boolean {
   return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 
-/** What a file named like a sidecar holds that the readers would take. */
-export type SidecarHolds =
+/** What bytes the gate does not read by their name hold that a reader would take (a sidecar's, any unread file's, an archive member's). */
+export type EvidenceIn =
   | { readonly kind: 'nothing' }
   /** Evidence whatever the file beside it holds: gzip bytes (a bundle), or too large to tell. */
   | { readonly kind: 'evidence'; readonly why: string }
@@ -110,15 +110,15 @@ export type SidecarHolds =
   | { readonly kind: 'lines'; readonly lines: readonly { readonly line: number; readonly text: string }[] };
 
 /**
- * What a file named like a sidecar holds that a reader would take (`size`: its whole size; `capped`:
- * past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
+ * What a file the gate does not read by its name holds that a reader would take (`size`: its whole
+ * size; `capped`, for a sidecar's name: past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
  * SIDECAR_MAX_BYTES are looked at, as for a recording beside the runs). A run,
  * an export or a bundle renamed `x.json.sha256` beside `x.json` is not read, and a failing run so
  * renamed passed in silence. A checksum, a signature, a certificate, a licence, a Sigstore or cosign
  * bundle or a DSSE envelope holds none of it; a clear-signed copy of the file beside it holds only its
  * lines (the caller compares them).
  */
-export function sidecarHolds(bytes: Uint8Array, size: number, capped = true): SidecarHolds {
+export function evidenceIn(bytes: Uint8Array, size: number, capped = true): EvidenceIn {
   if (capped && size > SIDECAR_MAX_BYTES)
     return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };

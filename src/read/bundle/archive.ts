@@ -16,7 +16,7 @@ import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
 import { quote } from '../../core/text.js';
 import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
-import { sidecarHolds } from '../formats.js';
+import { evidenceIn } from '../formats.js';
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
 import { ioReason, ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
@@ -79,7 +79,7 @@ async function contents(
       // failing run's events under a runner archive's manifest were skipped with a notice).
       const bytes = await m.data(limits.maxEventsBytes, m.path);
       if (!/\.(json|jsonl|ndjson)$/i.test(m.path)) continue;
-      const held = sidecarHolds(bytes, bytes.length, false);
+      const held = evidenceIn(bytes, bytes.length, false);
       if (held.kind !== 'nothing')
         throw new ReadError(
           'bundle',
