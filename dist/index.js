@@ -5793,6 +5793,11 @@ const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, a
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
 const named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/** Whether a walk starts at the workspace itself (or the working directory): it passes over dependencies and what is not read by name. */
+const fromTheTop = (state, dir) => {
+    const from = external_node_path_default().resolve(dir);
+    return from === external_node_path_default().resolve(state.workspace) || from === external_node_path_default().resolve(state.cwd);
+};
 /**
  * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
  * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
@@ -5800,8 +5805,7 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  */
 function walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
-    const from = external_node_path_default().resolve(dir);
-    const pruned = from === external_node_path_default().resolve(state.workspace) || from === external_node_path_default().resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
+    const pruned = fromTheTop(state, dir) ? PRUNED : ALWAYS_PRUNED;
     while (stack.length > 0) {
         const digest = stack.pop();
         let list;
@@ -6051,7 +6055,7 @@ function expand(state, input, noMatch) {
     if (st.isSymbolicLink())
         st = (0,external_node_fs_.statSync)(real);
     // A walk from the workspace itself (or the working directory) passes over what is not read by name.
-    const sniff = base !== external_node_path_default().resolve(state.workspace) && base !== external_node_path_default().resolve(state.cwd);
+    const sniff = !fromTheTop(state, base);
     if (scan.isGlob) {
         const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
         let ignored = 0;

@@ -7781,6 +7781,11 @@ const relOf = (w, abs) => toPosix(path.relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
 const named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/** Whether a walk starts at the workspace itself (or the working directory): it passes over dependencies and what is not read by name. */
+const fromTheTop = (state, dir) => {
+    const from = path.resolve(dir);
+    return from === path.resolve(state.workspace) || from === path.resolve(state.cwd);
+};
 /**
  * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
  * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
@@ -7788,8 +7793,7 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  */
 function discover_walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
-    const from = path.resolve(dir);
-    const pruned = from === path.resolve(state.workspace) || from === path.resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
+    const pruned = fromTheTop(state, dir) ? PRUNED : ALWAYS_PRUNED;
     while (stack.length > 0) {
         const digest = stack.pop();
         let list;
@@ -8039,7 +8043,7 @@ function expand(state, input, noMatch) {
     if (st.isSymbolicLink())
         st = statSync(real);
     // A walk from the workspace itself (or the working directory) passes over what is not read by name.
-    const sniff = base !== path.resolve(state.workspace) && base !== path.resolve(state.cwd);
+    const sniff = !fromTheTop(state, base);
     if (scan.isGlob) {
         const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
         let ignored = 0;

@@ -90,6 +90,12 @@ const relOf = (w: Walk, abs: string): string => toPosix(path.relative(w.cwd, abs
 const named = (w: Walk, input: string): string => `${w.role}: ${input}`;
 const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
 
+/** Whether a walk starts at the workspace itself (or the working directory): it passes over dependencies and what is not read by name. */
+const fromTheTop = (state: Walk, dir: string): boolean => {
+  const from = path.resolve(dir);
+  return from === path.resolve(state.workspace) || from === path.resolve(state.cwd);
+};
+
 /**
  * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
  * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
@@ -104,8 +110,7 @@ function walk(
   inScope: (abs: string) => boolean = () => true,
 ): void {
   const stack = [dir];
-  const from = path.resolve(dir);
-  const pruned = from === path.resolve(state.workspace) || from === path.resolve(state.cwd) ? PRUNED : ALWAYS_PRUNED;
+  const pruned = fromTheTop(state, dir) ? PRUNED : ALWAYS_PRUNED;
   while (stack.length > 0) {
     const digest = stack.pop() as string;
     let list: Dirent[];
@@ -369,7 +374,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   }
   if (st.isSymbolicLink()) st = statSync(real);
   // A walk from the workspace itself (or the working directory) passes over what is not read by name.
-  const sniff = base !== path.resolve(state.workspace) && base !== path.resolve(state.cwd);
+  const sniff = !fromTheTop(state, base);
   if (scan.isGlob) {
     const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
     let ignored = 0;
