@@ -14047,12 +14047,12 @@ const NEAR_MISS_FILES = [
     'receipt-gate.yml',
     'receipt-gate.yaml',
 ];
-/** A near-miss policy file at a commit (git), or null. */
+/** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
     const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
     if (r.status !== 0)
-        return null;
-    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
+    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
 /** A near-miss policy file in the checkout, or null. */
 function nearMissOnDisk(cwd) {
@@ -15795,15 +15795,19 @@ async function apiTree(api, ctx, commit) {
 }
 /** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
 async function apiNearMiss(api, ctx, commit, tree) {
+    // A tree that cannot be read is never "no file at a near-miss path": the gate would run without the policy a team wrote (§11).
     if (!tree.ok)
-        return null;
+        throw new UsageError('file', `the policy file: ${tree.reason}, so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`);
     const found = [...tree.value.paths].sort().find(isNearMissPolicy) ?? null;
     if (found !== null || !tree.value.truncated)
         return found;
     for (const folder of ['', '.github', '.github/receipt-gate']) {
         const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
-        if (list.status !== 200 || !Array.isArray(list.data))
+        // A folder the commit does not have lists nothing; any other answer that is not a listing leaves the question open.
+        if (list.status === 404 && folder !== '')
             continue;
+        if (list.status !== 200 || !Array.isArray(list.data))
+            throw new UsageError('file', `the policy file: the base commit's tree is larger than one API answer and ${folder || 'the repository root'} cannot be listed (HTTP ${list.status}${said(list.data)}), so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`);
         const names = list.data.flatMap((e) => ((0,core_json/* isObject */.Gv)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
         const hit = names.sort().find(isNearMissPolicy);
         if (hit !== undefined)
@@ -15852,8 +15856,12 @@ function repoFiles(ctx, token, api) {
             if (!ctx.pull)
                 return nearMissOnDisk(workspace);
             const commit = baseCommit('the policy file');
-            if (resolveCommit(workspace, commit) !== null)
-                return nearMissAtCommit(workspace, commit);
+            if (resolveCommit(workspace, commit) !== null) {
+                const near = nearMissAtCommit(workspace, commit);
+                if (!near.ok)
+                    throw new UsageError('file', `the policy file: ${near.reason}, so a policy at a near-miss path at the base cannot be ruled out; the base's policy is not known, so nothing is judged`);
+                return near.value;
+            }
             if (token === '' || !ctx.owner || !ctx.repo)
                 throw noToken('the policy file', commit);
             return apiNearMiss(await api(), ctx, commit, await treeOnce(commit));

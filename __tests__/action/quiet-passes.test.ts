@@ -131,6 +131,27 @@ describe('the base read holds (a pull request controls the head and the event pa
   });
 });
 
+describe('a base whose tree cannot be read (a red team: a policy at a near-miss path was passed over when the tree request failed, and the gate ran without it)', () => {
+  it('the tree answering 500 is a configuration error naming the base read, never a pass without the policy', async () => {
+    const r = await runAction({ workspace: workspace(), base: { '.github/receipt-gate.yaml': STRICT }, treeStatus: 500 });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(
+      /the tree of the base commit c{12} cannot be read \(HTTP 500.*a policy at a near-miss path cannot be ruled out/,
+    );
+    expect(r.stdout).not.toMatch(/internal error/);
+  });
+
+  it('a truncated tree whose folder cannot be listed is the same error; a folder the base does not have lists nothing', async () => {
+    const failing = await runAction({ workspace: workspace(), base: { 'README.md': 'x' }, treeTruncated: true, listingStatus: 500 });
+    expect(failing.outputs['result']).toBe('error');
+    expect(failing.stdout).toMatch(
+      /the base commit's tree is larger than one API answer and the repository root cannot be listed \(HTTP 500/,
+    );
+    const absent = await runAction({ workspace: workspace(), base: { 'README.md': 'x' }, treeTruncated: true, listingStatus: 404 });
+    expect(absent.stdout).toMatch(/the repository root cannot be listed \(HTTP 404/);
+  });
+});
+
 describe('what the step says', () => {
   const PUSH = { name: 'push', payload: { after: HEAD_SHA } };
 

@@ -85,6 +85,10 @@ export interface RunOptions {
   readonly linkTargets?: Record<string, string>;
   /** The base tree's answer says GitHub cut it (a tree too large for one answer). */
   readonly treeTruncated?: boolean;
+  /** The base tree's answer instead (a status, e.g. 500), whatever the commit's. */
+  readonly treeStatus?: number;
+  /** The answer to a folder listing at the base (the root, .github, .github/receipt-gate) instead of the files' (a status, e.g. 500). */
+  readonly listingStatus?: number;
   /** The clock of an in-process run (default: a fixed time, so reports compare byte for byte). */
   readonly now?: Date;
 }
@@ -138,9 +142,16 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
       // The base read's other questions: does the commit exist (after a 404), and the commit's tree (near-miss policy paths).
       const commit = /^\/repos\/[^/]+\/[^/]+\/git\/commits\/([0-9a-f]+)$/.exec(rec.url);
       const tree = /^\/repos\/[^/]+\/[^/]+\/git\/trees\/([0-9a-f]+)\?recursive=1$/.exec(rec.url);
+      const listing = /^\/repos\/[^/]+\/[^/]+\/contents\/(|\.github|\.github\/receipt-gate)\?ref=([0-9a-f]+)$/.exec(rec.url);
+      if (listing && o.listingStatus !== undefined) {
+        contentRequests.push(rec);
+        res.writeHead(o.listingStatus, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Server Error' }));
+        return;
+      }
       if (commit || tree) {
         contentRequests.push(rec);
-        const status = o.commitStatus ?? o.contentsStatus ?? 200;
+        const status = (tree ? o.treeStatus : undefined) ?? o.commitStatus ?? o.contentsStatus ?? 200;
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify(

@@ -17583,12 +17583,12 @@ const NEAR_MISS_FILES = [
     'receipt-gate.yml',
     'receipt-gate.yaml',
 ];
-/** A near-miss policy file at a commit (git), or null. */
+/** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
     const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
     if (r.status !== 0)
-        return null;
-    return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
+    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
 /** A near-miss policy file in the checkout, or null. */
 function nearMissOnDisk(cwd) {
@@ -19382,7 +19382,10 @@ function policyGiven(flags, dir) {
         if (text.value === null) {
             if (explicit)
                 throw new types_UsageError('path', `--policy: ${rel} does not exist at ${ref} (${commit.slice(0, 12)})`);
-            nearMiss(rel, nearMissAtCommit(dir, commit), ` at ${ref}`);
+            const near = nearMissAtCommit(dir, commit);
+            if (!near.ok)
+                throw new types_UsageError('file', `--policy-ref ${ref}: no policy file at ${rel}, and the tree cannot be listed for one at a near-miss path: ${near.reason}`);
+            nearMiss(rel, near.value, ` at ${ref}`);
             return { kind: 'none' };
         }
         return { kind: 'file', file: { path: rel, commit, text: text.value } };

@@ -140,12 +140,23 @@ async function apiTree(api: GitHubApi, ctx: RunContext, commit: string): Promise
 
 /** A near-miss policy file at a commit through the API: the commit's tree, read once (recursive), or the folders' listings when it is truncated. */
 async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string, tree: Result<ApiTree>): Promise<string | null> {
-  if (!tree.ok) return null;
+  // A tree that cannot be read is never "no file at a near-miss path": the gate would run without the policy a team wrote (§11).
+  if (!tree.ok)
+    throw new UsageError(
+      'file',
+      `the policy file: ${tree.reason}, so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`,
+    );
   const found = [...tree.value.paths].sort().find(isNearMissPolicy) ?? null;
   if (found !== null || !tree.value.truncated) return found;
   for (const folder of ['', '.github', '.github/receipt-gate']) {
     const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
-    if (list.status !== 200 || !Array.isArray(list.data)) continue;
+    // A folder the commit does not have lists nothing; any other answer that is not a listing leaves the question open.
+    if (list.status === 404 && folder !== '') continue;
+    if (list.status !== 200 || !Array.isArray(list.data))
+      throw new UsageError(
+        'file',
+        `the policy file: the base commit's tree is larger than one API answer and ${folder || 'the repository root'} cannot be listed (HTTP ${list.status}${said(list.data)}), so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`,
+      );
     const names = list.data.flatMap((e: unknown) => (isObject(e) && typeof e['path'] === 'string' ? [e['path']] : []));
     const hit = names.sort().find(isNearMissPolicy);
     if (hit !== undefined) return hit;
@@ -210,7 +221,15 @@ export function repoFiles(
     async nearMiss() {
       if (!ctx.pull) return nearMissOnDisk(workspace);
       const commit = baseCommit('the policy file');
-      if (resolveCommit(workspace, commit) !== null) return nearMissAtCommit(workspace, commit);
+      if (resolveCommit(workspace, commit) !== null) {
+        const near = nearMissAtCommit(workspace, commit);
+        if (!near.ok)
+          throw new UsageError(
+            'file',
+            `the policy file: ${near.reason}, so a policy at a near-miss path at the base cannot be ruled out; the base's policy is not known, so nothing is judged`,
+          );
+        return near.value;
+      }
       if (token === '' || !ctx.owner || !ctx.repo) throw noToken('the policy file', commit);
       return apiNearMiss(await api(), ctx, commit, await treeOnce(commit));
     },

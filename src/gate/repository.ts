@@ -93,11 +93,12 @@ const NEAR_MISS_FILES: readonly string[] = [
   'receipt-gate.yaml',
 ];
 
-/** A near-miss policy file at a commit (git), or null. */
-export function nearMissAtCommit(cwd: string, commit: string): string | null {
+/** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
+export function nearMissAtCommit(cwd: string, commit: string): Result<string | null> {
   const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-  if (r.status !== 0) return null;
-  return r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null;
+  if (r.status !== 0)
+    return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
+  return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
 
 /** A near-miss policy file in the checkout, or null. */

@@ -411,7 +411,13 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
     if (!text.ok) throw new UsageError('file', `--policy-ref ${ref}: ${text.reason}`);
     if (text.value === null) {
       if (explicit) throw new UsageError('path', `--policy: ${rel} does not exist at ${ref} (${commit.slice(0, 12)})`);
-      nearMiss(rel, nearMissAtCommit(dir, commit), ` at ${ref}`);
+      const near = nearMissAtCommit(dir, commit);
+      if (!near.ok)
+        throw new UsageError(
+          'file',
+          `--policy-ref ${ref}: no policy file at ${rel}, and the tree cannot be listed for one at a near-miss path: ${near.reason}`,
+        );
+      nearMiss(rel, near.value, ` at ${ref}`);
       return { kind: 'none' };
     }
     return { kind: 'file', file: { path: rel, commit, text: text.value } };
