@@ -10,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
 import type { Report } from '../../src/core/report.js';
+import { keyIdOf } from '../../src/trust/keys.js';
 import { type ActionRun, BASE_SHA, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
-import { addKey, deployKey, json, record, surface } from '../support/corpus.js';
+import { addKey, deployKey, json, record, surface, testSigner } from '../support/corpus.js';
 import { EXPORT_IDENTITY, mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -122,6 +123,25 @@ describe('a pull request is judged under the base commit’s policy', () => {
     );
     // A warning, never a quiet notice: nothing of the base's applies here (a red team).
     expect(report.findings.find((f) => f.code === 'policy_changed')?.severity).toBe('warning');
+  });
+
+  it('a base policy valid by itself and invalid only under the trust inputs is never repaired by the head (a red team: a pull request dropped trusted-keys from its workflow, and passed under its own looser policy)', async () => {
+    const signer = testSigner();
+    const signed = STRICT.replace('require: verified', `require: verified\n    signed-by: ["${keyIdOf(signer.publicKey)}"]`);
+    expect(signed).toContain('signed-by');
+    // Under main's workflow (the key given) the base decides: two calls without a record fail it.
+    const kept = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: signed },
+      inputs: { 'trusted-keys': signer.pem },
+    });
+    expect(kept.outputs['result']).toBe('fail');
+    // The pull request's workflow gives no key: the base is invalid only under that, so nothing is judged.
+    const dropped = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: signed } });
+    expect(dropped.outputs['result']).toBe('error');
+    expect(dropped.stdout).toMatch(/signed-by without any trusted signer configured/);
+    expect(dropped.stdout).toMatch(/It is valid by itself: its signed-by names signers the trust inputs of this run do not give/);
+    // A base invalid by itself is still repaired by a valid head (the test above); one whose signed-by its own trust: section does not give is invalid by itself.
   });
 
   it('a PR that deletes the policy is still judged under the base’s; a PR that adds the first one is judged under the inputs and shown its effect', async () => {

@@ -18068,10 +18068,10 @@ function policy_file_trustOf(t, where, bad) {
 /** Short commit ids in messages. */
 const policy_short = (commit) => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
 /** A policy file's problems as one located configuration error (the policy in effect must be valid). */
-function invalidInEffect(file, problems) {
+function invalidInEffect(file, problems, why = '') {
     const lines = problems.slice(0, 10).map((f) => `${f.file === null ? file.path : (0,core_findings/* placeOf */.$t)(f, true)}: ${f.message}`);
     const more = problems.length > 10 ? `\n… and ${problems.length - 10} more problem(s)` : '';
-    return new types_UsageError('policy', `the policy in effect (${file.path} at ${policy_short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}`);
+    return new types_UsageError('policy', `the policy in effect (${file.path} at ${policy_short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}${why}`);
 }
 /** The head's problems as findings of the pull request, each naming the file it was read from. */
 const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
@@ -18083,7 +18083,7 @@ const policy_same = (a, b) => (a === null ? b === null : b !== null && a.text ==
  * The policy in effect, and what a pull request does to it.
  * @param context the verification time and the trusted signers (what a policy's own checks need)
  */
-function settlePolicy(given, context) {
+function settlePolicy(given, context, repair = { open: true }) {
     const read = (file) => readPolicyFile(file.text, { ...context, path: file.path, commit: file.commit });
     if (given.kind === 'none')
         return { policy: null, review: null };
@@ -18097,13 +18097,16 @@ function settlePolicy(given, context) {
     const baseRead = base ? read(base) : null;
     const headRead = head ? read(head) : null;
     if (baseRead && !baseRead.ok) {
-        // The one repair path: an invalid base policy, and a head whose policy is valid.
+        // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
+        // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
+        if (!repair.open)
+            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (or move trust into the policy file's trust: section, read at the base: docs/policy.md §9).");
         if (head && headRead?.ok) {
             const at = { file: head.path, line: 1, column: 1 };
             // A warning, never a plain notice: every call passing here failed under the base (§11), and the
             // base may be invalid only under inputs the pull request edited (a red team dropped trusted-keys).
             const why = `the base policy (${base?.path} at ${policy_short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy (review it: nothing of the base's applies here)`;
-            return { policy: headRead.value, review: { findings: [(0,core_findings/* finding */.gk)('policy_changed', at, why, 'warning')], head: null } };
+            return { policy: headRead.value, review: { findings: [(0,core_findings/* finding */.gk)('policy_changed', at, why, 'warning')], head: null }, repaired: true };
         }
         throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
     }
@@ -18345,7 +18348,10 @@ function buildSettings(given) {
         identities: keyless?.signers ? [...keyless.signers.identities] : [],
     };
     // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
-    const settled = mentionsSignedBy(g.policy) ? settlePolicy(g.policy, { now, signers }) : peek;
+    // A base policy valid without its signers is repaired by the head's only when its signers are its own (a trust: section read at the base), never the inputs'.
+    const settled = mentionsSignedBy(g.policy)
+        ? settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true })
+        : peek;
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new types_UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);

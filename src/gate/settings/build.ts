@@ -237,7 +237,10 @@ export function buildSettings(given: GateInputs): Settings {
     identities: keyless?.signers ? [...keyless.signers.identities] : [],
   };
   // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
-  const settled = mentionsSignedBy(g.policy) ? settlePolicy(g.policy, { now, signers }) : peek;
+  // A base policy valid without its signers is repaired by the head's only when its signers are its own (a trust: section read at the base), never the inputs'.
+  const settled = mentionsSignedBy(g.policy)
+    ? settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true })
+    : peek;
   const rules = g.require.flatMap(parseList);
   if (settled.policy && rules.length > 0)
     throw new UsageError(

@@ -34,12 +34,12 @@ export type PolicyGiven =
 const short = (commit: string | null): string => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
 
 /** A policy file's problems as one located configuration error (the policy in effect must be valid). */
-function invalidInEffect(file: RepoText, problems: readonly Finding[]): UsageError {
+function invalidInEffect(file: RepoText, problems: readonly Finding[], why = ''): UsageError {
   const lines = problems.slice(0, 10).map((f) => `${f.file === null ? file.path : placeOf(f, true)}: ${f.message}`);
   const more = problems.length > 10 ? `\n… and ${problems.length - 10} more problem(s)` : '';
   return new UsageError(
     'policy',
-    `the policy in effect (${file.path} at ${short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}`,
+    `the policy in effect (${file.path} at ${short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}${why}`,
   );
 }
 
@@ -63,7 +63,8 @@ const same = (a: RepoText | null, b: RepoText | null): boolean => (a === null ? 
 export function settlePolicy(
   given: PolicyGiven,
   context: Omit<PolicyContext, 'path' | 'commit'>,
-): { readonly policy: Policy | null; readonly review: PolicyReview | null } {
+  repair: { readonly open: boolean } = { open: true },
+): { readonly policy: Policy | null; readonly review: PolicyReview | null; readonly repaired?: true } {
   const read = (file: RepoText) => readPolicyFile(file.text, { ...context, path: file.path, commit: file.commit });
   if (given.kind === 'none') return { policy: null, review: null };
   if (given.kind === 'file') {
@@ -75,13 +76,20 @@ export function settlePolicy(
   const baseRead = base ? read(base) : null;
   const headRead = head ? read(head) : null;
   if (baseRead && !baseRead.ok) {
-    // The one repair path: an invalid base policy, and a head whose policy is valid.
+    // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
+    // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
+    if (!repair.open)
+      throw invalidInEffect(
+        base ?? { path: '', commit: null, text: '' },
+        baseRead.reason,
+        " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (or move trust into the policy file's trust: section, read at the base: docs/policy.md §9).",
+      );
     if (head && headRead?.ok) {
       const at = { file: head.path, line: 1, column: 1 };
       // A warning, never a plain notice: every call passing here failed under the base (§11), and the
       // base may be invalid only under inputs the pull request edited (a red team dropped trusted-keys).
       const why = `the base policy (${base?.path} at ${short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy (review it: nothing of the base's applies here)`;
-      return { policy: headRead.value, review: { findings: [finding('policy_changed', at, why, 'warning')], head: null } };
+      return { policy: headRead.value, review: { findings: [finding('policy_changed', at, why, 'warning')], head: null }, repaired: true };
     }
     throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
   }
