@@ -247,6 +247,90 @@ describe('exports that stopped early or hold what is no entry (a red team: the w
   });
 });
 
+describe('an export that contradicts itself, or holds an event of the scope it cannot read whole (a red team: a refused call verified; a window claimed over an entry it could not name)', () => {
+  const day = ['--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-02T04:00:00Z'];
+  const AGENT = 'system:serviceaccount:agents:deployer';
+  const [received, complete, , , , metadata] = k8sLines();
+  it('one event id given as refused and as done (CloudTrail errorCode, a 403, an Okta FAILURE): an error, nothing written, never the success taken', async () => {
+    const [key] = trailRecords();
+    const denied = { ...key, errorCode: 'AccessDenied', errorMessage: 'not authorized', responseElements: null };
+    const aws = await runImporter('import', 'aws-cloudtrail', {
+      'in-1.json': json({ Records: [denied] }),
+      'in-2.json': json({ Records: [key] }),
+    });
+    expectImport(aws, {
+      refuses:
+        /in-2\.json:1:\d+: two entries with record id "aws-cloudtrail:[^"]+" say different things \(the other at \S*in-1\.json:1:\d+: failed call \(errorCode\)\)/,
+    });
+    const forbidden = { ...complete, responseStatus: { code: 403 } };
+    // In either order.
+    const k8s = await runImporter('import', 'k8s-audit', { 'in.log': json(complete) + json(forbidden) }, ['--cluster', 'prod-eu']);
+    expectImport(k8s, {
+      refuses:
+        /in\.log:2:1: two entries with record id "k8s-audit:6a1e9c20[^"]*" say different things \(the other at \S*in\.log:1:1: a record written\)/,
+    });
+    const [grant] = oktaEntries();
+    const okta = await runImporter(
+      'import',
+      'okta-system-log',
+      { 'in.json': JSON.stringify([{ ...grant, outcome: { result: 'FAILURE' } }, grant]) },
+      ['--org', 'acme'],
+    );
+    expectImport(okta, { refuses: /say different things \(the other at \S*in\.json:1:2: outcome not SUCCESS\)/ });
+    // One id by another actor and by the agent: another entry, not a copy (another time is a redelivery, not a contradiction).
+    const other = { ...complete, user: { username: 'someone-else' } };
+    const actors = await runImporter('import', 'k8s-audit', { 'in.log': json(other) + json(complete) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      AGENT,
+    ]);
+    expectImport(actors, { refuses: /say different things \(the other at \S*in\.log:1:1: by another actor\)/ });
+  });
+  it('under a window: a create of the scope that names no binding, or a request whose complete stage is not given, refuses the statement; outside the scope, or without a window, each is counted', async () => {
+    const unnamed = await runImporter('import', 'k8s-audit', { 'in.log': json(metadata) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      AGENT,
+      ...day,
+    ]);
+    expectImport(unnamed, {
+      refuses: /in\.log:1:1: an entry of the scope that does not say what it changed \(a binding the entry does not name/,
+    });
+    const started = await runImporter('import', 'k8s-audit', { 'in.log': json(received) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      AGENT,
+      ...day,
+    ]);
+    expectImport(started, {
+      refuses:
+        /in\.log:1:1: a request of the scope \(record id "k8s-audit:6a1e9c20[^"]*"\) whose completing entry the export does not hold/,
+    });
+    // Its complete stage given (after it, or in another file): the statement is written.
+    const whole = await runImporter('import', 'k8s-audit', { 'in.log': json(received) + json(complete) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      AGENT,
+      ...day,
+    ]);
+    expectImport(whole, { writes: (l) => expect(l).toHaveLength(2), says: /1 coverage statement\(s\)/ });
+    const elsewhere = await runImporter('import', 'k8s-audit', { 'in.log': json(metadata) + json(received) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      'another',
+      ...day,
+    ]);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    const plain = await runImporter('import', 'k8s-audit', { 'in.log': json(metadata) + json(received) }, ['--cluster', 'prod-eu']);
+    expect(plain.code, plain.stderr).toBe(0);
+  });
+});
+
 describe('import k8s-audit', () => {
   const [received, complete, cluster, forbidden, get, metadata] = k8sLines();
   const ROWS: readonly [string, Record<string, string>, string[], Expected][] = [

@@ -10591,10 +10591,14 @@ function awsCloudTrail(entry) {
     const name = (0,core_json/* str */.gx)(e, 'eventName');
     if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy')
         return { kind: 'skip', reason: 'other IAM event' };
+    const id = (0,core_json/* str */.gx)(e, 'eventID');
     // A call AWS refused carries errorCode, and errorMessage; either alone is a failure too.
     if ((e['errorCode'] ?? null) !== null || (e['errorMessage'] ?? null) !== null)
-        return { kind: 'skip', reason: 'failed call (errorCode)' };
-    const id = (0,core_json/* str */.gx)(e, 'eventID');
+        return {
+            kind: 'skip',
+            reason: 'failed call (errorCode)',
+            ...(id ? { event: { kind: 'refused', recordId: `aws-cloudtrail:${id}`, scope: null } } : {}),
+        };
     if (!id)
         return {
             kind: 'error',
@@ -10942,28 +10946,47 @@ const k8sAudit = (cluster) => (e) => {
     if (e['kind'] !== 'Event')
         return { kind: 'error', message: 'not an audit.k8s.io Event (kind is not "Event")' };
     const stage = (0,core_json/* str */.gx)(e, 'stage');
-    if (stage !== 'ResponseComplete')
-        return { kind: 'skip', reason: 'not ResponseComplete' };
     const ref = (0,core_json/* obj */.WL)(e, 'objectRef');
     const kind = KINDS.get((0,core_json/* str */.gx)(ref, 'resource') ?? '');
-    if (kind === undefined || (0,core_json/* str */.gx)(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
+    const binding = kind !== undefined && (0,core_json/* str */.gx)(ref, 'apiGroup') === 'rbac.authorization.k8s.io';
+    const verb = (0,core_json/* str */.gx)(e, 'verb');
+    const id = (0,core_json/* str */.gx)(e, 'auditID');
+    const user = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'user'), 'username');
+    // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
+    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
+    const time = entryTime(stamp);
+    const scope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
+    const recordId = `k8s-audit:${id}`;
+    if (stage !== 'ResponseComplete') {
+        // Another stage of a request that may create a binding: the complete one says whether it did (a panic: it did not).
+        if (!binding || !id || (verb !== 'create' && verb !== 'patch' && verb !== 'update'))
+            return { kind: 'skip', reason: 'not ResponseComplete' };
+        return { kind: 'skip', reason: 'not ResponseComplete', event: { kind: stage === 'Panic' ? 'refused' : 'partial', recordId, scope } };
+    }
+    if (!binding)
         return { kind: 'skip', reason: 'not a role binding created' };
-    const made = created((0,core_json/* str */.gx)(e, 'verb'), (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code'));
+    const made = created(verb, (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code'));
     if (made === 'other')
         return { kind: 'skip', reason: 'not a role binding created' };
+    const refused = id ? { event: { kind: 'refused', recordId, scope } } : {};
     if (made === 'failed')
-        return { kind: 'skip', reason: 'failed (not 2xx)' };
+        return { kind: 'skip', reason: 'failed (not 2xx)', ...refused };
     if (dryRun(e))
-        return { kind: 'skip', reason: 'a dry run (nothing was created)' };
-    const id = (0,core_json/* str */.gx)(e, 'auditID');
+        return { kind: 'skip', reason: 'a dry run (nothing was created)', ...refused };
     if (!id)
         return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
+    if (stamp !== undefined && time === null)
+        return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
     const name = oneText(e, 'name', NAMES);
     if ('error' in name)
         return { kind: 'error', message: `entry ${idText(id)}: ${name.error}` };
     // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.
     if (name.value === null)
-        return { kind: 'skip', reason: 'a binding the entry does not name (log rbac at the Request level)' };
+        return {
+            kind: 'skip',
+            reason: 'a binding the entry does not name (log rbac at the Request level)',
+            event: { kind: 'unnamed', recordId, scope },
+        };
     let namespace = null;
     if (kind === 'RoleBinding') {
         const given = oneText(e, 'namespace', NAMES);
@@ -10973,13 +10996,6 @@ const k8sAudit = (cluster) => (e) => {
             return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
         namespace = given.value;
     }
-    const user = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'user'), 'username');
-    // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
-    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
-    const time = entryTime(stamp);
-    if (stamp !== undefined && time === null)
-        return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
-    const scope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     return tenantWrite(`k8s-audit:${id}`, 'k8s_rbac_binding', 'create', cluster, [
         ['namespace', namespace],
         ['kind', kind],
@@ -11016,9 +11032,13 @@ const oktaSystemLog = (org) => (e) => {
     if ((0,core_json/* str */.gx)(e, 'eventType') !== 'user.account.privilege.grant')
         return { kind: 'skip', reason: 'other event type' };
     const result = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'outcome'), 'result');
-    if (result !== 'SUCCESS')
-        return { kind: 'skip', reason: 'outcome not SUCCESS' };
     const id = (0,core_json/* str */.gx)(e, 'uuid');
+    if (result !== 'SUCCESS')
+        return {
+            kind: 'skip',
+            reason: 'outcome not SUCCESS',
+            ...(id ? { event: { kind: 'refused', recordId: `okta:${id}`, scope: null } } : {}),
+        };
     if (!id)
         return { kind: 'error', message: 'a privilege grant without a uuid (its record would have no identity)' };
     const principal = principalOf(e);
@@ -11436,6 +11456,14 @@ function runImport(s) {
         skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
     };
     const byId = new Map();
+    /** Ids whose event did not take effect, or whose entry fell outside the scope: another entry under one of them that makes a record contradicts it (an id vouches for one entry only). */
+    const notWritten = new Map();
+    /** Ids an entry completes (a record, a refusal, one it cannot name), and the in-scope stages that wait for one. */
+    const completed = new Set();
+    const waiting = new Map();
+    const contradicts = (id, loc, other, why) => {
+        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, `two entries with record id ${idText(id)} say different things (the other at ${(0,core_findings/* placeOf */.$t)(other, true)}: ${why}): an id vouches for one entry only`));
+    };
     let entries = 0;
     let merged = 0;
     let ofKind = 0;
@@ -11471,18 +11499,47 @@ function runImport(s) {
             const m = mapper(e.value);
             if (m.kind === 'skip') {
                 skip(m.reason);
+                const ev = m.event;
+                if (ev?.kind === 'partial') {
+                    const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
+                    if (s.coverage && (out === null || out === UNTIMED) && !waiting.has(ev.recordId))
+                        waiting.set(ev.recordId, e.loc);
+                }
+                else if (ev) {
+                    completed.add(ev.recordId);
+                    const written = byId.get(ev.recordId);
+                    if (ev.kind === 'refused') {
+                        if (written)
+                            contradicts(ev.recordId, e.loc, written.loc, 'a record written');
+                        else if (!notWritten.has(ev.recordId))
+                            notWritten.set(ev.recordId, { loc: e.loc, why: m.reason });
+                    }
+                    // An entry of the scope that took effect on something it does not name: a statement beside it would claim a window it did not read whole (docs/coverage.md §6).
+                    const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
+                    if (ev.kind === 'unnamed' && s.coverage && (out === null || out === UNTIMED))
+                        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `an entry of the scope that does not say what it changed (${m.reason}): the window cannot be claimed complete`));
+                }
                 continue;
             }
             if (m.kind === 'error') {
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, m.message));
                 continue;
             }
+            completed.add(m.recordId);
             const out = outOfScope(s.scope, m.scope);
             // An entry of the scope that cannot be placed in time may be inside the window: a statement
             // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
             if (out === UNTIMED && s.coverage) {
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, 'an entry of the scope without a time: whether it falls in the window cannot be said, so the window cannot be claimed complete'));
                 continue;
+            }
+            // Another actor, repository or tenant under one id is another entry; another time is not (a webhook's redeliveries share their guid).
+            if (out !== null && out !== 'outside the window' && out !== UNTIMED) {
+                const written = byId.get(m.recordId);
+                if (written)
+                    contradicts(m.recordId, e.loc, written.loc, 'a record written');
+                else if (!notWritten.has(m.recordId))
+                    notWritten.set(m.recordId, { loc: e.loc, why: out });
             }
             if (out !== null) {
                 skip(out);
@@ -11495,6 +11552,11 @@ function runImport(s) {
             // the same record are one record; only different mappings under one id are an error.
             const canon = (0,binding/* jcs */.vI)({ provider: m.provider, subject: m.subject });
             const mapping = canon.ok ? canon.text : '';
+            const refused = notWritten.get(m.recordId);
+            if (refused) {
+                contradicts(m.recordId, e.loc, refused.loc, refused.why);
+                continue;
+            }
             const seen = byId.get(m.recordId);
             if (seen) {
                 if (seen.mapping === mapping)
@@ -11520,6 +11582,9 @@ function runImport(s) {
         continued ??= read.paging.continued;
         ended ||= read.paging.ended;
     }
+    for (const [id, loc] of waiting)
+        if (!completed.has(id))
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, `a request of the scope (record id ${idText(id)}) whose completing entry the export does not hold: whether it took effect cannot be said, so the window cannot be claimed complete; export until the request completes`));
     if (s.coverage && continued !== null && !ended)
         errors.push((0,core_findings/* finding */.gk)('invalid_artifact', continued, 'this page says more pages follow (its next cursor is set) and no page given ends the listing: the export stopped early, so the window cannot be claimed complete; export every page'));
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));

@@ -40,9 +40,14 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
   if (str(e, 'eventSource') !== 'iam.amazonaws.com') return { kind: 'skip', reason: 'not an IAM event' };
   const name = str(e, 'eventName');
   if (name !== 'CreateAccessKey' && name !== 'AttachRolePolicy') return { kind: 'skip', reason: 'other IAM event' };
-  // A call AWS refused carries errorCode, and errorMessage; either alone is a failure too.
-  if ((e['errorCode'] ?? null) !== null || (e['errorMessage'] ?? null) !== null) return { kind: 'skip', reason: 'failed call (errorCode)' };
   const id = str(e, 'eventID');
+  // A call AWS refused carries errorCode, and errorMessage; either alone is a failure too.
+  if ((e['errorCode'] ?? null) !== null || (e['errorMessage'] ?? null) !== null)
+    return {
+      kind: 'skip',
+      reason: 'failed call (errorCode)',
+      ...(id ? { event: { kind: 'refused' as const, recordId: `aws-cloudtrail:${id}`, scope: null } } : {}),
+    };
   if (!id)
     return {
       kind: 'error',

@@ -44,21 +44,41 @@ export const k8sAudit =
   (e: JsonObject): Mapped => {
     if (e['kind'] !== 'Event') return { kind: 'error', message: 'not an audit.k8s.io Event (kind is not "Event")' };
     const stage = str(e, 'stage');
-    if (stage !== 'ResponseComplete') return { kind: 'skip', reason: 'not ResponseComplete' };
     const ref = obj(e, 'objectRef');
     const kind = KINDS.get(str(ref, 'resource') ?? '');
-    if (kind === undefined || str(ref, 'apiGroup') !== 'rbac.authorization.k8s.io')
-      return { kind: 'skip', reason: 'not a role binding created' };
-    const made = created(str(e, 'verb'), wholeNumber(obj(e, 'responseStatus'), 'code'));
-    if (made === 'other') return { kind: 'skip', reason: 'not a role binding created' };
-    if (made === 'failed') return { kind: 'skip', reason: 'failed (not 2xx)' };
-    if (dryRun(e)) return { kind: 'skip', reason: 'a dry run (nothing was created)' };
+    const binding = kind !== undefined && str(ref, 'apiGroup') === 'rbac.authorization.k8s.io';
+    const verb = str(e, 'verb');
     const id = str(e, 'auditID');
+    const user = str(obj(e, 'user'), 'username');
+    // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
+    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
+    const time = entryTime(stamp);
+    const scope: EntryScope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
+    const recordId = `k8s-audit:${id}`;
+    if (stage !== 'ResponseComplete') {
+      // Another stage of a request that may create a binding: the complete one says whether it did (a panic: it did not).
+      if (!binding || !id || (verb !== 'create' && verb !== 'patch' && verb !== 'update'))
+        return { kind: 'skip', reason: 'not ResponseComplete' };
+      return { kind: 'skip', reason: 'not ResponseComplete', event: { kind: stage === 'Panic' ? 'refused' : 'partial', recordId, scope } };
+    }
+    if (!binding) return { kind: 'skip', reason: 'not a role binding created' };
+    const made = created(verb, wholeNumber(obj(e, 'responseStatus'), 'code'));
+    if (made === 'other') return { kind: 'skip', reason: 'not a role binding created' };
+    const refused = id ? { event: { kind: 'refused' as const, recordId, scope } } : {};
+    if (made === 'failed') return { kind: 'skip', reason: 'failed (not 2xx)', ...refused };
+    if (dryRun(e)) return { kind: 'skip', reason: 'a dry run (nothing was created)', ...refused };
     if (!id) return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
+    if (stamp !== undefined && time === null)
+      return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
     const name = oneText(e, 'name', NAMES);
     if ('error' in name) return { kind: 'error', message: `entry ${idText(id)}: ${name.error}` };
     // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.
-    if (name.value === null) return { kind: 'skip', reason: 'a binding the entry does not name (log rbac at the Request level)' };
+    if (name.value === null)
+      return {
+        kind: 'skip',
+        reason: 'a binding the entry does not name (log rbac at the Request level)',
+        event: { kind: 'unnamed', recordId, scope },
+      };
     let namespace: string | null = null;
     if (kind === 'RoleBinding') {
       const given = oneText(e, 'namespace', NAMES);
@@ -66,13 +86,6 @@ export const k8sAudit =
       if (given.value === null) return { kind: 'error', message: `entry ${idText(id)}: a RoleBinding without its namespace` };
       namespace = given.value;
     }
-    const user = str(obj(e, 'user'), 'username');
-    // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
-    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
-    const time = entryTime(stamp);
-    if (stamp !== undefined && time === null)
-      return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
-    const scope: EntryScope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     return tenantWrite(
       `k8s-audit:${id}`,
       'k8s_rbac_binding',

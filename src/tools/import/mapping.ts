@@ -17,7 +17,19 @@ interface Subject {
 
 export type Mapped =
   | { readonly kind: 'record'; readonly provider: string; readonly recordId: string; readonly subject: Subject; readonly scope: EntryScope }
-  | { readonly kind: 'skip'; readonly reason: string }
+  | {
+      readonly kind: 'skip';
+      readonly reason: string;
+      /**
+       * What the skip says of an event with an identity (docs/coverage.md §6): `refused`, the event
+       * did not take effect (a failed or dry-run call): another entry under its id that makes a
+       * record contradicts it; `unnamed`, the event took effect and the entry cannot say on what: a
+       * window over its scope cannot be claimed complete; `partial`, a stage of an event whose
+       * completing entry carries the result: a window over its scope is complete only when that
+       * entry is given too.
+       */
+      readonly event?: { readonly kind: 'refused' | 'unnamed' | 'partial'; readonly recordId: string; readonly scope: EntryScope | null };
+    }
   | { readonly kind: 'error'; readonly message: string };
 
 /** An importer: one export entry → a record, a counted skip, or an error (never quoting secrets). */

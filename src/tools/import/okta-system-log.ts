@@ -27,8 +27,13 @@ export const oktaSystemLog =
   (e: JsonObject): Mapped => {
     if (str(e, 'eventType') !== 'user.account.privilege.grant') return { kind: 'skip', reason: 'other event type' };
     const result = str(obj(e, 'outcome'), 'result');
-    if (result !== 'SUCCESS') return { kind: 'skip', reason: 'outcome not SUCCESS' };
     const id = str(e, 'uuid');
+    if (result !== 'SUCCESS')
+      return {
+        kind: 'skip',
+        reason: 'outcome not SUCCESS',
+        ...(id ? { event: { kind: 'refused' as const, recordId: `okta:${id}`, scope: null } } : {}),
+      };
     if (!id) return { kind: 'error', message: 'a privilege grant without a uuid (its record would have no identity)' };
     const principal = principalOf(e);
     if ('error' in principal) return { kind: 'error', message: `entry ${idText(id)}: ${principal.error}` };

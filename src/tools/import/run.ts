@@ -140,6 +140,20 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
   };
   const byId = new Map<string, { line: string; mapping: string; loc: Location; provider: string }>();
+  /** Ids whose event did not take effect, or whose entry fell outside the scope: another entry under one of them that makes a record contradicts it (an id vouches for one entry only). */
+  const notWritten = new Map<string, { readonly loc: Location; readonly why: string }>();
+  /** Ids an entry completes (a record, a refusal, one it cannot name), and the in-scope stages that wait for one. */
+  const completed = new Set<string>();
+  const waiting = new Map<string, Location>();
+  const contradicts = (id: string, loc: Location, other: Location, why: string): void => {
+    errors.push(
+      finding(
+        'invalid_artifact',
+        loc,
+        `two entries with record id ${idText(id)} say different things (the other at ${placeOf(other, true)}: ${why}): an id vouches for one entry only`,
+      ),
+    );
+  };
   let entries = 0;
   let merged = 0;
   let ofKind = 0;
@@ -180,12 +194,35 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       const m = mapper(e.value);
       if (m.kind === 'skip') {
         skip(m.reason);
+        const ev = m.event;
+        if (ev?.kind === 'partial') {
+          const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
+          if (s.coverage && (out === null || out === UNTIMED) && !waiting.has(ev.recordId)) waiting.set(ev.recordId, e.loc);
+        } else if (ev) {
+          completed.add(ev.recordId);
+          const written = byId.get(ev.recordId);
+          if (ev.kind === 'refused') {
+            if (written) contradicts(ev.recordId, e.loc, written.loc, 'a record written');
+            else if (!notWritten.has(ev.recordId)) notWritten.set(ev.recordId, { loc: e.loc, why: m.reason });
+          }
+          // An entry of the scope that took effect on something it does not name: a statement beside it would claim a window it did not read whole (docs/coverage.md §6).
+          const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
+          if (ev.kind === 'unnamed' && s.coverage && (out === null || out === UNTIMED))
+            errors.push(
+              finding(
+                'invalid_artifact',
+                e.loc,
+                `an entry of the scope that does not say what it changed (${m.reason}): the window cannot be claimed complete`,
+              ),
+            );
+        }
         continue;
       }
       if (m.kind === 'error') {
         errors.push(finding('invalid_artifact', e.loc, m.message));
         continue;
       }
+      completed.add(m.recordId);
       const out = outOfScope(s.scope, m.scope);
       // An entry of the scope that cannot be placed in time may be inside the window: a statement
       // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
@@ -199,6 +236,12 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         );
         continue;
       }
+      // Another actor, repository or tenant under one id is another entry; another time is not (a webhook's redeliveries share their guid).
+      if (out !== null && out !== 'outside the window' && out !== UNTIMED) {
+        const written = byId.get(m.recordId);
+        if (written) contradicts(m.recordId, e.loc, written.loc, 'a record written');
+        else if (!notWritten.has(m.recordId)) notWritten.set(m.recordId, { loc: e.loc, why: out });
+      }
       if (out !== null) {
         skip(out);
         if (out === 'by another actor') for (const a of m.scope.actors.slice(0, 1)) othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
@@ -208,6 +251,11 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       // the same record are one record; only different mappings under one id are an error.
       const canon = jcs({ provider: m.provider, subject: m.subject });
       const mapping = canon.ok ? canon.text : '';
+      const refused = notWritten.get(m.recordId);
+      if (refused) {
+        contradicts(m.recordId, e.loc, refused.loc, refused.why);
+        continue;
+      }
       const seen = byId.get(m.recordId);
       if (seen) {
         if (seen.mapping === mapping) merged++;
@@ -231,6 +279,15 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     continued ??= read.paging.continued;
     ended ||= read.paging.ended;
   }
+  for (const [id, loc] of waiting)
+    if (!completed.has(id))
+      errors.push(
+        finding(
+          'invalid_artifact',
+          loc,
+          `a request of the scope (record id ${idText(id)}) whose completing entry the export does not hold: whether it took effect cannot be said, so the window cannot be claimed complete; export until the request completes`,
+        ),
+      );
   if (s.coverage && continued !== null && !ended)
     errors.push(
       finding(
