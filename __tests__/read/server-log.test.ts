@@ -201,7 +201,34 @@ describe('what a server log must never skip', () => {
     const r = await gate({ 'runs/x.log': [...lines.slice(0, start + 1), lines[start]!, ...lines.slice(start + 1)].join('\n') });
     const f = r.findings.find((x) => x.code === 'run_incomplete');
     expect(f).toMatchObject({ line: start + 2 });
-    expect(f!.message).toMatch(/a second tool_call_start for "r-\d+" before its decision/);
+    expect(f!.message).toMatch(/a second tool_call_start for "r-\d+" in one server session/);
+  });
+
+  it('a second tool_call_start of one rid after its decision is run_incomplete too: one decision answers one start (a red team: the restart passed, exit 0)', async () => {
+    const decided = lines.findIndex((l) => l.includes('"event":"tool_decision"'));
+    const rid = /"rid":"(r-\d+)"/.exec(lines[decided]!)?.[1] ?? '';
+    const start = lines.findIndex((l) => l.includes('"event":"tool_call_start"') && l.includes(`"rid":"${rid}"`));
+    expect(start).toBeGreaterThan(-1);
+    const r = await gate({ 'runs/x.log': [...lines.slice(0, decided + 1), lines[start]!, ...lines.slice(decided + 1)].join('\n') });
+    const f = r.findings.find((x) => x.code === 'run_incomplete');
+    expect(f).toMatchObject({ line: decided + 2 });
+    expect(r.ok).toBe(false);
+  });
+
+  it('a call’s event before any server_start is an error, in a .log and among NDJSON tracing lines: the capture began late (a red team: a restart’s server_start last, or the decision alone, passed)', async () => {
+    const first = lines.findIndex((l) => l.includes('"event":"tool_call_start"'));
+    const started = lines.findIndex((l) => l.includes('"event":"server_start"'));
+    const tail = lines.slice(first);
+    for (const [name, text] of [
+      ['runs/late.log', [...tail, lines[started]!].join('\n')],
+      ['runs/late.ndjson', `${lines[decisionLine]!}\n`],
+    ] as const) {
+      const r = await gate({ [name]: text });
+      const f = r.findings.find((x) => x.code === 'invalid_artifact');
+      expect(f, name).toMatchObject({ line: 1 });
+      expect(f!.message).toMatch(/event before any server_start line: this capture began after the server started/);
+      expect(r.ok).toBe(false);
+    }
   });
 
   it('a decision that is not a string, is empty, or is not strict JSON is an error at its line', async () => {

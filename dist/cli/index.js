@@ -8514,6 +8514,8 @@ class ServerLog {
     started = false;
     /** Whether any tracing event other than server_start was seen (a server that did start works). */
     worked = false;
+    /** Whether a call's event came before any server_start (said once). */
+    late = false;
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
     failure = null;
     firstText = null;
@@ -8543,13 +8545,19 @@ class ServerLog {
             return;
         }
         this.worked = true;
+        // A call's event before any server_start: the capture began after the server did (stderr redirected
+        // late, or the head of the file cut off), so calls before it may be missing (docs/assay-server-logs.md).
+        if (!this.started && !this.late && (event === 'tool_call_start' || event === 'tool_decision')) {
+            this.late = true;
+            this.sink.error(loc, `a ${event} event before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`);
+        }
         if (event === 'tool_call_start') {
             if (rid === null)
                 this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
-            else if (this.session.started.has(rid) && !this.session.decided.has(rid))
-                // Two calls started under one rid before a decision: one decision can answer only one of them.
-                this.sink.incomplete(loc, `a second tool_call_start for ${JSON.stringify((0,core_text/* quote */.hD)(rid, 60))} before its decision: one of the two calls has no decision (a side effect may have gone unrecorded)`);
-            else if (!this.session.started.has(rid))
+            else if (this.session.started.has(rid))
+                // Two calls started under one rid (before or after its decision): one decision can answer only one of them.
+                this.sink.incomplete(loc, `a second tool_call_start for ${JSON.stringify((0,core_text/* quote */.hD)(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`);
+            else
                 this.session.started.set(rid, loc);
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;

@@ -75,6 +75,8 @@ export class ServerLog {
   started = false;
   /** Whether any tracing event other than server_start was seen (a server that did start works). */
   private worked = false;
+  /** Whether a call's event came before any server_start (said once). */
+  private late = false;
   /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
   private failure: { readonly loc: Location; readonly text: string; readonly line: boolean } | null = null;
   private firstText: { readonly loc: Location; readonly text: string } | null = null;
@@ -106,16 +108,25 @@ export class ServerLog {
       return;
     }
     this.worked = true;
+    // A call's event before any server_start: the capture began after the server did (stderr redirected
+    // late, or the head of the file cut off), so calls before it may be missing (docs/assay-server-logs.md).
+    if (!this.started && !this.late && (event === 'tool_call_start' || event === 'tool_decision')) {
+      this.late = true;
+      this.sink.error(
+        loc,
+        `a ${event} event before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`,
+      );
+    }
     if (event === 'tool_call_start') {
       if (rid === null)
         this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
-      else if (this.session.started.has(rid) && !this.session.decided.has(rid))
-        // Two calls started under one rid before a decision: one decision can answer only one of them.
+      else if (this.session.started.has(rid))
+        // Two calls started under one rid (before or after its decision): one decision can answer only one of them.
         this.sink.incomplete(
           loc,
-          `a second tool_call_start for ${JSON.stringify(quote(rid, 60))} before its decision: one of the two calls has no decision (a side effect may have gone unrecorded)`,
+          `a second tool_call_start for ${JSON.stringify(quote(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`,
         );
-      else if (!this.session.started.has(rid)) this.session.started.set(rid, loc);
+      else this.session.started.set(rid, loc);
       this.sink.skip(loc, 'tracing event tool_call_start');
       return;
     }
