@@ -12284,15 +12284,23 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
             return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(at, true)}: ${message}` } };
         return { ok: false, reason: { code: 'value', message, input: 'require' } };
     }
-    const report = verify(evidence, optionsOf(settings));
-    const head = settings.policyReview?.head;
+    // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt
+    // class would pass here under the base's and, once merged, stop every pull request, its repair too.
+    const reviewed = settings.policyReview?.head ?? null;
+    const headNames = reviewed ? checkRuleNames(reviewed, seen, evidence.rejected) : null;
+    const headInvalid = headNames && !headNames.ok
+        ? (0,core_findings/* finding */.gk)('policy_invalid', headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 }, `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`)
+        : null;
+    const checked = headInvalid ? { ...evidence, findings: [...evidence.findings, headInvalid] } : evidence;
+    const report = verify(checked, optionsOf(settings));
+    const head = headInvalid ? null : settings.policyReview?.head;
     return {
         ok: true,
         value: {
-            report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
+            report: head ? withEffect(report, verify(checked, { ...optionsOf(settings), policy: head })) : report,
             inputs: evidence.inputs,
             cache: settings.cache ? evidence.cache : null,
-            ...(alsoUnder ? { alternative: verify(evidence, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
+            ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
         },
     };
 }
@@ -15151,15 +15159,21 @@ function trustLoosening(base, head) {
         why.push('require-attested-runs turned off');
     const added = (a, b) => b.filter((x) => !a.includes(x));
     const paths = (l) => l.map((p) => p.path);
+    // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
     for (const [name, a, b] of [
         ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
         ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
         ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
         ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
         ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
-    ])
+    ]) {
         if (added(a, b).length > 0)
             why.push(`${name} adds ${added(a, b).join(', ')}`);
+        if (added(b, a).length > 0)
+            why.push(`${name} removes ${added(b, a).join(', ')}`);
+    }
+    if ((base.issuer ?? null) !== (head.issuer ?? null))
+        why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
     if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null))
         why.push('trusted-root changes');
     return why.length > 0 ? why.join('; ') : null;
@@ -15292,6 +15306,32 @@ function policyTrust(g, trust, source) {
         },
     };
 }
+/**
+ * Why a pull request's own trust: section would not load once merged (a key file that is missing or
+ * no PEM key, a root that does not parse, an identity pattern refused), in the words the policy in
+ * effect would get; null when it loads. Its files are read where the head's policy was.
+ */
+function headTrustProblem(g, trust, source) {
+    try {
+        const t = policyTrust({ ...g, trustGiven: [] }, trust, source);
+        readTrustedKeys(t.trustedKeys);
+        readTrustedKeys(t.trustedProducers);
+        const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
+        readKeyless({ ...t.identities, trustedRoot: root }, {
+            signerIdentities: t.names.signerIdentities,
+            producerIdentities: t.names.producerIdentities,
+            sourceRepository: t.names.sourceRepository,
+            sourceRefs: t.names.sourceRefs,
+            issuer: t.names.issuer,
+        });
+        return null;
+    }
+    catch (error) {
+        if (error instanceof UsageError)
+            return error.message;
+        throw error;
+    }
+}
 /** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
 function mentionsSignedBy(given) {
     const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
@@ -15357,7 +15397,12 @@ function buildSettings(given) {
     if (settled.policy && rules.length > 0)
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
-        reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`));
+        reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`, 'warning'));
+    // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is policy_invalid): once merged it is the one in effect.
+    const proposed = settled.review?.head ?? null;
+    const headTrust = proposed?.trust && proposed.source ? headTrustProblem(given, proposed.trust, proposed.source) : null;
+    if (proposed?.trust && proposed.source && headTrust !== null)
+        reviews.push((0,core_findings/* finding */.gk)('policy_invalid', { file: proposed.source.path, line: proposed.trust.at.line, column: proposed.trust.at.column }, `${headTrust} (this pull request's policy; it must be valid to merge)`));
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
     const deleted = settled.review?.deleted;

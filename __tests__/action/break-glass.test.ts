@@ -274,6 +274,24 @@ describe('trust written in the policy file, read at the base (docs/policy.md §9
     });
     expect(swapped.outputs['result']).toBe('pass');
     expect(reportOf(swapped).records[0]?.outcome).toBe('bound');
+    // New bytes at the trusted path trust what they hold once merged: a warning, never a notice (a red team).
+    expect(
+      reportOf(swapped).findings.find((f) => f.code === 'policy_changed' && f.severity === 'warning' && f.file === KEY)?.message,
+    ).toMatch(/changes .*export\.pub\.pem, which the policy's trust: section names.*a reviewer must approve it/);
+    // Every key dropped (signed records then go unchecked), or another issuer trusted: warnings too.
+    for (const [head, why] of [
+      [
+        `${STRICT}trust:\n  mode: enforce\n`,
+        /loosens trust .*require-signed-records turned off; trusted-keys removes \.github\/receipt-gate\/export\.pub\.pem/,
+      ],
+      [
+        `${policy}  certificate-oidc-issuer: https://accounts.google.com\n`,
+        /loosens trust .*certificate-oidc-issuer \(the default\) → https:\/\/accounts\.google\.com/,
+      ],
+    ] as const) {
+      const r = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [POLICY]: head }), base });
+      expect(reportOf(r).findings.find((f) => f.code === 'policy_changed' && f.severity === 'warning')?.message, head).toMatch(why);
+    }
     // The head turns require-signed-records off: a warning, first among the annotations.
     const looser = policy.replace('  require-signed-records: true\n', '');
     const loosened = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [POLICY]: looser }), base });

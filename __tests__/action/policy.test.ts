@@ -105,6 +105,34 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(annotation.message).toMatch(/must be one of asserted, observed_confirmed, verified \(did you mean "verified"\?\)/);
   });
 
+  it('a head policy whose rule names no class, or whose trust: section does not load, fails the PR with policy_invalid (a red team: each passed, and once merged stopped every pull request, its repair too)', async () => {
+    const misspelt = LOOSE.replace('class: github_deploy_key', 'class: github_deploy_kye');
+    const r = await runAction({ workspace: workspace({ [POLICY]: misspelt }), base: { [POLICY]: LOOSE } });
+    expect(r.outputs['result']).toBe('fail');
+    const invalid = reportOf(r).findings.find((f) => f.code === 'policy_invalid');
+    expect(invalid).toMatchObject({ severity: 'error', file: POLICY, line: 4 });
+    expect(invalid?.message).toMatch(
+      /no action class "github_deploy_kye" .*did you mean "github_deploy_key"\?.*this pull request's policy; it must be valid to merge/,
+    );
+    const keyed = `${LOOSE}trust:\n  trusted-keys: [.github/rg/export.pub.pem]\n  require-signed-records: true\n`;
+    const notPem = await runAction({
+      workspace: workspace({ [POLICY]: keyed, '.github/rg/export.pub.pem': 'not a pem\n' }),
+      base: { [POLICY]: LOOSE },
+    });
+    expect(notPem.outputs['result']).toBe('fail');
+    const bad = reportOf(notPem).findings.find((f) => f.code === 'policy_invalid');
+    expect(bad).toMatchObject({ severity: 'error', file: POLICY, line: 6 });
+    expect(bad?.message).toMatch(/no PEM "PUBLIC KEY" block.*it must be valid to merge/);
+    const missing = await runAction({ workspace: workspace({ [POLICY]: keyed }), base: { [POLICY]: LOOSE } });
+    expect(reportOf(missing).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(/export\.pub\.pem does not exist/);
+    // A key that loads: the change is shown, nothing invalid.
+    const good = await runAction({
+      workspace: workspace({ [POLICY]: keyed, '.github/rg/export.pub.pem': testSigner().pem }),
+      base: { [POLICY]: LOOSE },
+    });
+    expect(codes(reportOf(good))).not.toContain('error policy_invalid');
+  });
+
   it('a base policy that is invalid: result=error located in the base’s file at its commit, unless the head repairs it', async () => {
     const broken = 'version: 1\nrulez: []\n';
     const stuck = await runAction({ workspace: workspace(), base: { [POLICY]: broken } });

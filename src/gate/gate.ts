@@ -419,15 +419,28 @@ export async function runGate(
     if (rule.at !== null && at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(at, true)}: ${message}` } };
     return { ok: false, reason: { code: 'value', message, input: 'require' } };
   }
-  const report = verify(evidence, optionsOf(settings));
-  const head = settings.policyReview?.head;
+  // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt
+  // class would pass here under the base's and, once merged, stop every pull request, its repair too.
+  const reviewed = settings.policyReview?.head ?? null;
+  const headNames = reviewed ? checkRuleNames(reviewed, seen, evidence.rejected) : null;
+  const headInvalid =
+    headNames && !headNames.ok
+      ? finding(
+          'policy_invalid',
+          headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 },
+          `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`,
+        )
+      : null;
+  const checked = headInvalid ? { ...evidence, findings: [...evidence.findings, headInvalid] } : evidence;
+  const report = verify(checked, optionsOf(settings));
+  const head = headInvalid ? null : settings.policyReview?.head;
   return {
     ok: true,
     value: {
-      report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
+      report: head ? withEffect(report, verify(checked, { ...optionsOf(settings), policy: head })) : report,
       inputs: evidence.inputs,
       cache: settings.cache ? evidence.cache : null,
-      ...(alsoUnder ? { alternative: verify(evidence, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
+      ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
     },
   };
 }

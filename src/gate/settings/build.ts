@@ -161,6 +161,34 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
   };
 }
 
+/**
+ * Why a pull request's own trust: section would not load once merged (a key file that is missing or
+ * no PEM key, a root that does not parse, an identity pattern refused), in the words the policy in
+ * effect would get; null when it loads. Its files are read where the head's policy was.
+ */
+function headTrustProblem(g: GateInputs, trust: PolicyTrust, source: PolicySource): string | null {
+  try {
+    const t = policyTrust({ ...g, trustGiven: [] }, trust, source);
+    readTrustedKeys(t.trustedKeys);
+    readTrustedKeys(t.trustedProducers);
+    const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
+    readKeyless(
+      { ...t.identities, trustedRoot: root },
+      {
+        signerIdentities: t.names.signerIdentities,
+        producerIdentities: t.names.producerIdentities,
+        sourceRepository: t.names.sourceRepository,
+        sourceRefs: t.names.sourceRefs,
+        issuer: t.names.issuer,
+      },
+    );
+    return null;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
 /** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
 function mentionsSignedBy(given: PolicyGiven): boolean {
   const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
@@ -252,7 +280,19 @@ export function buildSettings(given: GateInputs): Settings {
       finding(
         'policy_changed',
         { file, line: 1, column: 1 },
-        `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge`,
+        `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`,
+        'warning',
+      ),
+    );
+  // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is policy_invalid): once merged it is the one in effect.
+  const proposed = settled.review?.head ?? null;
+  const headTrust = proposed?.trust && proposed.source ? headTrustProblem(given, proposed.trust, proposed.source) : null;
+  if (proposed?.trust && proposed.source && headTrust !== null)
+    reviews.push(
+      finding(
+        'policy_invalid',
+        { file: proposed.source.path, line: proposed.trust.at.line, column: proposed.trust.at.column },
+        `${headTrust} (this pull request's policy; it must be valid to merge)`,
       ),
     );
   const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;

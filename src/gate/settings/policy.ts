@@ -136,14 +136,19 @@ function trustLoosening(base: PolicyTrust | null, head: PolicyTrust | null): str
   if (base.requireAttestedRuns && !head.requireAttestedRuns) why.push('require-attested-runs turned off');
   const added = (a: readonly string[], b: readonly string[]): string[] => b.filter((x) => !a.includes(x));
   const paths = (l: readonly TrustPath[]) => l.map((p) => p.path);
+  // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
   for (const [name, a, b] of [
     ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
     ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
     ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
     ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
     ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
-  ] as const)
+  ] as const) {
     if (added(a, b).length > 0) why.push(`${name} adds ${added(a, b).join(', ')}`);
+    if (added(b, a).length > 0) why.push(`${name} removes ${added(b, a).join(', ')}`);
+  }
+  if ((base.issuer ?? null) !== (head.issuer ?? null))
+    why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
   if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null)) why.push('trusted-root changes');
   return why.length > 0 ? why.join('; ') : null;
 }
