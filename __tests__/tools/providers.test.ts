@@ -5,6 +5,7 @@
  * the provider's mapping file (examples/mappings/) → a run, the provider's export → records, the gate
  * `verified`; another target stays unbound; a duplicate entry is one record.
  */
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -805,6 +806,15 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     });
     const foreign = await withDigests(dir, DIGESTS, path.join(dir, 'keys.json'));
     expect([foreign.code, foreign.stderr]).toEqual([2, expect.stringMatching(/its Fingerprint is not the MD5 of its Value/)]);
+    // A key that is not RSA (AWS signs SHA256withRSA), under its own fingerprint: refused, never an internal error at the check (a red team: exit 3).
+    for (const type of ['ed25519', 'ec'] as const) {
+      const { publicKey } = type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+      const der = publicKey.export({ format: 'der', type: 'spki' });
+      const other = { ...listed, Value: der.toString('base64'), Fingerprint: createHash('md5').update(der).digest('hex') };
+      writeFiles(dir, { 'keys.json': JSON.stringify({ PublicKeyList: [other] }) });
+      const r = await withDigests(dir, DIGESTS, path.join(dir, 'keys.json'));
+      expect([r.code, r.stderr], type).toEqual([2, expect.stringMatching(/PublicKeyList\[0\] .*Value is not a DER RSA public key/)]);
+    }
     for (const end of ['2026-06-01 00:00:00', '2026-06-01T00:00:00.000+0000', 'Mon, 01 Jun 2026 00:00:00 GMT', null]) {
       const edited = { PublicKeyList: keys.PublicKeyList.map((k) => ({ ...k, ValidityEndTime: end })) };
       writeFiles(dir, { 'keys.json': JSON.stringify(edited) });

@@ -10153,14 +10153,24 @@ function uncompressed(bytes, maxBytes) {
         return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
     }
 }
-/** A DER public key, PKCS#1 or SubjectPublicKeyInfo; null for anything else. */
+/** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
 function derKey(der) {
     for (const type of ['pkcs1', 'spki'])
         try {
-            return (0,external_node_crypto_.createPublicKey)({ key: der, format: 'der', type });
+            const key = (0,external_node_crypto_.createPublicKey)({ key: der, format: 'der', type });
+            return key.asymmetricKeyType === 'rsa' ? key : null;
         }
         catch { }
     return null;
+}
+/** An RSA signature check that answers false, never throws, on bytes it cannot take. */
+function verifies(data, key, signature) {
+    try {
+        return (0,external_node_crypto_.verify)('sha256', data, key, signature);
+    }
+    catch {
+        return false;
+    }
 }
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
 function readPublicKeys(input) {
@@ -10255,7 +10265,7 @@ function readDigest(input, signatureHex, keys, maxBytes) {
     const previous = d['previousDigestSignature'];
     const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
     const signed = `${endText}\n${bucket}/${object}\n${(0,binding/* sha256Hex */.fg)(bytes.value)}\n${previousText ?? 'null'}`;
-    if (!(0,external_node_crypto_.verify)('sha256', Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
+    if (!verifies(Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
         return {
             ok: false,
             reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,

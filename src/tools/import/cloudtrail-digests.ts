@@ -69,13 +69,23 @@ function uncompressed(bytes: Uint8Array, maxBytes: number): Result<Buffer> {
   }
 }
 
-/** A DER public key, PKCS#1 or SubjectPublicKeyInfo; null for anything else. */
+/** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
 function derKey(der: Buffer): KeyObject | null {
   for (const type of ['pkcs1', 'spki'] as const)
     try {
-      return createPublicKey({ key: der, format: 'der', type });
+      const key = createPublicKey({ key: der, format: 'der', type });
+      return key.asymmetricKeyType === 'rsa' ? key : null;
     } catch {}
   return null;
+}
+
+/** An RSA signature check that answers false, never throws, on bytes it cannot take. */
+function verifies(data: Buffer, key: KeyObject, signature: Buffer): boolean {
+  try {
+    return verify('sha256', data, key, signature);
+  } catch {
+    return false;
+  }
 }
 
 /** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
@@ -165,7 +175,7 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
   const previous = d['previousDigestSignature'];
   const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
   const signed = `${endText}\n${bucket}/${object}\n${sha256Hex(bytes.value)}\n${previousText ?? 'null'}`;
-  if (!verify('sha256', Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
+  if (!verifies(Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
     return {
       ok: false,
       reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
