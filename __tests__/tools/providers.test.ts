@@ -765,6 +765,59 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/log file AWSLogs\/.+\/other\.json\.gz, listed by the digest .+ in the window, was not given/);
     expect(existsSync(path.join(missing, 'out.ndjson'))).toBe(false);
+    // The next hour's digest lists a log file whose events reach back into the window (delivered late): it is required too (a red team).
+    const first = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'b',
+        start: '2026-12-01T10:00:00Z',
+        end: '2026-12-01T11:00:00Z',
+        logs: [{ s3Object: LOG_OBJECT, bytes: readFileSync(TRAIL) }],
+        previous: null,
+      },
+      key,
+    );
+    const late = { ...other, oldest: '2026-12-01T10:58:30Z', newest: '2026-12-01T11:02:00Z' };
+    const next = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'b',
+        start: '2026-12-01T11:00:00Z',
+        end: '2026-12-01T12:00:00Z',
+        logs: [late],
+        previous: { bucket: 'b', object: first.object, signature: first.signature, sha256: first.sha256 },
+      },
+      key,
+    );
+    const reaching = tempDir();
+    writeFiles(reaching, {
+      [`d/${first.name}`]: first.gz,
+      [`d/${first.name}.sig`]: first.signature,
+      [`d/${next.name}`]: next.gz,
+      [`d/${next.name}.sig`]: next.signature,
+      'keys.json': publicKeysJson([key]),
+    });
+    const args = [path.join(reaching, 'd'), '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z', path.join(reaching, 'keys.json')] as const;
+    const lateMissing = await windowed(reaching, ...args);
+    expect(lateMissing.code).toBe(1);
+    expect(lateMissing.stderr).toMatch(
+      /log file AWSLogs\/.+\/other\.json\.gz, listed by the digest .+, holds events from 2026-12-01T10:58:30Z to 2026-12-01T11:02:00Z, inside the window, and was not given/,
+    );
+    // Its events after the window only: not required.
+    const after = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'b',
+        start: '2026-12-01T11:00:00Z',
+        end: '2026-12-01T12:00:00Z',
+        logs: [{ ...other, oldest: '2026-12-01T11:00:00Z', newest: '2026-12-01T11:02:00Z' }],
+        previous: { bucket: 'b', object: first.object, signature: first.signature, sha256: first.sha256 },
+      },
+      key,
+    );
+    writeFiles(reaching, { [`d/${next.name}`]: after.gz, [`d/${next.name}.sig`]: after.signature });
+    const fine = await windowed(reaching, ...args);
+    expect(fine.code, fine.stderr).toBe(0);
     // A chain broken outside the window (an earlier day's digests given too) is said, not fatal; broken inside it, it is.
     const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
     const chain: ReturnType<typeof makeDigest>[] = [];

@@ -10271,11 +10271,15 @@ function readDigest(input, signatureHex, keys, maxBytes) {
             reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
         };
     const logs = new Map();
+    const when = (v) => {
+        const t = v === null ? null : parseRfc3339(v);
+        return t?.ok ? t.value : null;
+    };
     for (const f of d['logFiles']) {
         const hash = (0,core_json/* str */.gx)(f, 'hashValue')?.toLowerCase();
         const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
         if (hash && s3Object && (0,core_json/* str */.gx)(f, 'hashAlgorithm') === 'SHA-256')
-            logs.set(hash, s3Object);
+            logs.set(hash, { s3Object, oldest: when((0,core_json/* str */.gx)(f, 'oldestEventTime')), newest: when((0,core_json/* str */.gx)(f, 'newestEventTime')) });
     }
     return {
         ok: true,
@@ -10322,7 +10326,7 @@ function checkDigests(digests, keysFile, maxBytes) {
     }
     const vouched = new Map();
     for (const d of good)
-        for (const [hash, s3Object] of d.logs)
+        for (const [hash, { s3Object }] of d.logs)
             vouched.set(hash, `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`);
     // Each trail's chain in time order: every digest's previous signature is the one before it.
     const gaps = [];
@@ -10373,13 +10377,15 @@ function windowUncovered(check, since, until, read) {
             const to = hole !== null && compareInstants(hole, until) < 0 ? hole : until;
             problems.push(`no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`);
         }
-        for (const d of chain) {
-            if (!inWindow(d))
-                continue;
-            for (const [hash, s3Object] of d.logs)
-                if (!read.has(hash))
-                    problems.push(`log file ${s3Object}, listed by the digest ${d.path} in the window, was not given`);
-        }
+        // Every log file a digest of the window lists, and every one a digest outside it lists whose events
+        // reach into the window (delivered after the hour it happened in: a red team), must have been read.
+        const reaches = (f) => f.oldest !== null && f.newest !== null && compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0;
+        for (const d of chain)
+            for (const [hash, f] of d.logs)
+                if ((inWindow(d) || reaches(f)) && !read.has(hash))
+                    problems.push(inWindow(d)
+                        ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
+                        : `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest ?? since)} to ${rfc3339(f.newest ?? until)}, inside the window, and was not given`);
     }
     return problems;
 }

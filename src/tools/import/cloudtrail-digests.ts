@@ -41,8 +41,14 @@ interface Digest {
   readonly previous: string | null;
   /** The trail a chain belongs to: the account, region and trail (the digest object's folder and name, without its time). */
   readonly trail: string;
-  /** Hex SHA-256 of each log file it lists → the log file's S3 object. */
-  readonly logs: ReadonlyMap<string, string>;
+  /** Hex SHA-256 of each log file it lists → the log file's S3 object and the span of its events (null: not given). */
+  readonly logs: ReadonlyMap<string, LogFile>;
+}
+
+interface LogFile {
+  readonly s3Object: string;
+  readonly oldest: Instant | null;
+  readonly newest: Instant | null;
 }
 
 /** What the digests vouch for: a log file's hash → the words a record's non_claims carries. */
@@ -180,11 +186,16 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
       ok: false,
       reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
     };
-  const logs = new Map<string, string>();
+  const logs = new Map<string, LogFile>();
+  const when = (v: string | null): Instant | null => {
+    const t = v === null ? null : parseRfc3339(v);
+    return t?.ok ? t.value : null;
+  };
   for (const f of d['logFiles']) {
     const hash = str(f, 'hashValue')?.toLowerCase();
     const s3Object = str(f, 's3Object');
-    if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256') logs.set(hash, s3Object);
+    if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256')
+      logs.set(hash, { s3Object, oldest: when(str(f, 'oldestEventTime')), newest: when(str(f, 'newestEventTime')) });
   }
   return {
     ok: true,
@@ -234,7 +245,7 @@ export function checkDigests(
   }
   const vouched = new Map<string, string>();
   for (const d of good)
-    for (const [hash, s3Object] of d.logs)
+    for (const [hash, { s3Object }] of d.logs)
       vouched.set(
         hash,
         `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`,
@@ -291,11 +302,18 @@ export function windowUncovered(check: DigestCheck, since: Instant, until: Insta
         `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`,
       );
     }
-    for (const d of chain) {
-      if (!inWindow(d)) continue;
-      for (const [hash, s3Object] of d.logs)
-        if (!read.has(hash)) problems.push(`log file ${s3Object}, listed by the digest ${d.path} in the window, was not given`);
-    }
+    // Every log file a digest of the window lists, and every one a digest outside it lists whose events
+    // reach into the window (delivered after the hour it happened in: a red team), must have been read.
+    const reaches = (f: LogFile): boolean =>
+      f.oldest !== null && f.newest !== null && compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0;
+    for (const d of chain)
+      for (const [hash, f] of d.logs)
+        if ((inWindow(d) || reaches(f)) && !read.has(hash))
+          problems.push(
+            inWindow(d)
+              ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
+              : `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest ?? since)} to ${rfc3339(f.newest ?? until)}, inside the window, and was not given`,
+          );
   }
   return problems;
 }
