@@ -246,6 +246,35 @@ describe('exports that stopped early or hold what is no entry (a red team: the w
     const plain = await runImporter('import', 'okta-system-log', files, ['--org', 'acme']);
     expect(plain.code, plain.stderr).toBe(0);
   });
+  it('webhook deliveries: GitHub’s error body after a page is no delivery and no payload of any event: an error under a window (a red team: skipped as "other event")', async () => {
+    const deliveries = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/producers/gh-aw/week/deliveries.json'), 'utf8')) as {
+      delivered_at: string;
+    }[];
+    const first = deliveries.filter((d) => d.delivered_at.startsWith('2026-11-30')).slice(0, 1);
+    const body = {
+      message: 'API rate limit exceeded for installation ID 60011.',
+      documentation_url: 'https://docs.github.com/rest',
+      status: '403',
+    };
+    const files = { 'in.json': JSON.stringify(first) + JSON.stringify(body) };
+    const window = [
+      '--owner',
+      'acme',
+      '--actor',
+      'acme-agents[bot]',
+      '--since',
+      '2026-11-30',
+      '--until',
+      '2026-12-01',
+      '--now',
+      '2026-12-02T00:00:00Z',
+    ];
+    const windowed = await runImporter('import', 'github-webhook', files, window);
+    expectImport(windowed, { refuses: /in\.json:1:\d+: not an entry of .*an API error body, a page of another shape\?/ });
+    // A raw payload of another event (a sender, no delivery around it) is still an entry: counted.
+    const other = { 'in.json': JSON.stringify(first) + JSON.stringify({ action: 'created', sender: { login: 'someone' }, zen: 'x' }) };
+    expect((await runImporter('import', 'github-webhook', other, window)).code).toBe(0);
+  });
 });
 
 describe('an export that contradicts itself, or holds an event of the scope it cannot read whole (a red team: a refused call verified; a window claimed over an entry it could not name)', () => {

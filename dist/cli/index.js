@@ -11196,6 +11196,14 @@ function slackAuditLog(o) {
 
 
 
+
+
+/** A webhook delivery, or a raw payload of some event: never an API error body (`{"message": …, "documentation_url": …}`). */
+const anyWebhookEntry = (e) => EXPORT_SHAPES['github-webhook'](e) ||
+    typeof e['guid'] === 'string' ||
+    (0,core_json/* isObject */.Gv)(e['request']) ||
+    typeof e['action'] === 'string' ||
+    ['sender', 'repository', 'organization', 'installation', 'enterprise', 'hook'].some((k) => (0,core_json/* hasOwn */.$3)(e, k) && (0,core_json/* isObject */.Gv)(e[k]));
 /**
  * The CLASS:VERB pairs of these classes, every verb the class table gives them: what an import of
  * GitHub's records maps (its mappers write exactly these classes), one list per provider.
@@ -11227,7 +11235,7 @@ const IMPORTERS = {
         source: 'a GitHub audit-log export',
         listKeys: [],
         places: { kind: 'github' },
-        everyEntryShaped: true,
+        isEntry: EXPORT_SHAPES['github-audit-log'],
         mapper: () => githubAuditLog,
         actions: AUDIT_LOG_ACTIONS,
     },
@@ -11235,7 +11243,7 @@ const IMPORTERS = {
         source: 'GitHub webhook deliveries',
         listKeys: [],
         places: { kind: 'github' },
-        everyEntryShaped: false,
+        isEntry: anyWebhookEntry,
         mapper: () => githubWebhook,
         actions: WEBHOOK_ACTIONS,
     },
@@ -11243,7 +11251,7 @@ const IMPORTERS = {
         source: 'a Slack Audit Logs API export',
         listKeys: ['entries'],
         places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
-        everyEntryShaped: true,
+        isEntry: EXPORT_SHAPES['slack-audit-log'],
         mapper: ({ slack }) => slackAuditLog(slack),
         actions: slackActions,
     },
@@ -11251,7 +11259,7 @@ const IMPORTERS = {
         source: 'AWS CloudTrail',
         listKeys: ['Records', 'Events'],
         places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
-        everyEntryShaped: true,
+        isEntry: EXPORT_SHAPES['aws-cloudtrail'],
         mapper: () => awsCloudTrail,
         actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
     },
@@ -11259,7 +11267,7 @@ const IMPORTERS = {
         source: 'a Kubernetes audit log',
         listKeys: ['items'],
         places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
-        everyEntryShaped: true,
+        isEntry: EXPORT_SHAPES['k8s-audit'],
         mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
         actions: classActions('kubernetes', 'k8s_rbac_binding'),
     },
@@ -11267,7 +11275,7 @@ const IMPORTERS = {
         source: 'the Okta System Log',
         listKeys: [],
         places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
-        everyEntryShaped: true,
+        isEntry: EXPORT_SHAPES['okta-system-log'],
         mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
         actions: classActions('okta', 'idp_admin_role'),
     },
@@ -11472,7 +11480,7 @@ function actorHint(scope, seen) {
     };
 }
 function runImport(s) {
-    const { source, listKeys, mapper: mapperOf, everyEntryShaped } = importer(s.kind);
+    const { source, listKeys, mapper: mapperOf, isEntry } = importer(s.kind);
     const mapper = mapperOf(s.options);
     const errors = [];
     const skipped = new Map();
@@ -11515,7 +11523,7 @@ function runImport(s) {
                 // appended, a page of another shape) says the export is not what it claims to be: never a
                 // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
                 // passed as "other event type").
-                if (s.coverage && everyEntryShaped) {
+                if (s.coverage && !isEntry(e.value)) {
                     errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `not an entry of ${EXPORT_KINDS[s.kind]} (an API error body, a page of another shape?): an export holding it cannot be claimed complete for the window; export again, or give only the entries`));
                     continue;
                 }

@@ -7,7 +7,9 @@
  */
 
 import { classRow } from '../../core/classes.js';
+import { hasOwn, isObject, type JsonObject } from '../../core/json.js';
 import { namesOf } from '../../core/lists.js';
+import { EXPORT_SHAPES } from '../../read/provider-exports.js';
 import { awsCloudTrail } from './aws-cloudtrail.js';
 import { githubAuditLog } from './github-audit-log.js';
 import { githubWebhook } from './github-webhook.js';
@@ -15,6 +17,14 @@ import { k8sAudit } from './k8s-audit.js';
 import type { Mapper } from './mapping.js';
 import { oktaSystemLog } from './okta-system-log.js';
 import { type SlackOptions, slackAuditLog } from './slack.js';
+
+/** A webhook delivery, or a raw payload of some event: never an API error body (`{"message": …, "documentation_url": …}`). */
+const anyWebhookEntry = (e: JsonObject): boolean =>
+  EXPORT_SHAPES['github-webhook'](e) ||
+  typeof e['guid'] === 'string' ||
+  isObject(e['request']) ||
+  typeof e['action'] === 'string' ||
+  ['sender', 'repository', 'organization', 'installation', 'enterprise', 'hook'].some((k) => hasOwn(e, k) && isObject(e[k]));
 
 /** What an import is given besides its files: Slack's choices, and the tenant a tenant's log is (--account, --cluster, --org). */
 export interface ImportOptions {
@@ -43,11 +53,13 @@ export interface ImporterModule {
     | { readonly kind: 'none'; readonly noRepo: string; readonly noOwner: string }
     | { readonly kind: 'tenant'; readonly flag: TenantFlag; readonly word: string; readonly always: boolean };
   /**
-   * Whether every entry of the export has the kind's shape (read/provider-exports.ts EXPORT_SHAPES):
-   * then an object without it, under a window, is no entry (an API error body) and refused. Webhook
-   * deliveries are not so: a raw payload of any event is one, and only some have a shape of their own.
+   * Whether an object can be an entry of the export at all: under a window, one that cannot (an API
+   * error body a paging script appended) is refused. Most kinds: the kind's shape
+   * (read/provider-exports.ts EXPORT_SHAPES). Webhook deliveries: a delivery, or a raw payload of any
+   * event (only some have a shape of their own; every one names a sender, repository, organisation,
+   * installation, enterprise, hook or action).
    */
-  readonly everyEntryShaped: boolean;
+  readonly isEntry: (entry: JsonObject) => boolean;
   /** Its mapper, given the kind's options (the kinds that take none ignore them). */
   readonly mapper: (options: ImportOptions) => Mapper;
   /** The CLASS:VERB pairs it maps, per provider it writes records for (every one gets a statement). */
@@ -97,7 +109,7 @@ const IMPORTERS = {
     source: 'a GitHub audit-log export',
     listKeys: [],
     places: { kind: 'github' },
-    everyEntryShaped: true,
+    isEntry: EXPORT_SHAPES['github-audit-log'],
     mapper: () => githubAuditLog,
     actions: AUDIT_LOG_ACTIONS,
   },
@@ -105,7 +117,7 @@ const IMPORTERS = {
     source: 'GitHub webhook deliveries',
     listKeys: [],
     places: { kind: 'github' },
-    everyEntryShaped: false,
+    isEntry: anyWebhookEntry,
     mapper: () => githubWebhook,
     actions: WEBHOOK_ACTIONS,
   },
@@ -113,7 +125,7 @@ const IMPORTERS = {
     source: 'a Slack Audit Logs API export',
     listKeys: ['entries'],
     places: { kind: 'none', noRepo: 'Slack audit entries name no repository', noOwner: 'Slack audit entries name no organisation' },
-    everyEntryShaped: true,
+    isEntry: EXPORT_SHAPES['slack-audit-log'],
     mapper: ({ slack }) => slackAuditLog(slack),
     actions: slackActions,
   },
@@ -121,7 +133,7 @@ const IMPORTERS = {
     source: 'AWS CloudTrail',
     listKeys: ['Records', 'Events'],
     places: { kind: 'tenant', flag: 'account', word: 'account', always: false },
-    everyEntryShaped: true,
+    isEntry: EXPORT_SHAPES['aws-cloudtrail'],
     mapper: () => awsCloudTrail,
     actions: classActions('aws', 'aws_iam_access_key', 'aws_iam_role_policy'),
   },
@@ -129,7 +141,7 @@ const IMPORTERS = {
     source: 'a Kubernetes audit log',
     listKeys: ['items'],
     places: { kind: 'tenant', flag: 'cluster', word: 'cluster', always: true },
-    everyEntryShaped: true,
+    isEntry: EXPORT_SHAPES['k8s-audit'],
     mapper: ({ tenant }) => k8sAudit(tenant ?? ''),
     actions: classActions('kubernetes', 'k8s_rbac_binding'),
   },
@@ -137,7 +149,7 @@ const IMPORTERS = {
     source: 'the Okta System Log',
     listKeys: [],
     places: { kind: 'tenant', flag: 'org', word: 'org', always: true },
-    everyEntryShaped: true,
+    isEntry: EXPORT_SHAPES['okta-system-log'],
     mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
     actions: classActions('okta', 'idp_admin_role'),
   },

@@ -132,7 +132,7 @@ function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Impor
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
-  const { source, listKeys, mapper: mapperOf, everyEntryShaped } = importer(s.kind);
+  const { source, listKeys, mapper: mapperOf, isEntry } = importer(s.kind);
   const mapper: Mapper = mapperOf(s.options);
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
@@ -180,7 +180,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         // appended, a page of another shape) says the export is not what it claims to be: never a
         // skip beside a statement of completeness (a red team: Okta's rate-limit body after page 1
         // passed as "other event type").
-        if (s.coverage && everyEntryShaped) {
+        if (s.coverage && !isEntry(e.value)) {
           errors.push(
             finding(
               'invalid_artifact',
