@@ -15074,6 +15074,7 @@ function policy_file_trustOf(t, where, bad) {
 
 
 
+
 /** Short commit ids in messages. */
 const policy_short = (commit) => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
 /** A policy file's problems as one located configuration error (the policy in effect must be valid). */
@@ -15191,6 +15192,29 @@ function settleTrustFile(name, given) {
     return {
         text: base,
         review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
+    };
+}
+/**
+ * A pull request's reading of the base's grandfathered audit files (docs/policy.md §9, §10): their
+ * records, whose trust is not asked, bind only calls of run files present with the same bytes at the
+ * base, never a call the pull request adds or changes (a red team: a replayed call took a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). When the
+ * base's files cannot be compared, they bind no call of this pull request, and a finding says why.
+ * @param unchanged the files present with the same bytes at the base (as the report names them), or why that is not known
+ */
+function historyOnly(policy, unchanged) {
+    const entries = policy.grandfathered.filter((g) => g.kind === 'audit' && !g.onlyIn);
+    if (entries.length === 0)
+        return { policy, findings: [] };
+    const onlyIn = unchanged.ok ? unchanged.value : new Set();
+    const findings = unchanged.ok
+        ? []
+        : [
+            (0,core_findings/* finding */.gk)('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
+        ];
+    return {
+        policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
+        findings,
     };
 }
 /** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
@@ -15593,19 +15617,28 @@ async function readSettings(input, ctx, env, files, now = new Date()) {
  */
 async function breakGlass(settings, ctx, files) {
     const gate = settings.gate;
-    const head = gate.policyReview?.head;
-    if (!head || gate.policy.kind !== 'file')
+    if (!ctx.pull || gate.policy.kind !== 'file')
         return settings;
-    const added = addedEntries(gate.policy, head);
-    if (added.exceptions.length + added.grandfathered.length === 0)
+    const head = gate.policyReview?.head ?? null;
+    const added = head ? addedEntries(gate.policy, head) : null;
+    const adds = added !== null && added.exceptions.length + added.grandfathered.length > 0;
+    // The base's grandfathered audit files bind only the calls of runs the base holds (docs/policy.md §10).
+    const history = gate.policy.grandfathered.some((g) => g.kind === 'audit');
+    if (!adds && !history)
         return settings;
     const tree = await files.baseTree();
     const root = external_node_path_default().resolve(ctx.workspace);
+    const unchanged = tree.ok
+        ? { ok: true, value: identicalAtBase(root, gate.cwd, tree.value) }
+        : { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+    const pinned = history ? historyOnly(gate.policy, unchanged) : { policy: gate.policy, findings: [] };
+    if (!head || !added || !adds)
+        return withPolicy(settings, pinned.policy, pinned.findings);
     let atBase;
-    if (!tree.ok)
-        atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+    if (!tree.ok || !unchanged.ok)
+        atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.ok ? '' : tree.reason})` };
     else {
-        const identical = identicalAtBase(root, gate.cwd, tree.value);
+        const identical = unchanged.value;
         // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
         // taken by a call it adds): what it adds applies now only when it carries its policy alone.
         // Every file the gate reads: the inputs, the attestations a walk finds, and the sidecars beside
@@ -15630,9 +15663,19 @@ async function breakGlass(settings, ctx, files) {
                     reason: `this pull request also ${moved} (a break-glass pull request carries its policy alone: evidence it moves could make the failure it excuses)`,
                 };
     }
-    const glass = withBreakGlass(gate.policy, head, added, atBase);
-    const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
-    return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
+    const glass = withBreakGlass(pinned.policy, head, added, atBase);
+    return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings]);
+}
+/** The settings with the policy in effect on this pull request and what it says of it. */
+function withPolicy(settings, policy, findings) {
+    const gate = settings.gate;
+    const review = gate.policyReview;
+    if (findings.length === 0 && policy === gate.policy)
+        return settings;
+    return {
+        ...settings,
+        gate: { ...gate, policy, policyReview: { findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null } },
+    };
 }
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
 function listGiven(raw, name) {

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
-import { addKey, deployKey, json, ndjson, record, signedFailingCorpus, surface } from '../support/corpus.js';
+import { addKey, deployKey, json, ndjson, record, signedFailingCorpus, surface, testSigner } from '../support/corpus.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -360,5 +360,56 @@ describe('a grandfathered audit file the pull request adds (a red team, this sto
     const report = reportOf(r);
     expect(report.findings.filter((f) => f.code === 'record_untrusted')).toHaveLength(0);
     expect(report.calls.filter((c) => c.level === 'verified')).toHaveLength(3);
+  });
+});
+
+describe('a grandfathered audit file already in the base’s policy (a red team: a replayed call took its unsigned record and met a verified rule)', () => {
+  const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
+  const OLD = '.assay/runs/2025-old.json';
+  const call = (claim: 'asserted' | 'verified') =>
+    addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'legacy' }), claim });
+  const audit = ndjson([record('github', 'r-legacy', call('asserted'))]);
+  const oldRun = json(surface([call('asserted')]));
+  const signer = testSigner();
+  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+  const policy = `version: 1
+rules:
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+trust:
+  trusted-keys: [.github/export.pub.pem]
+  require-signed-records: true
+grandfathered:
+  - audit: ${AUDIT}
+    sha256: ${sha(audit)}
+    reason: exports before signing
+`;
+  const base = { [POLICY]: policy, '.github/export.pub.pem': signer.pem, [AUDIT]: audit, [OLD]: oldRun };
+
+  it('its records bind the base’s runs as before, never a call the pull request adds', async () => {
+    // The base as it is: the old call is verified by the record whose trust is not asked.
+    const same = await runAction({ workspace: writeFiles(tempDir(), base), base });
+    expect(same.outputs['result']).toBe('pass');
+    expect(reportOf(same).calls.map((c) => c.level)).toEqual(['verified']);
+    // A pull request adds a run replaying the subject, claiming verified: it never takes the record.
+    const replay = await runAction({
+      workspace: writeFiles(tempDir(), { ...base, '.assay/runs/2026-new.json': json(surface([call('verified')])) }),
+      base,
+    });
+    expect(replay.outputs['result']).toBe('fail');
+    const report = reportOf(replay);
+    const added = report.calls.find((c) => c.artifact === '.assay/runs/2026-new.json');
+    expect(added?.level).not.toBe('verified');
+    expect(report.totals.policy_unmet).toBeGreaterThan(0);
+  });
+
+  it('when the base’s files cannot be compared, its records bind no call of the pull request, and a warning says why', async () => {
+    const r = await runAction({ workspace: writeFiles(tempDir(), base), base, treeStatus: 500 });
+    expect(r.outputs['result']).toBe('fail');
+    const warning = reportOf(r).findings.find((f) => f.code === 'policy_changed' && f.severity === 'warning');
+    expect(warning?.message).toMatch(
+      /grandfathered audit file\(s\) of the base's policy bind no call of this pull request: the base commit's files could not be compared/,
+    );
   });
 });

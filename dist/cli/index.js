@@ -10414,7 +10414,7 @@ function vouchLogFile(check, input, maxBytes) {
  * (and never a type cast that would hide it).
  */
 /** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
+function lists_item(list, index) {
     const value = list[index];
     if (value === undefined || value === null)
         throw new RangeError(`no element at ${index} of ${list.length}`);
@@ -14058,7 +14058,7 @@ class Coverage {
             group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
             let best = 0;
             group.latestAt = group.statements.map((s, i) => {
-                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
+                if (compareInstants(s.statement.until, lists_item(group.statements, best).statement.until) > 0)
                     best = i;
                 return best;
             });
@@ -14121,7 +14121,7 @@ class Coverage {
             let at = -1;
             while (lo <= hi) {
                 const mid = (lo + hi) >> 1;
-                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
+                if (compareInstants(lists_item(g.statements, mid).statement.since, time) <= 0) {
                     at = mid;
                     lo = mid + 1;
                 }
@@ -14129,11 +14129,11 @@ class Coverage {
                     hi = mid - 1;
             }
             if (at >= 0) {
-                const best = item(g.statements, item(g.latestAt, at));
+                const best = lists_item(g.statements, lists_item(g.latestAt, at));
                 if (compareInstants(time, best.statement.until) < 0)
                     return { kind: 'covered', statement: best };
             }
-            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
+            const last = lists_item(g.statements, lists_item(g.latestAt, g.statements.length - 1));
             if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
@@ -14696,7 +14696,7 @@ function judgeFile(file, judging) {
     const calls = file.calls.map((call, i) => {
         if (call.run !== file.run)
             throw new RangeError(`call ${call.order} is not of ${file.run.artifact}`);
-        const outcome = item(file.outcomes, i);
+        const outcome = lists_item(file.outcomes, i);
         const requirement = requirements.of(call, usage);
         const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
         // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
@@ -14756,7 +14756,7 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(lists_item(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -14768,19 +14768,19 @@ function checkRecords(records) {
             conflicted.set(id, index);
     });
     return records.map((input, index) => {
-        const check = item(checks, index);
+        const check = lists_item(checks, index);
         if (check.outcome !== 'usable')
             return { input, check };
-        const id = item(ids, index);
+        const id = lists_item(ids, index);
         const first = stored(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
+            const other = lists_item(records, first.recomputed === check.recomputed ? clash : first.index);
             return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
         if (first.index !== index)
-            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: lists_item(records, first.index) } };
         return usable(input, check);
     });
 }
@@ -14974,17 +14974,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...lists_item(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const target = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = item(fields, f);
+                const name = lists_item(fields, f);
                 let id = 0; // absent
                 if ((0,core_json/* hasOwn */.$3)(target, name)) {
                     const value = target[name];
-                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
+                    id = typeof value === 'string' && !lists_item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -15015,8 +15015,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, value, intern) {
         const { isString, key } = valueKey(value);
-        const strings = item(this.strings, i);
-        const others = item(this.others, i);
+        const strings = lists_item(this.strings, i);
+        const others = lists_item(this.others, i);
         const map = isString ? strings : others;
         let id = map.get(key);
         if (id === undefined && intern)
@@ -15821,7 +15821,7 @@ function allocateAll(evidence, options) {
     const { records, climbed } = climbPinned(evidence, pinned, read.map((f) => f.calls));
     let from = 0;
     const files = read.map(({ calls, claimFindings }, i) => ({
-        run: item(runs, i),
+        run: lists_item(runs, i),
         calls,
         outcomes: climbed.outcomes.slice(from, (from += calls.length)),
         claimFindings,
@@ -16960,7 +16960,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => lists_item(sizes, b) - lists_item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -16977,7 +16977,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = item(this.results, i);
+        const wanted = lists_item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -16986,7 +16986,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                item(this.results, j).resolve(await this.readHere(j));
+                lists_item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -16998,12 +16998,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readEvidence(item(this.tasks, i), this.setup);
+        return readEvidence(lists_item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = item(this.order, this.last--);
+            const id = lists_item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -17054,7 +17054,7 @@ class WorkerReaders {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = item(this.tasks, id);
+            const t = lists_item(this.tasks, id);
             held.push(id);
             worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
@@ -17063,11 +17063,11 @@ class WorkerReaders {
         const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
-        const rel = item(this.tasks, m.id).file.rel;
+        const rel = lists_item(this.tasks, m.id).file.rel;
         if ('text' in m)
-            item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
+            lists_item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
         else
-            item(this.results, m.id).resolve(stopped(rel, m.thrown));
+            lists_item(this.results, m.id).resolve(stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -17089,7 +17089,7 @@ class WorkerReaders {
         this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
+            lists_item(this.results, reading).resolve(stopped(lists_item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -18170,6 +18170,7 @@ function policy_file_trustOf(t, where, bad) {
 
 
 
+
 /** Short commit ids in messages. */
 const policy_short = (commit) => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
 /** A policy file's problems as one located configuration error (the policy in effect must be valid). */
@@ -18287,6 +18288,29 @@ function settleTrustFile(name, given) {
     return {
         text: base,
         review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
+    };
+}
+/**
+ * A pull request's reading of the base's grandfathered audit files (docs/policy.md §9, §10): their
+ * records, whose trust is not asked, bind only calls of run files present with the same bytes at the
+ * base, never a call the pull request adds or changes (a red team: a replayed call took a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). When the
+ * base's files cannot be compared, they bind no call of this pull request, and a finding says why.
+ * @param unchanged the files present with the same bytes at the base (as the report names them), or why that is not known
+ */
+function historyOnly(policy, unchanged) {
+    const entries = policy.grandfathered.filter((g) => g.kind === 'audit' && !g.onlyIn);
+    if (entries.length === 0)
+        return { policy, findings: [] };
+    const onlyIn = unchanged.ok ? unchanged.value : new Set();
+    const findings = unchanged.ok
+        ? []
+        : [
+            finding('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
+        ];
+    return {
+        policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
+        findings,
     };
 }
 /** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */

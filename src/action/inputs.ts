@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
@@ -16,7 +17,7 @@ import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
-import { addedEntries, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
+import { addedEntries, historyOnly, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { discover } from '../read/discover.js';
 import { sidecarOf, sigstoreOf } from '../read/formats.js';
@@ -224,16 +225,25 @@ export async function readSettings(
  */
 async function breakGlass(settings: ActionSettings, ctx: RunContext, files: Files): Promise<ActionSettings> {
   const gate = settings.gate;
-  const head = gate.policyReview?.head;
-  if (!head || gate.policy.kind !== 'file') return settings;
-  const added = addedEntries(gate.policy, head);
-  if (added.exceptions.length + added.grandfathered.length === 0) return settings;
+  if (!ctx.pull || gate.policy.kind !== 'file') return settings;
+  const head = gate.policyReview?.head ?? null;
+  const added = head ? addedEntries(gate.policy, head) : null;
+  const adds = added !== null && added.exceptions.length + added.grandfathered.length > 0;
+  // The base's grandfathered audit files bind only the calls of runs the base holds (docs/policy.md §10).
+  const history = gate.policy.grandfathered.some((g) => g.kind === 'audit');
+  if (!adds && !history) return settings;
   const tree = await files.baseTree();
   const root = path.resolve(ctx.workspace);
+  const unchanged: Result<ReadonlySet<string>> = tree.ok
+    ? { ok: true, value: identicalAtBase(root, gate.cwd, tree.value) }
+    : { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+  const pinned = history ? historyOnly(gate.policy, unchanged) : { policy: gate.policy, findings: [] };
+  if (!head || !added || !adds) return withPolicy(settings, pinned.policy, pinned.findings);
   let atBase: Result<ReadonlySet<string>>;
-  if (!tree.ok) atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
+  if (!tree.ok || !unchanged.ok)
+    atBase = { ok: false, reason: `the base commit's files could not be compared (${tree.ok ? '' : tree.reason})` };
   else {
-    const identical = identicalAtBase(root, gate.cwd, tree.value);
+    const identical = unchanged.value;
     // A pull request that also moves evidence could make the failure it excuses (a record deleted, or
     // taken by a call it adds): what it adds applies now only when it carries its policy alone.
     // Every file the gate reads: the inputs, the attestations a walk finds, and the sidecars beside
@@ -258,9 +268,19 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
             reason: `this pull request also ${moved} (a break-glass pull request carries its policy alone: evidence it moves could make the failure it excuses)`,
           };
   }
-  const glass = withBreakGlass(gate.policy, head, added, atBase);
-  const findings = [...(gate.policyReview?.findings ?? []), ...glass.findings];
-  return { ...settings, gate: { ...gate, policy: glass.policy, policyReview: { findings, head } } };
+  const glass = withBreakGlass(pinned.policy, head, added, atBase);
+  return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings]);
+}
+
+/** The settings with the policy in effect on this pull request and what it says of it. */
+function withPolicy(settings: ActionSettings, policy: Settings['policy'], findings: readonly Finding[]): ActionSettings {
+  const gate = settings.gate;
+  const review = gate.policyReview;
+  if (findings.length === 0 && policy === gate.policy) return settings;
+  return {
+    ...settings,
+    gate: { ...gate, policy, policyReview: { findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null } },
+  };
 }
 
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */

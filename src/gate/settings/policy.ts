@@ -6,6 +6,7 @@
  * read the same way. Elsewhere the file on disk (or the CLI's `--policy-ref`) is the policy.
  */
 import { type Finding, finding, placeOf } from '../../core/findings.js';
+import { item } from '../../core/lists.js';
 import type { Location } from '../../core/location.js';
 import type { Grandfathered, Policy, PolicyException, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
@@ -176,6 +177,37 @@ export function settleTrustFile(
       at,
       `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`,
     ),
+  };
+}
+
+/**
+ * A pull request's reading of the base's grandfathered audit files (docs/policy.md §9, §10): their
+ * records, whose trust is not asked, bind only calls of run files present with the same bytes at the
+ * base, never a call the pull request adds or changes (a red team: a replayed call took a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). When the
+ * base's files cannot be compared, they bind no call of this pull request, and a finding says why.
+ * @param unchanged the files present with the same bytes at the base (as the report names them), or why that is not known
+ */
+export function historyOnly(
+  policy: Policy,
+  unchanged: Result<ReadonlySet<string>>,
+): { readonly policy: Policy; readonly findings: Finding[] } {
+  const entries = policy.grandfathered.filter((g) => g.kind === 'audit' && !g.onlyIn);
+  if (entries.length === 0) return { policy, findings: [] };
+  const onlyIn: ReadonlySet<string> = unchanged.ok ? unchanged.value : new Set();
+  const findings = unchanged.ok
+    ? []
+    : [
+        finding(
+          'policy_changed',
+          item(entries, 0).at,
+          `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`,
+          'warning',
+        ),
+      ];
+  return {
+    policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
+    findings,
   };
 }
 
