@@ -9346,11 +9346,13 @@ class ServerLog {
             return;
         }
         this.worked = true;
-        // A call's event before any server_start: the capture began after the server did (stderr redirected
-        // late, or the head of the file cut off), so calls before it may be missing (docs/assay-server-logs.md).
-        if (!this.started && !this.late && (event === 'tool_call_start' || event === 'tool_decision')) {
+        // A call's event (any event naming a rid) before any server_start: the capture began after the server
+        // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
+        // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
+        if (!this.started && !this.late && (rid !== null || event === 'tool_call_start' || event === 'tool_decision')) {
             this.late = true;
-            this.sink.error(loc, `a ${event} event before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`);
+            const what = typeof event === 'string' ? `a ${(0,core_text/* quote */.hD)(event, 60)} event` : 'an event';
+            this.sink.error(loc, `${what}${rid === null ? '' : ` of rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))}`} before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`);
         }
         if (event === 'tool_call_start') {
             if (rid === null)
@@ -12291,7 +12293,18 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const headInvalid = headNames && !headNames.ok
         ? (0,core_findings/* finding */.gk)('policy_invalid', headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 }, `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`)
         : null;
-    const checked = headInvalid ? { ...evidence, findings: [...evidence.findings, headInvalid] } : evidence;
+    // The trusted root the pull request leaves the trust: section naming must load as the base's did (loaded here, with the Sigstore code).
+    const headRoot = settings.policyReview?.headRoot ?? null;
+    const rootLoads = headRoot ? await rootsOf({ name: headRoot.name, text: headRoot.text }, settings.limits) : null;
+    const rootInvalid = headRoot && rootLoads && !rootLoads.ok
+        ? (0,core_findings/* finding */.gk)('policy_invalid', headRoot.at, `${rootLoads.reason} (this pull request's policy; it must be valid to merge)`)
+        : null;
+    const added = [];
+    if (headInvalid)
+        added.push(headInvalid);
+    if (rootInvalid)
+        added.push(rootInvalid);
+    const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     const report = verify(checked, optionsOf(settings));
     const head = headInvalid ? null : settings.policyReview?.head;
     return {
@@ -15110,7 +15123,7 @@ function settlePolicy(given, context, repair = { open: true }) {
         // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
         // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
         if (!repair.open)
-            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (or move trust into the policy file's trust: section, read at the base: docs/policy.md §9).");
+            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (rotating a key: give the old and the new key until the policy names the new one), or move trust into the policy file's trust: section, read at the base (docs/policy.md §9).");
         if (head && headRead?.ok) {
             const at = { file: head.path, line: 1, column: 1 };
             // A warning, never a plain notice: every call passing here failed under the base (§11), and the
@@ -15337,7 +15350,8 @@ function policyTrust(g, trust, source) {
  */
 function headTrustProblem(g, trust, source) {
     try {
-        const t = policyTrust({ ...g, trustGiven: [] }, trust, source);
+        // The inputs given are the pull request's workflow's, which will run beside this section once merged.
+        const t = policyTrust(g, trust, source);
         readTrustedKeys(t.trustedKeys);
         readTrustedKeys(t.trustedProducers);
         const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
@@ -15348,11 +15362,12 @@ function headTrustProblem(g, trust, source) {
             sourceRefs: t.names.sourceRefs,
             issuer: t.names.issuer,
         });
-        return null;
+        // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
+        return { root };
     }
     catch (error) {
         if (error instanceof UsageError)
-            return error.message;
+            return { problem: error.message };
         throw error;
     }
 }
@@ -15422,11 +15437,25 @@ function buildSettings(given) {
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
         reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`, 'warning'));
-    // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is policy_invalid): once merged it is the one in effect.
+    // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is
+    // policy_invalid): once merged it is the one in effect. So must the base's section over the files the
+    // pull request changes (a key file broken, the policy's bytes the same: a red team).
     const proposed = settled.review?.head ?? null;
-    const headTrust = proposed?.trust && proposed.source ? headTrustProblem(given, proposed.trust, proposed.source) : null;
-    if (proposed?.trust && proposed.source && headTrust !== null)
-        reviews.push((0,core_findings/* finding */.gk)('policy_invalid', { file: proposed.source.path, line: proposed.trust.at.line, column: proposed.trust.at.column }, `${headTrust} (this pull request's policy; it must be valid to merge)`));
+    const inEffect = settled.policy;
+    const merged = proposed?.trust && proposed.source
+        ? { trust: proposed.trust, source: proposed.source }
+        : fileTrust && inEffect?.trust && inEffect.source && (given.trustFilesChanged ?? []).length > 0
+            ? { trust: inEffect.trust, source: { ...inEffect.source, commit: null } }
+            : null;
+    const headTrust = merged ? headTrustProblem(given, merged.trust, merged.source) : null;
+    let headRoot = null;
+    if (merged && headTrust) {
+        const at = { file: merged.source.path, line: merged.trust.at.line, column: merged.trust.at.column };
+        if ('problem' in headTrust)
+            reviews.push((0,core_findings/* finding */.gk)('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
+        else if (headTrust.root && merged.trust.trustedRoot)
+            headRoot = { ...headTrust.root, at };
+    }
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
     const deleted = settled.review?.deleted;
@@ -15444,7 +15473,7 @@ function buildSettings(given) {
         limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
         jobs: parseJobs(n.jobs, g.jobs ?? defaults_DEFAULTS.jobs),
         policy: settled.policy ?? readPolicy(n.require, rules),
-        policyReview: review.length > 0 || head ? { findings: review, head } : null,
+        policyReview: review.length > 0 || head || headRoot ? { findings: review, head, ...(headRoot ? { headRoot } : {}) } : null,
         now,
         trustedKeys,
         trustedProducers,
@@ -15529,7 +15558,8 @@ function inputs_repoPath(workspace, name, value) {
 async function readFiles(input, ctx, files) {
     const workspace = external_node_path_default().resolve(ctx.workspace);
     const policyValue = input('policy') || defaults_DEFAULTS.policy;
-    const explicit = input('policy') !== '' && input('policy') !== defaults_DEFAULTS.policy;
+    // Named explicitly only when it names another file: `./.github/receipt-gate.yml` is the default, near-miss check and all (a red team).
+    const explicit = input('policy') !== '' && inputs_repoPath(workspace, 'policy', policyValue) !== defaults_DEFAULTS.policy;
     const policyFile = await files.read(inputs_repoPath(workspace, 'policy', policyValue));
     // On a pull request the input is the pull request's to edit (its workflow): a gate that reads
     // another file than the base's own policy at the default path could be pointed at a looser one,
@@ -15674,7 +15704,11 @@ function withPolicy(settings, policy, findings) {
         return settings;
     return {
         ...settings,
-        gate: { ...gate, policy, policyReview: { findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null } },
+        gate: {
+            ...gate,
+            policy,
+            policyReview: { ...review, findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null },
+        },
     };
 }
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
@@ -15905,8 +15939,9 @@ async function apiNearMiss(api, ctx, commit, tree) {
         return found;
     for (const folder of ['', '.github', '.github/receipt-gate']) {
         const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
-        // A folder the commit does not have lists nothing; any other answer that is not a listing leaves the question open.
-        if (list.status === 404 && folder !== '')
+        // A folder the commit does not have (404), or a file or link where it would be (an object, not a list), lists
+        // nothing; any other answer leaves the question open.
+        if ((list.status === 404 || (list.status === 200 && (0,core_json/* isObject */.Gv)(list.data))) && folder !== '')
             continue;
         if (list.status !== 200 || !Array.isArray(list.data))
             throw new UsageError('file', `the policy file: the base commit's tree is larger than one API answer and ${folder || 'the repository root'} cannot be listed (HTTP ${list.status}${said(list.data)}), so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`);

@@ -125,6 +125,34 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(bad?.message).toMatch(/no PEM "PUBLIC KEY" block.*it must be valid to merge/);
     const missing = await runAction({ workspace: workspace({ [POLICY]: keyed }), base: { [POLICY]: LOOSE } });
     expect(reportOf(missing).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(/export\.pub\.pem does not exist/);
+    // The root it names must load too (a red team: garbage passed, then stopped every pull request once merged).
+    const rooted = `${LOOSE}trust:\n  trusted-signer-identities: ["https://github.com/acme/exports/.github/workflows/x.yml@refs/heads/main"]\n  trusted-root: .github/rg/root.jsonl\n`;
+    const garbage = await runAction({
+      workspace: workspace({ [POLICY]: rooted, '.github/rg/root.jsonl': 'garbage\n' }),
+      base: { [POLICY]: LOOSE },
+    });
+    expect(reportOf(garbage).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /not a trusted root.*it must be valid to merge/,
+    );
+    // A head that moves trust into the file while its workflow still gives trust inputs: after merge the two clash.
+    const both = await runAction({
+      workspace: workspace({ [POLICY]: keyed, '.github/rg/export.pub.pem': testSigner().pem }),
+      base: { [POLICY]: LOOSE },
+      inputs: { 'trusted-keys': testSigner().pem },
+    });
+    expect(reportOf(both).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /trusted-keys given, and the policy file .* has a trust: section/,
+    );
+    // The policy's bytes the same, a key file its trust: names broken by the pull request: invalid too.
+    const keyBase = { [POLICY]: keyed, '.github/rg/export.pub.pem': testSigner().pem };
+    const broken = await runAction({
+      workspace: workspace({ [POLICY]: keyed, '.github/rg/export.pub.pem': 'not a pem\n' }),
+      base: keyBase,
+    });
+    expect(broken.outputs['result']).toBe('fail');
+    expect(reportOf(broken).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /no PEM "PUBLIC KEY" block.*it must be valid to merge/,
+    );
     // A key that loads: the change is shown, nothing invalid.
     const good = await runAction({
       workspace: workspace({ [POLICY]: keyed, '.github/rg/export.pub.pem': testSigner().pem }),

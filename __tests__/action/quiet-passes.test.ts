@@ -149,6 +149,31 @@ describe('a base whose tree cannot be read (a red team: a policy at a near-miss 
     );
     const absent = await runAction({ workspace: workspace(), base: { 'README.md': 'x' }, treeTruncated: true, listingStatus: 404 });
     expect(absent.stdout).toMatch(/the repository root cannot be listed \(HTTP 404/);
+    // .github a link or a file (the contents API answers with an object, not a list), .github/receipt-gate absent: they list nothing (a red team's false red).
+    const linked = await runAction({
+      workspace: workspace(),
+      base: { 'README.md': 'x' },
+      treeTruncated: true,
+      listing: (folder) =>
+        folder === ''
+          ? { status: 200, body: [{ path: 'README.md', type: 'file' }] }
+          : folder === '.github'
+            ? { status: 200, body: { type: 'symlink', path: '.github', target: 'config' } }
+            : { status: 404, body: { message: 'Not Found' } },
+    });
+    expect(linked.outputs['result'], linked.stdout).not.toBe('error');
+  });
+
+  it('the policy input spelling the default path another way (./, //, x/..) is the default: a policy at a near-miss path at the base is still a configuration error (a red team)', async () => {
+    for (const spelled of ['./.github/receipt-gate.yml', '.github//receipt-gate.yml', '.github/../.github/receipt-gate.yml']) {
+      const r = await runAction({
+        workspace: workspace({ '.github/receipt-gate.yml': 'version: 1\n' }),
+        base: { '.github/receipt-gate.yaml': STRICT },
+        inputs: { policy: spelled },
+      });
+      expect(r.outputs['result'], spelled).toBe('error');
+      expect(r.stdout).toMatch(/but \.github\/receipt-gate\.yaml exists at the base commit/);
+    }
   });
 });
 

@@ -270,11 +270,12 @@ describe.skipIf(process.platform !== 'linux')(
       mkdirSync(path.join(meta, 'CloudTrail-Digest', day), { recursive: true });
       const log = '123456789012_CloudTrail_us-east-1_20261201T1020Z_Ab3dE5fG7hI9jK1l.json.gz';
       cpSync(path.join(aws, log), path.join(s3, 'CloudTrail', day, log));
-      // The day's chain of hourly digests (its last one in the next day's folder), the log file listed
-      // in the hour it was delivered: a statement for the day needs every hour of it signed.
+      // The day's chain of hourly digests and the next day's first (in the next day's folder: it lists
+      // what was delivered after midnight), the log file listed in the hour it was delivered: a
+      // statement for the day needs every hour of it signed, and the hour after it.
       const key = digestKey();
       let previous: { bucket: string; object: string; signature: string; sha256: string } | null = null;
-      for (let h = 0; h < 24; h++) {
+      for (let h = 0; h < 25; h++) {
         const at = (hour: number) => new Date(Date.UTC(2026, 11, 1, hour)).toISOString().replace('.000Z', 'Z');
         const d = makeDigest(
           {

@@ -226,9 +226,28 @@ describe('what a server log must never skip', () => {
       const r = await gate({ [name]: text });
       const f = r.findings.find((x) => x.code === 'invalid_artifact');
       expect(f, name).toMatchObject({ line: 1 });
-      expect(f!.message).toMatch(/event before any server_start line: this capture began after the server started/);
+      expect(f!.message).toMatch(/event (of rid "r-\d+" )?before any server_start line: this capture began after the server started/);
       expect(r.ok).toBe(false);
     }
+    // Any event of a call (a rid) counts: what is left of a first process's tail (a red team), never start-up chatter.
+    const done = JSON.stringify({
+      timestamp: '2026-06-01T00:00:00Z',
+      level: 'INFO',
+      fields: { event: 'tool_call_done', rid: 'r-000041' },
+      target: 'assay_mcp_server',
+    });
+    const chatter = JSON.stringify({
+      timestamp: '2026-06-01T00:00:00Z',
+      level: 'WARN',
+      fields: { message: 'deprecated flag' },
+      target: 'assay_core',
+    });
+    const cut = await gate({ 'runs/x.log': [done, ...lines].join('\n') });
+    expect(cut.findings.find((x) => x.code === 'invalid_artifact')?.message).toMatch(
+      /a tool_call_done event of rid "r-000041" before any server_start line/,
+    );
+    const warned = await gate({ 'runs/x.log': [chatter, ...lines].join('\n') });
+    expect(warned.findings.filter((x) => x.code === 'invalid_artifact')).toEqual([]);
   });
 
   it('a decision that is not a string, is empty, or is not strict JSON is an error at its line', async () => {

@@ -89,6 +89,8 @@ export interface RunOptions {
   readonly treeStatus?: number;
   /** The answer to a folder listing at the base (the root, .github, .github/receipt-gate) instead of the files' (a status, e.g. 500). */
   readonly listingStatus?: number;
+  /** The answer to each folder listing at the base, by folder ('' for the root), when `listingStatus` is not given. */
+  readonly listing?: (folder: string) => { readonly status: number; readonly body: unknown };
   /** The clock of an in-process run (default: a fixed time, so reports compare byte for byte). */
   readonly now?: Date;
 }
@@ -147,6 +149,13 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
         contentRequests.push(rec);
         res.writeHead(o.listingStatus, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ message: 'Server Error' }));
+        return;
+      }
+      if (listing && o.listing) {
+        contentRequests.push(rec);
+        const answer = o.listing(listing[1] ?? '');
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
         return;
       }
       if (commit || tree) {

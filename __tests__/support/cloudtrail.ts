@@ -46,7 +46,12 @@ export interface DigestSpec {
   readonly start: string;
   readonly end: string;
   /** Log files listed: their S3 object key and bytes (gzipped as delivered, or not). */
-  readonly logs: readonly { readonly s3Object: string; readonly bytes: Uint8Array; readonly oldest?: string; readonly newest?: string }[];
+  readonly logs: readonly {
+    readonly s3Object: string;
+    readonly bytes: Uint8Array;
+    readonly oldest?: string | null;
+    readonly newest?: string | null;
+  }[];
   /** The previous digest in the chain (its S3 path and signature), or null for the first. */
   readonly previous: { readonly bucket: string; readonly object: string; readonly signature: string; readonly sha256: string } | null;
 }
@@ -79,8 +84,8 @@ export function makeDigest(
       s3Object: l.s3Object,
       hashValue: sha256(plain(l.bytes)),
       hashAlgorithm: 'SHA-256',
-      newestEventTime: l.newest ?? spec.end,
-      oldestEventTime: l.oldest ?? spec.start,
+      newestEventTime: l.newest === undefined ? spec.end : l.newest,
+      oldestEventTime: l.oldest === undefined ? spec.start : l.oldest,
     })),
   };
   const bytes = Buffer.from(JSON.stringify(digest));

@@ -326,7 +326,7 @@ describe('an export that contradicts itself, or holds an event of the scope it c
       ...day,
     ]);
     expectImport(unnamed, {
-      refuses: /in\.log:1:1: an entry of the scope that does not say what it changed \(a binding the entry does not name/,
+      refuses: /in\.log:1:1: an entry of the scope that does not say whether or what it changed \(a binding the entry does not name/,
     });
     const started = await runImporter('import', 'k8s-audit', { 'in.log': json(received) }, [
       '--cluster',
@@ -358,6 +358,26 @@ describe('an export that contradicts itself, or holds an event of the scope it c
     expect(elsewhere.code, elsewhere.stderr).toBe(0);
     const plain = await runImporter('import', 'k8s-audit', { 'in.log': json(metadata) + json(received) }, ['--cluster', 'prod-eu']);
     expect(plain.code, plain.stderr).toBe(0);
+    // A binding applied again (patch answered 200: updated, nothing created) completes its request: the statement is written (a red team's false red).
+    const reapplied = { ...complete, verb: 'patch', responseStatus: { code: 200 } };
+    const again = await runImporter('import', 'k8s-audit', { 'in.log': json({ ...received, verb: 'patch' }) + json(reapplied) }, [
+      '--cluster',
+      'prod-eu',
+      '--actor',
+      AGENT,
+      ...day,
+    ]);
+    expectImport(again, { writes: (l) => expect(l).toHaveLength(1), says: /1 coverage statement\(s\)/ });
+    // A request that panicked may have stored its binding first: under a window, of the scope, the statement is refused.
+    const panicked = await runImporter(
+      'import',
+      'k8s-audit',
+      { 'in.log': json(received) + json({ ...received, stage: 'Panic', responseStatus: { code: 500 } }) },
+      ['--cluster', 'prod-eu', '--actor', AGENT, ...day],
+    );
+    expectImport(panicked, {
+      refuses: /in\.log:2:1: an entry of the scope that does not say whether or what it changed \(not ResponseComplete\)/,
+    });
   });
 });
 
@@ -758,9 +778,15 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
         dir,
       );
     const dir = tempDir();
-    const spanned = await windowed(dir, DIGESTS, '2026-12-01T10:00:00Z', '2026-12-01T12:00:00Z');
+    const spanned = await windowed(dir, DIGESTS, '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z');
     expect(spanned.code, spanned.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8')).toMatch(/receipt-gate\.audit_coverage\.v1/);
+    // Two hours claimed, their digests given but not the hour after (the window's last events are delivered then): nothing is written (a red team).
+    const edge = await windowed(tempDir(), DIGESTS, '2026-12-01T10:00:00Z', '2026-12-01T12:00:00Z');
+    expect(edge.code).toBe(1);
+    expect(edge.stderr).toMatch(
+      /spans 2026-12-01T12:00:00Z to 2026-12-01T13:00:00Z, the hour after the window: CloudTrail delivers a window's last events then/,
+    );
     // A day claimed, two hours signed: nothing is written.
     const day = await windowed(tempDir(), DIGESTS, '2026-12-01', '2026-12-02');
     expect(day.code).toBe(1);
@@ -847,6 +873,22 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     writeFiles(reaching, { [`d/${next.name}`]: after.gz, [`d/${next.name}.sig`]: after.signature });
     const fine = await windowed(reaching, ...args);
     expect(fine.code, fine.stderr).toBe(0);
+    // The hour after's digest listing a file without its event times: it may hold the window's last events, so it is required.
+    const untimed = makeDigest(
+      {
+        account: '123456789012',
+        bucket: 'b',
+        start: '2026-12-01T11:00:00Z',
+        end: '2026-12-01T12:00:00Z',
+        logs: [{ ...other, oldest: null, newest: null }],
+        previous: { bucket: 'b', object: first.object, signature: first.signature, sha256: first.sha256 },
+      },
+      key,
+    );
+    writeFiles(reaching, { [`d/${next.name}`]: untimed.gz, [`d/${next.name}.sig`]: untimed.signature });
+    const unknown = await windowed(reaching, ...args);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/listed by the digest .+ of the hour after the window without its event times .*was not given/);
     // A chain broken outside the window (an earlier day's digests given too) is said, not fatal; broken inside it, it is.
     const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
     const chain: ReturnType<typeof makeDigest>[] = [];
@@ -870,10 +912,10 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     const [d7, , d9, d10, d11] = chain as [ReturnType<typeof makeDigest>, ...ReturnType<typeof makeDigest>[]];
     for (const x of [d7, d9, d10, d11]) if (x) writeFiles(broken, { [`d/${x.name}`]: x.gz, [`d/${x.name}.sig`]: x.signature });
     writeFiles(broken, { 'keys.json': publicKeysJson([key]) });
-    const outside = await windowed(broken, path.join(broken, 'd'), hour(10), hour(12), path.join(broken, 'keys.json'));
+    const outside = await windowed(broken, path.join(broken, 'd'), hour(10), hour(11), path.join(broken, 'keys.json'));
     expect(outside.code, outside.stderr).toBe(0);
     expect(outside.stderr).toMatch(/the digest chain has a gap before/);
-    const inside = await windowed(tempDir(), path.join(broken, 'd'), hour(7), hour(12), path.join(broken, 'keys.json'));
+    const inside = await windowed(tempDir(), path.join(broken, 'd'), hour(7), hour(11), path.join(broken, 'keys.json'));
     expect(inside.code).toBe(1);
     expect(inside.stderr).toMatch(/no AWS-signed digest of .+ spans 2026-12-01T08:00:00Z to 2026-12-01T09:00:00Z/);
   });

@@ -8545,11 +8545,13 @@ class ServerLog {
             return;
         }
         this.worked = true;
-        // A call's event before any server_start: the capture began after the server did (stderr redirected
-        // late, or the head of the file cut off), so calls before it may be missing (docs/assay-server-logs.md).
-        if (!this.started && !this.late && (event === 'tool_call_start' || event === 'tool_decision')) {
+        // A call's event (any event naming a rid) before any server_start: the capture began after the server
+        // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
+        // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
+        if (!this.started && !this.late && (rid !== null || event === 'tool_call_start' || event === 'tool_decision')) {
             this.late = true;
-            this.sink.error(loc, `a ${event} event before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`);
+            const what = typeof event === 'string' ? `a ${(0,core_text/* quote */.hD)(event, 60)} event` : 'an event';
+            this.sink.error(loc, `${what}${rid === null ? '' : ` of rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))}`} before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`);
         }
         if (event === 'tool_call_start') {
             if (rid === null)
@@ -10153,6 +10155,8 @@ function uncompressed(bytes, maxBytes) {
         return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
     }
 }
+/** Seconds after a window in which CloudTrail may still deliver its events: the digest of that hour must be given. */
+const DELIVERY_HOUR = 3600;
 /** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
 function derKey(der) {
     for (const type of ['pkcs1', 'spki'])
@@ -10353,6 +10357,10 @@ function checkDigests(digests, keysFile, maxBytes) {
 function windowUncovered(check, since, until, read) {
     const problems = [];
     const inWindow = (d) => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
+    // CloudTrail delivers a log file within minutes of its events, and lists it in the digest of the hour
+    // it was delivered in: the window's last events may be listed by the digest of the hour after it
+    // (a red team: a statement was written with the 10:58 call in a file delivered at 11:04, unread).
+    const after = { seconds: until.seconds + DELIVERY_HOUR, fraction: until.fraction };
     for (const chain of check.chains) {
         // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
         for (let i = 1; i < chain.length; i++) {
@@ -10373,19 +10381,26 @@ function windowUncovered(check, since, until, read) {
             }
             covered = d.end;
         }
-        if (compareInstants(covered, until) < 0) {
-            const to = hole !== null && compareInstants(hole, until) < 0 ? hole : until;
-            problems.push(`no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`);
+        if (compareInstants(covered, after) < 0) {
+            const to = hole !== null && compareInstants(hole, after) < 0 ? hole : after;
+            problems.push(compareInstants(covered, until) >= 0
+                ? `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}, the hour after the window: CloudTrail delivers a window's last events then, so the window cannot be claimed read to its end; give that hour's digest and the log files it lists (wait for it to be delivered)`
+                : `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(compareInstants(to, until) < 0 ? to : until)}: what was delivered then cannot be vouched for`);
         }
         // Every log file a digest of the window lists, and every one a digest outside it lists whose events
         // reach into the window (delivered after the hour it happened in: a red team), must have been read.
-        const reaches = (f) => f.oldest !== null && f.newest !== null && compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0;
+        // A listed file whose event times are not given may reach into the window too, when its digest is of the hour after it.
+        const reaches = (d, f) => f.oldest !== null && f.newest !== null
+            ? compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0
+            : compareInstants(d.start, after) < 0 && compareInstants(d.end, since) > 0;
         for (const d of chain)
             for (const [hash, f] of d.logs)
-                if ((inWindow(d) || reaches(f)) && !read.has(hash))
+                if ((inWindow(d) || reaches(d, f)) && !read.has(hash))
                     problems.push(inWindow(d)
                         ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
-                        : `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest ?? since)} to ${rfc3339(f.newest ?? until)}, inside the window, and was not given`);
+                        : f.oldest !== null && f.newest !== null
+                            ? `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest)} to ${rfc3339(f.newest)}, inside the window, and was not given`
+                            : `log file ${f.s3Object}, listed by the digest ${d.path} of the hour after the window without its event times (it may hold the window's last events), was not given`);
     }
     return problems;
 }
@@ -10981,18 +10996,25 @@ const k8sAudit = (cluster) => (e) => {
     const time = entryTime(stamp);
     const scope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     const recordId = `k8s-audit:${id}`;
+    const writes = binding && !!id && (verb === 'create' || verb === 'patch' || verb === 'update');
     if (stage !== 'ResponseComplete') {
-        // Another stage of a request that may create a binding: the complete one says whether it did (a panic: it did not).
-        if (!binding || !id || (verb !== 'create' && verb !== 'patch' && verb !== 'update'))
+        // Another stage of a request that may create a binding: the complete one says whether it did. A panic
+        // ends the request, and the object may have been stored before it: whether it was cannot be said.
+        if (!writes)
             return { kind: 'skip', reason: 'not ResponseComplete' };
-        return { kind: 'skip', reason: 'not ResponseComplete', event: { kind: stage === 'Panic' ? 'refused' : 'partial', recordId, scope } };
+        return {
+            kind: 'skip',
+            reason: 'not ResponseComplete',
+            event: { kind: stage === 'Panic' ? 'uncertain' : 'partial', recordId, scope },
+        };
     }
     if (!binding)
         return { kind: 'skip', reason: 'not a role binding created' };
     const made = created(verb, (0,core_json/* wholeNumber */.rD)((0,core_json/* obj */.WL)(e, 'responseStatus'), 'code'));
-    if (made === 'other')
-        return { kind: 'skip', reason: 'not a role binding created' };
     const refused = id ? { event: { kind: 'refused', recordId, scope } } : {};
+    // A binding read, or one updated rather than created (apply or PUT answered 200): its request is complete, nothing made.
+    if (made === 'other')
+        return { kind: 'skip', reason: 'not a role binding created', ...(writes ? refused : {}) };
     if (made === 'failed')
         return { kind: 'skip', reason: 'failed (not 2xx)', ...refused };
     if (dryRun(e))
@@ -11009,7 +11031,7 @@ const k8sAudit = (cluster) => (e) => {
         return {
             kind: 'skip',
             reason: 'a binding the entry does not name (log rbac at the Request level)',
-            event: { kind: 'unnamed', recordId, scope },
+            event: { kind: 'uncertain', recordId, scope },
         };
     let namespace = null;
     if (kind === 'RoleBinding') {
@@ -11548,8 +11570,8 @@ function runImport(s) {
                     }
                     // An entry of the scope that took effect on something it does not name: a statement beside it would claim a window it did not read whole (docs/coverage.md §6).
                     const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
-                    if (ev.kind === 'unnamed' && s.coverage && (out === null || out === UNTIMED))
-                        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `an entry of the scope that does not say what it changed (${m.reason}): the window cannot be claimed complete`));
+                    if (ev.kind === 'uncertain' && s.coverage && (out === null || out === UNTIMED))
+                        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `an entry of the scope that does not say whether or what it changed (${m.reason}): the window cannot be claimed complete`));
                 }
                 continue;
             }
@@ -17560,7 +17582,18 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const headInvalid = headNames && !headNames.ok
         ? (0,core_findings/* finding */.gk)('policy_invalid', headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 }, `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`)
         : null;
-    const checked = headInvalid ? { ...evidence, findings: [...evidence.findings, headInvalid] } : evidence;
+    // The trusted root the pull request leaves the trust: section naming must load as the base's did (loaded here, with the Sigstore code).
+    const headRoot = settings.policyReview?.headRoot ?? null;
+    const rootLoads = headRoot ? await rootsOf({ name: headRoot.name, text: headRoot.text }, settings.limits) : null;
+    const rootInvalid = headRoot && rootLoads && !rootLoads.ok
+        ? (0,core_findings/* finding */.gk)('policy_invalid', headRoot.at, `${rootLoads.reason} (this pull request's policy; it must be valid to merge)`)
+        : null;
+    const added = [];
+    if (headInvalid)
+        added.push(headInvalid);
+    if (rootInvalid)
+        added.push(rootInvalid);
+    const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     const report = verify(checked, optionsOf(settings));
     const head = headInvalid ? null : settings.policyReview?.head;
     return {
@@ -18206,7 +18239,7 @@ function settlePolicy(given, context, repair = { open: true }) {
         // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
         // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
         if (!repair.open)
-            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (or move trust into the policy file's trust: section, read at the base: docs/policy.md §9).");
+            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (rotating a key: give the old and the new key until the policy names the new one), or move trust into the policy file's trust: section, read at the base (docs/policy.md §9).");
         if (head && headRead?.ok) {
             const at = { file: head.path, line: 1, column: 1 };
             // A warning, never a plain notice: every call passing here failed under the base (§11), and the
@@ -18433,7 +18466,8 @@ function policyTrust(g, trust, source) {
  */
 function headTrustProblem(g, trust, source) {
     try {
-        const t = policyTrust({ ...g, trustGiven: [] }, trust, source);
+        // The inputs given are the pull request's workflow's, which will run beside this section once merged.
+        const t = policyTrust(g, trust, source);
         readTrustedKeys(t.trustedKeys);
         readTrustedKeys(t.trustedProducers);
         const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
@@ -18444,11 +18478,12 @@ function headTrustProblem(g, trust, source) {
             sourceRefs: t.names.sourceRefs,
             issuer: t.names.issuer,
         });
-        return null;
+        // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
+        return { root };
     }
     catch (error) {
         if (error instanceof types_UsageError)
-            return error.message;
+            return { problem: error.message };
         throw error;
     }
 }
@@ -18518,11 +18553,25 @@ function buildSettings(given) {
         throw new types_UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
         reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`, 'warning'));
-    // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is policy_invalid): once merged it is the one in effect.
+    // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is
+    // policy_invalid): once merged it is the one in effect. So must the base's section over the files the
+    // pull request changes (a key file broken, the policy's bytes the same: a red team).
     const proposed = settled.review?.head ?? null;
-    const headTrust = proposed?.trust && proposed.source ? headTrustProblem(given, proposed.trust, proposed.source) : null;
-    if (proposed?.trust && proposed.source && headTrust !== null)
-        reviews.push((0,core_findings/* finding */.gk)('policy_invalid', { file: proposed.source.path, line: proposed.trust.at.line, column: proposed.trust.at.column }, `${headTrust} (this pull request's policy; it must be valid to merge)`));
+    const inEffect = settled.policy;
+    const merged = proposed?.trust && proposed.source
+        ? { trust: proposed.trust, source: proposed.source }
+        : fileTrust && inEffect?.trust && inEffect.source && (given.trustFilesChanged ?? []).length > 0
+            ? { trust: inEffect.trust, source: { ...inEffect.source, commit: null } }
+            : null;
+    const headTrust = merged ? headTrustProblem(given, merged.trust, merged.source) : null;
+    let headRoot = null;
+    if (merged && headTrust) {
+        const at = { file: merged.source.path, line: merged.trust.at.line, column: merged.trust.at.column };
+        if ('problem' in headTrust)
+            reviews.push((0,core_findings/* finding */.gk)('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
+        else if (headTrust.root && merged.trust.trustedRoot)
+            headRoot = { ...headTrust.root, at };
+    }
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
     const deleted = settled.review?.deleted;
@@ -18540,7 +18589,7 @@ function buildSettings(given) {
         limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
         jobs: parseJobs(n.jobs, g.jobs ?? defaults_DEFAULTS.jobs),
         policy: settled.policy ?? readPolicy(n.require, rules),
-        policyReview: review.length > 0 || head ? { findings: review, head } : null,
+        policyReview: review.length > 0 || head || headRoot ? { findings: review, head, ...(headRoot ? { headRoot } : {}) } : null,
         now,
         trustedKeys,
         trustedProducers,

@@ -130,7 +130,8 @@ function repoPath(workspace: string, name: OptionName, value: string): string {
 async function readFiles(input: (name: string) => string, ctx: RunContext, files: Files): Promise<Read> {
   const workspace = path.resolve(ctx.workspace);
   const policyValue = input('policy') || DEFAULTS.policy;
-  const explicit = input('policy') !== '' && input('policy') !== DEFAULTS.policy;
+  // Named explicitly only when it names another file: `./.github/receipt-gate.yml` is the default, near-miss check and all (a red team).
+  const explicit = input('policy') !== '' && repoPath(workspace, 'policy', policyValue) !== DEFAULTS.policy;
   const policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
   // On a pull request the input is the pull request's to edit (its workflow): a gate that reads
   // another file than the base's own policy at the default path could be pointed at a looser one,
@@ -279,7 +280,11 @@ function withPolicy(settings: ActionSettings, policy: Settings['policy'], findin
   if (findings.length === 0 && policy === gate.policy) return settings;
   return {
     ...settings,
-    gate: { ...gate, policy, policyReview: { findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null } },
+    gate: {
+      ...gate,
+      policy,
+      policyReview: { ...review, findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null },
+    },
   };
 }
 

@@ -150,8 +150,9 @@ async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string, tree
   if (found !== null || !tree.value.truncated) return found;
   for (const folder of ['', '.github', '.github/receipt-gate']) {
     const list = await ask(api, folder || 'the repository root', `${repoApi(ctx)}/contents/${folder}?ref=${encodeURIComponent(commit)}`);
-    // A folder the commit does not have lists nothing; any other answer that is not a listing leaves the question open.
-    if (list.status === 404 && folder !== '') continue;
+    // A folder the commit does not have (404), or a file or link where it would be (an object, not a list), lists
+    // nothing; any other answer leaves the question open.
+    if ((list.status === 404 || (list.status === 200 && isObject(list.data))) && folder !== '') continue;
     if (list.status !== 200 || !Array.isArray(list.data))
       throw new UsageError(
         'file',

@@ -431,7 +431,17 @@ export async function runGate(
           `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`,
         )
       : null;
-  const checked = headInvalid ? { ...evidence, findings: [...evidence.findings, headInvalid] } : evidence;
+  // The trusted root the pull request leaves the trust: section naming must load as the base's did (loaded here, with the Sigstore code).
+  const headRoot = settings.policyReview?.headRoot ?? null;
+  const rootLoads = headRoot ? await rootsOf({ name: headRoot.name, text: headRoot.text }, settings.limits) : null;
+  const rootInvalid =
+    headRoot && rootLoads && !rootLoads.ok
+      ? finding('policy_invalid', headRoot.at, `${rootLoads.reason} (this pull request's policy; it must be valid to merge)`)
+      : null;
+  const added: Finding[] = [];
+  if (headInvalid) added.push(headInvalid);
+  if (rootInvalid) added.push(rootInvalid);
+  const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
   const report = verify(checked, optionsOf(settings));
   const head = headInvalid ? null : settings.policyReview?.head;
   return {

@@ -108,13 +108,15 @@ export class ServerLog {
       return;
     }
     this.worked = true;
-    // A call's event before any server_start: the capture began after the server did (stderr redirected
-    // late, or the head of the file cut off), so calls before it may be missing (docs/assay-server-logs.md).
-    if (!this.started && !this.late && (event === 'tool_call_start' || event === 'tool_decision')) {
+    // A call's event (any event naming a rid) before any server_start: the capture began after the server
+    // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
+    // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
+    if (!this.started && !this.late && (rid !== null || event === 'tool_call_start' || event === 'tool_decision')) {
       this.late = true;
+      const what = typeof event === 'string' ? `a ${quote(event, 60)} event` : 'an event';
       this.sink.error(
         loc,
-        `a ${event} event before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`,
+        `${what}${rid === null ? '' : ` of rid ${JSON.stringify(quote(rid, 40))}`} before any server_start line: this capture began after the server started (stderr redirected late, or the file's head cut off), so calls before it may be missing; capture the server's stderr from its start`,
       );
     }
     if (event === 'tool_call_start') {

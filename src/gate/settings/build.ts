@@ -13,7 +13,7 @@ import { DEFAULTS } from './defaults.js';
 import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
 import { requireExistingPaths } from './paths.js';
 import { type PolicyGiven, settlePolicy, settleTrustFile } from './policy.js';
-import { type CacheSettings, type Settings, UsageError } from './types.js';
+import { type CacheSettings, type PolicyReview, type Settings, UsageError } from './types.js';
 
 /** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse. */
 interface PemSource {
@@ -166,9 +166,14 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
  * no PEM key, a root that does not parse, an identity pattern refused), in the words the policy in
  * effect would get; null when it loads. Its files are read where the head's policy was.
  */
-function headTrustProblem(g: GateInputs, trust: PolicyTrust, source: PolicySource): string | null {
+function headTrustProblem(
+  g: GateInputs,
+  trust: PolicyTrust,
+  source: PolicySource,
+): { readonly problem: string } | { readonly root: { readonly name: string; readonly text: string } | null } {
   try {
-    const t = policyTrust({ ...g, trustGiven: [] }, trust, source);
+    // The inputs given are the pull request's workflow's, which will run beside this section once merged.
+    const t = policyTrust(g, trust, source);
     readTrustedKeys(t.trustedKeys);
     readTrustedKeys(t.trustedProducers);
     const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
@@ -182,9 +187,10 @@ function headTrustProblem(g: GateInputs, trust: PolicyTrust, source: PolicySourc
         issuer: t.names.issuer,
       },
     );
-    return null;
+    // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
+    return { root };
   } catch (error) {
-    if (error instanceof UsageError) return error.message;
+    if (error instanceof UsageError) return { problem: error.message };
     throw error;
   }
 }
@@ -284,17 +290,25 @@ export function buildSettings(given: GateInputs): Settings {
         'warning',
       ),
     );
-  // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is policy_invalid): once merged it is the one in effect.
+  // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is
+  // policy_invalid): once merged it is the one in effect. So must the base's section over the files the
+  // pull request changes (a key file broken, the policy's bytes the same: a red team).
   const proposed = settled.review?.head ?? null;
-  const headTrust = proposed?.trust && proposed.source ? headTrustProblem(given, proposed.trust, proposed.source) : null;
-  if (proposed?.trust && proposed.source && headTrust !== null)
-    reviews.push(
-      finding(
-        'policy_invalid',
-        { file: proposed.source.path, line: proposed.trust.at.line, column: proposed.trust.at.column },
-        `${headTrust} (this pull request's policy; it must be valid to merge)`,
-      ),
-    );
+  const inEffect = settled.policy;
+  const merged =
+    proposed?.trust && proposed.source
+      ? { trust: proposed.trust, source: proposed.source }
+      : fileTrust && inEffect?.trust && inEffect.source && (given.trustFilesChanged ?? []).length > 0
+        ? { trust: inEffect.trust, source: { ...inEffect.source, commit: null } }
+        : null;
+  const headTrust = merged ? headTrustProblem(given, merged.trust, merged.source) : null;
+  let headRoot: PolicyReview['headRoot'] = null;
+  if (merged && headTrust) {
+    const at = { file: merged.source.path, line: merged.trust.at.line, column: merged.trust.at.column };
+    if ('problem' in headTrust)
+      reviews.push(finding('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
+    else if (headTrust.root && merged.trust.trustedRoot) headRoot = { ...headTrust.root, at };
+  }
   const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
   // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
   const deleted = settled.review?.deleted;
@@ -313,7 +327,7 @@ export function buildSettings(given: GateInputs): Settings {
     limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
     jobs: parseJobs(n.jobs, g.jobs ?? DEFAULTS.jobs),
     policy: settled.policy ?? readPolicy(n.require, rules),
-    policyReview: review.length > 0 || head ? { findings: review, head } : null,
+    policyReview: review.length > 0 || head || headRoot ? { findings: review, head, ...(headRoot ? { headRoot } : {}) } : null,
     now,
     trustedKeys,
     trustedProducers,

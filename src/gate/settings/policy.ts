@@ -83,7 +83,7 @@ export function settlePolicy(
       throw invalidInEffect(
         base ?? { path: '', commit: null, text: '' },
         baseRead.reason,
-        " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (or move trust into the policy file's trust: section, read at the base: docs/policy.md §9).",
+        " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (rotating a key: give the old and the new key until the policy names the new one), or move trust into the policy file's trust: section, read at the base (docs/policy.md §9).",
       );
     if (head && headRead?.ok) {
       const at = { file: head.path, line: 1, column: 1 };

@@ -5,6 +5,7 @@
  */
 
 import type { Finding } from '../../core/findings.js';
+import type { Location } from '../../core/location.js';
 import type { Policy } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
 import type { Instant } from '../../core/time.js';
@@ -111,4 +112,6 @@ export interface PolicyReview {
   readonly head: Policy | null;
   /** The pull request deletes the policy file at this path: after merge the inputs apply (the settings builder makes that head). */
   readonly deleted?: string;
+  /** The trusted root the policy's trust: section names as the pull request leaves it, checked where roots are loaded (its failure: policy_invalid at `at`). */
+  readonly headRoot?: { readonly name: string; readonly text: string; readonly at: Location } | null;
 }

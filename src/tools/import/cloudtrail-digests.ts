@@ -75,6 +75,9 @@ function uncompressed(bytes: Uint8Array, maxBytes: number): Result<Buffer> {
   }
 }
 
+/** Seconds after a window in which CloudTrail may still deliver its events: the digest of that hour must be given. */
+const DELIVERY_HOUR = 3600;
+
 /** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
 function derKey(der: Buffer): KeyObject | null {
   for (const type of ['pkcs1', 'spki'] as const)
@@ -277,6 +280,10 @@ export function checkDigests(
 export function windowUncovered(check: DigestCheck, since: Instant, until: Instant, read: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const inWindow = (d: Digest): boolean => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
+  // CloudTrail delivers a log file within minutes of its events, and lists it in the digest of the hour
+  // it was delivered in: the window's last events may be listed by the digest of the hour after it
+  // (a red team: a statement was written with the 10:58 call in a file delivered at 11:04, unread).
+  const after: Instant = { seconds: until.seconds + DELIVERY_HOUR, fraction: until.fraction };
   for (const chain of check.chains) {
     // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
     for (let i = 1; i < chain.length; i++) {
@@ -296,23 +303,30 @@ export function windowUncovered(check: DigestCheck, since: Instant, until: Insta
       }
       covered = d.end;
     }
-    if (compareInstants(covered, until) < 0) {
-      const to = hole !== null && compareInstants(hole, until) < 0 ? hole : until;
+    if (compareInstants(covered, after) < 0) {
+      const to = hole !== null && compareInstants(hole, after) < 0 ? hole : after;
       problems.push(
-        `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}: what was delivered then cannot be vouched for`,
+        compareInstants(covered, until) >= 0
+          ? `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}, the hour after the window: CloudTrail delivers a window's last events then, so the window cannot be claimed read to its end; give that hour's digest and the log files it lists (wait for it to be delivered)`
+          : `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(compareInstants(to, until) < 0 ? to : until)}: what was delivered then cannot be vouched for`,
       );
     }
     // Every log file a digest of the window lists, and every one a digest outside it lists whose events
     // reach into the window (delivered after the hour it happened in: a red team), must have been read.
-    const reaches = (f: LogFile): boolean =>
-      f.oldest !== null && f.newest !== null && compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0;
+    // A listed file whose event times are not given may reach into the window too, when its digest is of the hour after it.
+    const reaches = (d: Digest, f: LogFile): boolean =>
+      f.oldest !== null && f.newest !== null
+        ? compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0
+        : compareInstants(d.start, after) < 0 && compareInstants(d.end, since) > 0;
     for (const d of chain)
       for (const [hash, f] of d.logs)
-        if ((inWindow(d) || reaches(f)) && !read.has(hash))
+        if ((inWindow(d) || reaches(d, f)) && !read.has(hash))
           problems.push(
             inWindow(d)
               ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
-              : `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest ?? since)} to ${rfc3339(f.newest ?? until)}, inside the window, and was not given`,
+              : f.oldest !== null && f.newest !== null
+                ? `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest)} to ${rfc3339(f.newest)}, inside the window, and was not given`
+                : `log file ${f.s3Object}, listed by the digest ${d.path} of the hour after the window without its event times (it may hold the window's last events), was not given`,
           );
   }
   return problems;

@@ -55,16 +55,22 @@ export const k8sAudit =
     const time = entryTime(stamp);
     const scope: EntryScope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     const recordId = `k8s-audit:${id}`;
+    const writes = binding && !!id && (verb === 'create' || verb === 'patch' || verb === 'update');
     if (stage !== 'ResponseComplete') {
-      // Another stage of a request that may create a binding: the complete one says whether it did (a panic: it did not).
-      if (!binding || !id || (verb !== 'create' && verb !== 'patch' && verb !== 'update'))
-        return { kind: 'skip', reason: 'not ResponseComplete' };
-      return { kind: 'skip', reason: 'not ResponseComplete', event: { kind: stage === 'Panic' ? 'refused' : 'partial', recordId, scope } };
+      // Another stage of a request that may create a binding: the complete one says whether it did. A panic
+      // ends the request, and the object may have been stored before it: whether it was cannot be said.
+      if (!writes) return { kind: 'skip', reason: 'not ResponseComplete' };
+      return {
+        kind: 'skip',
+        reason: 'not ResponseComplete',
+        event: { kind: stage === 'Panic' ? 'uncertain' : 'partial', recordId, scope },
+      };
     }
     if (!binding) return { kind: 'skip', reason: 'not a role binding created' };
     const made = created(verb, wholeNumber(obj(e, 'responseStatus'), 'code'));
-    if (made === 'other') return { kind: 'skip', reason: 'not a role binding created' };
     const refused = id ? { event: { kind: 'refused' as const, recordId, scope } } : {};
+    // A binding read, or one updated rather than created (apply or PUT answered 200): its request is complete, nothing made.
+    if (made === 'other') return { kind: 'skip', reason: 'not a role binding created', ...(writes ? refused : {}) };
     if (made === 'failed') return { kind: 'skip', reason: 'failed (not 2xx)', ...refused };
     if (dryRun(e)) return { kind: 'skip', reason: 'a dry run (nothing was created)', ...refused };
     if (!id) return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
@@ -77,7 +83,7 @@ export const k8sAudit =
       return {
         kind: 'skip',
         reason: 'a binding the entry does not name (log rbac at the Request level)',
-        event: { kind: 'unnamed', recordId, scope },
+        event: { kind: 'uncertain', recordId, scope },
       };
     let namespace: string | null = null;
     if (kind === 'RoleBinding') {

@@ -22,13 +22,14 @@ export type Mapped =
       readonly reason: string;
       /**
        * What the skip says of an event with an identity (docs/coverage.md §6): `refused`, the event
-       * did not take effect (a failed or dry-run call): another entry under its id that makes a
-       * record contradicts it; `unnamed`, the event took effect and the entry cannot say on what: a
-       * window over its scope cannot be claimed complete; `partial`, a stage of an event whose
-       * completing entry carries the result: a window over its scope is complete only when that
-       * entry is given too.
+       * made nothing the importer maps (a failed or dry-run call, a binding updated rather than
+       * created): another entry under its id that makes a record contradicts it; `uncertain`, the
+       * event may have taken effect and the entry cannot say on what (a create logged without its
+       * object, a request that panicked): a window over its scope cannot be claimed complete;
+       * `partial`, a stage of an event whose completing entry carries the result: a window over its
+       * scope is complete only when that entry is given too.
        */
-      readonly event?: { readonly kind: 'refused' | 'unnamed' | 'partial'; readonly recordId: string; readonly scope: EntryScope | null };
+      readonly event?: { readonly kind: 'refused' | 'uncertain' | 'partial'; readonly recordId: string; readonly scope: EntryScope | null };
     }
   | { readonly kind: 'error'; readonly message: string };
 

@@ -207,12 +207,12 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
           }
           // An entry of the scope that took effect on something it does not name: a statement beside it would claim a window it did not read whole (docs/coverage.md §6).
           const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
-          if (ev.kind === 'unnamed' && s.coverage && (out === null || out === UNTIMED))
+          if (ev.kind === 'uncertain' && s.coverage && (out === null || out === UNTIMED))
             errors.push(
               finding(
                 'invalid_artifact',
                 e.loc,
-                `an entry of the scope that does not say what it changed (${m.reason}): the window cannot be claimed complete`,
+                `an entry of the scope that does not say whether or what it changed (${m.reason}): the window cannot be claimed complete`,
               ),
             );
         }
