@@ -5784,10 +5784,14 @@ function special(path) {
     }
     return 'a special file';
 }
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+/**
+ * Whether `where` is `root` or below it, by their text (resolve links first to compare where they
+ * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
+ * (a red team's `--cache ..cache` in the checkout passed as outside it).
+ */
 const inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
-    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
@@ -14002,6 +14006,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -14149,7 +14154,7 @@ function identicalAtBase(root, cwd, tree) {
     for (const [rel, blob] of tree) {
         const abs = external_node_path_default().join(root, rel);
         const local = external_node_path_default().relative(cwd, abs);
-        if (local.startsWith('..') || external_node_path_default().isAbsolute(local))
+        if (!inside(cwd, abs))
             continue;
         const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
         if (known !== undefined) {
@@ -15551,7 +15556,7 @@ const trustKey = (file, commit) => `${commit ?? ''}\u0000${file}`;
 function inputs_repoPath(workspace, name, value) {
     const abs = external_node_path_default().resolve(workspace, value);
     const rel = external_node_path_default().relative(workspace, abs);
-    if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+    if (!inside(workspace, abs))
         throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
     return rel.split((external_node_path_default()).sep).join('/');
 }

@@ -236,11 +236,13 @@ describe('the evidence cache', () => {
     const failing = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey({ claim: 'verified' })])) });
     const plain = await cli(['verify', '--format', 'json'], failing);
     expect(plain.code).toBe(1);
-    for (const at of ['.receipt-gate-cache', 'sub/cache', path.join(failing, 'x')]) {
+    // A name that only begins with two dots is in the checkout too (a red team: `--cache ..cache` took a pull request's forged entries).
+    for (const at of ['.receipt-gate-cache', 'sub/cache', path.join(failing, 'x'), '..cache', path.join(failing, '..x')]) {
       const r = await cli(['verify', '--format', 'json', '--cache', at], failing);
       expect(r.code, at).toBe(2);
       expect(r.stderr).toMatch(/--cache: the cache's folder lies inside the checkout \(.+\): a pull request can commit entries there/);
       expect(existsSync(path.join(failing, '.receipt-gate-cache'))).toBe(false);
+      expect(existsSync(path.join(failing, '..cache'))).toBe(false);
     }
     // A checkout is the folder holding .git above the workspace too: a sibling of -C inside the repository is inside it.
     const root = writeFiles(tempDir(), { '.git/HEAD': 'ref: refs/heads/main\n', 'agents/.assay/runs/r.json': json(surface([addKey()])) });

@@ -3262,10 +3262,14 @@ function special(path) {
     }
     return 'a special file';
 }
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, where) => {
+/**
+ * Whether `where` is `root` or below it, by their text (resolve links first to compare where they
+ * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
+ * (a red team's `--cache ..cache` in the checkout passed as outside it).
+ */
+const discover_inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
-    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
@@ -3350,7 +3354,7 @@ function discover_link(walk, abs, take, findings) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!inside(walk.realWorkspace, real)) {
+    if (!discover_inside(walk.realWorkspace, real)) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -3503,7 +3507,7 @@ function expand(state, input, noMatch) {
     };
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(state.workspace, base)) {
+    if (!discover_inside(state.workspace, base)) {
         findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
@@ -3526,7 +3530,7 @@ function expand(state, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !inside(state.realWorkspace, real)) {
+    if (!real || !discover_inside(state.realWorkspace, real)) {
         findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
@@ -3619,7 +3623,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  */
 function directoryIn(workspace, base, value, name) {
     const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !inside(workspace, dir))
+    if (workspace !== null && !discover_inside(workspace, dir))
         throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
@@ -3649,7 +3653,7 @@ function outputIn(workspace, base, value, name) {
     }
     if (isDirectory)
         throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!inside(workspace, file))
+    if (!discover_inside(workspace, file))
         return file;
     const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
@@ -3662,7 +3666,7 @@ function outputIn(workspace, base, value, name) {
             // not there yet: the writer creates it, below the nearest one that is
         }
         if (real !== null) {
-            if (inside(realWorkspace, real))
+            if (discover_inside(realWorkspace, real))
                 return file;
             const via = external_node_path_default().relative(workspace, dir) || '.';
             throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
@@ -9156,7 +9160,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
+        if (!discover_inside((0,external_node_fs_.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,external_node_fs_.statSync)(real);
     }
@@ -17303,16 +17307,16 @@ function cacheClash(settings, found, cacheDir) {
     const asGiven = external_node_path_default().resolve(cacheDir);
     for (const { d } of found)
         for (const f of [...d.files, ...d.attestations])
-            if (inside(dir, external_node_path_default().resolve(f.path)) || inside(asGiven, external_node_path_default().resolve(f.path)))
+            if (discover_inside(dir, external_node_path_default().resolve(f.path)) || discover_inside(asGiven, external_node_path_default().resolve(f.path)))
                 return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
         const root = canonical(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
-        if (inside(root, dir))
+        if (discover_inside(root, dir))
             return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
     const checkout = checkoutOf(settings.workspace);
-    if (inside(checkout, dir))
+    if (discover_inside(checkout, dir))
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
@@ -17647,6 +17651,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -17794,7 +17799,7 @@ function identicalAtBase(root, cwd, tree) {
     for (const [rel, blob] of tree) {
         const abs = path.join(root, rel);
         const local = path.relative(cwd, abs);
-        if (local.startsWith('..') || path.isAbsolute(local))
+        if (!inside(cwd, abs))
             continue;
         const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
         if (known !== undefined) {
@@ -19148,7 +19153,7 @@ function vsaStatement(report, ctx) {
 }
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 function reportName(workspace, reportFile) {
-    return inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
+    return discover_inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
 }
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
 function resourceUriFromEnv(env) {
@@ -19223,6 +19228,7 @@ function writeVerdict(report, origin, files, beside = []) {
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+
 
 
 
@@ -19566,7 +19572,7 @@ function refuseLink(label, dir, rel) {
 function trustFileAt(dir, file, commit) {
     const abs = external_node_path_default().resolve(dir, file);
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
-    if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+    if (!discover_inside(dir, abs))
         throw new types_UsageError('policy', `trust: ${file} is outside the repository`);
     if (commit !== null) {
         const got = readAtCommit(dir, commit, abs);

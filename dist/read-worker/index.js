@@ -7782,10 +7782,14 @@ function special(path) {
     }
     return 'a special file';
 }
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+/**
+ * Whether `where` is `root` or below it, by their text (resolve links first to compare where they
+ * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
+ * (a red team's `--cache ..cache` in the checkout passed as outside it).
+ */
 const inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
-    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(path.relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */

@@ -19,7 +19,7 @@ import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, historyOnly, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
-import { discover } from '../read/discover.js';
+import { discover, inside } from '../read/discover.js';
 import { sidecarOf, sigstoreOf } from '../read/formats.js';
 import { trustFilesNamed } from '../read/policy-file.js';
 import { loadYamlParser } from '../read/strict-yaml.js';
@@ -123,7 +123,7 @@ const trustKey = (file: string, commit: string | null): string => `${commit ?? '
 function repoPath(workspace: string, name: OptionName, value: string): string {
   const abs = path.resolve(workspace, value);
   const rel = path.relative(workspace, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
+  if (!inside(workspace, abs)) throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
   return rel.split(path.sep).join('/');
 }
 

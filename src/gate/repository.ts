@@ -9,6 +9,7 @@ import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, type Sta
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
+import { inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
@@ -172,7 +173,7 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
   for (const [rel, blob] of tree) {
     const abs = path.join(root, rel);
     const local = path.relative(cwd, abs);
-    if (local.startsWith('..') || path.isAbsolute(local)) continue;
+    if (!inside(cwd, abs)) continue;
     const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
     if (known !== undefined) {
       if (known.id === blob.id) out.add(local.split(path.sep).join('/'));

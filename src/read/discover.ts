@@ -69,10 +69,14 @@ function special(path: string): string {
   }
   return 'a special file';
 }
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+/**
+ * Whether `where` is `root` or below it, by their text (resolve links first to compare where they
+ * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
+ * (a red team's `--cache ..cache` in the checkout passed as outside it).
+ */
 export const inside = (root: string, where: string): boolean => {
   const rel = path.relative(root, where);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 };
 
 /** The boundary a walk keeps and the count of entries it has seen (shared by every input of one discovery). */

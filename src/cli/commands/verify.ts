@@ -14,6 +14,7 @@ import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/path
 import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
+import { inside } from '../../read/discover.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { digestedPieces, jsonPieces, writeJsonOnly } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
@@ -378,7 +379,7 @@ function refuseLink(label: string, dir: string, rel: string): void {
 function trustFileAt(dir: string, file: string, commit: string | null): string | null {
   const abs = path.resolve(dir, file);
   const rel = path.relative(dir, abs).split(path.sep).join('/');
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError('policy', `trust: ${file} is outside the repository`);
+  if (!inside(dir, abs)) throw new UsageError('policy', `trust: ${file} is outside the repository`);
   if (commit !== null) {
     const got = readAtCommit(dir, commit, abs);
     if (!got.ok) throw new UsageError('file', `trust: ${got.reason}`);
