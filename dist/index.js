@@ -2625,8 +2625,39 @@ function ruleEffects(report) {
     return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule));
 }
 const key = (c) => `${c.artifact}\u0000${c.index}`;
-/** The calls whose verdict changes from `before` to `after` (two reports of the same evidence). */
+/** What a policy's change is said of for records: their line of the change list, never a rule's name. */
+const RECORDS = '(records)';
+const PASSES = 'passes';
+const at = (x) => `${x.file}\u0000${x.line}\u0000${x.column}`;
+/** Each record's verdict in a report: the code of the first error found at its place, or `passes`. */
+function recordStatus(report) {
+    const failing = new Map();
+    for (const f of report.findings)
+        if (f.severity === 'error' && f.input === undefined && !failing.has(at(f)))
+            failing.set(at(f), f.code);
+    return new Map(report.records.map((r) => [at(r), failing.get(at(r)) ?? PASSES]));
+}
+/** The records whose verdict changes from `before` to `after` (a `pending` added, a grandfathered audit file, a trust section), one line per change. */
+function recordChanges(before, after) {
+    const was = recordStatus(before);
+    const counted = new Map();
+    for (const [place, to] of recordStatus(after)) {
+        const from = was.get(place) ?? PASSES;
+        if (from === to)
+            continue;
+        const id = `${from}\u0000${to}`;
+        counted.set(id, { rule: RECORDS, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
+    }
+    return [...counted.values()];
+}
+/**
+ * The calls, then the records, whose verdict changes from `before` to `after` (two reports of the
+ * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
+ */
 function changes(before, after) {
+    return [...callChanges(before, after), ...recordChanges(before, after).sort((a, b) => (0,core_text/* cmp */.r2)(a.from, b.from) || (0,core_text/* cmp */.r2)(a.to, b.to))];
+}
+function callChanges(before, after) {
     const was = new Map(before.calls.map((c) => [key(c), c]));
     const counted = new Map();
     for (const call of after.calls) {
@@ -2649,16 +2680,16 @@ function changes(before, after) {
  */
 function changesText(list, names, max = 6) {
     if (list.length === 0)
-        return 'no call changes verdict';
+        return 'no call or record changes verdict';
     const shown = list
         .slice(0, max)
-        .map((c) => `${c.calls} call(s) of ${c.rule}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
+        .map((c) => `${c.rule === RECORDS ? `${c.calls} record(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
     return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
 /** A pull request's change, as the finding and the summary name its two sides. */
 const PULL_CHANGE = { before: "the base's policy", after: "this pull request's policy" };
-/** Whether a change turns any call from failing to passing (a loosening: a warning, docs/policy.md §11). */
-const loosens = (list) => list.some((c) => c.from === 'unmet' && c.to !== 'unmet');
+/** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
+const loosens = (list) => list.some((c) => (c.rule === RECORDS ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
 
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
@@ -3765,7 +3796,7 @@ function identity(s) {
 
 
 
-const at = (d) => `line ${d.loc.line}`;
+const explain_at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
@@ -3826,7 +3857,7 @@ function outcomeText(outcome) {
         case 'verified':
             return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
         case 'observed_confirmed':
-            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
+            return `confirmed by a later read at ${explain_at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
         case 'asserted':
             if (outcome.why.kind === 'ineligible')
                 return outcome.why.reason;
@@ -12311,19 +12342,26 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     const report = verify(checked, optionsOf(settings));
     const head = headInvalid ? null : settings.policyReview?.head;
+    // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
+    const before = settings.policyReview?.before;
+    const from = head && before ? verify(checked, { ...optionsOf(settings), policy: before }) : report;
     return {
         ok: true,
         value: {
-            report: head ? withEffect(report, verify(checked, { ...optionsOf(settings), policy: head })) : report,
+            report: head ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head })) : report,
             inputs: evidence.inputs,
             cache: settings.cache ? evidence.cache : null,
             ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
         },
     };
 }
-/** A report with a pull request's policy change and its effect: the calls whose verdict the head's policy would change, named in its policy_changed finding. */
-function withEffect(report, underHead) {
-    const list = changes(report, underHead);
+/**
+ * A report with a pull request's policy change and its effect: the calls whose verdict the head's
+ * policy would change from the base's own (`from`: the report itself, or with break-glass entries
+ * applied now, the same evidence under the base's policy without them), named in its policy_changed finding.
+ */
+function withEffect(report, from, underHead) {
+    const list = changes(from, underHead);
     const effect = `; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
     const source = underHead.policy.source;
     // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
@@ -15699,10 +15737,10 @@ async function breakGlass(settings, ctx, files) {
                 };
     }
     const glass = withBreakGlass(pinned.policy, head, added, atBase);
-    return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings]);
+    return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings], pinned.policy);
 }
 /** The settings with the policy in effect on this pull request and what it says of it. */
-function withPolicy(settings, policy, findings) {
+function withPolicy(settings, policy, findings, base = policy) {
     const gate = settings.gate;
     const review = gate.policyReview;
     if (findings.length === 0 && policy === gate.policy)
@@ -15712,7 +15750,13 @@ function withPolicy(settings, policy, findings) {
         gate: {
             ...gate,
             policy,
-            policyReview: { ...review, findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null },
+            policyReview: {
+                ...review,
+                findings: [...(review?.findings ?? []), ...findings],
+                head: review?.head ?? null,
+                // The break-glass entries applied now: the change is measured from the base's policy without them.
+                ...(base !== policy ? { before: base } : {}),
+            },
         },
     };
 }

@@ -57,6 +57,27 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     );
     expect(r.summary).toMatch(/it applies now/);
     expect(r.contentRequests.filter((q) => q.url.includes('/git/trees/'))).toHaveLength(1);
+    // What it applies now is measured from the base's own policy: a loosening a reviewer approves (a red team: a quiet notice, "no call changes verdict").
+    const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed');
+    expect(changed?.severity).toBe('warning');
+    expect(changed?.message).toMatch(
+      /1 call\(s\) of prod-keys: under the base's policy: unmet; under this pull request's policy: excepted; it loosens the policy: a reviewer must approve it/,
+    );
+    expect(r.outputs['result']).toBe('pass');
+  });
+
+  it('an exception added beside a loosened rule does not hide the loosening (a red team: the rule turned to asserted said "under the base: excepted")', async () => {
+    const binding = await bindingOf();
+    const r = await runAction({
+      workspace: writeFiles(tempDir(), {
+        [RUN]: runText,
+        [POLICY]: withException(binding).replace('require: verified', 'require: asserted'),
+      }),
+      base: { [POLICY]: STRICT, [RUN]: runText },
+    });
+    const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed');
+    expect(changed?.severity).toBe('warning');
+    expect(changed?.message).toMatch(/under the base's policy: unmet; under this pull request's policy: met; it loosens the policy/);
   });
 
   it('never to a call the pull request adds, or to a run file whose bytes differ from the base’s: a pull request that moves evidence has nothing applied now', async () => {
@@ -360,6 +381,13 @@ describe('a grandfathered audit file the pull request adds (a red team, this sto
     const report = reportOf(r);
     expect(report.findings.filter((f) => f.code === 'record_untrusted')).toHaveLength(0);
     expect(report.calls.filter((c) => c.level === 'verified')).toHaveLength(3);
+    // Records that fail under the base's own policy and pass now: a loosening of trust, a warning (a red team: "no call changes verdict").
+    const changed = report.findings.find((f) => f.code === 'policy_changed');
+    expect(changed?.severity).toBe('warning');
+    expect(changed?.message).toMatch(
+      /\d+ record\(s\): under the base's policy: record_untrusted; under this pull request's policy: passes/,
+    );
+    expect(changed?.message).toMatch(/it loosens the policy: a reviewer must approve it/);
   });
 });
 

@@ -46,6 +46,18 @@ const codes = (r: Report) =>
   r.findings.filter((f) => f.code !== 'skipped_object' && !f.file?.includes('2026-11-20')).map((f) => `${f.severity} ${f.code}`);
 
 describe('records wait for their run (docs/policy.md §12)', () => {
+  it('a policy that adds pending turns a record from failing to waiting: a change of records, named as a loosening (a red team: "no call changes verdict")', async () => {
+    const dir = writeFiles(tempDir(), { ...HISTORY, ...EXPORT, [POLICY]: ENFORCE, 'strict.yml': ENFORCE.replace('pending: 2d\n', '') });
+    const r = await cli(['policy', 'check', '-C', dir, '--now', '2026-12-01T03:00:00Z', '--against', 'strict.yml'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/against strict\.yml: 1 record\(s\): under strict\.yml: record_unmatched; under this file: passes/);
+    const { loosens, changes } = await import('../../src/core/effect.js');
+    const strict = await gate(EXPORT, '2026-12-01T03:00:00Z', ENFORCE.replace('pending: 2d\n', ''));
+    const waiting = await gate(EXPORT, '2026-12-01T03:00:00Z');
+    expect(loosens(changes(strict.report, waiting.report))).toBe(true);
+    expect(loosens(changes(waiting.report, strict.report))).toBe(false);
+  });
+
   it('the export pull request first: its record binds no call yet, record_pending (a notice, counted), and the gate passes', async () => {
     const r = await gate(EXPORT, '2026-12-01T03:00:00Z');
     expect(r.code).toBe(0);

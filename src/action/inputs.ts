@@ -270,11 +270,16 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
           };
   }
   const glass = withBreakGlass(pinned.policy, head, added, atBase);
-  return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings]);
+  return withPolicy(settings, glass.policy, [...pinned.findings, ...glass.findings], pinned.policy);
 }
 
 /** The settings with the policy in effect on this pull request and what it says of it. */
-function withPolicy(settings: ActionSettings, policy: Settings['policy'], findings: readonly Finding[]): ActionSettings {
+function withPolicy(
+  settings: ActionSettings,
+  policy: Settings['policy'],
+  findings: readonly Finding[],
+  base: Settings['policy'] = policy,
+): ActionSettings {
   const gate = settings.gate;
   const review = gate.policyReview;
   if (findings.length === 0 && policy === gate.policy) return settings;
@@ -283,7 +288,13 @@ function withPolicy(settings: ActionSettings, policy: Settings['policy'], findin
     gate: {
       ...gate,
       policy,
-      policyReview: { ...review, findings: [...(review?.findings ?? []), ...findings], head: review?.head ?? null },
+      policyReview: {
+        ...review,
+        findings: [...(review?.findings ?? []), ...findings],
+        head: review?.head ?? null,
+        // The break-glass entries applied now: the change is measured from the base's policy without them.
+        ...(base !== policy ? { before: base } : {}),
+      },
     },
   };
 }

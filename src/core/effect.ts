@@ -54,8 +54,41 @@ export function ruleEffects(report: Report): RuleEffect[] {
 
 const key = (c: CallReport): string => `${c.artifact}\u0000${c.index}`;
 
-/** The calls whose verdict changes from `before` to `after` (two reports of the same evidence). */
+/** What a policy's change is said of for records: their line of the change list, never a rule's name. */
+const RECORDS = '(records)';
+const PASSES = 'passes';
+const at = (x: { readonly file: string; readonly line: number; readonly column: number }): string =>
+  `${x.file}\u0000${x.line}\u0000${x.column}`;
+
+/** Each record's verdict in a report: the code of the first error found at its place, or `passes`. */
+function recordStatus(report: Report): Map<string, string> {
+  const failing = new Map<string, string>();
+  for (const f of report.findings) if (f.severity === 'error' && f.input === undefined && !failing.has(at(f))) failing.set(at(f), f.code);
+  return new Map(report.records.map((r) => [at(r), failing.get(at(r)) ?? PASSES]));
+}
+
+/** The records whose verdict changes from `before` to `after` (a `pending` added, a grandfathered audit file, a trust section), one line per change. */
+function recordChanges(before: Report, after: Report): PolicyChange[] {
+  const was = recordStatus(before);
+  const counted = new Map<string, PolicyChange>();
+  for (const [place, to] of recordStatus(after)) {
+    const from = was.get(place) ?? PASSES;
+    if (from === to) continue;
+    const id = `${from}\u0000${to}`;
+    counted.set(id, { rule: RECORDS, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
+  }
+  return [...counted.values()];
+}
+
+/**
+ * The calls, then the records, whose verdict changes from `before` to `after` (two reports of the
+ * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
+ */
 export function changes(before: Report, after: Report): PolicyChange[] {
+  return [...callChanges(before, after), ...recordChanges(before, after).sort((a, b) => cmp(a.from, b.from) || cmp(a.to, b.to))];
+}
+
+function callChanges(before: Report, after: Report): PolicyChange[] {
   const was = new Map(before.calls.map((c) => [key(c), c]));
   const counted = new Map<string, PolicyChange>();
   for (const call of after.calls) {
@@ -83,15 +116,19 @@ export interface ChangeNames {
  * --against`) says it in one direction: from the policy in effect to the one proposed.
  */
 export function changesText(list: readonly PolicyChange[], names: ChangeNames, max = 6): string {
-  if (list.length === 0) return 'no call changes verdict';
+  if (list.length === 0) return 'no call or record changes verdict';
   const shown = list
     .slice(0, max)
-    .map((c) => `${c.calls} call(s) of ${c.rule}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
+    .map(
+      (c) =>
+        `${c.rule === RECORDS ? `${c.calls} record(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`,
+    );
   return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
 
 /** A pull request's change, as the finding and the summary name its two sides. */
 export const PULL_CHANGE: ChangeNames = { before: "the base's policy", after: "this pull request's policy" };
 
-/** Whether a change turns any call from failing to passing (a loosening: a warning, docs/policy.md §11). */
-export const loosens = (list: readonly PolicyChange[]): boolean => list.some((c) => c.from === 'unmet' && c.to !== 'unmet');
+/** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
+export const loosens = (list: readonly PolicyChange[]): boolean =>
+  list.some((c) => (c.rule === RECORDS ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));

@@ -444,10 +444,13 @@ export async function runGate(
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
   const report = verify(checked, optionsOf(settings));
   const head = headInvalid ? null : settings.policyReview?.head;
+  // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
+  const before = settings.policyReview?.before;
+  const from = head && before ? verify(checked, { ...optionsOf(settings), policy: before }) : report;
   return {
     ok: true,
     value: {
-      report: head ? withEffect(report, verify(checked, { ...optionsOf(settings), policy: head })) : report,
+      report: head ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head })) : report,
       inputs: evidence.inputs,
       cache: settings.cache ? evidence.cache : null,
       ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
@@ -455,9 +458,13 @@ export async function runGate(
   };
 }
 
-/** A report with a pull request's policy change and its effect: the calls whose verdict the head's policy would change, named in its policy_changed finding. */
-function withEffect(report: Report, underHead: Report): Report {
-  const list = changes(report, underHead);
+/**
+ * A report with a pull request's policy change and its effect: the calls whose verdict the head's
+ * policy would change from the base's own (`from`: the report itself, or with break-glass entries
+ * applied now, the same evidence under the base's policy without them), named in its policy_changed finding.
+ */
+function withEffect(report: Report, from: Report, underHead: Report): Report {
+  const list = changes(from, underHead);
   const effect = `; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
   const source = underHead.policy.source;
   // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).

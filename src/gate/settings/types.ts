@@ -114,4 +114,10 @@ export interface PolicyReview {
   readonly deleted?: string;
   /** The trusted root the policy's trust: section names as the pull request leaves it, checked where roots are loaded (its failure: policy_invalid at `at`). */
   readonly headRoot?: { readonly name: string; readonly text: string; readonly at: Location } | null;
+  /**
+   * The base's own policy when entries the pull request adds apply now (break-glass, docs/policy.md
+   * §10): the side its change is measured from, so an exception that excuses a failing call is a
+   * loosening a reviewer approves, never "no call changes verdict" (a red team).
+   */
+  readonly before?: Policy;
 }
