@@ -15141,6 +15141,11 @@ function invalidInEffect(file, problems, why = '') {
 }
 /** The head's problems as findings of the pull request, each naming the file it was read from. */
 const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
+/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
+function headUnder(head, context) {
+    const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
+    return r.ok ? [] : headFindings(r.reason);
+}
 /** The first line of a file as read: a file of another commit says which. */
 const placeIn = (file) => file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
 /** Whether two policy texts say the same (byte for byte). */
@@ -15398,13 +15403,7 @@ function headTrustProblem(g, trust, source) {
         readTrustedKeys(t.trustedKeys);
         readTrustedKeys(t.trustedProducers);
         const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
-        readKeyless({ ...t.identities, trustedRoot: root }, {
-            signerIdentities: t.names.signerIdentities,
-            producerIdentities: t.names.producerIdentities,
-            sourceRepository: t.names.sourceRepository,
-            sourceRefs: t.names.sourceRefs,
-            issuer: t.names.issuer,
-        });
+        readKeyless({ ...t.identities, trustedRoot: root }, keylessNames(t.names));
         // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
         return { root };
     }
@@ -15413,6 +15412,35 @@ function headTrustProblem(g, trust, source) {
             return { problem: error.message };
         throw error;
     }
+}
+/** What the keyless inputs are called where they were given. */
+const keylessNames = (n) => ({
+    signerIdentities: n.signerIdentities,
+    producerIdentities: n.producerIdentities,
+    sourceRepository: n.sourceRepository,
+    sourceRefs: n.sourceRefs,
+    issuer: n.issuer,
+});
+/**
+ * A pull request's rules' signed-by against the signers its policy has once merged: its own trust:
+ * section's, or the inputs' when it has none (a red team's head kept `signed-by: [K1]` beside a
+ * trust: section that no longer gives K1: it passed, then stopped every pull request once merged).
+ * Trust that does not load is said where it is read (headTrustProblem, the base's own checks).
+ */
+function signedByOnceMerged(given, proposed, head, now) {
+    let signers;
+    try {
+        const t = proposed.trust && proposed.source ? { ...given, ...policyTrust(given, proposed.trust, proposed.source) } : given;
+        const keys = readTrustedKeys(t.trustedKeys);
+        const keyless = readKeyless({ ...t.identities, trustedRoot: null }, keylessNames(t.names));
+        signers = { keyIds: keys ? [...keys.keys()] : [], identities: keyless?.signers ? [...keyless.signers.identities] : [] };
+    }
+    catch (error) {
+        if (error instanceof UsageError)
+            return [];
+        throw error;
+    }
+    return headUnder(head, { now, signers });
 }
 /** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
 function mentionsSignedBy(given) {
@@ -15454,13 +15482,7 @@ function buildSettings(given) {
         if (settled.review)
             reviews.push(settled.review);
     }
-    const keyless = readKeyless({ ...g.identities, trustedRoot }, {
-        signerIdentities: n.signerIdentities,
-        producerIdentities: n.producerIdentities,
-        sourceRepository: n.sourceRepository,
-        sourceRefs: n.sourceRefs,
-        issuer: n.issuer,
-    });
+    const keyless = readKeyless({ ...g.identities, trustedRoot }, keylessNames(n));
     const trustedKeys = readTrustedKeys(g.trustedKeys);
     const trustedProducers = readTrustedKeys(g.trustedProducers);
     mustTrust(g.requireSignedRecords, trustedKeys !== null || keyless?.signers != null, n.requireSignedRecords, n.trustedKeys, n.signerIdentities);
@@ -15480,6 +15502,10 @@ function buildSettings(given) {
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
         reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`, 'warning'));
+    // A pull request that leaves its policy at a near-miss path (renamed to .yaml, or added there) passes
+    // here and, once merged, stops every pull request with a configuration error, its repair too (a red team).
+    if (given.headNearMiss)
+        reviews.push((0,core_findings/* finding */.gk)('policy_invalid', { file: given.headNearMiss.found, line: 1, column: 1 }, `this pull request leaves no policy file at ${given.headNearMiss.policy}, but ${given.headNearMiss.found} exists: once merged the gate stops every pull request with a configuration error (a policy at a near-miss path is never read); move it to ${given.headNearMiss.policy} (this pull request's policy; it must be valid to merge)`));
     // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is
     // policy_invalid): once merged it is the one in effect. So must the base's section over the files the
     // pull request changes (a key file broken, the policy's bytes the same: a red team).
@@ -15499,6 +15525,9 @@ function buildSettings(given) {
         else if (headTrust.root && merged.trust.trustedRoot)
             headRoot = { ...headTrust.root, at };
     }
+    if (proposed && g.policy.kind === 'pull' && g.policy.head?.text.includes('signed-by') && !(headTrust && 'problem' in headTrust))
+        for (const f of signedByOnceMerged(given, proposed, g.policy.head, now))
+            reviews.push(f);
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
     // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
     const deleted = settled.review?.deleted;
@@ -15662,7 +15691,10 @@ async function readFiles(input, ctx, files) {
                 trustFilesChanged.push(file);
         }
     }
-    return { policy, trustedRoot, trustFiles, trustFilesChanged };
+    // The head (the checkout) read as the base will be once merged: no file at the default path, one at a near-miss path.
+    const nearHead = policyFile.kind === 'pull' && !policyFile.head && !explicit ? nearMissOnDisk(workspace) : null;
+    const headNearMiss = nearHead === null ? null : { found: nearHead, policy: defaults_DEFAULTS.policy };
+    return { policy, trustedRoot, trustFiles, trustFilesChanged, headNearMiss };
 }
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 async function readSettings(input, ctx, env, files, now = new Date()) {
@@ -15819,6 +15851,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== defaults_DEFAULTS[name]),
         trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
         trustFilesChanged: read.trustFilesChanged,
+        headNearMiss: read.headNearMiss,
     };
 }
 /** The trust inputs: given (a value other than action.yml's default) beside a policy's trust: section, a conflict. */

@@ -6,6 +6,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
@@ -179,6 +180,35 @@ describe('a pull request is judged under the base commit’s policy', () => {
     );
     // A warning, never a quiet notice: nothing of the base's applies here (a red team).
     expect(report.findings.find((f) => f.code === 'policy_changed')?.severity).toBe('warning');
+  });
+
+  it('a head whose signed-by names a signer its own trust, once merged, does not give fails the PR with policy_invalid (a red team: it passed, and once merged stopped every pull request)', async () => {
+    const signer = testSigner();
+    const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const keyed = `${STRICT.replace('require: verified', `require: verified\n    signed-by: ["${keyIdOf(signer.publicKey)}"]`)}trust:\n  trusted-keys: [.github/rg/export.pub.pem]\n`;
+    const base = { [POLICY]: keyed, '.github/rg/export.pub.pem': signer.pem };
+    // The head trusts another key file and keeps signed-by: valid under the base's signers, not under its own.
+    const swapped = keyed.replace('.github/rg/export.pub.pem]', '.github/rg/new.pub.pem]');
+    const r = await runAction({ workspace: workspace({ ...base, [POLICY]: swapped, '.github/rg/new.pub.pem': other }), base });
+
+    expect(r.outputs['result']).toBe('fail');
+    const invalid = reportOf(r).findings.find((f) => f.code === 'policy_invalid');
+    expect(invalid).toMatchObject({ severity: 'error', file: POLICY, line: 6 });
+    expect(invalid?.message).toMatch(/is not among the trusted signers configured .*this pull request's policy; it must be valid to merge/);
+    // A head that drops its trust: section falls back to the inputs, which give no key here.
+    const dropped = keyed.replace(/trust:\n.*\n$/, '');
+    const none = await runAction({ workspace: workspace({ ...base, [POLICY]: dropped }), base });
+    expect(reportOf(none).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /signed-by without any trusted signer configured.*it must be valid to merge/,
+    );
+    // Without its signed-by, the same head is valid: nothing invalid.
+    const plainHead = dropped.replace(/\n {4}signed-by: .*/, '');
+    const given = await runAction({ workspace: workspace({ ...base, [POLICY]: plainHead }), base });
+    expect(codes(reportOf(given))).not.toContain('error policy_invalid');
+    // Both keys in the head's trust: valid.
+    const both = keyed.replace('.github/rg/export.pub.pem]', '.github/rg/export.pub.pem, .github/rg/new.pub.pem]');
+    const kept = await runAction({ workspace: workspace({ ...base, [POLICY]: both, '.github/rg/new.pub.pem': other }), base });
+    expect(codes(reportOf(kept))).not.toContain('error policy_invalid');
   });
 
   it('a base policy valid by itself and invalid only under the trust inputs is never repaired by the head (a red team: a pull request dropped trusted-keys from its workflow, and passed under its own looser policy)', async () => {

@@ -129,6 +129,32 @@ describe('the base read holds (a pull request controls the head and the event pa
     expect(push.outputs['result']).toBe('error');
     expect(push.stdout).toMatch(/but \.github\/receipt-gate\/policy\.yml exists/);
   });
+
+  it('a pull request that leaves its policy at a near-miss path (renamed, or added there) fails with policy_invalid: once merged it would stop every pull request (a red team: the rename passed with a notice)', async () => {
+    const renamed = await runAction({
+      workspace: workspace({ '.github/receipt-gate.yaml': STRICT }),
+      base: { '.github/receipt-gate.yml': STRICT },
+    });
+    expect(renamed.outputs['result']).toBe('fail');
+    const report = JSON.parse(readFileSync(renamed.outputs['report-file'] ?? '', 'utf8')) as Report;
+    const invalid = report.findings.find((f) => f.code === 'policy_invalid');
+    expect(invalid).toMatchObject({ severity: 'error', file: '.github/receipt-gate.yaml', line: 1 });
+    expect(invalid?.message).toMatch(
+      /this pull request leaves no policy file at \.github\/receipt-gate\.yml, but \.github\/receipt-gate\.yaml exists: once merged the gate stops every pull request/,
+    );
+    // A first policy added at a near-miss path: the same.
+    const added = await runAction({ workspace: workspace({ 'receipt-gate.yml': STRICT }), base: {} });
+    expect(added.outputs['result']).toBe('fail');
+    const first = JSON.parse(readFileSync(added.outputs['report-file'] ?? '', 'utf8')) as Report;
+    expect(first.findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(/but receipt-gate\.yml exists: once merged/);
+    // With the policy at the default path too, the other file is not a near miss of a missing one.
+    const both = await runAction({
+      workspace: workspace({ '.github/receipt-gate.yml': STRICT, '.github/receipt-gate.yaml': STRICT }),
+      base: { '.github/receipt-gate.yml': STRICT },
+    });
+    const kept = JSON.parse(readFileSync(both.outputs['report-file'] ?? '', 'utf8')) as Report;
+    expect(kept.findings.filter((f) => f.code === 'policy_invalid')).toEqual([]);
+  });
 });
 
 describe('a base whose tree cannot be read (a red team: a policy at a near-miss path was passed over when the tree request failed, and the gate ran without it)', () => {

@@ -12,7 +12,7 @@ import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
-import { evidenceChangedSinceBase, identicalAtBase, type TreeBlob } from '../gate/repository.js';
+import { evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
@@ -114,6 +114,8 @@ interface Read {
   readonly trustFiles: ReadonlyMap<string, string | null>;
   /** Those a pull request changes (the base's and the head's texts differ). */
   readonly trustFilesChanged: readonly string[];
+  /** A near-miss policy the pull request leaves beside no file at the default path (the checkout is its head). */
+  readonly headNearMiss: { readonly found: string; readonly policy: string } | null;
 }
 
 /** The key of a trust file read at a commit (null: the checkout). */
@@ -194,7 +196,10 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
       if (got.kind === 'pull' && t.commit !== null && (got.base?.text ?? null) !== (got.head?.text ?? null)) trustFilesChanged.push(file);
     }
   }
-  return { policy, trustedRoot, trustFiles, trustFilesChanged };
+  // The head (the checkout) read as the base will be once merged: no file at the default path, one at a near-miss path.
+  const nearHead = policyFile.kind === 'pull' && !policyFile.head && !explicit ? nearMissOnDisk(workspace) : null;
+  const headNearMiss = nearHead === null ? null : { found: nearHead, policy: DEFAULTS.policy };
+  return { policy, trustedRoot, trustFiles, trustFilesChanged, headNearMiss };
 }
 
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
@@ -367,6 +372,7 @@ function gateInputs(
     trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== DEFAULTS[name]),
     trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
     trustFilesChanged: read.trustFilesChanged,
+    headNearMiss: read.headNearMiss,
   };
 }
 

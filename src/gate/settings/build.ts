@@ -7,12 +7,12 @@
 import path from 'node:path';
 import { sha256Hex } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
-import type { PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
+import type { Policy, PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
 import type { Instant } from '../../core/time.js';
 import { DEFAULTS } from './defaults.js';
 import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
 import { requireExistingPaths } from './paths.js';
-import { type PolicyGiven, settlePolicy, settleTrustFile } from './policy.js';
+import { headUnder, type PolicyGiven, type RepoText, settlePolicy, settleTrustFile } from './policy.js';
 import { type CacheSettings, type PolicyReview, type Settings, UsageError } from './types.js';
 
 /** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse. */
@@ -75,6 +75,8 @@ export interface GateInputs {
   readonly trustFile: (path: string, commit: string | null) => string | null;
   /** Files a base policy's trust: section names that a pull request changes (read at the base: the change waits for the merge). */
   readonly trustFilesChanged?: readonly string[];
+  /** A policy at a near-miss path a pull request leaves beside no file at the default path (docs/policy.md §11): once merged, every pull request would stop. */
+  readonly headNearMiss?: { readonly found: string; readonly policy: string } | null;
   /** The verification time. */
   readonly now: Instant;
   /** The evidence cache the entry asked for (its directory relative to `cwd`), or null. */
@@ -177,22 +179,42 @@ function headTrustProblem(
     readTrustedKeys(t.trustedKeys);
     readTrustedKeys(t.trustedProducers);
     const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
-    readKeyless(
-      { ...t.identities, trustedRoot: root },
-      {
-        signerIdentities: t.names.signerIdentities,
-        producerIdentities: t.names.producerIdentities,
-        sourceRepository: t.names.sourceRepository,
-        sourceRefs: t.names.sourceRefs,
-        issuer: t.names.issuer,
-      },
-    );
+    readKeyless({ ...t.identities, trustedRoot: root }, keylessNames(t.names));
     // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
     return { root };
   } catch (error) {
     if (error instanceof UsageError) return { problem: error.message };
     throw error;
   }
+}
+
+/** What the keyless inputs are called where they were given. */
+const keylessNames = (n: GateInputs['names']) => ({
+  signerIdentities: n.signerIdentities,
+  producerIdentities: n.producerIdentities,
+  sourceRepository: n.sourceRepository,
+  sourceRefs: n.sourceRefs,
+  issuer: n.issuer,
+});
+
+/**
+ * A pull request's rules' signed-by against the signers its policy has once merged: its own trust:
+ * section's, or the inputs' when it has none (a red team's head kept `signed-by: [K1]` beside a
+ * trust: section that no longer gives K1: it passed, then stopped every pull request once merged).
+ * Trust that does not load is said where it is read (headTrustProblem, the base's own checks).
+ */
+function signedByOnceMerged(given: GateInputs, proposed: Policy, head: RepoText, now: Instant): readonly Finding[] {
+  let signers: { readonly keyIds: readonly string[]; readonly identities: readonly string[] };
+  try {
+    const t: GateInputs = proposed.trust && proposed.source ? { ...given, ...policyTrust(given, proposed.trust, proposed.source) } : given;
+    const keys = readTrustedKeys(t.trustedKeys);
+    const keyless = readKeyless({ ...t.identities, trustedRoot: null }, keylessNames(t.names));
+    signers = { keyIds: keys ? [...keys.keys()] : [], identities: keyless?.signers ? [...keyless.signers.identities] : [] };
+  } catch (error) {
+    if (error instanceof UsageError) return [];
+    throw error;
+  }
+  return headUnder(head, { now, signers });
 }
 
 /** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
@@ -239,16 +261,7 @@ export function buildSettings(given: GateInputs): Settings {
     };
     if (settled.review) reviews.push(settled.review);
   }
-  const keyless = readKeyless(
-    { ...g.identities, trustedRoot },
-    {
-      signerIdentities: n.signerIdentities,
-      producerIdentities: n.producerIdentities,
-      sourceRepository: n.sourceRepository,
-      sourceRefs: n.sourceRefs,
-      issuer: n.issuer,
-    },
-  );
+  const keyless = readKeyless({ ...g.identities, trustedRoot }, keylessNames(n));
   const trustedKeys = readTrustedKeys(g.trustedKeys);
   const trustedProducers = readTrustedKeys(g.trustedProducers);
   mustTrust(
@@ -290,6 +303,16 @@ export function buildSettings(given: GateInputs): Settings {
         'warning',
       ),
     );
+  // A pull request that leaves its policy at a near-miss path (renamed to .yaml, or added there) passes
+  // here and, once merged, stops every pull request with a configuration error, its repair too (a red team).
+  if (given.headNearMiss)
+    reviews.push(
+      finding(
+        'policy_invalid',
+        { file: given.headNearMiss.found, line: 1, column: 1 },
+        `this pull request leaves no policy file at ${given.headNearMiss.policy}, but ${given.headNearMiss.found} exists: once merged the gate stops every pull request with a configuration error (a policy at a near-miss path is never read); move it to ${given.headNearMiss.policy} (this pull request's policy; it must be valid to merge)`,
+      ),
+    );
   // The pull request's own trust: section must load too (docs/policy.md §9: a key file that does not parse is
   // policy_invalid): once merged it is the one in effect. So must the base's section over the files the
   // pull request changes (a key file broken, the policy's bytes the same: a red team).
@@ -309,6 +332,8 @@ export function buildSettings(given: GateInputs): Settings {
       reviews.push(finding('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
     else if (headTrust.root && merged.trust.trustedRoot) headRoot = { ...headTrust.root, at };
   }
+  if (proposed && g.policy.kind === 'pull' && g.policy.head?.text.includes('signed-by') && !(headTrust && 'problem' in headTrust))
+    for (const f of signedByOnceMerged(given, proposed, g.policy.head, now)) reviews.push(f);
   const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
   // A deleted policy file is judged as what follows the merge: the inputs' policy, under the file's name (its bytes: none).
   const deleted = settled.review?.deleted;

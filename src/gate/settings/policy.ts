@@ -50,6 +50,12 @@ const headFindings = (problems: readonly Finding[]): Finding[] =>
     f.file === null ? f : finding('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`),
   );
 
+/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
+export function headUnder(head: RepoText, context: Omit<PolicyContext, 'path' | 'commit'>): readonly Finding[] {
+  const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
+  return r.ok ? [] : headFindings(r.reason);
+}
+
 /** The first line of a file as read: a file of another commit says which. */
 const placeIn = (file: RepoText | null): Location =>
   file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
