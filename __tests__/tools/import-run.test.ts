@@ -699,6 +699,28 @@ const SPANS: readonly [string, string, Expected][] = [
         /in\.jsonl:1:1: scopeSpans\[\]\.spans holds 2 item\(s\) that are not objects[\s\S]*resourceSpans\[\]\.scopeSpans is not a list/,
     },
   ],
+  ...(['instrumentationLibrarySpans', 'scope_spans'] as const).map((key): [string, string, Expected] => [
+    `spans under ${key} (an older collector, the proto's spelling): refused, never passed over (a red team)`,
+    line({
+      resourceSpans: [
+        {
+          resource: {},
+          [key]: JSON.parse(spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 }))).resourceSpans[0]
+            .scopeSpans,
+        },
+      ],
+    }),
+    {
+      refuses: new RegExp(
+        `in\\.jsonl:1:1: resourceSpans\\[\\] holds "${key}", which OTLP JSON does not give there \\(its list is scopeSpans\\)`,
+      ),
+    },
+  ]),
+  [
+    'a scope holding another key than scope, schemaUrl and spans: refused',
+    line({ resourceSpans: [{ scopeSpans: [{ scope: {}, span: [] }] }] }),
+    { refuses: /scopeSpans\[\] holds "span", which OTLP JSON does not give there \(its list is spans\)/ },
+  ],
 ];
 
 describe('import-run otlp-json: execute_tool spans through the mapping file', () => {
@@ -965,6 +987,44 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ],
     ['a line that is no gateway log line: located', line({ hello: 1 }), { refuses: /in\.jsonl:1:1: not a gateway log line/ }],
     [
+      'an id used by two requests before an answer: no answer is paired, whatever comes (a red team: a failed create took a read’s answer and verified)',
+      rpc({
+        event: 'rpc_request',
+        payload: {
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'issue_read', arguments: { owner: 'acme', repo: 'web', issue_number: 5 } },
+        },
+      }) +
+        rpc({
+          event: 'rpc_request',
+          payload: { id: 7, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 7, result: { structuredContent: { url: 'https://github.com/acme/web/issues/5' } } } }) +
+        rpc({ event: 'rpc_response', payload: { id: 7, result: { isError: true, content: [] } } }) +
+        rpc({
+          event: 'rpc_request',
+          payload: { id: 7, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'y' } } },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 7, result: { structuredContent: { url: 'https://github.com/acme/web/issues/6' } } } }),
+      {
+        // Once every owed answer came, the id pairs again: the third request is its answer's.
+        writes: (l) =>
+          expect(decisionsOf(l).map((d) => subjectOf(d))).toEqual([['github_issue', 'create', { owner: 'acme', repo: 'web', number: 6 }]]),
+        says: /skipped: 2 answers to an id two requests used, 2 tools\/call requests whose answer cannot be told \(an id used again before its answer\)/,
+      },
+    ],
+    [
+      'a JSON-RPC message under a log schema the reader does not know, or a type it does not spell, is refused, never skipped (a red team)',
+      line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } }),
+      { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know \(_schema "rpc-message\/v3"/ },
+    ],
+    [
+      'a v1 line typed "request" carrying a JSON-RPC message: refused',
+      line({ type: 'request', direction: 'OUT', server_id: 'github', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } }),
+      { refuses: /in\.jsonl:1:1: not a gateway log line/ },
+    ],
+    [
       'a server’s request with the id of a pending tools/call, and the client’s answer to it, never answer the tools/call (a red team, this stop)',
       rpc({
         event: 'rpc_request',
@@ -1072,6 +1132,35 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
             ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 7 }],
             null,
             ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 8 }],
+          ]),
+      },
+    ],
+    [
+      'a pull request closed by update_pull_request is a close; a file written or deleted is a push asserted with no subject (a red team: both asserted nothing, and no policy saw them)',
+      [
+        ['update_pull_request', { owner: 'acme', repo: 'web', pullNumber: 9, state: 'closed' }, { content: [] }],
+        ['update_pull_request', { owner: 'acme', repo: 'web', pullNumber: 9, title: 'z' }, { content: [] }],
+        [
+          'create_or_update_file',
+          { owner: 'acme', repo: 'web', path: 'a.txt', branch: 'main' },
+          { structuredContent: { commit: { sha: SHA } } },
+        ],
+        ['delete_file', { owner: 'acme', repo: 'web', path: 'a.txt', branch: 'main' }, { structuredContent: { commit: { sha: SHA } } }],
+      ]
+        .map(
+          ([name, a, result], i) =>
+            rpc({ event: 'rpc_request', payload: { id: 20 + i, method: 'tools/call', params: { name, arguments: a } } }) +
+            rpc({ event: 'rpc_response', payload: { id: 20 + i, result } }),
+        )
+        .join(''),
+      {
+        writes: (l) =>
+          expect(decisionsOf(l).map((d) => [d.tool.name, subjectOf(d), d.response.side_effect_asserted])).toEqual([
+            ['update_pull_request', ['github_pull_request', 'close', { owner: 'acme', repo: 'web', number: 9 }], true],
+            // No state given: the guard cannot say which write it is (a title edit is one too): asserted, no subject.
+            ['update_pull_request', null, true],
+            ['create_or_update_file', null, true],
+            ['delete_file', null, true],
           ]),
       },
     ],

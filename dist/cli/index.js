@@ -12479,14 +12479,27 @@ const idOf = (payload) => {
     const id = payload['id'];
     return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
 };
+/** Whether a line carries a JSON-RPC message (a `payload` with `jsonrpc`): one this reader cannot place is refused, never skipped. */
+const carriesRpc = (entry) => {
+    const payload = entry['payload'];
+    return (0,core_json/* isObject */.Gv)(payload) && payload['jsonrpc'] !== undefined;
+};
+const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';
 /** Requests and responses of one log file, paired as they come. */
 class RpcPairs {
     pending = new Map();
+    /** Ids used by two requests before an answer: the answers still owed, none of which can be paired (a red team: a failed create took a read's answer). */
+    tangled = new Map();
     line(entry, line) {
         const schema = entry['_schema'];
         const v2 = schema === 'rpc-message/v2';
         if (schema !== undefined && !v2)
-            return { kind: 'other', what: 'not an RPC message' };
+            return carriesRpc(entry)
+                ? {
+                    kind: 'error',
+                    message: `an RPC message of a log schema this reader does not know (_schema ${JSON.stringify((0,core_text/* quote */.hD)(String(schema), 60))}; it reads rpc-message/v2 and v1 lines)`,
+                }
+                : { kind: 'other', what: 'not an RPC message' };
         const kind = v2
             ? entry['event'] === 'rpc_request'
                 ? 'request'
@@ -12499,7 +12512,7 @@ class RpcPairs {
                     ? 'response'
                     : null;
         if (kind === null) {
-            if (typeof entry['type'] === 'string' || typeof entry['event'] === 'string')
+            if ((typeof entry['type'] === 'string' || typeof entry['event'] === 'string') && !carriesRpc(entry))
                 return { kind: 'other', what: 'not an RPC message' };
             return { kind: 'error', message: 'not a gateway log line (v1 type REQUEST/RESPONSE, or v2 event rpc_request/rpc_response)' };
         }
@@ -12533,15 +12546,32 @@ class RpcPairs {
                 : given === undefined
                     ? { kind: 'absent', why: 'no params.arguments' }
                     : { kind: 'unreadable', why: 'params.arguments is not an object' };
-            // A request id used again before its answer: the first is never answered (a reconnect); it stays a call asserting nothing.
+            // A request id used again before its answer: which answer is whose cannot be told (a reconnect, or
+            // two requests in flight). Neither asserts anything, nor any later request under it until every answer owed came.
             const key = `${server}\u0000${id}`;
-            const before = this.pending.get(key);
+            const owed = this.tangled.get(key);
+            if (owed !== undefined) {
+                this.tangled.set(key, owed + 1);
+                return { kind: 'other', what: UNTOLD };
+            }
+            if (this.pending.delete(key)) {
+                this.tangled.set(key, 2);
+                return { kind: 'other', what: UNTOLD, n: 2 };
+            }
             this.pending.set(key, { name, server, id, args, line });
-            return before ? { kind: 'other', what: 'tools/call requests never answered' } : { kind: 'waiting' };
+            return { kind: 'waiting' };
         }
         if (id === null)
             return { kind: 'other', what: 'responses without an id' };
         const key = `${server}\u0000${id}`;
+        const owed = this.tangled.get(key);
+        if (owed !== undefined) {
+            if (owed <= 1)
+                this.tangled.delete(key);
+            else
+                this.tangled.set(key, owed - 1);
+            return { kind: 'other', what: 'answers to an id two requests used' };
+        }
         const request = this.pending.get(key);
         if (!request)
             return { kind: 'other', what: 'responses to no tools/call' };
@@ -12794,6 +12824,9 @@ function hrTime(given) {
         return null;
     return fromEpochNanos(`${s}${String(ns).padStart(9, '0')}`);
 }
+/** What OTLP JSON gives beside its list in a resource's and a scope's object (the proto's fields, in JSON's lowerCamelCase). */
+const RESOURCE_KEYS = ['resource', 'schemaUrl'];
+const SCOPE_KEYS = ['scope', 'schemaUrl'];
 /** One line of an OTLP JSON file (or of Copilot CLI's file) → its tool calls. */
 function telemetryLine(line) {
     const uses = [];
@@ -12810,8 +12843,15 @@ function telemetryLine(line) {
     const known = ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
     if (!known)
         return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-    // Every level of the structure is a list of objects: anything else is said, never skipped.
-    const each = (value, key, where) => {
+    // Every level of the structure is a list of objects: anything else is said, never skipped. A level
+    // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
+    // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
+    const each = (value, key, where, known = []) => {
+        if (known.length > 0 && (0,core_json/* isObject */.Gv)(value)) {
+            const unread = Object.keys(value).filter((k) => k !== key && !known.includes(k));
+            if (unread.length > 0)
+                errors.push(`${where} holds ${unread.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')}, which OTLP JSON does not give there (its list is ${key}): refused, never passed over`);
+        }
         const got = (0,core_json/* isObject */.Gv)(value) ? value[key] : undefined;
         if (got === undefined)
             return [];
@@ -12825,15 +12865,15 @@ function telemetryLine(line) {
         return objects;
     };
     for (const resource of each(line, 'resourceSpans', 'the line'))
-        for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]'))
-            for (const span of each(scope, 'spans', 'scopeSpans[]')) {
+        for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]', RESOURCE_KEYS))
+            for (const span of each(scope, 'spans', 'scopeSpans[]', SCOPE_KEYS)) {
                 const attrs = new Map(pairs(span['attributes'], 0));
                 const status = (0,core_json/* isObject */.Gv)(span['status']) ? span['status']['code'] : undefined;
                 take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status, spanKey(span)));
             }
     for (const resource of each(line, 'resourceLogs', 'the line'))
-        for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]'))
-            for (const record of each(scope, 'logRecords', 'scopeLogs[]'))
+        for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]', RESOURCE_KEYS))
+            for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
                 take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
     other += each(line, 'resourceMetrics', 'the line').length;
     if (line['type'] === 'span') {
@@ -13308,7 +13348,7 @@ const RUN_KINDS = {
                     if (got.kind === 'use')
                         return { ...EMPTY, ...mapped([got], mapping) };
                     if (got.kind === 'other')
-                        return { ...EMPTY, skips: [[got.what, 1]] };
+                        return { ...EMPTY, skips: [[got.what, got.n ?? 1]] };
                     if (got.kind === 'error')
                         return { ...EMPTY, errors: [got.message] };
                     return EMPTY;

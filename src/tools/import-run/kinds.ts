@@ -129,7 +129,7 @@ const RUN_KINDS = {
         line: (entry, line) => {
           const got = pairs.line(entry, line);
           if (got.kind === 'use') return { ...EMPTY, ...mapped([got], mapping) };
-          if (got.kind === 'other') return { ...EMPTY, skips: [[got.what, 1]] };
+          if (got.kind === 'other') return { ...EMPTY, skips: [[got.what, got.n ?? 1]] };
           if (got.kind === 'error') return { ...EMPTY, errors: [got.message] };
           return EMPTY;
         },

@@ -24,7 +24,7 @@ interface Pending {
 /** What a line gives: a finished call (with the request's line), a count, or a located problem. */
 export type RpcLine =
   | { readonly kind: 'use'; readonly use: ToolUse; readonly line: number }
-  | { readonly kind: 'other'; readonly what: string }
+  | { readonly kind: 'other'; readonly what: string; readonly n?: number }
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'waiting' };
 
@@ -34,14 +34,30 @@ const idOf = (payload: JsonObject): string | null => {
   return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
 };
 
+/** Whether a line carries a JSON-RPC message (a `payload` with `jsonrpc`): one this reader cannot place is refused, never skipped. */
+const carriesRpc = (entry: JsonObject): boolean => {
+  const payload = entry['payload'];
+  return isObject(payload) && payload['jsonrpc'] !== undefined;
+};
+
+const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';
+
 /** Requests and responses of one log file, paired as they come. */
 export class RpcPairs {
   private readonly pending = new Map<string, Pending>();
+  /** Ids used by two requests before an answer: the answers still owed, none of which can be paired (a red team: a failed create took a read's answer). */
+  private readonly tangled = new Map<string, number>();
 
   line(entry: JsonObject, line: number): RpcLine {
     const schema = entry['_schema'];
     const v2 = schema === 'rpc-message/v2';
-    if (schema !== undefined && !v2) return { kind: 'other', what: 'not an RPC message' };
+    if (schema !== undefined && !v2)
+      return carriesRpc(entry)
+        ? {
+            kind: 'error',
+            message: `an RPC message of a log schema this reader does not know (_schema ${JSON.stringify(quote(String(schema), 60))}; it reads rpc-message/v2 and v1 lines)`,
+          }
+        : { kind: 'other', what: 'not an RPC message' };
     const kind = v2
       ? entry['event'] === 'rpc_request'
         ? 'request'
@@ -54,7 +70,8 @@ export class RpcPairs {
           ? 'response'
           : null;
     if (kind === null) {
-      if (typeof entry['type'] === 'string' || typeof entry['event'] === 'string') return { kind: 'other', what: 'not an RPC message' };
+      if ((typeof entry['type'] === 'string' || typeof entry['event'] === 'string') && !carriesRpc(entry))
+        return { kind: 'other', what: 'not an RPC message' };
       return { kind: 'error', message: 'not a gateway log line (v1 type REQUEST/RESPONSE, or v2 event rpc_request/rpc_response)' };
     }
     const server = entry['server_id'];
@@ -82,14 +99,29 @@ export class RpcPairs {
         : given === undefined
           ? { kind: 'absent', why: 'no params.arguments' }
           : { kind: 'unreadable', why: 'params.arguments is not an object' };
-      // A request id used again before its answer: the first is never answered (a reconnect); it stays a call asserting nothing.
+      // A request id used again before its answer: which answer is whose cannot be told (a reconnect, or
+      // two requests in flight). Neither asserts anything, nor any later request under it until every answer owed came.
       const key = `${server}\u0000${id}`;
-      const before = this.pending.get(key);
+      const owed = this.tangled.get(key);
+      if (owed !== undefined) {
+        this.tangled.set(key, owed + 1);
+        return { kind: 'other', what: UNTOLD };
+      }
+      if (this.pending.delete(key)) {
+        this.tangled.set(key, 2);
+        return { kind: 'other', what: UNTOLD, n: 2 };
+      }
       this.pending.set(key, { name, server, id, args, line });
-      return before ? { kind: 'other', what: 'tools/call requests never answered' } : { kind: 'waiting' };
+      return { kind: 'waiting' };
     }
     if (id === null) return { kind: 'other', what: 'responses without an id' };
     const key = `${server}\u0000${id}`;
+    const owed = this.tangled.get(key);
+    if (owed !== undefined) {
+      if (owed <= 1) this.tangled.delete(key);
+      else this.tangled.set(key, owed - 1);
+      return { kind: 'other', what: 'answers to an id two requests used' };
+    }
     const request = this.pending.get(key);
     if (!request) return { kind: 'other', what: 'responses to no tools/call' };
     this.pending.delete(key);

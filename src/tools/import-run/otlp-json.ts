@@ -234,6 +234,10 @@ function hrTime(given: unknown): Instant | null {
   return fromEpochNanos(`${s}${String(ns).padStart(9, '0')}`);
 }
 
+/** What OTLP JSON gives beside its list in a resource's and a scope's object (the proto's fields, in JSON's lowerCamelCase). */
+const RESOURCE_KEYS = ['resource', 'schemaUrl'] as const;
+const SCOPE_KEYS = ['scope', 'schemaUrl'] as const;
+
 /** One line of an OTLP JSON file (or of Copilot CLI's file) → its tool calls. */
 export function telemetryLine(line: JsonObject): TelemetryLine {
   const uses: ToolUse[] = [];
@@ -248,8 +252,17 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
   if (!known)
     return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-  // Every level of the structure is a list of objects: anything else is said, never skipped.
-  const each = (value: unknown, key: string, where: string): JsonObject[] => {
+  // Every level of the structure is a list of objects: anything else is said, never skipped. A level
+  // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
+  // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
+  const each = (value: unknown, key: string, where: string, known: readonly string[] = []): JsonObject[] => {
+    if (known.length > 0 && isObject(value)) {
+      const unread = Object.keys(value).filter((k) => k !== key && !known.includes(k));
+      if (unread.length > 0)
+        errors.push(
+          `${where} holds ${unread.map((k) => JSON.stringify(quote(k, 60))).join(', ')}, which OTLP JSON does not give there (its list is ${key}): refused, never passed over`,
+        );
+    }
     const got = isObject(value) ? value[key] : undefined;
     if (got === undefined) return [];
     if (!Array.isArray(got)) {
@@ -261,8 +274,8 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     return objects;
   };
   for (const resource of each(line, 'resourceSpans', 'the line'))
-    for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]'))
-      for (const span of each(scope, 'spans', 'scopeSpans[]')) {
+    for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]', RESOURCE_KEYS))
+      for (const span of each(scope, 'spans', 'scopeSpans[]', SCOPE_KEYS)) {
         const attrs = new Map(pairs(span['attributes'], 0));
         const status = isObject(span['status']) ? span['status']['code'] : undefined;
         take(
@@ -276,8 +289,9 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
         );
       }
   for (const resource of each(line, 'resourceLogs', 'the line'))
-    for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]'))
-      for (const record of each(scope, 'logRecords', 'scopeLogs[]')) take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
+    for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]', RESOURCE_KEYS))
+      for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
+        take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
   other += each(line, 'resourceMetrics', 'the line').length;
   if (line['type'] === 'span') {
     // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
