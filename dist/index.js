@@ -14982,6 +14982,11 @@ function meaning(doc, context, where, sha256) {
                 bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
                 continue;
             }
+            // A whole-number field (an issue number, a comment id) is a JSON number in every subject, and a glob matches text only (a red team: `number: "*"` was valid, and matched nothing).
+            if (row?.wholeNumbers.has(field)) {
+                bad(pointer, `${field} is a whole number in ${actionClass}'s subjects: a glob matches text only, so this rule could never match; match on the other fields`);
+                continue;
+            }
             const globs = policy_file_strings(given);
             const caseless = row?.caseless.has(field) ?? false;
             const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;

@@ -332,6 +332,20 @@ describe('a newcomer’s mistakes (policy.md §11)', () => {
       expect.stringMatching(/^7:16 repo is the name alone; put the organisation in owner/),
     ]);
     expect(problems(RULE.replace('repo: [prod-*]', 'owner: acme/x'))).toEqual([expect.stringMatching(/owner is the organisation alone/)]);
+    // A glob on a whole-number field matches no subject, whose numbers are JSON numbers (a red team: number: "*" was valid and matched nothing).
+    for (const [cls, field] of [
+      ['github_pull_request', 'number'],
+      ['github_issue_comment', 'comment_id'],
+    ])
+      expect(
+        problems(
+          RULE.replace('class: github_deploy_key', `class: ${cls}`).replace('repo: [prod-*]', `repo: [prod-*]\n        ${field}: "*"`),
+        ),
+      ).toEqual([
+        expect.stringMatching(
+          new RegExp(`^8:\\d+ ${field} is a whole number in ${cls}'s subjects: a glob matches text only, so this rule could never match`),
+        ),
+      ]);
     const shadowed = `${RULE}  - name: prod-api-keys\n    match:\n      class: github_deploy_key\n      verb: create\n      target:\n        repo: [prod-*]\n        owner: [acme]\n    require: observed_confirmed\n`;
     expect(problems(shadowed)).toEqual([
       expect.stringMatching(/^9:5 rule prod-api-keys can never apply: the earlier rule prod-keys \(line 3\) matches every call it matches/),
