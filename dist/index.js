@@ -5011,7 +5011,10 @@ class Requirements {
         for (const entry of policy.grandfathered) {
             if (entry.kind === 'audit') {
                 const sha256 = fileSha256.get(entry.run);
-                if (sha256 === undefined)
+                // Every input's bytes are hashed, runs' too: a run file named as an audit file pins no record (a red team: silent).
+                if (byArtifact.has(entry.run))
+                    this.stale.push({ entry, why: 'it is a run file, not an audit export (a run is grandfathered with run:)' });
+                else if (sha256 === undefined)
                     this.stale.push({ entry, why: 'no audit file of that path was read' });
                 else if (sha256 !== entry.sha256)
                     this.stale.push({ entry, why: `its bytes changed (sha256 ${sha256}, pinned ${entry.sha256}): trust is asked of its records` });

@@ -6,7 +6,8 @@
  * history of unattested runs and unsigned records: warn → baseline → enforce.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
@@ -135,5 +136,19 @@ describe('a rollout on a history of unsigned records: warn → baseline → enfo
     );
     const changed = await verify(dir);
     expect(codes(changed.report)).toEqual(expect.arrayContaining(['error record_untrusted', 'warning grandfather_stale']));
+    // An audit: entry naming a run file, its sha256 right: stale, never silent (a red team).
+    const runs = readdirSync(path.join(dir, '.assay/runs'));
+    const run = `.assay/runs/${runs[0]}`;
+    const sha = createHash('sha256')
+      .update(readFileSync(path.join(dir, run)))
+      .digest('hex');
+    writeFileSync(
+      path.join(dir, POLICY),
+      `${RULES}${trustSection('enforce')}grandfathered:\n  - audit: ${run}\n    sha256: ${sha}\n    reason: wrong kind\n`,
+    );
+    const misnamed = await verify(dir);
+    expect(misnamed.report.findings.find((f) => f.code === 'grandfather_stale' && f.message.includes(run))?.message).toMatch(
+      /it is a run file, not an audit export \(a run is grandfathered with run:\); this entry grandfathers nothing/,
+    );
   });
 });
