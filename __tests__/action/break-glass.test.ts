@@ -61,7 +61,7 @@ describe('exceptions a pull request adds apply now to what is already on the bas
     const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed');
     expect(changed?.severity).toBe('warning');
     expect(changed?.message).toMatch(
-      /1 call\(s\) of prod-keys: under the base's policy: unmet; under this pull request's policy: excepted; it loosens the policy: a reviewer must approve it/,
+      /the exceptions and grandfathered entries it adds apply now to what the base already holds; its effect on this corpus: 1 call\(s\) of prod-keys: under the base's policy: unmet; under this pull request's policy: excepted; it loosens the policy: a reviewer must approve it/,
     );
     expect(r.outputs['result']).toBe('pass');
   });
