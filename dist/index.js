@@ -6620,20 +6620,27 @@ function readClaim(decision) {
 
 
 
-/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
-const LABELS = 32;
-function labelsOf(actionClass, target) {
-    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.Gv)(target))
+/**
+ * Labels: what a policy rule's target fields match when the call has no subject (docs/policy.md §3:
+ * "a plain field matches when the call's target has that field as a string"). For a class outside
+ * the binding table, every string member of action.target (the reader's limits bound how many: a cap
+ * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
+ * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields that
+ * are strings (a red team: such a call escaped every rule that names a target field). Else null.
+ */
+function labelsOf(actionClass, target, subject) {
+    if (typeof actionClass !== 'string' || !(0,core_json/* isObject */.Gv)(target))
+        return null;
+    const bound = boundFields(actionClass);
+    if (bound && subject)
         return null;
     const out = {};
-    let n = 0;
-    for (const field of Object.keys(target)) {
-        const value = target[field];
-        if (typeof value !== 'string')
+    for (const field of bound ?? Object.keys(target)) {
+        if (!(0,core_json/* hasOwn */.$3)(target, field))
             continue;
-        if (++n > LABELS)
-            break;
-        out[field] = value;
+        const value = target[field];
+        if (typeof value === 'string')
+            out[field] = value;
     }
     return out;
 }
@@ -6648,18 +6655,19 @@ function prepareDecision(loc, index, decision, time = null) {
     const target = (0,core_json/* isObject */.Gv)(action) ? action['target'] : undefined;
     const given = (0,core_json/* isObject */.Gv)(target) && (0,core_json/* hasOwn */.$3)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
+    const projection = project(decision);
     return {
         loc,
         index,
         tool: (0,core_json/* isObject */.Gv)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
-        projection: project(decision),
+        projection,
         actionClass: (0,core_json/* isObject */.Gv)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
         verb: (0,core_json/* isObject */.Gv)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
         denied: (0,core_json/* isObject */.Gv)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
-        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target),
+        labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
         time,
     };
 }

@@ -19,6 +19,7 @@ import { keyIdOf } from '../../src/trust/keys.js';
 import {
   addKey,
   coverageStatement,
+  decision,
   deployKey,
   getKey,
   json,
@@ -325,6 +326,25 @@ describe('a newcomer’s mistakes (policy.md §11)', () => {
     expect(r.stderr).toContain(
       `no policy file at .github/receipt-gate.yml, but ${near} exists: move it to .github/receipt-gate.yml, or name it with --policy ${near}`,
     );
+  });
+
+  it('a call with no subject is still matched by its target fields: a table class without a verb, a class outside the table with many fields (a red team: both escaped the rule)', async () => {
+    const noVerb = prod('k1') as { action: { verb?: unknown } };
+    delete noVerb.action.verb;
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([noVerb])), [POLICY]: RULE });
+    const r = await verify(dir);
+    expect(r.code).toBe(1);
+    expect(r.report.calls[0]).toMatchObject({ rule: 'prod-keys', required_level: 'verified' });
+    expect(codes(r.report)).toContain('error policy_unmet');
+    // A class outside the table: a field after 40 others still matches.
+    const target: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) target[`f${i}`] = 'x';
+    target['env'] = 'prod';
+    const misc = decision({ tool: 'deploy', verb: 'run', resourceType: 'misc_deploy', target });
+    const rule = 'version: 1\nrules:\n  - name: prod-misc\n    match: {class: misc_deploy, target: {env: prod}}\n    require: verified\n';
+    const many = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([misc])), [POLICY]: rule }));
+    expect(many.report.calls[0]).toMatchObject({ rule: 'prod-misc', required_level: 'verified' });
+    expect(many.code).toBe(1);
   });
 
   it('15: a / in a repo or owner glob and a rule shadowed by an earlier one are policy_invalid; rule_unused guesses no misspelling when none is near', async () => {

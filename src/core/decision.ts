@@ -9,17 +9,23 @@ import type { DecisionInput } from './model.js';
 import { boundFields, project } from './projection.js';
 import type { Instant } from './time.js';
 
-/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
-const LABELS = 32;
-function labelsOf(actionClass: unknown, target: unknown): JsonObject | null {
-  if (typeof actionClass !== 'string' || boundFields(actionClass) || !isObject(target)) return null;
+/**
+ * Labels: what a policy rule's target fields match when the call has no subject (docs/policy.md §3:
+ * "a plain field matches when the call's target has that field as a string"). For a class outside
+ * the binding table, every string member of action.target (the reader's limits bound how many: a cap
+ * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
+ * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields that
+ * are strings (a red team: such a call escaped every rule that names a target field). Else null.
+ */
+function labelsOf(actionClass: unknown, target: unknown, subject: boolean): JsonObject | null {
+  if (typeof actionClass !== 'string' || !isObject(target)) return null;
+  const bound = boundFields(actionClass);
+  if (bound && subject) return null;
   const out: { [field: string]: string } = {};
-  let n = 0;
-  for (const field of Object.keys(target)) {
+  for (const field of bound ?? Object.keys(target)) {
+    if (!hasOwn(target, field)) continue;
     const value = target[field];
-    if (typeof value !== 'string') continue;
-    if (++n > LABELS) break;
-    out[field] = value;
+    if (typeof value === 'string') out[field] = value;
   }
   return out;
 }
@@ -35,18 +41,19 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
   const target = isObject(action) ? action['target'] : undefined;
   const given = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
   const response = decision['response'];
+  const projection = project(decision);
   return {
     loc,
     index,
     tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
     claim: readClaim(decision),
-    projection: project(decision),
+    projection,
     actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
     verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
     denied: isObject(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
     provider: given === null || typeof given === 'string' ? given : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',
-    labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target),
+    labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
     time,
   };
 }

@@ -39,7 +39,7 @@ export interface DecisionInput {
   readonly provider: string | null | { readonly invalid: true };
   /** response.status is "success" (what a confirming read needs). */
   readonly succeeded: boolean;
-  /** For a class outside the binding table: action.target's string members (what a policy rule's plain fields match); null otherwise. */
+  /** What a policy rule's target fields match when the call has no subject: action.target's string members (a table class's bound ones); null when it has one. */
   readonly labels: JsonObject | null;
   /** When it was decided, where the format says (a server log line's timestamp, an evidence event's time); null for a decision surface. */
   readonly time: Instant | null;
