@@ -17462,6 +17462,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_3__);
 /* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3491);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2020);
 /* harmony import */ var _read_wire_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2155);
 /* harmony import */ var _report_output_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9045);
 /**
@@ -17481,6 +17482,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
  * from archives the default branch saved, their entries checked against their key (action/cache.ts),
  * and a verdict (`--vsa`) never reads it. A folder that holds an input is a usage error (gate.ts).
  */
+
 
 
 
@@ -17659,7 +17661,8 @@ function cacheText(t, dir) {
         parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
     if (t.unstored > 0)
         parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
-    return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
+    // Files' names are the evidence's: shown, never interpreted (a red team: a name holding a line break and a workflow command).
+    return (0,_core_text_js__WEBPACK_IMPORTED_MODULE_8__/* .visible */ .RK)(`receipt-gate: cache ${dir}: ${parts.join('; ')}`);
 }
 
 
@@ -19414,9 +19417,10 @@ const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${
  * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
  * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
  * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
- * output the runner reads for commands.
+ * output the runner reads for commands. The runner trims what .NET calls white space, which is
+ * JavaScript's plus U+0085 (a red team: `\u0085::stop-commands::` passed as inert).
  */
-const inert = (text) => text.replace(/^(\s*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
+const inert = (text) => text.replace(/^([\s\u0085]*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';

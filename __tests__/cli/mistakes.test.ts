@@ -551,6 +551,23 @@ describe('paths on the command line (§6)', () => {
     expect(inert('x\n::error::y\n  ##[group]z\nok :: fine')).toBe('x\n\\u003a:error::y\n  \\u0023#[group]z\nok :: fine');
     // `##[` anywhere in a line, and `::` after any white space (the runner's own parsing; a red team).
     expect(inert('tool deploy ##[add-mask]acme\n\u00a0::error::x')).toBe('tool deploy \\u0023#[add-mask]acme\n\u00a0\\u003a:error::x');
+    // U+0085 is white space to the runner (.NET's TrimStart), not to JavaScript's \s (a red team: stop-commands through a file name).
+    expect(inert('a\n\u0085::stop-commands::tok')).toBe('a\n\u0085\\u003a:stop-commands::tok');
+    const { cacheText } = await import('../../src/gate/cache.js');
+    const text = cacheText(
+      {
+        files: 1,
+        hits: 0,
+        stored: 0,
+        ignored: 0,
+        firstIgnored: null,
+        unstored: 1,
+        firstUnstored: 'runs/0\n\u0085::notice::PASS\n.tar.gz: refused',
+      },
+      '/c',
+    );
+    expect(text).not.toMatch(/\n/);
+    expect(text).toContain('runs/0\\u000a\\u0085::notice::PASS\\u000a.tar.gz');
     const tool = 'deploy ##[add-mask]acme';
     const runs = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey({ tool })])) });
     for (const format of ['json', 'table']) {

@@ -16373,6 +16373,7 @@ function fromWire(w, rel) {
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -16543,7 +16544,8 @@ function cacheText(t, dir) {
         parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
     if (t.unstored > 0)
         parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
-    return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
+    // Files' names are the evidence's: shown, never interpreted (a red team: a name holding a line break and a workflow command).
+    return (0,core_text/* visible */.RK)(`receipt-gate: cache ${dir}: ${parts.join('; ')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -23034,9 +23036,10 @@ const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${
  * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
  * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
  * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
- * output the runner reads for commands.
+ * output the runner reads for commands. The runner trims what .NET calls white space, which is
+ * JavaScript's plus U+0085 (a red team: `\u0085::stop-commands::` passed as inert).
  */
-const inert = (text) => text.replace(/^(\s*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
+const inert = (text) => text.replace(/^([\s\u0085]*)::/gm, (_, ws) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';

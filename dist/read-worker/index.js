@@ -8854,6 +8854,7 @@ const tempBeside = (file) => path.join(path.dirname(file), `.receipt-gate-${proc
 
 
 
+
 const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
@@ -9024,7 +9025,8 @@ function cacheText(t, dir) {
         parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
     if (t.unstored > 0)
         parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
-    return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
+    // Files' names are the evidence's: shown, never interpreted (a red team: a name holding a line break and a workflow command).
+    return visible(`receipt-gate: cache ${dir}: ${parts.join('; ')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/evidence.ts

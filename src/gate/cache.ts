@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../core/binding.js';
 import { str } from '../core/json.js';
 import type { Result } from '../core/result.js';
+import { visible } from '../core/text.js';
 import type { Beside, Role } from '../read/files.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
 import { type CheckedWire, checkWire } from '../read/wire.js';
@@ -222,5 +223,6 @@ export function cacheText(t: CacheTally, dir: string): string {
   if (t.ignored > 0)
     parts.push(`${t.ignored} entr${t.ignored === 1 ? 'y' : 'ies'} ignored and the file read (the first: ${t.firstIgnored})`);
   if (t.unstored > 0) parts.push(`${t.unstored} not stored (the first: ${t.firstUnstored})`);
-  return `receipt-gate: cache ${dir}: ${parts.join('; ')}`;
+  // Files' names are the evidence's: shown, never interpreted (a red team: a name holding a line break and a workflow command).
+  return visible(`receipt-gate: cache ${dir}: ${parts.join('; ')}`);
 }

@@ -50,10 +50,11 @@ export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.w
  * after any white space (`::error::`, `::add-mask::`) has its first character escaped as \uXXXX, and
  * `##[` (the runner finds that form anywhere in a line) becomes `\u0023#[`. The CLI's output carries
  * names from the evidence (a class, a path, a tool) and runs in a workflow's `run:` step, whose
- * output the runner reads for commands.
+ * output the runner reads for commands. The runner trims what .NET calls white space, which is
+ * JavaScript's plus U+0085 (a red team: `\u0085::stop-commands::` passed as inert).
  */
 export const inert = (text: string): string =>
-  text.replace(/^(\s*)::/gm, (_, ws: string) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
+  text.replace(/^([\s\u0085]*)::/gm, (_, ws: string) => `${ws}\\u003a:`).replaceAll('##[', '\\u0023#[');
 
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 export function where(l: { file: string; line: number; column?: number; member?: string }): string {
