@@ -15460,11 +15460,6 @@ function signedByOnceMerged(given, proposed, head, now) {
     }
     return headUnder(head, { now, signers });
 }
-/** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
-function mentionsSignedBy(given) {
-    const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
-    return texts.some((t) => t?.text.includes('signed-by') ?? false);
-}
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
 function buildSettings(given) {
     // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
@@ -15510,11 +15505,10 @@ function buildSettings(given) {
         keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
         identities: keyless?.signers ? [...keyless.signers.identities] : [],
     };
-    // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
+    // Read again with its signers, always: a key spelt with a YAML escape ("signed\x2Dby") is a signed-by
+    // the text does not show (a red team: a test of the text skipped the check).
     // A base policy valid without its signers is repaired by the head's only when its signers are its own (a trust: section read at the base), never the inputs'.
-    const settled = mentionsSignedBy(g.policy)
-        ? settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true })
-        : peek;
+    const settled = settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true });
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
@@ -15543,7 +15537,7 @@ function buildSettings(given) {
         else if (headTrust.root && merged.trust.trustedRoot)
             headRoot = { ...headTrust.root, at };
     }
-    if (proposed && g.policy.kind === 'pull' && g.policy.head?.text.includes('signed-by') && !(headTrust && 'problem' in headTrust))
+    if (proposed && g.policy.kind === 'pull' && g.policy.head && !(headTrust && 'problem' in headTrust))
         for (const f of signedByOnceMerged(given, proposed, g.policy.head, now))
             reviews.push(f);
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;

@@ -195,6 +195,14 @@ describe('a pull request is judged under the base commit’s policy', () => {
     const invalid = reportOf(r).findings.find((f) => f.code === 'policy_invalid');
     expect(invalid).toMatchObject({ severity: 'error', file: POLICY, line: 6 });
     expect(invalid?.message).toMatch(/is not among the trusted signers configured .*this pull request's policy; it must be valid to merge/);
+    // The key spelt with a YAML escape is the same key (a red team: a test of the text skipped the check).
+    const escaped = await runAction({
+      workspace: workspace({ ...base, [POLICY]: swapped.replace('signed-by:', '"signed\\x2Dby":'), '.github/rg/new.pub.pem': other }),
+      base,
+    });
+    expect(reportOf(escaped).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /is not among the trusted signers configured/,
+    );
     // A head that drops its trust: section falls back to the inputs, which give no key here.
     const dropped = keyed.replace(/trust:\n.*\n$/, '');
     const none = await runAction({ workspace: workspace({ ...base, [POLICY]: dropped }), base });

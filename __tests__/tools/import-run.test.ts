@@ -717,6 +717,11 @@ const SPANS: readonly [string, string, Expected][] = [
     },
   ]),
   [
+    'a line holding spans under another key beside resourceSpans: refused (a red team on the fix)',
+    line({ resourceSpans: [], resource_spans: [{ scopeSpans: [] }] }),
+    { refuses: /in\.jsonl:1:1: the line holds "resource_spans" beside its lists, which OTLP JSON does not give/ },
+  ],
+  [
     'a scope holding another key than scope, schemaUrl and spans: refused',
     line({ resourceSpans: [{ scopeSpans: [{ scope: {}, span: [] }] }] }),
     { refuses: /scopeSpans\[\] holds "span", which OTLP JSON does not give there \(its list is spans\)/ },
@@ -1019,6 +1024,14 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } }),
       { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know \(_schema "rpc-message\/v3"/ },
     ],
+    ...[
+      [{ id: 1, method: 'tools/call', params: { name: 'create_issue' } }],
+      { id: 1, method: 'tools/call', params: { name: 'create_issue' } },
+    ].map((payload): [string, string, Expected] => [
+      `a ${Array.isArray(payload) ? 'batch' : 'message without jsonrpc'} under an unknown schema: refused (a red team on the fix)`,
+      line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', payload }),
+      { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know/ },
+    ]),
     [
       'a v1 line typed "request" carrying a JSON-RPC message: refused',
       line({ type: 'request', direction: 'OUT', server_id: 'github', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } }),

@@ -12487,10 +12487,15 @@ const idOf = (payload) => {
     const id = payload['id'];
     return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
 };
-/** Whether a line carries a JSON-RPC message (a `payload` with `jsonrpc`): one this reader cannot place is refused, never skipped. */
+/**
+ * Whether a line may carry a JSON-RPC message (a `payload` that is a batch, or an object with any
+ * member of one: the v2 lines this reader takes need no `jsonrpc`): one it cannot place is refused,
+ * never skipped (a red team: a batch, and a message without `jsonrpc`, under rpc-message/v3).
+ */
+const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'];
 const carriesRpc = (entry) => {
     const payload = entry['payload'];
-    return (0,core_json/* isObject */.Gv)(payload) && payload['jsonrpc'] !== undefined;
+    return Array.isArray(payload) || ((0,core_json/* isObject */.Gv)(payload) && RPC_MEMBERS.some((m) => payload[m] !== undefined));
 };
 const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';
 /** Requests and responses of one log file, paired as they come. */
@@ -12833,6 +12838,7 @@ function hrTime(given) {
     return fromEpochNanos(`${s}${String(ns).padStart(9, '0')}`);
 }
 /** What OTLP JSON gives beside its list in a resource's and a scope's object (the proto's fields, in JSON's lowerCamelCase). */
+const LINE_KEYS = ['resourceSpans', 'resourceLogs', 'resourceMetrics'];
 const RESOURCE_KEYS = ['resource', 'schemaUrl'];
 const SCOPE_KEYS = ['scope', 'schemaUrl'];
 /** One line of an OTLP JSON file (or of Copilot CLI's file) → its tool calls. */
@@ -12851,6 +12857,13 @@ function telemetryLine(line) {
     const known = ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
     if (!known)
         return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
+    // An OTLP line holds its lists alone: another key beside them (`resource_spans`, an older
+    // collector's `instrumentationLibrarySpans`) would hold spans passed over (a red team).
+    if (typeof line['type'] !== 'string') {
+        const unread = Object.keys(line).filter((k) => !LINE_KEYS.includes(k));
+        if (unread.length > 0)
+            errors.push(`the line holds ${unread.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')} beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics): refused, never passed over`);
+    }
     // Every level of the structure is a list of objects: anything else is said, never skipped. A level
     // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
     // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
@@ -18618,11 +18631,6 @@ function signedByOnceMerged(given, proposed, head, now) {
     }
     return headUnder(head, { now, signers });
 }
-/** Whether any policy text given names a signed-by (the one check that needs the trusted signers). */
-function mentionsSignedBy(given) {
-    const texts = given.kind === 'file' ? [given.file] : given.kind === 'pull' ? [given.base, given.head] : [];
-    return texts.some((t) => t?.text.includes('signed-by') ?? false);
-}
 /** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
 function buildSettings(given) {
     // The policy in effect is read once without its signers (they may come from its own trust: section), then for good.
@@ -18668,11 +18676,10 @@ function buildSettings(given) {
         keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
         identities: keyless?.signers ? [...keyless.signers.identities] : [],
     };
-    // Signers matter only to a rule's signed-by: a file that names none reads the same a second time.
+    // Read again with its signers, always: a key spelt with a YAML escape ("signed\x2Dby") is a signed-by
+    // the text does not show (a red team: a test of the text skipped the check).
     // A base policy valid without its signers is repaired by the head's only when its signers are its own (a trust: section read at the base), never the inputs'.
-    const settled = mentionsSignedBy(g.policy)
-        ? settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true })
-        : peek;
+    const settled = settlePolicy(g.policy, { now, signers }, { open: fileTrust !== null || peek.repaired === true });
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new types_UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
@@ -18701,7 +18708,7 @@ function buildSettings(given) {
         else if (headTrust.root && merged.trust.trustedRoot)
             headRoot = { ...headTrust.root, at };
     }
-    if (proposed && g.policy.kind === 'pull' && g.policy.head?.text.includes('signed-by') && !(headTrust && 'problem' in headTrust))
+    if (proposed && g.policy.kind === 'pull' && g.policy.head && !(headTrust && 'problem' in headTrust))
         for (const f of signedByOnceMerged(given, proposed, g.policy.head, now))
             reviews.push(f);
     const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;

@@ -34,10 +34,15 @@ const idOf = (payload: JsonObject): string | null => {
   return typeof id === 'string' ? `s:${id}` : typeof id === 'number' && Number.isFinite(id) ? `n:${id}` : null;
 };
 
-/** Whether a line carries a JSON-RPC message (a `payload` with `jsonrpc`): one this reader cannot place is refused, never skipped. */
+/**
+ * Whether a line may carry a JSON-RPC message (a `payload` that is a batch, or an object with any
+ * member of one: the v2 lines this reader takes need no `jsonrpc`): one it cannot place is refused,
+ * never skipped (a red team: a batch, and a message without `jsonrpc`, under rpc-message/v3).
+ */
+const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'] as const;
 const carriesRpc = (entry: JsonObject): boolean => {
   const payload = entry['payload'];
-  return isObject(payload) && payload['jsonrpc'] !== undefined;
+  return Array.isArray(payload) || (isObject(payload) && RPC_MEMBERS.some((m) => payload[m] !== undefined));
 };
 
 const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';

@@ -235,6 +235,7 @@ function hrTime(given: unknown): Instant | null {
 }
 
 /** What OTLP JSON gives beside its list in a resource's and a scope's object (the proto's fields, in JSON's lowerCamelCase). */
+const LINE_KEYS = ['resourceSpans', 'resourceLogs', 'resourceMetrics'] as const;
 const RESOURCE_KEYS = ['resource', 'schemaUrl'] as const;
 const SCOPE_KEYS = ['scope', 'schemaUrl'] as const;
 
@@ -252,6 +253,15 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
   if (!known)
     return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
+  // An OTLP line holds its lists alone: another key beside them (`resource_spans`, an older
+  // collector's `instrumentationLibrarySpans`) would hold spans passed over (a red team).
+  if (typeof line['type'] !== 'string') {
+    const unread = Object.keys(line).filter((k) => !LINE_KEYS.includes(k as (typeof LINE_KEYS)[number]));
+    if (unread.length > 0)
+      errors.push(
+        `the line holds ${unread.map((k) => JSON.stringify(quote(k, 60))).join(', ')} beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics): refused, never passed over`,
+      );
+  }
   // Every level of the structure is a list of objects: anything else is said, never skipped. A level
   // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
   // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
