@@ -1159,6 +1159,16 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
           { structuredContent: { commit: { sha: SHA } } },
         ],
         ['delete_file', { owner: 'acme', repo: 'web', path: 'a.txt', branch: 'main' }, { structuredContent: { commit: { sha: SHA } } }],
+        // The granular tools (a red team on the fix).
+        ['update_issue_state', { owner: 'acme', repo: 'web', issue_number: 4, state: 'closed' }, { content: [] }],
+        ['update_pull_request_state', { owner: 'acme', repo: 'web', pullNumber: 9, state: 'closed' }, { content: [] }],
+        ['update_issue_labels', { owner: 'acme', repo: 'web', issue_number: 4, labels: ['bug', 'p1'] }, { content: [] }],
+        [
+          'create_branch',
+          { owner: 'acme', repo: 'web', branch: 'x' },
+          { structuredContent: { ref: 'refs/heads/x', object: { sha: SHA } } },
+        ],
+        ['update_pull_request_branch', { owner: 'acme', repo: 'web', pullNumber: 9 }, { content: [] }],
       ]
         .map(
           ([name, a, result], i) =>
@@ -1174,6 +1184,11 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
             ['update_pull_request', null, true],
             ['create_or_update_file', null, true],
             ['delete_file', null, true],
+            ['update_issue_state', ['github_issue', 'close', { owner: 'acme', repo: 'web', number: 4 }], true],
+            ['update_pull_request_state', ['github_pull_request', 'close', { owner: 'acme', repo: 'web', number: 9 }], true],
+            ['update_issue_labels', null, true],
+            ['create_branch', ['github_branch_push', 'push', { owner: 'acme', repo: 'web', ref: 'refs/heads/x', after: SHA }], true],
+            ['update_pull_request_branch', null, true],
           ]),
       },
     ],
