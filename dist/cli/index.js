@@ -13893,37 +13893,52 @@ function ruleEffects(report) {
     return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule));
 }
 const key = (c) => `${c.artifact}\u0000${c.index}`;
-/** What a policy's change is said of for records: their line of the change list, never a rule's name. */
-const RECORDS = '(records)';
+/** What a policy's change is said of beside calls (records, coverage statements, runs): their lines of the change list, never a rule's name. */
+const ITEMS = { '(records)': 'record', '(statements)': 'coverage statement', '(runs)': 'run' };
+const isItems = (rule) => rule === '(records)' || rule === '(statements)' || rule === '(runs)';
 const PASSES = 'passes';
 const at = (x) => `${x.file}\u0000${x.line}\u0000${x.column}`;
-/** Each record's verdict in a report: the code of the first error found at its place, or `passes`. */
-function recordStatus(report) {
+/** Each record's, coverage statement's and run's verdict in a report: the code of the first error found at its place (a run's: its first line), or `passes`. */
+function itemStatus(report) {
     const failing = new Map();
     for (const f of report.findings)
         if (f.severity === 'error' && f.input === undefined && !failing.has(at(f)))
             failing.set(at(f), f.code);
-    return new Map(report.records.map((r) => [at(r), failing.get(at(r)) ?? PASSES]));
+    const out = new Map();
+    const put = (kind, place) => out.set(place, { kind, status: failing.get(place) ?? PASSES });
+    for (const r of report.records)
+        put('(records)', at(r));
+    for (const s of report.coverage)
+        put('(statements)', at(s));
+    for (const r of report.runs)
+        put('(runs)', at({ file: r.artifact, line: 1, column: 1 }));
+    return out;
 }
-/** The records whose verdict changes from `before` to `after` (a `pending` added, a grandfathered audit file, a trust section), one line per change. */
-function recordChanges(before, after) {
-    const was = recordStatus(before);
+/**
+ * The records, coverage statements and runs whose verdict changes from `before` to `after` (a
+ * `pending` added, a grandfathered audit file or run, a trust section), one line per change.
+ */
+function itemChanges(before, after) {
+    const was = itemStatus(before);
     const counted = new Map();
-    for (const [place, to] of recordStatus(after)) {
-        const from = was.get(place) ?? PASSES;
+    for (const [place, { kind, status: to }] of itemStatus(after)) {
+        const from = was.get(place)?.status ?? PASSES;
         if (from === to)
             continue;
-        const id = `${from}\u0000${to}`;
-        counted.set(id, { rule: RECORDS, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
+        const id = `${kind}\u0000${from}\u0000${to}`;
+        counted.set(id, { rule: kind, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
     }
     return [...counted.values()];
 }
 /**
- * The calls, then the records, whose verdict changes from `before` to `after` (two reports of the
+ * The calls, then the records, coverage statements and runs, whose verdict changes from `before` to `after` (two reports of the
  * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
  */
 function changes(before, after) {
-    return [...callChanges(before, after), ...recordChanges(before, after).sort((a, b) => (0,core_text/* cmp */.r2)(a.from, b.from) || (0,core_text/* cmp */.r2)(a.to, b.to))];
+    return [
+        ...callChanges(before, after),
+        ...itemChanges(before, after).sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule) || (0,core_text/* cmp */.r2)(a.from, b.from) || (0,core_text/* cmp */.r2)(a.to, b.to)),
+    ];
 }
 function callChanges(before, after) {
     const was = new Map(before.calls.map((c) => [key(c), c]));
@@ -13948,16 +13963,16 @@ function callChanges(before, after) {
  */
 function changesText(list, names, max = 6) {
     if (list.length === 0)
-        return 'no call or record changes verdict';
+        return 'no call, record, statement or run changes verdict';
     const shown = list
         .slice(0, max)
-        .map((c) => `${c.rule === RECORDS ? `${c.calls} record(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
+        .map((c) => `${isItems(c.rule) ? `${c.calls} ${ITEMS[c.rule]}(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`);
     return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
 /** A pull request's change, as the finding and the summary name its two sides. */
 const PULL_CHANGE = { before: "the base's policy", after: "this pull request's policy" };
 /** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
-const loosens = (list) => list.some((c) => (c.rule === RECORDS ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
+const loosens = (list) => list.some((c) => (isItems(c.rule) ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
 const callRef = (c) => ({ artifact: c.run.artifact, index: c.input.index, line: c.input.loc.line, order: c.order });

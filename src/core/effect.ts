@@ -54,38 +54,51 @@ export function ruleEffects(report: Report): RuleEffect[] {
 
 const key = (c: CallReport): string => `${c.artifact}\u0000${c.index}`;
 
-/** What a policy's change is said of for records: their line of the change list, never a rule's name. */
-const RECORDS = '(records)';
+/** What a policy's change is said of beside calls (records, coverage statements, runs): their lines of the change list, never a rule's name. */
+const ITEMS = { '(records)': 'record', '(statements)': 'coverage statement', '(runs)': 'run' } as const;
+type Items = keyof typeof ITEMS;
+const isItems = (rule: string): rule is Items => rule === '(records)' || rule === '(statements)' || rule === '(runs)';
 const PASSES = 'passes';
 const at = (x: { readonly file: string; readonly line: number; readonly column: number }): string =>
   `${x.file}\u0000${x.line}\u0000${x.column}`;
 
-/** Each record's verdict in a report: the code of the first error found at its place, or `passes`. */
-function recordStatus(report: Report): Map<string, string> {
+/** Each record's, coverage statement's and run's verdict in a report: the code of the first error found at its place (a run's: its first line), or `passes`. */
+function itemStatus(report: Report): Map<string, { readonly kind: Items; readonly status: string }> {
   const failing = new Map<string, string>();
   for (const f of report.findings) if (f.severity === 'error' && f.input === undefined && !failing.has(at(f))) failing.set(at(f), f.code);
-  return new Map(report.records.map((r) => [at(r), failing.get(at(r)) ?? PASSES]));
+  const out = new Map<string, { readonly kind: Items; readonly status: string }>();
+  const put = (kind: Items, place: string) => out.set(place, { kind, status: failing.get(place) ?? PASSES });
+  for (const r of report.records) put('(records)', at(r));
+  for (const s of report.coverage) put('(statements)', at(s));
+  for (const r of report.runs) put('(runs)', at({ file: r.artifact, line: 1, column: 1 }));
+  return out;
 }
 
-/** The records whose verdict changes from `before` to `after` (a `pending` added, a grandfathered audit file, a trust section), one line per change. */
-function recordChanges(before: Report, after: Report): PolicyChange[] {
-  const was = recordStatus(before);
+/**
+ * The records, coverage statements and runs whose verdict changes from `before` to `after` (a
+ * `pending` added, a grandfathered audit file or run, a trust section), one line per change.
+ */
+function itemChanges(before: Report, after: Report): PolicyChange[] {
+  const was = itemStatus(before);
   const counted = new Map<string, PolicyChange>();
-  for (const [place, to] of recordStatus(after)) {
-    const from = was.get(place) ?? PASSES;
+  for (const [place, { kind, status: to }] of itemStatus(after)) {
+    const from = was.get(place)?.status ?? PASSES;
     if (from === to) continue;
-    const id = `${from}\u0000${to}`;
-    counted.set(id, { rule: RECORDS, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
+    const id = `${kind}\u0000${from}\u0000${to}`;
+    counted.set(id, { rule: kind, from, to, calls: (counted.get(id)?.calls ?? 0) + 1 });
   }
   return [...counted.values()];
 }
 
 /**
- * The calls, then the records, whose verdict changes from `before` to `after` (two reports of the
+ * The calls, then the records, coverage statements and runs, whose verdict changes from `before` to `after` (two reports of the
  * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
  */
 export function changes(before: Report, after: Report): PolicyChange[] {
-  return [...callChanges(before, after), ...recordChanges(before, after).sort((a, b) => cmp(a.from, b.from) || cmp(a.to, b.to))];
+  return [
+    ...callChanges(before, after),
+    ...itemChanges(before, after).sort((a, b) => cmp(a.rule, b.rule) || cmp(a.from, b.from) || cmp(a.to, b.to)),
+  ];
 }
 
 function callChanges(before: Report, after: Report): PolicyChange[] {
@@ -116,12 +129,12 @@ export interface ChangeNames {
  * --against`) says it in one direction: from the policy in effect to the one proposed.
  */
 export function changesText(list: readonly PolicyChange[], names: ChangeNames, max = 6): string {
-  if (list.length === 0) return 'no call or record changes verdict';
+  if (list.length === 0) return 'no call, record, statement or run changes verdict';
   const shown = list
     .slice(0, max)
     .map(
       (c) =>
-        `${c.rule === RECORDS ? `${c.calls} record(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`,
+        `${isItems(c.rule) ? `${c.calls} ${ITEMS[c.rule]}(s)` : `${c.calls} call(s) of ${c.rule}`}: under ${names.before}: ${c.from}; under ${names.after}: ${c.to}`,
     );
   return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
 }
@@ -131,4 +144,4 @@ export const PULL_CHANGE: ChangeNames = { before: "the base's policy", after: "t
 
 /** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
 export const loosens = (list: readonly PolicyChange[]): boolean =>
-  list.some((c) => (c.rule === RECORDS ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
+  list.some((c) => (isItems(c.rule) ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
