@@ -171,6 +171,7 @@ function unmatchedIndex(
   }
   let byDigest: Map<string, Call[]> | null = null;
   let nearest: NearestCalls | null = null;
+  const sameSubject = new Map<string, Unmatched & { readonly kind: 'same_subject' }>();
   /** The nearest-call index, asked about every unbound record that no call matches by digest. */
   const nearestFor = (index: ReadonlyMap<string, Call[]>): NearestCalls => {
     const queries: NearestQuery[] = [];
@@ -190,6 +191,9 @@ function unmatchedIndex(
     }
     const digest = record.input.record.binding_digest;
     const same = byDigest.get(digest);
+    // One answer per subject and provider (the allocation is done): many records of one subject read its calls once (a red team: quadratic).
+    const known = same ? sameSubject.get(`${digest}\u0000${record.input.record.provider}`) : undefined;
+    if (known) return known;
     if (same) {
       let otherProvider: (Call & { eligibility: { ok: true } }) | null = null;
       let ineligible: (Call & { eligibility: { ok: false } }) | null = null;
@@ -201,7 +205,9 @@ function unmatchedIndex(
         else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== record.input.record.provider)
           otherProvider ??= c;
       }
-      return { kind: 'same_subject', otherProvider, ineligible, verified };
+      const found = { kind: 'same_subject' as const, otherProvider, ineligible, verified };
+      sameSubject.set(`${digest}\u0000${record.input.record.provider}`, found);
+      return found;
     }
     const { action_class, verb, target } = record.input.record.subject;
     // A record whose target carries more than the bound fields may still equal a call on all of them.
