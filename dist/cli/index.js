@@ -14942,11 +14942,18 @@ function allocate(claimants, records) {
     records.forEach((record, i) => {
         if (!isUsable(record))
             return;
-        let b = buckets.get(record.check.recomputed);
-        if (!b)
-            buckets.set(record.check.recomputed, (b = { all: { recs: [], next: 0 }, byProvider: new Map() }));
-        b.all.recs.push(i);
         const provider = record.input.record.provider;
+        const b = buckets.get(record.check.recomputed);
+        if (!b) {
+            buckets.set(record.check.recomputed, { all: { recs: [i], next: 0 }, provider, byProvider: null });
+            return;
+        }
+        b.all.recs.push(i);
+        if (b.byProvider === null && provider === b.provider)
+            return;
+        if (b.byProvider === null) {
+            b.byProvider = new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
+        }
         const p = b.byProvider.get(provider);
         if (p)
             p.recs.push(i);
@@ -14957,7 +14964,11 @@ function allocate(claimants, records) {
     const out = new Array(claimants.length);
     const serve = (claimant, k) => {
         const bucket = buckets.get(claimant.digest);
-        const list = claimant.provider === null ? bucket?.all : bucket?.byProvider.get(claimant.provider);
+        const list = claimant.provider === null || bucket?.byProvider === null
+            ? bucket && (claimant.provider === null || claimant.provider === bucket.provider)
+                ? bucket.all
+                : undefined
+            : bucket?.byProvider.get(claimant.provider);
         if (!list)
             return;
         // Records before `next` are all used: skip them once, not once per call; the first unused one is the call's.

@@ -27,14 +27,23 @@ export function allocate(claimants: readonly Claimant[], records: readonly Check
   // one byte per record). Each list keeps a cursor past its used records: a call naming a provider
   // reads its provider's list only (a red team: calls naming a provider no record carries rescanned
   // the whole digest's list each, quadratic), a call naming none the digest's whole list.
+  // A subject's records almost always name one provider: the lists by provider are made only for one that holds two.
   type List = { readonly recs: number[]; next: number };
-  const buckets = new Map<string, { readonly all: List; readonly byProvider: Map<string, List> }>();
+  type Bucket = { readonly all: List; readonly provider: string; byProvider: Map<string, List> | null };
+  const buckets = new Map<string, Bucket>();
   records.forEach((record, i) => {
     if (!isUsable(record)) return;
-    let b = buckets.get(record.check.recomputed);
-    if (!b) buckets.set(record.check.recomputed, (b = { all: { recs: [], next: 0 }, byProvider: new Map() }));
-    b.all.recs.push(i);
     const provider = record.input.record.provider;
+    const b = buckets.get(record.check.recomputed);
+    if (!b) {
+      buckets.set(record.check.recomputed, { all: { recs: [i], next: 0 }, provider, byProvider: null });
+      return;
+    }
+    b.all.recs.push(i);
+    if (b.byProvider === null && provider === b.provider) return;
+    if (b.byProvider === null) {
+      b.byProvider = new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
+    }
     const p = b.byProvider.get(provider);
     if (p) p.recs.push(i);
     else b.byProvider.set(provider, { recs: [i], next: 0 });
@@ -43,7 +52,12 @@ export function allocate(claimants: readonly Claimant[], records: readonly Check
   const out: (UsableRecord | undefined)[] = new Array(claimants.length);
   const serve = (claimant: Claimant, k: number): void => {
     const bucket = buckets.get(claimant.digest);
-    const list = claimant.provider === null ? bucket?.all : bucket?.byProvider.get(claimant.provider);
+    const list =
+      claimant.provider === null || bucket?.byProvider === null
+        ? bucket && (claimant.provider === null || claimant.provider === bucket.provider)
+          ? bucket.all
+          : undefined
+        : bucket?.byProvider.get(claimant.provider);
     if (!list) return;
     // Records before `next` are all used: skip them once, not once per call; the first unused one is the call's.
     while (list.next < list.recs.length && used[list.recs[list.next] as number] === 1) list.next++;
