@@ -12857,22 +12857,20 @@ function telemetryLine(line) {
     const known = ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
     if (!known)
         return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-    // An OTLP line holds its lists alone: another key beside them (`resource_spans`, an older
-    // collector's `instrumentationLibrarySpans`) would hold spans passed over (a red team).
-    if (typeof line['type'] !== 'string') {
-        const unread = Object.keys(line).filter((k) => !LINE_KEYS.includes(k));
-        if (unread.length > 0)
-            errors.push(`the line holds ${unread.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')} beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics): refused, never passed over`);
-    }
-    // Every level of the structure is a list of objects: anything else is said, never skipped. A level
-    // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
-    // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
-    const each = (value, key, where, known = []) => {
-        if (known.length > 0 && (0,core_json/* isObject */.Gv)(value)) {
-            const unread = Object.keys(value).filter((k) => k !== key && !known.includes(k));
-            if (unread.length > 0)
-                errors.push(`${where} holds ${unread.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')}, which OTLP JSON does not give there (its list is ${key}): refused, never passed over`);
-        }
+    // A level holding a key OTLP JSON does not give there (`resource_spans` beside the line's lists, an
+    // older collector's `instrumentationLibrarySpans`, a `scope_spans` spelled as in the proto) is
+    // refused: its spans would be passed over (a red team).
+    const unread = (value, known, where, why) => {
+        const keys = Object.keys(value).filter((k) => !known.includes(k));
+        if (keys.length > 0)
+            errors.push(`${where} holds ${keys.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')}${why}: refused, never passed over`);
+    };
+    if (typeof line['type'] !== 'string')
+        unread(line, LINE_KEYS, 'the line', ' beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics)');
+    // Every level of the structure is a list of objects: anything else is said, never skipped.
+    const each = (value, key, where, known = null) => {
+        if (known !== null && (0,core_json/* isObject */.Gv)(value))
+            unread(value, [key, ...known], where, `, which OTLP JSON does not give there (its list is ${key})`);
         const got = (0,core_json/* isObject */.Gv)(value) ? value[key] : undefined;
         if (got === undefined)
             return [];
@@ -13932,7 +13930,7 @@ function itemChanges(before, after) {
 }
 /**
  * The calls, then the records, coverage statements and runs, whose verdict changes from `before` to `after` (two reports of the
- * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
+ * same evidence; docs/policy.md §11: "any call or record"). The line of records, statements or runs counts them in `calls`.
  */
 function changes(before, after) {
     return [
@@ -13971,7 +13969,7 @@ function changesText(list, names, max = 6) {
 }
 /** A pull request's change, as the finding and the summary name its two sides. */
 const PULL_CHANGE = { before: "the base's policy", after: "this pull request's policy" };
-/** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
+/** Whether a change turns any call, record, statement or run from failing to passing (a loosening: a warning, docs/policy.md §11). */
 const loosens = (list) => list.some((c) => (isItems(c.rule) ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
@@ -14951,9 +14949,8 @@ function allocate(claimants, records) {
         b.all.recs.push(i);
         if (b.byProvider === null && provider === b.provider)
             return;
-        if (b.byProvider === null) {
-            b.byProvider = new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
-        }
+        // The first record of another provider: the lists by provider begin, with the records so far (all of the first).
+        b.byProvider ??= new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
         const p = b.byProvider.get(provider);
         if (p)
             p.recs.push(i);
@@ -14962,13 +14959,17 @@ function allocate(claimants, records) {
     });
     const used = new Uint8Array(records.length);
     const out = new Array(claimants.length);
+    /** The records a claimant may take: every one of its subject's, or those of the provider it names. */
+    const listOf = (claimant) => {
+        const b = buckets.get(claimant.digest);
+        if (!b || claimant.provider === null)
+            return b?.all;
+        if (b.byProvider !== null)
+            return b.byProvider.get(claimant.provider);
+        return claimant.provider === b.provider ? b.all : undefined;
+    };
     const serve = (claimant, k) => {
-        const bucket = buckets.get(claimant.digest);
-        const list = claimant.provider === null || bucket?.byProvider === null
-            ? bucket && (claimant.provider === null || claimant.provider === bucket.provider)
-                ? bucket.all
-                : undefined
-            : bucket?.byProvider.get(claimant.provider);
+        const list = listOf(claimant);
         if (!list)
             return;
         // Records before `next` are all used: skip them once, not once per call; the first unused one is the call's.
@@ -15335,11 +15336,12 @@ function unmatchedIndex(calls, allocated, unbound) {
         }
         const digest = record.input.record.binding_digest;
         const same = byDigest.get(digest);
-        // One answer per subject and provider (the allocation is done): many records of one subject read its calls once (a red team: quadratic).
-        const known = same ? sameSubject.get(`${digest}\u0000${record.input.record.provider}`) : undefined;
-        if (known)
-            return known;
         if (same) {
+            // One answer per subject and provider (the allocation is done): many records of one subject read its calls once (a red team: quadratic).
+            const key = `${digest}\u0000${record.input.record.provider}`;
+            const known = sameSubject.get(key);
+            if (known)
+                return known;
             let otherProvider = null;
             let ineligible = null;
             let verified = null;
@@ -15353,7 +15355,7 @@ function unmatchedIndex(calls, allocated, unbound) {
                     otherProvider ??= c;
             }
             const found = { kind: 'same_subject', otherProvider, ineligible, verified };
-            sameSubject.set(`${digest}\u0000${record.input.record.provider}`, found);
+            sameSubject.set(key, found);
             return found;
         }
         const { action_class, verb, target } = record.input.record.subject;
@@ -17751,8 +17753,8 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
 function withEffect(report, from, underHead) {
     const list = changes(from, underHead);
     // Break-glass entries applied now (the base's policy with them is not the base's own): said, so "the base's policy applies here" is not the whole story.
-    const now = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
-    const effect = `${now}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
+    const applied = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
+    const effect = `${applied}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
     const source = underHead.policy.source;
     // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
     const loose = loosens(list);

@@ -41,23 +41,23 @@ export function allocate(claimants: readonly Claimant[], records: readonly Check
     }
     b.all.recs.push(i);
     if (b.byProvider === null && provider === b.provider) return;
-    if (b.byProvider === null) {
-      b.byProvider = new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
-    }
+    // The first record of another provider: the lists by provider begin, with the records so far (all of the first).
+    b.byProvider ??= new Map([[b.provider, { recs: b.all.recs.slice(0, -1), next: 0 }]]);
     const p = b.byProvider.get(provider);
     if (p) p.recs.push(i);
     else b.byProvider.set(provider, { recs: [i], next: 0 });
   });
   const used = new Uint8Array(records.length);
   const out: (UsableRecord | undefined)[] = new Array(claimants.length);
+  /** The records a claimant may take: every one of its subject's, or those of the provider it names. */
+  const listOf = (claimant: Claimant): List | undefined => {
+    const b = buckets.get(claimant.digest);
+    if (!b || claimant.provider === null) return b?.all;
+    if (b.byProvider !== null) return b.byProvider.get(claimant.provider);
+    return claimant.provider === b.provider ? b.all : undefined;
+  };
   const serve = (claimant: Claimant, k: number): void => {
-    const bucket = buckets.get(claimant.digest);
-    const list =
-      claimant.provider === null || bucket?.byProvider === null
-        ? bucket && (claimant.provider === null || claimant.provider === bucket.provider)
-          ? bucket.all
-          : undefined
-        : bucket?.byProvider.get(claimant.provider);
+    const list = listOf(claimant);
     if (!list) return;
     // Records before `next` are all used: skip them once, not once per call; the first unused one is the call's.
     while (list.next < list.recs.length && used[list.recs[list.next] as number] === 1) list.next++;

@@ -191,10 +191,11 @@ function unmatchedIndex(
     }
     const digest = record.input.record.binding_digest;
     const same = byDigest.get(digest);
-    // One answer per subject and provider (the allocation is done): many records of one subject read its calls once (a red team: quadratic).
-    const known = same ? sameSubject.get(`${digest}\u0000${record.input.record.provider}`) : undefined;
-    if (known) return known;
     if (same) {
+      // One answer per subject and provider (the allocation is done): many records of one subject read its calls once (a red team: quadratic).
+      const key = `${digest}\u0000${record.input.record.provider}`;
+      const known = sameSubject.get(key);
+      if (known) return known;
       let otherProvider: (Call & { eligibility: { ok: true } }) | null = null;
       let ineligible: (Call & { eligibility: { ok: false } }) | null = null;
       let verified: { call: Call; record: UsableRecord } | null = null;
@@ -206,7 +207,7 @@ function unmatchedIndex(
           otherProvider ??= c;
       }
       const found = { kind: 'same_subject' as const, otherProvider, ineligible, verified };
-      sameSubject.set(`${digest}\u0000${record.input.record.provider}`, found);
+      sameSubject.set(key, found);
       return found;
     }
     const { action_class, verb, target } = record.input.record.subject;

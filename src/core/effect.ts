@@ -92,7 +92,7 @@ function itemChanges(before: Report, after: Report): PolicyChange[] {
 
 /**
  * The calls, then the records, coverage statements and runs, whose verdict changes from `before` to `after` (two reports of the
- * same evidence; docs/policy.md §11: "any call or record"). A record's line counts records in `calls`.
+ * same evidence; docs/policy.md §11: "any call or record"). The line of records, statements or runs counts them in `calls`.
  */
 export function changes(before: Report, after: Report): PolicyChange[] {
   return [
@@ -142,6 +142,6 @@ export function changesText(list: readonly PolicyChange[], names: ChangeNames, m
 /** A pull request's change, as the finding and the summary name its two sides. */
 export const PULL_CHANGE: ChangeNames = { before: "the base's policy", after: "this pull request's policy" };
 
-/** Whether a change turns any call or record from failing to passing (a loosening: a warning, docs/policy.md §11). */
+/** Whether a change turns any call, record, statement or run from failing to passing (a loosening: a warning, docs/policy.md §11). */
 export const loosens = (list: readonly PolicyChange[]): boolean =>
   list.some((c) => (isItems(c.rule) ? c.to === PASSES : c.from === 'unmet' && c.to !== 'unmet'));

@@ -466,8 +466,8 @@ export async function runGate(
 function withEffect(report: Report, from: Report, underHead: Report): Report {
   const list = changes(from, underHead);
   // Break-glass entries applied now (the base's policy with them is not the base's own): said, so "the base's policy applies here" is not the whole story.
-  const now = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
-  const effect = `${now}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
+  const applied = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
+  const effect = `${applied}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
   const source = underHead.policy.source;
   // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
   const loose = loosens(list);

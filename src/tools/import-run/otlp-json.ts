@@ -253,26 +253,20 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((k) => Array.isArray(line[k])) || typeof line['type'] === 'string';
   if (!known)
     return { uses, other, errors: ['not an OTLP JSON line (resourceSpans, resourceLogs) nor a Copilot CLI span line ("type": "span")'] };
-  // An OTLP line holds its lists alone: another key beside them (`resource_spans`, an older
-  // collector's `instrumentationLibrarySpans`) would hold spans passed over (a red team).
-  if (typeof line['type'] !== 'string') {
-    const unread = Object.keys(line).filter((k) => !LINE_KEYS.includes(k as (typeof LINE_KEYS)[number]));
-    if (unread.length > 0)
-      errors.push(
-        `the line holds ${unread.map((k) => JSON.stringify(quote(k, 60))).join(', ')} beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics): refused, never passed over`,
-      );
-  }
-  // Every level of the structure is a list of objects: anything else is said, never skipped. A level
-  // holding a key OTLP JSON does not give there (an older collector's `instrumentationLibrarySpans`, a
-  // `scope_spans` spelled as in the proto) is refused: its spans would be passed over (a red team).
-  const each = (value: unknown, key: string, where: string, known: readonly string[] = []): JsonObject[] => {
-    if (known.length > 0 && isObject(value)) {
-      const unread = Object.keys(value).filter((k) => k !== key && !known.includes(k));
-      if (unread.length > 0)
-        errors.push(
-          `${where} holds ${unread.map((k) => JSON.stringify(quote(k, 60))).join(', ')}, which OTLP JSON does not give there (its list is ${key}): refused, never passed over`,
-        );
-    }
+  // A level holding a key OTLP JSON does not give there (`resource_spans` beside the line's lists, an
+  // older collector's `instrumentationLibrarySpans`, a `scope_spans` spelled as in the proto) is
+  // refused: its spans would be passed over (a red team).
+  const unread = (value: JsonObject, known: readonly string[], where: string, why: string): void => {
+    const keys = Object.keys(value).filter((k) => !known.includes(k));
+    if (keys.length > 0)
+      errors.push(`${where} holds ${keys.map((k) => JSON.stringify(quote(k, 60))).join(', ')}${why}: refused, never passed over`);
+  };
+  if (typeof line['type'] !== 'string')
+    unread(line, LINE_KEYS, 'the line', ' beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics)');
+  // Every level of the structure is a list of objects: anything else is said, never skipped.
+  const each = (value: unknown, key: string, where: string, known: readonly string[] | null = null): JsonObject[] => {
+    if (known !== null && isObject(value))
+      unread(value, [key, ...known], where, `, which OTLP JSON does not give there (its list is ${key})`);
     const got = isObject(value) ? value[key] : undefined;
     if (got === undefined) return [];
     if (!Array.isArray(got)) {
