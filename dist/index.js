@@ -3311,8 +3311,11 @@ function parseRfc3339(text, options = {}) {
             return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
         offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    if (s === 60)
+        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
     return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
@@ -14437,6 +14440,17 @@ function parseChoice(name, value, choices) {
         return given;
     throw new UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
+/**
+ * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
+ * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
+ * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ */
+function parseRules(name, value, given) {
+    const rules = parseList(value);
+    if (rules.length === 0 && (given || value.trim() !== ''))
+        throw new UsageError('value', `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`);
+    return rules;
+}
 /** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 function parseList(value) {
     const out = [];
@@ -15879,7 +15893,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         maxLineSize: get('max-line-size'),
         jobs: get('jobs'),
         cache: null,
-        require: parseList(get('require')),
+        require: parseRules('require', get('require'), false),
         // PEM text, typically from a repository variable, so a pull request cannot change it.
         trustedKeys: pem('trusted-keys'),
         requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),

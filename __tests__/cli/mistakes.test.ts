@@ -55,6 +55,13 @@ describe('rules that name nothing are refused (§7)', () => {
       '*=asserted',
     ]);
   });
+  it('--require "" or "," (an unset variable) is a usage error, never a gate that requires nothing (a red team)', async () => {
+    for (const v of ['', ',', ' \n '])
+      expect(await cli(['verify', '-C', workspace(), '--require', v], ROOT)).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(`--require: ${JSON.stringify(v)} names no rule`),
+      });
+  });
 });
 
 describe('findings about inputs are about the input, first, and never at an invented place (§6)', () => {

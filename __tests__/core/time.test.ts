@@ -33,8 +33,16 @@ describe('RFC 3339 times', () => {
     expect(refused(t)).toMatch(why);
   });
 
-  it('a leap second at 23:59 is the next day’s first second; 2024-02-29 exists', () => {
-    expect(compareInstants(ok('2016-12-31T23:59:60Z'), ok('2017-01-01T00:00:00Z'))).toBe(0);
+  it('a leap second at 23:59 is its own day’s last instant, never the next day’s first; 2024-02-29 exists', () => {
+    // A window that ends at the next midnight holds it (a call stamped so escaped such a window).
+    expect(compareInstants(ok('2016-12-31T23:59:60Z'), ok('2017-01-01T00:00:00Z'))).toBe(-1);
+    expect(compareInstants(ok('2016-12-31T23:59:60.5Z'), ok('2017-01-01T00:00:00Z'))).toBe(-1);
+    expect(compareInstants(ok('2016-12-31T23:59:60Z'), ok('2016-12-31T23:59:59.999999999Z'))).toBe(0);
+    expect(compareInstants(ok('2016-12-31T23:59:60.25Z'), ok('2016-12-31T23:59:59.9999999Z'))).toBe(1);
+    expect(compareInstants(ok('2016-12-31T23:59:60.0000000000001Z'), ok('2016-12-31T23:59:59.99999999999Z'))).toBe(1);
+    // Written back (a verdict's verified_at, a report's times) as RFC 3339 without a second 60.
+    expect(autoSi(ok('9999-12-31T23:59:60Z'))).toBe('9999-12-31T23:59:59.999999999Z');
+    expect(autoSi(ok('2016-12-31T23:59:60+01:00'))).toBe('2016-12-31T22:59:59.999999999Z');
     expect(ok('2024-02-29T00:00:00Z').seconds).toBe(Date.UTC(2024, 1, 29) / 1000);
   });
 

@@ -18,7 +18,7 @@ import { FINDING_CODES } from '../../src/core/findings.js';
 import { TRUST_CODE_NAMES } from '../../src/core/trust.js';
 import { LEVELS, RECORD_OUTCOME_NAMES } from '../../src/core/vocabulary.js';
 import { DEFAULTS } from '../../src/gate/settings/defaults.js';
-import { defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize } from '../../src/gate/settings/parsers.js';
+import { defaultSettings, parseBool, parseChoice, parseCount, parseList, parseRules, parseSize } from '../../src/gate/settings/parsers.js';
 import { UsageError, usage } from '../../src/gate/settings/types.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { ROOT } from '../support/workspace.js';
@@ -53,6 +53,15 @@ describe('parsers', () => {
     expect(['true', 'True', 'TRUE'].map((v) => parseBool('b', v))).toEqual([true, true, true]);
     expect(['false', 'False', 'FALSE', ''].map((v) => parseBool('b', v))).toEqual([false, false, false, false]);
     expect(() => parseBool('summary', 'yes')).toThrow('summary: "yes" is not a boolean (true or false)');
+  });
+
+  it('rules: a value of separators only names no rule and is refused; an empty action input is none given, an empty flag is an error (a red team: --require "" required nothing)', () => {
+    expect(parseRules('require', 'a=verified,\n b=asserted', false)).toEqual(['a=verified', 'b=asserted']);
+    expect(parseRules('require', '', false)).toEqual([]);
+    expect(parseRules('require', '  ', false)).toEqual([]);
+    for (const v of [',', ' , \n '])
+      expect(() => parseRules('require', v, false)).toThrow(`require: ${JSON.stringify(v)} names no rule (an unset variable?)`);
+    expect(() => parseRules('--require', '', true)).toThrow('--require: "" names no rule');
   });
 
   it('choices, counts and lists', () => {

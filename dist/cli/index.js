@@ -3951,8 +3951,11 @@ function parseRfc3339(text, options = {}) {
             return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
         offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    if (s === 60)
+        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
     return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
@@ -9832,6 +9835,17 @@ function parseChoice(name, value, choices) {
     if (choices.includes(given))
         return given;
     throw new types_UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/**
+ * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
+ * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
+ * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ */
+function parseRules(name, value, given) {
+    const rules = parseList(value);
+    if (rules.length === 0 && (given || value.trim() !== ''))
+        throw new types_UsageError('value', `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`);
+    return rules;
 }
 /** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 function parseList(value) {
@@ -19693,7 +19707,7 @@ function gateInputs(flags, dir, ctxNow) {
         maxFileSize: flags['max-file-size'] ?? null,
         maxLineSize: flags['max-line-size'] ?? null,
         jobs: flags.jobs ?? null,
-        require: flags.require ?? [],
+        require: (flags.require ?? []).flatMap((v) => parseRules('--require', v, true)),
         trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
         requireSignedRecords: flags['require-signed-records'] ?? false,
         trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),

@@ -2760,8 +2760,11 @@ function parseRfc3339(text, options = {}) {
             return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
         offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    if (s === 60)
+        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
     return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */

@@ -15,7 +15,7 @@ import { instantOf } from '../core/time.js';
 import { evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
-import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
+import { parseBool, parseChoice, parseCount, parseList, parseRules } from '../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, historyOnly, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
@@ -351,7 +351,7 @@ function gateInputs(
     maxLineSize: get('max-line-size'),
     jobs: get('jobs'),
     cache: null,
-    require: parseList(get('require')),
+    require: parseRules('require', get('require'), false),
     // PEM text, typically from a repository variable, so a pull request cannot change it.
     trustedKeys: pem('trusted-keys'),
     requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),

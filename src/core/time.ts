@@ -2,7 +2,8 @@
  * The one RFC 3339 parser (docs/importers.md, "Scope"): every time the project reads (scope bounds,
  * bundle event times, `signed_at`, entry times) is read here, exactly, at any precision it is
  * written with, and refused where RFC 3339 refuses it: an impossible date, hour 24, minute or second
- * 60 (a leap second `:60` only at 23:59), an offset beyond ±23:59. Nothing is rolled over.
+ * 60 (a leap second `:60` only at 23:59), an offset beyond ±23:59. Nothing is rolled over: a leap
+ * second is the last instant of its own day, never the next day's first.
  */
 import type { Result } from './result.js';
 
@@ -55,8 +56,10 @@ export function parseRfc3339(text: string, options: TimeOptions = {}): Result<In
     if (oh > 23 || om > 59) return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
     offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
-  // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-  const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+  const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+  // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+  // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+  if (s === 60) return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
   return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 

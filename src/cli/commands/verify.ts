@@ -9,7 +9,7 @@ import { runGate } from '../../gate/gate.js';
 import { linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
-import { parseChoice } from '../../gate/settings/parsers.js';
+import { parseChoice, parseRules } from '../../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
@@ -328,7 +328,7 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
     maxFileSize: flags['max-file-size'] ?? null,
     maxLineSize: flags['max-line-size'] ?? null,
     jobs: flags.jobs ?? null,
-    require: flags.require ?? [],
+    require: (flags.require ?? []).flatMap((v) => parseRules('--require', v, true)),
     trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
     requireSignedRecords: flags['require-signed-records'] ?? false,
     trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),

@@ -49,6 +49,21 @@ export function parseChoice<T extends string>(name: string, value: string, choic
   throw new UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
 
+/**
+ * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
+ * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
+ * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ */
+export function parseRules(name: string, value: string, given: boolean): string[] {
+  const rules = parseList(value);
+  if (rules.length === 0 && (given || value.trim() !== ''))
+    throw new UsageError(
+      'value',
+      `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`,
+    );
+  return rules;
+}
+
 /** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 export function parseList(value: string): string[] {
   const out: string[] = [];
