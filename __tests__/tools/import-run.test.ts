@@ -1169,6 +1169,13 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
           { structuredContent: { ref: 'refs/heads/x', object: { sha: SHA } } },
         ],
         ['update_pull_request_branch', { owner: 'acme', repo: 'web', pullNumber: 9 }, { content: [] }],
+        // Copilot's coding agent asked for a pull request: bound by the URL it answers, else asserted with no subject.
+        [
+          'create_pull_request_with_copilot',
+          { owner: 'acme', repo: 'web', title: 't' },
+          { structuredContent: { url: 'https://github.com/acme/web/pull/12' } },
+        ],
+        ['create_pull_request_with_copilot', { owner: 'acme', repo: 'web', title: 't' }, { content: [{ type: 'text', text: 'queued' }] }],
       ]
         .map(
           ([name, a, result], i) =>
@@ -1189,6 +1196,8 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
             ['update_issue_labels', null, true],
             ['create_branch', ['github_branch_push', 'push', { owner: 'acme', repo: 'web', ref: 'refs/heads/x', after: SHA }], true],
             ['update_pull_request_branch', null, true],
+            ['create_pull_request_with_copilot', ['github_pull_request', 'create', { owner: 'acme', repo: 'web', number: 12 }], true],
+            ['create_pull_request_with_copilot', null, true],
           ]),
       },
     ],
