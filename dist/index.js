@@ -12965,9 +12965,15 @@ function renderSarif(report, prefix, version) {
 
 
 const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
-/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
+/**
+ * Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks, no links. GitHub
+ * links bare URLs (`:` written as an entity breaks `https://`), e-mail addresses (`@`) and `www.`
+ * names: the dot after `www` is written as an entity too (a red team: evidence text became a link).
+ */
 function md(text) {
-    return (0,report_text/* visible */.RK)(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,report_text/* visible */.RK)(text)
+        .replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`)
+        .replace(/(www)\./gi, '$1&#46;');
 }
 /** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
 function summary_link(ctx, file, line, member, commit) {

@@ -23,6 +23,9 @@ describe('text safety', () => {
     expect(Buffer.byteLength(clipped)).toBeLessThanOrEqual(50);
     expect(clipped).toMatch(/^é+ … \[trimmed by receipt-gate\]$/);
     expect(md('[x](http://e) @team `c` <b>|')).not.toMatch(/[[\]()@`<>|]/);
+    // GitHub's extended autolinks: a bare URL, an e-mail address and a www. name never become links.
+    expect(md('see https://evil.example, ops@evil.example or WWW.evil.example')).not.toMatch(/https?:|@|www\./i);
+    expect(md('www.a.b')).toBe('www&#46;a.b');
   });
 });
 

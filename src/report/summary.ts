@@ -34,9 +34,15 @@ export interface SummaryContext {
 
 export const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 
-/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
+/**
+ * Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks, no links. GitHub
+ * links bare URLs (`:` written as an entity breaks `https://`), e-mail addresses (`@`) and `www.`
+ * names: the dot after `www` is written as an entity too (a red team: evidence text became a link).
+ */
 export function md(text: string): string {
-  return visible(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return visible(text)
+    .replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(/(www)\./gi, '$1&#46;');
 }
 
 /** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
