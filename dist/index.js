@@ -14185,16 +14185,31 @@ function nearMissAtCommit(cwd, commit) {
         return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
     return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
-/** A near-miss policy file in the checkout, or null. */
+/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
+const entryAt = (file) => {
+    try {
+        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
+    }
+    catch {
+        return false;
+    }
+};
+/**
+ * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
+ * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
+ * nowhere passed the pull request and stopped every one after).
+ */
 function nearMissOnDisk(cwd) {
     let inFolder = [];
     try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
+            .filter((d) => !d.isDirectory())
+            .map((d) => `.github/receipt-gate/${d.name}`);
     }
     catch {
         // No such folder.
     }
-    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {
@@ -16069,7 +16084,8 @@ async function apiTree(api, ctx, commit) {
     for (const e of data['tree']) {
         if (!(0,core_json/* isObject */.Gv)(e) || typeof e['path'] !== 'string')
             continue;
-        paths.push(e['path']);
+        if (e['type'] !== 'tree')
+            paths.push(e['path']);
         const id = e['sha'];
         const size = e['size'];
         if ((e['mode'] === '100644' || e['mode'] === '100755') &&
@@ -16096,7 +16112,8 @@ async function apiNearMiss(api, ctx, commit, tree) {
             continue;
         if (list.status !== 200 || !Array.isArray(list.data))
             throw new UsageError('file', `the policy file: the base commit's tree is larger than one API answer and ${folder || 'the repository root'} cannot be listed (HTTP ${list.status}${said(list.data)}), so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`);
-        const names = list.data.flatMap((e) => ((0,core_json/* isObject */.Gv)(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+        // A folder at a near-miss name is no file there (as `git ls-tree -r` and the tree say); a link or a submodule is.
+        const names = list.data.flatMap((e) => (0,core_json/* isObject */.Gv)(e) && typeof e['path'] === 'string' && e['type'] !== 'dir' ? [e['path']] : []);
         const hit = names.sort().find(isNearMissPolicy);
         if (hit !== undefined)
             return hit;

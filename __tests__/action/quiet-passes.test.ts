@@ -155,6 +155,27 @@ describe('the base read holds (a pull request controls the head and the event pa
     const kept = JSON.parse(readFileSync(both.outputs['report-file'] ?? '', 'utf8')) as Report;
     expect(kept.findings.filter((f) => f.code === 'policy_invalid')).toEqual([]);
   });
+
+  it('a link at a near-miss path, dangling or not, is a near miss as the commit will list it (a red team: a link to nowhere passed, then stopped every pull request); a folder of that name is not', async () => {
+    for (const [at, to] of [
+      ['.github/receipt-gate.yaml', 'receipt-gate.yml.old'],
+      ['receipt-gate.yml', 'nowhere'],
+      ['.github/receipt-gate/policy.yml', '../../gone.yml'],
+    ] as const) {
+      const dir = workspace({ 'README.md': 'x' });
+      mkdirSync(path.dirname(path.join(dir, at)), { recursive: true });
+      symlinkSync(to, path.join(dir, at));
+      const r = await runAction({ workspace: dir, base: {} });
+      expect(r.outputs['result'], at).toBe('fail');
+      const report = JSON.parse(readFileSync(r.outputs['report-file'] ?? '', 'utf8')) as Report;
+      expect(report.findings.find((f) => f.code === 'policy_invalid')?.message).toContain(`but ${at} exists: once merged`);
+    }
+    // A folder named like a policy file is no file at the commit: not a near miss.
+    const dir = workspace({ '.github/receipt-gate/x.yml/README.md': 'notes' });
+    const r = await runAction({ workspace: dir, base: {} });
+    const report = JSON.parse(readFileSync(r.outputs['report-file'] ?? '', 'utf8')) as Report;
+    expect(report.findings.filter((f) => f.code === 'policy_invalid')).toEqual([]);
+  });
 });
 
 describe('a base whose tree cannot be read (a red team: a policy at a near-miss path was passed over when the tree request failed, and the gate ran without it)', () => {

@@ -17888,16 +17888,31 @@ function nearMissAtCommit(cwd, commit) {
         return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
     return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
-/** A near-miss policy file in the checkout, or null. */
+/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
+const entryAt = (file) => {
+    try {
+        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
+    }
+    catch {
+        return false;
+    }
+};
+/**
+ * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
+ * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
+ * nowhere passed the pull request and stopped every one after).
+ */
 function nearMissOnDisk(cwd) {
     let inFolder = [];
     try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
+            .filter((d) => !d.isDirectory())
+            .map((d) => `.github/receipt-gate/${d.name}`);
     }
     catch {
         // No such folder.
     }
-    return [...NEAR_MISS_FILES.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {

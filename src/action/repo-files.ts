@@ -108,7 +108,7 @@ async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: str
   return Buffer.from(data['content'], 'base64').toString('utf8');
 }
 
-/** A commit's tree through the API, in one request (recursive): every path, and each regular file's blob id and size; `truncated` when GitHub cut it. */
+/** A commit's tree through the API, in one request (recursive): every path but a folder's (what `git ls-tree -r` lists), and each regular file's blob id and size; `truncated` when GitHub cut it. */
 interface ApiTree {
   readonly paths: readonly string[];
   readonly blobs: ReadonlyMap<string, TreeBlob>;
@@ -124,7 +124,7 @@ async function apiTree(api: GitHubApi, ctx: RunContext, commit: string): Promise
   const blobs = new Map<string, TreeBlob>();
   for (const e of data['tree']) {
     if (!isObject(e) || typeof e['path'] !== 'string') continue;
-    paths.push(e['path']);
+    if (e['type'] !== 'tree') paths.push(e['path']);
     const id = e['sha'];
     const size = e['size'];
     if (
@@ -158,7 +158,10 @@ async function apiNearMiss(api: GitHubApi, ctx: RunContext, commit: string, tree
         'file',
         `the policy file: the base commit's tree is larger than one API answer and ${folder || 'the repository root'} cannot be listed (HTTP ${list.status}${said(list.data)}), so a policy at a near-miss path cannot be ruled out; the base's policy is not known, so nothing is judged`,
       );
-    const names = list.data.flatMap((e: unknown) => (isObject(e) && typeof e['path'] === 'string' ? [e['path']] : []));
+    // A folder at a near-miss name is no file there (as `git ls-tree -r` and the tree say); a link or a submodule is.
+    const names = list.data.flatMap((e: unknown) =>
+      isObject(e) && typeof e['path'] === 'string' && e['type'] !== 'dir' ? [e['path']] : [],
+    );
     const hit = names.sort().find(isNearMissPolicy);
     if (hit !== undefined) return hit;
   }

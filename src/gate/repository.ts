@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
@@ -102,15 +102,30 @@ export function nearMissAtCommit(cwd: string, commit: string): Result<string | n
   return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
 }
 
-/** A near-miss policy file in the checkout, or null. */
+/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
+const entryAt = (file: string): boolean => {
+  try {
+    return !lstatSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
+ * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
+ * nowhere passed the pull request and stopped every one after).
+ */
 export function nearMissOnDisk(cwd: string): string | null {
   let inFolder: string[] = [];
   try {
-    inFolder = readdirSync(path.join(cwd, '.github/receipt-gate')).map((n) => `.github/receipt-gate/${n}`);
+    inFolder = readdirSync(path.join(cwd, '.github/receipt-gate'), { withFileTypes: true })
+      .filter((d) => !d.isDirectory())
+      .map((d) => `.github/receipt-gate/${d.name}`);
   } catch {
     // No such folder.
   }
-  return [...NEAR_MISS_FILES.filter((f) => existsSync(path.join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+  return [...NEAR_MISS_FILES.filter((f) => entryAt(path.join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
 }
 
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
