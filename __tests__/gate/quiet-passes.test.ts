@@ -347,6 +347,56 @@ describe('a newcomer’s mistakes (policy.md §11)', () => {
     expect(many.code).toBe(1);
   });
 
+  it('a field a rule tests given as something else than text fails the call, whichever rule it might be under (a red team: repo: ["prod-api"] escaped the prod rule to the default)', async () => {
+    const LOOSE_FIRST = `version: 1
+rules:
+  - name: sandbox
+    match: {class: github_deploy_key, target: {repo: [sandbox-*]}}
+    require: asserted
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+default: asserted
+`;
+    const given = (repo: unknown) => {
+      const call = prod('k1') as { action: { target: { repo?: unknown } } };
+      call.action.target.repo = repo;
+      return call;
+    };
+    for (const policy of [RULE, LOOSE_FIRST])
+      for (const [repo, kind] of [
+        [['prod-api'], 'an array'],
+        [{ name: 'prod-api' }, 'an object'],
+        [7, 'a number'],
+      ] as const) {
+        const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([given(repo)])), [POLICY]: policy }));
+        expect(r.code, `${JSON.stringify(repo)}`).toBe(1);
+        const f = r.report.findings.find((x) => x.code === 'invalid_artifact');
+        expect(f?.message).toMatch(
+          new RegExp(
+            `its target gives repo as ${kind}, not text, and rule (sandbox|prod-keys) tests it: whether the rule applies cannot be told`,
+          ),
+        );
+      }
+    // A call with no subject (no verb) and a class outside the table: the same.
+    const noVerb = given(['prod-api']) as { action: { verb?: unknown } };
+    delete noVerb.action.verb;
+    const misc = decision({ tool: 'deploy', verb: 'run', resourceType: 'misc_deploy', target: { env: ['prod'] } });
+    const miscRule =
+      'version: 1\nrules:\n  - name: prod-misc\n    match: {class: misc_deploy, target: {env: prod}}\n    require: verified\n';
+    for (const [call, policy] of [
+      [noVerb, RULE],
+      [misc, miscRule],
+    ] as const) {
+      const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([call])), [POLICY]: policy }));
+      expect(r.code).toBe(1);
+      expect(codes(r.report)).toContain('error invalid_artifact');
+    }
+    // A field no rule tests may be anything: the call is judged as before.
+    const other = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([given('prod-api')])), [POLICY]: RULE }));
+    expect(codes(other.report)).not.toContain('error invalid_artifact');
+  });
+
   it('15: a / in a repo or owner glob and a rule shadowed by an earlier one are policy_invalid; rule_unused guesses no misspelling when none is near', async () => {
     expect(problems(RULE.replace('repo: [prod-*]', 'repo: [acme-corp/prod-*]'))).toEqual([
       expect.stringMatching(/^7:16 repo is the name alone; put the organisation in owner/),

@@ -4351,10 +4351,11 @@ function boundValueText(value) {
 /**
  * Labels: what a policy rule's target fields match when the call has no subject (docs/policy.md §3:
  * "a plain field matches when the call's target has that field as a string"). For a class outside
- * the binding table, every string member of action.target (the reader's limits bound how many: a cap
+ * the binding table, every member of action.target (the reader's limits bound how many: a cap
  * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
- * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields that
- * are strings (a red team: such a call escaped every rule that names a target field). Else null.
+ * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields (a
+ * red team: such a call escaped every rule that names a target field). A field that is not text is
+ * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldField`). Else null.
  */
 function labelsOf(actionClass, target, subject) {
     if (typeof actionClass !== 'string' || !(0,core_json/* isObject */.Gv)(target))
@@ -4363,13 +4364,10 @@ function labelsOf(actionClass, target, subject) {
     if (bound && subject)
         return null;
     const out = {};
-    for (const field of bound ?? Object.keys(target)) {
-        if (!(0,core_json/* hasOwn */.$3)(target, field))
-            continue;
-        const value = target[field];
-        if (typeof value === 'string')
-            out[field] = value;
-    }
+    // Every field as given: one that is not text is kept so a rule naming it cannot tell, never passes it over.
+    for (const field of bound ?? Object.keys(target))
+        if ((0,core_json/* hasOwn */.$3)(target, field))
+            out[field] = target[field];
     return out;
 }
 /**
@@ -9600,25 +9598,44 @@ function parsePolicy(texts) {
 function globTest(field, globs, caseless) {
     return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => compileGlob(caseless ? (0,core_text/* asciiLower */.F)(glob) : glob)) };
 }
-function testHolds(test, target) {
-    const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
-    if (typeof value !== 'string')
-        return false;
+/** The value a test reads of a call's target: absent (undefined), or as the call gives it. */
+const testedValue = (test, target) => target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
+function testHolds(test, value) {
     if (test.kind === 'hash')
         return test.hashes.has(value);
     const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
     return test.patterns.some((glob) => globMatches(glob, text));
 }
-/** Whether a rule matches a call of this class, verb and target. */
+/**
+ * Whether a rule matches a call of this class, verb and target; `untold` when no test fails but one
+ * reads a field the call gives as something else than text (an array, an object, a number): whether
+ * the rule applies cannot be told (a red team: such a call escaped every rule naming the field).
+ */
 function ruleMatches(rule, call) {
     if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
         return false;
     if (rule.verb !== null && call.verb !== rule.verb)
         return false;
-    for (const test of rule.target)
-        if (!testHolds(test, call.target))
+    let untold = false;
+    for (const test of rule.target) {
+        const value = testedValue(test, call.target);
+        if (value === undefined)
             return false;
-    return true;
+        if (typeof value !== 'string')
+            untold = true;
+        else if (!testHolds(test, value))
+            return false;
+    }
+    return untold ? 'untold' : true;
+}
+/** The first field a rule tests that the call gives, but not as text (the rule cannot tell whether it applies), or null. */
+function untoldField(rule, call) {
+    for (const test of rule.target) {
+        const value = testedValue(test, call.target);
+        if (value !== undefined && typeof value !== 'string')
+            return test.field;
+    }
+    return null;
 }
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
 const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
@@ -9636,15 +9653,17 @@ function rulesOfClass(policy, actionClass) {
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
 function ruleFor(policy, call) {
     const rules = rulesOfClass(policy, call.actionClass);
+    // A rule that cannot tell applies (the caller says why it could not: an error, so neither its
+    // level nor a later rule's decides the gate).
     if (policy.kind === 'file') {
         for (const r of rules)
-            if (ruleMatches(r, call))
+            if (ruleMatches(r, call) !== false)
                 return r;
         return null;
     }
     let best = null;
     for (const r of rules)
-        if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
+        if (ruleMatches(r, call) !== false && (!best || specificity(r) < specificity(best)))
             best = r;
     return best;
 }
@@ -9670,7 +9689,7 @@ class RuleUse {
         }
         else
             for (const r of this.unused)
-                if (ruleMatches(r, call))
+                if (ruleMatches(r, call) !== false)
                     this.unused.delete(r);
     }
     /** The rules no call used, in the policy's order. */
@@ -14596,6 +14615,8 @@ function coverageVerdict(coverage, outcome) {
     }
 }
 /** The findings a call's claim and its required level earn. */
+/** What a JSON value is, in words (a field given as something else than text). */
+const jsonKind = (v) => Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
     const { claim, input } = call;
     const level = outcome.level;
@@ -14603,6 +14624,8 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const where = callTitle(call);
     if (coverage.kind === 'future')
         out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+    if (requirement.untold !== undefined && requirement.rule)
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives ${requirement.untold} as ${jsonKind(input.projection.kind === 'subject' ? input.projection.subject.target[requirement.untold] : input.labels?.[requirement.untold])}, not text, and rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} tests it: whether the rule applies cannot be told, so the call fails`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -15677,9 +15700,11 @@ class Requirements {
         }
         if (!ruledCall(call))
             return NOT_RULED;
-        const rule = this.ruleOf(factsOf(call), usage);
+        const facts = factsOf(call);
+        const rule = this.ruleOf(facts, usage);
+        const untold = rule ? untoldField(rule, facts) : null;
         if (rule)
-            return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
+            return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null, ...(untold ? { untold } : {}) };
         if (this.policy.defaultLevel === null)
             return NOT_RULED;
         return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };

@@ -12,21 +12,19 @@ import type { Instant } from './time.js';
 /**
  * Labels: what a policy rule's target fields match when the call has no subject (docs/policy.md §3:
  * "a plain field matches when the call's target has that field as a string"). For a class outside
- * the binding table, every string member of action.target (the reader's limits bound how many: a cap
+ * the binding table, every member of action.target (the reader's limits bound how many: a cap
  * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
- * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields that
- * are strings (a red team: such a call escaped every rule that names a target field). Else null.
+ * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields (a
+ * red team: such a call escaped every rule that names a target field). A field that is not text is
+ * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldField`). Else null.
  */
 function labelsOf(actionClass: unknown, target: unknown, subject: boolean): JsonObject | null {
   if (typeof actionClass !== 'string' || !isObject(target)) return null;
   const bound = boundFields(actionClass);
   if (bound && subject) return null;
-  const out: { [field: string]: string } = {};
-  for (const field of bound ?? Object.keys(target)) {
-    if (!hasOwn(target, field)) continue;
-    const value = target[field];
-    if (typeof value === 'string') out[field] = value;
-  }
+  const out: { [field: string]: unknown } = {};
+  // Every field as given: one that is not text is kept so a rule naming it cannot tell, never passes it over.
+  for (const field of bound ?? Object.keys(target)) if (hasOwn(target, field)) out[field] = target[field];
   return out;
 }
 

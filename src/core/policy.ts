@@ -200,20 +200,41 @@ export interface CallFacts {
   readonly target: JsonObject | null;
 }
 
-function testHolds(test: FieldTest, target: JsonObject | null): boolean {
-  const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
-  if (typeof value !== 'string') return false;
+/** The value a test reads of a call's target: absent (undefined), or as the call gives it. */
+const testedValue = (test: FieldTest, target: JsonObject | null): unknown =>
+  target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
+
+function testHolds(test: FieldTest, value: string): boolean {
   if (test.kind === 'hash') return test.hashes.has(value);
   const text = test.caseless ? asciiLower(value) : value;
   return test.patterns.some((glob) => globMatches(glob, text));
 }
 
-/** Whether a rule matches a call of this class, verb and target. */
-function ruleMatches(rule: Rule, call: CallFacts): boolean {
+/**
+ * Whether a rule matches a call of this class, verb and target; `untold` when no test fails but one
+ * reads a field the call gives as something else than text (an array, an object, a number): whether
+ * the rule applies cannot be told (a red team: such a call escaped every rule naming the field).
+ */
+function ruleMatches(rule: Rule, call: CallFacts): boolean | 'untold' {
   if (rule.actionClass !== null && call.actionClass !== rule.actionClass) return false;
   if (rule.verb !== null && call.verb !== rule.verb) return false;
-  for (const test of rule.target) if (!testHolds(test, call.target)) return false;
-  return true;
+  let untold = false;
+  for (const test of rule.target) {
+    const value = testedValue(test, call.target);
+    if (value === undefined) return false;
+    if (typeof value !== 'string') untold = true;
+    else if (!testHolds(test, value)) return false;
+  }
+  return untold ? 'untold' : true;
+}
+
+/** The first field a rule tests that the call gives, but not as text (the rule cannot tell whether it applies), or null. */
+export function untoldField(rule: Rule, call: CallFacts): string | null {
+  for (const test of rule.target) {
+    const value = testedValue(test, call.target);
+    if (value !== undefined && typeof value !== 'string') return test.field;
+  }
+  return null;
 }
 
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
@@ -232,12 +253,14 @@ function rulesOfClass(policy: Policy, actionClass: string | null): readonly Rule
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
 export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
   const rules = rulesOfClass(policy, call.actionClass);
+  // A rule that cannot tell applies (the caller says why it could not: an error, so neither its
+  // level nor a later rule's decides the gate).
   if (policy.kind === 'file') {
-    for (const r of rules) if (ruleMatches(r, call)) return r;
+    for (const r of rules) if (ruleMatches(r, call) !== false) return r;
     return null;
   }
   let best: Rule | null = null;
-  for (const r of rules) if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best))) best = r;
+  for (const r of rules) if (ruleMatches(r, call) !== false && (!best || specificity(r) < specificity(best))) best = r;
   return best;
 }
 
@@ -256,7 +279,7 @@ export class RuleUse {
     if (this.unused.size === 0) return;
     if (this.policy.kind === 'file') {
       if (rule) this.unused.delete(rule);
-    } else for (const r of this.unused) if (ruleMatches(r, call)) this.unused.delete(r);
+    } else for (const r of this.unused) if (ruleMatches(r, call) !== false) this.unused.delete(r);
   }
   /** The rules no call used, in the policy's order. */
   rules(): Rule[] {

@@ -11,7 +11,17 @@ import { type Call, type CallRef, callRef } from './call.js';
 import { type Finding, finding, inputFinding } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { RunInput } from './model.js';
-import { type CallFacts, type Grandfathered, type Mode, type Policy, type PolicyException, type Rule, RuleUse, ruleFor } from './policy.js';
+import {
+  type CallFacts,
+  type Grandfathered,
+  type Mode,
+  type Policy,
+  type PolicyException,
+  type Rule,
+  RuleUse,
+  ruleFor,
+  untoldField,
+} from './policy.js';
 import { cmp, nearestName, quote } from './text.js';
 import { compareInstants, type Instant } from './time.js';
 import { below, type Level } from './vocabulary.js';
@@ -30,6 +40,8 @@ export interface Requirement {
   readonly grandfathered: boolean;
   /** For a call of a grandfathered run: what it would have had to reach, and the entry's reason (its shortfall is reported suppressed). */
   readonly shadow: { readonly rule: Rule | null; readonly level: Level; readonly reason: string } | null;
+  /** A field the rule tests that the call gives, but not as text: whether the rule applies cannot be told (an error). */
+  readonly untold?: string;
 }
 
 /** How a call measured against its requirement: met, short (with why), or excused. */
@@ -186,8 +198,10 @@ export class Requirements {
       return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason } };
     }
     if (!ruledCall(call)) return NOT_RULED;
-    const rule = this.ruleOf(factsOf(call), usage);
-    if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
+    const facts = factsOf(call);
+    const rule = this.ruleOf(facts, usage);
+    const untold = rule ? untoldField(rule, facts) : null;
+    if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null, ...(untold ? { untold } : {}) };
     if (this.policy.defaultLevel === null) return NOT_RULED;
     return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
   }

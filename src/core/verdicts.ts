@@ -106,6 +106,10 @@ export function coverageVerdict(coverage: CallCoverage, outcome: Outcome): Cover
 }
 
 /** The findings a call's claim and its required level earn. */
+/** What a JSON value is, in words (a field given as something else than text). */
+const jsonKind = (v: unknown): string =>
+  Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
 function callFindings(
   call: Call,
   outcome: Outcome,
@@ -125,6 +129,14 @@ function callFindings(
         'invalid_artifact',
         input.loc,
         `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
+      ),
+    );
+  if (requirement.untold !== undefined && requirement.rule)
+    out.push(
+      finding(
+        'invalid_artifact',
+        input.loc,
+        `${where}: its target gives ${requirement.untold} as ${jsonKind(input.projection.kind === 'subject' ? input.projection.subject.target[requirement.untold] : input.labels?.[requirement.untold])}, not text, and rule ${quote(requirement.rule.name)} tests it: whether the rule applies cannot be told, so the call fails`,
       ),
     );
   if (level === null) return out;
