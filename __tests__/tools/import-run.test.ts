@@ -721,6 +721,31 @@ const SPANS: readonly [string, string, Expected][] = [
     line({ resourceSpans: [], resource_spans: [{ scopeSpans: [] }] }),
     { refuses: /in\.jsonl:1:1: the line holds "resource_spans" beside its lists, which OTLP JSON does not give/ },
   ],
+  // A red team on the fix: three levels it did not check.
+  [
+    'a line giving "type" and OTLP lists in any spelling: refused, never passed over',
+    line({ type: 'otlp', resourceSpans: [], resource_spans: JSON.parse(spanLine('merge_pull_request', {})).resourceSpans }),
+    { refuses: /in\.jsonl:1:1: the line gives "type" \(a Copilot CLI line\) and "resourceSpans", "resource_spans" \(OTLP JSON\)/ },
+  ],
+  [
+    "a span's attributes as a flat object, not OTLP's key-value list: refused, never read as none",
+    (() => {
+      const l = JSON.parse(spanLine('merge_pull_request', {}));
+      l.resourceSpans[0].scopeSpans[0].spans[0].attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'x' };
+      return line(l);
+    })(),
+    { refuses: /in\.jsonl:1:1: a span's attributes are not a list of OTLP key-value pairs/ },
+  ],
+  [
+    "an attribute's value in the proto's spelling (string_value), or a key-value item with another member: refused, never read as absent",
+    spanLine('merge_pull_request', {}).replace('{"stringValue":"execute_tool"}', '{"string_value":"execute_tool"}'),
+    { refuses: /in\.jsonl:1:1: a span attribute "gen_ai\.operation\.name" is not an OTLP JSON value/ },
+  ],
+  [
+    'a key-value item with a member besides key and value: refused',
+    spanLine('merge_pull_request', {}).replace('{"key":"gen_ai.tool.name",', '{"key":"gen_ai.tool.name","type":"string",'),
+    { refuses: /in\.jsonl:1:1: a span's attributes are not a list of OTLP key-value pairs/ },
+  ],
   [
     'a scope holding another key than scope, schemaUrl and spans: refused',
     line({ resourceSpans: [{ scopeSpans: [{ scope: {}, span: [] }] }] }),

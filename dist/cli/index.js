@@ -12671,10 +12671,30 @@ class RpcPairs {
  * value can be it.
  */
 const TWICE = Symbol('given twice');
-/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice. */
+/**
+ * A value that is not an OTLP JSON AnyValue (a member OTLP JSON does not give, such as the proto's
+ * `string_value`; a key-value item without its key): what it holds cannot be read, so the span or
+ * record it is in is refused, never read as if the attribute were absent (a red team). A symbol: no
+ * JSON value can be it.
+ */
+const ODD = Symbol('not an AnyValue');
+/** The members an OTLP JSON AnyValue gives (one of them, or none for an empty value). */
+const ANY_VALUE_KEYS = [
+    'stringValue',
+    'boolValue',
+    'intValue',
+    'doubleValue',
+    'arrayValue',
+    'kvlistValue',
+    'bytesValue',
+];
+/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice, ODD when it is not an AnyValue. */
 function anyValue(value, depth = 0) {
-    if (!(0,core_json/* isObject */.Gv)(value) || depth > 32)
+    // No value at all (proto3 JSON leaves an unset one out) is an empty value.
+    if (depth > 32 || value === undefined)
         return null;
+    if (!(0,core_json/* isObject */.Gv)(value) || Object.keys(value).some((k) => !ANY_VALUE_KEYS.includes(k)))
+        return ODD;
     if (typeof value['stringValue'] === 'string')
         return value['stringValue'];
     if (typeof value['boolValue'] === 'boolean')
@@ -12689,24 +12709,29 @@ function anyValue(value, depth = 0) {
     const array = value['arrayValue'];
     if ((0,core_json/* isObject */.Gv)(array)) {
         const items = Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
-        return items.includes(TWICE) ? TWICE : items;
+        return items.includes(TWICE) ? TWICE : items.includes(ODD) ? ODD : items;
     }
     const list = value['kvlistValue'];
     if ((0,core_json/* isObject */.Gv)(list)) {
         const kv = pairs(list['values'], depth + 1);
-        return kv.some(([, v]) => v === TWICE) ? TWICE : Object.fromEntries(kv);
+        if (kv === ODD)
+            return ODD;
+        return kv.some(([, v]) => v === TWICE) ? TWICE : kv.some(([, v]) => v === ODD) ? ODD : Object.fromEntries(kv);
     }
     return null;
 }
 /** `[{key, value}]` → [key, value] pairs; a key given twice is TWICE (Object.fromEntries defines own properties: no key reaches a prototype). */
 function pairs(list, depth) {
-    if (!Array.isArray(list))
+    if (list === undefined)
         return [];
+    // A flat object or anything else where OTLP JSON gives a list of {key, value}: not read as none.
+    if (!Array.isArray(list))
+        return ODD;
     const at = new Map();
     const out = [];
     for (const kv of list) {
-        if (!(0,core_json/* isObject */.Gv)(kv) || typeof kv['key'] !== 'string')
-            continue;
+        if (!(0,core_json/* isObject */.Gv)(kv) || typeof kv['key'] !== 'string' || Object.keys(kv).some((k) => k !== 'key' && k !== 'value'))
+            return ODD;
         const key = kv['key'];
         const i = at.get(key);
         if (i !== undefined) {
@@ -12900,6 +12925,12 @@ function telemetryLine(line) {
     };
     if (typeof line['type'] !== 'string')
         unread(line, LINE_KEYS, 'the line', ' beside its lists, which OTLP JSON does not give (resourceSpans, resourceLogs, resourceMetrics)');
+    else {
+        // A Copilot CLI line ("type") that holds OTLP lists too, in any spelling: which it is cannot be said (a red team: its spans were passed over).
+        const lists = Object.keys(line).filter((k) => /^resource_?(spans|logs|metrics)$/i.test(k));
+        if (lists.length > 0)
+            errors.push(`the line gives "type" (a Copilot CLI line) and ${lists.map((k) => JSON.stringify((0,core_text/* quote */.hD)(k, 60))).join(', ')} (OTLP JSON): which it is cannot be said; refused, never passed over`);
+    }
     // Every level of the structure is a list of objects: anything else is said, never skipped.
     const each = (value, key, where, known = null) => {
         if (known !== null && (0,core_json/* isObject */.Gv)(value))
@@ -12916,17 +12947,31 @@ function telemetryLine(line) {
             errors.push(`${where}.${key} holds ${got.length - objects.length} item(s) that are not objects`);
         return objects;
     };
+    // Attributes as OTLP JSON gives them, or why they cannot be read (their span or record refused).
+    const attributes = (value, where) => {
+        const kv = pairs(value, 0);
+        if (kv === ODD)
+            return `${where}'s attributes are not a list of OTLP key-value pairs ({key, value}): refused, never read as none`;
+        const odd = kv.find(([, v]) => v === ODD);
+        if (odd)
+            return `${where} attribute ${JSON.stringify((0,core_text/* quote */.hD)(odd[0], 60))} is not an OTLP JSON value (stringValue, intValue, …): refused, never read as absent`;
+        return new Map(kv);
+    };
     for (const resource of each(line, 'resourceSpans', 'the line'))
         for (const scope of each(resource, 'scopeSpans', 'resourceSpans[]', RESOURCE_KEYS))
             for (const span of each(scope, 'spans', 'scopeSpans[]', SCOPE_KEYS)) {
-                const attrs = new Map(pairs(span['attributes'], 0));
+                const attrs = attributes(span['attributes'], 'a span');
+                if (typeof attrs === 'string') {
+                    errors.push(attrs);
+                    continue;
+                }
                 const status = (0,core_json/* isObject */.Gv)(span['status']) ? span['status']['code'] : undefined;
                 take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status, spanKey(span)));
             }
     for (const resource of each(line, 'resourceLogs', 'the line'))
         for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]', RESOURCE_KEYS))
             for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
-                take(claudeUse(record, new Map(pairs(record['attributes'], 0))));
+                take(((attrs) => (typeof attrs === 'string' ? attrs : claudeUse(record, attrs)))(attributes(record['attributes'], 'a log record')));
     other += each(line, 'resourceMetrics', 'the line').length;
     if (line['type'] === 'span') {
         // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
