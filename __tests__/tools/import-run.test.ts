@@ -1057,6 +1057,46 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', payload }),
       { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know/ },
     ]),
+    ...[
+      { event: 'rpc_request', message: { id: 1, method: 'tools/call', params: { name: 'create_issue' } } },
+      { method: 'tools/call', params: { name: 'create_issue' }, id: 1 },
+      { type: 'RESPONSE', body: { id: 1, result: {} } },
+    ].map((fields): [string, string, Expected] => [
+      `a message under an unknown schema, not under payload (${Object.keys(fields).join(', ')}): refused (a red team on the fix: counted as not an RPC message)`,
+      line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', ...fields }),
+      { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know/ },
+    ]),
+    [
+      'a request of another method under the id of a pending tools/call (or before it): no answer is paired (a red team: a ping’s error answer failed the call)',
+      rpc({
+        event: 'rpc_request',
+        payload: { id: 3, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
+      }) +
+        rpc({ event: 'rpc_request', payload: { id: 3, method: 'ping' } }) +
+        rpc({ event: 'rpc_response', payload: { id: 3, error: { code: -32601, message: 'no' } } }) +
+        rpc({ event: 'rpc_response', payload: { id: 3, result: { structuredContent: { url: 'https://github.com/acme/web/issues/5' } } } }) +
+        // A ping first, then a tools/call under its id before the ping's answer: the same.
+        rpc({ event: 'rpc_request', payload: { id: 4, method: 'ping' } }) +
+        rpc({
+          event: 'rpc_request',
+          payload: { id: 4, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'y' } } },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 4, result: {} } }) +
+        rpc({ event: 'rpc_response', payload: { id: 4, result: { structuredContent: { url: 'https://github.com/acme/web/issues/6' } } } }) +
+        // A ping answered before the next request: ids pair again.
+        rpc({ event: 'rpc_request', payload: { id: 8, method: 'ping' } }) +
+        rpc({ event: 'rpc_response', payload: { id: 8, result: {} } }) +
+        rpc({
+          event: 'rpc_request',
+          payload: { id: 8, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'z' } } },
+        }) +
+        rpc({ event: 'rpc_response', payload: { id: 8, result: { structuredContent: { url: 'https://github.com/acme/web/issues/7' } } } }),
+      {
+        writes: (l) =>
+          expect(decisionsOf(l).map((d) => subjectOf(d))).toEqual([['github_issue', 'create', { owner: 'acme', repo: 'web', number: 7 }]]),
+        says: /2 tools\/call requests whose answer cannot be told/,
+      },
+    ],
     [
       'a v1 line typed "request" carrying a JSON-RPC message: refused',
       line({ type: 'request', direction: 'OUT', server_id: 'github', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call' } }),

@@ -12526,16 +12526,55 @@ const idOf = (payload) => {
  * never skipped (a red team: a batch, and a message without `jsonrpc`, under rpc-message/v3).
  */
 const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'];
-const carriesRpc = (entry) => {
-    const payload = entry['payload'];
-    return Array.isArray(payload) || ((0,core_json/* isObject */.Gv)(payload) && RPC_MEMBERS.some((m) => payload[m] !== undefined));
-};
+/** A `payload`: a batch, or an object with any member of a message. */
+const payloadLike = (value) => Array.isArray(value) || ((0,core_json/* isObject */.Gv)(value) && RPC_MEMBERS.some((m) => value[m] !== undefined));
+/** A message under another name: `jsonrpc`, a `method`, or an id with its result or error (an object with an id alone is not one). */
+const messageLike = (value) => Array.isArray(value)
+    ? value.some(messageLike)
+    : (0,core_json/* isObject */.Gv)(value) &&
+        (value['jsonrpc'] !== undefined ||
+            typeof value['method'] === 'string' ||
+            (value['id'] !== undefined && (value['result'] !== undefined || value['error'] !== undefined)));
+/** The words a line uses for an RPC message's direction (v1 `type`, v2 `event`). */
+const RPC_KINDS = ['REQUEST', 'RESPONSE', 'rpc_request', 'rpc_response'];
+/**
+ * Any member of the line that is one (not only `payload`: a message under another name), the line
+ * itself (`method` beside `_schema`), or a line that calls itself a request or a response (a red
+ * team: a v3 line with its message under `message` was counted as "not an RPC message").
+ */
+const carriesRpc = (entry) => payloadLike(entry['payload']) ||
+    RPC_KINDS.includes(entry['event']) ||
+    RPC_KINDS.includes(entry['type']) ||
+    messageLike(entry) ||
+    Object.keys(entry).some((k) => messageLike(entry[k]));
 const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';
 /** Requests and responses of one log file, paired as they come. */
 class RpcPairs {
     pending = new Map();
     /** Ids used by two requests before an answer: the answers still owed, none of which can be paired (a red team: a failed create took a read's answer). */
     tangled = new Map();
+    /** Requests of other methods (ping, resources/read) the client sent, by id, still owed an answer: a tools/call under the same id cannot be paired either. */
+    others = new Map();
+    /**
+     * A request of another method than tools/call: never a call, but its id is owed an answer. Under
+     * an id a tools/call waits on, which answer is whose cannot be told (a red team: a ping's error
+     * answer was taken for the call's, and the call's own answer went to no request).
+     */
+    otherRequest(key) {
+        const what = 'not a tools/call';
+        if (key === null)
+            return { kind: 'other', what };
+        const owed = this.tangled.get(key);
+        if (owed !== undefined)
+            this.tangled.set(key, owed + 1);
+        else if (this.pending.delete(key)) {
+            this.tangled.set(key, 2);
+            return { kind: 'other', what: UNTOLD };
+        }
+        else
+            this.others.set(key, (this.others.get(key) ?? 0) + 1);
+        return { kind: 'other', what };
+    }
     line(entry, line) {
         const schema = entry['_schema'];
         const v2 = schema === 'rpc-message/v2';
@@ -12579,7 +12618,7 @@ class RpcPairs {
         const id = idOf(payload);
         if (kind === 'request') {
             if (payload['method'] !== 'tools/call')
-                return { kind: 'other', what: 'not a tools/call' };
+                return this.otherRequest(id === null ? null : `${server}\u0000${id}`);
             const params = payload['params'];
             const name = (0,core_json/* isObject */.Gv)(params) ? params['name'] : undefined;
             if (typeof name !== 'string' || name === '')
@@ -12604,6 +12643,13 @@ class RpcPairs {
                 this.tangled.set(key, 2);
                 return { kind: 'other', what: UNTOLD, n: 2 };
             }
+            // Another method's request still owed an answer under this id: the same.
+            const others = this.others.get(key);
+            if (others !== undefined) {
+                this.others.delete(key);
+                this.tangled.set(key, others + 1);
+                return { kind: 'other', what: UNTOLD };
+            }
             this.pending.set(key, { name, server, id, args, line });
             return { kind: 'waiting' };
         }
@@ -12617,6 +12663,14 @@ class RpcPairs {
             else
                 this.tangled.set(key, owed - 1);
             return { kind: 'other', what: 'answers to an id two requests used' };
+        }
+        const others = this.others.get(key);
+        if (others !== undefined) {
+            if (others <= 1)
+                this.others.delete(key);
+            else
+                this.others.set(key, others - 1);
+            return { kind: 'other', what: 'answers to other requests' };
         }
         const request = this.pending.get(key);
         if (!request)

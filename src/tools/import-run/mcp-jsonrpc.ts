@@ -40,10 +40,30 @@ const idOf = (payload: JsonObject): string | null => {
  * never skipped (a red team: a batch, and a message without `jsonrpc`, under rpc-message/v3).
  */
 const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'] as const;
-const carriesRpc = (entry: JsonObject): boolean => {
-  const payload = entry['payload'];
-  return Array.isArray(payload) || (isObject(payload) && RPC_MEMBERS.some((m) => payload[m] !== undefined));
-};
+/** A `payload`: a batch, or an object with any member of a message. */
+const payloadLike = (value: unknown): boolean =>
+  Array.isArray(value) || (isObject(value) && RPC_MEMBERS.some((m) => value[m] !== undefined));
+/** A message under another name: `jsonrpc`, a `method`, or an id with its result or error (an object with an id alone is not one). */
+const messageLike = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.some(messageLike)
+    : isObject(value) &&
+      (value['jsonrpc'] !== undefined ||
+        typeof value['method'] === 'string' ||
+        (value['id'] !== undefined && (value['result'] !== undefined || value['error'] !== undefined)));
+/** The words a line uses for an RPC message's direction (v1 `type`, v2 `event`). */
+const RPC_KINDS: readonly unknown[] = ['REQUEST', 'RESPONSE', 'rpc_request', 'rpc_response'];
+/**
+ * Any member of the line that is one (not only `payload`: a message under another name), the line
+ * itself (`method` beside `_schema`), or a line that calls itself a request or a response (a red
+ * team: a v3 line with its message under `message` was counted as "not an RPC message").
+ */
+const carriesRpc = (entry: JsonObject): boolean =>
+  payloadLike(entry['payload']) ||
+  RPC_KINDS.includes(entry['event']) ||
+  RPC_KINDS.includes(entry['type']) ||
+  messageLike(entry) ||
+  Object.keys(entry).some((k) => messageLike(entry[k]));
 
 const UNTOLD = 'tools/call requests whose answer cannot be told (an id used again before its answer)';
 
@@ -52,6 +72,25 @@ export class RpcPairs {
   private readonly pending = new Map<string, Pending>();
   /** Ids used by two requests before an answer: the answers still owed, none of which can be paired (a red team: a failed create took a read's answer). */
   private readonly tangled = new Map<string, number>();
+  /** Requests of other methods (ping, resources/read) the client sent, by id, still owed an answer: a tools/call under the same id cannot be paired either. */
+  private readonly others = new Map<string, number>();
+
+  /**
+   * A request of another method than tools/call: never a call, but its id is owed an answer. Under
+   * an id a tools/call waits on, which answer is whose cannot be told (a red team: a ping's error
+   * answer was taken for the call's, and the call's own answer went to no request).
+   */
+  private otherRequest(key: string | null): RpcLine {
+    const what = 'not a tools/call';
+    if (key === null) return { kind: 'other', what };
+    const owed = this.tangled.get(key);
+    if (owed !== undefined) this.tangled.set(key, owed + 1);
+    else if (this.pending.delete(key)) {
+      this.tangled.set(key, 2);
+      return { kind: 'other', what: UNTOLD };
+    } else this.others.set(key, (this.others.get(key) ?? 0) + 1);
+    return { kind: 'other', what };
+  }
 
   line(entry: JsonObject, line: number): RpcLine {
     const schema = entry['_schema'];
@@ -93,7 +132,7 @@ export class RpcPairs {
     if (kind === 'response' && direction === 'OUT') return { kind: 'other', what: 'answers the client sent' };
     const id = idOf(payload);
     if (kind === 'request') {
-      if (payload['method'] !== 'tools/call') return { kind: 'other', what: 'not a tools/call' };
+      if (payload['method'] !== 'tools/call') return this.otherRequest(id === null ? null : `${server}\u0000${id}`);
       const params = payload['params'];
       const name = isObject(params) ? params['name'] : undefined;
       if (typeof name !== 'string' || name === '') return { kind: 'error', message: 'a tools/call request without params.name' };
@@ -116,6 +155,13 @@ export class RpcPairs {
         this.tangled.set(key, 2);
         return { kind: 'other', what: UNTOLD, n: 2 };
       }
+      // Another method's request still owed an answer under this id: the same.
+      const others = this.others.get(key);
+      if (others !== undefined) {
+        this.others.delete(key);
+        this.tangled.set(key, others + 1);
+        return { kind: 'other', what: UNTOLD };
+      }
       this.pending.set(key, { name, server, id, args, line });
       return { kind: 'waiting' };
     }
@@ -126,6 +172,12 @@ export class RpcPairs {
       if (owed <= 1) this.tangled.delete(key);
       else this.tangled.set(key, owed - 1);
       return { kind: 'other', what: 'answers to an id two requests used' };
+    }
+    const others = this.others.get(key);
+    if (others !== undefined) {
+      if (others <= 1) this.others.delete(key);
+      else this.others.set(key, others - 1);
+      return { kind: 'other', what: 'answers to other requests' };
     }
     const request = this.pending.get(key);
     if (!request) return { kind: 'other', what: 'responses to no tools/call' };
