@@ -6109,12 +6109,18 @@ function expand(state, input, noMatch) {
             return true;
         }
         const unread = unreadText(abs, state.role, isFile);
-        // A .log among the exports may be the export job's own log: said (a warning), never dropped.
-        const severity = state.role === 'audit' && formatOf(abs) === 'log' ? 'warning' : undefined;
-        if (unread)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, severity));
-        if (unread !== null)
+        if (unread !== null) {
+            // A .log among the exports may be the export job's own log: said (a warning), never dropped; one that
+            // holds evidence (a coverage statement, records, an agent's server log saved there) is an error: that
+            // evidence is not read (a red team: an import's output saved as .log, and a failing run, passed).
+            const held = state.role === 'audit' && formatOf(abs) === 'log' ? (isFile(abs) ? evidenceHeldBy(abs, null, false) : null) : undefined;
+            findings.push(held === undefined
+                ? (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread)
+                : held === null
+                    ? (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, 'warning')
+                    : (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `${unread}; it holds ${held.why}: this evidence is not read`));
             return true;
+        }
         if (!sidecarNamed(abs)) {
             const held = sniff && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
             if (held)

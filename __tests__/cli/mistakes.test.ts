@@ -12,7 +12,7 @@ import type { DEFAULTS } from '../../src/gate/settings/defaults.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { inert } from '../../src/report/text.js';
-import { addKey, decision, getKey, json, record, surface } from '../support/corpus.js';
+import { addKey, decision, getKey, json, ndjson, record, surface } from '../support/corpus.js';
 import { cleanup, cli, cliJson, gate, ROOT, spawnCli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterAll(cleanup);
@@ -206,6 +206,21 @@ describe('paths on the command line (§6)', () => {
       ['.assay/runs/hotfix.tgz', 'error', 'a .tgz file: receipt-gate reads evidence'],
     ]);
     expect(r.code).toBe(1);
+    // A .log among the exports that holds evidence (an import's records saved as .log, a record that would be
+    // unmatched) is an error where it holds it (a red team: the record was never read, and the gate passed).
+    const held = workspace({
+      '.assay/audit/2026-05-15.log': ndjson([
+        record('github', 'g9', addKey({ target: { owner: 'acme', repo: 'x', key_title_hash: 'sha256:' + '0'.repeat(64) } })),
+      ]),
+    });
+    const h = await cliJson(['-C', held], ROOT);
+    expect(h.code).toBe(1);
+    expect(h.report.findings.find((f) => f.file === '.assay/audit/2026-05-15.log')).toMatchObject({
+      severity: 'error',
+      code: 'invalid_artifact',
+      line: 1,
+      message: expect.stringMatching(/a \.log file among the audit exports.*; it holds .*: this evidence is not read$/),
+    });
     // Rotated, backed-up and renamed copies too (a red team on the fix).
     const copies = workspace(
       Object.fromEntries(
