@@ -322,12 +322,18 @@ describe('messages that name the fix', () => {
     expect(about(r.report, 'no_artifacts')[0]?.message).toContain('the gate runs from the repository root (run it there, or give -C ..');
   });
 
-  it('20: records under a misspelt .assay/audits/ are named: did you mean it?', async () => {
-    const ws = writeFiles(tempDir(), { '.assay/runs/r.json': run(), '.assay/audits/a.json': rec() });
-    const r = await cliJson(['-C', ws], ROOT);
-    const near = r.report.findings.find((f) => f.code === 'no_match' && f.message.includes('.assay/audits'));
-    expect(near).toMatchObject({ severity: 'warning' });
-    expect(near?.message).toContain('did you mean it? (give --audit .assay/audits');
+  it('20: records under a misspelt .assay/audits/ (or assay/audit/) are named, and the gate fails: what the folder holds is not read (a red team: a coverage statement there passed)', async () => {
+    for (const [runs, audit] of [
+      ['.assay/runs', '.assay/audits'],
+      ['assay/runs', 'assay/audit'],
+    ] as const) {
+      const ws = writeFiles(tempDir(), { [`${runs}/r.json`]: run(), [`${audit}/a.json`]: rec() });
+      const r = await cliJson(['-C', ws, '--runs', runs], ROOT);
+      const near = r.report.findings.find((f) => f.code === 'no_match' && f.message.includes(audit));
+      expect(near, audit).toMatchObject({ severity: 'error' });
+      expect(near?.message).toContain(`did you mean it? What it holds is not read (give --audit ${audit}`);
+      expect(r.code).toBe(1);
+    }
   });
 
   it.each([

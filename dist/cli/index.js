@@ -17138,7 +17138,9 @@ async function judge(task, read, sidecars, setup) {
  * What a newcomer's first mistakes need said (the inputs' defaults): a run input that matched
  * nothing on a repository with no run yet (how to bootstrap), a gate run from a subfolder (where the
  * repository root is, and -C), and a default folder that is missing while a near name exists
- * (`.assay/audits`). Each is words for a finding the gate makes anyway; none changes a verdict.
+ * (`.assay/audits`, `assay/audit`): the first two are words for a finding the gate makes anyway; the
+ * last is an error of its own (a red team: a coverage statement committed to `.assay/audits` was
+ * never read, and the gate passed).
  */
 
 
@@ -17164,9 +17166,20 @@ function noRunsHint(cwd) {
         return `; ${root} holds .assay/runs: the gate runs from the repository root (run it there, or give -C ${external_node_path_default().relative(cwd, root) || '.'}; the action: working-directory)`;
     return "; on a repository with no run yet, commit the agent's first run before making this check required (examples/agent-run.yml opens a pull request with one; README, Quick start)";
 }
+/** The folders in `dir` (none when it cannot be listed). */
+function foldersIn(dir) {
+    try {
+        return (0,external_node_fs_.readdirSync)(dir).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(dir, name)).isDirectory());
+    }
+    catch {
+        return [];
+    }
+}
 /**
- * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a sibling of a
- * near name does: a notice naming it (null when the folder exists or nothing is near).
+ * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a folder of a
+ * near name does (a sibling, `.assay/audits`; or the same name under a parent of a near name,
+ * `assay/audit`): an error naming it, since what it holds is not read (null when the folder exists
+ * or nothing is near).
  */
 function nearFolder(cwd, given, role) {
     if (given.length !== 1)
@@ -17175,18 +17188,19 @@ function nearFolder(cwd, given, role) {
     if ((0,external_node_fs_.existsSync)(wanted))
         return null;
     const parent = external_node_path_default().dirname(wanted);
-    let siblings;
-    try {
-        siblings = (0,external_node_fs_.readdirSync)(parent).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(parent, name)).isDirectory());
+    const base = external_node_path_default().basename(wanted);
+    const sibling = (0,core_text/* nearestName */.qb)(base, foldersIn(parent));
+    let near = sibling === null ? null : external_node_path_default().join(parent, sibling);
+    if (near === null && !(0,external_node_fs_.existsSync)(parent)) {
+        const uncle = (0,core_text/* nearestName */.qb)(external_node_path_default().basename(parent), foldersIn(external_node_path_default().dirname(parent)));
+        const under = uncle === null ? null : external_node_path_default().join(external_node_path_default().dirname(parent), uncle);
+        if (under !== null && (0,external_node_fs_.existsSync)(external_node_path_default().join(under, base)))
+            near = external_node_path_default().join(under, base);
     }
-    catch {
-        return null;
-    }
-    const near = (0,core_text/* nearestName */.qb)(external_node_path_default().basename(wanted), siblings);
     if (near === null)
         return null;
-    const found = external_node_path_default().relative(cwd, external_node_path_default().join(parent, near)).split((external_node_path_default()).sep).join('/');
-    return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input)`, 'warning');
+    const found = external_node_path_default().relative(cwd, near).split((external_node_path_default()).sep).join('/');
+    return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? What it holds is not read (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input, or rename it)`, 'error');
 }
 
 ;// CONCATENATED MODULE: external "node:os"

@@ -2,7 +2,9 @@
  * What a newcomer's first mistakes need said (the inputs' defaults): a run input that matched
  * nothing on a repository with no run yet (how to bootstrap), a gate run from a subfolder (where the
  * repository root is, and -C), and a default folder that is missing while a near name exists
- * (`.assay/audits`). Each is words for a finding the gate makes anyway; none changes a verdict.
+ * (`.assay/audits`, `assay/audit`): the first two are words for a finding the gate makes anyway; the
+ * last is an error of its own (a red team: a coverage statement committed to `.assay/audits` was
+ * never read, and the gate passed).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,28 +31,40 @@ export function noRunsHint(cwd: string): string {
   return "; on a repository with no run yet, commit the agent's first run before making this check required (examples/agent-run.yml opens a pull request with one; README, Quick start)";
 }
 
+/** The folders in `dir` (none when it cannot be listed). */
+function foldersIn(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory());
+  } catch {
+    return [];
+  }
+}
+
 /**
- * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a sibling of a
- * near name does: a notice naming it (null when the folder exists or nothing is near).
+ * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a folder of a
+ * near name does (a sibling, `.assay/audits`; or the same name under a parent of a near name,
+ * `assay/audit`): an error naming it, since what it holds is not read (null when the folder exists
+ * or nothing is near).
  */
 export function nearFolder(cwd: string, given: readonly string[], role: 'runs' | 'audit'): Finding | null {
   if (given.length !== 1) return null;
   const wanted = path.resolve(cwd, given[0] ?? '');
   if (existsSync(wanted)) return null;
   const parent = path.dirname(wanted);
-  let siblings: string[];
-  try {
-    siblings = readdirSync(parent).filter((name) => statSync(path.join(parent, name)).isDirectory());
-  } catch {
-    return null;
+  const base = path.basename(wanted);
+  const sibling = nearestName(base, foldersIn(parent));
+  let near: string | null = sibling === null ? null : path.join(parent, sibling);
+  if (near === null && !existsSync(parent)) {
+    const uncle = nearestName(path.basename(parent), foldersIn(path.dirname(parent)));
+    const under = uncle === null ? null : path.join(path.dirname(parent), uncle);
+    if (under !== null && existsSync(path.join(under, base))) near = path.join(under, base);
   }
-  const near = nearestName(path.basename(wanted), siblings);
   if (near === null) return null;
-  const found = path.relative(cwd, path.join(parent, near)).split(path.sep).join('/');
+  const found = path.relative(cwd, near).split(path.sep).join('/');
   return inputFinding(
     'no_match',
     `${role}: ${given[0]}`,
-    `there is no ${given[0]}, but there is ${found}: did you mean it? (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input)`,
-    'warning',
+    `there is no ${given[0]}, but there is ${found}: did you mean it? What it holds is not read (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input, or rename it)`,
+    'error',
   );
 }
