@@ -619,7 +619,10 @@ const FINDINGS = {
     no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
     no_match: {
         severity: 'notice',
-        option: { when: 'for an input given explicitly', severity: 'error' },
+        option: {
+            when: 'for an input given explicitly, and for a default folder missing beside a folder of a near name, such as `.assay/audits`: what that holds is not read',
+            severity: 'error',
+        },
         title: 'Input matched nothing',
         help: 'An input path or glob matched no file.',
     },
