@@ -760,6 +760,29 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
     if ('writes' in expected) expectEnvelopes(r.lines, 'otlp-json');
   });
 
+  it('a mapping rule whose tool is one letter from a tool the calls name, and names none, is a mistake of the mapping: nothing written (a red team: create_isue left every create asserting nothing, and the gate passed)', async () => {
+    const typo = MAP.replace('  - tool: create_issue\n', '  - tool: create_isue\n');
+    expect(typo).not.toBe(MAP);
+    const calls = spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web', title: 'x' }),
+      ...result({ url: 'https://github.com/acme/web/issues/3' }),
+    });
+    const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': calls, 'map.yml': typo }, ['--map', 'map.yml']);
+    expectImport(r, {
+      refuses:
+        /map\.yml:\d+:\d+: tools\[\d+\] \(create_isue\): no call is named create_isue, but 1 call\(s\) named create_issue are not in the mapping/,
+      code: 2,
+    });
+    // Rules naming tools other servers have, beside a call of a name further away, are no typo.
+    const far = await runImporter(
+      'import-run',
+      'otlp-json',
+      { 'in.jsonl': spanLine('get_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 })), 'map.yml': MAP },
+      ['--map', 'map.yml'],
+    );
+    expect(far.code, far.stderr).toBe(0);
+  });
+
   it('the fixtures: spans out of order and a retried batch, Copilot CLI’s own lines, Claude Code’s events; verified against the day’s deliveries', async () => {
     const dir = tempDir();
     cpSync(path.join(FX, 'otlp'), dir, { recursive: true });

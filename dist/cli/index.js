@@ -13351,7 +13351,7 @@ function mapUse(use, mapping, line) {
                 effect: null,
                 note: hidden ? `an MCP tool the event does not name; ${CAPTURE_HINT[use.source]}` : null,
             },
-            count: hidden ? 'MCP tools not named' : 'not in the mapping (asserting nothing)',
+            count: hidden ? 'MCP tools not named' : UNMAPPED,
             hint: hidden ? CAPTURE_HINT[use.source] : null,
         };
     }
@@ -13423,6 +13423,32 @@ function mapUse(use, mapping, line) {
         count: null,
         hint: null,
     };
+}
+/** What an import counted as not in the mapping: the names no rule took. */
+const UNMAPPED = 'not in the mapping (asserting nothing)';
+/**
+ * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
+ * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
+ * passed with a count (a red team). One edit at most, so the mapping's names for other servers'
+ * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
+ * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
+ */
+function misspeltTools(mapping, seen, unmapped) {
+    const out = [];
+    for (const r of mapping.rules) {
+        const [name, ...rest] = r.tool.pieces;
+        if (name === undefined || rest.length > 0 || seen.has(name))
+            continue;
+        for (const [tool, n] of unmapped)
+            if ((0,core_text/* editDistance */.YC)(name, tool) <= 1) {
+                out.push({
+                    at: r.at,
+                    message: `${r.name}: no call is named ${(0,core_text/* quote */.hD)(name, 80)}, but ${n} call(s) named ${(0,core_text/* quote */.hD)(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,
+                });
+                break;
+            }
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import-run/kinds.ts
@@ -13628,6 +13654,7 @@ const CHUNK = 1000;
 
 
 
+
 /** An RFC 3339 UTC time that sorts as text: the fraction padded to nine digits (`…:00Z` before `…:00.5Z`). */
 const timeKey = (time) => `${time.slice(0, 19)}${(time.length > 20 ? time.slice(20, -1) : '').padEnd(9, '0')}`;
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -13702,7 +13729,7 @@ function runImportRun(s) {
                 }
                 if (count !== null)
                     counted.set(count, (counted.get(count) ?? 0) + 1);
-                placed.push({ call, source, input: index });
+                placed.push({ call, source, input: index, count });
             }
         };
         for (const e of read.entries) {
@@ -13713,6 +13740,16 @@ function runImportRun(s) {
         for (const f of read.findings)
             errors.push(f);
     });
+    // A rule misspelling a tool the calls name: a problem of the mapping, never a count.
+    const mapping = s.context.mapping;
+    if (mapping) {
+        const unmapped = new Map();
+        for (const p of placed)
+            if (p.count === UNMAPPED)
+                unmapped.set(p.call.tool, (unmapped.get(p.call.tool) ?? 0) + 1);
+        for (const m of misspeltTools(mapping, new Set(placed.map((p) => p.call.tool)), unmapped))
+            mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, (0,core_findings/* finding */.gk)('invalid_artifact', m.at, m.message));
+    }
     if (kind.order === 'time')
         placed.sort((a, b) => (0,core_text/* cmp */.r2)(timeKey(a.call.time), timeKey(b.call.time)) || a.input - b.input || a.call.line - b.call.line);
     const asserting = placed.filter((p) => p.call.asserts);

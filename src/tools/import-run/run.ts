@@ -15,6 +15,7 @@ import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
 import { eventLines, type ProducerCall, type RunSource } from './call.js';
 import { type LineRead, type RunContext, type RunKind, runImporter } from './kinds.js';
+import { misspeltTools, UNMAPPED } from './tool-mapping.js';
 
 export interface RunImportSettings {
   readonly kind: RunKind;
@@ -45,6 +46,8 @@ interface Placed {
   readonly call: ProducerCall;
   readonly source: RunSource;
   readonly input: number;
+  /** What the call was counted as (`not in the mapping`, …), or null. */
+  readonly count: string | null;
 }
 
 /** An RFC 3339 UTC time that sorts as text: the fraction padded to nine digits (`…:00Z` before `…:00.5Z`). */
@@ -131,7 +134,7 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
           keys.set(key, { said, at: here });
         }
         if (count !== null) counted.set(count, (counted.get(count) ?? 0) + 1);
-        placed.push({ call, source, input: index });
+        placed.push({ call, source, input: index, count });
       }
     };
     for (const e of read.entries) {
@@ -141,6 +144,14 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     take(reader.end(), null);
     for (const f of read.findings) errors.push(f);
   });
+  // A rule misspelling a tool the calls name: a problem of the mapping, never a count.
+  const mapping = s.context.mapping;
+  if (mapping) {
+    const unmapped = new Map<string, number>();
+    for (const p of placed) if (p.count === UNMAPPED) unmapped.set(p.call.tool, (unmapped.get(p.call.tool) ?? 0) + 1);
+    for (const m of misspeltTools(mapping, new Set(placed.map((p) => p.call.tool)), unmapped))
+      mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
+  }
   if (kind.order === 'time')
     placed.sort((a, b) => cmp(timeKey(a.call.time), timeKey(b.call.time)) || a.input - b.input || a.call.line - b.call.line);
   const asserting = placed.filter((p) => p.call.asserts);

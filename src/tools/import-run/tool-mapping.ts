@@ -13,7 +13,7 @@ import { isObject, type JsonObject, memberAt } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
-import { asciiLower } from '../../core/text.js';
+import { asciiLower, editDistance, quote } from '../../core/text.js';
 import { rfc3339 } from '../../core/time.js';
 import { jsonOrText } from '../../read/json/strict.js';
 import type { FieldSource, ToolMapping, ToolRule, UrlPart } from '../../read/mapping-file.js';
@@ -305,7 +305,7 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
         effect: null,
         note: hidden ? `an MCP tool the event does not name; ${CAPTURE_HINT[use.source]}` : null,
       },
-      count: hidden ? 'MCP tools not named' : 'not in the mapping (asserting nothing)',
+      count: hidden ? 'MCP tools not named' : UNMAPPED,
       hint: hidden ? CAPTURE_HINT[use.source] : null,
     };
   }
@@ -383,4 +383,35 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
     count: null,
     hint: null,
   };
+}
+
+/** What an import counted as not in the mapping: the names no rule took. */
+export const UNMAPPED = 'not in the mapping (asserting nothing)';
+
+/**
+ * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
+ * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
+ * passed with a count (a red team). One edit at most, so the mapping's names for other servers'
+ * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
+ * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
+ */
+export function misspeltTools(
+  mapping: ToolMapping,
+  seen: ReadonlySet<string>,
+  unmapped: ReadonlyMap<string, number>,
+): { readonly at: Location; readonly message: string }[] {
+  const out: { at: Location; message: string }[] = [];
+  for (const r of mapping.rules) {
+    const [name, ...rest] = r.tool.pieces;
+    if (name === undefined || rest.length > 0 || seen.has(name)) continue;
+    for (const [tool, n] of unmapped)
+      if (editDistance(name, tool) <= 1) {
+        out.push({
+          at: r.at,
+          message: `${r.name}: no call is named ${quote(name, 80)}, but ${n} call(s) named ${quote(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,
+        });
+        break;
+      }
+  }
+  return out;
 }
