@@ -439,6 +439,15 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
       code: 1,
       stderr: expect.stringMatching(/this looks like a GitHub audit-log export: try import github-audit-log/),
     });
+    // Beside an export of the kind, the same: each file is judged (a red team: the Slack page's entries counted as "other action", exit 0).
+    const both = await cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'g.json', 's.json'], dir);
+    expect(both).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        /s\.json:\d+:\d+: no entry has the shape of a GitHub audit-log export: this looks like a Slack audit-log page/,
+      ),
+    });
+    expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
   });
 
   it('the window is exact at the precision the bound is written with (never rounded to milliseconds); one entry is "1 entry"', async () => {

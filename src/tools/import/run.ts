@@ -156,8 +156,6 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   };
   let entries = 0;
   let merged = 0;
-  let ofKind = 0;
-  let sample: { value: JsonObject; loc: Location } | null = null;
   /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
   const othersSeen = new Map<string, number>();
   /** Where a listing said more pages follow, and whether a page given ends it (a statement needs the whole listing). */
@@ -171,6 +169,11 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       continue;
     }
     const read = readExport(input.name, vouched?.ok ? vouched.value.bytes : input.bytes, s.limits, listKeys);
+    // Each file is of the kind or it is not: one of another kind beside a real export maps to
+    // nothing, quietly (a red team: an Okta page among GitHub's counted as "other action").
+    let ofKind = 0;
+    let sample: { value: JsonObject; loc: Location } | null = null;
+    const before = errors.length;
     for (const e of read.entries) {
       entries++;
       if (EXPORT_SHAPES[s.kind](e.value)) ofKind++;
@@ -278,6 +281,9 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     for (const f of read.findings) errors.push(f);
     continued ??= read.paging.continued;
     ended ||= read.paging.ended;
+    // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
+    if (ofKind === 0 && sample && errors.length === before)
+      errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
   }
   for (const [id, loc] of waiting)
     if (!completed.has(id))
@@ -299,9 +305,6 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
-  // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
-  if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
-    errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
   const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   const actors = byId.size === 0 ? actorHint(s.scope, othersSeen) : null;
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
