@@ -12080,13 +12080,18 @@ function canonical(file) {
  * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
  * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
  */
-function distinctOutputs(named) {
+function distinctOutputs(named, inputs = []) {
     const seen = new Map();
+    // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
+    for (const input of inputs)
+        seen.set(canonical(input), `the input ${input}`);
     for (const [flag, file] of named) {
         if (file === null)
             continue;
         const where = canonical(file);
         const other = seen.get(where);
+        if (other?.startsWith('the input '))
+            throw new UsageError('conflict', `${flag}: names ${other}; a command never writes over what it reads (write to another file)`);
         if (other)
             throw new UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
         seen.set(where, flag);

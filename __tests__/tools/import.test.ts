@@ -450,6 +450,19 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
   });
 
+  it('an --output naming one of its inputs (or the mapping) is a usage error, and the input is left as it was (a red team: an export replaced by its records)', async () => {
+    const github = readFileSync(path.join(FX, 'github/audit-log-rest-page.json'), 'utf8');
+    const dir = writeFiles(tempDir(), { 'g.json': github, 'sub/x': '' });
+    for (const out of ['g.json', './sub/../g.json'])
+      expect(await cli(['import', 'github-audit-log', '--output', out, 'g.json'], dir)).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('a command never writes over what it reads'),
+      });
+    expect(readFileSync(path.join(dir, 'g.json'), 'utf8')).toBe(github);
+    const run = await cli(['import-run', 'otlp-json', '--map', 'g.json', '--output', 'g.json', 'sub/x'], dir);
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('--output: names the input') });
+  });
+
   it('the window is exact at the precision the bound is written with (never rounded to milliseconds); one entry is "1 entry"', async () => {
     const dir = writeFiles(tempDir(), {
       'e.json': JSON.stringify([ghEntry('a0', 'bot', 'acme/api', DAY), ghEntry('a1', 'bot', 'acme/api', DAY + 1)]),

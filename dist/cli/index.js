@@ -3744,13 +3744,18 @@ function canonical(file) {
  * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
  * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
  */
-function distinctOutputs(named) {
+function distinctOutputs(named, inputs = []) {
     const seen = new Map();
+    // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
+    for (const input of inputs)
+        seen.set(canonical(input), `the input ${input}`);
     for (const [flag, file] of named) {
         if (file === null)
             continue;
         const where = canonical(file);
         const other = seen.get(where);
+        if (other?.startsWith('the input '))
+            throw new types_UsageError('conflict', `${flag}: names ${other}; a command never writes over what it reads (write to another file)`);
         if (other)
             throw new types_UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
         seen.set(where, flag);
@@ -11996,7 +12001,7 @@ const importExports = {
         distinctOutputs([
             ['--output', output],
             ['--predicate', predicate],
-        ]);
+        ], files.map((x) => external_node_path_default().resolve(ctx.cwd, x)));
         const slack = slackOptions(f);
         const { since, until } = windowOf(f);
         const repos = f.repo;
@@ -13838,7 +13843,7 @@ const importRun = {
         if (!module.pullRequests && f['pull-requests'] !== undefined)
             throw new types_UsageError('value', `import-run ${kind}: --pull-requests is for gh-aw-manifest (its pushes name a pull request, not a branch)`);
         const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
-        distinctOutputs([['--output', output]]);
+        distinctOutputs([['--output', output]], [...files, ...(f.map === undefined ? [] : [f.map]), ...(f['pull-requests'] === undefined ? [] : [f['pull-requests']])].map((x) => external_node_path_default().resolve(ctx.cwd, x)));
         const tool = `import-run ${kind}`;
         const limits = limitsOf(f);
         let mapping = null;

@@ -65,7 +65,12 @@ export const importRun: Command = {
         `import-run ${kind}: --pull-requests is for gh-aw-manifest (its pushes name a pull request, not a branch)`,
       );
     const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
-    distinctOutputs([['--output', output]]);
+    distinctOutputs(
+      [['--output', output]],
+      [...files, ...(f.map === undefined ? [] : [f.map]), ...(f['pull-requests'] === undefined ? [] : [f['pull-requests']])].map((x) =>
+        path.resolve(ctx.cwd, x),
+      ),
+    );
     const tool = `import-run ${kind}`;
     const limits = limitsOf(f);
     let mapping = null;

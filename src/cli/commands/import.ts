@@ -286,10 +286,13 @@ export const importExports: Command = {
     if (files.length === 0) throw new UsageError('missing', 'import: at least one INPUT export file is required');
     const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
     const predicate = f.predicate === undefined ? null : outputIn(ctx.cwd, ctx.cwd, f.predicate, '--predicate');
-    distinctOutputs([
-      ['--output', output],
-      ['--predicate', predicate],
-    ]);
+    distinctOutputs(
+      [
+        ['--output', output],
+        ['--predicate', predicate],
+      ],
+      files.map((x) => path.resolve(ctx.cwd, x)),
+    );
     const slack = slackOptions(f);
     const { since, until } = windowOf(f);
     const repos = f.repo;
