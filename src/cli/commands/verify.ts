@@ -157,7 +157,7 @@ export const GATE_OPTIONS = [
     kind: 'string',
     arg: 'DIR',
     input: 'working-directory',
-    help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+    help: 'run as if started in DIR (paths are relative to it, and reports name files from it; evidence outside it is refused: the runs and audit inputs; a key, a policy or an output may be elsewhere)',
   },
   ...LIMITS,
   {
