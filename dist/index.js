@@ -15101,6 +15101,12 @@ function meaning(doc, context, where, sha256) {
                     bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
                     continue;
                 }
+                // A hash copied from a report (`key_title_hash`) would be hashed again and match nothing (a red team).
+                const digest = values.find((v) => /^sha256:[0-9a-f]{64}$/i.test(v));
+                if (digest !== undefined) {
+                    bad(pointer, `${field} is hashed: ${JSON.stringify(`${digest.slice(0, 15)}…`)} is a hash, not a raw value (hashed again, it matches nothing); list the raw values`);
+                    continue;
+                }
                 tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
                 continue;
             }

@@ -85,6 +85,11 @@ describe('reading the file: every problem located, the nearest key named', () =>
     ['a glob on a hashed field', RULE.replace('repo: [prod-*]', 'key_title: [ci-*]'), /key_title is hashed: a glob cannot match a hash/],
     ['a hashed field as one string', RULE.replace('repo: [prod-*]', 'key_title: ci-key'), /key_title is hashed: give a list of raw values/],
     [
+      'a hash copied from a report into a hashed field (a red team: hashed again, it matched nothing)',
+      RULE.replace('repo: [prod-*]', `key_title: [ci-key, "sha256:${'0a'.repeat(32)}"]`),
+      /key_title is hashed: "sha256:0a0a0a0a…" is a hash, not a raw value \(hashed again, it matches nothing\)/,
+    ],
+    [
       'a field the class does not bind',
       RULE.replace('repo: [prod-*]', 'rep: [prod-*]'),
       /github_deploy_key binds no field "rep" \(did you mean "repo"\?\)/,
