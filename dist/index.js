@@ -14513,12 +14513,12 @@ function parseChoice(name, value, choices) {
 }
 /**
  * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
- * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
- * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ * lines) names no rule: an error, never a gate that requires nothing (an empty value is none given:
+ * the action's empty input; the CLI refuses an empty flag before this).
  */
-function parseRules(name, value, given) {
+function parseRules(name, value) {
     const rules = parseList(value);
-    if (rules.length === 0 && (given || value.trim() !== ''))
+    if (rules.length === 0 && value.trim() !== '')
         throw new UsageError('value', `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`);
     return rules;
 }
@@ -15970,7 +15970,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         maxLineSize: get('max-line-size'),
         jobs: get('jobs'),
         cache: null,
-        require: parseRules('require', get('require'), false),
+        require: parseRules('require', get('require')),
         // PEM text, typically from a repository variable, so a pull request cannot change it.
         trustedKeys: pem('trusted-keys'),
         requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),

@@ -55,11 +55,25 @@ describe('rules that name nothing are refused (§7)', () => {
       '*=asserted',
     ]);
   });
+  it('any flag given an empty value is a usage error naming it, never its default taken in silence (a red team: -C "" and --max-line-size "")', async () => {
+    for (const args of [['-C', ''], ['--max-line-size='], ['--max-file-size', ' '], ['--now', ''], ['--policy', '']]) {
+      const r = await cli(['verify', ...args], ROOT);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/: an empty value \(an unset variable\?\): give one, or leave the flag out for its default/);
+    }
+    expect(await cli(['import', 'github-audit-log', '--output', 'o.ndjson', '--actor', '', 'x.json'], workspace())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--actor: an empty value'),
+    });
+  });
+
   it('--require "" or "," (an unset variable) is a usage error, never a gate that requires nothing (a red team)', async () => {
     for (const v of ['', ',', ' \n '])
       expect(await cli(['verify', '-C', workspace(), '--require', v], ROOT)).toMatchObject({
         code: 2,
-        stderr: expect.stringContaining(`--require: ${JSON.stringify(v)} names no rule`),
+        stderr: expect.stringContaining(
+          v.trim() === '' ? '--require: an empty value (an unset variable?)' : `--require: ${JSON.stringify(v)} names no rule`,
+        ),
       });
   });
 });
@@ -164,7 +178,7 @@ describe('paths on the command line (§6)', () => {
       ],
       ROOT,
     );
-    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--policy-uri: an empty URI') });
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--policy-uri: an empty value (an unset variable?)') });
   });
 
   it('--resource-uri must be a URI', async () => {
@@ -178,7 +192,7 @@ describe('paths on the command line (§6)', () => {
   it('--trusted-key "" is a usage error saying so, never EISDIR', async () => {
     const r = await cli(['verify', '-C', workspace(), '--trusted-key', ''], ROOT);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--trusted-key: an empty file name');
+    expect(r.stderr).toContain('--trusted-key: an empty value (an unset variable?)');
     expect(r.stderr).not.toContain('EISDIR');
   });
 
@@ -186,7 +200,7 @@ describe('paths on the command line (§6)', () => {
     for (const args of [['--audit', ''], ['--audit='], ['--runs', ' '], ['--audit', '.assay/audit', '--audit', '']]) {
       const r = await cli(['verify', '-C', workspace(), ...args], ROOT);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/--(audit|runs): an empty path \(an unset variable\?\)/);
+      expect(r.stderr).toMatch(/--(audit|runs): an empty value \(an unset variable\?\)/);
     }
     // Exclusions alone read nothing either.
     const only = await cli(['verify', '-C', workspace(), '--audit', '!.assay/audit/drafts/**'], ROOT);

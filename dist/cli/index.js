@@ -9454,6 +9454,11 @@ function parseFlags(argv, options) {
             throw new types_UsageError('value', `--${t.name} is given twice; it takes one value`);
         given.add(t.name);
     }
+    // A flag given an empty value (an unset variable: `-C "$DIR"`, `--max-line-size "$LIMIT"`) is a mistake, never the default taken
+    // in silence (a red team); leaving the flag out is how to take the default.
+    for (const t of parsed.tokens ?? [])
+        if (t.kind === 'option' && typeof t.value === 'string' && t.value.trim() === '')
+            throw new types_UsageError('value', `${t.rawName}: an empty value (an unset variable?): give one, or leave the flag out for its default`);
     const { help, ...rest } = parsed.values;
     // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
     return { flags: rest, rest: parsed.positionals, help: help === true };
@@ -9868,12 +9873,12 @@ function parseChoice(name, value, choices) {
 }
 /**
  * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
- * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
- * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ * lines) names no rule: an error, never a gate that requires nothing (an empty value is none given:
+ * the action's empty input; the CLI refuses an empty flag before this).
  */
-function parseRules(name, value, given) {
+function parseRules(name, value) {
     const rules = parseList(value);
-    if (rules.length === 0 && (given || value.trim() !== ''))
+    if (rules.length === 0 && value.trim() !== '')
         throw new types_UsageError('value', `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`);
     return rules;
 }
@@ -12026,9 +12031,6 @@ const importExports = {
             if (!/^[^/\s]+\/[^/\s]+$/.test(r))
                 throw new types_UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
         const actors = f.actor;
-        for (const x of actors ?? [])
-            if (x.trim() === '')
-                throw new types_UsageError('value', '--actor: an empty identity');
         const limits = limitsOf(f);
         const signedAt = signedAtOf(f['signed-at']);
         const tool = `import ${kind}`;
@@ -19868,9 +19870,6 @@ function verdictRequest(flags, at, out, env, output, format) {
     const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
     if (!resourceUri)
         throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
-    // A verdict names the policy it was judged by: an empty name (an unset variable) names none.
-    if (flags['policy-uri'] !== undefined && flags['policy-uri'].trim() === '')
-        throw new types_UsageError('value', '--policy-uri: an empty URI (an unset variable?): leave it out for the policy file the report names');
     const keyFile = at(flags['vsa-key']);
     return {
         predicate: out('vsa-predicate', flags['vsa-predicate']),
@@ -19883,8 +19882,6 @@ function verdictRequest(flags, at, out, env, output, format) {
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag, files, dir) {
     return (files ?? []).map((file) => {
-        if (file.trim() === '')
-            throw new types_UsageError('value', `${flag}: an empty file name (an unset variable?)`);
         return { name: `${flag} ${file}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, file)) };
     });
 }
@@ -19917,7 +19914,7 @@ function gateInputs(flags, dir, ctxNow) {
         maxFileSize: flags['max-file-size'] ?? null,
         maxLineSize: flags['max-line-size'] ?? null,
         jobs: flags.jobs ?? null,
-        require: (flags.require ?? []).flatMap((v) => parseRules('--require', v, true)),
+        require: (flags.require ?? []).flatMap((v) => parseRules('--require', v)),
         trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
         requireSignedRecords: flags['require-signed-records'] ?? false,
         trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),

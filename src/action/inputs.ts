@@ -351,7 +351,7 @@ function gateInputs(
     maxLineSize: get('max-line-size'),
     jobs: get('jobs'),
     cache: null,
-    require: parseRules('require', get('require'), false),
+    require: parseRules('require', get('require')),
     // PEM text, typically from a repository variable, so a pull request cannot change it.
     trustedKeys: pem('trusted-keys'),
     requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),

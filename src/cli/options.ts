@@ -124,6 +124,11 @@ export function parseFlags<O extends readonly OptionSpec[]>(argv: readonly strin
     if (given.has(t.name)) throw new UsageError('value', `--${t.name} is given twice; it takes one value`);
     given.add(t.name);
   }
+  // A flag given an empty value (an unset variable: `-C "$DIR"`, `--max-line-size "$LIMIT"`) is a mistake, never the default taken
+  // in silence (a red team); leaving the flag out is how to take the default.
+  for (const t of parsed.tokens ?? [])
+    if (t.kind === 'option' && typeof t.value === 'string' && t.value.trim() === '')
+      throw new UsageError('value', `${t.rawName}: an empty value (an unset variable?): give one, or leave the flag out for its default`);
   const { help, ...rest } = parsed.values;
   // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
   return { flags: rest as Flags<O>, rest: parsed.positionals, help: help === true };

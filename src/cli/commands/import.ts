@@ -318,7 +318,6 @@ export const importExports: Command = {
       throw new UsageError('value', `--owner: "${f.owner}" is not an organisation name (OWNER, without a /)`);
     for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
     const actors = f.actor;
-    for (const x of actors ?? []) if (x.trim() === '') throw new UsageError('value', '--actor: an empty identity');
     const limits = limitsOf(f);
     const signedAt = signedAtOf(f['signed-at']);
     const tool = `import ${kind}`;

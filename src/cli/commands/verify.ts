@@ -278,9 +278,6 @@ function verdictRequest(
       'missing',
       `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`,
     );
-  // A verdict names the policy it was judged by: an empty name (an unset variable) names none.
-  if (flags['policy-uri'] !== undefined && flags['policy-uri'].trim() === '')
-    throw new UsageError('value', '--policy-uri: an empty URI (an unset variable?): leave it out for the policy file the report names');
   const keyFile = at(flags['vsa-key']);
   return {
     predicate: out('vsa-predicate', flags['vsa-predicate']),
@@ -294,7 +291,6 @@ function verdictRequest(
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag: string, files: readonly string[] | undefined, dir: string): { readonly name: string; readonly pem: string }[] {
   return (files ?? []).map((file) => {
-    if (file.trim() === '') throw new UsageError('value', `${flag}: an empty file name (an unset variable?)`);
     return { name: `${flag} ${file}`, pem: readKeyText(flag, path.resolve(dir, file)) };
   });
 }
@@ -328,7 +324,7 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
     maxFileSize: flags['max-file-size'] ?? null,
     maxLineSize: flags['max-line-size'] ?? null,
     jobs: flags.jobs ?? null,
-    require: (flags.require ?? []).flatMap((v) => parseRules('--require', v, true)),
+    require: (flags.require ?? []).flatMap((v) => parseRules('--require', v)),
     trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
     requireSignedRecords: flags['require-signed-records'] ?? false,
     trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),

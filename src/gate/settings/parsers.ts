@@ -51,12 +51,12 @@ export function parseChoice<T extends string>(name: string, value: string, choic
 
 /**
  * Required-level rules as `parseList` splits them. A value that holds only separators (`,`, blank
- * lines) names no rule: an error, never a gate that requires nothing; so is an empty value given
- * where leaving the flag out is how to give none (`--require ''`: an unset variable).
+ * lines) names no rule: an error, never a gate that requires nothing (an empty value is none given:
+ * the action's empty input; the CLI refuses an empty flag before this).
  */
-export function parseRules(name: string, value: string, given: boolean): string[] {
+export function parseRules(name: string, value: string): string[] {
   const rules = parseList(value);
-  if (rules.length === 0 && (given || value.trim() !== ''))
+  if (rules.length === 0 && value.trim() !== '')
     throw new UsageError(
       'value',
       `${name}: ${JSON.stringify(value)} names no rule (an unset variable?): give SELECTOR=LEVEL, e.g. github_deploy_key:create=verified, or leave it out`,
