@@ -250,6 +250,8 @@ describe('--jobs', () => {
   it.each([['0'], ['-1'], ['two'], ['257'], ['']])('--jobs %j is a usage error', (jobs) => {
     const r = spawnCli(['verify', '-C', path.join(ROOT, 'fixtures/demo'), `--jobs=${jobs}`], ROOT);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--jobs: "${jobs}" is not a number of threads from 1 to 256, or auto`);
+    expect(r.stderr).toContain(
+      jobs === '' ? '--jobs: an empty value (an unset variable?)' : `--jobs: "${jobs}" is not a number of threads from 1 to 256, or auto`,
+    );
   });
 });
