@@ -374,7 +374,7 @@ default: asserted
         const f = r.report.findings.find((x) => x.code === 'invalid_artifact');
         expect(f?.message).toMatch(
           new RegExp(
-            `its target gives repo as ${kind}, not text, and rule (sandbox|prod-keys) tests it: whether the rule applies cannot be told`,
+            `whether rule (sandbox|prod-keys) applies cannot be told \\(its target gives repo as ${kind}, not text\\), so the call fails`,
           ),
         );
       }
@@ -392,6 +392,27 @@ default: asserted
       expect(r.code).toBe(1);
       expect(codes(r.report)).toContain('error invalid_artifact');
     }
+    // A verb or class that is not text or differs only in case, and a bound field the rule tests left out: the same (a red team on the fix).
+    const variants: [string, (c: { action: Record<string, unknown> & { target: Record<string, unknown> } }) => void, RegExp][] = [
+      ['verb null', (c) => (c.action.verb = null), /it gives no verb as text, and the rule names one/],
+      ['verb an array', (c) => (c.action.verb = ['create']), /it gives no verb as text/],
+      ['verb in another case', (c) => (c.action.verb = 'Create'), /its verb "Create" differs from the rule's "create" only in case/],
+      ['class removed', (c) => delete c.action.resource_type, /it gives no action class as text/],
+      ['class in another case', (c) => (c.action.resource_type = 'GitHub_Deploy_Key'), /its action class "GitHub_Deploy_Key" differs/],
+      ['repo left out', (c) => delete c.action.target.repo, /its target gives no repo, which the rule tests/],
+    ];
+    const VERB_RULE = RULE.replace('class: github_deploy_key', 'class: github_deploy_key\n      verb: create');
+    for (const [name, change, why] of variants) {
+      const call = given('prod-api') as unknown as { action: Record<string, unknown> & { target: Record<string, unknown> } };
+      change(call);
+      const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([call])), [POLICY]: VERB_RULE }));
+      expect(r.code, name).toBe(1);
+      expect(r.report.findings.find((x) => x.code === 'invalid_artifact')?.message, name).toMatch(why);
+    }
+    // A call of another class, without the field: no match, as before.
+    const invite = decision({ tool: 'misc.add', verb: 'create', resourceType: 'misc_invite', target: { channel: 'x' } });
+    const none = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([invite])), [POLICY]: VERB_RULE }));
+    expect(codes(none.report)).not.toContain('error invalid_artifact');
     // A field no rule tests may be anything: the call is judged as before.
     const other = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([given('prod-api')])), [POLICY]: RULE }));
     expect(codes(other.report)).not.toContain('error invalid_artifact');

@@ -9622,36 +9622,66 @@ function testHolds(test, value) {
     const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
     return test.patterns.some((glob) => globMatches(glob, text));
 }
+/** What a JSON value is, in words (a field given as something else than text). */
+const jsonKind = (v) => Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+const YES = { kind: 'yes' };
+const NO = { kind: 'no' };
 /**
- * Whether a rule matches a call of this class, verb and target; `untold` when no test fails but one
- * reads a field the call gives as something else than text (an array, an object, a number): whether
- * the rule applies cannot be told (a red team: such a call escaped every rule naming the field).
+ * A name the rule gives (class, verb) against the call's: the same, another, or untold: not text, or
+ * a name the table knows written by the call in another case (a rule's own odd case is its typo,
+ * `rule_unused`'s to say).
  */
-function ruleMatches(rule, call) {
-    if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
-        return false;
-    if (rule.verb !== null && call.verb !== rule.verb)
-        return false;
-    let untold = false;
-    for (const test of rule.target) {
-        const value = testedValue(test, call.target);
-        if (value === undefined)
-            return false;
-        if (typeof value !== 'string')
-            untold = true;
-        else if (!testHolds(test, value))
-            return false;
-    }
-    return untold ? 'untold' : true;
+function nameTold(rule, call, what, known) {
+    if (rule === null || call === rule)
+        return YES;
+    if (call === null)
+        return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
+    if ((0,core_text/* asciiLower */.F)(call) === (0,core_text/* asciiLower */.F)(rule) && known.includes(rule) && !known.includes(call))
+        return {
+            kind: 'untold',
+            why: `its ${what} ${JSON.stringify((0,core_text/* visible */.RK)(call))} differs from the rule's ${JSON.stringify(rule)} only in case`,
+        };
+    return NO;
 }
-/** The first field a rule tests that the call gives, but not as text (the rule cannot tell whether it applies), or null. */
-function untoldField(rule, call) {
+/**
+ * Whether a rule applies to a call of this class, verb and target. `untold` when nothing the rule
+ * reads rules it out but something it reads the call does not say: a class or verb that is not text
+ * (or differs only in case), a field it tests given as something else than text, or, for a rule of a
+ * class, a bound field of that class the call does not give (a red team: each such call escaped every
+ * rule naming it, to the default). A rule that cannot tell applies, and the call fails (requirements.ts).
+ */
+function told(rule, call) {
+    let untold = null;
+    const verbs = PRODUCER_VERBS.get(rule.actionClass ?? '') ?? [];
+    for (const t of [
+        nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES),
+        nameTold(rule.verb, call.verb, 'verb', verbs),
+    ]) {
+        if (t.kind === 'no')
+            return NO;
+        if (t.kind === 'untold')
+            untold ??= t;
+    }
+    const bound = rule.actionClass === null ? undefined : boundFields(rule.actionClass);
     for (const test of rule.target) {
         const value = testedValue(test, call.target);
-        if (value !== undefined && typeof value !== 'string')
-            return test.field;
+        if (value === undefined) {
+            if (!bound?.includes(test.field))
+                return NO;
+            untold ??= { kind: 'untold', why: `its target gives no ${test.field}, which the rule tests` };
+        }
+        else if (typeof value !== 'string')
+            untold ??= { kind: 'untold', why: `its target gives ${test.field} as ${jsonKind(value)}, not text` };
+        else if (!testHolds(test, value))
+            return NO;
     }
-    return null;
+    return untold ?? YES;
+}
+const ruleMatches = (rule, call) => told(rule, call).kind !== 'no';
+/** Why whether a rule applies to a call cannot be told (the call fails), or null when it can. */
+function untoldWhy(rule, call) {
+    const t = told(rule, call);
+    return t.kind === 'untold' ? t.why : null;
 }
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
 const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
@@ -9662,8 +9692,12 @@ function rulesOfClass(policy, actionClass) {
     if (!index)
         byClass.set(policy, (index = new Map()));
     let rules = index.get(actionClass);
+    // A class that is not text, or another case of a rule's, may be under that rule: `told` says it cannot tell.
     if (!rules)
-        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null ||
+            actionClass === null ||
+            r.actionClass === actionClass ||
+            (0,core_text/* asciiLower */.F)(r.actionClass) === (0,core_text/* asciiLower */.F)(actionClass))));
     return rules;
 }
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
@@ -9673,7 +9707,7 @@ function ruleFor(policy, call) {
     // level nor a later rule's decides the gate).
     if (policy.kind === 'file') {
         for (const r of rules)
-            if (ruleMatches(r, call) !== false)
+            if (ruleMatches(r, call))
                 return r;
         return null;
     }
@@ -9705,7 +9739,7 @@ class RuleUse {
         }
         else
             for (const r of this.unused)
-                if (ruleMatches(r, call) !== false)
+                if (ruleMatches(r, call))
                     this.unused.delete(r);
     }
     /** The rules no call used, in the policy's order. */
@@ -14767,8 +14801,6 @@ function coverageVerdict(coverage, outcome) {
     }
 }
 /** The findings a call's claim and its required level earn. */
-/** What a JSON value is, in words (a field given as something else than text). */
-const jsonKind = (v) => Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
     const { claim, input } = call;
     const level = outcome.level;
@@ -14777,7 +14809,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     if (coverage.kind === 'future')
         out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (requirement.untold !== undefined && requirement.rule)
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives ${requirement.untold} as ${jsonKind(input.projection.kind === 'subject' ? input.projection.subject.target[requirement.untold] : input.labels?.[requirement.untold])}, not text, and rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} tests it: whether the rule applies cannot be told, so the call fails`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -15854,7 +15886,7 @@ class Requirements {
             return NOT_RULED;
         const facts = factsOf(call);
         const rule = this.ruleOf(facts, usage);
-        const untold = rule ? untoldField(rule, facts) : null;
+        const untold = rule ? untoldWhy(rule, facts) : null;
         if (rule)
             return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null, ...(untold ? { untold } : {}) };
         if (this.policy.defaultLevel === null)

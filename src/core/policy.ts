@@ -12,7 +12,7 @@
 import { compileGlob, type Glob, globMatches } from './glob.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
-import { KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
+import { boundFields, KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
 import type { Result } from './result.js';
 import { asciiLower, cmp, nearestName, visible } from './text.js';
 import type { Instant } from './time.js';
@@ -210,31 +210,67 @@ function testHolds(test: FieldTest, value: string): boolean {
   return test.patterns.some((glob) => globMatches(glob, text));
 }
 
+/** What a JSON value is, in words (a field given as something else than text). */
+const jsonKind = (v: unknown): string =>
+  Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
+/** Whether a rule applies to a call: yes, no, or untold (with why: the call does not say what the rule reads). */
+type Told = { readonly kind: 'yes' | 'no' } | { readonly kind: 'untold'; readonly why: string };
+const YES: Told = { kind: 'yes' };
+const NO: Told = { kind: 'no' };
+
 /**
- * Whether a rule matches a call of this class, verb and target; `untold` when no test fails but one
- * reads a field the call gives as something else than text (an array, an object, a number): whether
- * the rule applies cannot be told (a red team: such a call escaped every rule naming the field).
+ * A name the rule gives (class, verb) against the call's: the same, another, or untold: not text, or
+ * a name the table knows written by the call in another case (a rule's own odd case is its typo,
+ * `rule_unused`'s to say).
  */
-function ruleMatches(rule: Rule, call: CallFacts): boolean | 'untold' {
-  if (rule.actionClass !== null && call.actionClass !== rule.actionClass) return false;
-  if (rule.verb !== null && call.verb !== rule.verb) return false;
-  let untold = false;
-  for (const test of rule.target) {
-    const value = testedValue(test, call.target);
-    if (value === undefined) return false;
-    if (typeof value !== 'string') untold = true;
-    else if (!testHolds(test, value)) return false;
-  }
-  return untold ? 'untold' : true;
+function nameTold(rule: string | null, call: string | null, what: string, known: readonly string[]): Told {
+  if (rule === null || call === rule) return YES;
+  if (call === null) return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
+  if (asciiLower(call) === asciiLower(rule) && known.includes(rule) && !known.includes(call))
+    return {
+      kind: 'untold',
+      why: `its ${what} ${JSON.stringify(visible(call))} differs from the rule's ${JSON.stringify(rule)} only in case`,
+    };
+  return NO;
 }
 
-/** The first field a rule tests that the call gives, but not as text (the rule cannot tell whether it applies), or null. */
-export function untoldField(rule: Rule, call: CallFacts): string | null {
+/**
+ * Whether a rule applies to a call of this class, verb and target. `untold` when nothing the rule
+ * reads rules it out but something it reads the call does not say: a class or verb that is not text
+ * (or differs only in case), a field it tests given as something else than text, or, for a rule of a
+ * class, a bound field of that class the call does not give (a red team: each such call escaped every
+ * rule naming it, to the default). A rule that cannot tell applies, and the call fails (requirements.ts).
+ */
+function told(rule: Rule, call: CallFacts): Told {
+  let untold: Told | null = null;
+  const verbs = PRODUCER_VERBS.get(rule.actionClass ?? '') ?? [];
+  for (const t of [
+    nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES),
+    nameTold(rule.verb, call.verb, 'verb', verbs),
+  ]) {
+    if (t.kind === 'no') return NO;
+    if (t.kind === 'untold') untold ??= t;
+  }
+  const bound = rule.actionClass === null ? undefined : boundFields(rule.actionClass);
   for (const test of rule.target) {
     const value = testedValue(test, call.target);
-    if (value !== undefined && typeof value !== 'string') return test.field;
+    if (value === undefined) {
+      if (!bound?.includes(test.field)) return NO;
+      untold ??= { kind: 'untold', why: `its target gives no ${test.field}, which the rule tests` };
+    } else if (typeof value !== 'string')
+      untold ??= { kind: 'untold', why: `its target gives ${test.field} as ${jsonKind(value)}, not text` };
+    else if (!testHolds(test, value)) return NO;
   }
-  return null;
+  return untold ?? YES;
+}
+
+const ruleMatches = (rule: Rule, call: CallFacts): boolean => told(rule, call).kind !== 'no';
+
+/** Why whether a rule applies to a call cannot be told (the call fails), or null when it can. */
+export function untoldWhy(rule: Rule, call: CallFacts): string | null {
+  const t = told(rule, call);
+  return t.kind === 'untold' ? t.why : null;
 }
 
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
@@ -246,7 +282,18 @@ function rulesOfClass(policy: Policy, actionClass: string | null): readonly Rule
   let index = byClass.get(policy);
   if (!index) byClass.set(policy, (index = new Map()));
   let rules = index.get(actionClass);
-  if (!rules) index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+  // A class that is not text, or another case of a rule's, may be under that rule: `told` says it cannot tell.
+  if (!rules)
+    index.set(
+      actionClass,
+      (rules = policy.rules.filter(
+        (r) =>
+          r.actionClass === null ||
+          actionClass === null ||
+          r.actionClass === actionClass ||
+          asciiLower(r.actionClass) === asciiLower(actionClass),
+      )),
+    );
   return rules;
 }
 
@@ -256,7 +303,7 @@ export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
   // A rule that cannot tell applies (the caller says why it could not: an error, so neither its
   // level nor a later rule's decides the gate).
   if (policy.kind === 'file') {
-    for (const r of rules) if (ruleMatches(r, call) !== false) return r;
+    for (const r of rules) if (ruleMatches(r, call)) return r;
     return null;
   }
   let best: Rule | null = null;
@@ -279,7 +326,7 @@ export class RuleUse {
     if (this.unused.size === 0) return;
     if (this.policy.kind === 'file') {
       if (rule) this.unused.delete(rule);
-    } else for (const r of this.unused) if (ruleMatches(r, call) !== false) this.unused.delete(r);
+    } else for (const r of this.unused) if (ruleMatches(r, call)) this.unused.delete(r);
   }
   /** The rules no call used, in the policy's order. */
   rules(): Rule[] {

@@ -20,7 +20,7 @@ import {
   type Rule,
   RuleUse,
   ruleFor,
-  untoldField,
+  untoldWhy,
 } from './policy.js';
 import { cmp, nearestName, quote } from './text.js';
 import { compareInstants, type Instant } from './time.js';
@@ -40,7 +40,7 @@ export interface Requirement {
   readonly grandfathered: boolean;
   /** For a call of a grandfathered run: what it would have had to reach, and the entry's reason (its shortfall is reported suppressed). */
   readonly shadow: { readonly rule: Rule | null; readonly level: Level; readonly reason: string } | null;
-  /** A field the rule tests that the call gives, but not as text: whether the rule applies cannot be told (an error). */
+  /** Why whether the rule applies cannot be told (the call does not say what the rule reads): an error. */
   readonly untold?: string;
 }
 
@@ -200,7 +200,7 @@ export class Requirements {
     if (!ruledCall(call)) return NOT_RULED;
     const facts = factsOf(call);
     const rule = this.ruleOf(facts, usage);
-    const untold = rule ? untoldField(rule, facts) : null;
+    const untold = rule ? untoldWhy(rule, facts) : null;
     if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null, ...(untold ? { untold } : {}) };
     if (this.policy.defaultLevel === null) return NOT_RULED;
     return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };

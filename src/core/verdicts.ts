@@ -106,10 +106,6 @@ export function coverageVerdict(coverage: CallCoverage, outcome: Outcome): Cover
 }
 
 /** The findings a call's claim and its required level earn. */
-/** What a JSON value is, in words (a field given as something else than text). */
-const jsonKind = (v: unknown): string =>
-  Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-
 function callFindings(
   call: Call,
   outcome: Outcome,
@@ -136,7 +132,7 @@ function callFindings(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where}: its target gives ${requirement.untold} as ${jsonKind(input.projection.kind === 'subject' ? input.projection.subject.target[requirement.untold] : input.labels?.[requirement.untold])}, not text, and rule ${quote(requirement.rule.name)} tests it: whether the rule applies cannot be told, so the call fails`,
+        `${where}: whether rule ${quote(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`,
       ),
     );
   if (level === null) return out;
