@@ -741,6 +741,32 @@ const SPANS: readonly [string, string, Expected][] = [
     spanLine('merge_pull_request', {}).replace('{"stringValue":"execute_tool"}', '{"string_value":"execute_tool"}'),
     { refuses: /in\.jsonl:1:1: a span attribute "gen_ai\.operation\.name" is not an OTLP JSON value/ },
   ],
+  ...(['{"intValue":"execute_tool"}', '{"stringValue":["execute_tool"]}', '{"stringValue":"execute_tool","intValue":1}'] as const).map(
+    (value): [string, string, Expected] => [
+      `an attribute value of the wrong type or with two members (${value}): refused, never read as empty (a red team on the fix)`,
+      spanLine('merge_pull_request', {}).replace('{"stringValue":"execute_tool"}', value),
+      { refuses: /in\.jsonl:1:1: a span attribute "gen_ai\.operation\.name" is not an OTLP JSON value/ },
+    ],
+  ),
+  [
+    'gen_ai.operation.name given as a number: refused, never "not a tool call"',
+    spanLine('merge_pull_request', {}).replace('{"stringValue":"execute_tool"}', '{"intValue":"7"}'),
+    { refuses: /in\.jsonl:1:1: a span gives gen_ai\.operation\.name, but not as text/ },
+  ],
+  [
+    'a Copilot CLI line typed "Span", or with its attributes as a list, or an operation name as an OTLP value: refused (a red team)',
+    line({ type: 'Span', name: 'execute_tool x', attributes: { 'gen_ai.operation.name': 'execute_tool' } }) +
+      line({
+        type: 'span',
+        name: 'execute_tool x',
+        attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }],
+      }) +
+      line({ type: 'span', name: 'execute_tool x', attributes: { 'gen_ai.operation.name': { stringValue: 'execute_tool' } } }),
+    {
+      refuses:
+        /in\.jsonl:1:1: the line's type is "Span"[\s\S]*in\.jsonl:2:1: a Copilot CLI span line's attributes are not an object[\s\S]*in\.jsonl:3:1: a span gives gen_ai\.operation\.name, but not as text/,
+    },
+  ],
   [
     'a key-value item with a member besides key and value: refused',
     spanLine('merge_pull_request', {}).replace('{"key":"gen_ai.tool.name",', '{"key":"gen_ai.tool.name","type":"string",'),
@@ -761,8 +787,20 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
   });
 
   it('a mapping rule whose tool is one letter from a tool the calls name, and names none, is a mistake of the mapping: nothing written (a red team: create_isue left every create asserting nothing, and the gate passed)', async () => {
+    for (const misspelt of ['create_isue', 'craete_issue']) {
+      const typo = MAP.replace('  - tool: create_issue\n', `  - tool: ${misspelt}\n`);
+      expect(typo).not.toBe(MAP);
+      const calls = spanLine('create_issue', {
+        ...args({ owner: 'acme', repo: 'web', title: 'x' }),
+        ...result({ url: 'https://github.com/acme/web/issues/3' }),
+      });
+      const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': calls, 'map.yml': typo }, ['--map', 'map.yml']);
+      expectImport(r, {
+        refuses: new RegExp(`no call is named ${misspelt}, but 1 call\\(s\\) named create_issue are not in the mapping`),
+        code: 2,
+      });
+    }
     const typo = MAP.replace('  - tool: create_issue\n', '  - tool: create_isue\n');
-    expect(typo).not.toBe(MAP);
     const calls = spanLine('create_issue', {
       ...args({ owner: 'acme', repo: 'web', title: 'x' }),
       ...result({ url: 'https://github.com/acme/web/issues/3' }),
@@ -1089,6 +1127,17 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       line({ _schema: 'rpc-message/v3', direction: 'OUT', server_id: 'github', ...fields }),
       { refuses: /in\.jsonl:1:1: an RPC message of a log schema this reader does not know/ },
     ]),
+    [
+      'the gateway’s own events under other schemas (an HTTP method, no params or id) are not RPC messages: counted, never refused (a red team: a difc-event line failed the import)',
+      line({
+        timestamp: '2026-12-01T10:00:09.000Z',
+        event: 'unrecognized_endpoint_passthrough',
+        _schema: 'difc-event/v1',
+        method: 'GET',
+        path: '/repos/acme/web/rulesets',
+      }),
+      { skips: /not an RPC message/ },
+    ],
     [
       'a request of another method under the id of a pending tools/call (or before it): no answer is paired (a red team: a ping’s error answer failed the call)',
       rpc({

@@ -12578,12 +12578,17 @@ const idOf = (payload) => {
 const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'];
 /** A `payload`: a batch, or an object with any member of a message. */
 const payloadLike = (value) => Array.isArray(value) || ((0,core_json/* isObject */.Gv)(value) && RPC_MEMBERS.some((m) => value[m] !== undefined));
-/** A message under another name: `jsonrpc`, a `method`, or an id with its result or error (an object with an id alone is not one). */
+/**
+ * A message under another name: `jsonrpc`, a `method` with its `params` or `id`, or an id with its
+ * result or error. A `method` alone is not one (the gateway's own events give an HTTP method: a
+ * `difc-event/v1` line `{"method": "GET", "path": …}` is no RPC message, a red team on the fix), nor
+ * is an object with an id alone.
+ */
 const messageLike = (value) => Array.isArray(value)
     ? value.some(messageLike)
     : (0,core_json/* isObject */.Gv)(value) &&
         (value['jsonrpc'] !== undefined ||
-            typeof value['method'] === 'string' ||
+            (typeof value['method'] === 'string' && (value['params'] !== undefined || value['id'] !== undefined)) ||
             (value['id'] !== undefined && (value['result'] !== undefined || value['error'] !== undefined)));
 /** The words a line uses for an RPC message's direction (v1 `type`, v2 `event`). */
 const RPC_KINDS = ['REQUEST', 'RESPONSE', 'rpc_request', 'rpc_response'];
@@ -12782,47 +12787,60 @@ const TWICE = Symbol('given twice');
  * JSON value can be it.
  */
 const ODD = Symbol('not an AnyValue');
-/** The members an OTLP JSON AnyValue gives (one of them, or none for an empty value). */
-const ANY_VALUE_KEYS = [
-    'stringValue',
-    'boolValue',
-    'intValue',
-    'doubleValue',
-    'arrayValue',
-    'kvlistValue',
-    'bytesValue',
-];
-/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice, ODD when it is not an AnyValue. */
+/**
+ * An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when
+ * it is exact); TWICE when a key inside it is given twice, ODD when it is not an AnyValue: a member
+ * OTLP JSON does not give, two members (a oneof), or a member of the wrong type (`{"intValue":
+ * "execute_tool"}`, `{"stringValue": [..]}`: each read as empty, and a tool call was passed over).
+ * bytesValue is base64 text the gate never reads (null).
+ */
 function anyValue(value, depth = 0) {
     // No value at all (proto3 JSON leaves an unset one out) is an empty value.
     if (depth > 32 || value === undefined)
         return null;
-    if (!(0,core_json/* isObject */.Gv)(value) || Object.keys(value).some((k) => !ANY_VALUE_KEYS.includes(k)))
+    if (!(0,core_json/* isObject */.Gv)(value))
         return ODD;
-    if (typeof value['stringValue'] === 'string')
-        return value['stringValue'];
-    if (typeof value['boolValue'] === 'boolean')
-        return value['boolValue'];
-    const int = value['intValue'];
-    if (typeof int === 'number')
-        return int;
-    if (typeof int === 'string' && /^-?\d{1,20}$/.test(int))
-        return Number.isSafeInteger(Number(int)) ? Number(int) : int;
-    if (typeof value['doubleValue'] === 'number')
-        return value['doubleValue'];
-    const array = value['arrayValue'];
-    if ((0,core_json/* isObject */.Gv)(array)) {
-        const items = Array.isArray(array['values']) ? array['values'].map((v) => anyValue(v, depth + 1)) : [];
-        return items.includes(TWICE) ? TWICE : items.includes(ODD) ? ODD : items;
-    }
-    const list = value['kvlistValue'];
-    if ((0,core_json/* isObject */.Gv)(list)) {
-        const kv = pairs(list['values'], depth + 1);
-        if (kv === ODD)
+    const keys = Object.keys(value);
+    if (keys.length === 0)
+        return null;
+    if (keys.length > 1)
+        return ODD;
+    const v = value[keys[0]];
+    switch (keys[0]) {
+        case 'stringValue':
+            return typeof v === 'string' ? v : ODD;
+        case 'boolValue':
+            return typeof v === 'boolean' ? v : ODD;
+        case 'intValue':
+            if (typeof v === 'number' && Number.isInteger(v))
+                return v;
+            if (typeof v === 'string' && /^-?\d{1,20}$/.test(v))
+                return Number.isSafeInteger(Number(v)) ? Number(v) : v;
             return ODD;
-        return kv.some(([, v]) => v === TWICE) ? TWICE : kv.some(([, v]) => v === ODD) ? ODD : Object.fromEntries(kv);
+        case 'doubleValue':
+            return typeof v === 'number' ? v : v === 'NaN' || v === 'Infinity' || v === '-Infinity' ? null : ODD;
+        case 'bytesValue':
+            return typeof v === 'string' ? null : ODD;
+        case 'arrayValue': {
+            if (!(0,core_json/* isObject */.Gv)(v) || Object.keys(v).some((k) => k !== 'values'))
+                return ODD;
+            const given = v['values'];
+            if (given !== undefined && !Array.isArray(given))
+                return ODD;
+            const items = (given ?? []).map((x) => anyValue(x, depth + 1));
+            return items.includes(TWICE) ? TWICE : items.includes(ODD) ? ODD : items;
+        }
+        case 'kvlistValue': {
+            if (!(0,core_json/* isObject */.Gv)(v) || Object.keys(v).some((k) => k !== 'values'))
+                return ODD;
+            const kv = pairs(v['values'], depth + 1);
+            if (kv === ODD)
+                return ODD;
+            return kv.some(([, x]) => x === TWICE) ? TWICE : kv.some(([, x]) => x === ODD) ? ODD : Object.fromEntries(kv);
+        }
+        default:
+            return ODD;
     }
-    return null;
 }
 /** `[{key, value}]` → [key, value] pairs; a key given twice is TWICE (Object.fromEntries defines own properties: no key reaches a prototype). */
 function pairs(list, depth) {
@@ -12900,8 +12918,12 @@ const resultFailed = (result) => result.kind === 'value' && (0,core_json/* isObj
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
 function spanUse(attrs, spanName, time, status, key) {
     const operation = otlp_json_text(attrs, 'gen_ai.operation.name');
-    if (attrs.get('gen_ai.operation.name') === TWICE)
+    const given = attrs.get('gen_ai.operation.name');
+    if (given === TWICE)
         return 'a span gives gen_ai.operation.name twice: whether it is a tool call cannot be said';
+    // Given, but not as text (a number, an object such as an OTLP value in Copilot CLI's flat attributes): never read as absent.
+    if (given !== undefined && given !== null && typeof given !== 'string')
+        return 'a span gives gen_ai.operation.name, but not as text: whether it is a tool call cannot be said';
     if (operation !== 'execute_tool')
         return null;
     const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
@@ -13077,7 +13099,12 @@ function telemetryLine(line) {
             for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
                 take(((attrs) => (typeof attrs === 'string' ? attrs : claudeUse(record, attrs)))(attributes(record['attributes'], 'a log record')));
     other += each(line, 'resourceMetrics', 'the line').length;
-    if (line['type'] === 'span') {
+    const type = line['type'];
+    if (typeof type === 'string' && type !== 'span' && (0,core_text/* asciiLower */.F)(type) === 'span')
+        errors.push(`the line's type is ${JSON.stringify((0,core_text/* quote */.hD)(type, 20))}: Copilot CLI writes "span"; refused, never passed over`);
+    else if (type === 'span' && line['attributes'] !== undefined && !(0,core_json/* isObject */.Gv)(line['attributes']))
+        errors.push("a Copilot CLI span line's attributes are not an object of values: refused, never read as none");
+    else if (type === 'span') {
         // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
         const flat = (0,core_json/* isObject */.Gv)(line['attributes']) ? line['attributes'] : {};
         const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]]));
@@ -13468,12 +13495,21 @@ function mapUse(use, mapping, line) {
         hint: null,
     };
 }
+/** Two names the same but for two neighbouring letters swapped (`craete_issue`): one slip of the fingers, two edits. */
+function swapped(a, b) {
+    if (a.length !== b.length)
+        return false;
+    let i = 0;
+    while (i < a.length && a[i] === b[i])
+        i++;
+    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
 /** What an import counted as not in the mapping: the names no rule took. */
 const UNMAPPED = 'not in the mapping (asserting nothing)';
 /**
  * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
  * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
- * passed with a count (a red team). One edit at most, so the mapping's names for other servers'
+ * passed with a count (a red team). One edit or one swap of neighbours at most, so the mapping's names for other servers'
  * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
  * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
  */
@@ -13484,7 +13520,7 @@ function misspeltTools(mapping, seen, unmapped) {
         if (name === undefined || rest.length > 0 || seen.has(name))
             continue;
         for (const [tool, n] of unmapped)
-            if ((0,core_text/* editDistance */.YC)(name, tool) <= 1) {
+            if ((0,core_text/* editDistance */.YC)(name, tool) <= 1 || swapped(name, tool)) {
                 out.push({
                     at: r.at,
                     message: `${r.name}: no call is named ${(0,core_text/* quote */.hD)(name, 80)}, but ${n} call(s) named ${(0,core_text/* quote */.hD)(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,

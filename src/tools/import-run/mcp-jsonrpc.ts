@@ -43,13 +43,18 @@ const RPC_MEMBERS = ['jsonrpc', 'method', 'params', 'result', 'error', 'id'] as 
 /** A `payload`: a batch, or an object with any member of a message. */
 const payloadLike = (value: unknown): boolean =>
   Array.isArray(value) || (isObject(value) && RPC_MEMBERS.some((m) => value[m] !== undefined));
-/** A message under another name: `jsonrpc`, a `method`, or an id with its result or error (an object with an id alone is not one). */
+/**
+ * A message under another name: `jsonrpc`, a `method` with its `params` or `id`, or an id with its
+ * result or error. A `method` alone is not one (the gateway's own events give an HTTP method: a
+ * `difc-event/v1` line `{"method": "GET", "path": …}` is no RPC message, a red team on the fix), nor
+ * is an object with an id alone.
+ */
 const messageLike = (value: unknown): boolean =>
   Array.isArray(value)
     ? value.some(messageLike)
     : isObject(value) &&
       (value['jsonrpc'] !== undefined ||
-        typeof value['method'] === 'string' ||
+        (typeof value['method'] === 'string' && (value['params'] !== undefined || value['id'] !== undefined)) ||
         (value['id'] !== undefined && (value['result'] !== undefined || value['error'] !== undefined)));
 /** The words a line uses for an RPC message's direction (v1 `type`, v2 `event`). */
 const RPC_KINDS: readonly unknown[] = ['REQUEST', 'RESPONSE', 'rpc_request', 'rpc_response'];

@@ -9,7 +9,7 @@
  * tool_input). What the calls do is the mapping file's to say (tool-mapping.ts), never this file's.
  */
 import { isObject, type JsonObject } from '../../core/json.js';
-import { quote } from '../../core/text.js';
+import { asciiLower, quote } from '../../core/text.js';
 import { fromEpochNanos, type Instant } from '../../core/time.js';
 import { jsonOrText } from '../../read/json/strict.js';
 
@@ -60,40 +60,50 @@ const TWICE: unique symbol = Symbol('given twice');
  */
 const ODD: unique symbol = Symbol('not an AnyValue');
 
-/** The members an OTLP JSON AnyValue gives (one of them, or none for an empty value). */
-const ANY_VALUE_KEYS: readonly string[] = [
-  'stringValue',
-  'boolValue',
-  'intValue',
-  'doubleValue',
-  'arrayValue',
-  'kvlistValue',
-  'bytesValue',
-];
-
-/** An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when it is exact); TWICE when a key inside it is given twice, ODD when it is not an AnyValue. */
+/**
+ * An OTLP AnyValue → a JSON value (a kvlist an object of own properties, an intValue a number when
+ * it is exact); TWICE when a key inside it is given twice, ODD when it is not an AnyValue: a member
+ * OTLP JSON does not give, two members (a oneof), or a member of the wrong type (`{"intValue":
+ * "execute_tool"}`, `{"stringValue": [..]}`: each read as empty, and a tool call was passed over).
+ * bytesValue is base64 text the gate never reads (null).
+ */
 function anyValue(value: unknown, depth = 0): unknown {
   // No value at all (proto3 JSON leaves an unset one out) is an empty value.
   if (depth > 32 || value === undefined) return null;
-  if (!isObject(value) || Object.keys(value).some((k) => !ANY_VALUE_KEYS.includes(k))) return ODD;
-  if (typeof value['stringValue'] === 'string') return value['stringValue'];
-  if (typeof value['boolValue'] === 'boolean') return value['boolValue'];
-  const int = value['intValue'];
-  if (typeof int === 'number') return int;
-  if (typeof int === 'string' && /^-?\d{1,20}$/.test(int)) return Number.isSafeInteger(Number(int)) ? Number(int) : int;
-  if (typeof value['doubleValue'] === 'number') return value['doubleValue'];
-  const array = value['arrayValue'];
-  if (isObject(array)) {
-    const items = Array.isArray(array['values']) ? array['values'].map((v: unknown) => anyValue(v, depth + 1)) : [];
-    return items.includes(TWICE) ? TWICE : items.includes(ODD) ? ODD : items;
+  if (!isObject(value)) return ODD;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return null;
+  if (keys.length > 1) return ODD;
+  const v = value[keys[0] as string];
+  switch (keys[0]) {
+    case 'stringValue':
+      return typeof v === 'string' ? v : ODD;
+    case 'boolValue':
+      return typeof v === 'boolean' ? v : ODD;
+    case 'intValue':
+      if (typeof v === 'number' && Number.isInteger(v)) return v;
+      if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) return Number.isSafeInteger(Number(v)) ? Number(v) : v;
+      return ODD;
+    case 'doubleValue':
+      return typeof v === 'number' ? v : v === 'NaN' || v === 'Infinity' || v === '-Infinity' ? null : ODD;
+    case 'bytesValue':
+      return typeof v === 'string' ? null : ODD;
+    case 'arrayValue': {
+      if (!isObject(v) || Object.keys(v).some((k) => k !== 'values')) return ODD;
+      const given = v['values'];
+      if (given !== undefined && !Array.isArray(given)) return ODD;
+      const items = (given ?? []).map((x: unknown) => anyValue(x, depth + 1));
+      return items.includes(TWICE) ? TWICE : items.includes(ODD) ? ODD : items;
+    }
+    case 'kvlistValue': {
+      if (!isObject(v) || Object.keys(v).some((k) => k !== 'values')) return ODD;
+      const kv = pairs(v['values'], depth + 1);
+      if (kv === ODD) return ODD;
+      return kv.some(([, x]) => x === TWICE) ? TWICE : kv.some(([, x]) => x === ODD) ? ODD : Object.fromEntries(kv);
+    }
+    default:
+      return ODD;
   }
-  const list = value['kvlistValue'];
-  if (isObject(list)) {
-    const kv = pairs(list['values'], depth + 1);
-    if (kv === ODD) return ODD;
-    return kv.some(([, v]) => v === TWICE) ? TWICE : kv.some(([, v]) => v === ODD) ? ODD : Object.fromEntries(kv);
-  }
-  return null;
 }
 
 /** `[{key, value}]` → [key, value] pairs; a key given twice is TWICE (Object.fromEntries defines own properties: no key reaches a prototype). */
@@ -166,8 +176,11 @@ const resultFailed = (result: ToolUse['result']): boolean =>
 /** A span's tool call, or null when the span is not one: `execute_tool` (or an MCP tools/call span that says it is one). */
 function spanUse(attrs: Attributes, spanName: string, time: Instant | null, status: unknown, key: string | null): ToolUse | string | null {
   const operation = text(attrs, 'gen_ai.operation.name');
-  if (attrs.get('gen_ai.operation.name') === TWICE)
-    return 'a span gives gen_ai.operation.name twice: whether it is a tool call cannot be said';
+  const given = attrs.get('gen_ai.operation.name');
+  if (given === TWICE) return 'a span gives gen_ai.operation.name twice: whether it is a tool call cannot be said';
+  // Given, but not as text (a number, an object such as an OTLP value in Copilot CLI's flat attributes): never read as absent.
+  if (given !== undefined && given !== null && typeof given !== 'string')
+    return 'a span gives gen_ai.operation.name, but not as text: whether it is a tool call cannot be said';
   if (operation !== 'execute_tool') return null;
   const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
   if (twice !== null) return `an execute_tool span gives ${twice} twice: which one is meant cannot be said`;
@@ -342,7 +355,12 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
       for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
         take(((attrs) => (typeof attrs === 'string' ? attrs : claudeUse(record, attrs)))(attributes(record['attributes'], 'a log record')));
   other += each(line, 'resourceMetrics', 'the line').length;
-  if (line['type'] === 'span') {
+  const type = line['type'];
+  if (typeof type === 'string' && type !== 'span' && asciiLower(type) === 'span')
+    errors.push(`the line's type is ${JSON.stringify(quote(type, 20))}: Copilot CLI writes "span"; refused, never passed over`);
+  else if (type === 'span' && line['attributes'] !== undefined && !isObject(line['attributes']))
+    errors.push("a Copilot CLI span line's attributes are not an object of values: refused, never read as none");
+  else if (type === 'span') {
     // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
     const flat = isObject(line['attributes']) ? line['attributes'] : {};
     const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]] as const));

@@ -385,13 +385,21 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   };
 }
 
+/** Two names the same but for two neighbouring letters swapped (`craete_issue`): one slip of the fingers, two edits. */
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /** What an import counted as not in the mapping: the names no rule took. */
 export const UNMAPPED = 'not in the mapping (asserting nothing)';
 
 /**
  * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
  * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
- * passed with a count (a red team). One edit at most, so the mapping's names for other servers'
+ * passed with a count (a red team). One edit or one swap of neighbours at most, so the mapping's names for other servers'
  * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
  * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
  */
@@ -405,7 +413,7 @@ export function misspeltTools(
     const [name, ...rest] = r.tool.pieces;
     if (name === undefined || rest.length > 0 || seen.has(name)) continue;
     for (const [tool, n] of unmapped)
-      if (editDistance(name, tool) <= 1) {
+      if (editDistance(name, tool) <= 1 || swapped(name, tool)) {
         out.push({
           at: r.at,
           message: `${r.name}: no call is named ${quote(name, 80)}, but ${n} call(s) named ${quote(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,
