@@ -15134,7 +15134,8 @@ function meaning(doc, context, where, sha256) {
                     continue;
                 }
                 // A hash copied from a report (`key_title_hash`) would be hashed again and match nothing (a red team).
-                const digest = values.find((v) => /^sha256:[0-9a-f]{64}$/i.test(v));
+                // Any spelling of one: with its prefix, `sha256-`, bare hex, spaces around it.
+                const digest = values.find((v) => /^\s*(sha256[:-])?[0-9a-f]{64}\s*$/i.test(v));
                 if (digest !== undefined) {
                     bad(pointer, `${field} is hashed: ${JSON.stringify(`${digest.slice(0, 15)}…`)} is a hash, not a raw value (hashed again, it matches nothing); list the raw values`);
                     continue;

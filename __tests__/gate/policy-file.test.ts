@@ -89,6 +89,11 @@ describe('reading the file: every problem located, the nearest key named', () =>
       RULE.replace('repo: [prod-*]', `key_title: [ci-key, "sha256:${'0a'.repeat(32)}"]`),
       /key_title is hashed: "sha256:0a0a0a0a…" is a hash, not a raw value \(hashed again, it matches nothing\)/,
     ],
+    ...[`${'0a'.repeat(32)}`, `sha256-${'0a'.repeat(32)}`, `' sha256:${'0A'.repeat(32)}'`].map((h): [string, string, RegExp] => [
+      `a hash in another spelling (${h.slice(0, 10)}…) in a hashed field (a red team on the fix)`,
+      RULE.replace('repo: [prod-*]', `key_title: [${h}]`),
+      /key_title is hashed: ".*…" is a hash, not a raw value/,
+    ]),
     [
       'a field the class does not bind',
       RULE.replace('repo: [prod-*]', 'rep: [prod-*]'),

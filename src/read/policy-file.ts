@@ -178,7 +178,8 @@ function meaning(
           continue;
         }
         // A hash copied from a report (`key_title_hash`) would be hashed again and match nothing (a red team).
-        const digest = values.find((v) => /^sha256:[0-9a-f]{64}$/i.test(v));
+        // Any spelling of one: with its prefix, `sha256-`, bare hex, spaces around it.
+        const digest = values.find((v) => /^\s*(sha256[:-])?[0-9a-f]{64}\s*$/i.test(v));
         if (digest !== undefined) {
           bad(
             pointer,
