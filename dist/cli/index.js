@@ -9634,8 +9634,9 @@ const NO = { kind: 'no' };
 function nameTold(rule, call, what, known) {
     if (rule === null || call === rule)
         return YES;
+    // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing); one with its class and no verb is not.
     if (call === null)
-        return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
+        return what === 'verb' ? { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` } : NO;
     if ((0,core_text/* asciiLower */.F)(call) === (0,core_text/* asciiLower */.F)(rule) && known.includes(rule) && !known.includes(call))
         return {
             kind: 'untold',
@@ -9692,12 +9693,11 @@ function rulesOfClass(policy, actionClass) {
     if (!index)
         byClass.set(policy, (index = new Map()));
     let rules = index.get(actionClass);
-    // A class that is not text, or another case of a rule's, may be under that rule: `told` says it cannot tell.
+    // A class in another case than a rule's may be under that rule: `told` says it cannot tell.
     if (!rules)
         index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null ||
-            actionClass === null ||
             r.actionClass === actionClass ||
-            (0,core_text/* asciiLower */.F)(r.actionClass) === (0,core_text/* asciiLower */.F)(actionClass))));
+            (actionClass !== null && (0,core_text/* asciiLower */.F)(r.actionClass) === (0,core_text/* asciiLower */.F)(actionClass)))));
     return rules;
 }
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */

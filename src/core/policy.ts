@@ -226,7 +226,8 @@ const NO: Told = { kind: 'no' };
  */
 function nameTold(rule: string | null, call: string | null, what: string, known: readonly string[]): Told {
   if (rule === null || call === rule) return YES;
-  if (call === null) return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
+  // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing); one with its class and no verb is not.
+  if (call === null) return what === 'verb' ? { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` } : NO;
   if (asciiLower(call) === asciiLower(rule) && known.includes(rule) && !known.includes(call))
     return {
       kind: 'untold',
@@ -282,16 +283,15 @@ function rulesOfClass(policy: Policy, actionClass: string | null): readonly Rule
   let index = byClass.get(policy);
   if (!index) byClass.set(policy, (index = new Map()));
   let rules = index.get(actionClass);
-  // A class that is not text, or another case of a rule's, may be under that rule: `told` says it cannot tell.
+  // A class in another case than a rule's may be under that rule: `told` says it cannot tell.
   if (!rules)
     index.set(
       actionClass,
       (rules = policy.rules.filter(
         (r) =>
           r.actionClass === null ||
-          actionClass === null ||
           r.actionClass === actionClass ||
-          asciiLower(r.actionClass) === asciiLower(actionClass),
+          (actionClass !== null && asciiLower(r.actionClass) === asciiLower(actionClass)),
       )),
     );
   return rules;
