@@ -1049,6 +1049,15 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
       server_id: 'github',
       ...o,
     });
+  /** A tools/call creating an issue in acme/web titled `title`, under `id`. */
+  const createIssue = (id: number, title: string) =>
+    rpc({
+      event: 'rpc_request',
+      payload: { id, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title } } },
+    });
+  /** The answer under `id` naming acme/web's issue `n`. */
+  const issueAnswer = (id: number, n: number) =>
+    rpc({ event: 'rpc_response', payload: { id, result: { structuredContent: { url: `https://github.com/acme/web/issues/${n}` } } } });
   const ROWS: readonly [string, string, Expected][] = [
     [
       'a server rule matches the gateway’s server_id only',
@@ -1087,17 +1096,11 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
           params: { name: 'issue_read', arguments: { owner: 'acme', repo: 'web', issue_number: 5 } },
         },
       }) +
-        rpc({
-          event: 'rpc_request',
-          payload: { id: 7, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
-        }) +
-        rpc({ event: 'rpc_response', payload: { id: 7, result: { structuredContent: { url: 'https://github.com/acme/web/issues/5' } } } }) +
+        createIssue(7, 'x') +
+        issueAnswer(7, 5) +
         rpc({ event: 'rpc_response', payload: { id: 7, result: { isError: true, content: [] } } }) +
-        rpc({
-          event: 'rpc_request',
-          payload: { id: 7, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'y' } } },
-        }) +
-        rpc({ event: 'rpc_response', payload: { id: 7, result: { structuredContent: { url: 'https://github.com/acme/web/issues/6' } } } }),
+        createIssue(7, 'y') +
+        issueAnswer(7, 6),
       {
         // Once every owed answer came, the id pairs again: the third request is its answer's.
         writes: (l) =>
@@ -1140,29 +1143,20 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ],
     [
       'a request of another method under the id of a pending tools/call (or before it): no answer is paired (a red team: a ping’s error answer failed the call)',
-      rpc({
-        event: 'rpc_request',
-        payload: { id: 3, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
-      }) +
+      createIssue(3, 'x') +
         rpc({ event: 'rpc_request', payload: { id: 3, method: 'ping' } }) +
         rpc({ event: 'rpc_response', payload: { id: 3, error: { code: -32601, message: 'no' } } }) +
-        rpc({ event: 'rpc_response', payload: { id: 3, result: { structuredContent: { url: 'https://github.com/acme/web/issues/5' } } } }) +
+        issueAnswer(3, 5) +
         // A ping first, then a tools/call under its id before the ping's answer: the same.
         rpc({ event: 'rpc_request', payload: { id: 4, method: 'ping' } }) +
-        rpc({
-          event: 'rpc_request',
-          payload: { id: 4, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'y' } } },
-        }) +
+        createIssue(4, 'y') +
         rpc({ event: 'rpc_response', payload: { id: 4, result: {} } }) +
-        rpc({ event: 'rpc_response', payload: { id: 4, result: { structuredContent: { url: 'https://github.com/acme/web/issues/6' } } } }) +
+        issueAnswer(4, 6) +
         // A ping answered before the next request: ids pair again.
         rpc({ event: 'rpc_request', payload: { id: 8, method: 'ping' } }) +
         rpc({ event: 'rpc_response', payload: { id: 8, result: {} } }) +
-        rpc({
-          event: 'rpc_request',
-          payload: { id: 8, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'z' } } },
-        }) +
-        rpc({ event: 'rpc_response', payload: { id: 8, result: { structuredContent: { url: 'https://github.com/acme/web/issues/7' } } } }),
+        createIssue(8, 'z') +
+        issueAnswer(8, 7),
       {
         writes: (l) =>
           expect(decisionsOf(l).map((d) => subjectOf(d))).toEqual([['github_issue', 'create', { owner: 'acme', repo: 'web', number: 7 }]]),
@@ -1194,10 +1188,7 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ],
     [
       'a result whose structuredContent and text content name two issues binds neither (a red team, this stop)',
-      rpc({
-        event: 'rpc_request',
-        payload: { id: 3, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
-      }) +
+      createIssue(3, 'x') +
         rpc({
           event: 'rpc_response',
           payload: {
@@ -1217,10 +1208,7 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     ],
     [
       'the same url in structuredContent and a text content binds it',
-      rpc({
-        event: 'rpc_request',
-        payload: { id: 4, method: 'tools/call', params: { name: 'create_issue', arguments: { owner: 'acme', repo: 'web', title: 'x' } } },
-      }) +
+      createIssue(4, 'x') +
         rpc({
           event: 'rpc_response',
           payload: {
@@ -1246,7 +1234,7 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
           params: { name: 'issue_write', arguments: { method: 'create', owner: 'acme', repo: 'web', title: 'x' } },
         },
       }) +
-        rpc({ event: 'rpc_response', payload: { id: 6, result: { structuredContent: { url: 'https://github.com/acme/web/issues/7' } } } }) +
+        issueAnswer(6, 7) +
         rpc({
           event: 'rpc_request',
           payload: {

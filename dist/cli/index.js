@@ -3490,12 +3490,13 @@ function expand(state, input, noMatch) {
             // A .log among the exports may be the export job's own log: said (a warning), never dropped; one that
             // holds evidence (a coverage statement, records, an agent's server log saved there) is an error: that
             // evidence is not read (a red team: an import's output saved as .log, and a failing run, passed).
-            const held = state.role === 'audit' && formats_formatOf(abs) === 'log' ? (isFile(abs) ? evidenceHeldBy(abs, null, false) : null) : undefined;
-            findings.push(held === undefined
-                ? (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread)
-                : held === null
-                    ? (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, 'warning')
-                    : (0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `${unread}; it holds ${held.why}: this evidence is not read`));
+            const exportLog = state.role === 'audit' && formats_formatOf(abs) === 'log';
+            const held = exportLog && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
+            const at = { file: relOf(state, abs), line: held?.line ?? 1, column: 1 };
+            if (held)
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at, `${unread}; it holds ${held.why}: this evidence is not read`));
+            else
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at, unread, exportLog ? 'warning' : undefined));
             return true;
         }
         if (!sidecarNamed(abs)) {
@@ -3747,15 +3748,15 @@ function canonical(file) {
 function distinctOutputs(named, inputs = []) {
     const seen = new Map();
     // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
-    for (const input of inputs)
-        seen.set(canonical(input), `the input ${input}`);
+    const read = new Map(inputs.map((input) => [canonical(input), input]));
     for (const [flag, file] of named) {
         if (file === null)
             continue;
         const where = canonical(file);
+        const input = read.get(where);
+        if (input !== undefined)
+            throw new types_UsageError('conflict', `${flag}: names the input ${input}; a command never writes over what it reads (write to another file)`);
         const other = seen.get(where);
-        if (other?.startsWith('the input '))
-            throw new types_UsageError('conflict', `${flag}: names ${other}; a command never writes over what it reads (write to another file)`);
         if (other)
             throw new types_UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
         seen.set(where, flag);
@@ -4366,7 +4367,7 @@ function boundValueText(value) {
  * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
  * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields (a
  * red team: such a call escaped every rule that names a target field). A field that is not text is
- * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldField`). Else null.
+ * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldWhy`). Else null.
  */
 function labelsOf(actionClass, target, subject) {
     if (typeof actionClass !== 'string' || !(0,core_json/* isObject */.Gv)(target))
@@ -9634,9 +9635,8 @@ const NO = { kind: 'no' };
 function nameTold(rule, call, what, known) {
     if (rule === null || call === rule)
         return YES;
-    // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing); one with its class and no verb is not.
     if (call === null)
-        return what === 'verb' ? { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` } : NO;
+        return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
     if ((0,core_text/* asciiLower */.F)(call) === (0,core_text/* asciiLower */.F)(rule) && known.includes(rule) && !known.includes(call))
         return {
             kind: 'untold',
@@ -9646,23 +9646,22 @@ function nameTold(rule, call, what, known) {
 }
 /**
  * Whether a rule applies to a call of this class, verb and target. `untold` when nothing the rule
- * reads rules it out but something it reads the call does not say: a class or verb that is not text
- * (or differs only in case), a field it tests given as something else than text, or, for a rule of a
+ * reads rules it out but something it reads the call does not say: a verb that is not text, a class
+ * or verb that differs only in case, a field it tests given as something else than text, or, for a rule of a
  * class, a bound field of that class the call does not give (a red team: each such call escaped every
  * rule naming it, to the default). A rule that cannot tell applies, and the call fails (requirements.ts).
  */
 function told(rule, call) {
-    let untold = null;
-    const verbs = PRODUCER_VERBS.get(rule.actionClass ?? '') ?? [];
-    for (const t of [
-        nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES),
-        nameTold(rule.verb, call.verb, 'verb', verbs),
-    ]) {
-        if (t.kind === 'no')
-            return NO;
-        if (t.kind === 'untold')
-            untold ??= t;
-    }
+    // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing).
+    if (rule.actionClass !== null && call.actionClass === null)
+        return NO;
+    const byClass = nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES);
+    if (byClass.kind === 'no')
+        return NO;
+    const byVerb = nameTold(rule.verb, call.verb, 'verb', PRODUCER_VERBS.get(rule.actionClass ?? '') ?? []);
+    if (byVerb.kind === 'no')
+        return NO;
+    let untold = byClass.kind === 'untold' ? byClass : byVerb.kind === 'untold' ? byVerb : null;
     const bound = rule.actionClass === null ? undefined : boundFields(rule.actionClass);
     for (const test of rule.target) {
         const value = testedValue(test, call.target);
@@ -13088,7 +13087,7 @@ function telemetryLine(line) {
             for (const span of each(scope, 'spans', 'scopeSpans[]', SCOPE_KEYS)) {
                 const attrs = attributes(span['attributes'], 'a span');
                 if (typeof attrs === 'string') {
-                    errors.push(attrs);
+                    take(attrs);
                     continue;
                 }
                 const status = (0,core_json/* isObject */.Gv)(span['status']) ? span['status']['code'] : undefined;
@@ -13096,8 +13095,10 @@ function telemetryLine(line) {
             }
     for (const resource of each(line, 'resourceLogs', 'the line'))
         for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]', RESOURCE_KEYS))
-            for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
-                take(((attrs) => (typeof attrs === 'string' ? attrs : claudeUse(record, attrs)))(attributes(record['attributes'], 'a log record')));
+            for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS)) {
+                const attrs = attributes(record['attributes'], 'a log record');
+                take(typeof attrs === 'string' ? attrs : claudeUse(record, attrs));
+            }
     other += each(line, 'resourceMetrics', 'the line').length;
     const type = line['type'];
     if (typeof type === 'string' && type !== 'span' && (0,core_text/* asciiLower */.F)(type) === 'span')
@@ -19950,9 +19951,7 @@ function verdictRequest(flags, at, out, env, output, format) {
 }
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag, files, dir) {
-    return (files ?? []).map((file) => {
-        return { name: `${flag} ${file}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, file)) };
-    });
+    return (files ?? []).map((file) => ({ name: `${flag} ${file}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, file)) }));
 }
 /** The flags as the one settings builder takes them. */
 function gateInputs(flags, dir, ctxNow) {

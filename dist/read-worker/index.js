@@ -3451,7 +3451,7 @@ function boundValueText(value) {
  * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
  * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields (a
  * red team: such a call escaped every rule that names a target field). A field that is not text is
- * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldField`). Else null.
+ * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldWhy`). Else null.
  */
 function labelsOf(actionClass, target, subject) {
     if (typeof actionClass !== 'string' || !(0,core_json/* isObject */.Gv)(target))
@@ -8022,12 +8022,13 @@ function expand(state, input, noMatch) {
             // A .log among the exports may be the export job's own log: said (a warning), never dropped; one that
             // holds evidence (a coverage statement, records, an agent's server log saved there) is an error: that
             // evidence is not read (a red team: an import's output saved as .log, and a failing run, passed).
-            const held = state.role === 'audit' && formatOf(abs) === 'log' ? (isFile(abs) ? evidenceHeldBy(abs, null, false) : null) : undefined;
-            findings.push(held === undefined
-                ? finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread)
-                : held === null
-                    ? finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, 'warning')
-                    : finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `${unread}; it holds ${held.why}: this evidence is not read`));
+            const exportLog = state.role === 'audit' && formatOf(abs) === 'log';
+            const held = exportLog && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
+            const at = { file: relOf(state, abs), line: held?.line ?? 1, column: 1 };
+            if (held)
+                findings.push(finding('invalid_artifact', at, `${unread}; it holds ${held.why}: this evidence is not read`));
+            else
+                findings.push(finding('invalid_artifact', at, unread, exportLog ? 'warning' : undefined));
             return true;
         }
         if (!sidecarNamed(abs)) {

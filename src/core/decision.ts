@@ -16,7 +16,7 @@ import type { Instant } from './time.js';
  * here dropped a field a rule named, and its call escaped the rule: a red team); for a class of the
  * table whose call has no subject (a verb missing, a field of the wrong type), its bound fields (a
  * red team: such a call escaped every rule that names a target field). A field that is not text is
- * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldField`). Else null.
+ * kept as it is: a rule testing it cannot tell, and says so (policy.ts `untoldWhy`). Else null.
  */
 function labelsOf(actionClass: unknown, target: unknown, subject: boolean): JsonObject | null {
   if (typeof actionClass !== 'string' || !isObject(target)) return null;

@@ -226,8 +226,7 @@ const NO: Told = { kind: 'no' };
  */
 function nameTold(rule: string | null, call: string | null, what: string, known: readonly string[]): Told {
   if (rule === null || call === rule) return YES;
-  // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing); one with its class and no verb is not.
-  if (call === null) return what === 'verb' ? { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` } : NO;
+  if (call === null) return { kind: 'untold', why: `it gives no ${what} as text, and the rule names one` };
   if (asciiLower(call) === asciiLower(rule) && known.includes(rule) && !known.includes(call))
     return {
       kind: 'untold',
@@ -238,21 +237,19 @@ function nameTold(rule: string | null, call: string | null, what: string, known:
 
 /**
  * Whether a rule applies to a call of this class, verb and target. `untold` when nothing the rule
- * reads rules it out but something it reads the call does not say: a class or verb that is not text
- * (or differs only in case), a field it tests given as something else than text, or, for a rule of a
+ * reads rules it out but something it reads the call does not say: a verb that is not text, a class
+ * or verb that differs only in case, a field it tests given as something else than text, or, for a rule of a
  * class, a bound field of that class the call does not give (a red team: each such call escaped every
  * rule naming it, to the default). A rule that cannot tell applies, and the call fails (requirements.ts).
  */
 function told(rule: Rule, call: CallFacts): Told {
-  let untold: Told | null = null;
-  const verbs = PRODUCER_VERBS.get(rule.actionClass ?? '') ?? [];
-  for (const t of [
-    nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES),
-    nameTold(rule.verb, call.verb, 'verb', verbs),
-  ]) {
-    if (t.kind === 'no') return NO;
-    if (t.kind === 'untold') untold ??= t;
-  }
+  // A call with no class as text is outside every class's rules (a call of no class: the demo's misc.do_thing).
+  if (rule.actionClass !== null && call.actionClass === null) return NO;
+  const byClass = nameTold(rule.actionClass, call.actionClass, 'action class', KNOWN_CLASSES);
+  if (byClass.kind === 'no') return NO;
+  const byVerb = nameTold(rule.verb, call.verb, 'verb', PRODUCER_VERBS.get(rule.actionClass ?? '') ?? []);
+  if (byVerb.kind === 'no') return NO;
+  let untold: Told | null = byClass.kind === 'untold' ? byClass : byVerb.kind === 'untold' ? byVerb : null;
   const bound = rule.actionClass === null ? undefined : boundFields(rule.actionClass);
   for (const test of rule.target) {
     const value = testedValue(test, call.target);

@@ -317,18 +317,11 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       // A .log among the exports may be the export job's own log: said (a warning), never dropped; one that
       // holds evidence (a coverage statement, records, an agent's server log saved there) is an error: that
       // evidence is not read (a red team: an import's output saved as .log, and a failing run, passed).
-      const held = state.role === 'audit' && formatOf(abs) === 'log' ? (isFile(abs) ? evidenceHeldBy(abs, null, false) : null) : undefined;
-      findings.push(
-        held === undefined
-          ? finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread)
-          : held === null
-            ? finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, unread, 'warning')
-            : finding(
-                'invalid_artifact',
-                { file: relOf(state, abs), line: held.line, column: 1 },
-                `${unread}; it holds ${held.why}: this evidence is not read`,
-              ),
-      );
+      const exportLog = state.role === 'audit' && formatOf(abs) === 'log';
+      const held = exportLog && isFile(abs) ? evidenceHeldBy(abs, null, false) : null;
+      const at = { file: relOf(state, abs), line: held?.line ?? 1, column: 1 };
+      if (held) findings.push(finding('invalid_artifact', at, `${unread}; it holds ${held.why}: this evidence is not read`));
+      else findings.push(finding('invalid_artifact', at, unread, exportLog ? 'warning' : undefined));
       return true;
     }
     if (!sidecarNamed(abs)) {

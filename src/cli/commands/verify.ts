@@ -290,9 +290,7 @@ function verdictRequest(
 
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag: string, files: readonly string[] | undefined, dir: string): { readonly name: string; readonly pem: string }[] {
-  return (files ?? []).map((file) => {
-    return { name: `${flag} ${file}`, pem: readKeyText(flag, path.resolve(dir, file)) };
-  });
+  return (files ?? []).map((file) => ({ name: `${flag} ${file}`, pem: readKeyText(flag, path.resolve(dir, file)) }));
 }
 
 /** The flags as the one settings builder takes them. */

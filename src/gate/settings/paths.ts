@@ -126,13 +126,17 @@ export function canonical(file: string): string {
 export function distinctOutputs(named: readonly (readonly [string, string | null])[], inputs: readonly string[] = []): void {
   const seen = new Map<string, string>();
   // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
-  for (const input of inputs) seen.set(canonical(input), `the input ${input}`);
+  const read = new Map(inputs.map((input) => [canonical(input), input]));
   for (const [flag, file] of named) {
     if (file === null) continue;
     const where = canonical(file);
+    const input = read.get(where);
+    if (input !== undefined)
+      throw new UsageError(
+        'conflict',
+        `${flag}: names the input ${input}; a command never writes over what it reads (write to another file)`,
+      );
     const other = seen.get(where);
-    if (other?.startsWith('the input '))
-      throw new UsageError('conflict', `${flag}: names ${other}; a command never writes over what it reads (write to another file)`);
     if (other) throw new UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
     seen.set(where, flag);
   }

@@ -336,7 +336,7 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
       for (const span of each(scope, 'spans', 'scopeSpans[]', SCOPE_KEYS)) {
         const attrs = attributes(span['attributes'], 'a span');
         if (typeof attrs === 'string') {
-          errors.push(attrs);
+          take(attrs);
           continue;
         }
         const status = isObject(span['status']) ? span['status']['code'] : undefined;
@@ -352,8 +352,10 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
       }
   for (const resource of each(line, 'resourceLogs', 'the line'))
     for (const scope of each(resource, 'scopeLogs', 'resourceLogs[]', RESOURCE_KEYS))
-      for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS))
-        take(((attrs) => (typeof attrs === 'string' ? attrs : claudeUse(record, attrs)))(attributes(record['attributes'], 'a log record')));
+      for (const record of each(scope, 'logRecords', 'scopeLogs[]', SCOPE_KEYS)) {
+        const attrs = attributes(record['attributes'], 'a log record');
+        take(typeof attrs === 'string' ? attrs : claudeUse(record, attrs));
+      }
   other += each(line, 'resourceMetrics', 'the line').length;
   const type = line['type'];
   if (typeof type === 'string' && type !== 'span' && asciiLower(type) === 'span')
