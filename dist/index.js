@@ -12520,6 +12520,316 @@ function withEffect(report, from, underHead) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/gate/repository.ts
+/**
+ * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
+ * arguments): the policy file and trust material at a pull request's base, or at the CLI's
+ * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
+ */
+
+
+
+
+
+
+
+/** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
+const MAX_BYTES = 16 * 1024 * 1024;
+function git(cwd, args) {
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
+        encoding: 'utf8',
+        maxBuffer: MAX_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    });
+    if (r.error)
+        return { status: null, stdout: '', stderr: r.error.message };
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+/** The full commit id a ref names in the clone at `cwd`, or null when the clone does not have it. */
+function resolveCommit(cwd, ref) {
+    if (ref.startsWith('-'))
+        return null;
+    const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const sha = r.stdout.trim();
+    return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
+const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+/** Git's mode of a symbolic link. */
+const LINK_MODE = '120000';
+/** The repository path of a file on disk, `/`-separated. */
+const repository_relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
+/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+/**
+ * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
+ * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
+ * git would give a link's text where the contents API gives its target, so neither is read).
+ * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
+ */
+function readAtCommit(cwd, commit, file) {
+    const sha = resolveCommit(cwd, commit);
+    if (sha === null)
+        return {
+            ok: false,
+            reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
+        };
+    const rel = repository_relOf(cwd, file);
+    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
+    if (tree.status !== 0)
+        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    for (const entry of tree.stdout.split('\0')) {
+        const tab = entry.indexOf('\t');
+        if (tab < 0)
+            continue;
+        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    }
+    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
+    if (r.status !== 0)
+        return { ok: true, value: null };
+    const shown = git(cwd, ['show', `${sha}:./${rel}`]);
+    if (shown.status !== 0)
+        return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
+    return { ok: true, value: shown.stdout };
+}
+/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
+const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
+/**
+ * Whether a repository path is where a policy file is sometimes put instead of the default
+ * (docs/policy.md §11 "A policy at a near-miss path").
+ */
+const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
+const NEAR_MISS_FILES = [
+    '.github/receipt-gate.yaml',
+    '.github/receipt-gate.json',
+    'receipt-gate.yml',
+    'receipt-gate.yaml',
+];
+/** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
+function nearMissAtCommit(cwd, commit) {
+    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
+    if (r.status !== 0)
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
+    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
+}
+/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
+const entryAt = (file) => {
+    try {
+        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
+    }
+    catch {
+        return false;
+    }
+};
+/**
+ * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
+ * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
+ * nowhere passed the pull request and stopped every one after).
+ */
+function nearMissOnDisk(cwd) {
+    let inFolder = [];
+    try {
+        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
+            .filter((d) => !d.isDirectory())
+            .map((d) => `.github/receipt-gate/${d.name}`);
+    }
+    catch {
+        // No such folder.
+    }
+    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+}
+/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
+function linkOnDisk(cwd, rel) {
+    for (const prefix of prefixes(rel)) {
+        try {
+            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
+                return linkReason(prefix, rel);
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
+}
+/** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
+function blobId(bytes, hex = 40) {
+    const hash = (0,external_node_crypto_.createHash)(hex === 64 ? 'sha256' : 'sha1');
+    hash.update(`blob ${bytes.length}\0`);
+    hash.update(bytes);
+    return hash.digest('hex');
+}
+/**
+ * Why the files a verdict lists (paths relative to `dir`) may not be the bytes of `commit`, or null:
+ * the clone at `dir` is at another commit, one of them is not in that commit's tree (untracked or
+ * ignored), differs from it (changed, staged), or git cannot say. A verdict whose resourceUri names
+ * the runner's commit is about that commit's bytes only when the checkout is that commit (a red team:
+ * a job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
+ * a commit whose evidence fails).
+ */
+function checkoutDiffers(dir, commit, files) {
+    const short = commit.slice(0, 12);
+    const head = resolveCommit(dir, 'HEAD');
+    if (head === null)
+        return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
+    if (head !== commit)
+        return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
+    // Both lists relative to `dir`, as the verdict's paths are: the commit's files below it, and those of them the checkout changed.
+    const tree = git(dir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
+    const diff = git(dir, ['diff', '--name-only', '-z', '--no-renames', '--relative', 'HEAD', '--']);
+    if (tree.status !== 0 || diff.status !== 0)
+        return `git cannot say whether the checkout holds ${short}'s bytes`;
+    const committed = new Set(tree.stdout.split('\0'));
+    const changed = new Set(diff.stdout.split('\0'));
+    for (const file of files) {
+        const rel = file.split((external_node_path_default()).sep).join('/');
+        if (!committed.has(rel))
+            return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
+        if (changed.has(rel))
+            return `${file} differs from ${short}'s in the checkout (changed or staged)`;
+    }
+    return null;
+}
+/** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
+function treeAtCommit(cwd, commit) {
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    if (top.status !== 0)
+        return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
+        encoding: 'utf8',
+        maxBuffer: 512 * 1024 * 1024,
+    });
+    if (r.error || r.status !== 0)
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+    const out = new Map();
+    for (const entry of r.stdout.split('\0')) {
+        // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
+        const m = /^100(?:644|755) blob ([0-9a-f]{40,64}) +(\d+)\t(.+)$/s.exec(entry);
+        if (m?.[1] && m[2] && m[3])
+            out.set(m[3], { id: m[1], size: Number(m[2]) });
+    }
+    return { ok: true, value: out };
+}
+/**
+ * The files of the checkout under `cwd` that are present with the same bytes at the base (their
+ * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
+ * In a git checkout the checked-out commit's tree gives each file's blob id, and `git status` the
+ * files changed since (those are hashed): nothing else is read. Elsewhere each file whose size
+ * matches is read and hashed.
+ * @param root the repository root on disk (the base tree's paths are relative to it)
+ */
+function identicalAtBase(root, cwd, tree) {
+    const head = treeAtCommit(root, 'HEAD');
+    const dirty = head.ok ? changedInCheckout(root) : null;
+    const out = new Set();
+    for (const [rel, blob] of tree) {
+        const abs = external_node_path_default().join(root, rel);
+        const local = external_node_path_default().relative(cwd, abs);
+        if (!inside(cwd, abs))
+            continue;
+        const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
+        if (known !== undefined) {
+            if (known.id === blob.id)
+                out.add(local.split((external_node_path_default()).sep).join('/'));
+            continue;
+        }
+        let st;
+        try {
+            st = (0,external_node_fs_.lstatSync)(abs);
+        }
+        catch {
+            continue;
+        }
+        if (!st.isFile() || st.size !== blob.size)
+            continue;
+        if (blobId((0,external_node_fs_.readFileSync)(abs), blob.id.length) === blob.id)
+            out.add(local.split((external_node_path_default()).sep).join('/'));
+    }
+    return out;
+}
+/** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
+function filesBelow(root, dir) {
+    const out = [];
+    const stack = [dir];
+    while (stack.length > 0) {
+        const at = stack.pop();
+        let entries = [];
+        try {
+            entries = (0,external_node_fs_.readdirSync)(external_node_path_default().join(root, at), { withFileTypes: true });
+        }
+        catch {
+            continue;
+        }
+        for (const e of entries) {
+            const rel = `${at}/${e.name}`;
+            if (e.isDirectory())
+                stack.push(rel);
+            else if (e.isFile())
+                out.push(rel);
+        }
+    }
+    return out.sort();
+}
+/**
+ * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
+ * reads at the head (`read`, as the report names them) that the base does not hold with the same
+ * bytes; a file of the base among the evidence (a name the gate reads, below `.assay/` or an input
+ * `scopes` names) changed, deleted or renamed; a file below `.github/` other than the policy
+ * changed, added or deleted (workflows, composite actions and trust files there name what is read and
+ * how); a `.gitattributes` anywhere changed, added or deleted (its filters, `eol`, `ident` and
+ * `working-tree-encoding` make the checked-out bytes differ from blobs whose ids match the base's:
+ * a red team). The break-glass path applies only to such a pull request: one that also moves evidence, or
+ * what is read of it, could make the failure it excuses.
+ * @param identical the files present with the same bytes at the base, relative to the working directory (`identicalAtBase`)
+ * @param identicalInRepo the same, relative to the repository root
+ * @param scopes the inputs' positive paths and globs, relative to the repository root
+ * @param policy the policy file, relative to the repository root
+ */
+function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read, scopes, policy) {
+    for (const rel of read)
+        if (!identical.has(rel))
+            return `adds or changes ${rel}`;
+    const tests = ['.assay', ...scopes].map((a) => {
+        if (picomatch_default().scan(a).isGlob)
+            return picomatch_default()(a, { dot: true });
+        return (rel) => a === '' || rel === a || rel.startsWith(`${a}/`);
+    });
+    const github = (rel) => rel.startsWith('.github/') && rel !== policy;
+    const attributes = (rel) => rel === ATTRIBUTES || rel.endsWith(`/${ATTRIBUTES}`);
+    for (const rel of [...tree.keys()].sort()) {
+        if (identicalInRepo.has(rel))
+            continue;
+        if (github(rel) || attributes(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel))))
+            return `changes, deletes or renames ${rel}`;
+    }
+    for (const rel of filesBelow(root, '.github'))
+        if (github(rel) && !tree.has(rel))
+            return `adds ${rel}`;
+    // Attributes the checked-out commit adds (outside git, no attributes apply: identicalAtBase hashed the bytes).
+    const head = treeAtCommit(root, 'HEAD');
+    if (head.ok)
+        for (const rel of [...head.value.keys()].sort())
+            if (attributes(rel) && !tree.has(rel))
+                return `adds ${rel}`;
+    return null;
+}
+/** Git's attributes file: it changes how blobs become checked-out bytes. */
+const ATTRIBUTES = '.gitattributes';
+/** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
+function changedInCheckout(root) {
+    const r = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames']);
+    if (r.status !== 0)
+        return null;
+    const out = new Set();
+    for (const entry of r.stdout.split('\0'))
+        if (entry.length > 3)
+            out.add(entry.slice(3));
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
 /**
  * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
@@ -13805,6 +14115,16 @@ function writeVerdict(report, origin, files, beside = []) {
         inputs: origin.inputs,
         version: origin.version,
     };
+    {
+        const differs = origin.checkoutDiffers;
+        if (differs !== null)
+            return {
+                ok: false,
+                reason: [
+                    (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`),
+                ],
+            };
+    }
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
     const out = [...beside];
@@ -14168,285 +14488,6 @@ function readContext(env, cwd) {
         baseSha: base ?? mgBase ?? runBase ?? otherBase,
         pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
     };
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./src/gate/repository.ts
-/**
- * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
- * arguments): the policy file and trust material at a pull request's base, or at the CLI's
- * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
- */
-
-
-
-
-
-
-
-/** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
-const MAX_BYTES = 16 * 1024 * 1024;
-function git(cwd, args) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
-        encoding: 'utf8',
-        maxBuffer: MAX_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-    });
-    if (r.error)
-        return { status: null, stdout: '', stderr: r.error.message };
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-/** The full commit id a ref names in the clone at `cwd`, or null when the clone does not have it. */
-function resolveCommit(cwd, ref) {
-    if (ref.startsWith('-'))
-        return null;
-    const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    const sha = r.stdout.trim();
-    return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
-}
-/** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
-const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
-/** Git's mode of a symbolic link. */
-const LINK_MODE = '120000';
-/** The repository path of a file on disk, `/`-separated. */
-const repository_relOf = (cwd, file) => external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, file)).split((external_node_path_default()).sep).join('/');
-/** The path and each folder above it: `a/b/c` → `a`, `a/b`, `a/b/c`. */
-const prefixes = (rel) => rel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
-/**
- * A file as it is at a commit: its text, null when the commit has no such file, or why it cannot be
- * read (no git, not a repository, the commit absent, the file or a folder above it a symbolic link:
- * git would give a link's text where the contents API gives its target, so neither is read).
- * @param file the file's path on disk (a path in the checkout), read at `commit` relative to `cwd`
- */
-function readAtCommit(cwd, commit, file) {
-    const sha = resolveCommit(cwd, commit);
-    if (sha === null)
-        return {
-            ok: false,
-            reason: `commit ${commit} is not in this clone (fetch it, e.g. actions/checkout with fetch-depth: 0, or give the API a token)`,
-        };
-    const rel = repository_relOf(cwd, file);
-    const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
-    if (tree.status !== 0)
-        return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
-    for (const entry of tree.stdout.split('\0')) {
-        const tab = entry.indexOf('\t');
-        if (tab < 0)
-            continue;
-        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
-            return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
-    }
-    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
-    if (r.status !== 0)
-        return { ok: true, value: null };
-    const shown = git(cwd, ['show', `${sha}:./${rel}`]);
-    if (shown.status !== 0)
-        return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
-    return { ok: true, value: shown.stdout };
-}
-/** Why a policy or trust file behind a link is not read (docs/policy.md §11 "The file read is a file"). */
-const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
-/**
- * Whether a repository path is where a policy file is sometimes put instead of the default
- * (docs/policy.md §11 "A policy at a near-miss path").
- */
-const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
-/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-const NEAR_MISS_FILES = [
-    '.github/receipt-gate.yaml',
-    '.github/receipt-gate.json',
-    'receipt-gate.yml',
-    'receipt-gate.yaml',
-];
-/** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
-function nearMissAtCommit(cwd, commit) {
-    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-    if (r.status !== 0)
-        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
-    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
-}
-/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
-const entryAt = (file) => {
-    try {
-        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
-    }
-    catch {
-        return false;
-    }
-};
-/**
- * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
- * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
- * nowhere passed the pull request and stopped every one after).
- */
-function nearMissOnDisk(cwd) {
-    let inFolder = [];
-    try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
-            .filter((d) => !d.isDirectory())
-            .map((d) => `.github/receipt-gate/${d.name}`);
-    }
-    catch {
-        // No such folder.
-    }
-    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
-}
-/** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
-function linkOnDisk(cwd, rel) {
-    for (const prefix of prefixes(rel)) {
-        try {
-            if ((0,external_node_fs_.lstatSync)(external_node_path_default().join(cwd, prefix)).isSymbolicLink())
-                return linkReason(prefix, rel);
-        }
-        catch {
-            return null;
-        }
-    }
-    return null;
-}
-/** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
-function blobId(bytes, hex = 40) {
-    const hash = (0,external_node_crypto_.createHash)(hex === 64 ? 'sha256' : 'sha1');
-    hash.update(`blob ${bytes.length}\0`);
-    hash.update(bytes);
-    return hash.digest('hex');
-}
-/** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
-function treeAtCommit(cwd, commit) {
-    const top = git(cwd, ['rev-parse', '--show-toplevel']);
-    if (top.status !== 0)
-        return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
-        encoding: 'utf8',
-        maxBuffer: 512 * 1024 * 1024,
-    });
-    if (r.error || r.status !== 0)
-        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
-    const out = new Map();
-    for (const entry of r.stdout.split('\0')) {
-        // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
-        const m = /^100(?:644|755) blob ([0-9a-f]{40,64}) +(\d+)\t(.+)$/s.exec(entry);
-        if (m?.[1] && m[2] && m[3])
-            out.set(m[3], { id: m[1], size: Number(m[2]) });
-    }
-    return { ok: true, value: out };
-}
-/**
- * The files of the checkout under `cwd` that are present with the same bytes at the base (their
- * blob ids match the base tree's), as paths relative to `cwd` (how the report names run files).
- * In a git checkout the checked-out commit's tree gives each file's blob id, and `git status` the
- * files changed since (those are hashed): nothing else is read. Elsewhere each file whose size
- * matches is read and hashed.
- * @param root the repository root on disk (the base tree's paths are relative to it)
- */
-function identicalAtBase(root, cwd, tree) {
-    const head = treeAtCommit(root, 'HEAD');
-    const dirty = head.ok ? changedInCheckout(root) : null;
-    const out = new Set();
-    for (const [rel, blob] of tree) {
-        const abs = external_node_path_default().join(root, rel);
-        const local = external_node_path_default().relative(cwd, abs);
-        if (!inside(cwd, abs))
-            continue;
-        const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
-        if (known !== undefined) {
-            if (known.id === blob.id)
-                out.add(local.split((external_node_path_default()).sep).join('/'));
-            continue;
-        }
-        let st;
-        try {
-            st = (0,external_node_fs_.lstatSync)(abs);
-        }
-        catch {
-            continue;
-        }
-        if (!st.isFile() || st.size !== blob.size)
-            continue;
-        if (blobId((0,external_node_fs_.readFileSync)(abs), blob.id.length) === blob.id)
-            out.add(local.split((external_node_path_default()).sep).join('/'));
-    }
-    return out;
-}
-/** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
-function filesBelow(root, dir) {
-    const out = [];
-    const stack = [dir];
-    while (stack.length > 0) {
-        const at = stack.pop();
-        let entries = [];
-        try {
-            entries = (0,external_node_fs_.readdirSync)(external_node_path_default().join(root, at), { withFileTypes: true });
-        }
-        catch {
-            continue;
-        }
-        for (const e of entries) {
-            const rel = `${at}/${e.name}`;
-            if (e.isDirectory())
-                stack.push(rel);
-            else if (e.isFile())
-                out.push(rel);
-        }
-    }
-    return out.sort();
-}
-/**
- * Why the pull request does not carry its policy alone, or null when it does: a run or export the gate
- * reads at the head (`read`, as the report names them) that the base does not hold with the same
- * bytes; a file of the base among the evidence (a name the gate reads, below `.assay/` or an input
- * `scopes` names) changed, deleted or renamed; a file below `.github/` other than the policy
- * changed, added or deleted (workflows, composite actions and trust files there name what is read and
- * how); a `.gitattributes` anywhere changed, added or deleted (its filters, `eol`, `ident` and
- * `working-tree-encoding` make the checked-out bytes differ from blobs whose ids match the base's:
- * a red team). The break-glass path applies only to such a pull request: one that also moves evidence, or
- * what is read of it, could make the failure it excuses.
- * @param identical the files present with the same bytes at the base, relative to the working directory (`identicalAtBase`)
- * @param identicalInRepo the same, relative to the repository root
- * @param scopes the inputs' positive paths and globs, relative to the repository root
- * @param policy the policy file, relative to the repository root
- */
-function evidenceChangedSinceBase(root, tree, identical, identicalInRepo, read, scopes, policy) {
-    for (const rel of read)
-        if (!identical.has(rel))
-            return `adds or changes ${rel}`;
-    const tests = ['.assay', ...scopes].map((a) => {
-        if (picomatch_default().scan(a).isGlob)
-            return picomatch_default()(a, { dot: true });
-        return (rel) => a === '' || rel === a || rel.startsWith(`${a}/`);
-    });
-    const github = (rel) => rel.startsWith('.github/') && rel !== policy;
-    const attributes = (rel) => rel === ATTRIBUTES || rel.endsWith(`/${ATTRIBUTES}`);
-    for (const rel of [...tree.keys()].sort()) {
-        if (identicalInRepo.has(rel))
-            continue;
-        if (github(rel) || attributes(rel) || (formatOf(rel) !== null && tests.some((t) => t(rel))))
-            return `changes, deletes or renames ${rel}`;
-    }
-    for (const rel of filesBelow(root, '.github'))
-        if (github(rel) && !tree.has(rel))
-            return `adds ${rel}`;
-    // Attributes the checked-out commit adds (outside git, no attributes apply: identicalAtBase hashed the bytes).
-    const head = treeAtCommit(root, 'HEAD');
-    if (head.ok)
-        for (const rel of [...head.value.keys()].sort())
-            if (attributes(rel) && !tree.has(rel))
-                return `adds ${rel}`;
-    return null;
-}
-/** Git's attributes file: it changes how blobs become checked-out bytes. */
-const ATTRIBUTES = '.gitattributes';
-/** The tracked files the checkout changed since its commit (repository paths), or null when git cannot say. */
-function changedInCheckout(root) {
-    const r = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames']);
-    if (r.status !== 0)
-        return null;
-    const out = new Set();
-    for (const entry of r.stdout.split('\0'))
-        if (entry.length > 3)
-            out.add(entry.slice(3));
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
@@ -15771,7 +15812,7 @@ function verdictInputs(predicate, envelope, keyPem, env) {
     const resourceUri = resourceUriFromEnv(env);
     if (!resourceUri)
         throw new UsageError('missing', `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
-    return { predicate, envelope, key, resourceUri };
+    return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '' };
 }
 /**
  * A misspelt input (`requires:`, `trusted-key:`) must not leave the step green with a runner warning
@@ -16312,6 +16353,7 @@ var toolkit = __nccwpck_require__(7096);
 
 
 
+
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
 const jobKey = (settings, env) => (0,binding/* sha256Hex */.fg)(JSON.stringify([
     (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
@@ -16403,6 +16445,7 @@ function verdict(core, settings, ctx, env, report, digest, inputs, reportText) {
                 : DEFAULT_POLICY_URI,
         inputs: prefixed(inputs, settings.prefix),
         version: VERSION,
+        checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, prefixed(inputs, settings.prefix).keys()),
     };
     // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
     const result = writeVerdict(report, origin, { predicate: settings.vsa.predicate, envelope: settings.vsa.envelope, key: settings.vsa.key }, reportText === null ? [] : [[settings.reportFile, reportText]]);

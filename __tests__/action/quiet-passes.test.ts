@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
-import { type ActionRun, BASE_SHA, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { type ActionRun, BASE_SHA, checkout, HEAD_SHA, runAction } from '../support/action-harness.js';
 import { addKey, coverageStatement, deployKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -294,12 +294,76 @@ describe('the verdict and its report, all or none (a red team)', () => {
     const ws = workspace({ notadir: 'x' });
     const r = await runAction({
       workspace: ws,
+      env: { GITHUB_SHA: checkout(ws) },
       event: { name: 'push', payload: { after: HEAD_SHA } },
       inputs: { 'report-file': 'r.json', 'vsa-predicate': 'notadir/p.json' },
     });
     expect(r.outputs['result']).toBe('error');
     expect(r.stdout).toMatch(/cannot write the verdict/);
     expect(existsSync(path.join(ws, 'r.json'))).toBe(false);
+  });
+});
+
+describe('a verdict names the runner’s commit only when the checkout is that commit’s bytes (a red team)', () => {
+  const git = (ws: string, ...args: string[]) => execFileSync('git', args, { cwd: ws, encoding: 'utf8' });
+  const release = (ws: string, sha: string) =>
+    runAction({
+      workspace: ws,
+      env: { GITHUB_SHA: sha },
+      event: { name: 'push', payload: {} },
+      inputs: { 'report-file': 'r.json', 'vsa-predicate': 'v.json' },
+    });
+  const refused = (r: ActionRun, ws: string, why: RegExp) => {
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(why);
+    expect(r.stdout).toMatch(/check out that commit, and let no step before the gate change its inputs/);
+    expect(existsSync(path.join(ws, 'v.json'))).toBe(false);
+    expect(existsSync(path.join(ws, 'r.json'))).toBe(false);
+  };
+
+  it('the checkout as committed: the verdict names it; a file that is not an input may be beside it', async () => {
+    const ws = workspace();
+    const sha = checkout(ws);
+    writeFiles(ws, { 'notes.txt': 'not read by the gate' });
+    const r = await release(ws, sha);
+    expect(r.outputs['result'], r.stdout).toBe('pass');
+    expect(JSON.parse(readFileSync(path.join(ws, 'v.json'), 'utf8')).resourceUri).toBe(`git+https://github.com/acme/agents@${sha}`);
+  });
+
+  it('a checkout of another commit, or no clone at all, is refused: nothing is written', async () => {
+    const ws = workspace();
+    checkout(ws);
+    refused(
+      await release(ws, 'd'.repeat(40)),
+      ws,
+      /the checkout is at [0-9a-f]{12}, not at dddddddddddd, the commit the verdict would name/,
+    );
+    const bare = workspace();
+    refused(await release(bare, 'd'.repeat(40)), bare, /is not a git clone whose commit can be read/);
+  });
+
+  it('an input changed, staged, untracked or ignored in the checkout is refused, naming it', async () => {
+    const changed = workspace();
+    const a = checkout(changed);
+    writeFiles(changed, { '.assay/runs/a.json': json(surface([prod(3)])) });
+    refused(await release(changed, a), changed, /\.assay\/runs\/a\.json differs from [0-9a-f]{12}'s in the checkout \(changed or staged\)/);
+    const staged = workspace();
+    const b = checkout(staged);
+    writeFiles(staged, { '.assay/runs/a.json': json(surface([prod(4)])) });
+    git(staged, 'add', '-A');
+    refused(await release(staged, b), staged, /\.assay\/runs\/a\.json differs from/);
+    const untracked = workspace();
+    const c = checkout(untracked);
+    writeFiles(untracked, { '.assay/runs/b.json': json(surface([prod(5)])) });
+    refused(
+      await release(untracked, c),
+      untracked,
+      /\.assay\/runs\/b\.json is not in [0-9a-f]{12}'s tree \(untracked or ignored in the checkout\)/,
+    );
+    const ignored = workspace({ '.gitignore': '.assay/runs/made-*.json\n' });
+    const d = checkout(ignored);
+    writeFiles(ignored, { '.assay/runs/made-today.json': json(surface([prod(6)])) });
+    refused(await release(ignored, d), ignored, /\.assay\/runs\/made-today\.json is not in [0-9a-f]{12}'s tree/);
   });
 });
 

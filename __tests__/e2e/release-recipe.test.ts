@@ -10,7 +10,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { runAction } from '../support/action-harness.js';
+import { checkout, runAction } from '../support/action-harness.js';
 import { cleanup, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
@@ -48,7 +48,13 @@ async function release(demo: string) {
   // demos are not attested, so the switches are off here (coverage-recipes.test.ts runs them on).
   inputs['require-signed-records'] = 'false';
   inputs['require-attested-runs'] = 'false';
-  const gate = await runAction({ workspace: ws, inputs, event: { name: 'push', payload: {} }, env: { GITHUB_REF_NAME: 'v1.2.3' } });
+  const sha = checkout(ws);
+  const gate = await runAction({
+    workspace: ws,
+    inputs,
+    event: { name: 'push', payload: {} },
+    env: { GITHUB_REF_NAME: 'v1.2.3', GITHUB_SHA: sha },
+  });
   const bin = path.join(ws, '.bin');
   mkdirSync(bin);
   const log = path.join(ws, '.gh.log');
@@ -75,7 +81,7 @@ async function release(demo: string) {
     const r = spawnSync('bash', ['-e', '-c', step.run as string], { cwd: ws, env, encoding: 'utf8' });
     expect(r.status, `${step.name}: ${r.stderr}`).toBe(0);
   }
-  return { ws, gate, attested, gh: readFileSync(log, 'utf8') };
+  return { ws, sha, gate, attested, gh: readFileSync(log, 'utf8') };
 }
 
 describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
@@ -95,7 +101,7 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     ]);
     const predicate = JSON.parse(readFileSync(path.join(r.ws, 'receipt-verdict.json'), 'utf8'));
     expect(predicate.verificationResult).toBe('PASSED');
-    expect(predicate.resourceUri).toMatch(/^git\+https:\/\/github\.com\/acme\/agents@b{40}$/);
+    expect(predicate.resourceUri).toBe(`git+https://github.com/acme/agents@${r.sha}`);
     expect(r.gh).toMatch(/^release create v1\.2\.3 --verify-tag/m);
     expect(r.gh).toMatch(/^release upload v1\.2\.3 receipt-report\.json receipt-report\.json\.sha256 receipt-verdict\.json --clobber$/m);
     expect(readFileSync(path.join(r.ws, 'receipt-report.json.sha256'), 'utf8')).toBe(

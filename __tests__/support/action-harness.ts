@@ -7,7 +7,7 @@
  * reads), dist/index.js as a real process.
  */
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -122,6 +122,25 @@ async function inProcess(env: Record<string, string>, cwd: string, now: Date): P
     Object.assign(process.env, saved);
     process.exitCode = savedCode;
   }
+}
+
+/**
+ * The workspace as actions/checkout leaves it: a clone at one commit holding every file in it. Its
+ * commit id, for GITHUB_SHA (a verdict names that commit only when the checkout is it).
+ */
+export function checkout(ws: string): string {
+  const git = (...args: string[]): string => {
+    const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: ws,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'checkout', '--allow-empty');
+  return git('rev-parse', 'HEAD');
 }
 
 export const HEAD_SHA = 'a'.repeat(40);

@@ -5,12 +5,13 @@
  */
 
 import { createHash, createPrivateKey, createPublicKey, verify as edVerify, generateKeyPairSync, sign } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { vsaStatement } from '../../src/report/verification-summary.js';
+import { checkout } from '../support/action-harness.js';
 import { addKey, deployKey, json, ndjson, record, surface, testSigner } from '../support/corpus.js';
 import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -145,6 +146,32 @@ describe('the Statement, read field by field against the doc', async () => {
     const noUri = await cli(['verify', '-C', demo, '--output', 'r.json', '--vsa-predicate', 'p.json'], dir);
     expect(noUri.code).toBe(2);
     expect(noUri.stderr).toMatch(/SLSA requires resourceUri/);
+  });
+
+  it('a resourceUri taken from GITHUB_SHA names a checkout of that commit as committed, or no verdict is written (a red team); --resource-uri is the user’s word', async () => {
+    const ws = tempDir();
+    cpSync(path.join(ROOT, 'fixtures/demo'), ws, { recursive: true });
+    const commit = checkout(ws);
+    const env = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/agents', GITHUB_SHA: commit };
+    const args = ['verify', '--output', 'r.json', '--vsa-predicate', 'p.json'];
+    const ok = await cli(args, ws, env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(ws, 'p.json'), 'utf8')).resourceUri).toBe(`git+https://github.com/acme/agents@${commit}`);
+    rmSync(path.join(ws, 'p.json'));
+    rmSync(path.join(ws, 'r.json'));
+    const other = await cli(args, ws, { ...env, GITHUB_SHA: 'e'.repeat(40) });
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/the checkout is at [0-9a-f]{12}, not at eeeeeeeeeeee, the commit the verdict would name/);
+    const run = readdirSync(path.join(ws, '.assay/runs'))[0] ?? '';
+    writeFileSync(path.join(ws, '.assay/runs', run), `${readFileSync(path.join(ws, '.assay/runs', run), 'utf8')} `);
+    const edited = await cli(args, ws, env);
+    expect(edited.code).not.toBe(0);
+    expect(edited.stderr).toContain(`.assay/runs/${run} differs from ${commit.slice(0, 12)}'s in the checkout (changed or staged)`);
+    expect(existsSync(path.join(ws, 'p.json'))).toBe(false);
+    expect(existsSync(path.join(ws, 'r.json'))).toBe(false);
+    const named = await cli([...args, '--resource-uri', RESOURCE], ws, env);
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(ws, 'p.json'), 'utf8')).resourceUri).toBe(RESOURCE);
   });
 
   it('a --vsa-key that cannot be used stops the run before anything is written', async () => {

@@ -18194,6 +18194,37 @@ function blobId(bytes, hex = 40) {
     hash.update(bytes);
     return hash.digest('hex');
 }
+/**
+ * Why the files a verdict lists (paths relative to `dir`) may not be the bytes of `commit`, or null:
+ * the clone at `dir` is at another commit, one of them is not in that commit's tree (untracked or
+ * ignored), differs from it (changed, staged), or git cannot say. A verdict whose resourceUri names
+ * the runner's commit is about that commit's bytes only when the checkout is that commit (a red team:
+ * a job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
+ * a commit whose evidence fails).
+ */
+function checkoutDiffers(dir, commit, files) {
+    const short = commit.slice(0, 12);
+    const head = resolveCommit(dir, 'HEAD');
+    if (head === null)
+        return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
+    if (head !== commit)
+        return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
+    // Both lists relative to `dir`, as the verdict's paths are: the commit's files below it, and those of them the checkout changed.
+    const tree = git(dir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
+    const diff = git(dir, ['diff', '--name-only', '-z', '--no-renames', '--relative', 'HEAD', '--']);
+    if (tree.status !== 0 || diff.status !== 0)
+        return `git cannot say whether the checkout holds ${short}'s bytes`;
+    const committed = new Set(tree.stdout.split('\0'));
+    const changed = new Set(diff.stdout.split('\0'));
+    for (const file of files) {
+        const rel = file.split((external_node_path_default()).sep).join('/');
+        if (!committed.has(rel))
+            return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
+        if (changed.has(rel))
+            return `${file} differs from ${short}'s in the checkout (changed or staged)`;
+    }
+    return null;
+}
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
     const top = git(cwd, ['rev-parse', '--show-toplevel']);
@@ -19658,6 +19689,16 @@ function writeVerdict(report, origin, files, beside = []) {
         inputs: origin.inputs,
         version: origin.version,
     };
+    {
+        const differs = origin.checkoutDiffers;
+        if (differs !== null)
+            return {
+                ok: false,
+                reason: [
+                    (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`),
+                ],
+            };
+    }
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
     const out = [...beside];
@@ -19937,7 +19978,8 @@ function verdictRequest(flags, at, out, env, output, format) {
         throw new types_UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
     if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
         throw new types_UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-    const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
+    const given = resourceUriOf(flags['resource-uri']);
+    const resourceUri = given ?? resourceUriFromEnv(env);
     if (!resourceUri)
         throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
     const keyFile = at(flags['vsa-key']);
@@ -19947,6 +19989,7 @@ function verdictRequest(flags, at, out, env, output, format) {
         key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
         resourceUri,
         policyUri: flags['policy-uri'] ?? null,
+        commit: given === undefined ? (env['GITHUB_SHA'] ?? null) : null,
     };
 }
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
@@ -20162,6 +20205,7 @@ async function run(ctx) {
             policyUri: v.policyUri,
             inputs,
             version: ctx.version,
+            checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, inputs.keys()),
         };
         const beside = [[req.output, pieces]];
         if (req.sarif && sarifText !== null)

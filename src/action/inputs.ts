@@ -53,6 +53,8 @@ export interface ActionSettings {
     readonly envelope: string | null;
     readonly key: SigningKey | null;
     readonly resourceUri: string;
+    /** The runner's commit the resource URI names: the checkout must be it (tools/verdict.ts). */
+    readonly commit: string;
   } | null;
   /** Keep the evidence cache with the Actions cache service (action/cache.ts: saved on the default branch, restored by pull requests). */
   readonly cache: boolean;
@@ -78,7 +80,7 @@ function verdictInputs(predicate: string | null, envelope: string | null, keyPem
       'missing',
       `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`,
     );
-  return { predicate, envelope, key, resourceUri };
+  return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '' };
 }
 
 /**

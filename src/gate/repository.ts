@@ -154,6 +154,33 @@ function blobId(bytes: Uint8Array, hex = 40): string {
   return hash.digest('hex');
 }
 
+/**
+ * Why the files a verdict lists (paths relative to `dir`) may not be the bytes of `commit`, or null:
+ * the clone at `dir` is at another commit, one of them is not in that commit's tree (untracked or
+ * ignored), differs from it (changed, staged), or git cannot say. A verdict whose resourceUri names
+ * the runner's commit is about that commit's bytes only when the checkout is that commit (a red team:
+ * a job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
+ * a commit whose evidence fails).
+ */
+export function checkoutDiffers(dir: string, commit: string, files: Iterable<string>): string | null {
+  const short = commit.slice(0, 12);
+  const head = resolveCommit(dir, 'HEAD');
+  if (head === null) return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
+  if (head !== commit) return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
+  // Both lists relative to `dir`, as the verdict's paths are: the commit's files below it, and those of them the checkout changed.
+  const tree = git(dir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
+  const diff = git(dir, ['diff', '--name-only', '-z', '--no-renames', '--relative', 'HEAD', '--']);
+  if (tree.status !== 0 || diff.status !== 0) return `git cannot say whether the checkout holds ${short}'s bytes`;
+  const committed = new Set(tree.stdout.split('\0'));
+  const changed = new Set(diff.stdout.split('\0'));
+  for (const file of files) {
+    const rel = file.split(path.sep).join('/');
+    if (!committed.has(rel)) return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
+    if (changed.has(rel)) return `${file} differs from ${short}'s in the checkout (changed or staged)`;
+  }
+  return null;
+}
+
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 export function treeAtCommit(cwd: string, commit: string): Result<ReadonlyMap<string, TreeBlob>> {
   const top = git(cwd, ['rev-parse', '--show-toplevel']);

@@ -28,6 +28,11 @@ export interface VerdictOrigin {
   readonly inputs: ReadonlyMap<string, string>;
   /** receipt-gate's version (the verifier's), passed in by the entry. */
   readonly version: string;
+  /**
+   * When the resource URI names the runner's commit (GITHUB_SHA), why the checkout may not be that
+   * commit's bytes (gate/repository.ts `checkoutDiffers`, asked by the entry), or null: no verdict then.
+   */
+  readonly checkoutDiffers: string | null;
 }
 
 export interface VerdictFiles {
@@ -57,6 +62,20 @@ export function writeVerdict(
     inputs: origin.inputs,
     version: origin.version,
   };
+  {
+    const differs = origin.checkoutDiffers;
+    if (differs !== null)
+      return {
+        ok: false,
+        reason: [
+          inputFinding(
+            'invalid_artifact',
+            files.predicate ?? files.envelope ?? '',
+            `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`,
+          ),
+        ],
+      };
+  }
   const statement = vsaStatement(report, ctx);
   // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
   const out: (readonly [string, FileText])[] = [...beside];

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildOf, cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
-import { linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
+import { checkoutDiffers, linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice, parseRules } from '../../gate/settings/parsers.js';
@@ -244,6 +244,8 @@ interface VerdictRequest {
   readonly key: SigningKey | null;
   readonly resourceUri: string;
   readonly policyUri: string | null;
+  /** The runner's commit, when the resource URI was taken from GITHUB_SHA: the checkout must be it. */
+  readonly commit: string | null;
 }
 
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
@@ -272,7 +274,8 @@ function verdictRequest(
     throw new UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
   if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
     throw new UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-  const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
+  const given = resourceUriOf(flags['resource-uri']);
+  const resourceUri = given ?? resourceUriFromEnv(env);
   if (!resourceUri)
     throw new UsageError(
       'missing',
@@ -285,6 +288,7 @@ function verdictRequest(
     key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
     resourceUri,
     policyUri: flags['policy-uri'] ?? null,
+    commit: given === undefined ? (env['GITHUB_SHA'] ?? null) : null,
   };
 }
 
@@ -526,6 +530,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
+      checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, inputs.keys()),
     };
     const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);
