@@ -12522,12 +12522,55 @@ function withEffect(report, from, underHead) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
+/**
+ * Every option's default in one table, as the text a user would write: the action's inputs by name
+ * (`action.yml` declares the same defaults; a test compares them), and the CLI's flags of the same
+ * meaning (cli/options.ts reads them here).
+ */
+const defaults_DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    jobs: 'auto',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+    'trusted-signer-identities': '',
+    'trusted-producer-identities': '',
+    'source-refs': '',
+    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+    'trusted-root': '',
+    policy: '.github/receipt-gate.yml',
+    cache: 'false',
+};
+
 ;// CONCATENATED MODULE: ./src/gate/repository.ts
 /**
  * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
  * arguments): the policy file and trust material at a pull request's base, or at the CLI's
  * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
  */
+
 
 
 
@@ -12555,6 +12598,30 @@ function resolveCommit(cwd, ref) {
     const sha = r.stdout.trim();
     return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
+/**
+ * The commit a name the user gave (`--policy-ref`, `--against`) names, refused when git could read it
+ * as refs naming different commits (a tag `origin/main` beside the remote branch: git takes the tag,
+ * and an author who can push a tag chose the policy that judged them; a red team), or when the clone
+ * has none.
+ */
+function resolveUserRef(cwd, ref) {
+    const commit = resolveCommit(cwd, ref);
+    if (commit === null)
+        return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
+    if (isCommitId(ref) || !/^[\w./-]+$/.test(ref) || ref.startsWith('refs/'))
+        return { ok: true, value: commit };
+    // git's own order of reading a short name (git rev-parse, "specifying revisions").
+    const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].flatMap((full) => {
+        const at = git(cwd, ['rev-parse', '--verify', '--quiet', `${full}^{commit}`]).stdout.trim();
+        return at === '' ? [] : [[full, at]];
+    });
+    if (new Set(named.map(([, at]) => at)).size > 1)
+        return {
+            ok: false,
+            reason: `"${ref}" is ambiguous: ${named.map(([full, at]) => `${full} (${at.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
+        };
+    return { ok: true, value: commit };
+}
 /** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
 const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
 /** Git's mode of a symbolic link. */
@@ -12580,16 +12647,24 @@ function readAtCommit(cwd, commit, file) {
     const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
     if (tree.status !== 0)
         return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    // Whether the commit has the file is the tree's word, never a read that failed (a red team: in a
+    // blobless clone whose remote could not be reached, the base's policy read as absent, and the pull
+    // request's own policy judged it).
+    let kind = null;
     for (const entry of tree.stdout.split('\0')) {
         const tab = entry.indexOf('\t');
         if (tab < 0)
             continue;
-        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+        const [mode, type] = entry.slice(0, tab).split(' ');
+        if (mode === LINK_MODE)
             return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+        if (entry.slice(tab + 1) === rel)
+            kind = type ?? '';
     }
-    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
-    if (r.status !== 0)
+    if (kind === null)
         return { ok: true, value: null };
+    if (kind !== 'blob')
+        return { ok: false, reason: `${rel} at ${sha.slice(0, 12)} is a ${kind}, not a file` };
     const shown = git(cwd, ['show', `${sha}:./${rel}`]);
     if (shown.status !== 0)
         return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
@@ -12599,48 +12674,62 @@ function readAtCommit(cwd, commit, file) {
 const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
 /**
  * Whether a repository path is where a policy file is sometimes put instead of the default
- * (docs/policy.md §11 "A policy at a near-miss path").
+ * (docs/policy.md §11 "A policy at a near-miss path"), in any case: `.github/Receipt-Gate.yml` is
+ * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red team).
  */
-const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
-/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-const NEAR_MISS_FILES = [
-    '.github/receipt-gate.yaml',
-    '.github/receipt-gate.json',
-    'receipt-gate.yml',
-    'receipt-gate.yaml',
-];
+const isNearMissPolicy = (rel) => rel !== defaults_DEFAULTS.policy &&
+    /^(?:\.github\/receipt-gate\.(?:ya?ml|json)|receipt-gate\.ya?ml|\.github\/receipt-gate\/[^/]+\.ya?ml)$/i.test(rel);
+/** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
+const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
-    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-    if (r.status !== 0)
-        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
-    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
+    // The root's entries, and every path below a folder at the root named `.github` in any case.
+    const root = git(cwd, ['ls-tree', '-z', '--name-only', commit, '--', '.']);
+    if (root.status !== 0)
+        return {
+            ok: false,
+            reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
+        };
+    const names = root.stdout.split('\0').filter((n) => n !== '');
+    const folders = names.filter((n) => /^\.github$/i.test(n)).map((n) => `./${n}`);
+    if (folders.length === 0)
+        return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
+    const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
+    if (below.status !== 0)
+        return {
+            ok: false,
+            reason: `git ls-tree ${commit.slice(0, 12)} failed (${below.stderr.trim().split('\n')[0] || `exit ${below.status}`})`,
+        };
+    return { ok: true, value: [...names, ...below.stdout.split('\0')].sort().find(isNearMissPolicy) ?? null };
 }
-/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
-const entryAt = (file) => {
-    try {
-        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
-    }
-    catch {
-        return false;
-    }
-};
 /**
  * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
  * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
  * nowhere passed the pull request and stopped every one after).
  */
 function nearMissOnDisk(cwd) {
-    let inFolder = [];
-    try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
-            .filter((d) => !d.isDirectory())
-            .map((d) => `.github/receipt-gate/${d.name}`);
-    }
-    catch {
-        // No such folder.
-    }
-    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    const found = [];
+    // The root, then each folder whose name is a near-miss folder's in any case, one level at a time.
+    const walk = (rel) => {
+        let entries;
+        try {
+            entries = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, rel), { withFileTypes: true });
+        }
+        catch {
+            return;
+        }
+        for (const e of entries) {
+            const child = rel === '' ? e.name : `${rel}/${e.name}`;
+            if (e.isDirectory()) {
+                if (NEAR_MISS_FOLDERS.test(child))
+                    walk(child);
+            }
+            else if (isNearMissPolicy(child))
+                found.push(child);
+        }
+    };
+    walk('');
+    return found.sort()[0] ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {
@@ -12749,6 +12838,20 @@ function identicalAtBase(root, cwd, tree) {
             out.add(local.split((external_node_path_default()).sep).join('/'));
     }
     return out;
+}
+/**
+ * The files of the checkout under `cwd` present with the same bytes at `commit` (identicalAtBase
+ * against that commit's tree, the clone's top as the root), or why that cannot be told.
+ */
+function unchangedSince(cwd, commit) {
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    const tree = treeAtCommit(cwd, commit);
+    if (top.status !== 0 || !tree.ok)
+        return {
+            ok: false,
+            reason: `the files at ${commit.slice(0, 12)} could not be compared (${tree.ok ? top.stderr.trim() : tree.reason})`,
+        };
+    return { ok: true, value: identicalAtBase(top.stdout.trim(), cwd, tree.value) };
 }
 /** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
 function filesBelow(root, dir) {
@@ -14489,48 +14592,6 @@ function readContext(env, cwd) {
         pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
     };
 }
-
-;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
-/**
- * Every option's default in one table, as the text a user would write: the action's inputs by name
- * (`action.yml` declares the same defaults; a test compares them), and the CLI's flags of the same
- * meaning (cli/options.ts reads them here).
- */
-const defaults_DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    annotate: 'all',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    jobs: 'auto',
-    require: '',
-    'trusted-keys': '',
-    'require-signed-records': 'false',
-    'trusted-producers': '',
-    'require-attested-runs': 'false',
-    'vsa-predicate': '',
-    vsa: '',
-    'vsa-key': '',
-    'trusted-signer-identities': '',
-    'trusted-producer-identities': '',
-    'source-refs': '',
-    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
-    'trusted-root': '',
-    policy: '.github/receipt-gate.yml',
-    cache: 'false',
-};
 
 ;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
 /**

@@ -147,6 +147,18 @@ describe('the base read holds (a pull request controls the head and the event pa
     expect(added.outputs['result']).toBe('fail');
     const first = JSON.parse(readFileSync(added.outputs['report-file'] ?? '', 'utf8')) as Report;
     expect(first.findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(/but receipt-gate\.yml exists: once merged/);
+    // Renamed to a case variant (a red team: it passed with a notice, then no policy was in effect on a case-sensitive runner).
+    if (process.platform === 'linux') {
+      const cased = await runAction({
+        workspace: workspace({ '.github/Receipt-Gate.yml': STRICT }),
+        base: { '.github/receipt-gate.yml': STRICT },
+      });
+      expect(cased.outputs['result']).toBe('fail');
+      const caseReport = JSON.parse(readFileSync(cased.outputs['report-file'] ?? '', 'utf8')) as Report;
+      expect(caseReport.findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+        /but \.github\/Receipt-Gate\.yml exists: once merged/,
+      );
+    }
     // With the policy at the default path too, the other file is not a near miss of a missing one.
     const both = await runAction({
       workspace: workspace({ '.github/receipt-gate.yml': STRICT, '.github/receipt-gate.yaml': STRICT }),

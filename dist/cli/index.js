@@ -3267,7 +3267,7 @@ function special(path) {
  * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
  * (a red team's `--cache ..cache` in the checkout passed as outside it).
  */
-const discover_inside = (root, where) => {
+const inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
@@ -3354,7 +3354,7 @@ function discover_link(walk, abs, take, findings) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!discover_inside(walk.realWorkspace, real)) {
+    if (!inside(walk.realWorkspace, real)) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -3514,7 +3514,7 @@ function expand(state, input, noMatch) {
     };
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!discover_inside(state.workspace, base)) {
+    if (!inside(state.workspace, base)) {
         findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
@@ -3537,7 +3537,7 @@ function expand(state, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !discover_inside(state.realWorkspace, real)) {
+    if (!real || !inside(state.realWorkspace, real)) {
         findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
@@ -3630,7 +3630,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  */
 function directoryIn(workspace, base, value, name) {
     const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !discover_inside(workspace, dir))
+    if (workspace !== null && !inside(workspace, dir))
         throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
@@ -3660,7 +3660,7 @@ function outputIn(workspace, base, value, name) {
     }
     if (isDirectory)
         throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!discover_inside(workspace, file))
+    if (!inside(workspace, file))
         return file;
     const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
@@ -3673,7 +3673,7 @@ function outputIn(workspace, base, value, name) {
             // not there yet: the writer creates it, below the nearest one that is
         }
         if (real !== null) {
-            if (discover_inside(realWorkspace, real))
+            if (inside(realWorkspace, real))
                 return file;
             const via = external_node_path_default().relative(workspace, dir) || '.';
             throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
@@ -9181,7 +9181,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!discover_inside((0,external_node_fs_.realpathSync)(workspace), real))
+        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,external_node_fs_.statSync)(real);
     }
@@ -10523,7 +10523,7 @@ function vouchLogFile(check, input, maxBytes) {
  * (and never a type cast that would hide it).
  */
 /** The element at `index` of `list`, which the caller knows is there. */
-function lists_item(list, index) {
+function item(list, index) {
     const value = list[index];
     if (value === undefined || value === null)
         throw new RangeError(`no element at ${index} of ${list.length}`);
@@ -14445,7 +14445,7 @@ class Coverage {
             group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
             let best = 0;
             group.latestAt = group.statements.map((s, i) => {
-                if (compareInstants(s.statement.until, lists_item(group.statements, best).statement.until) > 0)
+                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
                     best = i;
                 return best;
             });
@@ -14508,7 +14508,7 @@ class Coverage {
             let at = -1;
             while (lo <= hi) {
                 const mid = (lo + hi) >> 1;
-                if (compareInstants(lists_item(g.statements, mid).statement.since, time) <= 0) {
+                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
                     at = mid;
                     lo = mid + 1;
                 }
@@ -14516,11 +14516,11 @@ class Coverage {
                     hi = mid - 1;
             }
             if (at >= 0) {
-                const best = lists_item(g.statements, lists_item(g.latestAt, at));
+                const best = item(g.statements, item(g.latestAt, at));
                 if (compareInstants(time, best.statement.until) < 0)
                     return { kind: 'covered', statement: best };
             }
-            const last = lists_item(g.statements, lists_item(g.latestAt, g.statements.length - 1));
+            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
             if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
@@ -15085,7 +15085,7 @@ function judgeFile(file, judging) {
     const calls = file.calls.map((call, i) => {
         if (call.run !== file.run)
             throw new RangeError(`call ${call.order} is not of ${file.run.artifact}`);
-        const outcome = lists_item(file.outcomes, i);
+        const outcome = item(file.outcomes, i);
         const requirement = requirements.of(call, usage);
         const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
         // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
@@ -15145,7 +15145,7 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(lists_item(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -15157,19 +15157,19 @@ function checkRecords(records) {
             conflicted.set(id, index);
     });
     return records.map((input, index) => {
-        const check = lists_item(checks, index);
+        const check = item(checks, index);
         if (check.outcome !== 'usable')
             return { input, check };
-        const id = lists_item(ids, index);
+        const id = item(ids, index);
         const first = stored(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = lists_item(records, first.recomputed === check.recomputed ? clash : first.index);
+            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
             return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
         if (first.index !== index)
-            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: lists_item(records, first.index) } };
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
         return usable(input, check);
     });
 }
@@ -15377,17 +15377,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...lists_item(this.strings, f).keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const target = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = lists_item(fields, f);
+                const name = item(fields, f);
                 let id = 0; // absent
                 if ((0,core_json/* hasOwn */.$3)(target, name)) {
                     const value = target[name];
-                    id = typeof value === 'string' && !lists_item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
+                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -15418,8 +15418,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, value, intern) {
         const { isString, key } = valueKey(value);
-        const strings = lists_item(this.strings, i);
-        const others = lists_item(this.others, i);
+        const strings = item(this.strings, i);
+        const others = item(this.others, i);
         const map = isString ? strings : others;
         let id = map.get(key);
         if (id === undefined && intern)
@@ -16237,7 +16237,7 @@ function allocateAll(evidence, options) {
     const { records, climbed } = climbPinned(evidence, pinned, read.map((f) => f.calls));
     let from = 0;
     const files = read.map(({ calls, claimFindings }, i) => ({
-        run: lists_item(runs, i),
+        run: item(runs, i),
         calls,
         outcomes: climbed.outcomes.slice(from, (from += calls.length)),
         claimFindings,
@@ -17392,7 +17392,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => lists_item(sizes, b) - lists_item(sizes, a) || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -17409,7 +17409,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = lists_item(this.results, i);
+        const wanted = item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -17418,7 +17418,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                lists_item(this.results, j).resolve(await this.readHere(j));
+                item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -17430,12 +17430,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readEvidence(lists_item(this.tasks, i), this.setup);
+        return readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = lists_item(this.order, this.last--);
+            const id = item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -17486,7 +17486,7 @@ class WorkerReaders {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = lists_item(this.tasks, id);
+            const t = item(this.tasks, id);
             held.push(id);
             worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
@@ -17495,11 +17495,11 @@ class WorkerReaders {
         const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
-        const rel = lists_item(this.tasks, m.id).file.rel;
+        const rel = item(this.tasks, m.id).file.rel;
         if ('text' in m)
-            lists_item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
+            item(this.results, m.id).resolve(decoded(m.text, rel, m.cache));
         else
-            lists_item(this.results, m.id).resolve(stopped(rel, m.thrown));
+            item(this.results, m.id).resolve(stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -17521,7 +17521,7 @@ class WorkerReaders {
         this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            lists_item(this.results, reading).resolve(stopped(lists_item(this.tasks, reading).file.rel, why));
+            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -17713,16 +17713,16 @@ function cacheClash(settings, found, cacheDir) {
     const asGiven = external_node_path_default().resolve(cacheDir);
     for (const { d } of found)
         for (const f of [...d.files, ...d.attestations])
-            if (discover_inside(dir, external_node_path_default().resolve(f.path)) || discover_inside(asGiven, external_node_path_default().resolve(f.path)))
+            if (inside(dir, external_node_path_default().resolve(f.path)) || inside(asGiven, external_node_path_default().resolve(f.path)))
                 return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
         const root = canonical(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
-        if (discover_inside(root, dir))
+        if (inside(root, dir))
             return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
     const checkout = checkoutOf(settings.workspace);
-    if (discover_inside(checkout, dir))
+    if (inside(checkout, dir))
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
@@ -18067,6 +18067,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 function git(cwd, args) {
@@ -18086,6 +18087,30 @@ function resolveCommit(cwd, ref) {
     const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     const sha = r.stdout.trim();
     return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/**
+ * The commit a name the user gave (`--policy-ref`, `--against`) names, refused when git could read it
+ * as refs naming different commits (a tag `origin/main` beside the remote branch: git takes the tag,
+ * and an author who can push a tag chose the policy that judged them; a red team), or when the clone
+ * has none.
+ */
+function resolveUserRef(cwd, ref) {
+    const commit = resolveCommit(cwd, ref);
+    if (commit === null)
+        return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
+    if (isCommitId(ref) || !/^[\w./-]+$/.test(ref) || ref.startsWith('refs/'))
+        return { ok: true, value: commit };
+    // git's own order of reading a short name (git rev-parse, "specifying revisions").
+    const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].flatMap((full) => {
+        const at = git(cwd, ['rev-parse', '--verify', '--quiet', `${full}^{commit}`]).stdout.trim();
+        return at === '' ? [] : [[full, at]];
+    });
+    if (new Set(named.map(([, at]) => at)).size > 1)
+        return {
+            ok: false,
+            reason: `"${ref}" is ambiguous: ${named.map(([full, at]) => `${full} (${at.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
+        };
+    return { ok: true, value: commit };
 }
 /** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
 const isCommitId = (text) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
@@ -18112,16 +18137,24 @@ function readAtCommit(cwd, commit, file) {
     const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
     if (tree.status !== 0)
         return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+    // Whether the commit has the file is the tree's word, never a read that failed (a red team: in a
+    // blobless clone whose remote could not be reached, the base's policy read as absent, and the pull
+    // request's own policy judged it).
+    let kind = null;
     for (const entry of tree.stdout.split('\0')) {
         const tab = entry.indexOf('\t');
         if (tab < 0)
             continue;
-        if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE)
+        const [mode, type] = entry.slice(0, tab).split(' ');
+        if (mode === LINK_MODE)
             return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+        if (entry.slice(tab + 1) === rel)
+            kind = type ?? '';
     }
-    const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
-    if (r.status !== 0)
+    if (kind === null)
         return { ok: true, value: null };
+    if (kind !== 'blob')
+        return { ok: false, reason: `${rel} at ${sha.slice(0, 12)} is a ${kind}, not a file` };
     const shown = git(cwd, ['show', `${sha}:./${rel}`]);
     if (shown.status !== 0)
         return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
@@ -18131,48 +18164,62 @@ function readAtCommit(cwd, commit, file) {
 const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel})`} is a symbolic link: a policy or trust file is read only as a regular file (a link's text and its target could say different things); commit the file itself`;
 /**
  * Whether a repository path is where a policy file is sometimes put instead of the default
- * (docs/policy.md §11 "A policy at a near-miss path").
+ * (docs/policy.md §11 "A policy at a near-miss path"), in any case: `.github/Receipt-Gate.yml` is
+ * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red team).
  */
-const isNearMissPolicy = (rel) => NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
-/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-const NEAR_MISS_FILES = [
-    '.github/receipt-gate.yaml',
-    '.github/receipt-gate.json',
-    'receipt-gate.yml',
-    'receipt-gate.yaml',
-];
+const isNearMissPolicy = (rel) => rel !== defaults_DEFAULTS.policy &&
+    /^(?:\.github\/receipt-gate\.(?:ya?ml|json)|receipt-gate\.ya?ml|\.github\/receipt-gate\/[^/]+\.ya?ml)$/i.test(rel);
+/** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
+const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
-    const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-    if (r.status !== 0)
-        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
-    return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
+    // The root's entries, and every path below a folder at the root named `.github` in any case.
+    const root = git(cwd, ['ls-tree', '-z', '--name-only', commit, '--', '.']);
+    if (root.status !== 0)
+        return {
+            ok: false,
+            reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
+        };
+    const names = root.stdout.split('\0').filter((n) => n !== '');
+    const folders = names.filter((n) => /^\.github$/i.test(n)).map((n) => `./${n}`);
+    if (folders.length === 0)
+        return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
+    const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
+    if (below.status !== 0)
+        return {
+            ok: false,
+            reason: `git ls-tree ${commit.slice(0, 12)} failed (${below.stderr.trim().split('\n')[0] || `exit ${below.status}`})`,
+        };
+    return { ok: true, value: [...names, ...below.stdout.split('\0')].sort().find(isNearMissPolicy) ?? null };
 }
-/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
-const entryAt = (file) => {
-    try {
-        return !(0,external_node_fs_.lstatSync)(file).isDirectory();
-    }
-    catch {
-        return false;
-    }
-};
 /**
  * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
  * (dangling or not: a commit's tree lists it, so once merged the base has it; a red team's link to
  * nowhere passed the pull request and stopped every one after).
  */
 function nearMissOnDisk(cwd) {
-    let inFolder = [];
-    try {
-        inFolder = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, '.github/receipt-gate'), { withFileTypes: true })
-            .filter((d) => !d.isDirectory())
-            .map((d) => `.github/receipt-gate/${d.name}`);
-    }
-    catch {
-        // No such folder.
-    }
-    return [...NEAR_MISS_FILES.filter((f) => entryAt(external_node_path_default().join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+    const found = [];
+    // The root, then each folder whose name is a near-miss folder's in any case, one level at a time.
+    const walk = (rel) => {
+        let entries;
+        try {
+            entries = (0,external_node_fs_.readdirSync)(external_node_path_default().join(cwd, rel), { withFileTypes: true });
+        }
+        catch {
+            return;
+        }
+        for (const e of entries) {
+            const child = rel === '' ? e.name : `${rel}/${e.name}`;
+            if (e.isDirectory()) {
+                if (NEAR_MISS_FOLDERS.test(child))
+                    walk(child);
+            }
+            else if (isNearMissPolicy(child))
+                found.push(child);
+        }
+    };
+    walk('');
+    return found.sort()[0] ?? null;
 }
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
 function linkOnDisk(cwd, rel) {
@@ -18189,7 +18236,7 @@ function linkOnDisk(cwd, rel) {
 }
 /** Git's object id of a blob: sha1 (or sha256 for a 64-digit repository) of `blob <size>\0` and the bytes. */
 function blobId(bytes, hex = 40) {
-    const hash = createHash(hex === 64 ? 'sha256' : 'sha1');
+    const hash = (0,external_node_crypto_.createHash)(hex === 64 ? 'sha256' : 'sha1');
     hash.update(`blob ${bytes.length}\0`);
     hash.update(bytes);
     return hash.digest('hex');
@@ -18230,7 +18277,7 @@ function treeAtCommit(cwd, commit) {
     const top = git(cwd, ['rev-parse', '--show-toplevel']);
     if (top.status !== 0)
         return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
-    const r = spawnSync('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
         encoding: 'utf8',
         maxBuffer: 512 * 1024 * 1024,
     });
@@ -18258,29 +18305,43 @@ function identicalAtBase(root, cwd, tree) {
     const dirty = head.ok ? changedInCheckout(root) : null;
     const out = new Set();
     for (const [rel, blob] of tree) {
-        const abs = path.join(root, rel);
-        const local = path.relative(cwd, abs);
+        const abs = external_node_path_default().join(root, rel);
+        const local = external_node_path_default().relative(cwd, abs);
         if (!inside(cwd, abs))
             continue;
         const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
         if (known !== undefined) {
             if (known.id === blob.id)
-                out.add(local.split(path.sep).join('/'));
+                out.add(local.split((external_node_path_default()).sep).join('/'));
             continue;
         }
         let st;
         try {
-            st = lstatSync(abs);
+            st = (0,external_node_fs_.lstatSync)(abs);
         }
         catch {
             continue;
         }
         if (!st.isFile() || st.size !== blob.size)
             continue;
-        if (blobId(readFileSync(abs), blob.id.length) === blob.id)
-            out.add(local.split(path.sep).join('/'));
+        if (blobId((0,external_node_fs_.readFileSync)(abs), blob.id.length) === blob.id)
+            out.add(local.split((external_node_path_default()).sep).join('/'));
     }
     return out;
+}
+/**
+ * The files of the checkout under `cwd` present with the same bytes at `commit` (identicalAtBase
+ * against that commit's tree, the clone's top as the root), or why that cannot be told.
+ */
+function unchangedSince(cwd, commit) {
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    const tree = treeAtCommit(cwd, commit);
+    if (top.status !== 0 || !tree.ok)
+        return {
+            ok: false,
+            reason: `the files at ${commit.slice(0, 12)} could not be compared (${tree.ok ? top.stderr.trim() : tree.reason})`,
+        };
+    return { ok: true, value: identicalAtBase(top.stdout.trim(), cwd, tree.value) };
 }
 /** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */
 function filesBelow(root, dir) {
@@ -18822,7 +18883,7 @@ function historyOnly(policy, unchanged) {
     const findings = unchanged.ok
         ? []
         : [
-            finding('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
+            (0,core_findings/* finding */.gk)('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
         ];
     return {
         policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
@@ -19649,7 +19710,7 @@ function vsaStatement(report, ctx) {
 }
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 function reportName(workspace, reportFile) {
-    return discover_inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
+    return inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
 }
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
 function resourceUriFromEnv(env) {
@@ -19734,6 +19795,7 @@ function writeVerdict(report, origin, files, beside = []) {
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+
 
 
 
@@ -20073,7 +20135,7 @@ function refuseLink(label, dir, rel) {
 function trustFileAt(dir, file, commit) {
     const abs = external_node_path_default().resolve(dir, file);
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
-    if (!discover_inside(dir, abs))
+    if (!inside(dir, abs))
         throw new types_UsageError('policy', `trust: ${file} is outside the repository`);
     if (commit !== null) {
         const got = readAtCommit(dir, commit, abs);
@@ -20101,9 +20163,10 @@ function policyGiven(flags, dir) {
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
     const ref = flags['policy-ref'];
     if (ref !== undefined) {
-        const commit = resolveCommit(dir, ref);
-        if (commit === null)
-            throw new types_UsageError('value', `--policy-ref: "${ref}" names no commit of the repository at ${dir}`);
+        const resolved = resolveUserRef(dir, ref);
+        if (!resolved.ok)
+            throw new types_UsageError('value', `--policy-ref: ${resolved.reason}`);
+        const commit = resolved.value;
         const text = readAtCommit(dir, commit, abs);
         if (!text.ok)
             throw new types_UsageError('file', `--policy-ref ${ref}: ${text.reason}`);
@@ -20161,7 +20224,33 @@ function verifyRequest(argv, ctx) {
     ]);
     // A verdict rests on every byte: it stores what it read and reads no entry.
     const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
-    return { settings: buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), format, output, sarif, vsa };
+    return {
+        settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), dir),
+        format,
+        output,
+        sarif,
+        vsa,
+    };
+}
+/**
+ * A policy read at --policy-ref is read as the action reads a pull request's base (docs/policy.md
+ * §10): its grandfathered audit files' records bind only calls of run files present with the same
+ * bytes at that commit (a red team: a run the checkout adds replayed a grandfathered unsigned record
+ * under require-signed-records, and met a verified rule).
+ */
+function historyAtRef(settings, dir) {
+    const commit = settings.policy.kind === 'file' ? settings.policy.source?.commit : null;
+    if (settings.policy.kind !== 'file' || !commit || !settings.policy.grandfathered.some((g) => g.kind === 'audit'))
+        return settings;
+    const pinned = historyOnly(settings.policy, unchangedSince(dir, commit));
+    const review = settings.policyReview;
+    return {
+        ...settings,
+        policy: pinned.policy,
+        policyReview: pinned.findings.length === 0
+            ? review
+            : { ...review, head: review?.head ?? null, findings: [...(review?.findings ?? []), ...pinned.findings] },
+    };
 }
 /** An output the gate could not write: a configuration problem (exit 2). */
 const cannotWrite = (flag, file, e) => ({
@@ -20292,9 +20381,10 @@ function againstPolicy(flags, dir, settings) {
     if ((0,external_node_fs_.existsSync)(file))
         text = { path: external_node_path_default().relative(dir, file).split((external_node_path_default()).sep).join('/'), commit: null, text: readTextFile('--against', file) };
     else {
-        const commit = resolveCommit(dir, given);
-        if (commit === null)
-            throw new types_UsageError('value', `--against: "${given}" is neither a file nor a git ref of ${dir}`);
+        const resolved = resolveUserRef(dir, given);
+        if (!resolved.ok)
+            throw new types_UsageError('value', `--against: no such file, and ${resolved.reason}`);
+        const commit = resolved.value;
         const got = readAtCommit(dir, commit, external_node_path_default().resolve(dir, policyPath));
         if (!got.ok)
             throw new types_UsageError('file', `--against ${given}: ${got.reason}`);

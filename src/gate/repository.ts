@@ -11,6 +11,7 @@ import picomatch from 'picomatch';
 import type { Result } from '../core/result.js';
 import { inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
+import { DEFAULTS } from './settings/defaults.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -31,6 +32,31 @@ export function resolveCommit(cwd: string, ref: string): string | null {
   const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   const sha = r.stdout.trim();
   return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+
+/**
+ * The commit a name the user gave (`--policy-ref`, `--against`) names, refused when git could read it
+ * as refs naming different commits (a tag `origin/main` beside the remote branch: git takes the tag,
+ * and an author who can push a tag chose the policy that judged them; a red team), or when the clone
+ * has none.
+ */
+export function resolveUserRef(cwd: string, ref: string): Result<string> {
+  const commit = resolveCommit(cwd, ref);
+  if (commit === null) return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
+  if (isCommitId(ref) || !/^[\w./-]+$/.test(ref) || ref.startsWith('refs/')) return { ok: true, value: commit };
+  // git's own order of reading a short name (git rev-parse, "specifying revisions").
+  const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].flatMap(
+    (full) => {
+      const at = git(cwd, ['rev-parse', '--verify', '--quiet', `${full}^{commit}`]).stdout.trim();
+      return at === '' ? [] : [[full, at] as const];
+    },
+  );
+  if (new Set(named.map(([, at]) => at)).size > 1)
+    return {
+      ok: false,
+      reason: `"${ref}" is ambiguous: ${named.map(([full, at]) => `${full} (${at.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
+    };
+  return { ok: true, value: commit };
 }
 
 /** A commit id as an event names a base: 40 hex digits (SHA-1) or 64 (SHA-256), never a ref name. */
@@ -62,13 +88,19 @@ export function readAtCommit(cwd: string, commit: string, file: string): Result<
   const tree = git(cwd, ['ls-tree', '-z', sha, '--', ...prefixes(rel).map((p) => `./${p}`)]);
   if (tree.status !== 0)
     return { ok: false, reason: `git ls-tree ${sha.slice(0, 12)} failed: ${tree.stderr.trim() || `status ${tree.status}`}` };
+  // Whether the commit has the file is the tree's word, never a read that failed (a red team: in a
+  // blobless clone whose remote could not be reached, the base's policy read as absent, and the pull
+  // request's own policy judged it).
+  let kind: string | null = null;
   for (const entry of tree.stdout.split('\0')) {
     const tab = entry.indexOf('\t');
     if (tab < 0) continue;
-    if (entry.slice(0, entry.indexOf(' ')) === LINK_MODE) return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    const [mode, type] = entry.slice(0, tab).split(' ');
+    if (mode === LINK_MODE) return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
+    if (entry.slice(tab + 1) === rel) kind = type ?? '';
   }
-  const r = git(cwd, ['cat-file', '-e', `${sha}:./${rel}`]);
-  if (r.status !== 0) return { ok: true, value: null };
+  if (kind === null) return { ok: true, value: null };
+  if (kind !== 'blob') return { ok: false, reason: `${rel} at ${sha.slice(0, 12)} is a ${kind}, not a file` };
   const shown = git(cwd, ['show', `${sha}:./${rel}`]);
   if (shown.status !== 0)
     return { ok: false, reason: `git show ${sha.slice(0, 12)}:${rel} failed: ${shown.stderr.trim() || `status ${shown.status}`}` };
@@ -81,35 +113,36 @@ export const linkReason = (link: string, rel: string): string =>
 
 /**
  * Whether a repository path is where a policy file is sometimes put instead of the default
- * (docs/policy.md §11 "A policy at a near-miss path").
+ * (docs/policy.md §11 "A policy at a near-miss path"), in any case: `.github/Receipt-Gate.yml` is
+ * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red team).
  */
 export const isNearMissPolicy = (rel: string): boolean =>
-  NEAR_MISS_FILES.includes(rel) || /^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(rel);
+  rel !== DEFAULTS.policy &&
+  /^(?:\.github\/receipt-gate\.(?:ya?ml|json)|receipt-gate\.ya?ml|\.github\/receipt-gate\/[^/]+\.ya?ml)$/i.test(rel);
 
-/** The near-miss files a commit or a checkout is asked about (the folder `.github/receipt-gate/` besides). */
-const NEAR_MISS_FILES: readonly string[] = [
-  '.github/receipt-gate.yaml',
-  '.github/receipt-gate.json',
-  'receipt-gate.yml',
-  'receipt-gate.yaml',
-];
+/** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
+const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 export function nearMissAtCommit(cwd: string, commit: string): Result<string | null> {
-  const r = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', './.github', ...NEAR_MISS_FILES.map((f) => `./${f}`)]);
-  if (r.status !== 0)
-    return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})` };
-  return { ok: true, value: r.stdout.split('\0').sort().find(isNearMissPolicy) ?? null };
+  // The root's entries, and every path below a folder at the root named `.github` in any case.
+  const root = git(cwd, ['ls-tree', '-z', '--name-only', commit, '--', '.']);
+  if (root.status !== 0)
+    return {
+      ok: false,
+      reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
+    };
+  const names = root.stdout.split('\0').filter((n) => n !== '');
+  const folders = names.filter((n) => /^\.github$/i.test(n)).map((n) => `./${n}`);
+  if (folders.length === 0) return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
+  const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
+  if (below.status !== 0)
+    return {
+      ok: false,
+      reason: `git ls-tree ${commit.slice(0, 12)} failed (${below.stderr.trim().split('\n')[0] || `exit ${below.status}`})`,
+    };
+  return { ok: true, value: [...names, ...below.stdout.split('\0')].sort().find(isNearMissPolicy) ?? null };
 }
-
-/** Whether a path of the checkout holds anything but a folder: a file, or a link (dangling or not), as a commit lists it. */
-const entryAt = (file: string): boolean => {
-  try {
-    return !lstatSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * A near-miss policy file in the checkout, or null: any entry there but a folder, a link included
@@ -117,15 +150,24 @@ const entryAt = (file: string): boolean => {
  * nowhere passed the pull request and stopped every one after).
  */
 export function nearMissOnDisk(cwd: string): string | null {
-  let inFolder: string[] = [];
-  try {
-    inFolder = readdirSync(path.join(cwd, '.github/receipt-gate'), { withFileTypes: true })
-      .filter((d) => !d.isDirectory())
-      .map((d) => `.github/receipt-gate/${d.name}`);
-  } catch {
-    // No such folder.
-  }
-  return [...NEAR_MISS_FILES.filter((f) => entryAt(path.join(cwd, f))), ...inFolder.sort()].find(isNearMissPolicy) ?? null;
+  const found: string[] = [];
+  // The root, then each folder whose name is a near-miss folder's in any case, one level at a time.
+  const walk = (rel: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(cwd, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (NEAR_MISS_FOLDERS.test(child)) walk(child);
+      } else if (isNearMissPolicy(child)) found.push(child);
+    }
+  };
+  walk('');
+  return found.sort()[0] ?? null;
 }
 
 /** Why a file of the checkout is not read as a policy or trust file (it or a folder above it inside `cwd` is a link), or null. */
@@ -231,6 +273,21 @@ export function identicalAtBase(root: string, cwd: string, tree: ReadonlyMap<str
     if (blobId(readFileSync(abs), blob.id.length) === blob.id) out.add(local.split(path.sep).join('/'));
   }
   return out;
+}
+
+/**
+ * The files of the checkout under `cwd` present with the same bytes at `commit` (identicalAtBase
+ * against that commit's tree, the clone's top as the root), or why that cannot be told.
+ */
+export function unchangedSince(cwd: string, commit: string): Result<ReadonlySet<string>> {
+  const top = git(cwd, ['rev-parse', '--show-toplevel']);
+  const tree = treeAtCommit(cwd, commit);
+  if (top.status !== 0 || !tree.ok)
+    return {
+      ok: false,
+      reason: `the files at ${commit.slice(0, 12)} could not be compared (${tree.ok ? top.stderr.trim() : tree.reason})`,
+    };
+  return { ok: true, value: identicalAtBase(top.stdout.trim(), cwd, tree.value) };
 }
 
 /** The files below `dir` (repository-relative paths, posix), links and folders' own entries left out. */

@@ -12,7 +12,7 @@ import { changes, changesText, ruleEffects } from '../../core/effect.js';
 import type { Policy } from '../../core/policy.js';
 import type { Report } from '../../core/report.js';
 import { runGate } from '../../gate/gate.js';
-import { readAtCommit, resolveCommit } from '../../gate/repository.js';
+import { readAtCommit, resolveUserRef } from '../../gate/repository.js';
 import { buildSettings } from '../../gate/settings/build.js';
 import { directoryIn, outputIn } from '../../gate/settings/paths.js';
 import { settlePolicy } from '../../gate/settings/policy.js';
@@ -54,8 +54,9 @@ function againstPolicy(flags: PolicyFlags, dir: string, settings: ReturnType<typ
   if (existsSync(file))
     text = { path: path.relative(dir, file).split(path.sep).join('/'), commit: null, text: readTextFile('--against', file) };
   else {
-    const commit = resolveCommit(dir, given);
-    if (commit === null) throw new UsageError('value', `--against: "${given}" is neither a file nor a git ref of ${dir}`);
+    const resolved = resolveUserRef(dir, given);
+    if (!resolved.ok) throw new UsageError('value', `--against: no such file, and ${resolved.reason}`);
+    const commit = resolved.value;
     const got = readAtCommit(dir, commit, path.resolve(dir, policyPath));
     if (!got.ok) throw new UsageError('file', `--against ${given}: ${got.reason}`);
     if (got.value === null) throw new UsageError('path', `--against ${given}: ${policyPath} does not exist at ${commit.slice(0, 12)}`);

@@ -6,12 +6,20 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildOf, cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
-import { checkoutDiffers, linkOnDisk, nearMissAtCommit, nearMissOnDisk, readAtCommit, resolveCommit } from '../../gate/repository.js';
+import {
+  checkoutDiffers,
+  linkOnDisk,
+  nearMissAtCommit,
+  nearMissOnDisk,
+  readAtCommit,
+  resolveUserRef,
+  unchangedSince,
+} from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice, parseRules } from '../../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
-import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
+import { historyOnly, type PolicyGiven, type RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { inside } from '../../read/discover.js';
@@ -404,8 +412,9 @@ function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGive
   const rel = path.relative(dir, abs).split(path.sep).join('/');
   const ref = flags['policy-ref'];
   if (ref !== undefined) {
-    const commit = resolveCommit(dir, ref);
-    if (commit === null) throw new UsageError('value', `--policy-ref: "${ref}" names no commit of the repository at ${dir}`);
+    const resolved = resolveUserRef(dir, ref);
+    if (!resolved.ok) throw new UsageError('value', `--policy-ref: ${resolved.reason}`);
+    const commit = resolved.value;
     const text = readAtCommit(dir, commit, abs);
     if (!text.ok) throw new UsageError('file', `--policy-ref ${ref}: ${text.reason}`);
     if (text.value === null) {
@@ -483,7 +492,34 @@ export function verifyRequest(
   ]);
   // A verdict rests on every byte: it stores what it read and reads no entry.
   const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
-  return { settings: buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), format, output, sarif, vsa };
+  return {
+    settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), dir),
+    format,
+    output,
+    sarif,
+    vsa,
+  };
+}
+
+/**
+ * A policy read at --policy-ref is read as the action reads a pull request's base (docs/policy.md
+ * §10): its grandfathered audit files' records bind only calls of run files present with the same
+ * bytes at that commit (a red team: a run the checkout adds replayed a grandfathered unsigned record
+ * under require-signed-records, and met a verified rule).
+ */
+function historyAtRef(settings: Settings, dir: string): Settings {
+  const commit = settings.policy.kind === 'file' ? settings.policy.source?.commit : null;
+  if (settings.policy.kind !== 'file' || !commit || !settings.policy.grandfathered.some((g) => g.kind === 'audit')) return settings;
+  const pinned = historyOnly(settings.policy, unchangedSince(dir, commit));
+  const review = settings.policyReview;
+  return {
+    ...settings,
+    policy: pinned.policy,
+    policyReview:
+      pinned.findings.length === 0
+        ? review
+        : { ...review, head: review?.head ?? null, findings: [...(review?.findings ?? []), ...pinned.findings] },
+  };
 }
 
 /** An output the gate could not write: a configuration problem (exit 2). */

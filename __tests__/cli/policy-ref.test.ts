@@ -1,0 +1,138 @@
+/**
+ * `--policy-ref` and `policy check --against`: what a ref names is read as the action reads a pull
+ * request's base (docs/policy.md §9–§11), never more loosely (red teams: a blobless clone read the
+ * base's policy as absent, a case variant of the policy's name left no policy, a tag chose the
+ * commit, a replayed call took a grandfathered record).
+ */
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { renameSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.js';
+import { addKey, deployKey, json, ndjson, record, surface, testSigner } from '../support/corpus.js';
+import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const NOW = '2026-12-01T12:00:00Z';
+const POLICY = '.github/receipt-gate.yml';
+const STRICT = `version: 1
+rules:
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+`;
+const LOOSE = STRICT.replace('require: verified', 'require: asserted');
+const key = (title: string, claim: 'asserted' | 'verified' = 'asserted') =>
+  addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title }), claim });
+const RUNS = { '.assay/runs/a.json': json(surface([key('k1')])) };
+
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  }).trim();
+/** `files` committed in a new repository at `dir` (or on its current branch), the commit's id. */
+function commit(dir: string, files: Record<string, string>, message = 'c'): string {
+  writeFiles(dir, files);
+  if (!git(dir, 'rev-parse', '--is-inside-work-tree').startsWith('true')) git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+const repo = (): string => {
+  const dir = tempDir();
+  git(dir, 'init', '-q');
+  return dir;
+};
+const verify = (dir: string, ...extra: string[]) => cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, ...extra], dir);
+
+describe('--policy-ref reads the commit as the action reads a base', () => {
+  it('a blobless clone that cannot fetch the base’s policy is a configuration error, never "no policy at the base"', async () => {
+    const origin = repo();
+    const base = commit(origin, { ...RUNS, [POLICY]: STRICT });
+    commit(origin, { [POLICY]: LOOSE }, 'loosen');
+    const bare = path.join(tempDir(), 'origin.git');
+    git(origin, 'clone', '-q', '--bare', origin, bare);
+    git(bare, 'config', 'uploadpack.allowFilter', 'true');
+    const clone = path.join(tempDir(), 'clone');
+    git(origin, 'clone', '-q', '--filter=blob:none', `file://${bare}`, clone);
+    renameSync(bare, `${bare}.gone`);
+    const r = await verify(clone, '--policy-ref', base);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`--policy-ref ${base}: git show ${base.slice(0, 12)}:\\.github/receipt-gate\\.yml failed`));
+    // The control: fetched, the base's policy judges.
+    renameSync(`${bare}.gone`, bare);
+    const fetched = await verify(clone, '--policy-ref', base);
+    expect(fetched.code).toBe(1);
+    expect((JSON.parse(fetched.stdout) as Report).policy.source).toMatchObject({ commit: base });
+  });
+
+  it.each([
+    '.github/Receipt-Gate.yml',
+    '.github/receipt-gate.YML',
+    'RECEIPT-GATE.yaml',
+    '.GitHub/receipt-gate.yml',
+    '.github/Receipt-Gate/main.yml',
+  ])('a policy at %s, a case variant of a near-miss path, is a configuration error at the ref', async (variant) => {
+    const dir = repo();
+    const at = commit(dir, { ...RUNS, [variant]: STRICT });
+    const r = await verify(dir, '--policy-ref', at);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(variant);
+  });
+
+  it.skipIf(process.platform !== 'linux')('on a case-sensitive disk too, with no --policy-ref', async () => {
+    const dir = writeFiles(tempDir(), { ...RUNS, '.github/Receipt-Gate.yml': STRICT });
+    const r = await verify(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.github/Receipt-Gate.yml');
+  });
+
+  it('a name that is both a tag and a remote branch is refused, naming both; the full ref name is read', async () => {
+    const dir = repo();
+    const strict = commit(dir, { ...RUNS, [POLICY]: STRICT });
+    git(dir, 'update-ref', 'refs/remotes/origin/main', strict);
+    const loose = commit(dir, { [POLICY]: LOOSE }, 'loosen');
+    git(dir, 'tag', 'origin/main', loose);
+    const r = await verify(dir, '--policy-ref', 'origin/main');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--policy-ref: "origin\/main" is ambiguous: refs\/tags\/origin\/main \([0-9a-f]{12}\), refs\/remotes\/origin\/main \([0-9a-f]{12}\)/,
+    );
+    const against = await cli(['policy', 'check', '-C', dir, '--now', NOW, '--against', 'origin/main'], dir);
+    expect(against.code).toBe(2);
+    expect(against.stderr).toMatch(/--against: no such file, and "origin\/main" is ambiguous/);
+    const full = await verify(dir, '--policy-ref', 'refs/remotes/origin/main');
+    expect(full.code).toBe(1);
+    expect((JSON.parse(full.stdout) as Report).policy.source).toMatchObject({ commit: strict });
+    // A name only one ref holds is read as git reads it.
+    git(dir, 'tag', '-d', 'origin/main');
+    expect((await verify(dir, '--policy-ref', 'origin/main')).code).toBe(1);
+  });
+
+  it('a grandfathered audit file’s records bind only calls of runs the ref holds with the same bytes, never a call the checkout adds', async () => {
+    const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
+    const audit = ndjson([record('github', 'r-legacy', key('legacy'))]);
+    const sha = createHash('sha256').update(audit).digest('hex');
+    const signer = testSigner();
+    const policy = `${STRICT}trust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: ${AUDIT}\n    sha256: ${sha}\n    reason: exports before signing\n`;
+    const dir = repo();
+    const base = commit(dir, {
+      [POLICY]: policy,
+      '.github/export.pub.pem': signer.pem,
+      [AUDIT]: audit,
+      '.assay/runs/2025-old.json': json(surface([key('legacy')])),
+    });
+    const same = await verify(dir, '--policy-ref', base);
+    expect(same.code, same.stderr).toBe(0);
+    writeFiles(dir, { '.assay/runs/2026-new.json': json(surface([key('legacy', 'verified')])) });
+    const replay = await verify(dir, '--policy-ref', base);
+    expect(replay.code).toBe(1);
+    const report = JSON.parse(replay.stdout) as Report;
+    expect(report.calls.find((c) => c.artifact === '.assay/runs/2026-new.json')?.level).not.toBe('verified');
+    expect(report.totals.policy_unmet).toBeGreaterThan(0);
+  });
+});
