@@ -6,12 +6,13 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { checkout, runAction } from '../support/action-harness.js';
-import { cleanup, ROOT, tempDir } from '../support/workspace.js';
+import { ISSUER, mockSigstore, OID, statementFor } from '../support/sigstore.js';
+import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -26,7 +27,7 @@ interface Step {
 }
 const wf = parseYaml(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8')) as {
   permissions: Record<string, string>;
-  jobs: { receipts: { steps: Step[] } };
+  jobs: { receipts: { steps: Step[] }; 'check-verdict': { steps: Step[] } };
 };
 const steps = wf.jobs.receipts.steps;
 const gateStep = steps.find((s) => s.id === 'gate') as Step;
@@ -171,5 +172,76 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     expect(r.attested).toEqual([]);
     expect(r.gh).toBe('');
     expect(existsSync(path.join(r.ws, 'receipt-report.json.sha256'))).toBe(false);
+  });
+
+  it('check-verdict: GitHub’s verifier is pinned to the release workflow, the tag and its commit; verify-attestation checks the verdict offline, and refuses one another workflow attested', async () => {
+    const r = await release('fixtures/demo');
+    expect(r.gate.outputs['result']).toBe('pass');
+    const tag = 'refs/tags/v1.2.3';
+    const releaseWorkflow = 'https://github.com/acme/agents/.github/workflows/release.yml';
+    const sigstore = await mockSigstore();
+    const report = readFileSync(path.join(r.ws, 'receipt-report.json'));
+    const statement = statementFor(
+      'receipt-report.json',
+      report,
+      'https://slsa.dev/verification_summary/v1',
+      JSON.parse(readFileSync(path.join(r.ws, 'receipt-verdict.json'), 'utf8')),
+    );
+    const identity = (san: string, ref: string) => ({
+      san,
+      extensions: [
+        { oid: OID.issuer, value: ISSUER },
+        { oid: OID.repo, value: 'https://github.com/acme/agents' },
+        { oid: OID.ref, value: ref },
+      ],
+    });
+    const [step] = wf.jobs['check-verdict'].steps.filter((x) => x.run !== undefined);
+    const consume = async (san: string, ref: string) => {
+      const dir = tempDir();
+      mkdirSync(path.join(dir, '.receipt-gate'));
+      symlinkSync(path.dirname(distFile('cli.js')), path.join(dir, '.receipt-gate', 'dist'));
+      writeFileSync(path.join(dir, 'bundle.jsonl'), `${JSON.stringify(await sigstore.attest(statement, identity(san, ref)))}\n`);
+      writeFileSync(path.join(dir, 'root.jsonl'), `${JSON.stringify(sigstore.trustedRoot)}\n`);
+      cpSync(path.join(r.ws, 'receipt-report.json'), path.join(dir, 'released.json'));
+      const bin = path.join(dir, '.bin');
+      mkdirSync(bin);
+      writeFileSync(
+        path.join(bin, 'gh'),
+        [
+          '#!/usr/bin/env bash',
+          'printf "%s\\n" "$*" >> "$GH_LOG"',
+          'if [ "$1 $2" = "release download" ]; then cp released.json receipt-report.json; exit 0; fi',
+          'if [ "$1 $2" = "attestation verify" ]; then exit 0; fi',
+          'if [ "$1 $2" = "attestation download" ]; then cp bundle.jsonl "sha256:$(sha256sum "$3" | cut -d" " -f1).jsonl"; exit 0; fi',
+          'if [ "$1 $2" = "attestation trusted-root" ]; then cat root.jsonl; exit 0; fi',
+          'exit 3',
+        ].join('\n'),
+      );
+      chmodSync(path.join(bin, 'gh'), 0o755);
+      const log = path.join(dir, 'gh.log');
+      const env: NodeJS.ProcessEnv = {
+        PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+        GH_LOG: log,
+        GH_TOKEN: 'token',
+        GITHUB_REPOSITORY: 'acme/agents',
+        GITHUB_REF: tag,
+        GITHUB_REF_NAME: 'v1.2.3',
+        GITHUB_SHA: r.sha,
+      };
+      const run = spawnSync('bash', ['-e', '-c', step?.run ?? ''], { cwd: dir, env, encoding: 'utf8' });
+      return { status: run.status, out: `${run.stdout}${run.stderr}`, gh: readFileSync(log, 'utf8') };
+    };
+    const ok = await consume(`${releaseWorkflow}@${tag}`, tag);
+    expect(ok.status, ok.out).toBe(0);
+    expect(ok.out).toContain(`PASSED git+https://github.com/acme/agents@${r.sha} `);
+    expect(ok.gh).toContain(
+      `attestation verify receipt-report.json --repo acme/agents --predicate-type https://slsa.dev/verification_summary/v1 --signer-workflow acme/agents/.github/workflows/release.yml --source-ref ${tag} --source-digest ${r.sha}`,
+    );
+    // Attested by another workflow of the repository, on a branch: refused offline as GitHub's verifier is told to.
+    const other = await consume('https://github.com/acme/agents/.github/workflows/ci.yml@refs/heads/feature', 'refs/heads/feature');
+    expect(other.status).not.toBe(0);
+    expect(other.out).toMatch(
+      /certificate identity "https:\/\/github\.com\/acme\/agents\/\.github\/workflows\/ci\.yml@refs\/heads\/feature" is not trusted/,
+    );
   });
 });
