@@ -12111,6 +12111,8 @@ function canonical(file) {
  * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
  * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
  */
+/** The outputs given (flag, file), those not asked for left out. */
+const given = (named) => named.flatMap(([flag, file]) => (file === null ? [] : [[flag, file]]));
 function distinctOutputs(named, inputs = []) {
     const seen = new Map();
     // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
@@ -12192,6 +12194,20 @@ function cacheClash(settings, found, cacheDir) {
     const checkout = checkoutOf(settings.workspace);
     if (inside(checkout, dir))
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
+    return null;
+}
+/** Why a file the entry will write is an input it reads (a red team: the report written over an audit export), or null. */
+function outputOverInput(writes, found) {
+    if (writes.length === 0)
+        return null;
+    // Each output as given and resolved; each input by its path as found (one resolution per input would cost: see cacheClash).
+    const outputs = new Map(writes.flatMap(([flag, file]) => [[external_node_path_default().resolve(file), flag], [canonical(file), flag]]));
+    for (const { d } of found)
+        for (const f of [...d.files, ...d.attestations]) {
+            const flag = outputs.get(external_node_path_default().resolve(f.path));
+            if (flag !== undefined)
+                return `${flag}: names the input ${f.rel}; a command never writes over what it reads (write to another file)`;
+        }
     return null;
 }
 async function collect(settings, setup, roots, open, found) {
@@ -12440,6 +12456,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const clash = settings.cache ? cacheClash(settings, found, settings.cache.dir) : null;
     if (clash !== null)
         return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
+    const over = outputOverInput(settings.writes, found);
+    if (over !== null)
+        return { ok: false, reason: { code: 'conflict', message: over } };
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
     const seen = classesSeen(evidence.runs);
     // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
@@ -14703,6 +14722,7 @@ function defaultSettings(cwd, now = new Date()) {
         trustMode: 'enforce',
         jobs: parseJobs('jobs', DEFAULTS.jobs),
         cache: null,
+        writes: [],
     };
 }
 /** Most reading threads one gate starts. */
@@ -15826,6 +15846,7 @@ function buildSettings(given) {
         keyless,
         trustMode,
         cache: g.cache ? { ...g.cache, dir: external_node_path_default().resolve(g.cwd, g.cache.dir) } : null,
+        writes: g.writes,
     };
 }
 
@@ -16104,6 +16125,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         maxLineSize: get('max-line-size'),
         jobs: get('jobs'),
         cache: null,
+        writes: [],
         require: parseRules('require', get('require')),
         // PEM text, typically from a repository variable, so a pull request cannot change it.
         trustedKeys: pem('trusted-keys'),
@@ -16162,14 +16184,15 @@ function settingsOf(input, ctx, env, read, now) {
     const sarifFile = output('sarif-file');
     const reportFile = output('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_.tmpdir)(), 'receipt-gate', 'report.json');
     const vsa = verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env);
-    distinctOutputs([
+    const outputs = [
         ['report-file', reportFile],
         ['sarif-file', sarifFile],
         ['vsa-predicate', vsa?.predicate ?? null],
         ['vsa', vsa?.envelope ?? null],
-    ]);
+    ];
+    distinctOutputs(outputs);
     return {
-        gate: buildSettings(gateInputs(input, get, { workspace, cwd }, ctx, env, read, now)),
+        gate: buildSettings({ ...gateInputs(input, get, { workspace, cwd }, ctx, env, read, now), writes: given(outputs) }),
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
         annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
         checkRunId: checkRunId === '' ? null : checkRunId,

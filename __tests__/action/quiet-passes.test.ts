@@ -379,6 +379,22 @@ describe('a verdict names the runner’s commit only when the checkout is that c
   });
 });
 
+describe('an output never replaces an input (a red team: the report written over an audit export)', () => {
+  it('report-file, sarif-file or vsa-predicate naming an evidence file is a configuration error; the file is kept', async () => {
+    for (const [input, file] of [
+      ['report-file', '.assay/runs/a.json'],
+      ['sarif-file', './.assay/runs/a.json'],
+    ] as const) {
+      const ws = workspace();
+      const kept = readFileSync(path.join(ws, '.assay/runs/a.json'), 'utf8');
+      const r = await runAction({ workspace: ws, inputs: { [input]: file } });
+      expect(r.outputs['result'], input).toBe('error');
+      expect(r.stdout).toContain(`${input}: names the input .assay/runs/a.json; a command never writes over what it reads`);
+      expect(readFileSync(path.join(ws, '.assay/runs/a.json'), 'utf8')).toBe(kept);
+    }
+  });
+});
+
 describe('a red team’s trust escapes (this stop)', () => {
   it.each(['pull_request_review', 'pull_request_review_comment'])(
     '%s (GitHub checks out the pull request’s merge) reads the policy at the base, never the head’s looser one',

@@ -161,6 +161,23 @@ describe('paths on the command line (§6)', () => {
     expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
   });
 
+  it('an output naming a file the gate reads (an audit export, a run, the policy file, a trusted key) is a usage error, and the file is kept (a red team: the report replaced an export)', async () => {
+    const dir = workspace({ '.github/receipt-gate.yml': 'version: 1\n', 'k.pub.pem': 'x' });
+    const run = readdirSync(path.join(dir, '.assay/runs'))[0] ?? '';
+    const kept = readFileSync(path.join(dir, '.assay/runs', run));
+    for (const [flag, file] of [
+      ['--output', `.assay/runs/${run}`],
+      ['--sarif-file', `./.assay/runs/${run}`],
+      ['--output', '.github/receipt-gate.yml'],
+    ] as const) {
+      const r = await cli(['verify', '-C', dir, flag, file], ROOT);
+      expect(r.code, `${flag} ${file}`).toBe(2);
+      expect(r.stderr).toContain(`${flag}: names the input`);
+    }
+    expect(readFileSync(path.join(dir, '.assay/runs', run))).toEqual(kept);
+    expect(readFileSync(path.join(dir, '.github/receipt-gate.yml'), 'utf8')).toBe('version: 1\n');
+  });
+
   it('--policy-uri "" is a usage error: a verdict never names an empty policy (a red team)', async () => {
     const r = await cli(
       [

@@ -488,6 +488,18 @@ describe('sign never launders (a red team)', () => {
     expect(twice.code, twice.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
+
+  it('an object of another kind beside the records is not signed and is said so, located (it was dropped in silence)', async () => {
+    const a = record('github', 'gh-1', addKey());
+    const dir = writeFiles(tempDir(), {
+      'mixed.ndjson': `${JSON.stringify(a)}\n${JSON.stringify({ schema: 'acme.export_note.v1', n: 1 })}\n`,
+    });
+    const r = await signWith(dir, 'mixed.ndjson');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/mixed\.ndjson(:\d+:\d+)?: skipped 1 object\(s\) of other kinds: acme\.export_note\.v1 ×1/);
+    expect(r.stderr).toMatch(/not signed, not written: the above/);
+    expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
 });
 
 describe('signature checks on the thread pool (dist/ as a real process)', () => {

@@ -3745,6 +3745,8 @@ function canonical(file) {
  * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
  * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
  */
+/** The outputs given (flag, file), those not asked for left out. */
+const given = (named) => named.flatMap(([flag, file]) => (file === null ? [] : [[flag, file]]));
 function distinctOutputs(named, inputs = []) {
     const seen = new Map();
     // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
@@ -9963,6 +9965,7 @@ function defaultSettings(cwd, now = new Date()) {
         trustMode: 'enforce',
         jobs: parseJobs('jobs', DEFAULTS.jobs),
         cache: null,
+        writes: [],
     };
 }
 /** Most reading threads one gate starts. */
@@ -17726,6 +17729,20 @@ function cacheClash(settings, found, cacheDir) {
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
+/** Why a file the entry will write is an input it reads (a red team: the report written over an audit export), or null. */
+function outputOverInput(writes, found) {
+    if (writes.length === 0)
+        return null;
+    // Each output as given and resolved; each input by its path as found (one resolution per input would cost: see cacheClash).
+    const outputs = new Map(writes.flatMap(([flag, file]) => [[external_node_path_default().resolve(file), flag], [canonical(file), flag]]));
+    for (const { d } of found)
+        for (const f of [...d.files, ...d.attestations]) {
+            const flag = outputs.get(external_node_path_default().resolve(f.path));
+            if (flag !== undefined)
+                return `${flag}: names the input ${f.rel}; a command never writes over what it reads (write to another file)`;
+        }
+    return null;
+}
 async function collect(settings, setup, roots, open, found) {
     const findings = [];
     const inputs = new Map();
@@ -17972,6 +17989,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     const clash = settings.cache ? cacheClash(settings, found, settings.cache.dir) : null;
     if (clash !== null)
         return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
+    const over = outputOverInput(settings.writes, found);
+    if (over !== null)
+        return { ok: false, reason: { code: 'conflict', message: over } };
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
     const seen = classesSeen(evidence.runs);
     // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
@@ -19158,6 +19178,7 @@ function buildSettings(given) {
         keyless,
         trustMode,
         cache: g.cache ? { ...g.cache, dir: external_node_path_default().resolve(g.cwd, g.cache.dir) } : null,
+        writes: g.writes,
     };
 }
 
@@ -20111,6 +20132,7 @@ function gateInputs(flags, dir, ctxNow) {
         }).map(([, name]) => name),
         trustFile: (file, commit) => trustFileAt(dir, file, commit),
         cache: null,
+        writes: [],
     };
 }
 /** The trust flags (given beside a policy's trust: section, a conflict), as messages name them. */
@@ -20215,17 +20237,19 @@ function verifyRequest(argv, ctx) {
             : 'json';
     const sarif = out('sarif-file', f['sarif-file']);
     const vsa = verdictRequest(f, at, out, ctx.env, output, format);
-    distinctOutputs([
+    const outputs = [
         ['--output', output],
         ['--sarif-file', sarif],
         ['--vsa-predicate', vsa?.predicate ?? null],
         ['--vsa', vsa?.envelope ?? null],
-        ['--vsa-key', at(f['vsa-key'])],
-    ]);
+    ];
+    // The files the flags name that are read: the policy file, keys and roots (the gate refuses an evidence file among the outputs).
+    const read = [f.policy ?? defaults_DEFAULTS.policy, ...(f['trusted-key'] ?? []), ...(f['trusted-producer'] ?? []), f['trusted-root']].flatMap((v) => (v === undefined ? [] : [external_node_path_default().resolve(dir, v)]));
+    distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], read);
     // A verdict rests on every byte: it stores what it read and reads no entry.
     const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
     return {
-        settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), dir),
+        settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache, writes: given(outputs) }), dir),
         format,
         output,
         sarif,
@@ -20594,10 +20618,13 @@ const policy = {
 
 /**
  * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
- * and return the NDJSON text (one signed record per line, in input then record order).
+ * and return the NDJSON text (one signed record per line, in input then record order), with what
+ * the readers left unsigned and said so (objects of other kinds: the gate skips them too; never
+ * dropped in silence).
  */
 function signRecords(key, inputs, limits, signedAt) {
     const errors = [];
+    const unsigned = [];
     const entries = [];
     for (const input of inputs) {
         const format = formats_formatOf(input.name);
@@ -20609,6 +20636,9 @@ function signRecords(key, inputs, limits, signedAt) {
         const bad = read.findings.filter((f) => f.severity === 'error');
         for (const f of bad)
             errors.push(f);
+        for (const f of read.findings)
+            if (f.severity !== 'error')
+                unsigned.push(f);
         if (read.entries.length === 0 && bad.length === 0)
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'no audit record to sign'));
         for (const x of read.entries)
@@ -20648,7 +20678,7 @@ function signRecords(key, inputs, limits, signedAt) {
     }
     if (errors.length > 0)
         return { ok: false, reason: errors };
-    return { ok: true, value: lines.join('\n') + '\n' };
+    return { ok: true, value: { text: lines.join('\n') + '\n', unsigned } };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/sign.ts
@@ -20696,13 +20726,16 @@ const sign = {
         if (!result.ok)
             return (0,cli_command/* wroteNothing */.bc)('sign', cli_command/* EXIT */.dc.problem, (0,cli_command/* findingLines */.hq)('sign', result.reason));
         try {
-            writeWhole(output, result.value);
+            writeWhole(output, result.value.text);
         }
         catch (error) {
             return (0,cli_command/* unwritable */.mP)('sign', '--output', output, error);
         }
-        const n = result.value.split('\n').length - 1;
-        return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
+        const n = result.value.text.split('\n').length - 1;
+        const unsigned = result.value.unsigned.length > 0
+            ? `${(0,cli_command/* findingLines */.hq)('sign', result.value.unsigned)}receipt-gate: sign: not signed, not written: the above\n`
+            : '';
+        return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: `${unsigned}receipt-gate: signed ${n} record(s) into ${output}\n` };
     },
 };
 

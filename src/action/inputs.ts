@@ -16,7 +16,7 @@ import { evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, type TreeBlo
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList, parseRules } from '../gate/settings/parsers.js';
-import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
+import { directoryIn, distinctOutputs, given, outputIn } from '../gate/settings/paths.js';
 import { addedEntries, historyOnly, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { discover, inside } from '../read/discover.js';
@@ -353,6 +353,7 @@ function gateInputs(
     maxLineSize: get('max-line-size'),
     jobs: get('jobs'),
     cache: null,
+    writes: [],
     require: parseRules('require', get('require')),
     // PEM text, typically from a repository variable, so a pull request cannot change it.
     trustedKeys: pem('trusted-keys'),
@@ -412,14 +413,15 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
   const sarifFile = output('sarif-file');
   const reportFile = output('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json');
   const vsa = verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env);
-  distinctOutputs([
+  const outputs = [
     ['report-file', reportFile],
     ['sarif-file', sarifFile],
     ['vsa-predicate', vsa?.predicate ?? null],
     ['vsa', vsa?.envelope ?? null],
-  ]);
+  ] as const;
+  distinctOutputs(outputs);
   return {
-    gate: buildSettings(gateInputs(input, get, { workspace, cwd }, ctx, env, read, now)),
+    gate: buildSettings({ ...gateInputs(input, get, { workspace, cwd }, ctx, env, read, now), writes: given(outputs) }),
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),
     checkRunId: checkRunId === '' ? null : checkRunId,

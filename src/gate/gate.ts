@@ -88,6 +88,19 @@ function cacheClash(settings: Settings, found: Found, cacheDir: string): string 
   return null;
 }
 
+/** Why a file the entry will write is an input it reads (a red team: the report written over an audit export), or null. */
+function outputOverInput(writes: Settings['writes'], found: Found): string | null {
+  if (writes.length === 0) return null;
+  // Each output as given and resolved; each input by its path as found (one resolution per input would cost: see cacheClash).
+  const outputs = new Map(writes.flatMap(([flag, file]) => [[path.resolve(file), flag] as const, [canonical(file), flag] as const]));
+  for (const { d } of found)
+    for (const f of [...d.files, ...d.attestations]) {
+      const flag = outputs.get(path.resolve(f.path));
+      if (flag !== undefined) return `${flag}: names the input ${f.rel}; a command never writes over what it reads (write to another file)`;
+    }
+  return null;
+}
+
 async function collect(
   settings: Settings,
   setup: ReadSetup,
@@ -407,6 +420,8 @@ export async function runGate(
   const found = discoverAll(settings);
   const clash = settings.cache ? cacheClash(settings, found, settings.cache.dir) : null;
   if (clash !== null) return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
+  const over = outputOverInput(settings.writes, found);
+  if (over !== null) return { ok: false, reason: { code: 'conflict', message: over } };
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
   const seen = classesSeen(evidence.runs);
   // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).

@@ -17,15 +17,18 @@ import { type SigningKey, signedLine } from './signing.js';
 
 /**
  * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
- * and return the NDJSON text (one signed record per line, in input then record order).
+ * and return the NDJSON text (one signed record per line, in input then record order), with what
+ * the readers left unsigned and said so (objects of other kinds: the gate skips them too; never
+ * dropped in silence).
  */
 export function signRecords(
   key: SigningKey,
   inputs: readonly ToolInput[],
   limits: ReadLimits,
   signedAt: string,
-): Result<string, readonly Finding[]> {
+): Result<{ readonly text: string; readonly unsigned: readonly Finding[] }, readonly Finding[]> {
   const errors: Finding[] = [];
+  const unsigned: Finding[] = [];
   const entries: AuditEntryRead[] = [];
   for (const input of inputs) {
     const format = formatOf(input.name);
@@ -36,6 +39,7 @@ export function signRecords(
     const read = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
     const bad = read.findings.filter((f) => f.severity === 'error');
     for (const f of bad) errors.push(f);
+    for (const f of read.findings) if (f.severity !== 'error') unsigned.push(f);
     if (read.entries.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
     for (const x of read.entries) entries.push(x);
   }
@@ -82,5 +86,5 @@ export function signRecords(
     lines.push(signedLine(r.payload, key, signedAt));
   }
   if (errors.length > 0) return { ok: false, reason: errors };
-  return { ok: true, value: lines.join('\n') + '\n' };
+  return { ok: true, value: { text: lines.join('\n') + '\n', unsigned } };
 }

@@ -43,11 +43,15 @@ export const sign: Command = {
     const result = signRecords(key, inputs, limits, signedAt);
     if (!result.ok) return wroteNothing('sign', EXIT.problem, findingLines('sign', result.reason));
     try {
-      writeWhole(output, result.value);
+      writeWhole(output, result.value.text);
     } catch (error) {
       return unwritable('sign', '--output', output, error);
     }
-    const n = result.value.split('\n').length - 1;
-    return { code: EXIT.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
+    const n = result.value.text.split('\n').length - 1;
+    const unsigned =
+      result.value.unsigned.length > 0
+        ? `${findingLines('sign', result.value.unsigned)}receipt-gate: sign: not signed, not written: the above\n`
+        : '';
+    return { code: EXIT.pass, stdout: '', stderr: `${unsigned}receipt-gate: signed ${n} record(s) into ${output}\n` };
   },
 };

@@ -18,7 +18,7 @@ import {
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice, parseRules } from '../../gate/settings/parsers.js';
-import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
+import { directoryIn, distinctOutputs, given, outputIn } from '../../gate/settings/paths.js';
 import { historyOnly, type PolicyGiven, type RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
@@ -359,6 +359,7 @@ export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNo
     }).map(([, name]) => name),
     trustFile: (file, commit) => trustFileAt(dir, file, commit),
     cache: null,
+    writes: [],
   };
 }
 
@@ -483,17 +484,21 @@ export function verifyRequest(
         : 'json';
   const sarif = out('sarif-file', f['sarif-file']);
   const vsa = verdictRequest(f, at, out, ctx.env, output, format);
-  distinctOutputs([
+  const outputs = [
     ['--output', output],
     ['--sarif-file', sarif],
     ['--vsa-predicate', vsa?.predicate ?? null],
     ['--vsa', vsa?.envelope ?? null],
-    ['--vsa-key', at(f['vsa-key'])],
-  ]);
+  ] as const;
+  // The files the flags name that are read: the policy file, keys and roots (the gate refuses an evidence file among the outputs).
+  const read = [f.policy ?? DEFAULTS.policy, ...(f['trusted-key'] ?? []), ...(f['trusted-producer'] ?? []), f['trusted-root']].flatMap(
+    (v) => (v === undefined ? [] : [path.resolve(dir, v)]),
+  );
+  distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], read);
   // A verdict rests on every byte: it stores what it read and reads no entry.
   const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
   return {
-    settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache }), dir),
+    settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache, writes: given(outputs) }), dir),
     format,
     output,
     sarif,

@@ -81,6 +81,8 @@ export interface GateInputs {
   readonly now: Instant;
   /** The evidence cache the entry asked for (its directory relative to `cwd`), or null. */
   readonly cache: CacheSettings | null;
+  /** The files the entry will write, by the flag or input naming them (absolute): none may be an input. */
+  readonly writes: readonly (readonly [string, string])[];
 }
 
 /** A trust file as given: one text, or the base's and the head's of a pull request. */
@@ -352,5 +354,6 @@ export function buildSettings(given: GateInputs): Settings {
     keyless,
     trustMode,
     cache: g.cache ? { ...g.cache, dir: path.resolve(g.cwd, g.cache.dir) } : null,
+    writes: g.writes,
   };
 }

@@ -109,6 +109,7 @@ export function defaultSettings(cwd: string, now: Date = new Date()): Settings {
     trustMode: 'enforce',
     jobs: parseJobs('jobs', DEFAULTS.jobs),
     cache: null,
+    writes: [],
   };
 }
 

@@ -88,6 +88,8 @@ export interface Settings {
   readonly jobs: number | null;
   /** The evidence cache (gate/cache.ts), or null: every file is read and nothing is stored. */
   readonly cache: CacheSettings | null;
+  /** The files the entry will write (the report, SARIF, a verdict), by the flag or input naming them, absolute: an input among them is refused before anything is read. */
+  readonly writes: readonly (readonly [string, string])[];
 }
 
 /** Where the evidence cache is kept, whether its entries are read (a verdict writes and never reads), and the build its keys hold (gate/cache.ts `buildOf(version).key`, computed once by the entry). */
