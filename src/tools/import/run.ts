@@ -202,9 +202,9 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
           const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
           if (s.coverage && (out === null || out === UNTIMED) && !waiting.has(ev.recordId)) waiting.set(ev.recordId, e.loc);
         } else if (ev) {
-          completed.add(ev.recordId);
-          const written = byId.get(ev.recordId);
+          if (ev.recordId !== null) completed.add(ev.recordId);
           if (ev.kind === 'refused') {
+            const written = byId.get(ev.recordId);
             if (written) contradicts(ev.recordId, e.loc, written.loc, 'a record written');
             else if (!notWritten.has(ev.recordId)) notWritten.set(ev.recordId, { loc: e.loc, why: m.reason });
           }
