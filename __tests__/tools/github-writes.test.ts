@@ -349,7 +349,7 @@ describe('a statement claims only what the import read (a red team, this stop: c
       });
   });
 
-  it('a Slack page whose next cursor says more pages follow, with no page ending the listing, claims no window; every page given does', async () => {
+  it('a Slack page whose next cursor says more pages follow claims no window unless a page after it in its file ends the listing; a page of another file never does', async () => {
     const entry = (id: string) => ({
       id,
       date_create: 1796166000,
@@ -363,23 +363,27 @@ describe('a statement claims only what the import read (a red team, this stop: c
     const first = await runImporter('import', 'slack-audit-log', { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') }, args);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(
-      /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and no page given ends the listing/,
+      /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and it is the last page of its file/,
     );
-    const both = await runImporter(
-      'import',
-      'slack-audit-log',
-      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': page('e2', '') },
-      args,
-    );
+    // Every page of the listing in one file, one after another (the recipe's `cat >>`): covered.
+    const both = await runImporter('import', 'slack-audit-log', { 'in.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') + page('e2', '') }, args);
     expect(both.code, both.stderr).toBe(0);
     expect(both.lines.map((l) => (l as { schema: string }).schema)).toContain('receipt-gate.audit_coverage.v1');
     // A last page that names no cursor at all ends the listing too (the recipe stops there; CloudTrail leaves NextToken out).
     const bare = await runImporter(
       'import',
       'slack-audit-log',
-      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': JSON.stringify({ entries: [entry('e2')] }) },
+      { 'in.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') + JSON.stringify({ entries: [entry('e2')] }) },
       args,
     );
     expect(bare.code, bare.stderr).toBe(0);
+    // A page does not name its own cursor: a last page in another file may be another listing's, so it ends nothing here.
+    const split = await runImporter(
+      'import',
+      'slack-audit-log',
+      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': page('e2', '') },
+      args,
+    );
+    expectImport(split, { refuses: /in1\.json:1:1: this page says more pages follow/ });
   });
 });

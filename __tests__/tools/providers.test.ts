@@ -231,6 +231,34 @@ describe('exports that stopped early or hold what is no entry (a red team: the w
     expect(stopped.stderr).toMatch(/in\.json:1:2: .*this page says more pages follow/);
     expect(stopped.lines).toEqual([]);
   });
+  // A red team's: beside another listing's last page (another query's, or an empty page), a listing that stopped early was claimed complete.
+  it('each file is one listing read to its end: a listing stopped after a page is refused whatever another file holds; its next page in its own file completes it', async () => {
+    const lookup = (e: Record<string, unknown> | undefined) => ({ CloudTrailEvent: JSON.stringify(e), EventId: e?.['eventID'] });
+    // lookup-events takes one attribute per query: one listing per event name.
+    const stopped = json({ Events: [lookup(key)], NextToken: 'page-2' });
+    const complete = json({ Events: [lookup(attach)] });
+    const args = ['--actor', ROLE, ...window];
+    const beside = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': complete }, args);
+    expectImport(beside, {
+      refuses:
+        /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and it is the last page of its file: the listing stopped early/,
+    });
+    const empty = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': json({ Records: [] }) }, args);
+    expectImport(empty, { refuses: /in1\.json:1:1: this page says more pages follow/ });
+    // The complete listing alone, and the stopped one with its next page after it in its file: covered.
+    const alone = await runImporter('import', 'aws-cloudtrail', { 'in2.json': complete }, args);
+    expect(alone.code, alone.stderr).toBe(0);
+    const whole = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped + complete, 'in2.json': complete }, args);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.lines[0]).toMatchObject({ schema: 'receipt-gate.audit_coverage.v1', owner: '123456789012', records: 2 });
+    // A file whose last page says more follow is refused even when an earlier page of it ended a listing.
+    const tail = await runImporter('import', 'aws-cloudtrail', { 'in.json': complete + stopped }, args);
+    expectImport(tail, { refuses: /in\.json:2:1: this page says more pages follow/ });
+    // Without a window nothing is claimed: the records are written.
+    expect(
+      (await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': complete }, ['--account', '123456789012'])).code,
+    ).toBe(0);
+  });
   it('an API error body a paging script appended is an error under a window, never "other event type" beside a statement', async () => {
     const [grant, login] = oktaEntries();
     const files = {
