@@ -199,7 +199,7 @@ describe.skipIf(process.platform !== 'linux')('examples/export-webhook-deliverie
     expect(calls).toMatch(/^api \/repos\/acme\/agents\/hooks\/77\/deliveries\/1$/m);
     expect(calls).not.toMatch(/deliveries\/2$/m);
     expect(written[0]).toMatchObject({ export: 'github-webhook', repos: ['acme/agents'], actors: [AGENT], entries_read: 2, records: 1 });
-    expect(written.slice(1).map((r) => r.record_id)).toEqual(['github-delivery:g-1']);
+    expect(written.slice(1).map((r) => r.record_id)).toEqual(['github-deploy-key:acme/agents:1']);
     expect(calls).toMatch(/^pr create --head webhook-records\/2026-11-30 /m);
   });
 

@@ -42,6 +42,10 @@ const plain = (b: Uint8Array): Buffer => (b[0] === 0x1f && b[1] === 0x8b ? gunzi
 
 export interface DigestSpec {
   readonly account: string;
+  /** The region of the trail's digests (default us-east-1, where IAM's calls are logged). */
+  readonly region?: string;
+  /** The digest's awsAccountId when it is not `account` (a digest that names two accounts). */
+  readonly awsAccountId?: string;
   readonly bucket: string;
   readonly start: string;
   readonly end: string;
@@ -62,10 +66,11 @@ export function makeDigest(
   key: SigningKeyPair,
 ): { name: string; object: string; gz: Buffer; signature: string; sha256: string } {
   const stamp = spec.end.replace(/[-:]/g, '');
-  const name = `${spec.account}_CloudTrail-Digest_us-east-1_agents-trail_us-east-1_${stamp}.json.gz`;
-  const object = `AWSLogs/${spec.account}/CloudTrail-Digest/us-east-1/${spec.end.slice(0, 4)}/${spec.end.slice(5, 7)}/${spec.end.slice(8, 10)}/${name}`;
+  const region = spec.region ?? 'us-east-1';
+  const name = `${spec.account}_CloudTrail-Digest_${region}_agents-trail_us-east-1_${stamp}.json.gz`;
+  const object = `AWSLogs/${spec.account}/CloudTrail-Digest/${region}/${spec.end.slice(0, 4)}/${spec.end.slice(5, 7)}/${spec.end.slice(8, 10)}/${name}`;
   const digest = {
-    awsAccountId: spec.account,
+    awsAccountId: spec.awsAccountId ?? spec.account,
     digestStartTime: spec.start,
     digestEndTime: spec.end,
     digestS3Bucket: spec.bucket,

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { targetHash } from '../../src/core/target-hash.js';
 import { decision, ndjson, serverLog } from '../support/corpus.js';
-import { runImporter } from '../support/importer.js';
+import { expectImport, runImporter, verifyIn } from '../support/importer.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -98,6 +98,21 @@ const CASES: readonly [string, ReturnType<typeof delivery>, unknown][] = [
     }),
     /repository\.full_name \("?acme\/api"?\) is not its owner\.login\/name \("?evil\/secret"?\)/,
   ],
+  // A red team's: GitHub sends `opened` to the repository an issue is transferred to; no issue was created there.
+  [
+    'an issue transferred in',
+    delivery('g19', 'issues', {
+      action: 'opened',
+      issue: { number: 101 },
+      changes: { old_issue: { number: 7 }, old_repository: { name: 'legacy', full_name: 'acme/legacy', owner: { login: 'acme' } } },
+    }),
+    'issue transferred in, not created',
+  ],
+  [
+    'an issue opened whose changes are not a transfer’s',
+    delivery('g20', 'issues', { action: 'opened', issue: { number: 5 }, changes: { title: { from: 'x' } } }),
+    /an issues opened delivery "?g20"? with changes that are not a transfer’s .*created or transferred cannot be told/,
+  ],
   [
     'an event that its X-GitHub-Event header contradicts',
     contradicted(delivery('g18', 'issues', { action: 'opened', issue: { number: 5 } }), 'ping'),
@@ -160,6 +175,77 @@ describe('webhook deliveries of the writes agents do most', () => {
         target: { owner: 'acme', repo: 'api', user_hash: targetHash('github_user', 'octocat') },
       },
     });
+  });
+});
+
+describe('one event, one identity, whichever shape carries it (a red team: a deploy key given as a delivery and as its raw payload made two records)', () => {
+  const key = (id: unknown, title = 'deploy-2026-11') => ({ id, title, created_at: '2026-11-30T10:00:00Z' });
+  const viaDelivery = (guid: string, id: unknown, title?: string) =>
+    delivery(guid, 'deploy_key', { action: 'created', key: key(id, title) });
+  /** The body a receiver stored: no delivery around it, no headers. */
+  const rawPayload = (id: unknown, title?: string) => ({ action: 'created', key: key(id, title), repository, sender: { login: AGENT } });
+  const claim = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: { provider: 'github', owner: 'acme', repo: 'api', key_title_hash: targetHash('github_key_title', 'deploy-2026-11') },
+  });
+
+  it('a deploy key created, given as a delivery and as its raw payload, is one record named by its key; two keys are two records', async () => {
+    const once = await importOne([viaDelivery('d1', 91827364), rawPayload(91827364)]);
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.lines.map((l) => l.record_id)).toEqual(['github-deploy-key:acme/api:91827364']);
+    expect(once.stderr).toMatch(/2 entries read, 1 record\(s\) written, 0 skipped, 1 duplicate\(s\) merged/);
+    // A key id written as text is the same key.
+    expect((await importOne([viaDelivery('d1', 91827364), rawPayload('91827364')])).lines).toHaveLength(1);
+    // Two keys of one title in one repository are two events, never merged, whatever carries them.
+    const two = await importOne([viaDelivery('d1', 91827364), rawPayload(91827365)]);
+    expect(two.lines.map((l) => l.record_id)).toEqual(['github-deploy-key:acme/api:91827364', 'github-deploy-key:acme/api:91827365']);
+    // One key told two ways: an error naming it, nothing written.
+    expectImport(await importOne([viaDelivery('d1', 91827364), rawPayload(91827364, 'other-title')]), {
+      refuses: /in\.ndjson:2:1: two entries with record id "?github-deploy-key:acme\/api:91827364"? map to different records/,
+    });
+    // A key without an id a record can be named by: located.
+    for (const id of [undefined, 1.5, 'k-1'])
+      expectImport(await importOne([viaDelivery('d1', id)]), { refuses: /a deploy_key created payload without key\.id, a whole number/ });
+  });
+
+  it('imported once each way into two files, the gate counts the one event once: a second call claiming the key is not verified', async () => {
+    const dir = writeFiles(tempDir(), {
+      'delivery.ndjson': ndjson([viaDelivery('d1', 91827364)]),
+      'raw.json': JSON.stringify(rawPayload(91827364)),
+      '.assay/runs/agent.log': serverLog([
+        ['2026-11-30T09:59:00Z', claim],
+        ['2026-11-30T10:01:00Z', claim],
+      ]),
+    });
+    for (const [input, out] of [
+      ['delivery.ndjson', '.assay/audit/a.ndjson'],
+      ['raw.json', '.assay/audit/b.ndjson'],
+    ] as const)
+      expect((await cli(['import', 'github-webhook', '--output', out, input], dir)).code).toBe(0);
+    const { code, report } = await verifyIn(dir, '2026-12-01T12:00:00Z', ['--require', 'github_deploy_key:create=verified']);
+    // One entry exported twice: one record, its copy named beside it, never a second record.
+    expect(report.records.map((r) => [r.record_id, r.file, (r.also_at ?? []).map((a) => a.file)])).toEqual([
+      ['github-deploy-key:acme/api:91827364', '.assay/audit/a.ndjson', ['.assay/audit/b.ndjson']],
+    ]);
+    expect(report.totals.imported_twice).toBe(1);
+    expect(report.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
+    expect(code).toBe(1);
+  });
+
+  it('an issue transferred in and an issue opened under one guid contradict each other: an error, never the create taken', async () => {
+    const opened = delivery('g1', 'issues', { action: 'opened', issue: { number: 101 } });
+    const moved = delivery('g1', 'issues', {
+      action: 'opened',
+      issue: { number: 101 },
+      changes: { old_issue: { number: 7 }, old_repository: { name: 'legacy', full_name: 'acme/legacy', owner: { login: 'acme' } } },
+    });
+    for (const entries of [
+      [opened, moved],
+      [moved, opened],
+    ])
+      expectImport(await importOne(entries), { refuses: /two entries with record id "?github-delivery:g1"? say different things/ });
   });
 });
 
@@ -238,7 +324,32 @@ describe('a statement claims only what the import read (a red team, this stop: c
     expect(plain.lines).toHaveLength(1);
   });
 
-  it('a Slack page whose next cursor says more pages follow, with no page ending the listing, claims no window; every page given does', async () => {
+  // A red team's: a stored request body without its X-GitHub-Event header (the agent's issue opened) was counted "other event" beside a statement.
+  it('a raw payload whose event is not named, of the scope, refuses the statement; another actor’s is counted; without a window it is counted', async () => {
+    const body = { action: 'opened', issue: { number: 101 }, repository, sender: { login: AGENT } };
+    const comment = delivery('c1', 'issue_comment', { action: 'created', comment: { id: 9001 } });
+    const windowed = await importOne([comment, body], 'github-webhook', window);
+    expectImport(windowed, {
+      refuses:
+        /in\.ndjson:2:1: an entry of the scope that does not say whether or what it changed \(raw payload whose event is not named: store X-GitHub-Event with it, or import the delivery\): the window cannot be claimed complete/,
+    });
+    const stranger = await importOne([comment, { ...body, sender: { login: 'octocat' } }], 'github-webhook', window);
+    expect(stranger.code, stranger.stderr).toBe(0);
+    expect(stranger.stderr).toMatch(/1 skipped \(1 raw payload whose event is not named/);
+    const plain = await importOne([comment, body]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.lines.map((l) => l.record_id)).toEqual(['github-delivery:c1']);
+    expect(plain.stderr).toMatch(/1 skipped \(1 raw payload whose event is not named/);
+    // A delivery that names no event (no `event`, no X-GitHub-Event header): an error, with or without a window.
+    const d = delivery('n1', 'issues', { action: 'opened', issue: { number: 5 } });
+    const eventless = { ...d, event: undefined, request: { ...d.request, headers: { 'X-GitHub-Delivery': 'n1' } } };
+    for (const args of [[], window])
+      expectImport(await importOne([eventless], 'github-webhook', args), {
+        refuses: /in\.ndjson:1:1: delivery "?n1"? names no event \(no event, no X-GitHub-Event header\)/,
+      });
+  });
+
+  it('a Slack page whose next cursor says more pages follow claims no window unless a page after it in its file ends the listing; a page of another file never does', async () => {
     const entry = (id: string) => ({
       id,
       date_create: 1796166000,
@@ -252,23 +363,27 @@ describe('a statement claims only what the import read (a red team, this stop: c
     const first = await runImporter('import', 'slack-audit-log', { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') }, args);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(
-      /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and no page given ends the listing/,
+      /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and it is the last page of its file/,
     );
-    const both = await runImporter(
-      'import',
-      'slack-audit-log',
-      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': page('e2', '') },
-      args,
-    );
+    // Every page of the listing in one file, one after another (the recipe's `cat >>`): covered.
+    const both = await runImporter('import', 'slack-audit-log', { 'in.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') + page('e2', '') }, args);
     expect(both.code, both.stderr).toBe(0);
     expect(both.lines.map((l) => (l as { schema: string }).schema)).toContain('receipt-gate.audit_coverage.v1');
     // A last page that names no cursor at all ends the listing too (the recipe stops there; CloudTrail leaves NextToken out).
     const bare = await runImporter(
       'import',
       'slack-audit-log',
-      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': JSON.stringify({ entries: [entry('e2')] }) },
+      { 'in.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo=') + JSON.stringify({ entries: [entry('e2')] }) },
       args,
     );
     expect(bare.code, bare.stderr).toBe(0);
+    // A page does not name its own cursor: a last page in another file may be another listing's, so it ends nothing here.
+    const split = await runImporter(
+      'import',
+      'slack-audit-log',
+      { 'in1.json': page('e1', 'dXNlcjpVMEc5V0ZYTlo='), 'in2.json': page('e2', '') },
+      args,
+    );
+    expectImport(split, { refuses: /in1\.json:1:1: this page says more pages follow/ });
   });
 });

@@ -123,9 +123,10 @@ describe('each export kind verifies the matching agent calls, with no hand editi
     expect(w.stderr).toMatch(/3 entries read, 2 record\(s\) written, 1 skipped \(1 other event\)/);
     const r2 = (await cliJson(['-C', dir2, '--allow-unmatched-records'], ROOT)).report;
     expect(r2.calls.slice(0, 2).map((c) => c.level)).toEqual(['verified', 'verified']);
+    // A deploy key is named by the key GitHub made, whether a delivery or a raw payload carries it.
     expect(r2.records.map((x) => x.record_id)).toEqual([
-      'github-delivery:6f1d6a40-cc3e-11f0-9b8e-1d2e3f4a5b6c',
       'github-deploy-key:acme-corp/billing-worker:91827365',
+      'github-deploy-key:acme-corp/payments-api:91827364',
     ]);
   });
 

@@ -231,6 +231,34 @@ describe('exports that stopped early or hold what is no entry (a red team: the w
     expect(stopped.stderr).toMatch(/in\.json:1:2: .*this page says more pages follow/);
     expect(stopped.lines).toEqual([]);
   });
+  // A red team's: beside another listing's last page (another query's, or an empty page), a listing that stopped early was claimed complete.
+  it('each file is one listing read to its end: a listing stopped after a page is refused whatever another file holds; its next page in its own file completes it', async () => {
+    const lookup = (e: Record<string, unknown> | undefined) => ({ CloudTrailEvent: JSON.stringify(e), EventId: e?.['eventID'] });
+    // lookup-events takes one attribute per query: one listing per event name.
+    const stopped = json({ Events: [lookup(key)], NextToken: 'page-2' });
+    const complete = json({ Events: [lookup(attach)] });
+    const args = ['--actor', ROLE, ...window];
+    const beside = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': complete }, args);
+    expectImport(beside, {
+      refuses:
+        /in1\.json:1:1: this page says more pages follow \(its next cursor is set\) and it is the last page of its file: the listing stopped early/,
+    });
+    const empty = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': json({ Records: [] }) }, args);
+    expectImport(empty, { refuses: /in1\.json:1:1: this page says more pages follow/ });
+    // The complete listing alone, and the stopped one with its next page after it in its file: covered.
+    const alone = await runImporter('import', 'aws-cloudtrail', { 'in2.json': complete }, args);
+    expect(alone.code, alone.stderr).toBe(0);
+    const whole = await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped + complete, 'in2.json': complete }, args);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.lines[0]).toMatchObject({ schema: 'receipt-gate.audit_coverage.v1', owner: '123456789012', records: 2 });
+    // A file whose last page says more follow is refused even when an earlier page of it ended a listing.
+    const tail = await runImporter('import', 'aws-cloudtrail', { 'in.json': complete + stopped }, args);
+    expectImport(tail, { refuses: /in\.json:2:1: this page says more pages follow/ });
+    // Without a window nothing is claimed: the records are written.
+    expect(
+      (await runImporter('import', 'aws-cloudtrail', { 'in1.json': stopped, 'in2.json': complete }, ['--account', '123456789012'])).code,
+    ).toBe(0);
+  });
   it('an API error body a paging script appended is an error under a window, never "other event type" beside a statement', async () => {
     const [grant, login] = oktaEntries();
     const files = {
@@ -962,6 +990,86 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/:1:1: this CloudTrail digest is refused: not a gzip file that decompresses within 1048576 bytes/);
+  });
+
+  // A red team's: a complete, signed, chained trail of account 999999999999 made --account 123456789012's window complete.
+  it('digests vouch only for the account they are of and, for IAM, the region IAM logs in: another account’s or another region’s complete trail is refused', async () => {
+    const key = digestKey();
+    const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
+    /** A chained trail of this account and region for 10:00–12:00 (the window 10:00–11:00 and the hour after), each hour one quiet log file. */
+    const trail = (account: string, region: string, awsAccountId?: string) => {
+      const dir = tempDir();
+      const inputs: string[] = [];
+      let before: ReturnType<typeof makeDigest> | null = null;
+      for (const h of [10, 11]) {
+        const log = Buffer.from(JSON.stringify({ Records: [] }));
+        const s3Object = `AWSLogs/${account}/CloudTrail/${region}/2026/12/01/${account}_CloudTrail_${region}_h${h}.json`;
+        const d: ReturnType<typeof makeDigest> = makeDigest(
+          {
+            account,
+            region,
+            ...(awsAccountId ? { awsAccountId } : {}),
+            bucket: 'b',
+            start: hour(h),
+            end: hour(h + 1),
+            logs: [{ s3Object, bytes: log, oldest: null, newest: null }],
+            previous: before ? { bucket: 'b', object: before.object, signature: before.signature, sha256: before.sha256 } : null,
+          },
+          key,
+        );
+        writeFiles(dir, { [`d/${d.name}`]: d.gz, [`d/${d.name}.sig`]: d.signature, [`h${h}.json`]: log });
+        inputs.push(`h${h}.json`);
+        before = d;
+      }
+      writeFiles(dir, { 'keys.json': publicKeysJson([key]) });
+      return { dir, inputs };
+    };
+    const run = (t: ReturnType<typeof trail>, account: string, window = true) =>
+      cli(
+        [
+          'import',
+          'aws-cloudtrail',
+          ...['--cloudtrail-digests', 'd', '--cloudtrail-public-keys', 'keys.json', '--account', account],
+          ...(window ? ['--actor', ROLE, '--since', hour(10), '--until', hour(11), '--now', '2026-12-02T00:00:00Z'] : []),
+          ...['--output', 'out.ndjson', ...t.inputs],
+        ],
+        t.dir,
+      );
+    // The trail of the account named, in us-east-1: the window is covered.
+    const own = trail('123456789012', 'us-east-1');
+    const covered = await run(own, '123456789012');
+    expect(covered.code, covered.stderr).toBe(0);
+    expect(readFileSync(path.join(own.dir, 'out.ndjson'), 'utf8')).toMatch(/"owner":"123456789012"/);
+    // Another account's trail, as complete: every digest refused, located, nothing written; with a window or without.
+    const other = trail('999999999999', 'us-east-1');
+    for (const window of [true, false]) {
+      const r = await run(other, '123456789012', window);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /d\/999999999999_CloudTrail-Digest_us-east-1_.+_20261201T110000Z\.json\.gz:1:1: this CloudTrail digest is refused: it is account 999999999999's \(its awsAccountId and S3 path\), not 123456789012's \(--account\): it vouches for nothing of that account's log/,
+      );
+      expect(r.stderr).toMatch(/nothing written/);
+      expect(existsSync(path.join(other.dir, 'out.ndjson'))).toBe(false);
+    }
+    // The same digests, for the account they are of: covered (the account is what refused them).
+    expect((await run(other, '999999999999')).code).toBe(0);
+    // A digest whose awsAccountId is not the account its signed S3 path names: refused, whatever --account says.
+    const split = trail('123456789012', 'us-east-1', '999999999999');
+    const two = await run(split, '123456789012', false);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toMatch(
+      /this CloudTrail digest is refused: its awsAccountId \(999999999999\) is not the account its S3 path names \(123456789012\)/,
+    );
+    // The account's trail of another region: IAM's calls are logged in us-east-1, so eu-west-1's digests do not cover the window.
+    const elsewhere = trail('123456789012', 'eu-west-1');
+    const region = await run(elsewhere, '123456789012');
+    expect(region.code).toBe(1);
+    expect(region.stderr).toMatch(
+      /no digest given is of the region CloudTrail logs IAM's calls in \(us-east-1, us-gov-west-1, cn-north-1; given: eu-west-1\)/,
+    );
+    expect(existsSync(path.join(elsewhere.dir, 'out.ndjson'))).toBe(false);
+    // Without a window nothing is claimed: its log files are vouched for as AWS's, whatever the region.
+    expect((await run(elsewhere, '123456789012', false)).code).toBe(0);
   });
 
   it('--cloudtrail-digests and --cloudtrail-public-keys go together, and only with aws-cloudtrail', async () => {

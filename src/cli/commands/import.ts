@@ -262,7 +262,7 @@ function cloudTrailDigests(
     else given.push({ digest, signature: sig.value.toString('utf8') });
   }
   if (!keys) return null;
-  const checked = checkDigests(given, keys, limits.maxFileBytes);
+  const checked = checkDigests(given, keys, limits.maxFileBytes, flags.account ?? null);
   if (!checked.ok) throw new UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
   for (const r of checked.value.refused) problems.push(finding('invalid_artifact', { file: r.file, line: 1, column: 1 }, r.message));
   return problems.length > 0 ? { ok: false, reason: problems } : { ok: true, value: checked.value };

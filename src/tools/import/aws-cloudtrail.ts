@@ -14,6 +14,14 @@ import { idText, type Mapped, oneText } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
+/**
+ * The regions CloudTrail logs IAM's calls in: IAM is a global service, and its events are delivered
+ * to the trails of US East (N. Virginia), or in the GovCloud and China partitions of us-gov-west-1
+ * and cn-north-1 (an account is of one partition). Only digests of these regions can vouch that a
+ * window held no IAM event of this importer's (docs/importers.md, CloudTrail's own signature).
+ */
+export const IAM_EVENT_REGIONS: ReadonlySet<string> = new Set(['us-east-1', 'us-gov-west-1', 'cn-north-1']);
+
 /** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
 function eventOf(entry: JsonObject): { readonly event: JsonObject } | { readonly error: string } {
   const text = entry['CloudTrailEvent'];

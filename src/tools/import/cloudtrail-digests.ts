@@ -21,6 +21,7 @@ import { cmp, quote } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseRfc3339, rfc3339 } from '../../core/time.js';
 import { strictValue } from '../../read/json/strict.js';
 import type { ToolInput } from '../input.js';
+import { IAM_EVENT_REGIONS } from './aws-cloudtrail.js';
 
 /** A public key of `list-public-keys`: the key, its fingerprint, the times it signs between. */
 interface PublicKey {
@@ -41,6 +42,9 @@ interface Digest {
   readonly previous: string | null;
   /** The trail a chain belongs to: the account, region and trail (the digest object's folder and name, without its time). */
   readonly trail: string;
+  /** The account and region whose log it is: its S3 path's (signed), which its awsAccountId must repeat. */
+  readonly account: string;
+  readonly region: string;
   /** Hex SHA-256 of each log file it lists → the log file's S3 object and the span of its events (null: not given). */
   readonly logs: ReadonlyMap<string, LogFile>;
 }
@@ -168,6 +172,8 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
       reason:
         'not a CloudTrail digest (digestStartTime, digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
     };
+  const place = digestPlace(object, d['awsAccountId']);
+  if (!place.ok) return place;
   const start = parseRfc3339(startText);
   if (!start.ok) return { ok: false, reason: `digestStartTime ${start.reason}` };
   const end = parseRfc3339(endText);
@@ -211,9 +217,35 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
       signature,
       previous: previousText,
       trail: trailOf(object),
+      account: place.value.account,
+      region: place.value.region,
       logs,
     },
   };
+}
+
+/**
+ * The account and region a digest is of: its S3 object key names them
+ * (`[prefix/]AWSLogs/[o-ORG/]ACCOUNT/CloudTrail-Digest/REGION/YYYY/MM/DD/NAME`, part of what AWS
+ * signs) and its `awsAccountId` must say the same account; a digest that names none, or two, is
+ * refused (whose log it vouches for cannot be said).
+ */
+function digestPlace(object: string, awsAccountId: unknown): Result<{ readonly account: string; readonly region: string }> {
+  const m = /(?:^|\/)AWSLogs\/(?:o-[a-z0-9]+\/)?(\d{12})\/CloudTrail-Digest\/([a-z]{2}(?:-[a-z]+)+-\d+)\/\d{4}\/\d{2}\/\d{2}\/[^/]+$/.exec(
+    object,
+  );
+  const [, account, region] = m ?? [];
+  if (account === undefined || region === undefined)
+    return {
+      ok: false,
+      reason: `its digestS3Object (${quote(object, 120)}) is not …/AWSLogs/ACCOUNT/CloudTrail-Digest/REGION/YYYY/MM/DD/…: whose log it vouches for cannot be said`,
+    };
+  if (awsAccountId !== account)
+    return {
+      ok: false,
+      reason: `its awsAccountId (${typeof awsAccountId === 'string' ? quote(awsAccountId, 40) : typeof awsAccountId}) is not the account its S3 path names (${account})`,
+    };
+  return { ok: true, value: { account, region } };
 }
 
 /**
@@ -230,12 +262,15 @@ function trailOf(object: string): string {
 
 /**
  * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
- * verify; a chain whose digest names a previous signature no digest given has is a gap, said.
+ * verify, and with an account named (`--account`) be of that account: another account's digests,
+ * however complete, vouch for nothing of it. A chain whose digest names a previous signature no
+ * digest given has is a gap, said.
  */
 export function checkDigests(
   digests: readonly { readonly digest: ToolInput; readonly signature: string }[],
   keysFile: ToolInput,
   maxBytes: number,
+  account: string | null,
 ): Result<DigestCheck> {
   const keys = readPublicKeys(keysFile);
   if (!keys.ok) return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
@@ -243,8 +278,13 @@ export function checkDigests(
   const refused: { file: string; message: string }[] = [];
   for (const { digest, signature } of digests) {
     const got = readDigest(digest, signature, keys.value, maxBytes);
-    if (got.ok) good.push(got.value);
-    else refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
+    if (!got.ok) refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
+    else if (account !== null && got.value.account !== account)
+      refused.push({
+        file: digest.name,
+        message: `this CloudTrail digest is refused: it is account ${got.value.account}'s (its awsAccountId and S3 path), not ${quote(account, 40)}'s (--account): it vouches for nothing of that account's log`,
+      });
+    else good.push(got.value);
   }
   const vouched = new Map<string, string>();
   for (const d of good)
@@ -274,11 +314,18 @@ export function checkDigests(
  * What the digests cannot vouch for in a window an import claims to cover (its coverage statement):
  * a gap in a trail's chain, a stretch of the window no digest of the trail spans, a log file listed
  * by a digest whose hour overlaps the window that was not given (`read`: the hashes of the log files
- * read). Empty: for every trail given, the window is AWS-signed from end to end and every log file
- * AWS delivered in it was read. A statement is never written over less.
+ * read), or no trail of the region IAM logs its calls in. Empty: for every trail given, the window is
+ * AWS-signed from end to end and every log file AWS delivered in it was read, and one of those trails
+ * is of IAM's region. A statement is never written over less.
  */
 export function windowUncovered(check: DigestCheck, since: Instant, until: Instant, read: ReadonlySet<string>): string[] {
   const problems: string[] = [];
+  // The events a statement covers (IAM's) are logged in one region: only that region's trail can say
+  // the window held none. Other regions' digests, however complete, say nothing of them.
+  if (!check.chains.some((chain) => chain.some((d) => IAM_EVENT_REGIONS.has(d.region))))
+    problems.push(
+      `no digest given is of the region CloudTrail logs IAM's calls in (${[...IAM_EVENT_REGIONS].join(', ')}; given: ${[...new Set(check.chains.flatMap((c) => c.map((d) => d.region)))].sort(cmp).join(', ') || 'none'}): IAM is a global service, and the digests of other regions do not list its events; give that region's digests and log files`,
+    );
   const inWindow = (d: Digest): boolean => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
   // CloudTrail delivers a log file within minutes of its events, and lists it in the digest of the hour
   // it was delivered in: the window's last events may be listed by the digest of the hour after it

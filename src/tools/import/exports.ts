@@ -25,21 +25,24 @@ export interface ExportRead {
   readonly entries: Iterable<Entry>;
   /** Every problem, complete once `entries` has been read to its end. */
   readonly findings: readonly Finding[];
-  /** The listing's pages as their own cursors tell (complete once `entries` has been read to its end). */
+  /** Whether the file's listing ends, as its pages' own cursors tell (complete once `entries` has been read to its end). */
   readonly paging: Paging;
 }
 
 /**
  * A paged listing's word on its completeness (Slack's `response_metadata.next_cursor`, CloudTrail
- * lookup-events' `NextToken`): the first page that says more pages follow, and whether any page
- * given ends the listing. A page saying more follow with no page ending the listing is an export
- * that stopped early: it may not claim a window (docs/coverage.md §6). A page left out between two
- * given ones cannot be told (a page does not name its own cursor): the statement then claims an
- * entry it did not count, which can only make a call red (`effect_not_logged`), never green.
+ * lookup-events' `NextToken`), for one file: where its last page was when that page says more pages
+ * follow, else null. A file is one listing read to its end (the recipes write every page of a
+ * listing into one file, one after another): a page continues into the page after it in the file,
+ * and the file's last page must end the listing. A page does not name its own cursor, so nothing
+ * links a page in one file to a page in another, and a page given elsewhere (another listing's last
+ * page, another query's) never ends this one. A listing whose last page says more follow stopped
+ * early: it may not claim a window (docs/coverage.md §6). A page left out between two given ones
+ * cannot be told: the statement then claims an entry it did not count, which can only make a call
+ * red (`effect_not_logged`), never green.
  */
 interface Paging {
-  continued: Location | null;
-  ended: boolean;
+  open: Location | null;
 }
 
 /** Whether a page object says more pages follow (a cursor that is not empty, or not text). */
@@ -60,7 +63,7 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
   const sink = new LocatingSink(name);
   const findings = sink.findings;
   const at = (offset: number): Location => sink.at(offset);
-  const paging: Paging = { continued: null, ended: false };
+  const paging: Paging = { open: null };
   const decoded = decode(raw, limits, sink, { gzip: true });
   if (!decoded) return { entries: [], findings, paging };
   sink.lines = decoded.lines;
@@ -132,9 +135,9 @@ function* pages(
       );
     else page(given[key] as unknown[], offsets(key), false);
     // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
-    // its last page, and so may a Slack page), ends the listing.
-    if (continues(given)) paging.continued ??= at(offset);
-    else paging.ended = true;
+    // its last page, and so may a Slack page), ends the listing; one that says more follow is
+    // continued only by a page after it in this file.
+    paging.open = continues(given) ? at(offset) : null;
   };
   const isPage = (value: unknown): value is JsonObject => isObject(value) && listKeys.some((k) => Array.isArray(value[k]));
   /** The entries of one array (a page); a page of pages (--slurp: arrays, or page objects such as CloudTrail's) is read page by page. */

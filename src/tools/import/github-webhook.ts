@@ -1,17 +1,18 @@
 /**
  * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
  * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
- * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
- * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
- * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
- * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
- * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
+ * opened/closed (an issue transferred in is not created), `issue_comment` created, `pull_request`
+ * opened/closed (merged: merge), `push` (a branch not deleted), `issues`/`pull_request` labeled (the
+ * one label a delivery carries), `member` added → the github_* rows of the class table, bound on
+ * GitHub's own ids. record_id "github-delivery:" + guid; a deploy key created is identified by what
+ * the event itself carries, "github-deploy-key:" + owner/repo + ":" + key.id, whether a delivery or
+ * its raw payload file carries it (one event, one record). A raw payload names no event: only a
+ * deploy_key payload is told from its body (`key`); any other is an event of unknown kind.
  */
-import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
+import { isObject, type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { targetHash } from '../../core/target-hash.js';
 import { asciiLower } from '../../core/text.js';
-import type { Instant } from '../../core/time.js';
 import { deployKey, githubWrite } from './github-subject.js';
 import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
@@ -63,8 +64,10 @@ export function githubWebhook(entry: JsonObject): Mapped {
       kind: 'error',
       message: `delivery ${idText(str(entry, 'guid') ?? '?')} names two events: ${idText(named)} and its X-GitHub-Event header ${idText(headed)}`,
     };
+  // A raw payload names no event: only a deploy_key payload can be told from its body alone.
   const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
-  if (event !== 'deploy_key') return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
+  if (event === null) return untold(entry, delivery, payload);
+  if (event !== 'deploy_key') return githubWriteOf(event, entry, request, payload);
   // Only a key created is the side effect: a key deleted (or any other action) is never its record.
   const action = str(payload, 'action');
   if (action !== 'created')
@@ -80,25 +83,59 @@ export function githubWebhook(entry: JsonObject): Mapped {
   const place = repositoryOf(repository, owner, repo);
   if (!place.ok) return { kind: 'error', message: place.reason };
   if (!title) return { kind: 'skip', reason: 'no title' };
+  // The event's own identity, whichever shape carries it (a delivery, or the raw payload a receiver
+  // stored): the key GitHub created, one id per key. A delivery's guid would make a second record of
+  // the one event given once each way; two different keys are two events, never merged.
+  const keyId = deployKeyId(key);
+  if (keyId === null)
+    return { kind: 'error', message: 'a deploy_key created payload without key.id, a whole number (its record would have no identity)' };
   const sender = str(obj(payload, 'sender'), 'login');
-  const scope = (time: Instant | null): EntryScope => ({
+  const time = delivery ? entryTime(entry['delivered_at']) : entryTime(key?.['created_at']);
+  return deployKey(`github-deploy-key:${place.value}:${keyId}`, owner, repo, title, {
     actors: sender ? [sender] : [],
     repo: place.value,
     time,
   });
-  if (delivery) {
-    const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
-    if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-    return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(entry['delivered_at'])));
-  }
-  const keyId = key?.['id'];
-  if (typeof keyId !== 'number' && typeof keyId !== 'string')
-    return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
-  return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+
+/** A deploy key's id as GitHub gives it (a whole number; a string of digits read as the same number), or null. */
+function deployKeyId(key: JsonObject | null): string | null {
+  const n = wholeNumber(key, 'id');
+  if (n !== null) return String(n);
+  const given = str(key, 'id');
+  return given !== null && /^[1-9][0-9]{0,15}$/.test(given) ? given : null;
+}
+
+/**
+ * An entry whose event cannot be told: a raw payload that is not a deploy_key's (a receiver stored
+ * the body without its X-GitHub-Event header), or a delivery that names none. Never a record and
+ * never a quiet skip beside a statement: it may be any write of the scope (an issue opened, a push),
+ * so under a window an entry of the scope is an error (run.ts, `uncertain`); outside the scope, or
+ * without a window, it is counted. A delivery the API returned always names its event: one that
+ * names none is an error.
+ */
+function untold(entry: JsonObject, delivery: boolean, payload: JsonObject): Mapped {
+  const guid = str(entry, 'guid');
+  if (delivery)
+    return {
+      kind: 'error',
+      message: `delivery ${idText(guid ?? '?')} names no event (no event, no X-GitHub-Event header): which write it is cannot be told`,
+    };
+  const repository = obj(payload, 'repository');
+  const owner = str(obj(repository, 'owner'), 'login');
+  const repo = str(repository, 'name');
+  const place = owner && repo ? repositoryOf(repository, owner, repo) : null;
+  if (place && !place.ok) return { kind: 'error', message: place.reason };
+  const sender = str(obj(payload, 'sender'), 'login');
+  return {
+    kind: 'skip',
+    reason: 'raw payload whose event is not named: store X-GitHub-Event with it, or import the delivery',
+    event: { kind: 'uncertain', recordId: null, scope: { actors: sender ? [sender] : [], repo: place?.value ?? null, time: null } },
+  };
 }
 
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
-function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObject | null, payload: JsonObject): Mapped {
+function githubWriteOf(event: string, entry: JsonObject, request: JsonObject | null, payload: JsonObject): Mapped {
   const action = str(payload, 'action');
   const repository = obj(payload, 'repository');
   const owner = str(obj(repository, 'owner'), 'login');
@@ -107,7 +144,7 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
   const sender = str(obj(payload, 'sender'), 'login');
   const fail = (what: string): Mapped => ({
     kind: 'error',
-    message: `a ${event ?? 'webhook'} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
+    message: `a ${event} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
   });
   if (!owner || !repo) return { kind: 'skip', reason: 'other event' };
   if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
@@ -132,6 +169,17 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
       if (action === 'labeled') return labelOf(number);
       if (action !== 'opened' && action !== 'closed') return { kind: 'skip', reason: 'other action' };
       if (number === null) return fail('issue.number');
+      if (action === 'opened') {
+        const moved = transferredIn(payload);
+        if (moved !== null)
+          return moved.ok
+            ? {
+                kind: 'skip',
+                reason: 'issue transferred in, not created',
+                event: { kind: 'refused', recordId: `github-delivery:${guid}`, scope },
+              }
+            : { kind: 'error', message: `an issues opened delivery ${idText(guid)} with ${moved.reason}` };
+      }
       return write('github_issue', action === 'opened' ? 'create' : 'close', { number });
     }
     case 'pull_request': {
@@ -167,4 +215,20 @@ function githubWriteOf(event: string | null, entry: JsonObject, request: JsonObj
     default:
       return { kind: 'skip', reason: 'other event' };
   }
+}
+
+/**
+ * Whether an `issues` opened payload is an issue transferred in (GitHub sends `opened` to the
+ * destination repository of a transfer, with `changes.old_issue` and `changes.old_repository`): no
+ * issue was created, so it is never a github_issue create. Null: no `changes`, an issue opened;
+ * `changes` of another shape is refused (created or transferred cannot be told).
+ */
+function transferredIn(payload: JsonObject): Result<true> | null {
+  const changes = payload['changes'];
+  if (changes === undefined || changes === null) return null;
+  if (isObject(changes) && (isObject(changes['old_issue']) || isObject(changes['old_repository']))) return { ok: true, value: true };
+  return {
+    ok: false,
+    reason: 'changes that are not a transfer’s (changes.old_issue, changes.old_repository): created or transferred cannot be told',
+  };
 }

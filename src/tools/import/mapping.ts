@@ -27,9 +27,12 @@ export type Mapped =
        * event may have taken effect and the entry cannot say on what (a create logged without its
        * object, a request that panicked): a window over its scope cannot be claimed complete;
        * `partial`, a stage of an event whose completing entry carries the result: a window over its
-       * scope is complete only when that entry is given too.
+       * scope is complete only when that entry is given too. An uncertain entry may not say which
+       * event it is (a webhook's raw payload without its event): then it has no id (null).
        */
-      readonly event?: { readonly kind: 'refused' | 'uncertain' | 'partial'; readonly recordId: string; readonly scope: EntryScope | null };
+      readonly event?:
+        | { readonly kind: 'refused' | 'partial'; readonly recordId: string; readonly scope: EntryScope | null }
+        | { readonly kind: 'uncertain'; readonly recordId: string | null; readonly scope: EntryScope | null };
     }
   | { readonly kind: 'error'; readonly message: string };
 

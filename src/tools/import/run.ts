@@ -158,9 +158,6 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   let merged = 0;
   /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
   const othersSeen = new Map<string, number>();
-  /** Where a listing said more pages follow, and whether a page given ends it (a statement needs the whole listing). */
-  let continued: Location | null = null;
-  let ended = false;
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const vouched = s.vouch ? s.vouch(input) : null;
@@ -202,9 +199,9 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
           const out = ev.scope ? outOfScope(s.scope, ev.scope) : UNTIMED;
           if (s.coverage && (out === null || out === UNTIMED) && !waiting.has(ev.recordId)) waiting.set(ev.recordId, e.loc);
         } else if (ev) {
-          completed.add(ev.recordId);
-          const written = byId.get(ev.recordId);
+          if (ev.recordId !== null) completed.add(ev.recordId);
           if (ev.kind === 'refused') {
+            const written = byId.get(ev.recordId);
             if (written) contradicts(ev.recordId, e.loc, written.loc, 'a record written');
             else if (!notWritten.has(ev.recordId)) notWritten.set(ev.recordId, { loc: e.loc, why: m.reason });
           }
@@ -279,8 +276,16 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
     }
     // Complete only now: the entries are read one page at a time.
     for (const f of read.findings) errors.push(f);
-    continued ??= read.paging.continued;
-    ended ||= read.paging.ended;
+    // Each file's listing read to its end: a statement needs every listing whole, and a page of one
+    // file (another listing's last page) never ends another's.
+    if (s.coverage && read.paging.open !== null)
+      errors.push(
+        finding(
+          'invalid_artifact',
+          read.paging.open,
+          'this page says more pages follow (its next cursor is set) and it is the last page of its file: the listing stopped early, so the window cannot be claimed complete; export every page of a listing into one file (a page of another file cannot continue it: a page does not name its own cursor)',
+        ),
+      );
     // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
     if (ofKind === 0 && sample && errors.length === before)
       errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
@@ -294,14 +299,6 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
           `a request of the scope (record id ${idText(id)}) whose completing entry the export does not hold: whether it took effect cannot be said, so the window cannot be claimed complete; export until the request completes`,
         ),
       );
-  if (s.coverage && continued !== null && !ended)
-    errors.push(
-      finding(
-        'invalid_artifact',
-        continued,
-        'this page says more pages follow (its next cursor is set) and no page given ends the listing: the export stopped early, so the window cannot be claimed complete; export every page',
-      ),
-    );
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
