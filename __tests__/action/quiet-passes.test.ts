@@ -358,7 +358,7 @@ describe('a verdict names the runner’s commit only when the checkout is that c
     const changed = workspace();
     const a = checkout(changed);
     writeFiles(changed, { '.assay/runs/a.json': json(surface([prod(3)])) });
-    refused(await release(changed, a), changed, /\.assay\/runs\/a\.json differs from [0-9a-f]{12}'s in the checkout \(changed or staged\)/);
+    refused(await release(changed, a), changed, /\.assay\/runs\/a\.json differs from [0-9a-f]{12}'s in the checkout/);
     const staged = workspace();
     const b = checkout(staged);
     writeFiles(staged, { '.assay/runs/a.json': json(surface([prod(4)])) });
@@ -376,6 +376,29 @@ describe('a verdict names the runner’s commit only when the checkout is that c
     const d = checkout(ignored);
     writeFiles(ignored, { '.assay/runs/made-today.json': json(surface([prod(6)])) });
     refused(await release(ignored, d), ignored, /\.assay\/runs\/made-today\.json is not in [0-9a-f]{12}'s tree/);
+  });
+
+  it('the bytes are compared, never git’s word: a file edited under assume-unchanged, a committed link to an ignored file, an edited policy file are refused (a red team)', async () => {
+    const flagged = workspace();
+    const a = checkout(flagged);
+    git(flagged, 'update-index', '--assume-unchanged', '.assay/runs/a.json');
+    writeFiles(flagged, { '.assay/runs/a.json': json(surface([prod(7)])) });
+    expect(git(flagged, 'diff', '--name-only', 'HEAD')).toBe('');
+    refused(await release(flagged, a), flagged, /\.assay\/runs\/a\.json differs from [0-9a-f]{12}'s in the checkout/);
+    const linked = workspace({ '.gitignore': 'gen/\n' });
+    mkdirSync(path.join(linked, 'gen'));
+    symlinkSync('../../gen/b.json', path.join(linked, '.assay/runs/b.json'));
+    const b = checkout(linked);
+    writeFiles(linked, { 'gen/b.json': json(surface([prod(8)])) });
+    refused(
+      await release(linked, b),
+      linked,
+      /\.assay\/runs\/b\.json is a symbolic link in [0-9a-f]{12}: the bytes read are another file's/,
+    );
+    const policy = workspace({ [POLICY]: STRICT });
+    const c = checkout(policy);
+    writeFiles(policy, { [POLICY]: LOOSE });
+    refused(await release(policy, c), policy, /\.github\/receipt-gate\.yml differs from [0-9a-f]{12}'s in the checkout/);
   });
 });
 

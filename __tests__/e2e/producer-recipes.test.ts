@@ -322,7 +322,8 @@ describe.skipIf(process.platform !== 'linux')(
         {
           'vars.CLOUDTRAIL_BUCKET': 'acme-cloudtrail-logs',
           'vars.AWS_ACCOUNT_ID': '123456789012',
-          'vars.AWS_REGION': 'us-east-1',
+          // The credentials' region: IAM's calls are read in us-east-1 whatever it is.
+          'vars.AWS_REGION': 'eu-west-1',
           'inputs.day': '2026-12-01',
           'vars.RECEIPT_GATE_AGENT_ROLE': ROLE,
           'steps.app.outputs.token': 'app-token',
@@ -342,7 +343,7 @@ describe.skipIf(process.platform !== 'linux')(
         /^aws s3api head-object --bucket acme-cloudtrail-logs --key AWSLogs\/123456789012\/CloudTrail-Digest\/us-east-1\/2026\/12\/01\/.+_20261201T110000Z\.json\.gz --query Metadata\.signature --output text$/m,
       );
       expect(calls).toMatch(
-        /^aws cloudtrail list-public-keys --start-time 2026-12-01T00:00:00Z --end-time 2026-12-03T00:00:00Z --output json$/m,
+        /^aws cloudtrail list-public-keys --region us-east-1 --start-time 2026-12-01T00:00:00Z --end-time 2026-12-03T00:00:00Z --output json$/m,
       );
       expect(calls).toMatch(/^pr create --head cloudtrail-records\/2026-12-01 /m);
       const written = git(w.repo, 'show', 'cloudtrail-records/2026-12-01:.assay/audit/aws/2026-12-01.ndjson')

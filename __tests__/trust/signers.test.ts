@@ -489,6 +489,18 @@ describe('sign never launders (a red team)', () => {
     expect(readFileSync(path.join(dir, 'out.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
+  it('--output naming an input or the key is a usage error; the input is kept (a red team: sign --output X X)', async () => {
+    const a = record('github', 'gh-1', addKey());
+    const dir = writeFiles(tempDir(), { 'in.ndjson': `${JSON.stringify(a)}\n` });
+    const r = await cli(
+      ['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'in.ndjson'), path.join(dir, 'in.ndjson')],
+      ROOT,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--output: names the input');
+    expect(readFileSync(path.join(dir, 'in.ndjson'), 'utf8')).toBe(`${JSON.stringify(a)}\n`);
+  });
+
   it('an object of another kind beside the records is not signed and is said so, located (it was dropped in silence)', async () => {
     const a = record('github', 'gh-1', addKey());
     const dir = writeFiles(tempDir(), {

@@ -10218,337 +10218,6 @@ const hash = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/tools/import/cloudtrail-digests.ts
-/**
- * CloudTrail's own signature (docs/importers.md, "CloudTrail digests"): every hour CloudTrail writes a
- * digest file listing the SHA-256 of each log file it delivered in that hour, and signs it with an
- * AWS key (SHA256withRSA). The signature is not in the file: S3 keeps it in the digest object's
- * metadata (`x-amz-meta-signature`, hex), which the export job saves beside the digest as
- * `<digest file>.sig`. The public keys are `aws cloudtrail list-public-keys` output, committed by the
- * user. A log file is vouched for when a digest whose signature verifies lists its hash; a file no
- * such digest lists is refused before it is read. Nothing here queries AWS.
- *
- * The string AWS signs (AWS CloudTrail User Guide, "Validating CloudTrail log file integrity"): the
- * digest's `digestEndTime`, its S3 path (`digestS3Bucket/digestS3Object`), the hex SHA-256 of the
- * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
- * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
- */
-
-
-
-
-
-
-
-const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
-/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3), at most `maxBytes` (the import's --max-file-size). */
-function uncompressed(bytes, maxBytes) {
-    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-        return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-    try {
-        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: maxBytes }) };
-    }
-    catch (error) {
-        return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
-    }
-}
-/** Seconds after a window in which CloudTrail may still deliver its events: the digest of that hour must be given. */
-const DELIVERY_HOUR = 3600;
-/** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
-function derKey(der) {
-    for (const type of ['pkcs1', 'spki'])
-        try {
-            const key = (0,external_node_crypto_.createPublicKey)({ key: der, format: 'der', type });
-            return key.asymmetricKeyType === 'rsa' ? key : null;
-        }
-        catch { }
-    return null;
-}
-/** An RSA signature check that answers false, never throws, on bytes it cannot take. */
-function verifies(data, key, signature) {
-    try {
-        return (0,external_node_crypto_.verify)('sha256', data, key, signature);
-    }
-    catch {
-        return false;
-    }
-}
-/** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
-function readPublicKeys(input) {
-    const parsed = (0,strict/* strictValue */.h)(cloudtrail_digests_text(input.bytes));
-    if (!parsed.ok)
-        return {
-            ok: false,
-            reason: `not strict JSON (${parsed.reason}; aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})`,
-        };
-    const value = parsed.value;
-    const list = (0,core_json/* isObject */.Gv)(value) ? value['PublicKeyList'] : undefined;
-    if (!Array.isArray(list) || list.length === 0)
-        return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
-    const keys = new Map();
-    for (const [i, entry] of list.entries()) {
-        const fingerprint = (0,core_json/* str */.gx)(entry, 'Fingerprint')?.toLowerCase();
-        const der = (0,core_json/* str */.gx)(entry, 'Value');
-        if (!fingerprint || !der)
-            return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
-        // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
-        const bytes = Buffer.from(der, 'base64');
-        // A fingerprint is the MD5 of the key's DER as listed (the AWS CLI's own sample holds so): a key under another key's fingerprint is refused.
-        if ((0,external_node_crypto_.createHash)('md5').update(bytes).digest('hex') !== fingerprint)
-            return {
-                ok: false,
-                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): its Fingerprint is not the MD5 of its Value: not the key that fingerprint names`,
-            };
-        const key = derKey(bytes);
-        if (!key)
-            return {
-                ok: false,
-                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
-            };
-        // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch. A bound that is absent or
-        // unreadable is refused: read as no bound, a key would sign for ever (a validity that fails open).
-        const time = (k) => {
-            const t = (0,core_json/* isObject */.Gv)(entry) ? entry[k] : undefined;
-            if (typeof t === 'number')
-                return fromEpochNumber(t, 0);
-            const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
-            return parsed?.ok ? parsed.value : null;
-        };
-        const from = time('ValidityStartTime');
-        const to = time('ValidityEndTime');
-        if (from === null || to === null)
-            return {
-                ok: false,
-                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): ${from === null ? 'ValidityStartTime' : 'ValidityEndTime'} is not an RFC 3339 time or seconds since the epoch (when the key signs cannot be told)`,
-            };
-        keys.set(fingerprint, { key, from, to });
-    }
-    return { ok: true, value: keys };
-}
-/** One digest file and its signature → the digest, or why AWS did not sign it (uncompressed, at most `maxBytes`). */
-function readDigest(input, signatureHex, keys, maxBytes) {
-    const bytes = uncompressed(input.bytes, maxBytes);
-    if (!bytes.ok)
-        return bytes;
-    const parsed = (0,strict/* strictValue */.h)(bytes.value.toString('utf8'));
-    if (!parsed.ok)
-        return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
-    const value = parsed.value;
-    if (!(0,core_json/* isObject */.Gv)(value))
-        return { ok: false, reason: 'not a digest (a JSON object)' };
-    const d = value;
-    const startText = (0,core_json/* str */.gx)(d, 'digestStartTime');
-    const endText = (0,core_json/* str */.gx)(d, 'digestEndTime');
-    const bucket = (0,core_json/* str */.gx)(d, 'digestS3Bucket');
-    const object = (0,core_json/* str */.gx)(d, 'digestS3Object');
-    const fingerprint = (0,core_json/* str */.gx)(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
-    if (!startText || !endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
-        return {
-            ok: false,
-            reason: 'not a CloudTrail digest (digestStartTime, digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
-        };
-    const start = parseRfc3339(startText);
-    if (!start.ok)
-        return { ok: false, reason: `digestStartTime ${start.reason}` };
-    const end = parseRfc3339(endText);
-    if (!end.ok)
-        return { ok: false, reason: `digestEndTime ${end.reason}` };
-    if ((0,core_json/* str */.gx)(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
-        return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
-    const key = keys.get(fingerprint);
-    if (!key)
-        return { ok: false, reason: `signed by the key ${(0,core_text/* quote */.hD)(fingerprint, 40)}, which the public keys file does not list` };
-    if (compareInstants(end.value, key.from) < 0 || compareInstants(end.value, key.to) > 0)
-        return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
-    const signature = signatureHex.trim().toLowerCase();
-    if (!/^(?:[0-9a-f]{2})+$/.test(signature))
-        return { ok: false, reason: 'its .sig is not hex (x-amz-meta-signature as head-object returns it)' };
-    const previous = d['previousDigestSignature'];
-    const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
-    const signed = `${endText}\n${bucket}/${object}\n${(0,binding/* sha256Hex */.fg)(bytes.value)}\n${previousText ?? 'null'}`;
-    if (!verifies(Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
-        return {
-            ok: false,
-            reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
-        };
-    const logs = new Map();
-    const when = (v) => {
-        const t = v === null ? null : parseRfc3339(v);
-        return t?.ok ? t.value : null;
-    };
-    for (const f of d['logFiles']) {
-        const hash = (0,core_json/* str */.gx)(f, 'hashValue')?.toLowerCase();
-        const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
-        if (hash && s3Object && (0,core_json/* str */.gx)(f, 'hashAlgorithm') === 'SHA-256')
-            logs.set(hash, { s3Object, oldest: when((0,core_json/* str */.gx)(f, 'oldestEventTime')), newest: when((0,core_json/* str */.gx)(f, 'newestEventTime')) });
-    }
-    return {
-        ok: true,
-        value: {
-            name: input.name,
-            path: `${bucket}/${object}`,
-            start: start.value,
-            end: end.value,
-            fingerprint,
-            signature,
-            previous: previousText,
-            trail: trailOf(object),
-            logs,
-        },
-    };
-}
-/**
- * The chain a digest belongs to: its S3 key without the day's folders and its end time
- * (`…/CloudTrail-Digest/REGION/YYYY/MM/DD/ACCOUNT_CloudTrail-Digest_REGION_TRAIL_HOME_YYYYMMDDTHHMMSSZ[_backfill].json.gz`).
- */
-function trailOf(object) {
-    const slash = object.lastIndexOf('/');
-    const folder = object.slice(0, slash).replace(/\/\d{4}\/\d{2}\/\d{2}$/, '');
-    const name = object.slice(slash + 1);
-    const stem = /^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/.exec(name)?.[1] ?? name;
-    return `${folder}/${stem}`;
-}
-/**
- * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
- * verify; a chain whose digest names a previous signature no digest given has is a gap, said.
- */
-function checkDigests(digests, keysFile, maxBytes) {
-    const keys = readPublicKeys(keysFile);
-    if (!keys.ok)
-        return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
-    const good = [];
-    const refused = [];
-    for (const { digest, signature } of digests) {
-        const got = readDigest(digest, signature, keys.value, maxBytes);
-        if (got.ok)
-            good.push(got.value);
-        else
-            refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
-    }
-    const vouched = new Map();
-    for (const d of good)
-        for (const [hash, { s3Object }] of d.logs)
-            vouched.set(hash, `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`);
-    // Each trail's chain in time order: every digest's previous signature is the one before it.
-    const gaps = [];
-    const trails = new Map();
-    for (const d of good)
-        trails.set(d.trail, [...(trails.get(d.trail) ?? []), d]);
-    for (const chain of trails.values()) {
-        chain.sort((a, b) => compareInstants(a.end, b.end) || (0,core_text/* cmp */.r2)(a.path, b.path));
-        for (let i = 1; i < chain.length; i++) {
-            const [before, after] = [chain[i - 1], chain[i]];
-            if (before && after && after.previous !== before.signature)
-                gaps.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path} (a digest missing, or one not AWS's)`);
-        }
-    }
-    return { ok: true, value: { vouched, refused, gaps, digests: good.length, chains: [...trails.values()] } };
-}
-/**
- * What the digests cannot vouch for in a window an import claims to cover (its coverage statement):
- * a gap in a trail's chain, a stretch of the window no digest of the trail spans, a log file listed
- * by a digest whose hour overlaps the window that was not given (`read`: the hashes of the log files
- * read). Empty: for every trail given, the window is AWS-signed from end to end and every log file
- * AWS delivered in it was read. A statement is never written over less.
- */
-function windowUncovered(check, since, until, read) {
-    const problems = [];
-    const inWindow = (d) => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
-    // CloudTrail delivers a log file within minutes of its events, and lists it in the digest of the hour
-    // it was delivered in: the window's last events may be listed by the digest of the hour after it
-    // (a red team: a statement was written with the 10:58 call in a file delivered at 11:04, unread).
-    const after = { seconds: until.seconds + DELIVERY_HOUR, fraction: until.fraction };
-    for (const chain of check.chains) {
-        // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
-        for (let i = 1; i < chain.length; i++) {
-            const [before, after] = [chain[i - 1], chain[i]];
-            if (before && after && inWindow(before) && inWindow(after) && after.previous !== before.signature)
-                problems.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path}`);
-        }
-        const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
-        // The first stretch of the window no digest of the trail spans, if any.
-        let covered = since;
-        let hole = null;
-        for (const d of byStart) {
-            if (compareInstants(d.end, covered) <= 0)
-                continue;
-            if (compareInstants(d.start, covered) > 0) {
-                hole = d.start;
-                break;
-            }
-            covered = d.end;
-        }
-        if (compareInstants(covered, after) < 0) {
-            const to = hole !== null && compareInstants(hole, after) < 0 ? hole : after;
-            problems.push(compareInstants(covered, until) >= 0
-                ? `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}, the hour after the window: CloudTrail delivers a window's last events then, so the window cannot be claimed read to its end; give that hour's digest and the log files it lists (wait for it to be delivered)`
-                : `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(compareInstants(to, until) < 0 ? to : until)}: what was delivered then cannot be vouched for`);
-        }
-        // Every log file a digest of the window lists, and every one a digest outside it lists whose events
-        // reach into the window (delivered after the hour it happened in: a red team), must have been read.
-        // A listed file whose event times are not given may reach into the window too, when its digest is of the hour after it.
-        const reaches = (d, f) => f.oldest !== null && f.newest !== null
-            ? compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0
-            : compareInstants(d.start, after) < 0 && compareInstants(d.end, since) > 0;
-        for (const d of chain)
-            for (const [hash, f] of d.logs)
-                if ((inWindow(d) || reaches(d, f)) && !read.has(hash))
-                    problems.push(inWindow(d)
-                        ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
-                        : f.oldest !== null && f.newest !== null
-                            ? `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest)} to ${rfc3339(f.newest)}, inside the window, and was not given`
-                            : `log file ${f.s3Object}, listed by the digest ${d.path} of the hour after the window without its event times (it may hold the window's last events), was not given`);
-    }
-    return problems;
-}
-/**
- * A log file vouched for by a verified digest: the words its records carry, and its uncompressed
- * content (hashed once, then read as it is); or why it is refused before it is read.
- */
-function vouchLogFile(check, input, maxBytes) {
-    const plain = uncompressed(input.bytes, maxBytes);
-    if (!plain.ok)
-        return plain;
-    const sha256 = (0,binding/* sha256Hex */.fg)(plain.value);
-    const words = check.vouched.get(sha256);
-    if (words !== undefined)
-        return { ok: true, value: { words, bytes: plain.value, sha256 } };
-    return {
-        ok: false,
-        reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/lists.ts
-/**
- * Reading what a module made itself: an element at an index it computed from the list, a value
- * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
- * (and never a type cast that would hide it).
- */
-/** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
-    const value = list[index];
-    if (value === undefined || value === null)
-        throw new RangeError(`no element at ${index} of ${list.length}`);
-    return value;
-}
-/** The value under `key` of `map`, which the caller stored. */
-function stored(map, key) {
-    const value = map.get(key);
-    if (value === undefined || value === null)
-        throw new RangeError('no value stored under that key');
-    return value;
-}
-/**
- * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
- * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
- */
-function namesOf(table) {
-    const names = Object.keys(table);
-    const byName = new Map(names.map((k) => [k, k]));
-    return { names, named: (name) => byName.get(name) ?? null };
-}
-
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
  * What every importer returns per export entry, and how a record is made from a subject: the one
@@ -10697,6 +10366,13 @@ function tenantWrite(recordId, actionClass, verb, tenant, fields, scope) {
 
 
 
+/**
+ * The regions CloudTrail logs IAM's calls in: IAM is a global service, and its events are delivered
+ * to the trails of US East (N. Virginia), or in the GovCloud and China partitions of us-gov-west-1
+ * and cn-north-1 (an account is of one partition). Only digests of these regions can vouch that a
+ * window held no IAM event of this importer's (docs/importers.md, CloudTrail's own signature).
+ */
+const IAM_EVENT_REGIONS = new Set(['us-east-1', 'us-gov-west-1', 'cn-north-1']);
 /** A lookup-events entry's event (its CloudTrailEvent is JSON text), or the log file's record itself. */
 function eventOf(entry) {
     const text = entry['CloudTrailEvent'];
@@ -10768,6 +10444,376 @@ function awsCloudTrail(entry) {
         ['role_name', role],
         ['policy_arn', policy],
     ], scope);
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/cloudtrail-digests.ts
+/**
+ * CloudTrail's own signature (docs/importers.md, "CloudTrail digests"): every hour CloudTrail writes a
+ * digest file listing the SHA-256 of each log file it delivered in that hour, and signs it with an
+ * AWS key (SHA256withRSA). The signature is not in the file: S3 keeps it in the digest object's
+ * metadata (`x-amz-meta-signature`, hex), which the export job saves beside the digest as
+ * `<digest file>.sig`. The public keys are `aws cloudtrail list-public-keys` output, committed by the
+ * user. A log file is vouched for when a digest whose signature verifies lists its hash; a file no
+ * such digest lists is refused before it is read. Nothing here queries AWS.
+ *
+ * The string AWS signs (AWS CloudTrail User Guide, "Validating CloudTrail log file integrity"): the
+ * digest's `digestEndTime`, its S3 path (`digestS3Bucket/digestS3Object`), the hex SHA-256 of the
+ * uncompressed digest file, and the previous digest's signature (`null` for a trail's first), one
+ * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
+ */
+
+
+
+
+
+
+
+
+const cloudtrail_digests_text = (bytes) => Buffer.from(bytes).toString('utf8');
+/** A gzipped or plain file's bytes, uncompressed (the digests and the log files are gzipped in S3), at most `maxBytes` (the import's --max-file-size). */
+function uncompressed(bytes, maxBytes) {
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+        return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    try {
+        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: maxBytes }) };
+    }
+    catch (error) {
+        return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
+    }
+}
+/** Seconds after a window in which CloudTrail may still deliver its events: the digest of that hour must be given. */
+const DELIVERY_HOUR = 3600;
+/** A DER RSA public key, PKCS#1 or SubjectPublicKeyInfo (AWS signs digests SHA256withRSA); null for anything else (an EC or Ed25519 key too). */
+function derKey(der) {
+    for (const type of ['pkcs1', 'spki'])
+        try {
+            const key = (0,external_node_crypto_.createPublicKey)({ key: der, format: 'der', type });
+            return key.asymmetricKeyType === 'rsa' ? key : null;
+        }
+        catch { }
+    return null;
+}
+/** An RSA signature check that answers false, never throws, on bytes it cannot take. */
+function verifies(data, key, signature) {
+    try {
+        return (0,external_node_crypto_.verify)('sha256', data, key, signature);
+    }
+    catch {
+        return false;
+    }
+}
+/** `list-public-keys` output → its keys by fingerprint (lower-case hex). */
+function readPublicKeys(input) {
+    const parsed = (0,strict/* strictValue */.h)(cloudtrail_digests_text(input.bytes));
+    if (!parsed.ok)
+        return {
+            ok: false,
+            reason: `not strict JSON (${parsed.reason}; aws cloudtrail list-public-keys --output json writes {"PublicKeyList": […]})`,
+        };
+    const value = parsed.value;
+    const list = (0,core_json/* isObject */.Gv)(value) ? value['PublicKeyList'] : undefined;
+    if (!Array.isArray(list) || list.length === 0)
+        return { ok: false, reason: 'no PublicKeyList (the output of aws cloudtrail list-public-keys)' };
+    const keys = new Map();
+    for (const [i, entry] of list.entries()) {
+        const fingerprint = (0,core_json/* str */.gx)(entry, 'Fingerprint')?.toLowerCase();
+        const der = (0,core_json/* str */.gx)(entry, 'Value');
+        if (!fingerprint || !der)
+            return { ok: false, reason: `PublicKeyList[${i}] has no Fingerprint or Value` };
+        // The DER encoding of the key, base64 in the CLI's JSON: PKCS#1 (RSAPublicKey) as AWS documents it, or SubjectPublicKeyInfo as one of its samples is.
+        const bytes = Buffer.from(der, 'base64');
+        // A fingerprint is the MD5 of the key's DER as listed (the AWS CLI's own sample holds so): a key under another key's fingerprint is refused.
+        if ((0,external_node_crypto_.createHash)('md5').update(bytes).digest('hex') !== fingerprint)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): its Fingerprint is not the MD5 of its Value: not the key that fingerprint names`,
+            };
+        const key = derKey(bytes);
+        if (!key)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): Value is not a DER RSA public key (PKCS#1 or SubjectPublicKeyInfo, base64)`,
+            };
+        // CLI v2 writes ISO 8601 with an offset, CLI v1 seconds since the epoch. A bound that is absent or
+        // unreadable is refused: read as no bound, a key would sign for ever (a validity that fails open).
+        const time = (k) => {
+            const t = (0,core_json/* isObject */.Gv)(entry) ? entry[k] : undefined;
+            if (typeof t === 'number')
+                return fromEpochNumber(t, 0);
+            const parsed = typeof t === 'string' ? parseRfc3339(t) : null;
+            return parsed?.ok ? parsed.value : null;
+        };
+        const from = time('ValidityStartTime');
+        const to = time('ValidityEndTime');
+        if (from === null || to === null)
+            return {
+                ok: false,
+                reason: `PublicKeyList[${i}] (${(0,core_text/* quote */.hD)(fingerprint, 40)}): ${from === null ? 'ValidityStartTime' : 'ValidityEndTime'} is not an RFC 3339 time or seconds since the epoch (when the key signs cannot be told)`,
+            };
+        keys.set(fingerprint, { key, from, to });
+    }
+    return { ok: true, value: keys };
+}
+/** One digest file and its signature → the digest, or why AWS did not sign it (uncompressed, at most `maxBytes`). */
+function readDigest(input, signatureHex, keys, maxBytes) {
+    const bytes = uncompressed(input.bytes, maxBytes);
+    if (!bytes.ok)
+        return bytes;
+    const parsed = (0,strict/* strictValue */.h)(bytes.value.toString('utf8'));
+    if (!parsed.ok)
+        return { ok: false, reason: `not strict JSON (${parsed.reason}; a CloudTrail digest file, gzipped or not)` };
+    const value = parsed.value;
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return { ok: false, reason: 'not a digest (a JSON object)' };
+    const d = value;
+    const startText = (0,core_json/* str */.gx)(d, 'digestStartTime');
+    const endText = (0,core_json/* str */.gx)(d, 'digestEndTime');
+    const bucket = (0,core_json/* str */.gx)(d, 'digestS3Bucket');
+    const object = (0,core_json/* str */.gx)(d, 'digestS3Object');
+    const fingerprint = (0,core_json/* str */.gx)(d, 'digestPublicKeyFingerprint')?.toLowerCase() ?? null;
+    if (!startText || !endText || !bucket || !object || !fingerprint || !Array.isArray(d['logFiles']))
+        return {
+            ok: false,
+            reason: 'not a CloudTrail digest (digestStartTime, digestEndTime, digestS3Bucket, digestS3Object, digestPublicKeyFingerprint, logFiles)',
+        };
+    const place = digestPlace(object, d['awsAccountId']);
+    if (!place.ok)
+        return place;
+    const start = parseRfc3339(startText);
+    if (!start.ok)
+        return { ok: false, reason: `digestStartTime ${start.reason}` };
+    const end = parseRfc3339(endText);
+    if (!end.ok)
+        return { ok: false, reason: `digestEndTime ${end.reason}` };
+    if ((0,core_json/* str */.gx)(d, 'digestSignatureAlgorithm') !== 'SHA256withRSA')
+        return { ok: false, reason: `digestSignatureAlgorithm is ${JSON.stringify(d['digestSignatureAlgorithm'] ?? null)}, not SHA256withRSA` };
+    const key = keys.get(fingerprint);
+    if (!key)
+        return { ok: false, reason: `signed by the key ${(0,core_text/* quote */.hD)(fingerprint, 40)}, which the public keys file does not list` };
+    if (compareInstants(end.value, key.from) < 0 || compareInstants(end.value, key.to) > 0)
+        return { ok: false, reason: `signed by the key ${fingerprint} outside its validity` };
+    const signature = signatureHex.trim().toLowerCase();
+    if (!/^(?:[0-9a-f]{2})+$/.test(signature))
+        return { ok: false, reason: 'its .sig is not hex (x-amz-meta-signature as head-object returns it)' };
+    const previous = d['previousDigestSignature'];
+    const previousText = typeof previous === 'string' ? previous.toLowerCase() : null;
+    const signed = `${endText}\n${bucket}/${object}\n${(0,binding/* sha256Hex */.fg)(bytes.value)}\n${previousText ?? 'null'}`;
+    if (!verifies(Buffer.from(signed, 'utf8'), key.key, Buffer.from(signature, 'hex')))
+        return {
+            ok: false,
+            reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
+        };
+    const logs = new Map();
+    const when = (v) => {
+        const t = v === null ? null : parseRfc3339(v);
+        return t?.ok ? t.value : null;
+    };
+    for (const f of d['logFiles']) {
+        const hash = (0,core_json/* str */.gx)(f, 'hashValue')?.toLowerCase();
+        const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
+        if (hash && s3Object && (0,core_json/* str */.gx)(f, 'hashAlgorithm') === 'SHA-256')
+            logs.set(hash, { s3Object, oldest: when((0,core_json/* str */.gx)(f, 'oldestEventTime')), newest: when((0,core_json/* str */.gx)(f, 'newestEventTime')) });
+    }
+    return {
+        ok: true,
+        value: {
+            name: input.name,
+            path: `${bucket}/${object}`,
+            start: start.value,
+            end: end.value,
+            fingerprint,
+            signature,
+            previous: previousText,
+            trail: trailOf(object),
+            account: place.value.account,
+            region: place.value.region,
+            logs,
+        },
+    };
+}
+/**
+ * The account and region a digest is of: its S3 object key names them
+ * (`[prefix/]AWSLogs/[o-ORG/]ACCOUNT/CloudTrail-Digest/REGION/YYYY/MM/DD/NAME`, part of what AWS
+ * signs) and its `awsAccountId` must say the same account; a digest that names none, or two, is
+ * refused (whose log it vouches for cannot be said).
+ */
+function digestPlace(object, awsAccountId) {
+    const m = /(?:^|\/)AWSLogs\/(?:o-[a-z0-9]+\/)?(\d{12})\/CloudTrail-Digest\/([a-z]{2}(?:-[a-z]+)+-\d+)\/\d{4}\/\d{2}\/\d{2}\/[^/]+$/.exec(object);
+    const [, account, region] = m ?? [];
+    if (account === undefined || region === undefined)
+        return {
+            ok: false,
+            reason: `its digestS3Object (${(0,core_text/* quote */.hD)(object, 120)}) is not …/AWSLogs/ACCOUNT/CloudTrail-Digest/REGION/YYYY/MM/DD/…: whose log it vouches for cannot be said`,
+        };
+    if (awsAccountId !== account)
+        return {
+            ok: false,
+            reason: `its awsAccountId (${typeof awsAccountId === 'string' ? (0,core_text/* quote */.hD)(awsAccountId, 40) : typeof awsAccountId}) is not the account its S3 path names (${account})`,
+        };
+    return { ok: true, value: { account, region } };
+}
+/**
+ * The chain a digest belongs to: its S3 key without the day's folders and its end time
+ * (`…/CloudTrail-Digest/REGION/YYYY/MM/DD/ACCOUNT_CloudTrail-Digest_REGION_TRAIL_HOME_YYYYMMDDTHHMMSSZ[_backfill].json.gz`).
+ */
+function trailOf(object) {
+    const slash = object.lastIndexOf('/');
+    const folder = object.slice(0, slash).replace(/\/\d{4}\/\d{2}\/\d{2}$/, '');
+    const name = object.slice(slash + 1);
+    const stem = /^(.*)_\d{8}T\d{6}Z(?:_backfill)?\.json(?:\.gz)?$/.exec(name)?.[1] ?? name;
+    return `${folder}/${stem}`;
+}
+/**
+ * The digests (each with its `.sig`) and the public keys → what they vouch for. Every digest must
+ * verify, and with an account named (`--account`) be of that account: another account's digests,
+ * however complete, vouch for nothing of it. A chain whose digest names a previous signature no
+ * digest given has is a gap, said.
+ */
+function checkDigests(digests, keysFile, maxBytes, account) {
+    const keys = readPublicKeys(keysFile);
+    if (!keys.ok)
+        return { ok: false, reason: `${keysFile.name}: ${keys.reason}` };
+    const good = [];
+    const refused = [];
+    for (const { digest, signature } of digests) {
+        const got = readDigest(digest, signature, keys.value, maxBytes);
+        if (!got.ok)
+            refused.push({ file: digest.name, message: `this CloudTrail digest is refused: ${got.reason}` });
+        else if (account !== null && got.value.account !== account)
+            refused.push({
+                file: digest.name,
+                message: `this CloudTrail digest is refused: it is account ${got.value.account}'s (its awsAccountId and S3 path), not ${(0,core_text/* quote */.hD)(account, 40)}'s (--account): it vouches for nothing of that account's log`,
+            });
+        else
+            good.push(got.value);
+    }
+    const vouched = new Map();
+    for (const d of good)
+        for (const [hash, { s3Object }] of d.logs)
+            vouched.set(hash, `log file ${s3Object} is AWS's as delivered: listed in the AWS-signed CloudTrail digest ${d.path} (SHA256withRSA, key ${d.fingerprint})`);
+    // Each trail's chain in time order: every digest's previous signature is the one before it.
+    const gaps = [];
+    const trails = new Map();
+    for (const d of good)
+        trails.set(d.trail, [...(trails.get(d.trail) ?? []), d]);
+    for (const chain of trails.values()) {
+        chain.sort((a, b) => compareInstants(a.end, b.end) || (0,core_text/* cmp */.r2)(a.path, b.path));
+        for (let i = 1; i < chain.length; i++) {
+            const [before, after] = [chain[i - 1], chain[i]];
+            if (before && after && after.previous !== before.signature)
+                gaps.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path} (a digest missing, or one not AWS's)`);
+        }
+    }
+    return { ok: true, value: { vouched, refused, gaps, digests: good.length, chains: [...trails.values()] } };
+}
+/**
+ * What the digests cannot vouch for in a window an import claims to cover (its coverage statement):
+ * a gap in a trail's chain, a stretch of the window no digest of the trail spans, a log file listed
+ * by a digest whose hour overlaps the window that was not given (`read`: the hashes of the log files
+ * read), or no trail of the region IAM logs its calls in. Empty: for every trail given, the window is
+ * AWS-signed from end to end and every log file AWS delivered in it was read, and one of those trails
+ * is of IAM's region. A statement is never written over less.
+ */
+function windowUncovered(check, since, until, read) {
+    const problems = [];
+    // The events a statement covers (IAM's) are logged in one region: only that region's trail can say
+    // the window held none. Other regions' digests, however complete, say nothing of them.
+    if (!check.chains.some((chain) => chain.some((d) => IAM_EVENT_REGIONS.has(d.region))))
+        problems.push(`no digest given is of the region CloudTrail logs IAM's calls in (${[...IAM_EVENT_REGIONS].join(', ')}; given: ${[...new Set(check.chains.flatMap((c) => c.map((d) => d.region)))].sort(core_text/* cmp */.r2).join(', ') || 'none'}): IAM is a global service, and the digests of other regions do not list its events; give that region's digests and log files`);
+    const inWindow = (d) => compareInstants(d.start, until) < 0 && compareInstants(d.end, since) > 0;
+    // CloudTrail delivers a log file within minutes of its events, and lists it in the digest of the hour
+    // it was delivered in: the window's last events may be listed by the digest of the hour after it
+    // (a red team: a statement was written with the 10:58 call in a file delivered at 11:04, unread).
+    const after = { seconds: until.seconds + DELIVERY_HOUR, fraction: until.fraction };
+    for (const chain of check.chains) {
+        // A break in the chain between two digests of the window (one outside it, of another day given, is only said).
+        for (let i = 1; i < chain.length; i++) {
+            const [before, after] = [chain[i - 1], chain[i]];
+            if (before && after && inWindow(before) && inWindow(after) && after.previous !== before.signature)
+                problems.push(`the digest chain has a gap before ${after.path}: its previous digest is not ${before.path}`);
+        }
+        const byStart = [...chain].sort((a, b) => compareInstants(a.start, b.start));
+        // The first stretch of the window no digest of the trail spans, if any.
+        let covered = since;
+        let hole = null;
+        for (const d of byStart) {
+            if (compareInstants(d.end, covered) <= 0)
+                continue;
+            if (compareInstants(d.start, covered) > 0) {
+                hole = d.start;
+                break;
+            }
+            covered = d.end;
+        }
+        if (compareInstants(covered, after) < 0) {
+            const to = hole !== null && compareInstants(hole, after) < 0 ? hole : after;
+            problems.push(compareInstants(covered, until) >= 0
+                ? `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(to)}, the hour after the window: CloudTrail delivers a window's last events then, so the window cannot be claimed read to its end; give that hour's digest and the log files it lists (wait for it to be delivered)`
+                : `no AWS-signed digest of ${byStart[0]?.trail ?? 'the trail'} spans ${rfc3339(covered)} to ${rfc3339(compareInstants(to, until) < 0 ? to : until)}: what was delivered then cannot be vouched for`);
+        }
+        // Every log file a digest of the window lists, and every one a digest outside it lists whose events
+        // reach into the window (delivered after the hour it happened in: a red team), must have been read.
+        // A listed file whose event times are not given may reach into the window too, when its digest is of the hour after it.
+        const reaches = (d, f) => f.oldest !== null && f.newest !== null
+            ? compareInstants(f.oldest, until) < 0 && compareInstants(f.newest, since) >= 0
+            : compareInstants(d.start, after) < 0 && compareInstants(d.end, since) > 0;
+        for (const d of chain)
+            for (const [hash, f] of d.logs)
+                if ((inWindow(d) || reaches(d, f)) && !read.has(hash))
+                    problems.push(inWindow(d)
+                        ? `log file ${f.s3Object}, listed by the digest ${d.path} in the window, was not given`
+                        : f.oldest !== null && f.newest !== null
+                            ? `log file ${f.s3Object}, listed by the digest ${d.path}, holds events from ${rfc3339(f.oldest)} to ${rfc3339(f.newest)}, inside the window, and was not given`
+                            : `log file ${f.s3Object}, listed by the digest ${d.path} of the hour after the window without its event times (it may hold the window's last events), was not given`);
+    }
+    return problems;
+}
+/**
+ * A log file vouched for by a verified digest: the words its records carry, and its uncompressed
+ * content (hashed once, then read as it is); or why it is refused before it is read.
+ */
+function vouchLogFile(check, input, maxBytes) {
+    const plain = uncompressed(input.bytes, maxBytes);
+    if (!plain.ok)
+        return plain;
+    const sha256 = (0,binding/* sha256Hex */.fg)(plain.value);
+    const words = check.vouched.get(sha256);
+    if (words !== undefined)
+        return { ok: true, value: { words, bytes: plain.value, sha256 } };
+    return {
+        ok: false,
+        reason: `no AWS-signed digest lists this log file (sha256 ${sha256}): edited after CloudTrail delivered it, or its digest is not among --cloudtrail-digests (lookup-events output is no log file: import the S3 log files to check them)`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/lists.ts
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
+/**
+ * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
+ * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ */
+function namesOf(table) {
+    const names = Object.keys(table);
+    const byName = new Map(names.map((k) => [k, k]));
+    return { names, named: (name) => byName.get(name) ?? null };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
@@ -10850,11 +10896,13 @@ function placeOf(id, entry, repo) {
 /**
  * GitHub webhook deliveries → records (docs/importers.md): the deliveries REST endpoints (`guid`,
  * `request.headers`, `request.payload`). `deploy_key` created → github_deploy_key/create; `issues`
- * opened/closed, `issue_comment` created, `pull_request` opened/closed (merged: merge), `push` (a
- * branch not deleted), `issues`/`pull_request` labeled (the one label a delivery carries), `member`
- * added → the github_* rows of the class table, bound on GitHub's own ids. record_id
- * "github-delivery:" + guid. A raw deploy_key payload file (no delivery around it) has no delivery
- * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
+ * opened/closed (an issue transferred in is not created), `issue_comment` created, `pull_request`
+ * opened/closed (merged: merge), `push` (a branch not deleted), `issues`/`pull_request` labeled (the
+ * one label a delivery carries), `member` added → the github_* rows of the class table, bound on
+ * GitHub's own ids. record_id "github-delivery:" + guid; a deploy key created is identified by what
+ * the event itself carries, "github-deploy-key:" + owner/repo + ":" + key.id, whether a delivery or
+ * its raw payload file carries it (one event, one record). A raw payload names no event: only a
+ * deploy_key payload is told from its body (`key`); any other is an event of unknown kind.
  */
 
 
@@ -10911,9 +10959,12 @@ function githubWebhook(entry) {
             kind: 'error',
             message: `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} names two events: ${idText(named)} and its X-GitHub-Event header ${idText(headed)}`,
         };
+    // A raw payload names no event: only a deploy_key payload can be told from its body alone.
     const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
+    if (event === null)
+        return untold(entry, delivery, payload);
     if (event !== 'deploy_key')
-        return delivery ? githubWriteOf(event, entry, request, payload) : { kind: 'skip', reason: 'other event' };
+        return githubWriteOf(event, entry, request, payload);
     // Only a key created is the side effect: a key deleted (or any other action) is never its record.
     const action = (0,core_json/* str */.gx)(payload, 'action');
     if (action !== 'created')
@@ -10932,22 +10983,55 @@ function githubWebhook(entry) {
         return { kind: 'error', message: place.reason };
     if (!title)
         return { kind: 'skip', reason: 'no title' };
+    // The event's own identity, whichever shape carries it (a delivery, or the raw payload a receiver
+    // stored): the key GitHub created, one id per key. A delivery's guid would make a second record of
+    // the one event given once each way; two different keys are two events, never merged.
+    const keyId = deployKeyId(key);
+    if (keyId === null)
+        return { kind: 'error', message: 'a deploy_key created payload without key.id, a whole number (its record would have no identity)' };
     const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
-    const scope = (time) => ({
+    const time = delivery ? entryTime(entry['delivered_at']) : entryTime(key?.['created_at']);
+    return deployKey(`github-deploy-key:${place.value}:${keyId}`, owner, repo, title, {
         actors: sender ? [sender] : [],
         repo: place.value,
         time,
     });
-    if (delivery) {
-        const guid = (0,core_json/* str */.gx)(entry, 'guid') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-delivery');
-        if (!guid)
-            return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(entry['delivered_at'])));
-    }
-    const keyId = key?.['id'];
-    if (typeof keyId !== 'number' && typeof keyId !== 'string')
-        return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
-    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+/** A deploy key's id as GitHub gives it (a whole number; a string of digits read as the same number), or null. */
+function deployKeyId(key) {
+    const n = (0,core_json/* wholeNumber */.rD)(key, 'id');
+    if (n !== null)
+        return String(n);
+    const given = (0,core_json/* str */.gx)(key, 'id');
+    return given !== null && /^[1-9][0-9]{0,15}$/.test(given) ? given : null;
+}
+/**
+ * An entry whose event cannot be told: a raw payload that is not a deploy_key's (a receiver stored
+ * the body without its X-GitHub-Event header), or a delivery that names none. Never a record and
+ * never a quiet skip beside a statement: it may be any write of the scope (an issue opened, a push),
+ * so under a window an entry of the scope is an error (run.ts, `uncertain`); outside the scope, or
+ * without a window, it is counted. A delivery the API returned always names its event: one that
+ * names none is an error.
+ */
+function untold(entry, delivery, payload) {
+    const guid = (0,core_json/* str */.gx)(entry, 'guid');
+    if (delivery)
+        return {
+            kind: 'error',
+            message: `delivery ${idText(guid ?? '?')} names no event (no event, no X-GitHub-Event header): which write it is cannot be told`,
+        };
+    const repository = (0,core_json/* obj */.WL)(payload, 'repository');
+    const owner = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(repository, 'owner'), 'login');
+    const repo = (0,core_json/* str */.gx)(repository, 'name');
+    const place = owner && repo ? repositoryOf(repository, owner, repo) : null;
+    if (place && !place.ok)
+        return { kind: 'error', message: place.reason };
+    const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
+    return {
+        kind: 'skip',
+        reason: 'raw payload whose event is not named: store X-GitHub-Event with it, or import the delivery',
+        event: { kind: 'uncertain', recordId: null, scope: { actors: sender ? [sender] : [], repo: place?.value ?? null, time: null } },
+    };
 }
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event, entry, request, payload) {
@@ -10959,7 +11043,7 @@ function githubWriteOf(event, entry, request, payload) {
     const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
     const fail = (what) => ({
         kind: 'error',
-        message: `a ${event ?? 'webhook'} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
+        message: `a ${event} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
     });
     if (!owner || !repo)
         return { kind: 'skip', reason: 'other event' };
@@ -10991,6 +11075,17 @@ function githubWriteOf(event, entry, request, payload) {
                 return { kind: 'skip', reason: 'other action' };
             if (number === null)
                 return fail('issue.number');
+            if (action === 'opened') {
+                const moved = transferredIn(payload);
+                if (moved !== null)
+                    return moved.ok
+                        ? {
+                            kind: 'skip',
+                            reason: 'issue transferred in, not created',
+                            event: { kind: 'refused', recordId: `github-delivery:${guid}`, scope },
+                        }
+                        : { kind: 'error', message: `an issues opened delivery ${idText(guid)} with ${moved.reason}` };
+            }
             return write('github_issue', action === 'opened' ? 'create' : 'close', { number });
         }
         case 'pull_request': {
@@ -11036,6 +11131,23 @@ function githubWriteOf(event, entry, request, payload) {
         default:
             return { kind: 'skip', reason: 'other event' };
     }
+}
+/**
+ * Whether an `issues` opened payload is an issue transferred in (GitHub sends `opened` to the
+ * destination repository of a transfer, with `changes.old_issue` and `changes.old_repository`): no
+ * issue was created, so it is never a github_issue create. Null: no `changes`, an issue opened;
+ * `changes` of another shape is refused (created or transferred cannot be told).
+ */
+function transferredIn(payload) {
+    const changes = payload['changes'];
+    if (changes === undefined || changes === null)
+        return null;
+    if ((0,core_json/* isObject */.Gv)(changes) && ((0,core_json/* isObject */.Gv)(changes['old_issue']) || (0,core_json/* isObject */.Gv)(changes['old_repository'])))
+        return { ok: true, value: true };
+    return {
+        ok: false,
+        reason: 'changes that are not a transfer’s (changes.old_issue, changes.old_repository): created or transferred cannot be told',
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/k8s-audit.ts
@@ -11439,7 +11551,7 @@ function readExport(name, raw, given, listKeys = []) {
     const sink = new documents/* LocatingSink */.Bz(name);
     const findings = sink.findings;
     const at = (offset) => sink.at(offset);
-    const paging = { continued: null, ended: false };
+    const paging = { open: null };
     const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
     if (!decoded)
         return { entries: [], findings, paging };
@@ -11488,11 +11600,9 @@ function* pages(text, limits, listKeys, at, sink, findings, paging) {
         else
             page(given[key], offsets(key), false);
         // A page that says no more follow, or names no cursor at all (CloudTrail leaves NextToken out of
-        // its last page, and so may a Slack page), ends the listing.
-        if (continues(given))
-            paging.continued ??= at(offset);
-        else
-            paging.ended = true;
+        // its last page, and so may a Slack page), ends the listing; one that says more follow is
+        // continued only by a page after it in this file.
+        paging.open = continues(given) ? at(offset) : null;
     };
     const isPage = (value) => (0,core_json/* isObject */.Gv)(value) && listKeys.some((k) => Array.isArray(value[k]));
     /** The entries of one array (a page); a page of pages (--slurp: arrays, or page objects such as CloudTrail's) is read page by page. */
@@ -11619,9 +11729,6 @@ function runImport(s) {
     let merged = 0;
     /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
     const othersSeen = new Map();
-    /** Where a listing said more pages follow, and whether a page given ends it (a statement needs the whole listing). */
-    let continued = null;
-    let ended = false;
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const vouched = s.vouch ? s.vouch(input) : null;
@@ -11660,9 +11767,10 @@ function runImport(s) {
                         waiting.set(ev.recordId, e.loc);
                 }
                 else if (ev) {
-                    completed.add(ev.recordId);
-                    const written = byId.get(ev.recordId);
+                    if (ev.recordId !== null)
+                        completed.add(ev.recordId);
                     if (ev.kind === 'refused') {
+                        const written = byId.get(ev.recordId);
                         if (written)
                             contradicts(ev.recordId, e.loc, written.loc, 'a record written');
                         else if (!notWritten.has(ev.recordId))
@@ -11733,8 +11841,10 @@ function runImport(s) {
         // Complete only now: the entries are read one page at a time.
         for (const f of read.findings)
             errors.push(f);
-        continued ??= read.paging.continued;
-        ended ||= read.paging.ended;
+        // Each file's listing read to its end: a statement needs every listing whole, and a page of one
+        // file (another listing's last page) never ends another's.
+        if (s.coverage && read.paging.open !== null)
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', read.paging.open, 'this page says more pages follow (its next cursor is set) and it is the last page of its file: the listing stopped early, so the window cannot be claimed complete; export every page of a listing into one file (a page of another file cannot continue it: a page does not name its own cursor)'));
         // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
         if (ofKind === 0 && sample && errors.length === before)
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
@@ -11742,8 +11852,6 @@ function runImport(s) {
     for (const [id, loc] of waiting)
         if (!completed.has(id))
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', loc, `a request of the scope (record id ${idText(id)}) whose completing entry the export does not hold: whether it took effect cannot be said, so the window cannot be claimed complete; export until the request completes`));
-    if (s.coverage && continued !== null && !ended)
-        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', continued, 'this page says more pages follow (its next cursor is set) and no page given ends the listing: the export stopped early, so the window cannot be claimed complete; export every page'));
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
     const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
@@ -12010,7 +12118,7 @@ function cloudTrailDigests(flags, kind, cwd, limits) {
     }
     if (!keys)
         return null;
-    const checked = checkDigests(given, keys, limits.maxFileBytes);
+    const checked = checkDigests(given, keys, limits.maxFileBytes, flags.account ?? null);
     if (!checked.ok)
         throw new types_UsageError('file', `--cloudtrail-public-keys ${checked.reason}`);
     for (const r of checked.value.refused)
@@ -18262,11 +18370,13 @@ function blobId(bytes, hex = 40) {
     return hash.digest('hex');
 }
 /**
- * Why the files a verdict lists (paths relative to `dir`) may not be the bytes of `commit`, or null:
- * the clone at `dir` is at another commit, one of them is not in that commit's tree (untracked or
- * ignored), differs from it (changed, staged), or git cannot say. A verdict whose resourceUri names
- * the runner's commit is about that commit's bytes only when the checkout is that commit (a red team:
- * a job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
+ * Why the files a verdict rests on (paths relative to `dir`) may not be the bytes of `commit`, or
+ * null: the clone at `dir` is at another commit, a file is not a regular file of that commit's tree
+ * (untracked, ignored, a symbolic link there), or the bytes on disk are not its blob, or git cannot
+ * say. The bytes are compared, never git's word on the checkout (a red team: a committed link to an
+ * ignored file, and a file edited under `update-index --assume-unchanged`, each passed `git diff`).
+ * A verdict whose resourceUri names the runner's commit is about that commit's bytes only then (a
+ * job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
  * a commit whose evidence fails).
  */
 function checkoutDiffers(dir, commit, files) {
@@ -18276,21 +18386,47 @@ function checkoutDiffers(dir, commit, files) {
         return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
     if (head !== commit)
         return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
-    // Both lists relative to `dir`, as the verdict's paths are: the commit's files below it, and those of them the checkout changed.
-    const tree = git(dir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
-    const diff = git(dir, ['diff', '--name-only', '-z', '--no-renames', '--relative', 'HEAD', '--']);
-    if (tree.status !== 0 || diff.status !== 0)
-        return `git cannot say whether the checkout holds ${short}'s bytes`;
-    const committed = new Set(tree.stdout.split('\0'));
-    const changed = new Set(diff.stdout.split('\0'));
+    // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
+    const tree = git(dir, ['ls-tree', '-r', '-z', 'HEAD']);
+    if (tree.status !== 0)
+        return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
+    const entries = new Map();
+    for (const entry of tree.stdout.split('\0')) {
+        const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
+        if (m?.[1] && m[2] && m[3])
+            entries.set(m[3], { mode: m[1], id: m[2] });
+    }
     for (const file of files) {
         const rel = file.split((external_node_path_default()).sep).join('/');
-        if (!committed.has(rel))
+        const entry = entries.get(rel);
+        if (entry === undefined)
             return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
-        if (changed.has(rel))
-            return `${file} differs from ${short}'s in the checkout (changed or staged)`;
+        if (entry.mode === LINK_MODE)
+            return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
+        let bytes;
+        try {
+            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, file));
+        }
+        catch {
+            return `${file} cannot be read again to compare it with ${short}'s`;
+        }
+        if (blobId(bytes, entry.id.length) === entry.id)
+            continue;
+        // The bytes as git would store them (a checkout's line-ending conversion, .gitattributes), as git status compares.
+        const cleaned = git(dir, ['hash-object', `--path=${rel}`, '--', rel]);
+        if (cleaned.status !== 0 || cleaned.stdout.trim() !== entry.id)
+            return `${file} differs from ${short}'s in the checkout`;
     }
     return null;
+}
+/** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
+function policyFilesOnDisk(policy) {
+    const source = policy.source;
+    if (!source || source.commit !== null)
+        return [];
+    const trust = policy.trust;
+    const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
+    return [source.path, ...named.map((p) => p.path)];
 }
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
@@ -20318,7 +20454,9 @@ async function run(ctx) {
             policyUri: v.policyUri,
             inputs,
             version: ctx.version,
-            checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, inputs.keys()),
+            checkoutDiffers: v.commit === null
+                ? null
+                : checkoutDiffers(req.settings.cwd, v.commit, [...inputs.keys(), ...policyFilesOnDisk(req.settings.policy)]),
         };
         const beside = [[req.output, pieces]];
         if (req.sarif && sarifText !== null)
@@ -20718,6 +20856,8 @@ const sign = {
         if (rest.length === 0)
             throw new types_UsageError('missing', 'sign: at least one INPUT file of audit records is required');
         const output = outputIn(ctx.cwd, ctx.cwd, flags.output, '--output');
+        // The signed file never replaces what it was signed from, nor the key (a red team: the export's other objects were lost).
+        distinctOutputs([['--output', output]], [...rest, flags.key].map((f) => external_node_path_default().resolve(ctx.cwd, f)));
         const limits = limitsOf(flags);
         const signedAt = signedAtOf(flags['signed-at']) ?? signedAtNow(ctx.now);
         const key = readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key));

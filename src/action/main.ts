@@ -12,7 +12,7 @@ import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
 import { buildOf, cacheText } from '../gate/cache.js';
 import { runGate } from '../gate/gate.js';
-import { checkoutDiffers } from '../gate/repository.js';
+import { checkoutDiffers, policyFilesOnDisk } from '../gate/repository.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
@@ -170,7 +170,10 @@ function verdict(
         : DEFAULT_POLICY_URI,
     inputs: prefixed(inputs, settings.prefix),
     version: VERSION,
-    checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, prefixed(inputs, settings.prefix).keys()),
+    checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, [
+      ...prefixed(inputs, settings.prefix).keys(),
+      ...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)),
+    ]),
   };
   // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
   const result = writeVerdict(

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { type Dirent, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import type { Policy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
 import { inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
@@ -197,11 +198,13 @@ function blobId(bytes: Uint8Array, hex = 40): string {
 }
 
 /**
- * Why the files a verdict lists (paths relative to `dir`) may not be the bytes of `commit`, or null:
- * the clone at `dir` is at another commit, one of them is not in that commit's tree (untracked or
- * ignored), differs from it (changed, staged), or git cannot say. A verdict whose resourceUri names
- * the runner's commit is about that commit's bytes only when the checkout is that commit (a red team:
- * a job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
+ * Why the files a verdict rests on (paths relative to `dir`) may not be the bytes of `commit`, or
+ * null: the clone at `dir` is at another commit, a file is not a regular file of that commit's tree
+ * (untracked, ignored, a symbolic link there), or the bytes on disk are not its blob, or git cannot
+ * say. The bytes are compared, never git's word on the checkout (a red team: a committed link to an
+ * ignored file, and a file edited under `update-index --assume-unchanged`, each passed `git diff`).
+ * A verdict whose resourceUri names the runner's commit is about that commit's bytes only then (a
+ * job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
  * a commit whose evidence fails).
  */
 export function checkoutDiffers(dir: string, commit: string, files: Iterable<string>): string | null {
@@ -209,18 +212,40 @@ export function checkoutDiffers(dir: string, commit: string, files: Iterable<str
   const head = resolveCommit(dir, 'HEAD');
   if (head === null) return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
   if (head !== commit) return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
-  // Both lists relative to `dir`, as the verdict's paths are: the commit's files below it, and those of them the checkout changed.
-  const tree = git(dir, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
-  const diff = git(dir, ['diff', '--name-only', '-z', '--no-renames', '--relative', 'HEAD', '--']);
-  if (tree.status !== 0 || diff.status !== 0) return `git cannot say whether the checkout holds ${short}'s bytes`;
-  const committed = new Set(tree.stdout.split('\0'));
-  const changed = new Set(diff.stdout.split('\0'));
+  // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
+  const tree = git(dir, ['ls-tree', '-r', '-z', 'HEAD']);
+  if (tree.status !== 0) return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
+  const entries = new Map<string, { readonly mode: string; readonly id: string }>();
+  for (const entry of tree.stdout.split('\0')) {
+    const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
+    if (m?.[1] && m[2] && m[3]) entries.set(m[3], { mode: m[1], id: m[2] });
+  }
   for (const file of files) {
     const rel = file.split(path.sep).join('/');
-    if (!committed.has(rel)) return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
-    if (changed.has(rel)) return `${file} differs from ${short}'s in the checkout (changed or staged)`;
+    const entry = entries.get(rel);
+    if (entry === undefined) return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
+    if (entry.mode === LINK_MODE) return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path.join(dir, file));
+    } catch {
+      return `${file} cannot be read again to compare it with ${short}'s`;
+    }
+    if (blobId(bytes, entry.id.length) === entry.id) continue;
+    // The bytes as git would store them (a checkout's line-ending conversion, .gitattributes), as git status compares.
+    const cleaned = git(dir, ['hash-object', `--path=${rel}`, '--', rel]);
+    if (cleaned.status !== 0 || cleaned.stdout.trim() !== entry.id) return `${file} differs from ${short}'s in the checkout`;
   }
   return null;
+}
+
+/** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
+export function policyFilesOnDisk(policy: Policy): string[] {
+  const source = policy.source;
+  if (!source || source.commit !== null) return [];
+  const trust = policy.trust;
+  const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
+  return [source.path, ...named.map((p) => p.path)];
 }
 
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */

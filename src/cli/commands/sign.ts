@@ -1,6 +1,6 @@
 /** `receipt-gate sign`: audit records signed with an export job's private key, written whole or not at all. */
 import path from 'node:path';
-import { outputIn } from '../../gate/settings/paths.js';
+import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
 import { signRecords } from '../../tools/sign.js';
 import { signedAtNow } from '../../tools/signing.js';
@@ -33,6 +33,11 @@ export const sign: Command = {
     if (!flags.output) throw new UsageError('missing', 'sign: --output FILE is required');
     if (rest.length === 0) throw new UsageError('missing', 'sign: at least one INPUT file of audit records is required');
     const output = outputIn(ctx.cwd, ctx.cwd, flags.output, '--output');
+    // The signed file never replaces what it was signed from, nor the key (a red team: the export's other objects were lost).
+    distinctOutputs(
+      [['--output', output]],
+      [...rest, flags.key].map((f) => path.resolve(ctx.cwd, f)),
+    );
     const limits = limitsOf(flags);
     const signedAt = signedAtOf(flags['signed-at']) ?? signedAtNow(ctx.now);
     const key = readSigningKey('--key', path.resolve(ctx.cwd, flags.key));

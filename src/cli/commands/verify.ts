@@ -11,6 +11,7 @@ import {
   linkOnDisk,
   nearMissAtCommit,
   nearMissOnDisk,
+  policyFilesOnDisk,
   readAtCommit,
   resolveUserRef,
   unchangedSince,
@@ -571,7 +572,10 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
-      checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, inputs.keys()),
+      checkoutDiffers:
+        v.commit === null
+          ? null
+          : checkoutDiffers(req.settings.cwd, v.commit, [...inputs.keys(), ...policyFilesOnDisk(req.settings.policy)]),
     };
     const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);
