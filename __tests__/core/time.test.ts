@@ -1,6 +1,6 @@
 /**
  * The one RFC 3339 parser: exact at any precision, and refusing what RFC 3339 refuses (an impossible
- * date, hour 24, minute or second 60 but a leap second at 23:59, an offset beyond ±23:59), where
+ * date, hour 24, minute or second 60 but a leap second in UTC's last minute, an offset beyond ±23:59), where
  * Date.parse rolls over or truncates.
  */
 import fc from 'fast-check';
@@ -42,7 +42,13 @@ describe('RFC 3339 times', () => {
     expect(compareInstants(ok('2016-12-31T23:59:60.0000000000001Z'), ok('2016-12-31T23:59:59.99999999999Z'))).toBe(1);
     // Written back (a verdict's verified_at, a report's times) as RFC 3339 without a second 60.
     expect(autoSi(ok('9999-12-31T23:59:60Z'))).toBe('9999-12-31T23:59:59.999999999Z');
-    expect(autoSi(ok('2016-12-31T23:59:60+01:00'))).toBe('2016-12-31T22:59:59.999999999Z');
+    // With an offset, the leap second is in UTC's last minute (RFC 3339 §5.7's own example); 23:59:60+01:00 is 22:59:60Z, which does not exist.
+    expect(autoSi(ok('1990-12-31T15:59:60-08:00'))).toBe('1990-12-31T23:59:59.999999999Z');
+    expect(autoSi(ok('2017-01-01T05:29:60+05:30'))).toBe('2016-12-31T23:59:59.999999999Z');
+    expect(refused('2016-12-31T23:59:60+01:00')).toMatch(
+      /second 60 does not exist here \(a leap second is only in the last minute of a UTC day/,
+    );
+    expect(refused('2016-12-31T23:59:60-00:30')).toMatch(/second 60 does not exist here/);
     expect(ok('2024-02-29T00:00:00Z').seconds).toBe(Date.UTC(2024, 1, 29) / 1000);
   });
 
