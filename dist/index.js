@@ -12199,15 +12199,32 @@ function cacheClash(settings, found, cacheDir) {
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
+function statOrNull(file) {
+    try {
+        return (0,external_node_fs_.statSync)(file);
+    }
+    catch {
+        return null;
+    }
+}
 /** Why a file the entry will write is an input it reads (a red team: the report written over an audit export), or null. */
 function outputOverInput(writes, found) {
     if (writes.length === 0)
         return null;
     // Each output as given and resolved; each input by its path as found (one resolution per input would cost: see cacheClash).
     const outputs = new Map(writes.flatMap(([flag, file]) => [[external_node_path_default().resolve(file), flag], [canonical(file), flag]]));
+    // An output already there is the same file as an input when they are one inode (a link, a hard link, another case of the name).
+    const there = new Map(writes.flatMap(([flag, file]) => {
+        const st = statOrNull(file);
+        return st ? [[`${st.dev}:${st.ino}`, flag]] : [];
+    }));
     for (const { d } of found)
         for (const f of [...d.files, ...d.attestations]) {
-            const flag = outputs.get(external_node_path_default().resolve(f.path));
+            let flag = outputs.get(external_node_path_default().resolve(f.path));
+            if (flag === undefined && there.size > 0) {
+                const st = statOrNull(f.path);
+                flag = st ? there.get(`${st.dev}:${st.ino}`) : undefined;
+            }
             if (flag !== undefined)
                 return `${flag}: names the input ${f.rel}; a command never writes over what it reads (write to another file)`;
         }
@@ -12279,6 +12296,11 @@ async function collect(settings, setup, roots, open, found) {
         const what = role === 'runs' ? 'audit record(s) or coverage statement(s)' : 'run object(s) (decision surfaces or server tracing lines)';
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, `holds ${n} ${what}, which the ${role} inputs do not read, and no ${other} input names this file: they are not judged; give the file to the ${other} inputs, or move it out`));
     }
+    // Audit inputs that read run objects and not one record or statement (pointed at the runs folder): no
+    // export was read, and a gate that read none must not pass quietly (a red team: a notice, and a pass).
+    const auditFiles = found.find((f) => f.role === 'audit')?.d.files.length ?? 0;
+    if (auditFiles > 0 && strays.audit > 0 && records.length === 0 && statements.length === 0)
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', `audit: ${settings.audit.join(', ')}`, `the audit inputs (${settings.audit.join(', ')}) hold ${strays.audit} run object(s) and not one audit record or coverage statement: no audit export was read; are runs and audit swapped?`, 'error'));
     // The attestation files the readers open: each file's <file>.sigstore.json, a run bundle's <bundle>.intoto.jsonl.
     const opened = new Set(found.flatMap(({ role, d }) => d.files.flatMap((f) => role === 'runs' && formatOf(f.rel) === 'bundle' ? [sigstoreOf(f.path), sidecarOf(f.path)] : [sigstoreOf(f.path)])));
     for (const f of attestationsNotRead(attestations.values(), opened))
@@ -12600,13 +12622,17 @@ const defaults_DEFAULTS = {
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
-function git(cwd, args) {
+/** Most bytes a whole tree's listing may hold. */
+const TREE_BYTES = 512 * 1024 * 1024;
+function git(cwd, args, maxBuffer = MAX_BYTES) {
     const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
         encoding: 'utf8',
-        maxBuffer: MAX_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+        maxBuffer,
+        // Replace refs would show another commit's tree under a commit's id (a red team: an edit hidden from the verdict's check).
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' },
     });
     if (r.error)
         return { status: null, stdout: '', stderr: r.error.message };
@@ -12621,26 +12647,36 @@ function resolveCommit(cwd, ref) {
     return r.status === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 /**
- * The commit a name the user gave (`--policy-ref`, `--against`) names, refused when git could read it
- * as refs naming different commits (a tag `origin/main` beside the remote branch: git takes the tag,
- * and an author who can push a tag chose the policy that judged them; a red team), or when the clone
- * has none.
+ * The commit a name the user gave (`--policy-ref`, `--against`) names: a commit id, a full ref name
+ * (`refs/…`), or a short name that git reads one way only. Refused: a name git could read as objects
+ * naming different commits (a tag `origin/main` beside the remote branch, a tag named like an
+ * abbreviated commit id: git takes the tag, and an author who can push a tag chose the policy that
+ * judged them; red teams), revision suffixes (`^0`, `~0`, `@{…}`: they skipped the check), and a
+ * name the clone does not have.
  */
 function resolveUserRef(cwd, ref) {
+    if (!isCommitId(ref) && !/^[\w./-]+$/.test(ref))
+        return {
+            ok: false,
+            reason: `"${ref}" is not a ref name or a commit id (revision suffixes such as ^, ~ or @{…} are not read: give the commit id)`,
+        };
     const commit = resolveCommit(cwd, ref);
     if (commit === null)
         return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
-    if (isCommitId(ref) || !/^[\w./-]+$/.test(ref) || ref.startsWith('refs/'))
+    if (isCommitId(ref) || ref.startsWith('refs/'))
         return { ok: true, value: commit };
-    // git's own order of reading a short name (git rev-parse, "specifying revisions").
-    const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].flatMap((full) => {
-        const at = git(cwd, ['rev-parse', '--verify', '--quiet', `${full}^{commit}`]).stdout.trim();
-        return at === '' ? [] : [[full, at]];
-    });
-    if (new Set(named.map(([, at]) => at)).size > 1)
+    const at = (name) => git(cwd, ['rev-parse', '--verify', '--quiet', `${name}^{commit}`]).stdout.trim();
+    // git's own order of reading a short name (git rev-parse, "specifying revisions"), and the objects a hex name abbreviates.
+    const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].map((full) => [full, at(full)]);
+    if (/^[0-9a-f]{4,63}$/.test(ref))
+        for (const id of git(cwd, ['rev-parse', `--disambiguate=${ref}`]).stdout.split('\n'))
+            if (/^[0-9a-f]{40,64}$/.test(id))
+                named.push([`the commit ${id.slice(0, 12)}`, at(id)]);
+    const found = named.filter(([, c]) => c !== '');
+    if (found.some(([, c]) => c !== commit))
         return {
             ok: false,
-            reason: `"${ref}" is ambiguous: ${named.map(([full, at]) => `${full} (${at.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
+            reason: `"${ref}" is ambiguous: ${found.map(([full, c]) => `${full} (${c.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
         };
     return { ok: true, value: commit };
 }
@@ -12697,10 +12733,23 @@ const linkReason = (link, rel) => `${link === rel ? rel : `${link} (above ${rel}
 /**
  * Whether a repository path is where a policy file is sometimes put instead of the default
  * (docs/policy.md §11 "A policy at a near-miss path"), in any case: `.github/Receipt-Gate.yml` is
- * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red team).
+ * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red
+ * team); a misspelt name (two edits at most) in the same places, another extension after it.
  */
-const isNearMissPolicy = (rel) => rel !== defaults_DEFAULTS.policy &&
-    /^(?:\.github\/receipt-gate\.(?:ya?ml|json)|receipt-gate\.ya?ml|\.github\/receipt-gate\/[^/]+\.ya?ml)$/i.test(rel);
+function isNearMissPolicy(rel) {
+    if (rel === defaults_DEFAULTS.policy)
+        return false;
+    const lower = rel.toLowerCase();
+    if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower))
+        return true;
+    // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
+    // `receipt_gate.yml`, `receipt-gates.yml`, `receipt-gate.yml.yml`): it was read by no one, in silence (a red team).
+    const m = /^(\.github\/)?([^/.]+)(\.[^/]+)$/.exec(lower);
+    if (!m?.[2] || !m[3])
+        return false;
+    const kinds = m[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+    return kinds.test(m[3]) && (0,core_text/* editDistance */.YC)(m[2], 'receipt-gate') <= 2;
+}
 /** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
 const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
@@ -12774,14 +12823,13 @@ function blobId(bytes, hex = 40) {
     return hash.digest('hex');
 }
 /**
- * Why the files a verdict rests on (paths relative to `dir`) may not be the bytes of `commit`, or
- * null: the clone at `dir` is at another commit, a file is not a regular file of that commit's tree
- * (untracked, ignored, a symbolic link there), or the bytes on disk are not its blob, or git cannot
- * say. The bytes are compared, never git's word on the checkout (a red team: a committed link to an
- * ignored file, and a file edited under `update-index --assume-unchanged`, each passed `git diff`).
- * A verdict whose resourceUri names the runner's commit is about that commit's bytes only then (a
- * job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
- * a commit whose evidence fails).
+ * Why the files a verdict rests on may not be the bytes of `commit`, or null: the clone at `dir` is
+ * at another commit, a file is not a regular file of that commit's tree (untracked, ignored, a
+ * symbolic link there), its bytes now are not those the gate judged (`files`: path relative to `dir`
+ * → the sha256 hex judged, or null when only the file is known), or they are not the commit's blob
+ * (byte for byte, or with CRLF line ends a checkout made of LF ones; never through a filter driver:
+ * a configured clean filter made any bytes "match"). Git's word on the checkout is never taken: a
+ * committed link, `update-index --assume-unchanged` and `git replace` each hid an edit (red teams).
  */
 function checkoutDiffers(dir, commit, files) {
     const short = commit.slice(0, 12);
@@ -12791,7 +12839,7 @@ function checkoutDiffers(dir, commit, files) {
     if (head !== commit)
         return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
     // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
-    const tree = git(dir, ['ls-tree', '-r', '-z', 'HEAD']);
+    const tree = git(dir, ['ls-tree', '-r', '-z', commit], TREE_BYTES);
     if (tree.status !== 0)
         return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
     const entries = new Map();
@@ -12800,8 +12848,8 @@ function checkoutDiffers(dir, commit, files) {
         if (m?.[1] && m[2] && m[3])
             entries.set(m[3], { mode: m[1], id: m[2] });
     }
-    for (const file of files) {
-        const rel = file.split((external_node_path_default()).sep).join('/');
+    for (const [file, judged] of files) {
+        const rel = external_node_path_default().posix.normalize(file.split((external_node_path_default()).sep).join('/'));
         const entry = entries.get(rel);
         if (entry === undefined)
             return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
@@ -12809,19 +12857,23 @@ function checkoutDiffers(dir, commit, files) {
             return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
         let bytes;
         try {
-            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, file));
+            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, rel));
         }
         catch {
             return `${file} cannot be read again to compare it with ${short}'s`;
         }
-        if (blobId(bytes, entry.id.length) === entry.id)
-            continue;
-        // The bytes as git would store them (a checkout's line-ending conversion, .gitattributes), as git status compares.
-        const cleaned = git(dir, ['hash-object', `--path=${rel}`, '--', rel]);
-        if (cleaned.status !== 0 || cleaned.stdout.trim() !== entry.id)
+        if (judged !== null && (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') !== judged)
+            return `${file} changed while the gate ran: the bytes judged are not on disk now`;
+        if (blobId(bytes, entry.id.length) !== entry.id && blobId(lfOf(bytes), entry.id.length) !== entry.id)
             return `${file} differs from ${short}'s in the checkout`;
     }
     return null;
+}
+/** The bytes with each CRLF as LF (a checkout's line-ending conversion, undone). */
+function lfOf(bytes) {
+    if (!bytes.includes(13))
+        return bytes;
+    return Buffer.from(bytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 }
 /** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
 function policyFilesOnDisk(policy) {
@@ -12830,19 +12882,16 @@ function policyFilesOnDisk(policy) {
         return [];
     const trust = policy.trust;
     const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-    return [source.path, ...named.map((p) => p.path)];
+    return [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))];
 }
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
     const top = git(cwd, ['rev-parse', '--show-toplevel']);
     if (top.status !== 0)
         return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
-        encoding: 'utf8',
-        maxBuffer: 512 * 1024 * 1024,
-    });
-    if (r.error || r.status !== 0)
-        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+    const r = git(top.stdout.trim(), ['ls-tree', '-r', '-l', '-z', '--full-tree', commit], TREE_BYTES);
+    if (r.status !== 0)
+        return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${r.stderr.trim()}` };
     const out = new Map();
     for (const entry of r.stdout.split('\0')) {
         // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.
@@ -15925,7 +15974,7 @@ function verdictInputs(predicate, envelope, keyPem, env) {
     const resourceUri = resourceUriFromEnv(env);
     if (!resourceUri)
         throw new UsageError('missing', `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
-    return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '' };
+    return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '', trustFiles: [] };
 }
 /**
  * A misspelt input (`requires:`, `trusted-key:`) must not leave the step green with a runner warning
@@ -16234,7 +16283,10 @@ function settingsOf(input, ctx, env, read, now) {
         sarifFile,
         reportFile,
         prefix: rel.split((external_node_path_default()).sep).join('/'),
-        vsa,
+        vsa: vsa && {
+            ...vsa,
+            trustFiles: read.trustedRoot?.kind === 'file' && read.trustedRoot.file.commit === null ? [read.trustedRoot.file.path] : [],
+        },
         cache: parseBool('cache', get('cache')),
     };
 }
@@ -16560,10 +16612,10 @@ function verdict(core, settings, ctx, env, report, digest, inputs, reportText) {
                 : DEFAULT_POLICY_URI,
         inputs: prefixed(inputs, settings.prefix),
         version: VERSION,
-        checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, [
-            ...prefixed(inputs, settings.prefix).keys(),
-            ...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)),
-        ]),
+        checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, new Map([
+            ...[...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)), ...settings.vsa.trustFiles].map((p) => [p, null]),
+            ...prefixed(inputs, settings.prefix),
+        ])),
     };
     // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
     const result = writeVerdict(report, origin, { predicate: settings.vsa.predicate, envelope: settings.vsa.envelope, key: settings.vsa.key }, reportText === null ? [] : [[settings.reportFile, reportText]]);
@@ -17559,12 +17611,12 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   F: () => (/* binding */ asciiLower),
 /* harmony export */   RK: () => (/* binding */ visible),
+/* harmony export */   YC: () => (/* binding */ editDistance),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
 /* harmony export */   r2: () => (/* binding */ cmp)
 /* harmony export */ });
-/* unused harmony export editDistance */
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);

@@ -161,6 +161,16 @@ describe('paths on the command line (§6)', () => {
     expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
   });
 
+  it('audit inputs pointed at the runs folder read no export: an error, never a pass with a notice (a red team)', async () => {
+    const dir = workspace({ '.assay/runs/s.json': json(surface([getKey()])) });
+    expect((await cli(['verify', '-C', dir, '--require', '*=asserted'], ROOT)).code).toBe(0);
+    const r = await cliJson(['-C', dir, '--require', '*=asserted', '--audit', '.assay/runs'], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.findings.find((f) => f.code === 'no_match' && f.severity === 'error')?.message).toMatch(
+      /the audit inputs \(\.assay\/runs\) hold \d+ run object\(s\) and not one audit record or coverage statement: no audit export was read; are runs and audit swapped\?/,
+    );
+  });
+
   it('an output naming a file the gate reads (an audit export, a run, the policy file, a trusted key) is a usage error, and the file is kept (a red team: the report replaced an export)', async () => {
     const dir = workspace({ '.github/receipt-gate.yml': 'version: 1\n', 'k.pub.pem': 'x' });
     const run = readdirSync(path.join(dir, '.assay/runs'))[0] ?? '';
@@ -176,6 +186,13 @@ describe('paths on the command line (§6)', () => {
     }
     expect(readFileSync(path.join(dir, '.assay/runs', run))).toEqual(kept);
     expect(readFileSync(path.join(dir, '.github/receipt-gate.yml'), 'utf8')).toBe('version: 1\n');
+    // Reached through a link to its folder: the same file (a red team).
+    const audit = readFileSync(path.join(dir, '.assay/audit/a.json'));
+    symlinkSync('.assay/audit', path.join(dir, 'auditlink'));
+    const linked = await cli(['verify', '-C', dir, '--audit', 'auditlink', '--output', '.assay/audit/a.json'], ROOT);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('--output: names the input');
+    expect(readFileSync(path.join(dir, '.assay/audit/a.json'))).toEqual(audit);
   });
 
   it('--policy-uri "" is a usage error: a verdict never names an empty policy (a red team)', async () => {

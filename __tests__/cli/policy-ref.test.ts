@@ -76,6 +76,12 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     'RECEIPT-GATE.yaml',
     '.GitHub/receipt-gate.yml',
     '.github/Receipt-Gate/main.yml',
+    // Misspelt names (a newcomer's red team: each ran the gate with no policy).
+    '.github/recipt-gate.yml',
+    '.github/receipt_gate.yml',
+    '.github/receipt-gates.yml',
+    '.github/receipt-gate.yml.yml',
+    '.github/receipt-gate.yml.txt',
   ])('a policy at %s, a case variant of a near-miss path, is a configuration error at the ref', async (variant) => {
     const dir = repo();
     const at = commit(dir, { ...RUNS, [variant]: STRICT });
@@ -84,12 +90,23 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     expect(r.stderr).toContain(variant);
   });
 
-  it.skipIf(process.platform !== 'linux')('on a case-sensitive disk too, with no --policy-ref', async () => {
-    const dir = writeFiles(tempDir(), { ...RUNS, '.github/Receipt-Gate.yml': STRICT });
-    const r = await verify(dir);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('.github/Receipt-Gate.yml');
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'on a case-sensitive disk too, with no --policy-ref; files of other names are not near misses',
+    async () => {
+      const dir = writeFiles(tempDir(), { ...RUNS, '.github/Receipt-Gate.yml': STRICT });
+      const r = await verify(dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('.github/Receipt-Gate.yml');
+      const others = writeFiles(tempDir(), {
+        ...RUNS,
+        '.github/dependabot.yml': 'version: 2\n',
+        '.github/release-drafter.yml': 'x: 1\n',
+        'receipt-report.json': '{}',
+        'receipt-gate.json': '{}',
+      });
+      expect((await verify(others)).code).toBe(0);
+    },
+  );
 
   it('a name that is both a tag and a remote branch is refused, naming both; the full ref name is read', async () => {
     const dir = repo();
@@ -108,6 +125,20 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     const full = await verify(dir, '--policy-ref', 'refs/remotes/origin/main');
     expect(full.code).toBe(1);
     expect((JSON.parse(full.stdout) as Report).policy.source).toMatchObject({ commit: strict });
+    // Revision suffixes skipped the check (a red team): not read.
+    for (const suffixed of ['origin/main^0', 'origin/main~0', 'origin/main^{commit}']) {
+      const r = await verify(dir, '--policy-ref', suffixed);
+      expect(r.code, suffixed).toBe(2);
+      expect(r.stderr).toContain('is not a ref name or a commit id (revision suffixes such as ^, ~ or @{…} are not read');
+    }
+    // A tag named like the abbreviated id of the strict commit: git takes the tag (a red team).
+    const short = strict.slice(0, 12);
+    git(dir, 'tag', short, loose);
+    const abbreviated = await verify(dir, '--policy-ref', short);
+    expect(abbreviated.code).toBe(2);
+    expect(abbreviated.stderr).toMatch(new RegExp(`"${short}" is ambiguous: refs/tags/${short} \\([0-9a-f]{12}\\), the commit ${short}`));
+    git(dir, 'tag', '-d', short);
+    expect((await verify(dir, '--policy-ref', short)).code).toBe(1);
     // A name only one ref holds is read as git reads it.
     git(dir, 'tag', '-d', 'origin/main');
     expect((await verify(dir, '--policy-ref', 'origin/main')).code).toBe(1);

@@ -462,6 +462,27 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(readFileSync(path.join(dir, 'g.json'), 'utf8')).toBe(github);
     const run = await cli(['import-run', 'otlp-json', '--map', 'g.json', '--output', 'g.json', 'sub/x'], dir);
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('--output: names the input') });
+    // Nor the signing key, the AWS public keys, or a file among the digests (a red team: --output k.key.pem replaced the key).
+    expect((await cli(['keygen', '--out', path.join(dir, 'k')], dir)).code).toBe(0);
+    const key = readFileSync(path.join(dir, 'k.key.pem'), 'utf8');
+    const signed = await cli(['import', 'github-audit-log', '--sign-key', 'k.key.pem', '--output', 'k.key.pem', 'g.json'], dir);
+    expect(signed).toMatchObject({ code: 2, stderr: expect.stringContaining('--output: names the input') });
+    expect(readFileSync(path.join(dir, 'k.key.pem'), 'utf8')).toBe(key);
+    const digests = await cli(
+      [
+        'import',
+        'aws-cloudtrail',
+        '--cloudtrail-digests',
+        'sub',
+        '--cloudtrail-public-keys',
+        'g.json',
+        '--output',
+        'sub/r.ndjson',
+        'g.json',
+      ],
+      dir,
+    );
+    expect(digests).toMatchObject({ code: 2, stderr: expect.stringContaining('--output: lies in --cloudtrail-digests sub') });
   });
 
   it('the window is exact at the precision the bound is written with (never rounded to milliseconds); one entry is "1 entry"', async () => {

@@ -169,6 +169,14 @@ describe('the Statement, read field by field against the doc', async () => {
     expect(edited.stderr).toContain(`.assay/runs/${run} differs from ${commit.slice(0, 12)}'s in the checkout`);
     expect(existsSync(path.join(ws, 'p.json'))).toBe(false);
     expect(existsSync(path.join(ws, 'r.json'))).toBe(false);
+    // A trusted key a flag names inside the clone is what the verdict rests on too (a red team: a step rewrote it).
+    writeFileSync(path.join(ws, '.assay/runs', run), readFileSync(path.join(ROOT, 'fixtures/demo/.assay/runs', run)));
+    expect((await cli(['keygen', '--out', path.join(ws, 'signer')], ws)).code).toBe(0);
+    const key = await cli([...args, '--trusted-key', 'signer.pub.pem'], ws, env);
+    expect(key.stderr).toMatch(/signer\.pub\.pem is not in [0-9a-f]{12}'s tree/);
+    expect(existsSync(path.join(ws, 'p.json'))).toBe(false);
+    rmSync(path.join(ws, 'signer.pub.pem'));
+    rmSync(path.join(ws, 'signer.key.pem'));
     const named = await cli([...args, '--resource-uri', RESOURCE], ws, env);
     expect(named.code, named.stderr).toBe(0);
     expect(JSON.parse(readFileSync(path.join(ws, 'p.json'), 'utf8')).resourceUri).toBe(RESOURCE);

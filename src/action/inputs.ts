@@ -55,6 +55,8 @@ export interface ActionSettings {
     readonly resourceUri: string;
     /** The runner's commit the resource URI names: the checkout must be it (tools/verdict.ts). */
     readonly commit: string;
+    /** The `trusted-root` input's file when read from the checkout (workspace-relative): the verdict rests on it too. */
+    readonly trustFiles: readonly string[];
   } | null;
   /** Keep the evidence cache with the Actions cache service (action/cache.ts: saved on the default branch, restored by pull requests). */
   readonly cache: boolean;
@@ -80,7 +82,7 @@ function verdictInputs(predicate: string | null, envelope: string | null, keyPem
       'missing',
       `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`,
     );
-  return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '' };
+  return { predicate, envelope, key, resourceUri, commit: env['GITHUB_SHA'] ?? '', trustFiles: [] };
 }
 
 /**
@@ -432,7 +434,10 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
     sarifFile,
     reportFile,
     prefix: rel.split(path.sep).join('/'),
-    vsa,
+    vsa: vsa && {
+      ...vsa,
+      trustFiles: read.trustedRoot?.kind === 'file' && read.trustedRoot.file.commit === null ? [read.trustedRoot.file.path] : [],
+    },
     cache: parseBool('cache', get('cache')),
   };
 }

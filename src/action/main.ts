@@ -170,10 +170,16 @@ function verdict(
         : DEFAULT_POLICY_URI,
     inputs: prefixed(inputs, settings.prefix),
     version: VERSION,
-    checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, [
-      ...prefixed(inputs, settings.prefix).keys(),
-      ...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)),
-    ]),
+    checkoutDiffers: checkoutDiffers(
+      ctx.workspace,
+      settings.vsa.commit,
+      new Map([
+        ...[...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)), ...settings.vsa.trustFiles].map(
+          (p) => [p, null] as const,
+        ),
+        ...prefixed(inputs, settings.prefix),
+      ]),
+    ),
   };
   // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
   const result = writeVerdict(

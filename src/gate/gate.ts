@@ -2,7 +2,7 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
@@ -88,14 +88,33 @@ function cacheClash(settings: Settings, found: Found, cacheDir: string): string 
   return null;
 }
 
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
 /** Why a file the entry will write is an input it reads (a red team: the report written over an audit export), or null. */
 function outputOverInput(writes: Settings['writes'], found: Found): string | null {
   if (writes.length === 0) return null;
   // Each output as given and resolved; each input by its path as found (one resolution per input would cost: see cacheClash).
   const outputs = new Map(writes.flatMap(([flag, file]) => [[path.resolve(file), flag] as const, [canonical(file), flag] as const]));
+  // An output already there is the same file as an input when they are one inode (a link, a hard link, another case of the name).
+  const there = new Map(
+    writes.flatMap(([flag, file]) => {
+      const st = statOrNull(file);
+      return st ? [[`${st.dev}:${st.ino}`, flag] as const] : [];
+    }),
+  );
   for (const { d } of found)
     for (const f of [...d.files, ...d.attestations]) {
-      const flag = outputs.get(path.resolve(f.path));
+      let flag = outputs.get(path.resolve(f.path));
+      if (flag === undefined && there.size > 0) {
+        const st = statOrNull(f.path);
+        flag = st ? there.get(`${st.dev}:${st.ino}`) : undefined;
+      }
       if (flag !== undefined) return `${flag}: names the input ${f.rel}; a command never writes over what it reads (write to another file)`;
     }
   return null;
@@ -175,6 +194,18 @@ async function collect(
       ),
     );
   }
+  // Audit inputs that read run objects and not one record or statement (pointed at the runs folder): no
+  // export was read, and a gate that read none must not pass quietly (a red team: a notice, and a pass).
+  const auditFiles = found.find((f) => f.role === 'audit')?.d.files.length ?? 0;
+  if (auditFiles > 0 && strays.audit > 0 && records.length === 0 && statements.length === 0)
+    findings.push(
+      inputFinding(
+        'no_match',
+        `audit: ${settings.audit.join(', ')}`,
+        `the audit inputs (${settings.audit.join(', ')}) hold ${strays.audit} run object(s) and not one audit record or coverage statement: no audit export was read; are runs and audit swapped?`,
+        'error',
+      ),
+    );
   // The attestation files the readers open: each file's <file>.sigstore.json, a run bundle's <bundle>.intoto.jsonl.
   const opened = new Set(
     found.flatMap(({ role, d }) =>

@@ -10,6 +10,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Policy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
+import { editDistance } from '../core/text.js';
 import { inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
 import { DEFAULTS } from './settings/defaults.js';
@@ -17,11 +18,19 @@ import { DEFAULTS } from './settings/defaults.js';
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 
-function git(cwd: string, args: readonly string[]): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
+/** Most bytes a whole tree's listing may hold. */
+const TREE_BYTES = 512 * 1024 * 1024;
+
+function git(
+  cwd: string,
+  args: readonly string[],
+  maxBuffer = MAX_BYTES,
+): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
   const r = spawnSync('git', ['-C', cwd, ...args], {
     encoding: 'utf8',
-    maxBuffer: MAX_BYTES,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    maxBuffer,
+    // Replace refs would show another commit's tree under a commit's id (a red team: an edit hidden from the verdict's check).
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' },
   });
   if (r.error) return { status: null, stdout: '', stderr: r.error.message };
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -36,26 +45,35 @@ export function resolveCommit(cwd: string, ref: string): string | null {
 }
 
 /**
- * The commit a name the user gave (`--policy-ref`, `--against`) names, refused when git could read it
- * as refs naming different commits (a tag `origin/main` beside the remote branch: git takes the tag,
- * and an author who can push a tag chose the policy that judged them; a red team), or when the clone
- * has none.
+ * The commit a name the user gave (`--policy-ref`, `--against`) names: a commit id, a full ref name
+ * (`refs/…`), or a short name that git reads one way only. Refused: a name git could read as objects
+ * naming different commits (a tag `origin/main` beside the remote branch, a tag named like an
+ * abbreviated commit id: git takes the tag, and an author who can push a tag chose the policy that
+ * judged them; red teams), revision suffixes (`^0`, `~0`, `@{…}`: they skipped the check), and a
+ * name the clone does not have.
  */
 export function resolveUserRef(cwd: string, ref: string): Result<string> {
-  const commit = resolveCommit(cwd, ref);
-  if (commit === null) return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
-  if (isCommitId(ref) || !/^[\w./-]+$/.test(ref) || ref.startsWith('refs/')) return { ok: true, value: commit };
-  // git's own order of reading a short name (git rev-parse, "specifying revisions").
-  const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].flatMap(
-    (full) => {
-      const at = git(cwd, ['rev-parse', '--verify', '--quiet', `${full}^{commit}`]).stdout.trim();
-      return at === '' ? [] : [[full, at] as const];
-    },
-  );
-  if (new Set(named.map(([, at]) => at)).size > 1)
+  if (!isCommitId(ref) && !/^[\w./-]+$/.test(ref))
     return {
       ok: false,
-      reason: `"${ref}" is ambiguous: ${named.map(([full, at]) => `${full} (${at.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
+      reason: `"${ref}" is not a ref name or a commit id (revision suffixes such as ^, ~ or @{…} are not read: give the commit id)`,
+    };
+  const commit = resolveCommit(cwd, ref);
+  if (commit === null) return { ok: false, reason: `"${ref}" names no commit of the repository at ${cwd}` };
+  if (isCommitId(ref) || ref.startsWith('refs/')) return { ok: true, value: commit };
+  const at = (name: string): string => git(cwd, ['rev-parse', '--verify', '--quiet', `${name}^{commit}`]).stdout.trim();
+  // git's own order of reading a short name (git rev-parse, "specifying revisions"), and the objects a hex name abbreviates.
+  const named = [`refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`, `refs/remotes/${ref}/HEAD`].map(
+    (full) => [full, at(full)] as const,
+  );
+  if (/^[0-9a-f]{4,63}$/.test(ref))
+    for (const id of git(cwd, ['rev-parse', `--disambiguate=${ref}`]).stdout.split('\n'))
+      if (/^[0-9a-f]{40,64}$/.test(id)) named.push([`the commit ${id.slice(0, 12)}`, at(id)]);
+  const found = named.filter(([, c]) => c !== '');
+  if (found.some(([, c]) => c !== commit))
+    return {
+      ok: false,
+      reason: `"${ref}" is ambiguous: ${found.map(([full, c]) => `${full} (${c.slice(0, 12)})`).join(', ')}; give the full ref name or the commit id`,
     };
   return { ok: true, value: commit };
 }
@@ -115,11 +133,20 @@ export const linkReason = (link: string, rel: string): string =>
 /**
  * Whether a repository path is where a policy file is sometimes put instead of the default
  * (docs/policy.md §11 "A policy at a near-miss path"), in any case: `.github/Receipt-Gate.yml` is
- * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red team).
+ * not the default on a case-sensitive clone, and renamed so, it left the gate with no policy (a red
+ * team); a misspelt name (two edits at most) in the same places, another extension after it.
  */
-export const isNearMissPolicy = (rel: string): boolean =>
-  rel !== DEFAULTS.policy &&
-  /^(?:\.github\/receipt-gate\.(?:ya?ml|json)|receipt-gate\.ya?ml|\.github\/receipt-gate\/[^/]+\.ya?ml)$/i.test(rel);
+export function isNearMissPolicy(rel: string): boolean {
+  if (rel === DEFAULTS.policy) return false;
+  const lower = rel.toLowerCase();
+  if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower)) return true;
+  // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
+  // `receipt_gate.yml`, `receipt-gates.yml`, `receipt-gate.yml.yml`): it was read by no one, in silence (a red team).
+  const m = /^(\.github\/)?([^/.]+)(\.[^/]+)$/.exec(lower);
+  if (!m?.[2] || !m[3]) return false;
+  const kinds = m[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+  return kinds.test(m[3]) && editDistance(m[2], 'receipt-gate') <= 2;
+}
 
 /** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
 const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
@@ -198,45 +225,50 @@ function blobId(bytes: Uint8Array, hex = 40): string {
 }
 
 /**
- * Why the files a verdict rests on (paths relative to `dir`) may not be the bytes of `commit`, or
- * null: the clone at `dir` is at another commit, a file is not a regular file of that commit's tree
- * (untracked, ignored, a symbolic link there), or the bytes on disk are not its blob, or git cannot
- * say. The bytes are compared, never git's word on the checkout (a red team: a committed link to an
- * ignored file, and a file edited under `update-index --assume-unchanged`, each passed `git diff`).
- * A verdict whose resourceUri names the runner's commit is about that commit's bytes only then (a
- * job that checked out another ref, or a step that edited .assay/, released a PASSED verdict about
- * a commit whose evidence fails).
+ * Why the files a verdict rests on may not be the bytes of `commit`, or null: the clone at `dir` is
+ * at another commit, a file is not a regular file of that commit's tree (untracked, ignored, a
+ * symbolic link there), its bytes now are not those the gate judged (`files`: path relative to `dir`
+ * → the sha256 hex judged, or null when only the file is known), or they are not the commit's blob
+ * (byte for byte, or with CRLF line ends a checkout made of LF ones; never through a filter driver:
+ * a configured clean filter made any bytes "match"). Git's word on the checkout is never taken: a
+ * committed link, `update-index --assume-unchanged` and `git replace` each hid an edit (red teams).
  */
-export function checkoutDiffers(dir: string, commit: string, files: Iterable<string>): string | null {
+export function checkoutDiffers(dir: string, commit: string, files: ReadonlyMap<string, string | null>): string | null {
   const short = commit.slice(0, 12);
   const head = resolveCommit(dir, 'HEAD');
   if (head === null) return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
   if (head !== commit) return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
   // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
-  const tree = git(dir, ['ls-tree', '-r', '-z', 'HEAD']);
+  const tree = git(dir, ['ls-tree', '-r', '-z', commit], TREE_BYTES);
   if (tree.status !== 0) return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
   const entries = new Map<string, { readonly mode: string; readonly id: string }>();
   for (const entry of tree.stdout.split('\0')) {
     const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
     if (m?.[1] && m[2] && m[3]) entries.set(m[3], { mode: m[1], id: m[2] });
   }
-  for (const file of files) {
-    const rel = file.split(path.sep).join('/');
+  for (const [file, judged] of files) {
+    const rel = path.posix.normalize(file.split(path.sep).join('/'));
     const entry = entries.get(rel);
     if (entry === undefined) return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
     if (entry.mode === LINK_MODE) return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
-    let bytes: Uint8Array;
+    let bytes: Buffer;
     try {
-      bytes = readFileSync(path.join(dir, file));
+      bytes = readFileSync(path.join(dir, rel));
     } catch {
       return `${file} cannot be read again to compare it with ${short}'s`;
     }
-    if (blobId(bytes, entry.id.length) === entry.id) continue;
-    // The bytes as git would store them (a checkout's line-ending conversion, .gitattributes), as git status compares.
-    const cleaned = git(dir, ['hash-object', `--path=${rel}`, '--', rel]);
-    if (cleaned.status !== 0 || cleaned.stdout.trim() !== entry.id) return `${file} differs from ${short}'s in the checkout`;
+    if (judged !== null && createHash('sha256').update(bytes).digest('hex') !== judged)
+      return `${file} changed while the gate ran: the bytes judged are not on disk now`;
+    if (blobId(bytes, entry.id.length) !== entry.id && blobId(lfOf(bytes), entry.id.length) !== entry.id)
+      return `${file} differs from ${short}'s in the checkout`;
   }
   return null;
+}
+
+/** The bytes with each CRLF as LF (a checkout's line-ending conversion, undone). */
+function lfOf(bytes: Buffer): Buffer {
+  if (!bytes.includes(13)) return bytes;
+  return Buffer.from(bytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 }
 
 /** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
@@ -245,19 +277,15 @@ export function policyFilesOnDisk(policy: Policy): string[] {
   if (!source || source.commit !== null) return [];
   const trust = policy.trust;
   const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-  return [source.path, ...named.map((p) => p.path)];
+  return [source.path, ...named.map((p) => path.posix.normalize(p.path))];
 }
 
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 export function treeAtCommit(cwd: string, commit: string): Result<ReadonlyMap<string, TreeBlob>> {
   const top = git(cwd, ['rev-parse', '--show-toplevel']);
   if (top.status !== 0) return { ok: false, reason: `not a git repository (${top.stderr.trim()})` };
-  const r = spawnSync('git', ['-C', top.stdout.trim(), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit], {
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (r.error || r.status !== 0)
-    return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${(r.stderr ?? '').trim() || r.error?.message}` };
+  const r = git(top.stdout.trim(), ['ls-tree', '-r', '-l', '-z', '--full-tree', commit], TREE_BYTES);
+  if (r.status !== 0) return { ok: false, reason: `git ls-tree ${commit.slice(0, 12)} failed: ${r.stderr.trim()}` };
   const out = new Map<string, TreeBlob>();
   for (const entry of r.stdout.split('\0')) {
     // "<mode> blob <id> <size>\t<path>"; links (120000) and submodules are not files.

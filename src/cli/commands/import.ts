@@ -9,8 +9,9 @@ import type { Result } from '../../core/result.js';
 import { asciiLower, messageOf } from '../../core/text.js';
 import { compareInstants, type Instant, rfc3339, utcAsWritten } from '../../core/time.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
-import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
+import { canonical, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
+import { inside } from '../../read/discover.js';
 import { readNamedFile } from '../../read/files.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { checkDigests, type DigestCheck, vouchLogFile, windowUncovered } from '../../tools/import/cloudtrail-digests.js';
@@ -291,8 +292,20 @@ export const importExports: Command = {
         ['--output', output],
         ['--predicate', predicate],
       ],
-      files.map((x) => path.resolve(ctx.cwd, x)),
+      // The exports, and the key and AWS public keys read beside them (a red team: --output k.key.pem replaced the key).
+      [...files, f['sign-key'], f['cloudtrail-public-keys']].flatMap((x) => (x === undefined ? [] : [path.resolve(ctx.cwd, x)])),
     );
+    const digestDir = f['cloudtrail-digests'];
+    if (digestDir !== undefined)
+      for (const [flag, file] of [
+        ['--output', output],
+        ['--predicate', predicate],
+      ] as const)
+        if (file !== null && inside(canonical(path.resolve(ctx.cwd, digestDir)), canonical(file)))
+          throw new UsageError(
+            'conflict',
+            `${flag}: lies in --cloudtrail-digests ${digestDir}; a command never writes among what it reads (write to another file)`,
+          );
     const slack = slackOptions(f);
     const { since, until } = windowOf(f);
     const repos = f.repo;

@@ -255,6 +255,8 @@ interface VerdictRequest {
   readonly policyUri: string | null;
   /** The runner's commit, when the resource URI was taken from GITHUB_SHA: the checkout must be it. */
   readonly commit: string | null;
+  /** The trust files the flags name (absolute): those inside the clone are what the verdict rests on too. */
+  readonly trustFiles: readonly string[];
 }
 
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
@@ -298,6 +300,11 @@ function verdictRequest(
     resourceUri,
     policyUri: flags['policy-uri'] ?? null,
     commit: given === undefined ? (env['GITHUB_SHA'] ?? null) : null,
+    trustFiles: [
+      ...(flags['trusted-key'] ?? []),
+      ...(flags['trusted-producer'] ?? []),
+      ...(flags['trusted-root'] ? [flags['trusted-root']] : []),
+    ].flatMap((f) => at(f) ?? []),
   };
 }
 
@@ -528,6 +535,24 @@ function historyAtRef(settings: Settings, dir: string): Settings {
   };
 }
 
+/**
+ * What a verdict rests on, relative to -C: the evidence (with the sha256 judged), the policy file and
+ * its trust files read from the checkout, and the trust files the flags name inside it (a file of the
+ * runner's, outside, is the caller's word).
+ */
+function restsOn(
+  settings: Settings,
+  inputs: ReadonlyMap<string, string>,
+  trustFiles: readonly string[],
+): ReadonlyMap<string, string | null> {
+  const inside = trustFiles
+    .map((f) => path.relative(settings.cwd, f))
+    .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const out = new Map<string, string | null>(inputs);
+  for (const file of [...policyFilesOnDisk(settings.policy), ...inside]) if (!out.has(file)) out.set(file, null);
+  return out;
+}
+
 /** An output the gate could not write: a configuration problem (exit 2). */
 const cannotWrite = (flag: string, file: string, e: unknown): CliOutcome => ({
   code: EXIT.usage,
@@ -572,10 +597,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
-      checkoutDiffers:
-        v.commit === null
-          ? null
-          : checkoutDiffers(req.settings.cwd, v.commit, [...inputs.keys(), ...policyFilesOnDisk(req.settings.policy)]),
+      checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, restsOn(req.settings, inputs, v.trustFiles)),
     };
     const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);

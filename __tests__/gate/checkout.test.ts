@@ -1,0 +1,77 @@
+/**
+ * `checkoutDiffers` (gate/repository.ts): a verdict names the runner's commit only when every file it
+ * rests on is that commit's blob, compared byte for byte with the bytes the gate judged; git's word
+ * on the checkout is never taken (red teams: a replace ref, a clean filter, a file restored after it
+ * was judged, each let a PASSED verdict name a commit whose evidence fails).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkoutDiffers } from '../../src/gate/repository.js';
+import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+const sha256 = (dir: string, file: string) =>
+  createHash('sha256')
+    .update(readFileSync(path.join(dir, file)))
+    .digest('hex');
+
+function clone(files: Record<string, string>): { dir: string; commit: string } {
+  const dir = writeFiles(tempDir(), files);
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'c');
+  return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
+}
+const judged = (dir: string, ...files: string[]) => new Map(files.map((f) => [f, sha256(dir, f)] as const));
+
+describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
+  it('the commit as committed: null; a file judged with other bytes than it holds now: refused', () => {
+    const { dir, commit } = clone({ 'a.json': '{"a":1}\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
+    // Judged with other bytes, then the commit's restored (a process left running by an earlier step).
+    expect(checkoutDiffers(dir, commit, new Map([['a.json', '0'.repeat(64)]]))).toBe(
+      'a.json changed while the gate ran: the bytes judged are not on disk now',
+    );
+  });
+
+  it('a replace ref never shows another tree under the commit’s id', () => {
+    const { dir, commit } = clone({ 'a.json': '{"a":"fails"}\n' });
+    writeFiles(dir, { 'a.json': '{"a":"passes"}\n' });
+    git(dir, 'commit', '-qam', 'fake');
+    const fake = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'reset', '-q', '--soft', commit);
+    git(dir, 'replace', commit, fake);
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toMatch(/^a\.json differs from [0-9a-f]{12}'s in the checkout$/);
+  });
+
+  it('a clean filter is never run: only CRLF line ends a checkout made are undone', () => {
+    const { dir, commit } = clone({ 'a.json': '{"a":"fails"}\n' });
+    writeFileSync(path.join(dir, '.git/info/attributes'), '* filter=hide\n');
+    git(dir, 'config', 'filter.hide.clean', 'git cat-file blob HEAD:%f');
+    writeFiles(dir, { 'a.json': '{"a":"passes"}\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toMatch(/^a\.json differs from/);
+    // A checkout with CRLF line ends (core.autocrlf on Windows): the same commit.
+    writeFiles(dir, { 'a.json': '{"a":"fails"}\r\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
+  });
+
+  it('paths are read as the tree names them (./, a folder), a link in the commit is refused, a file outside it is not in its tree', () => {
+    const { dir, commit } = clone({ '.github/k.pem': 'k', 'x/y.json': '{}' });
+    expect(checkoutDiffers(dir, commit, new Map([['./.github/k.pem', null]]))).toBeNull();
+    expect(checkoutDiffers(dir, commit, new Map([['gone.json', null]]))).toMatch(/^gone\.json is not in [0-9a-f]{12}'s tree/);
+    const other = clone({ 'target.json': '{}' });
+    symlinkSync('target.json', path.join(other.dir, 'l.json'));
+    git(other.dir, 'add', '-A');
+    git(other.dir, 'commit', '-qm', 'link');
+    expect(checkoutDiffers(other.dir, git(other.dir, 'rev-parse', 'HEAD'), new Map([['l.json', null]]))).toMatch(
+      /^l\.json is a symbolic link in [0-9a-f]{12}/,
+    );
+    expect(checkoutDiffers(dir, 'f'.repeat(40), new Map())).toMatch(/^the checkout is at [0-9a-f]{12}, not at ffffffffffff/);
+  });
+});
