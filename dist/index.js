@@ -12862,12 +12862,25 @@ function checkoutDiffers(dir, commit, files) {
         catch {
             return `${file} cannot be read again to compare it with ${short}'s`;
         }
-        if (judged !== null && (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') !== judged)
+        const sha256 = (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex');
+        if (judged !== null && sha256 !== judged)
             return `${file} changed while the gate ran: the bytes judged are not on disk now`;
-        if (blobId(bytes, entry.id.length) !== entry.id && blobId(lfOf(bytes), entry.id.length) !== entry.id)
+        if (blobId(bytes, entry.id.length) === entry.id || blobId(lfOf(bytes), entry.id.length) === entry.id)
+            continue;
+        // A Git LFS pointer pins its file's bytes by their sha256 and size: the commit holds those bytes.
+        if (lfsPointerOf(dir, entry.id) !== `${sha256} ${bytes.length}`)
             return `${file} differs from ${short}'s in the checkout`;
     }
     return null;
+}
+/** The `sha256 size` a Git LFS pointer blob names, or null when the blob is not one (read with git, small blobs only). */
+function lfsPointerOf(dir, id) {
+    const size = git(dir, ['cat-file', '-s', id]);
+    if (size.status !== 0 || Number(size.stdout.trim()) > 1024)
+        return null;
+    const text = git(dir, ['cat-file', 'blob', id]);
+    const m = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n$/.exec(text.stdout);
+    return text.status === 0 && m ? `${m[1]} ${m[2]}` : null;
 }
 /** The bytes with each CRLF as LF (a checkout's line-ending conversion, undone). */
 function lfOf(bytes) {

@@ -61,6 +61,16 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
     expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
   });
 
+  it('a Git LFS pointer in the commit holds the bytes whose sha256 and size it names, and no others', () => {
+    const content = '{"a":"large export"}\n';
+    const oid = createHash('sha256').update(content).digest('hex');
+    const { dir, commit } = clone({ 'a.json': `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${content.length}\n` });
+    writeFiles(dir, { 'a.json': content });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
+    writeFiles(dir, { 'a.json': '{"a":"other bytes"}\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toMatch(/^a\.json differs from/);
+  });
+
   it('paths are read as the tree names them (./, a folder), a link in the commit is refused, a file outside it is not in its tree', () => {
     const { dir, commit } = clone({ '.github/k.pem': 'k', 'x/y.json': '{}' });
     expect(checkoutDiffers(dir, commit, new Map([['./.github/k.pem', null]]))).toBeNull();

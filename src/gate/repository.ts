@@ -257,12 +257,22 @@ export function checkoutDiffers(dir: string, commit: string, files: ReadonlyMap<
     } catch {
       return `${file} cannot be read again to compare it with ${short}'s`;
     }
-    if (judged !== null && createHash('sha256').update(bytes).digest('hex') !== judged)
-      return `${file} changed while the gate ran: the bytes judged are not on disk now`;
-    if (blobId(bytes, entry.id.length) !== entry.id && blobId(lfOf(bytes), entry.id.length) !== entry.id)
-      return `${file} differs from ${short}'s in the checkout`;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (judged !== null && sha256 !== judged) return `${file} changed while the gate ran: the bytes judged are not on disk now`;
+    if (blobId(bytes, entry.id.length) === entry.id || blobId(lfOf(bytes), entry.id.length) === entry.id) continue;
+    // A Git LFS pointer pins its file's bytes by their sha256 and size: the commit holds those bytes.
+    if (lfsPointerOf(dir, entry.id) !== `${sha256} ${bytes.length}`) return `${file} differs from ${short}'s in the checkout`;
   }
   return null;
+}
+
+/** The `sha256 size` a Git LFS pointer blob names, or null when the blob is not one (read with git, small blobs only). */
+function lfsPointerOf(dir: string, id: string): string | null {
+  const size = git(dir, ['cat-file', '-s', id]);
+  if (size.status !== 0 || Number(size.stdout.trim()) > 1024) return null;
+  const text = git(dir, ['cat-file', 'blob', id]);
+  const m = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n$/.exec(text.stdout);
+  return text.status === 0 && m ? `${m[1]} ${m[2]}` : null;
 }
 
 /** The bytes with each CRLF as LF (a checkout's line-ending conversion, undone). */
