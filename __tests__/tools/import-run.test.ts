@@ -821,6 +821,63 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
     expect(far.code, far.stderr).toBe(0);
   });
 
+  it('a rule that takes no call while calls it nearly names went unmapped is a mistake of the mapping, located at the rule: letter case, a glob behind a qualifier, a server the spans do not carry (a red team: each left every create asserting nothing, and the gate passed)', async () => {
+    const created = spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web', title: 'x' }),
+      ...result({ url: 'https://github.com/acme/web/issues/3' }),
+    });
+    const rule = '  - tool: create_issue\n';
+    const row = MAP.split('\n').indexOf('  - tool: create_issue') + 1;
+    for (const [edit, says] of [
+      [
+        '  - tool: Create_Issue\n',
+        /no call is named Create_Issue, but 1 call\(s\) named create_issue are not in the mapping \(the tool differs in letter case only\)/,
+      ],
+      [
+        '  - tool: "github.create_*"\n',
+        /no call is named github\.create_\*, but 1 call\(s\) named create_issue are not in the mapping \(the calls name the tool without github\.\)/,
+      ],
+      // docs/producers.md's example names the server; spans carry none.
+      [
+        `${rule}    server: github\n`,
+        /no call is named create_issue on server github, but 1 call\(s\) named create_issue with no server are not in the mapping \(the calls name no server: this source does not; leave server: out\)/,
+      ],
+    ] as const) {
+      const map = MAP.replace(rule, edit);
+      expect(map).not.toBe(MAP);
+      const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': created, 'map.yml': map }, ['--map', 'map.yml']);
+      expectImport(r, { refuses: says, code: 2 });
+      expect(r.stderr).toMatch(new RegExp(`map\\.yml:${row}:\\d+: tools\\[\\d+\\]`));
+    }
+  });
+
+  it('a mapping that names tools the run did not call stays fine: no call near a rule, a near call another rule took, a glob that matches', async () => {
+    const created = spanLine('create_issue', {
+      ...args({ owner: 'acme', repo: 'web', title: 'x' }),
+      ...result({ url: 'https://github.com/acme/web/issues/3' }),
+    });
+    const read = spanLine('get_issue', args({ owner: 'acme', repo: 'web', issue_number: 3 }));
+    // The example maps sixteen tools; a run that only read calls none of them.
+    const quiet = await runImporter('import-run', 'otlp-json', { 'in.jsonl': read, 'map.yml': MAP }, ['--map', 'map.yml']);
+    expectImport(quiet, {
+      writes: (l) => expect(decisionsOf(l)[0].response.side_effect_asserted).toBe(false),
+      says: /1 not in the mapping/,
+    });
+    // A rule in another case beside the exact one: the exact one takes the calls, nothing went unmapped.
+    const both = MAP.replace(
+      '  - tool: create_issue\n',
+      '  - tool: CREATE_ISSUE\n    class: github_issue\n    verb: create\n    target: {owner: {arg: owner}, repo: {arg: repo}, number: {result: url, url-part: number}}\n  - tool: create_issue\n',
+    );
+    expect(both).not.toBe(MAP);
+    const taken = await runImporter('import-run', 'otlp-json', { 'in.jsonl': created + read, 'map.yml': both }, ['--map', 'map.yml']);
+    expectImport(taken, {
+      writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'web', number: 3 }]),
+    });
+    const glob = MAP.replace('  - tool: create_issue\n', '  - tool: "create_*"\n');
+    const globbed = await runImporter('import-run', 'otlp-json', { 'in.jsonl': created, 'map.yml': glob }, ['--map', 'map.yml']);
+    expectImport(globbed, { writes: (l) => expect(subjectOf(decisionsOf(l)[0])?.[0]).toBe('github_issue') });
+  });
+
   it('the fixtures: spans out of order and a retried batch, Copilot CLI’s own lines, Claude Code’s events; verified against the day’s deliveries', async () => {
     const dir = tempDir();
     cpSync(path.join(FX, 'otlp'), dir, { recursive: true });
@@ -1457,6 +1514,59 @@ describe('import-run mcp-jsonrpc: gh-aw’s MCP gateway log (v1 and v2 lines), t
     const map = MAP.replace('  - tool: merge_pull_request\n', '  - tool: merge_pull_request\n    server: github\n');
     const r = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': text, 'map.yml': map }, ['--map', 'map.yml']);
     expectImport(r, expected);
+  });
+
+  it('a rule naming a server no call carries, while calls of its tool on another server went unmapped, is a mistake of the mapping (a red team: server: githb); a server some call carries, or calls another rule took, are fine', async () => {
+    const onServer = (server: string) => MAP.replace('  - tool: create_issue\n', `  - tool: create_issue\n    server: ${server}\n`);
+    const log = readFileSync(path.join(FX, 'mcp/rpc-messages.jsonl'), 'utf8');
+    const typo = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': log, 'map.yml': onServer('githb') }, ['--map', 'map.yml']);
+    expectImport(typo, {
+      refuses:
+        /map\.yml:\d+:\d+: tools\[\d+\] \(create_issue\): no call is named create_issue on server githb, but 1 call\(s\) named create_issue on server github are not in the mapping \(no call carries server githb\)/,
+      code: 2,
+    });
+    const right = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': log, 'map.yml': onServer('github') }, ['--map', 'map.yml']);
+    expectImport(right, {
+      writes: (l) => expect(subjectOf(decisionsOf(l)[0])?.[0]).toBe('github_issue'),
+      says: /2 asserting with a subject/,
+    });
+    // Another server's create_issue beside a github read: the rule's server is one the run used, and not for this tool.
+    const other =
+      rpc({
+        event: 'rpc_request',
+        server_id: 'linear',
+        payload: { id: 1, method: 'tools/call', params: { name: 'create_issue', arguments: { title: 't' } } },
+      }) +
+      rpc({ event: 'rpc_response', server_id: 'linear', payload: { id: 1, result: { content: [] } } }) +
+      rpc({
+        event: 'rpc_request',
+        payload: {
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'issue_read', arguments: { owner: 'acme', repo: 'web', issue_number: 1 } },
+        },
+      }) +
+      rpc({ event: 'rpc_response', payload: { id: 2, result: { content: [] } } });
+    const used = await runImporter('import-run', 'mcp-jsonrpc', { 'in.jsonl': other, 'map.yml': onServer('github') }, ['--map', 'map.yml']);
+    expectImport(used, {
+      writes: (l) => expect(decisionsOf(l).map((d) => d.response.side_effect_asserted)).toEqual([false, false]),
+      says: /2 not in the mapping/,
+    });
+    // A rule per server: github's takes the calls, gitea's (unused today) names a server no call carries, and nothing went unmapped.
+    const shared = onServer('github').replace(
+      '  - tool: create_issue\n',
+      '  - tool: create_issue\n    server: gitea\n    class: github_issue\n    verb: create\n    target: {owner: {arg: owner}, repo: {arg: repo}, number: {result: url, url-part: number}}\n  - tool: create_issue\n',
+    );
+    expect(shared).toMatch(/server: gitea[\s\S]*server: github/);
+    const both = await runImporter(
+      'import-run',
+      'mcp-jsonrpc',
+      { 'in.jsonl': createIssue(1, 'x') + issueAnswer(1, 4), 'map.yml': shared },
+      ['--map', 'map.yml'],
+    );
+    expectImport(both, {
+      writes: (l) => expect(subjectOf(decisionsOf(l)[0])).toEqual(['github_issue', 'create', { owner: 'acme', repo: 'web', number: 4 }]),
+    });
   });
 });
 

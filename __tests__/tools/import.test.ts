@@ -387,6 +387,55 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(records.join('\n')).not.toMatch(/deploy-agent|alice/);
   });
 
+  it('--owner, --repo or --actor a near miss of what the export names (a red team: --owner acme for acme-corp, payment-api for payments-api) is a usage error naming it: nothing written, no coverage statement', async () => {
+    const dir = writeFiles(tempDir(), { 'e.json': readFileSync(path.join(FX, 'github/audit-log-rest-page.json'), 'utf8') });
+    const window = ['--since', '2026-01-01T00:00:00Z', '--until', '2026-01-02T00:00:00Z', '--now', '2026-01-03T00:00:00Z'];
+    for (const [args, says] of [
+      [
+        ['--actor', 'deploy-agent[bot]', '--owner', 'acme', ...window],
+        '--owner: no entry that maps to a record has acme, and 2 were in another organisation: acme-corp (2); did you mean --owner acme-corp (for acme)?',
+      ],
+      [
+        ['--actor', 'deploy-agent[bot]', '--repo', 'acme-corp/payment-api'],
+        '--repo: no entry that maps to a record has acme-corp/payment-api, and 2 were in another repository: acme-corp/billing-worker (1), acme-corp/payments-api (1); did you mean --repo acme-corp/payments-api (for acme-corp/payment-api)?',
+      ],
+      // One repository kept, the other given a letter off: its entries are dropped all the same.
+      [
+        ['--actor', 'deploy-agent[bot]', '--repo', 'acme-corp/payments-api', '--repo', 'acme-corp/biling-worker', ...window],
+        'did you mean --repo acme-corp/billing-worker (for acme-corp/biling-worker)?',
+      ],
+      [['--actor', 'deploy-agent', '--owner', 'acme-corp', ...window], 'did you mean --actor deploy-agent[bot] (for deploy-agent)?'],
+    ] as const) {
+      const r = await cli(['import', 'github-audit-log', ...args, '--output', 'o.ndjson', 'e.json'], dir);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(says);
+      expect(r.stderr).toContain('nothing was written');
+      expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
+    }
+    // A tenant's flag is the same mechanism: an AWS account a digit off.
+    const trail = '123456789012_CloudTrail_us-east-1_20261201T1020Z_Ab3dE5fG7hI9jK1l.json.gz';
+    writeFileSync(path.join(dir, 'trail.json.gz'), readFileSync(path.join(ROOT, 'fixtures/providers/aws', trail)));
+    const account = await cli(['import', 'aws-cloudtrail', '--account', '123456789013', '--output', 'o.ndjson', 'trail.json.gz'], dir);
+    expect(account.code, account.stderr).toBe(2);
+    expect(account.stderr).toContain('did you mean --account 123456789012 (for 123456789013)?');
+    expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
+    // The right owner: the statement and the agent's two keys.
+    const right = await cli(
+      ['import', 'github-audit-log', '--actor', 'deploy-agent[bot]', '--owner', 'acme-corp', ...window, '--output', 'o.ndjson', 'e.json'],
+      dir,
+    );
+    expect(right.code, right.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n')).toHaveLength(3);
+    // An organisation nothing near: another organisation's export, a quiet night for this one (said, not refused).
+    const other = await cli(
+      ['import', 'github-audit-log', '--actor', 'deploy-agent[bot]', '--owner', 'globex', '--output', 'g.ndjson', 'e.json'],
+      dir,
+    );
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toContain('no entry that maps to a record was kept: 2 in another organisation: acme-corp (2)');
+    expect(existsSync(path.join(dir, 'g.ndjson'))).toBe(false);
+  });
+
   it('scope flags are checked: a bad time, an empty window, --repo for Slack are usage errors', async () => {
     const dir = writeFiles(tempDir(), { 'e.json': '[]' });
     for (const args of [

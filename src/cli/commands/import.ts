@@ -346,7 +346,7 @@ export const importExports: Command = {
       caseless: places.kind === 'github',
       repos: repos ? new Set(repos.map(asciiLower)) : null,
       owner: owner === null ? null : asciiLower(owner),
-      place: places.kind === 'tenant' ? tenantPlace(places.word) : ORGANISATION,
+      place: places.kind === 'tenant' ? tenantPlace(places.word, places.flag) : ORGANISATION,
       since,
       until,
     };
@@ -379,9 +379,9 @@ export const importExports: Command = {
         `${findingLines(tool, result.reason.findings)}${say(tool, `${result.reason.summary}${chain}`)}`,
       );
     const done = result.value;
-    // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
-    if (done.actors?.typo) throw new UsageError('value', `--actor: ${done.actors.text}; nothing was written`);
-    const actorNote = done.actors ? `; ${done.actors.text}` : '';
+    // An --actor, --repo or --owner a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
+    if (done.scope?.typo) throw new UsageError('value', `${done.scope.text}; nothing was written`);
+    const scopeNote = done.scope ? `; ${done.scope.text}` : '';
     // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
     // one, the statement alone is written: for that window and scope the provider logged nothing.
     if (done.records === 0 && done.statements === 0)
@@ -390,7 +390,7 @@ export const importExports: Command = {
         stdout: '',
         stderr: say(
           tool,
-          `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`,
+          `${done.summary}${scopeNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`,
         ),
       };
     try {
@@ -406,7 +406,7 @@ export const importExports: Command = {
     return {
       code: EXIT.pass,
       stdout: '',
-      stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
+      stderr: say(tool, `${done.summary}${covered}${scopeNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
     };
   },
 };

@@ -15,7 +15,7 @@ import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
 import { eventLines, type ProducerCall, type RunSource } from './call.js';
 import { type LineRead, type RunContext, type RunKind, runImporter } from './kinds.js';
-import { misspeltTools, UNMAPPED } from './tool-mapping.js';
+import { mistakenRules, UNMAPPED } from './tool-mapping.js';
 
 export interface RunImportSettings {
   readonly kind: RunKind;
@@ -144,12 +144,17 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     take(reader.end(), null);
     for (const f of read.findings) errors.push(f);
   });
-  // A rule misspelling a tool the calls name: a problem of the mapping, never a count.
+  // A rule that takes no call while calls it nearly names went unmapped: a problem of the mapping, never a count.
   const mapping = s.context.mapping;
   if (mapping) {
-    const unmapped = new Map<string, number>();
-    for (const p of placed) if (p.count === UNMAPPED) unmapped.set(p.call.tool, (unmapped.get(p.call.tool) ?? 0) + 1);
-    for (const m of misspeltTools(mapping, new Set(placed.map((p) => p.call.tool)), unmapped))
+    const called = new Map<string, { tool: string; server: string | null; unmapped: number }>();
+    for (const p of placed) {
+      const key = JSON.stringify([p.call.tool, p.call.server]);
+      const c = called.get(key) ?? { tool: p.call.tool, server: p.call.server, unmapped: 0 };
+      if (p.count === UNMAPPED) c.unmapped++;
+      called.set(key, c);
+    }
+    for (const m of mistakenRules(mapping, [...called.values()]))
       mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, finding('invalid_artifact', m.at, m.message));
   }
   if (kind.order === 'time')

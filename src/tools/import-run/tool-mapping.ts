@@ -8,7 +8,7 @@
 
 import { jcs } from '../../core/binding.js';
 import { classRow } from '../../core/classes.js';
-import { globMatches } from '../../core/glob.js';
+import { compileGlob, globMatches } from '../../core/glob.js';
 import { isObject, type JsonObject, memberAt } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
@@ -181,8 +181,9 @@ const CAPTURE_HINT: Readonly<Record<ToolUse['source'], string>> = {
   mcp: 'the gateway logged the request without its arguments',
 };
 
-const matches = (rule: ToolRule, use: ToolUse): boolean =>
-  globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
+/** Whether a rule takes a call of this tool on this server (its guard aside): the tool's name exactly (or its glob), and its server when the rule names one. */
+const matches = (rule: ToolRule, name: string, server: string | null): boolean =>
+  globMatches(rule.tool, name) && (rule.server === null || rule.server === server);
 
 /**
  * Whether the guard holds: `yes` when the argument is text whose words (as a shell splits them)
@@ -271,7 +272,7 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   let found: ToolRule | undefined;
   let guard: 'yes' | 'loose' | 'no' = 'no';
   for (const r of mapping.rules) {
-    guard = matches(r, use) ? guarded(r, args) : 'no';
+    guard = matches(r, use.name, use.server) ? guarded(r, args) : 'no';
     if (guard !== 'no') {
       found = r;
       break;
@@ -289,7 +290,7 @@ export function mapUse(use: ToolUse, mapping: ToolMapping, line: number): Mapped
   // Guards on arguments the call does not give as text (none carried, or every guard's argument
   // absent: a manifest given instead of a resource type): the mapping names the tool, the call cannot
   // say which rule, nor that it is none of them (a red team: kubectl_create with a manifest asserted nothing).
-  const guardedRules = found ? [] : mapping.rules.filter((r) => matches(r, use) && r.when !== null);
+  const guardedRules = found ? [] : mapping.rules.filter((r) => matches(r, use.name, use.server) && r.when !== null);
   const unreadable =
     guardedRules.length > 0 &&
     guardedRules.every((r) => args === null || (r.when !== null && typeof memberAt(args, r.when.path) !== 'string'));
@@ -393,33 +394,88 @@ function swapped(a: string, b: string): boolean {
   return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
+/** One slip of the fingers between two names, letter case aside: one edit, or two neighbours swapped. */
+const slip = (a: string, b: string): boolean => {
+  const [x, y] = [asciiLower(a), asciiLower(b)];
+  return editDistance(x, y) <= 1 || swapped(x, y);
+};
+
 /** What an import counted as not in the mapping: the names no rule took. */
 export const UNMAPPED = 'not in the mapping (asserting nothing)';
 
+/** One tool on one server as an import's calls name it, and how many of those calls no rule took. */
+export interface CalledTool {
+  readonly tool: string;
+  readonly server: string | null;
+  readonly unmapped: number;
+}
+
+/** A qualifier before a tool's own name (`github.`, `mcp__github__`, `github/`, `github:`): what a glob naming the server in the tool's name begins with. */
+const QUALIFIER = /^[^*]*(?:\.|__|\/|:)/;
+
 /**
- * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
- * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
- * passed with a count (a red team). One edit or one swap of neighbours at most, so the mapping's names for other servers'
- * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
- * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
+ * How a rule's tool nearly names a call's: null when it names it, undefined when it is another tool;
+ * else the difference: letter case only (`Create_Issue`), one letter off (`create_isue`,
+ * `craete_issue`: a name, never a glob), or the tool's own name behind a qualifier the calls do not
+ * write (`github.create_*` for `create_issue`).
  */
-export function misspeltTools(
-  mapping: ToolMapping,
-  seen: ReadonlySet<string>,
-  unmapped: ReadonlyMap<string, number>,
-): { readonly at: Location; readonly message: string }[] {
+function nearTool(rule: ToolRule, tool: string): string | null | undefined {
+  if (globMatches(rule.tool, tool)) return null;
+  const text = rule.tool.pieces.join('*');
+  const lower = asciiLower(tool);
+  if (globMatches(compileGlob(asciiLower(text)), lower)) return 'the tool differs in letter case only';
+  if (rule.tool.pieces.length === 1 && slip(text, tool)) return 'a misspelt tool name';
+  const bare = asciiLower(text).replace(QUALIFIER, '');
+  if (bare !== asciiLower(text) && bare !== '' && globMatches(compileGlob(bare), lower))
+    return `the calls name the tool without ${quote(text.slice(0, text.length - bare.length), 80)}`;
+  return undefined;
+}
+
+/**
+ * How a rule's server nearly names a call's: null when it is the call's (or the rule names none),
+ * undefined when it is another server some call carries; else the difference. A server no call
+ * carries names no call at all: a misspelling (`githb`), the docs' `server: github` on a source that
+ * names no server (spans), a name the gateway does not give its server. Calls of the rule's tool on
+ * another server then went unmapped because of it (a run that called only another server's tool of
+ * that name and never the rule's server is refused too: which one the rule meant cannot be told).
+ */
+function nearServer(rule: ToolRule, server: string | null, carried: ReadonlySet<string | null>): string | null | undefined {
+  if (rule.server === null || rule.server === server) return null;
+  if (carried.has(rule.server)) return undefined;
+  return server === null
+    ? 'the calls name no server: this source does not; leave server: out'
+    : `no call carries server ${quote(rule.server, 80)}`;
+}
+
+/**
+ * Rules that take no call while calls they nearly name went unmapped: a mistake of the mapping,
+ * never a count. A rule matching nothing leaves every write of the tool it meant asserting nothing,
+ * and the import passed with a count (red teams: `create_isue`, `Create_Issue`, `server: githb`,
+ * the docs' `server: github` on spans that carry none, `github.create_*` for `create_issue`). A
+ * rule whose tool no call names, with no call near it, is a tool the run did not use: fine (a
+ * mapping covering many tools is shared by runs that call a few); so is a rule near calls another
+ * rule took, and one naming a server some call carries (its tool is one the run did not call there).
+ * @param called every tool and server the calls name, with how many of them no rule took
+ */
+export function mistakenRules(mapping: ToolMapping, called: readonly CalledTool[]): { readonly at: Location; readonly message: string }[] {
+  const carried = new Set(called.map((c) => c.server));
   const out: { at: Location; message: string }[] = [];
   for (const r of mapping.rules) {
-    const [name, ...rest] = r.tool.pieces;
-    if (name === undefined || rest.length > 0 || seen.has(name)) continue;
-    for (const [tool, n] of unmapped)
-      if (editDistance(name, tool) <= 1 || swapped(name, tool)) {
-        out.push({
-          at: r.at,
-          message: `${r.name}: no call is named ${quote(name, 80)}, but ${n} call(s) named ${quote(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,
-        });
-        break;
-      }
+    if (called.some((c) => matches(r, c.tool, c.server))) continue;
+    for (const c of called) {
+      if (c.unmapped === 0) continue;
+      const tool = nearTool(r, c.tool);
+      const server = nearServer(r, c.server, carried);
+      if (tool === undefined || server === undefined) continue;
+      const named = `named ${quote(r.tool.pieces.join('*'), 80)}${r.server === null ? '' : ` on server ${quote(r.server, 80)}`}`;
+      const calls = `named ${quote(c.tool, 80)}${r.server === null ? '' : c.server === null ? ' with no server' : ` on server ${quote(c.server, 80)}`}`;
+      const why = [tool, server].filter((w) => w !== null).join('; ');
+      out.push({
+        at: r.at,
+        message: `${r.name}: no call is ${named}, but ${c.unmapped} call(s) ${calls} are not in the mapping (${why}): a rule that matches no call leaves their writes asserting nothing (name the tool${r.server === null ? '' : ' and its server'} exactly as the calls do)`,
+      });
+      break;
+    }
   }
   return out;
 }

@@ -12,7 +12,6 @@ import type { JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import { COVERAGE_SCHEMA } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
-import { asciiLower, cmp, editDistance } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { EXPORT_KINDS, EXPORT_SHAPES, exportKindOf } from '../../read/provider-exports.js';
 import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
@@ -21,7 +20,7 @@ import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
 import { type ImportKind, type ImportOptions, importer } from './kinds.js';
 import { idText, type Mapper, makeRecord } from './mapping.js';
-import { outOfScope, type ScopeFilter, UNTIMED } from './scope.js';
+import { outOfScope, type ScopeFilter, type ScopeNote, ScopeTally, UNTIMED } from './scope.js';
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
@@ -94,8 +93,8 @@ export interface Imported {
   readonly records: number;
   /** Coverage statements written first (one per provider; with both window bounds only). */
   readonly statements: number;
-  /** When --actor dropped every entry that mapped to a record: who they were by, and whether a given actor is a near miss of one (a typo). */
-  readonly actors: { readonly text: string; readonly typo: boolean } | null;
+  /** What the scope's flags dropped, when a given value is a near miss of what the entries named (a typo), or when they dropped every entry that mapped to a record. */
+  readonly scope: ScopeNote | null;
   readonly entries: number;
   readonly summary: string;
 }
@@ -104,31 +103,6 @@ export interface Imported {
 export interface ImportFailure {
   readonly findings: readonly Finding[];
   readonly summary: string;
-}
-
-/**
- * --actor dropped every entry that would have been a record: who they were by (the five most
- * frequent), and a given actor that is a near miss of one (`deploy-agent` for `deploy-agent[bot]`,
- * a letter off): then a typo, never a quiet night.
- */
-function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Imported['actors'] {
-  if (!scope.actors || seen.size === 0) return null;
-  const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
-  const fold = (x: string) => (scope.caseless ? asciiLower(x) : x);
-  let near: { given: string; seen: string } | null = null;
-  for (const given of scope.actors)
-    for (const [name] of names) {
-      const folded = fold(name);
-      if (folded.replace(/\[bot\]$/, '') === given || editDistance(given, folded) <= 2) near ??= { given, seen: name };
-    }
-  const listed = names
-    .slice(0, 5)
-    .map(([n, k]) => `${n} (${k})`)
-    .join(', ');
-  return {
-    text: `every entry that maps to a record was by another actor: ${listed}${names.length > 5 ? ', …' : ''}${near ? `; did you mean --actor ${near.seen} (for ${near.given})?` : ''}`,
-    typo: near !== null,
-  };
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
@@ -156,8 +130,8 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   };
   let entries = 0;
   let merged = 0;
-  /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
-  const othersSeen = new Map<string, number>();
+  /** What the scope dropped of the entries that map to records (what names a near miss of a value given). */
+  const tally = new ScopeTally(s.scope);
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const vouched = s.vouch ? s.vouch(input) : null;
@@ -223,7 +197,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         continue;
       }
       completed.add(m.recordId);
-      const out = outOfScope(s.scope, m.scope);
+      const out = tally.judge(m.scope);
       // An entry of the scope that cannot be placed in time may be inside the window: a statement
       // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
       if (out === UNTIMED && s.coverage) {
@@ -244,7 +218,6 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       }
       if (out !== null) {
         skip(out);
-        if (out === 'by another actor') for (const a of m.scope.actors.slice(0, 1)) othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
         continue;
       }
       // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
@@ -303,7 +276,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
   const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
-  const actors = byId.size === 0 ? actorHint(s.scope, othersSeen) : null;
+  const scope = tally.note(byId.size === 0);
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
   const perProvider = new Map<string, number>();
@@ -319,7 +292,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       statements: statements.length,
       entries,
       summary,
-      actors,
+      scope,
     },
   };
 }

@@ -6,7 +6,7 @@
  * outside are skipped and counted by reason; nothing about the actor is written into a record.
  */
 import type { Result } from '../../core/result.js';
-import { asciiLower } from '../../core/text.js';
+import { asciiLower, cmp, editDistance } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseDay, parseRfc3339 } from '../../core/time.js';
 
 /** What an entry says about who, where and when (each mapper reads its provider's fields). */
@@ -38,6 +38,8 @@ export interface ScopeFilter {
 
 /** Where an entry is, for `--owner` (or a tenant's flag): the place an entry names, and the skip reasons' words. */
 export interface Place {
+  /** The flag that names it (`--owner`, `--account`, …). */
+  readonly flag: string;
   /** The entry's organisation or tenant, or null when it names none. */
   of(s: EntryScope): string | null;
   /** The skip reason of an entry that names none, and of one that names another. */
@@ -47,13 +49,15 @@ export interface Place {
 
 /** GitHub's places: an entry's organisation is its repository's owner. */
 export const ORGANISATION: Place = {
+  flag: '--owner',
   of: (s) => (s.repo === null ? null : s.repo.slice(0, s.repo.indexOf('/'))),
   missing: 'without a repository',
   other: 'in another organisation',
 };
 
-/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`. */
-export const tenantPlace = (word: string): Place => ({
+/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`, given by `--flag`. */
+export const tenantPlace = (word: string, flag: string): Place => ({
+  flag: `--${flag}`,
   of: (s) => s.tenant ?? null,
   missing: `without its ${word}`,
   other: `in another ${word}`,
@@ -62,15 +66,27 @@ export const tenantPlace = (word: string): Place => ({
 /** The skip reason of an entry otherwise in scope that has no time while a window is set. */
 export const UNTIMED = 'without a time (a window is set)';
 
-/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
-export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
-  if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
-  if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
-    return s.repo === null ? 'without a repository' : 'in another repository';
+/** A filter of the scope a value of an entry met: the flag, the given value the entry had (folded as compared), or the value it named instead. */
+type Met = (flag: string, given: string | null, named: string | null) => void;
+
+/** Why an entry is out of scope (the skip reason), or null when it is in scope; `met` hears what each filter the entry reached compared. */
+export function outOfScope(f: ScopeFilter, s: EntryScope, met: Met = () => {}): string | null {
+  if (f.actors) {
+    const had = s.actors.map((a) => (f.caseless ? asciiLower(a) : a)).find((a) => f.actors?.has(a));
+    met('--actor', had ?? null, had === undefined ? (s.actors[0] ?? null) : null);
+    if (had === undefined) return 'by another actor';
+  }
+  if (f.repos) {
+    const had = s.repo !== null && f.repos.has(asciiLower(s.repo));
+    met('--repo', had ? asciiLower(s.repo ?? '') : null, had ? null : s.repo);
+    if (!had) return s.repo === null ? 'without a repository' : 'in another repository';
+  }
   if (f.owner !== null) {
     const place = f.place.of(s);
+    const had = place !== null && asciiLower(place) === f.owner;
+    met(f.place.flag, had ? f.owner : null, had ? null : place);
     if (place === null) return f.place.missing;
-    if (asciiLower(place) !== f.owner) return f.place.other;
+    if (!had) return f.place.other;
   }
   if (f.since !== null || f.until !== null) {
     if (s.time === null) return UNTIMED;
@@ -78,6 +94,82 @@ export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
       return 'outside the window';
   }
   return null;
+}
+
+/**
+ * Whether a given scope value is a near miss of one an entry named (both folded as compared): the
+ * same but for GitHub's `[bot]` (`deploy-agent`), what one adds to the other after a separator
+ * (`acme` for `acme-corp`), or two letters off (`payment-api` for `payments-api`).
+ */
+function nearMiss(given: string, named: string): boolean {
+  const [short, long] = given.length <= named.length ? [given, named] : [named, given];
+  return long.startsWith(short) && /^[-_.[]/.test(long.slice(short.length)) ? short !== '' : editDistance(given, named) <= 2;
+}
+
+/** A scope's flag that dropped entries: what a user reads about it. */
+export interface ScopeNote {
+  /** The words, naming who or where the dropped entries were (the five most frequent). */
+  readonly text: string;
+  /** A given value no entry had, a near miss of one the dropped entries named: a typo, never a quiet night. */
+  readonly typo: boolean;
+}
+
+/**
+ * What the scope's filters met across an import's entries that map to records: for each flag, the
+ * given values some entry had and the values it dropped (with counts). A given value no entry had
+ * while entries named a near miss of it dropped them all, night after night, as if each night were
+ * quiet (red teams: `--actor deploy-agent` for `deploy-agent[bot]`, `--owner acme` for
+ * `acme-corp`, `--repo acme-corp/payment-api` for `payments-api`): a typo.
+ */
+export class ScopeTally {
+  private readonly had = new Map<string, Set<string>>();
+  private readonly dropped = new Map<string, Map<string, number>>();
+
+  constructor(private readonly f: ScopeFilter) {}
+
+  /** outOfScope, tallying what each filter met. */
+  judge(s: EntryScope): string | null {
+    return outOfScope(this.f, s, (flag, given, named) => {
+      if (given !== null) this.had.set(flag, (this.had.get(flag) ?? new Set()).add(given));
+      if (named === null) return;
+      const counts = this.dropped.get(flag) ?? new Map<string, number>();
+      this.dropped.set(flag, counts.set(named, (counts.get(named) ?? 0) + 1));
+    });
+  }
+
+  /**
+   * The first typo (a given value no entry had, near one the dropped entries named), or, when
+   * `nothingKept`, who or where the dropped entries were; null when there is nothing to say.
+   */
+  note(nothingKept: boolean): ScopeNote | null {
+    const { f } = this;
+    const flags: [string, readonly string[], string, (x: string) => string][] = [
+      ['--actor', f.actors ? [...f.actors] : [], 'by another actor', (x) => (f.caseless ? asciiLower(x) : x)],
+      ['--repo', f.repos ? [...f.repos] : [], 'in another repository', asciiLower],
+      [f.place.flag, f.owner === null ? [] : [f.owner], f.place.other, asciiLower],
+    ];
+    const said: string[] = [];
+    for (const [flag, given, reason, fold] of flags) {
+      const names = [...(this.dropped.get(flag) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
+      if (names.length === 0) continue;
+      const listed = `${names
+        .slice(0, 5)
+        .map(([n, k]) => `${n} (${k})`)
+        .join(', ')}${names.length > 5 ? ', …' : ''}`;
+      const n = names.reduce((sum, [, k]) => sum + k, 0);
+      for (const g of given) {
+        if (this.had.get(flag)?.has(g)) continue;
+        const near = names.find(([name]) => nearMiss(g, fold(name)));
+        if (near)
+          return {
+            text: `${flag}: no entry that maps to a record has ${g}, and ${n} ${n === 1 ? 'was' : 'were'} ${reason}: ${listed}; did you mean ${flag} ${near[0]} (for ${g})?`,
+            typo: true,
+          };
+      }
+      said.push(`${n} ${reason}: ${listed}`);
+    }
+    return nothingKept && said.length > 0 ? { text: `no entry that maps to a record was kept: ${said.join('; ')}`, typo: false } : null;
+  }
 }
 
 /** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
