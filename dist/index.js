@@ -2575,6 +2575,9 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/text.ts
@@ -2583,9 +2586,6 @@ var core_text = __nccwpck_require__(2020);
 var gate_cache = __nccwpck_require__(2837);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/core/effect.ts
 
 function statusOf(call) {
@@ -12743,26 +12743,40 @@ function isNearMissPolicy(rel) {
     if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower))
         return true;
     // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
-    // `receipt_gate.yml`, `receipt-gates.yml`, `receipt-gate.yml.yml`): it was read by no one, in silence (a red team).
-    const m = /^(\.github\/)?([^/.]+)(\.[^/]+)$/.exec(lower);
-    if (!m?.[2] || !m[3])
+    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`): it was read by
+    // no one, in silence (red teams). Only a name that says "gate": `receipt-date.yml` is another file.
+    const m = /^(\.github\/)?([^/]+)$/.exec(lower);
+    const name = m?.[2];
+    if (name === undefined || !name.includes('gate'))
         return false;
-    const kinds = m[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
-    return kinds.test(m[3]) && (0,core_text/* editDistance */.YC)(m[2], 'receipt-gate') <= 2;
+    const dot = name.indexOf('.');
+    const [stem, ext] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
+    const kinds = m?.[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+    if (kinds.test(ext) && (0,core_text/* editDistance */.YC)(stem, 'receipt-gate') <= 2)
+        return true;
+    const whole = m?.[1]
+        ? ['receipt-gate', 'receipt-gate.yml', 'receipt-gate.yaml', 'receipt-gate.json']
+        : ['receipt-gate', 'receipt-gate.yml', 'receipt-gate.yaml'];
+    return whole.some((w) => (0,core_text/* editDistance */.YC)(name, w) <= 2);
 }
 /** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
 const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
     // The root's entries, and every path below a folder at the root named `.github` in any case.
-    const root = git(cwd, ['ls-tree', '-z', '--name-only', commit, '--', '.']);
+    const root = git(cwd, ['ls-tree', '-z', commit, '--', '.']);
     if (root.status !== 0)
         return {
             ok: false,
             reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
         };
-    const names = root.stdout.split('\0').filter((n) => n !== '');
-    const folders = names.filter((n) => /^\.github$/i.test(n)).map((n) => `./${n}`);
+    // "<mode> <type> <id>\t<name>": a folder at the root is no file there (a `.receipt-gate/` clone of the CLI is not a policy).
+    const listed = root.stdout.split('\0').flatMap((e) => {
+        const tab = e.indexOf('\t');
+        return tab < 0 ? [] : [{ tree: e.slice(0, tab).split(' ')[1] === 'tree', name: e.slice(tab + 1) }];
+    });
+    const names = listed.filter((e) => !e.tree).map((e) => e.name);
+    const folders = listed.filter((e) => e.tree && /^\.github$/i.test(e.name)).map((e) => `./${e.name}`);
     if (folders.length === 0)
         return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
     const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
@@ -12838,10 +12852,12 @@ function checkoutDiffers(dir, commit, files) {
         return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
     if (head !== commit)
         return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
-    // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
-    const tree = git(dir, ['ls-tree', '-r', '-z', commit], TREE_BYTES);
-    if (tree.status !== 0)
-        return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
+    // The commit's whole tree, "<mode> <type> <id>\t<path>" from the top; `dir`'s place in it (a -C subfolder, a
+    // working-directory, a policy above it as ../.github/receipt-gate.yml).
+    const prefix = git(dir, ['rev-parse', '--show-prefix']);
+    const tree = git(dir, ['ls-tree', '-r', '-z', '--full-tree', commit], TREE_BYTES);
+    if (tree.status !== 0 || prefix.status !== 0)
+        return `git cannot list ${short}'s tree (${(tree.stderr || prefix.stderr).trim().split('\n')[0] || `exit ${tree.status}`})`;
     const entries = new Map();
     for (const entry of tree.stdout.split('\0')) {
         const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
@@ -12849,7 +12865,7 @@ function checkoutDiffers(dir, commit, files) {
             entries.set(m[3], { mode: m[1], id: m[2] });
     }
     for (const [file, judged] of files) {
-        const rel = external_node_path_default().posix.normalize(file.split((external_node_path_default()).sep).join('/'));
+        const rel = external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix.stdout.trim(), file.split((external_node_path_default()).sep).join('/')));
         const entry = entries.get(rel);
         if (entry === undefined)
             return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
@@ -12857,7 +12873,7 @@ function checkoutDiffers(dir, commit, files) {
             return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
         let bytes;
         try {
-            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, rel));
+            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, file));
         }
         catch {
             return `${file} cannot be read again to compare it with ${short}'s`;
@@ -16534,6 +16550,7 @@ var toolkit = __nccwpck_require__(7096);
 
 
 
+
 /** The job's part of a cache key: its id and what its gate reads (two gates of one run, or of two workflows, never share an archive). */
 const jobKey = (settings, env) => (0,binding/* sha256Hex */.fg)(JSON.stringify([
     (env['GITHUB_WORKFLOW_REF'] ?? '').replace(/@.*$/, ''),
@@ -16625,9 +16642,13 @@ function verdict(core, settings, ctx, env, report, digest, inputs, reportText) {
                 : DEFAULT_POLICY_URI,
         inputs: prefixed(inputs, settings.prefix),
         version: VERSION,
-        checkoutDiffers: checkoutDiffers(ctx.workspace, settings.vsa.commit, new Map([
-            ...[...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)), ...settings.vsa.trustFiles].map((p) => [p, null]),
-            ...prefixed(inputs, settings.prefix),
+        // Asked where the gate read (the working-directory: a clone that actions/checkout put at a `path:` too), paths relative to it.
+        checkoutDiffers: checkoutDiffers(settings.gate.cwd, settings.vsa.commit, new Map([
+            ...[
+                ...policyFilesOnDisk(settings.gate.policy),
+                ...settings.vsa.trustFiles.map((p) => external_node_path_default().relative(settings.gate.cwd, external_node_path_default().join(ctx.workspace, p))),
+            ].map((p) => [p, null]),
+            ...inputs,
         ])),
     };
     // Written with the report it is about, all or none (a verdict that failed left the report: a red team).

@@ -378,6 +378,20 @@ describe('a verdict names the runner’s commit only when the checkout is that c
     refused(await release(ignored, d), ignored, /\.assay\/runs\/made-today\.json is not in [0-9a-f]{12}'s tree/);
   });
 
+  it('a clone at a path below the workspace (actions/checkout with path:, working-directory) gets its verdict (a red team: refused)', async () => {
+    const outer = tempDir();
+    const ws = writeFiles(path.join(outer, 'repo'), runs);
+    const sha = checkout(ws);
+    const r = await runAction({
+      workspace: outer,
+      env: { GITHUB_SHA: sha },
+      event: { name: 'push', payload: {} },
+      inputs: { 'working-directory': 'repo', 'report-file': 'repo-r.json', 'vsa-predicate': 'repo-v.json' },
+    });
+    expect(r.outputs['result'], r.stdout).toBe('pass');
+    expect(JSON.parse(readFileSync(path.join(outer, 'repo-v.json'), 'utf8')).resourceUri).toBe(`git+https://github.com/acme/agents@${sha}`);
+  });
+
   it('the bytes are compared, never git’s word: a file edited under assume-unchanged, a committed link to an ignored file, an edited policy file are refused (a red team)', async () => {
     const flagged = workspace();
     const a = checkout(flagged);

@@ -82,6 +82,10 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     '.github/receipt-gates.yml',
     '.github/receipt-gate.yml.yml',
     '.github/receipt-gate.yml.txt',
+    '.github/receipt-gate.ym',
+    '.github/receipt.gate.yml',
+    'receipt.gate.yml',
+    '.github/receipt-gate',
   ])('a policy at %s, a case variant of a near-miss path, is a configuration error at the ref', async (variant) => {
     const dir = repo();
     const at = commit(dir, { ...RUNS, [variant]: STRICT });
@@ -103,8 +107,15 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
         '.github/release-drafter.yml': 'x: 1\n',
         'receipt-report.json': '{}',
         'receipt-gate.json': '{}',
+        'receipt-page.yml': 'x: 1\n',
+        '.github/receipt-date.json': '{}',
+        '.receipt-gate/README.md': 'the CLI, cloned by a recipe',
       });
       expect((await verify(others)).code).toBe(0);
+      // At a commit too: a folder at the root is no file there.
+      git(others, 'init', '-q');
+      const at = commit(others, {});
+      expect((await verify(others, '--policy-ref', at)).code).toBe(0);
     },
   );
 

@@ -74,6 +74,18 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
   it('paths are read as the tree names them (./, a folder), a link in the commit is refused, a file outside it is not in its tree', () => {
     const { dir, commit } = clone({ '.github/k.pem': 'k', 'x/y.json': '{}' });
     expect(checkoutDiffers(dir, commit, new Map([['./.github/k.pem', null]]))).toBeNull();
+    // From a subfolder (-C, a working-directory): paths relative to it, one above it too; none outside the clone.
+    expect(
+      checkoutDiffers(
+        path.join(dir, 'x'),
+        commit,
+        new Map([
+          ['y.json', null],
+          ['../.github/k.pem', null],
+        ]),
+      ),
+    ).toBeNull();
+    expect(checkoutDiffers(path.join(dir, 'x'), commit, new Map([['../../elsewhere.pem', null]]))).toMatch(/is not in [0-9a-f]{12}'s tree/);
     expect(checkoutDiffers(dir, commit, new Map([['gone.json', null]]))).toMatch(/^gone\.json is not in [0-9a-f]{12}'s tree/);
     const other = clone({ 'target.json': '{}' });
     symlinkSync('target.json', path.join(other.dir, 'l.json'));

@@ -10280,29 +10280,41 @@ caseless = false) {
 
 /** GitHub's places: an entry's organisation is its repository's owner. */
 const ORGANISATION = {
+    flag: '--owner',
     of: (s) => (s.repo === null ? null : s.repo.slice(0, s.repo.indexOf('/'))),
     missing: 'without a repository',
     other: 'in another organisation',
 };
-/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`. */
-const tenantPlace = (word) => ({
+/** A log that is one tenant's (an AWS account, a cluster, an Okta org): the tenant the entry names, called `word`, given by `--flag`. */
+const tenantPlace = (word, flag) => ({
+    flag: `--${flag}`,
     of: (s) => s.tenant ?? null,
     missing: `without its ${word}`,
     other: `in another ${word}`,
 });
 /** The skip reason of an entry otherwise in scope that has no time while a window is set. */
 const UNTIMED = 'without a time (a window is set)';
-/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
-function outOfScope(f, s) {
-    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
-        return 'by another actor';
-    if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
-        return s.repo === null ? 'without a repository' : 'in another repository';
+/** Why an entry is out of scope (the skip reason), or null when it is in scope; `met` hears what each filter the entry reached compared. */
+function outOfScope(f, s, met = () => { }) {
+    if (f.actors) {
+        const had = s.actors.map((a) => (f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)).find((a) => f.actors?.has(a));
+        met('--actor', had ?? null, had === undefined ? (s.actors[0] ?? null) : null);
+        if (had === undefined)
+            return 'by another actor';
+    }
+    if (f.repos) {
+        const had = s.repo !== null && f.repos.has((0,core_text/* asciiLower */.F)(s.repo));
+        met('--repo', had ? (0,core_text/* asciiLower */.F)(s.repo ?? '') : null, had ? null : s.repo);
+        if (!had)
+            return s.repo === null ? 'without a repository' : 'in another repository';
+    }
     if (f.owner !== null) {
         const place = f.place.of(s);
+        const had = place !== null && (0,core_text/* asciiLower */.F)(place) === f.owner;
+        met(f.place.flag, had ? f.owner : null, had ? null : place);
         if (place === null)
             return f.place.missing;
-        if ((0,core_text/* asciiLower */.F)(place) !== f.owner)
+        if (!had)
             return f.place.other;
     }
     if (f.since !== null || f.until !== null) {
@@ -10312,6 +10324,76 @@ function outOfScope(f, s) {
             return 'outside the window';
     }
     return null;
+}
+/**
+ * Whether a given scope value is a near miss of one an entry named (both folded as compared): the
+ * same but for GitHub's `[bot]` (`deploy-agent`), what one adds to the other after a separator
+ * (`acme` for `acme-corp`), or two letters off (`payment-api` for `payments-api`).
+ */
+function nearMiss(given, named) {
+    const [short, long] = given.length <= named.length ? [given, named] : [named, given];
+    return long.startsWith(short) && /^[-_.[]/.test(long.slice(short.length)) ? short !== '' : (0,core_text/* editDistance */.YC)(given, named) <= 2;
+}
+/**
+ * What the scope's filters met across an import's entries that map to records: for each flag, the
+ * given values some entry had and the values it dropped (with counts). A given value no entry had
+ * while entries named a near miss of it dropped them all, night after night, as if each night were
+ * quiet (red teams: `--actor deploy-agent` for `deploy-agent[bot]`, `--owner acme` for
+ * `acme-corp`, `--repo acme-corp/payment-api` for `payments-api`): a typo.
+ */
+class ScopeTally {
+    f;
+    had = new Map();
+    dropped = new Map();
+    constructor(f) {
+        this.f = f;
+    }
+    /** outOfScope, tallying what each filter met. */
+    judge(s) {
+        return outOfScope(this.f, s, (flag, given, named) => {
+            if (given !== null)
+                this.had.set(flag, (this.had.get(flag) ?? new Set()).add(given));
+            if (named === null)
+                return;
+            const counts = this.dropped.get(flag) ?? new Map();
+            this.dropped.set(flag, counts.set(named, (counts.get(named) ?? 0) + 1));
+        });
+    }
+    /**
+     * The first typo (a given value no entry had, near one the dropped entries named), or, when
+     * `nothingKept`, who or where the dropped entries were; null when there is nothing to say.
+     */
+    note(nothingKept) {
+        const { f } = this;
+        const flags = [
+            ['--actor', f.actors ? [...f.actors] : [], 'by another actor', (x) => (f.caseless ? (0,core_text/* asciiLower */.F)(x) : x)],
+            ['--repo', f.repos ? [...f.repos] : [], 'in another repository', core_text/* asciiLower */.F],
+            [f.place.flag, f.owner === null ? [] : [f.owner], f.place.other, core_text/* asciiLower */.F],
+        ];
+        const said = [];
+        for (const [flag, given, reason, fold] of flags) {
+            const names = [...(this.dropped.get(flag) ?? new Map()).entries()].sort((a, b) => b[1] - a[1] || (0,core_text/* cmp */.r2)(a[0], b[0]));
+            if (names.length === 0)
+                continue;
+            const listed = `${names
+                .slice(0, 5)
+                .map(([n, k]) => `${n} (${k})`)
+                .join(', ')}${names.length > 5 ? ', …' : ''}`;
+            const n = names.reduce((sum, [, k]) => sum + k, 0);
+            for (const g of given) {
+                if (this.had.get(flag)?.has(g))
+                    continue;
+                const near = names.find(([name]) => nearMiss(g, fold(name)));
+                if (near)
+                    return {
+                        text: `${flag}: no entry that maps to a record has ${g}, and ${n} ${n === 1 ? 'was' : 'were'} ${reason}: ${listed}; did you mean ${flag} ${near[0]} (for ${g})?`,
+                        typo: true,
+                    };
+            }
+            said.push(`${n} ${reason}: ${listed}`);
+        }
+        return nothingKept && said.length > 0 ? { text: `no entry that maps to a record was kept: ${said.join('; ')}`, typo: false } : null;
+    }
 }
 /** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
 function parseWindowTime(text) {
@@ -11653,7 +11735,6 @@ function* pages(text, limits, listKeys, at, sink, findings, paging) {
 
 
 
-
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
     const other = exportKindOf(sample);
@@ -11685,32 +11766,6 @@ function statementLines(s, c, entries, perProvider) {
         return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, COVERAGE_PAYLOAD_TYPE) : statement.text;
     });
 }
-/**
- * --actor dropped every entry that would have been a record: who they were by (the five most
- * frequent), and a given actor that is a near miss of one (`deploy-agent` for `deploy-agent[bot]`,
- * a letter off): then a typo, never a quiet night.
- */
-function actorHint(scope, seen) {
-    if (!scope.actors || seen.size === 0)
-        return null;
-    const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (0,core_text/* cmp */.r2)(a[0], b[0]));
-    const fold = (x) => (scope.caseless ? (0,core_text/* asciiLower */.F)(x) : x);
-    let near = null;
-    for (const given of scope.actors)
-        for (const [name] of names) {
-            const folded = fold(name);
-            if (folded.replace(/\[bot\]$/, '') === given || (0,core_text/* editDistance */.YC)(given, folded) <= 2)
-                near ??= { given, seen: name };
-        }
-    const listed = names
-        .slice(0, 5)
-        .map(([n, k]) => `${n} (${k})`)
-        .join(', ');
-    return {
-        text: `every entry that maps to a record was by another actor: ${listed}${names.length > 5 ? ', …' : ''}${near ? `; did you mean --actor ${near.seen} (for ${near.given})?` : ''}`,
-        typo: near !== null,
-    };
-}
 function runImport(s) {
     const { source, listKeys, mapper: mapperOf, isEntry } = importer(s.kind);
     const mapper = mapperOf(s.options);
@@ -11730,8 +11785,8 @@ function runImport(s) {
     };
     let entries = 0;
     let merged = 0;
-    /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
-    const othersSeen = new Map();
+    /** What the scope dropped of the entries that map to records (what names a near miss of a value given). */
+    const tally = new ScopeTally(s.scope);
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const vouched = s.vouch ? s.vouch(input) : null;
@@ -11791,7 +11846,7 @@ function runImport(s) {
                 continue;
             }
             completed.add(m.recordId);
-            const out = outOfScope(s.scope, m.scope);
+            const out = tally.judge(m.scope);
             // An entry of the scope that cannot be placed in time may be inside the window: a statement
             // written beside it would claim completeness over an entry it did not count (docs/coverage.md §6).
             if (out === UNTIMED && s.coverage) {
@@ -11808,9 +11863,6 @@ function runImport(s) {
             }
             if (out !== null) {
                 skip(out);
-                if (out === 'by another actor')
-                    for (const a of m.scope.actors.slice(0, 1))
-                        othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
                 continue;
             }
             // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
@@ -11858,7 +11910,7 @@ function runImport(s) {
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
     const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
-    const actors = byId.size === 0 ? actorHint(s.scope, othersSeen) : null;
+    const scope = tally.note(byId.size === 0);
     if (errors.length > 0)
         return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
@@ -11876,7 +11928,7 @@ function runImport(s) {
             statements: statements.length,
             entries,
             summary,
-            actors,
+            scope,
         },
     };
 }
@@ -12201,7 +12253,7 @@ const importExports = {
             caseless: places.kind === 'github',
             repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
             owner: owner === null ? null : (0,core_text/* asciiLower */.F)(owner),
-            place: places.kind === 'tenant' ? tenantPlace(places.word) : ORGANISATION,
+            place: places.kind === 'tenant' ? tenantPlace(places.word, places.flag) : ORGANISATION,
             since,
             until,
         };
@@ -12228,17 +12280,17 @@ const importExports = {
         if (!result.ok)
             return (0,cli_command/* wroteNothing */.bc)(tool, cli_command/* EXIT */.dc.problem, `${(0,cli_command/* findingLines */.hq)(tool, result.reason.findings)}${(0,cli_command/* say */.cv)(tool, `${result.reason.summary}${chain}`)}`);
         const done = result.value;
-        // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
-        if (done.actors?.typo)
-            throw new types_UsageError('value', `--actor: ${done.actors.text}; nothing was written`);
-        const actorNote = done.actors ? `; ${done.actors.text}` : '';
+        // An --actor, --repo or --owner a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
+        if (done.scope?.typo)
+            throw new types_UsageError('value', `${done.scope.text}; nothing was written`);
+        const scopeNote = done.scope ? `; ${done.scope.text}` : '';
         // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
         // one, the statement alone is written: for that window and scope the provider logged nothing.
         if (done.records === 0 && done.statements === 0)
             return {
                 code: cli_command/* EXIT */.dc.pass,
                 stdout: '',
-                stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
+                stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${scopeNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
             };
         try {
             // The records and their predicate together: both whole, or neither (a failed import writes nothing).
@@ -12255,7 +12307,7 @@ const importExports = {
         return {
             code: cli_command/* EXIT */.dc.pass,
             stdout: '',
-            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
+            stderr: (0,cli_command/* say */.cv)(tool, `${done.summary}${covered}${scopeNote}${sign ? ', signed' : ''}${chain} → ${output}${also}`),
         };
     },
 };
@@ -13419,7 +13471,8 @@ const CAPTURE_HINT = {
     'claude-code': 'turn tool details on: OTEL_LOG_TOOL_DETAILS=1 (Claude Code)',
     mcp: 'the gateway logged the request without its arguments',
 };
-const matches = (rule, use) => globMatches(rule.tool, use.name) && (rule.server === null || rule.server === use.server);
+/** Whether a rule takes a call of this tool on this server (its guard aside): the tool's name exactly (or its glob), and its server when the rule names one. */
+const matches = (rule, name, server) => globMatches(rule.tool, name) && (rule.server === null || rule.server === server);
 /**
  * Whether the guard holds: `yes` when the argument is text whose words (as a shell splits them)
  * begin with the prefix's words, or equals the value; `loose` when it holds the prefix's words in
@@ -13515,7 +13568,7 @@ function mapUse(use, mapping, line) {
     let found;
     let guard = 'no';
     for (const r of mapping.rules) {
-        guard = matches(r, use) ? guarded(r, args) : 'no';
+        guard = matches(r, use.name, use.server) ? guarded(r, args) : 'no';
         if (guard !== 'no') {
             found = r;
             break;
@@ -13533,7 +13586,7 @@ function mapUse(use, mapping, line) {
     // Guards on arguments the call does not give as text (none carried, or every guard's argument
     // absent: a manifest given instead of a resource type): the mapping names the tool, the call cannot
     // say which rule, nor that it is none of them (a red team: kubectl_create with a manifest asserted nothing).
-    const guardedRules = found ? [] : mapping.rules.filter((r) => matches(r, use) && r.when !== null);
+    const guardedRules = found ? [] : mapping.rules.filter((r) => matches(r, use.name, use.server) && r.when !== null);
     const unreadable = guardedRules.length > 0 &&
         guardedRules.every((r) => args === null || (r.when !== null && typeof (0,core_json/* memberAt */.mz)(args, r.when.path) !== 'string'));
     const named = found ?? (unreadable ? guardedRules[0] : undefined);
@@ -13630,29 +13683,84 @@ function swapped(a, b) {
         i++;
     return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
+/** One slip of the fingers between two names, letter case aside: one edit, or two neighbours swapped. */
+const slip = (a, b) => {
+    const [x, y] = [(0,core_text/* asciiLower */.F)(a), (0,core_text/* asciiLower */.F)(b)];
+    return (0,core_text/* editDistance */.YC)(x, y) <= 1 || swapped(x, y);
+};
 /** What an import counted as not in the mapping: the names no rule took. */
 const UNMAPPED = 'not in the mapping (asserting nothing)';
+/** A qualifier before a tool's own name (`github.`, `mcp__github__`, `github/`, `github:`): what a glob naming the server in the tool's name begins with. */
+const QUALIFIER = /^[^*]*(?:\.|__|\/|:)/;
 /**
- * Rules naming a tool no call had while calls of a name one letter away went unmapped: a misspelt
- * tool name (`create_isue`) leaves every write of the real one asserting nothing, and the import
- * passed with a count (a red team). One edit or one swap of neighbours at most, so the mapping's names for other servers'
- * tools (`merge_pull_request` beside `get_pull_request`) are never taken for typos.
- * @param seen every call's tool name; `unmapped`: the names no rule took, with their counts
+ * How a rule's tool nearly names a call's: null when it names it, undefined when it is another tool;
+ * else the difference: letter case only (`Create_Issue`), one letter off (`create_isue`,
+ * `craete_issue`: a name, never a glob), or the tool's own name behind a qualifier the calls do not
+ * write (`github.create_*` for `create_issue`).
  */
-function misspeltTools(mapping, seen, unmapped) {
+function nearTool(rule, tool) {
+    if (globMatches(rule.tool, tool))
+        return null;
+    const text = rule.tool.pieces.join('*');
+    const lower = (0,core_text/* asciiLower */.F)(tool);
+    if (globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), lower))
+        return 'the tool differs in letter case only';
+    if (rule.tool.pieces.length === 1 && slip(text, tool))
+        return 'a misspelt tool name';
+    const bare = (0,core_text/* asciiLower */.F)(text).replace(QUALIFIER, '');
+    if (bare !== (0,core_text/* asciiLower */.F)(text) && bare !== '' && globMatches(compileGlob(bare), lower))
+        return `the calls name the tool without ${(0,core_text/* quote */.hD)(text.slice(0, text.length - bare.length), 80)}`;
+    return undefined;
+}
+/**
+ * How a rule's server nearly names a call's: null when it is the call's (or the rule names none),
+ * undefined when it is another server some call carries; else the difference. A server no call
+ * carries names no call at all: a misspelling (`githb`), the docs' `server: github` on a source that
+ * names no server (spans), a name the gateway does not give its server. Calls of the rule's tool on
+ * another server then went unmapped because of it (a run that called only another server's tool of
+ * that name and never the rule's server is refused too: which one the rule meant cannot be told).
+ */
+function nearServer(rule, server, carried) {
+    if (rule.server === null || rule.server === server)
+        return null;
+    if (carried.has(rule.server))
+        return undefined;
+    return server === null
+        ? 'the calls name no server: this source does not; leave server: out'
+        : `no call carries server ${(0,core_text/* quote */.hD)(rule.server, 80)}`;
+}
+/**
+ * Rules that take no call while calls they nearly name went unmapped: a mistake of the mapping,
+ * never a count. A rule matching nothing leaves every write of the tool it meant asserting nothing,
+ * and the import passed with a count (red teams: `create_isue`, `Create_Issue`, `server: githb`,
+ * the docs' `server: github` on spans that carry none, `github.create_*` for `create_issue`). A
+ * rule whose tool no call names, with no call near it, is a tool the run did not use: fine (a
+ * mapping covering many tools is shared by runs that call a few); so is a rule near calls another
+ * rule took, and one naming a server some call carries (its tool is one the run did not call there).
+ * @param called every tool and server the calls name, with how many of them no rule took
+ */
+function mistakenRules(mapping, called) {
+    const carried = new Set(called.map((c) => c.server));
     const out = [];
     for (const r of mapping.rules) {
-        const [name, ...rest] = r.tool.pieces;
-        if (name === undefined || rest.length > 0 || seen.has(name))
+        if (called.some((c) => matches(r, c.tool, c.server)))
             continue;
-        for (const [tool, n] of unmapped)
-            if ((0,core_text/* editDistance */.YC)(name, tool) <= 1 || swapped(name, tool)) {
-                out.push({
-                    at: r.at,
-                    message: `${r.name}: no call is named ${(0,core_text/* quote */.hD)(name, 80)}, but ${n} call(s) named ${(0,core_text/* quote */.hD)(tool, 80)} are not in the mapping: a misspelt tool name leaves its writes asserting nothing (name the tool exactly)`,
-                });
-                break;
-            }
+        for (const c of called) {
+            if (c.unmapped === 0)
+                continue;
+            const tool = nearTool(r, c.tool);
+            const server = nearServer(r, c.server, carried);
+            if (tool === undefined || server === undefined)
+                continue;
+            const named = `named ${(0,core_text/* quote */.hD)(r.tool.pieces.join('*'), 80)}${r.server === null ? '' : ` on server ${(0,core_text/* quote */.hD)(r.server, 80)}`}`;
+            const calls = `named ${(0,core_text/* quote */.hD)(c.tool, 80)}${r.server === null ? '' : c.server === null ? ' with no server' : ` on server ${(0,core_text/* quote */.hD)(c.server, 80)}`}`;
+            const why = [tool, server].filter((w) => w !== null).join('; ');
+            out.push({
+                at: r.at,
+                message: `${r.name}: no call is ${named}, but ${c.unmapped} call(s) ${calls} are not in the mapping (${why}): a rule that matches no call leaves their writes asserting nothing (name the tool${r.server === null ? '' : ' and its server'} exactly as the calls do)`,
+            });
+            break;
+        }
     }
     return out;
 }
@@ -13946,14 +14054,18 @@ function runImportRun(s) {
         for (const f of read.findings)
             errors.push(f);
     });
-    // A rule misspelling a tool the calls name: a problem of the mapping, never a count.
+    // A rule that takes no call while calls it nearly names went unmapped: a problem of the mapping, never a count.
     const mapping = s.context.mapping;
     if (mapping) {
-        const unmapped = new Map();
-        for (const p of placed)
+        const called = new Map();
+        for (const p of placed) {
+            const key = JSON.stringify([p.call.tool, p.call.server]);
+            const c = called.get(key) ?? { tool: p.call.tool, server: p.call.server, unmapped: 0 };
             if (p.count === UNMAPPED)
-                unmapped.set(p.call.tool, (unmapped.get(p.call.tool) ?? 0) + 1);
-        for (const m of misspeltTools(mapping, new Set(placed.map((p) => p.call.tool)), unmapped))
+                c.unmapped++;
+            called.set(key, c);
+        }
+        for (const m of mistakenRules(mapping, [...called.values()]))
             mappingProblems.set(`${m.at.line}:${m.at.column}:${m.message}`, (0,core_findings/* finding */.gk)('invalid_artifact', m.at, m.message));
     }
     if (kind.order === 'time')
@@ -18353,26 +18465,40 @@ function isNearMissPolicy(rel) {
     if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower))
         return true;
     // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
-    // `receipt_gate.yml`, `receipt-gates.yml`, `receipt-gate.yml.yml`): it was read by no one, in silence (a red team).
-    const m = /^(\.github\/)?([^/.]+)(\.[^/]+)$/.exec(lower);
-    if (!m?.[2] || !m[3])
+    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`): it was read by
+    // no one, in silence (red teams). Only a name that says "gate": `receipt-date.yml` is another file.
+    const m = /^(\.github\/)?([^/]+)$/.exec(lower);
+    const name = m?.[2];
+    if (name === undefined || !name.includes('gate'))
         return false;
-    const kinds = m[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
-    return kinds.test(m[3]) && (0,core_text/* editDistance */.YC)(m[2], 'receipt-gate') <= 2;
+    const dot = name.indexOf('.');
+    const [stem, ext] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
+    const kinds = m?.[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+    if (kinds.test(ext) && (0,core_text/* editDistance */.YC)(stem, 'receipt-gate') <= 2)
+        return true;
+    const whole = m?.[1]
+        ? ['receipt-gate', 'receipt-gate.yml', 'receipt-gate.yaml', 'receipt-gate.json']
+        : ['receipt-gate', 'receipt-gate.yml', 'receipt-gate.yaml'];
+    return whole.some((w) => (0,core_text/* editDistance */.YC)(name, w) <= 2);
 }
 /** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
 const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
     // The root's entries, and every path below a folder at the root named `.github` in any case.
-    const root = git(cwd, ['ls-tree', '-z', '--name-only', commit, '--', '.']);
+    const root = git(cwd, ['ls-tree', '-z', commit, '--', '.']);
     if (root.status !== 0)
         return {
             ok: false,
             reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
         };
-    const names = root.stdout.split('\0').filter((n) => n !== '');
-    const folders = names.filter((n) => /^\.github$/i.test(n)).map((n) => `./${n}`);
+    // "<mode> <type> <id>\t<name>": a folder at the root is no file there (a `.receipt-gate/` clone of the CLI is not a policy).
+    const listed = root.stdout.split('\0').flatMap((e) => {
+        const tab = e.indexOf('\t');
+        return tab < 0 ? [] : [{ tree: e.slice(0, tab).split(' ')[1] === 'tree', name: e.slice(tab + 1) }];
+    });
+    const names = listed.filter((e) => !e.tree).map((e) => e.name);
+    const folders = listed.filter((e) => e.tree && /^\.github$/i.test(e.name)).map((e) => `./${e.name}`);
     if (folders.length === 0)
         return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
     const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
@@ -18448,10 +18574,12 @@ function checkoutDiffers(dir, commit, files) {
         return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
     if (head !== commit)
         return `the checkout is at ${head.slice(0, 12)}, not at ${short}, the commit the verdict would name`;
-    // The commit's entries below `dir`, relative to it as the verdict's paths are: "<mode> <type> <id>\t<path>".
-    const tree = git(dir, ['ls-tree', '-r', '-z', commit], TREE_BYTES);
-    if (tree.status !== 0)
-        return `git cannot list ${short}'s tree (${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`;
+    // The commit's whole tree, "<mode> <type> <id>\t<path>" from the top; `dir`'s place in it (a -C subfolder, a
+    // working-directory, a policy above it as ../.github/receipt-gate.yml).
+    const prefix = git(dir, ['rev-parse', '--show-prefix']);
+    const tree = git(dir, ['ls-tree', '-r', '-z', '--full-tree', commit], TREE_BYTES);
+    if (tree.status !== 0 || prefix.status !== 0)
+        return `git cannot list ${short}'s tree (${(tree.stderr || prefix.stderr).trim().split('\n')[0] || `exit ${tree.status}`})`;
     const entries = new Map();
     for (const entry of tree.stdout.split('\0')) {
         const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
@@ -18459,7 +18587,7 @@ function checkoutDiffers(dir, commit, files) {
             entries.set(m[3], { mode: m[1], id: m[2] });
     }
     for (const [file, judged] of files) {
-        const rel = external_node_path_default().posix.normalize(file.split((external_node_path_default()).sep).join('/'));
+        const rel = external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix.stdout.trim(), file.split((external_node_path_default()).sep).join('/')));
         const entry = entries.get(rel);
         if (entry === undefined)
             return `${file} is not in ${short}'s tree (untracked or ignored in the checkout)`;
@@ -18467,7 +18595,7 @@ function checkoutDiffers(dir, commit, files) {
             return `${file} is a symbolic link in ${short}: the bytes read are another file's`;
         let bytes;
         try {
-            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, rel));
+            bytes = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, file));
         }
         catch {
             return `${file} cannot be read again to compare it with ${short}'s`;
@@ -20415,7 +20543,7 @@ function policyGiven(flags, dir) {
             const near = nearMissAtCommit(dir, commit);
             if (!near.ok)
                 throw new types_UsageError('file', `--policy-ref ${ref}: no policy file at ${rel}, and the tree cannot be listed for one at a near-miss path: ${near.reason}`);
-            nearMiss(rel, near.value, ` at ${ref}`);
+            verify_nearMiss(rel, near.value, ` at ${ref}`);
             return { kind: 'none' };
         }
         return { kind: 'file', file: { path: rel, commit, text: text.value } };
@@ -20424,13 +20552,13 @@ function policyGiven(flags, dir) {
     if (!(0,external_node_fs_.existsSync)(abs)) {
         if (explicit)
             throw new types_UsageError('path', `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`);
-        nearMiss(rel, nearMissOnDisk(dir), '');
+        verify_nearMiss(rel, nearMissOnDisk(dir), '');
         return { kind: 'none' };
     }
     return { kind: 'file', file: { path: rel, commit: null, text: readTextFile('--policy', abs) } };
 }
 /** A policy at a near-miss path while the default is missing: a configuration error, never a gate run without it (docs/policy.md §11). */
-function nearMiss(rel, found, where) {
+function verify_nearMiss(rel, found, where) {
     if (found !== null)
         throw new types_UsageError('policy', `no policy file at ${rel}${where}, but ${found} exists: move it to ${rel}, or name it with --policy ${found}`);
 }

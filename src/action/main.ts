@@ -7,6 +7,7 @@
  * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
  * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
+import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
@@ -170,14 +171,16 @@ function verdict(
         : DEFAULT_POLICY_URI,
     inputs: prefixed(inputs, settings.prefix),
     version: VERSION,
+    // Asked where the gate read (the working-directory: a clone that actions/checkout put at a `path:` too), paths relative to it.
     checkoutDiffers: checkoutDiffers(
-      ctx.workspace,
+      settings.gate.cwd,
       settings.vsa.commit,
       new Map([
-        ...[...policyFilesOnDisk(settings.gate.policy).map((p) => repoPath(settings.prefix, p)), ...settings.vsa.trustFiles].map(
-          (p) => [p, null] as const,
-        ),
-        ...prefixed(inputs, settings.prefix),
+        ...[
+          ...policyFilesOnDisk(settings.gate.policy),
+          ...settings.vsa.trustFiles.map((p) => path.relative(settings.gate.cwd, path.join(ctx.workspace, p))),
+        ].map((p) => [p, null] as const),
+        ...inputs,
       ]),
     ),
   };
