@@ -12761,15 +12761,17 @@ function isNearMissPolicy(rel) {
 }
 /** The folders whose entries may be near misses: the root, `.github`, `.github/receipt-gate` (in any case: their names are tested by isNearMissPolicy). */
 const NEAR_MISS_FOLDERS = /^(?:|\.github|\.github\/receipt-gate)$/i;
+/** Why `git ls-tree` of a commit could not say (its first line of error). */
+const lsTreeFailed = (commit, r) => ({
+    ok: false,
+    reason: `git ls-tree ${commit.slice(0, 12)} failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`,
+});
 /** A near-miss policy file at a commit (git), or null; why the commit's tree cannot be listed (never "none found": a gate that cannot look must not run without the policy). */
 function nearMissAtCommit(cwd, commit) {
     // The root's entries, and every path below a folder at the root named `.github` in any case.
     const root = git(cwd, ['ls-tree', '-z', commit, '--', '.']);
     if (root.status !== 0)
-        return {
-            ok: false,
-            reason: `git ls-tree ${commit.slice(0, 12)} failed (${root.stderr.trim().split('\n')[0] || `exit ${root.status}`})`,
-        };
+        return lsTreeFailed(commit, root);
     // "<mode> <type> <id>\t<name>": a folder at the root is no file there (a `.receipt-gate/` clone of the CLI is not a policy).
     const listed = root.stdout.split('\0').flatMap((e) => {
         const tab = e.indexOf('\t');
@@ -12781,10 +12783,7 @@ function nearMissAtCommit(cwd, commit) {
         return { ok: true, value: names.sort().find(isNearMissPolicy) ?? null };
     const below = git(cwd, ['ls-tree', '-r', '-z', '--name-only', commit, '--', ...folders]);
     if (below.status !== 0)
-        return {
-            ok: false,
-            reason: `git ls-tree ${commit.slice(0, 12)} failed (${below.stderr.trim().split('\n')[0] || `exit ${below.status}`})`,
-        };
+        return lsTreeFailed(commit, below);
     return { ok: true, value: [...names, ...below.stdout.split('\0')].sort().find(isNearMissPolicy) ?? null };
 }
 /**

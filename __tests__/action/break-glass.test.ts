@@ -12,17 +12,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
 import { addKey, deployKey, json, ndjson, record, signedFailingCorpus, surface, testSigner } from '../support/corpus.js';
+import { POLICY, STRICT } from '../support/policies.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
-const POLICY = '.github/receipt-gate.yml';
-const STRICT = `version: 1
-rules:
-  - name: prod-keys
-    match: {class: github_deploy_key, target: {repo: [prod-*]}}
-    require: verified
-`;
 const RUN = '.assay/runs/2026-11-28-bypass.json';
 const bypass = addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: 'break-glass' }) });
 const runText = json(surface([bypass]));

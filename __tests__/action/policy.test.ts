@@ -14,19 +14,11 @@ import type { Report } from '../../src/core/report.js';
 import { keyIdOf } from '../../src/trust/keys.js';
 import { type ActionRun, BASE_SHA, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
 import { addKey, deployKey, json, record, surface, testSigner } from '../support/corpus.js';
+import { LOOSE, POLICY, STRICT } from '../support/policies.js';
 import { EXPORT_IDENTITY, mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
-
-const POLICY = '.github/receipt-gate.yml';
-const STRICT = `version: 1
-rules:
-  - name: prod-keys
-    match: {class: github_deploy_key, target: {repo: [prod-*]}}
-    require: verified
-`;
-const LOOSE = STRICT.replace('require: verified', 'require: asserted');
 
 /** Two asserted deploy-key calls on a production repository: unmet under STRICT, met under LOOSE. */
 const prod = (i: number) => addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: `k${i}` }) });

@@ -11,18 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { type ActionRun, BASE_SHA, checkout, HEAD_SHA, runAction } from '../support/action-harness.js';
 import { addKey, coverageStatement, deployKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
+import { LOOSE, POLICY, STRICT } from '../support/policies.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
-const POLICY = '.github/receipt-gate.yml';
-const STRICT = `version: 1
-rules:
-  - name: prod-keys
-    match: {class: github_deploy_key, target: {repo: [prod-*]}}
-    require: verified
-`;
-const LOOSE = STRICT.replace('require: verified', 'require: asserted');
 const prod = (i: number) => addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: `k${i}` }) });
 const runs = { '.assay/runs/a.json': json(surface([prod(1), prod(2)])) };
 const workspace = (head: Record<string, string> = {}): string => writeFiles(tempDir(), { ...runs, ...head });

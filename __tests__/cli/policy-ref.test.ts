@@ -12,19 +12,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { addKey, deployKey, json, ndjson, record, surface, testSigner } from '../support/corpus.js';
+import { LOOSE, POLICY, STRICT } from '../support/policies.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
 const NOW = '2026-12-01T12:00:00Z';
-const POLICY = '.github/receipt-gate.yml';
-const STRICT = `version: 1
-rules:
-  - name: prod-keys
-    match: {class: github_deploy_key, target: {repo: [prod-*]}}
-    require: verified
-`;
-const LOOSE = STRICT.replace('require: verified', 'require: asserted');
 const key = (title: string, claim: 'asserted' | 'verified' = 'asserted') =>
   addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title }), claim });
 const RUNS = { '.assay/runs/a.json': json(surface([key('k1')])) };
