@@ -12110,12 +12110,13 @@ function canonical(file) {
         }
     }
 }
-/**
- * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
- * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
- */
 /** The outputs given (flag, file), those not asked for left out. */
 const given = (named) => named.flatMap(([flag, file]) => (file === null ? [] : [[flag, file]]));
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error; and
+ * none is one of `inputs`, the files it reads.
+ */
 function distinctOutputs(named, inputs = []) {
     const seen = new Map();
     // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
@@ -12623,6 +12624,7 @@ const defaults_DEFAULTS = {
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** Most bytes a whole tree's listing may hold. */
@@ -12903,14 +12905,25 @@ function lfOf(bytes) {
         return bytes;
     return Buffer.from(bytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 }
-/** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
-function policyFilesOnDisk(policy) {
+/**
+ * What a verdict rests on, the files `checkoutDiffers` compares (paths relative to `cwd`): the
+ * evidence with the sha256 judged, then the policy file and the trust files its `trust:` section
+ * names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
+ * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
+ */
+function verdictRestsOn(cwd, inputs, policy, trustFiles) {
+    const out = new Map(inputs);
     const source = policy.source;
-    if (!source || source.commit !== null)
-        return [];
-    const trust = policy.trust;
+    const trust = source && source.commit === null ? policy.trust : null;
     const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-    return [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))];
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
+    const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
+    const onDisk = source && source.commit === null ? [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))] : [];
+    for (const file of [...onDisk, ...given])
+        if (!out.has(file))
+            out.set(file, null);
+    return out;
 }
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
@@ -14345,16 +14358,13 @@ function writeVerdict(report, origin, files, beside = []) {
         inputs: origin.inputs,
         version: origin.version,
     };
-    {
-        const differs = origin.checkoutDiffers;
-        if (differs !== null)
-            return {
-                ok: false,
-                reason: [
-                    (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`),
-                ],
-            };
-    }
+    if (origin.checkoutDiffers !== null)
+        return {
+            ok: false,
+            reason: [
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${origin.checkoutDiffers}: check out that commit, and let no step before the gate change its inputs`),
+            ],
+        };
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
     const out = [...beside];
@@ -16642,13 +16652,7 @@ function verdict(core, settings, ctx, env, report, digest, inputs, reportText) {
         inputs: prefixed(inputs, settings.prefix),
         version: VERSION,
         // Asked where the gate read (the working-directory: a clone that actions/checkout put at a `path:` too), paths relative to it.
-        checkoutDiffers: checkoutDiffers(settings.gate.cwd, settings.vsa.commit, new Map([
-            ...[
-                ...policyFilesOnDisk(settings.gate.policy),
-                ...settings.vsa.trustFiles.map((p) => external_node_path_default().relative(settings.gate.cwd, external_node_path_default().join(ctx.workspace, p))),
-            ].map((p) => [p, null]),
-            ...inputs,
-        ])),
+        checkoutDiffers: checkoutDiffers(settings.gate.cwd, settings.vsa.commit, verdictRestsOn(settings.gate.cwd, inputs, settings.gate.policy, settings.vsa.trustFiles.map((p) => external_node_path_default().join(ctx.workspace, p)))),
     };
     // Written with the report it is about, all or none (a verdict that failed left the report: a red team).
     const result = writeVerdict(report, origin, { predicate: settings.vsa.predicate, envelope: settings.vsa.envelope, key: settings.vsa.key }, reportText === null ? [] : [[settings.reportFile, reportText]]);

@@ -3741,12 +3741,13 @@ function canonical(file) {
         }
     }
 }
-/**
- * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
- * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
- */
 /** The outputs given (flag, file), those not asked for left out. */
 const given = (named) => named.flatMap(([flag, file]) => (file === null ? [] : [[flag, file]]));
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error; and
+ * none is one of `inputs`, the files it reads.
+ */
 function distinctOutputs(named, inputs = []) {
     const seen = new Map();
     // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
@@ -18345,6 +18346,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 
 
+
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** Most bytes a whole tree's listing may hold. */
@@ -18625,14 +18627,25 @@ function lfOf(bytes) {
         return bytes;
     return Buffer.from(bytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 }
-/** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
-function policyFilesOnDisk(policy) {
+/**
+ * What a verdict rests on, the files `checkoutDiffers` compares (paths relative to `cwd`): the
+ * evidence with the sha256 judged, then the policy file and the trust files its `trust:` section
+ * names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
+ * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
+ */
+function verdictRestsOn(cwd, inputs, policy, trustFiles) {
+    const out = new Map(inputs);
     const source = policy.source;
-    if (!source || source.commit !== null)
-        return [];
-    const trust = policy.trust;
+    const trust = source && source.commit === null ? policy.trust : null;
     const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-    return [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))];
+    const top = git(cwd, ['rev-parse', '--show-toplevel']);
+    const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
+    const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
+    const onDisk = source && source.commit === null ? [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))] : [];
+    for (const file of [...onDisk, ...given])
+        if (!out.has(file))
+            out.set(file, null);
+    return out;
 }
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
@@ -20110,16 +20123,13 @@ function writeVerdict(report, origin, files, beside = []) {
         inputs: origin.inputs,
         version: origin.version,
     };
-    {
-        const differs = origin.checkoutDiffers;
-        if (differs !== null)
-            return {
-                ok: false,
-                reason: [
-                    (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`),
-                ],
-            };
-    }
+    if (origin.checkoutDiffers !== null)
+        return {
+            ok: false,
+            reason: [
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.predicate ?? files.envelope ?? '', `the verdict would name ${origin.resourceUri}, but ${origin.checkoutDiffers}: check out that commit, and let no step before the gate change its inputs`),
+            ],
+        };
     const statement = vsaStatement(report, ctx);
     // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
     const out = [...beside];
@@ -20400,8 +20410,8 @@ function verdictRequest(flags, at, out, env, output, format) {
         throw new types_UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
     if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
         throw new types_UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-    const given = resourceUriOf(flags['resource-uri']);
-    const resourceUri = given ?? resourceUriFromEnv(env);
+    const named = resourceUriOf(flags['resource-uri']);
+    const resourceUri = named ?? resourceUriFromEnv(env);
     if (!resourceUri)
         throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
     const keyFile = at(flags['vsa-key']);
@@ -20411,14 +20421,12 @@ function verdictRequest(flags, at, out, env, output, format) {
         key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
         resourceUri,
         policyUri: flags['policy-uri'] ?? null,
-        commit: given === undefined ? (env['GITHUB_SHA'] ?? null) : null,
-        trustFiles: [
-            ...(flags['trusted-key'] ?? []),
-            ...(flags['trusted-producer'] ?? []),
-            ...(flags['trusted-root'] ? [flags['trusted-root']] : []),
-        ].flatMap((f) => at(f) ?? []),
+        commit: named === undefined ? (env['GITHUB_SHA'] ?? null) : null,
+        trustFiles: trustFlagFiles(flags, at),
     };
 }
+/** The key and root files the trust flags name (absolute). */
+const trustFlagFiles = (flags, at) => [...(flags['trusted-key'] ?? []), ...(flags['trusted-producer'] ?? []), flags['trusted-root']].flatMap((f) => at(f) ?? []);
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag, files, dir) {
     return (files ?? []).map((file) => ({ name: `${flag} ${file}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, file)) }));
@@ -20588,8 +20596,7 @@ function verifyRequest(argv, ctx) {
         ['--vsa', vsa?.envelope ?? null],
     ];
     // The files the flags name that are read: the policy file, keys and roots (the gate refuses an evidence file among the outputs).
-    const read = [f.policy ?? defaults_DEFAULTS.policy, ...(f['trusted-key'] ?? []), ...(f['trusted-producer'] ?? []), f['trusted-root']].flatMap((v) => (v === undefined ? [] : [external_node_path_default().resolve(dir, v)]));
-    distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], read);
+    distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], [external_node_path_default().resolve(dir, f.policy ?? defaults_DEFAULTS.policy), ...trustFlagFiles(f, at)]);
     // A verdict rests on every byte: it stores what it read and reads no entry.
     const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
     return {
@@ -20619,21 +20626,6 @@ function historyAtRef(settings, dir) {
             ? review
             : { ...review, head: review?.head ?? null, findings: [...(review?.findings ?? []), ...pinned.findings] },
     };
-}
-/**
- * What a verdict rests on, relative to -C: the evidence (with the sha256 judged), the policy file and
- * its trust files read from the checkout, and the trust files the flags name inside it (a file of the
- * runner's, outside, is the caller's word).
- */
-function restsOn(settings, inputs, trustFiles) {
-    const inside = trustFiles
-        .map((f) => external_node_path_default().relative(settings.cwd, f))
-        .filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
-    const out = new Map(inputs);
-    for (const file of [...policyFilesOnDisk(settings.policy), ...inside])
-        if (!out.has(file))
-            out.set(file, null);
-    return out;
 }
 /** An output the gate could not write: a configuration problem (exit 2). */
 const cannotWrite = (flag, file, e) => ({
@@ -20677,7 +20669,9 @@ async function run(ctx) {
             policyUri: v.policyUri,
             inputs,
             version: ctx.version,
-            checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, restsOn(req.settings, inputs, v.trustFiles)),
+            checkoutDiffers: v.commit === null
+                ? null
+                : checkoutDiffers(req.settings.cwd, v.commit, verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles)),
         };
         const beside = [[req.output, pieces]];
         if (req.sarif && sarifText !== null)

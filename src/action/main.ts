@@ -13,7 +13,7 @@ import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
 import { buildOf, cacheText } from '../gate/cache.js';
 import { runGate } from '../gate/gate.js';
-import { checkoutDiffers, policyFilesOnDisk } from '../gate/repository.js';
+import { checkoutDiffers, verdictRestsOn } from '../gate/repository.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
@@ -175,13 +175,12 @@ function verdict(
     checkoutDiffers: checkoutDiffers(
       settings.gate.cwd,
       settings.vsa.commit,
-      new Map([
-        ...[
-          ...policyFilesOnDisk(settings.gate.policy),
-          ...settings.vsa.trustFiles.map((p) => path.relative(settings.gate.cwd, path.join(ctx.workspace, p))),
-        ].map((p) => [p, null] as const),
-        ...inputs,
-      ]),
+      verdictRestsOn(
+        settings.gate.cwd,
+        inputs,
+        settings.gate.policy,
+        settings.vsa.trustFiles.map((p) => path.join(ctx.workspace, p)),
+      ),
     ),
   };
   // Written with the report it is about, all or none (a verdict that failed left the report: a red team).

@@ -14,6 +14,7 @@ import { editDistance } from '../core/text.js';
 import { inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
 import { DEFAULTS } from './settings/defaults.js';
+import { canonical } from './settings/paths.js';
 
 /** Most bytes a file read from git may hold (a policy file or a trusted root is small). */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -298,13 +299,28 @@ function lfOf(bytes: Buffer): Buffer {
   return Buffer.from(bytes.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 }
 
-/** The policy file and the trust files its `trust:` section names, when read from the checkout (not at a commit): what a verdict rests on beside the evidence. */
-export function policyFilesOnDisk(policy: Policy): string[] {
+/**
+ * What a verdict rests on, the files `checkoutDiffers` compares (paths relative to `cwd`): the
+ * evidence with the sha256 judged, then the policy file and the trust files its `trust:` section
+ * names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
+ * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
+ */
+export function verdictRestsOn(
+  cwd: string,
+  inputs: ReadonlyMap<string, string>,
+  policy: Policy,
+  trustFiles: readonly string[],
+): ReadonlyMap<string, string | null> {
+  const out = new Map<string, string | null>(inputs);
   const source = policy.source;
-  if (!source || source.commit !== null) return [];
-  const trust = policy.trust;
+  const trust = source && source.commit === null ? policy.trust : null;
   const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-  return [source.path, ...named.map((p) => path.posix.normalize(p.path))];
+  const top = git(cwd, ['rev-parse', '--show-toplevel']);
+  const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
+  const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => path.relative(cwd, f));
+  const onDisk = source && source.commit === null ? [source.path, ...named.map((p) => path.posix.normalize(p.path))] : [];
+  for (const file of [...onDisk, ...given]) if (!out.has(file)) out.set(file, null);
+  return out;
 }
 
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */

@@ -62,20 +62,17 @@ export function writeVerdict(
     inputs: origin.inputs,
     version: origin.version,
   };
-  {
-    const differs = origin.checkoutDiffers;
-    if (differs !== null)
-      return {
-        ok: false,
-        reason: [
-          inputFinding(
-            'invalid_artifact',
-            files.predicate ?? files.envelope ?? '',
-            `the verdict would name ${origin.resourceUri}, but ${differs}: check out that commit, and let no step before the gate change its inputs`,
-          ),
-        ],
-      };
-  }
+  if (origin.checkoutDiffers !== null)
+    return {
+      ok: false,
+      reason: [
+        inputFinding(
+          'invalid_artifact',
+          files.predicate ?? files.envelope ?? '',
+          `the verdict would name ${origin.resourceUri}, but ${origin.checkoutDiffers}: check out that commit, and let no step before the gate change its inputs`,
+        ),
+      ],
+    };
   const statement = vsaStatement(report, ctx);
   // Every file's text first; then all of them written whole, or none (a signer that fails writes nothing).
   const out: (readonly [string, FileText])[] = [...beside];

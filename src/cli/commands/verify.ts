@@ -11,10 +11,10 @@ import {
   linkOnDisk,
   nearMissAtCommit,
   nearMissOnDisk,
-  policyFilesOnDisk,
   readAtCommit,
   resolveUserRef,
   unchangedSince,
+  verdictRestsOn,
 } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
@@ -285,8 +285,8 @@ function verdictRequest(
     throw new UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
   if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
     throw new UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-  const given = resourceUriOf(flags['resource-uri']);
-  const resourceUri = given ?? resourceUriFromEnv(env);
+  const named = resourceUriOf(flags['resource-uri']);
+  const resourceUri = named ?? resourceUriFromEnv(env);
   if (!resourceUri)
     throw new UsageError(
       'missing',
@@ -299,14 +299,14 @@ function verdictRequest(
     key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
     resourceUri,
     policyUri: flags['policy-uri'] ?? null,
-    commit: given === undefined ? (env['GITHUB_SHA'] ?? null) : null,
-    trustFiles: [
-      ...(flags['trusted-key'] ?? []),
-      ...(flags['trusted-producer'] ?? []),
-      ...(flags['trusted-root'] ? [flags['trusted-root']] : []),
-    ].flatMap((f) => at(f) ?? []),
+    commit: named === undefined ? (env['GITHUB_SHA'] ?? null) : null,
+    trustFiles: trustFlagFiles(flags, at),
   };
 }
+
+/** The key and root files the trust flags name (absolute). */
+const trustFlagFiles = (flags: Flags<typeof GATE_OPTIONS>, at: (v: string | undefined) => string | null): string[] =>
+  [...(flags['trusted-key'] ?? []), ...(flags['trusted-producer'] ?? []), flags['trusted-root']].flatMap((f) => at(f) ?? []);
 
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag: string, files: readonly string[] | undefined, dir: string): { readonly name: string; readonly pem: string }[] {
@@ -499,10 +499,10 @@ export function verifyRequest(
     ['--vsa', vsa?.envelope ?? null],
   ] as const;
   // The files the flags name that are read: the policy file, keys and roots (the gate refuses an evidence file among the outputs).
-  const read = [f.policy ?? DEFAULTS.policy, ...(f['trusted-key'] ?? []), ...(f['trusted-producer'] ?? []), f['trusted-root']].flatMap(
-    (v) => (v === undefined ? [] : [path.resolve(dir, v)]),
+  distinctOutputs(
+    [...outputs, ['--vsa-key', at(f['vsa-key'])]],
+    [path.resolve(dir, f.policy ?? DEFAULTS.policy), ...trustFlagFiles(f, at)],
   );
-  distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], read);
   // A verdict rests on every byte: it stores what it read and reads no entry.
   const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
   return {
@@ -533,24 +533,6 @@ function historyAtRef(settings: Settings, dir: string): Settings {
         ? review
         : { ...review, head: review?.head ?? null, findings: [...(review?.findings ?? []), ...pinned.findings] },
   };
-}
-
-/**
- * What a verdict rests on, relative to -C: the evidence (with the sha256 judged), the policy file and
- * its trust files read from the checkout, and the trust files the flags name inside it (a file of the
- * runner's, outside, is the caller's word).
- */
-function restsOn(
-  settings: Settings,
-  inputs: ReadonlyMap<string, string>,
-  trustFiles: readonly string[],
-): ReadonlyMap<string, string | null> {
-  const inside = trustFiles
-    .map((f) => path.relative(settings.cwd, f))
-    .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
-  const out = new Map<string, string | null>(inputs);
-  for (const file of [...policyFilesOnDisk(settings.policy), ...inside]) if (!out.has(file)) out.set(file, null);
-  return out;
 }
 
 /** An output the gate could not write: a configuration problem (exit 2). */
@@ -597,7 +579,10 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       policyUri: v.policyUri,
       inputs,
       version: ctx.version,
-      checkoutDiffers: v.commit === null ? null : checkoutDiffers(req.settings.cwd, v.commit, restsOn(req.settings, inputs, v.trustFiles)),
+      checkoutDiffers:
+        v.commit === null
+          ? null
+          : checkoutDiffers(req.settings.cwd, v.commit, verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles)),
     };
     const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);

@@ -119,14 +119,15 @@ export function canonical(file: string): string {
   }
 }
 
-/**
- * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
- * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
- */
 /** The outputs given (flag, file), those not asked for left out. */
 export const given = (named: readonly (readonly [string, string | null])[]): (readonly [string, string])[] =>
   named.flatMap(([flag, file]) => (file === null ? [] : [[flag, file] as const]));
 
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error; and
+ * none is one of `inputs`, the files it reads.
+ */
 export function distinctOutputs(named: readonly (readonly [string, string | null])[], inputs: readonly string[] = []): void {
   const seen = new Map<string, string>();
   // An output naming a file the command reads would replace it (a red team: an export replaced by its own records).
