@@ -3005,8 +3005,13 @@ function parsePolicy(texts) {
         const selector = selectorOf(selectorText);
         if (!selector)
             return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!(0,vocabulary/* isLevel */.NW)(level))
-            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+        if (!(0,vocabulary/* isLevel */.NW)(level)) {
+            const near = (0,core_text/* nearestName */.qb)(level, vocabulary/* LEVELS */.A_);
+            return {
+                ok: false,
+                reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`,
+            };
+        }
         if (seen.has(selectorText))
             return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
         seen.add(selectorText);
@@ -15075,6 +15080,10 @@ function directiveOf(source, noun) {
 }
 /** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
 function syntaxHint(code, line, message) {
+    // `Map keys must be unique` named no key (a newcomer).
+    const key = code === 'DUPLICATE_KEY' ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^\s:#][^:#]*?)\s*:/.exec(line)?.[1] : undefined;
+    if (key !== undefined)
+        return ` (${key.startsWith('"') || key.startsWith("'") ? key : JSON.stringify(key)} is written twice in one mapping: keep one)`;
     if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
         return ' (a plain value cannot start with @ or `: quote it, "@…")';
     if (/(?::|^\s*-)\s+\*/.test(line))
@@ -15134,7 +15143,18 @@ function readYamlDocument(source, context, empty) {
         return { ok: false, reason: problems };
     const value = doc.toJS({ maxAliasCount: 0 });
     const places = positions(doc.contents, atOffset);
-    const where = (pointer, key = false) => (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer) ?? place(1, 1);
+    // A pointer to a field the file lacks lands on the nearest node it has (the entry missing it), never on 1:1.
+    const where = (pointer, key = false) => {
+        const exact = (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer);
+        if (exact !== undefined)
+            return exact;
+        for (let cut = pointer.lastIndexOf('/'); cut > 0; cut = pointer.lastIndexOf('/', cut - 1)) {
+            const parent = places.get(pointer.slice(0, cut));
+            if (parent !== undefined)
+                return parent;
+        }
+        return place(1, 1);
+    };
     return { ok: true, value: { value, where, place } };
 }
 /** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
@@ -15450,14 +15470,16 @@ function meaning(doc, context, where, sha256) {
             return;
         const at = `/exceptions/${i}`;
         const rule = policy_file_text(entry, 'rule');
-        if (!names.has(rule)) {
+        // A missing or mistyped field is the shape check's finding, at its line; judged again here it added a stray one at 1:1.
+        if (typeof entry['rule'] === 'string' && !names.has(rule)) {
             const near = (0,core_text/* nearestName */.qb)(rule, names);
             bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
         }
         const expiresText = policy_file_text(entry, 'expires');
         const expires = expiryOf(expiresText);
         if (!expires.ok) {
-            bad(`${at}/expires`, `expires: ${expires.reason}`);
+            if (typeof entry['expires'] === 'string')
+                bad(`${at}/expires`, `expires: ${expires.reason}`);
             return;
         }
         const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };

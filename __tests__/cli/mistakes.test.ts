@@ -37,6 +37,20 @@ describe('rules that name nothing are refused (§7)', () => {
     expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "github_deploy_key:create"?') });
   });
 
+  it('a misspelt level names the nearest level; a second path after --runs (an unquoted glob the shell expanded) says each takes its own flag (a newcomer)', async () => {
+    const dir = workspace();
+    const level = await cli(['verify', '-C', dir, '--require', 'github_deploy_key=verifed'], ROOT);
+    expect(level).toMatchObject({ code: 2, stderr: expect.stringContaining('(did you mean "verified"?)') });
+    const paths = await cli(['verify', '-C', dir, '--runs', 'a.json', 'b.json'], ROOT);
+    expect(paths.code).toBe(2);
+    expect(paths.stderr).toContain('unexpected argument "b.json": each path takes its own --runs (--runs a.json --runs b.json)');
+    const policy = await cli(['policy', 'check', '-C', dir, '--audit', 'a.json', 'b.json'], ROOT);
+    expect(policy).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('policy: unexpected argument "b.json": each path takes its own --audit'),
+    });
+  });
+
   it('a known class absent from the input stays the rule_unused warning; a class the input has is accepted', async () => {
     const absent = await cliJson(['-C', workspace(), '--require', 'workspace_role=verified'], ROOT);
     expect(absent.code).toBe(0);
@@ -585,6 +599,13 @@ describe('paths on the command line (§6)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/p\.yml:1:1: unknown key "\[ a \]"/);
     expect(r.stderr).not.toMatch(/Warning|mapAsMap|--trace-warnings/);
+  });
+
+  it('a key written twice in the policy is named (a newcomer: "Map keys must be unique" named none)', () => {
+    const dir = writeFiles(tempDir(), { 'p.yml': 'version: 1\ndefault: asserted\ndefault: verified\n' });
+    const r = spawnCli(['verify', '--policy', 'p.yml'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('p.yml:3:1: Map keys must be unique ("default" is written twice in one mapping: keep one)');
   });
 
   it('a flag of one value given twice is a usage error, never the last one taken silently; a repeatable flag stays repeatable', async () => {

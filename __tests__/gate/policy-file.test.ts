@@ -157,6 +157,14 @@ describe('reading the file: every problem located, the nearest key named', () =>
     expect(bad.some((p) => /^6:5 unknown key "nme".*did you mean "name"/.test(p))).toBe(true);
   });
 
+  // A newcomer: an exception without expires or rule also drew "expires: \"\" is not…" and "names rule \"\"" at 1:1.
+  it('a missing field is one finding at its entry, never a second one at 1:1', () => {
+    const bad = problems(
+      `${RULE}exceptions:\n  - binding: "sha256:${'a'.repeat(64)}"\n    rule: prod-deploy-keys\n    reason: r\n    owner: o\n  - binding: "sha256:${'b'.repeat(64)}"\n    reason: r\n    owner: o\n    expires: 2027-01-01\n`,
+    );
+    expect(bad).toEqual(['11:5 exceptions.0 has no "expires" (required)', '15:5 exceptions.1 has no "rule" (required)']);
+  });
+
   it('signed-by must name a trusted signer configured', () => {
     const text = RULE.replace(
       'require: verified',

@@ -133,3 +133,15 @@ export function parseFlags<O extends readonly OptionSpec[]>(argv: readonly strin
   // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
   return { flags: rest as Flags<O>, rest: parsed.positionals, help: help === true };
 }
+
+/**
+ * A stray argument explained: after a path flag's value it is a second path (or an unquoted glob
+ * the shell expanded), which needs its own flag.
+ */
+export function unexpectedArgument(argv: readonly string[], stray: string): string {
+  const i = argv.indexOf(stray);
+  const flag = i >= 2 ? argv.slice(0, i).findLast((a) => a.startsWith('--')) : undefined;
+  if (flag === '--runs' || flag === '--audit')
+    return `unexpected argument "${stray}": each path takes its own ${flag} (${flag} ${argv[i - 1]} ${flag} ${stray}), and a glob is quoted so that the shell leaves it to receipt-gate (${flag} 'runs/*.json')`;
+  return `unexpected argument "${stray}" (use --runs / --audit for paths)`;
+}

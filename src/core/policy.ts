@@ -169,7 +169,13 @@ export function parsePolicy(texts: readonly string[]): Result<Policy> {
     const level = written.slice(eq + 1).trim();
     const selector = selectorOf(selectorText);
     if (!selector) return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
-    if (!isLevel(level)) return { ok: false, reason: `"${written}": the level must be one of ${LEVELS.join(', ')}` };
+    if (!isLevel(level)) {
+      const near = nearestName(level, LEVELS);
+      return {
+        ok: false,
+        reason: `"${written}": the level must be one of ${LEVELS.join(', ')}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`,
+      };
+    }
     if (seen.has(selectorText)) return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
     seen.add(selectorText);
     rules.push({

@@ -155,6 +155,10 @@ function directiveOf(source: string, noun: string): Forbidden | null {
 
 /** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
 function syntaxHint(code: string, line: string, message: string): string {
+  // `Map keys must be unique` named no key (a newcomer).
+  const key = code === 'DUPLICATE_KEY' ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^\s:#][^:#]*?)\s*:/.exec(line)?.[1] : undefined;
+  if (key !== undefined)
+    return ` (${key.startsWith('"') || key.startsWith("'") ? key : JSON.stringify(key)} is written twice in one mapping: keep one)`;
   if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line)) return ' (a plain value cannot start with @ or `: quote it, "@…")';
   if (/(?::|^\s*-)\s+\*/.test(line)) return ' (a value starting with * is an alias in YAML: quote it, "*…")';
   if (
@@ -214,8 +218,16 @@ export function readYamlDocument(source: string, context: YamlFileContext, empty
   if (problems.length > 0) return { ok: false, reason: problems };
   const value: unknown = doc.toJS({ maxAliasCount: 0 });
   const places = positions(doc.contents, atOffset);
-  const where = (pointer: string, key = false): Location =>
-    (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer) ?? place(1, 1);
+  // A pointer to a field the file lacks lands on the nearest node it has (the entry missing it), never on 1:1.
+  const where = (pointer: string, key = false): Location => {
+    const exact = (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer);
+    if (exact !== undefined) return exact;
+    for (let cut = pointer.lastIndexOf('/'); cut > 0; cut = pointer.lastIndexOf('/', cut - 1)) {
+      const parent = places.get(pointer.slice(0, cut));
+      if (parent !== undefined) return parent;
+    }
+    return place(1, 1);
+  };
   return { ok: true, value: { value, where, place } };
 }
 

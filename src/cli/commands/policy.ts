@@ -21,7 +21,7 @@ import { located } from '../../report/text.js';
 import { writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, say, unwritable } from '../command.js';
 import { readTextFile } from '../files.js';
-import { type Flags, type OptionSpec, parseFlags } from '../options.js';
+import { type Flags, type OptionSpec, parseFlags, unexpectedArgument } from '../options.js';
 import { GATE_OPTIONS, gateInputs } from './verify.js';
 
 const OPTIONS = [
@@ -263,7 +263,7 @@ export const policy: Command = {
     const { flags, rest, help } = parseFlags(ctx.argv, OPTIONS);
     if (help) return 'help';
     const [sub, ...more] = rest;
-    if (more.length > 0) throw new UsageError('value', `policy: unexpected argument "${more[0]}"`);
+    if (more.length > 0) throw new UsageError('value', `policy: ${unexpectedArgument(ctx.argv, more[0] ?? '')}`);
     const dir = directoryIn(null, ctx.cwd, flags['working-directory'] ?? '.', '-C/--working-directory');
     if (sub === 'check') return check(flags, ctx, dir);
     if (sub === 'baseline') return baseline(flags, ctx, dir);

@@ -35,7 +35,7 @@ import { writeVerdict } from '../../tools/verdict.js';
 import { type FileText, writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, findingLines, usageError } from '../command.js';
 import { readKeyText, readSigningKey, readTextFile } from '../files.js';
-import { type Flags, LIMITS, type OptionSpec, parseFlags } from '../options.js';
+import { type Flags, LIMITS, type OptionSpec, parseFlags, unexpectedArgument } from '../options.js';
 import { limitsOf, nowOf } from './shared.js';
 
 /** What selects, trusts and judges the evidence: the options `verify` and `policy` share. */
@@ -477,7 +477,7 @@ export function verifyRequest(
 ): VerifyRequest | 'help' {
   const { flags: f, rest, help } = parseFlags(argv, OPTIONS);
   if (help) return 'help';
-  if (rest.length > 0) throw new UsageError('value', `unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
+  if (rest.length > 0) throw new UsageError('value', unexpectedArgument(argv, rest[0] ?? ''));
   // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
   const dir = directoryIn(null, ctx.cwd, f['working-directory'] ?? '.', '-C/--working-directory');
   const at = (v: string | undefined): string | null => (v === undefined ? null : path.resolve(dir, v));
