@@ -349,6 +349,22 @@ describe('a statement claims only what the import read (a red team, this stop: c
       });
   });
 
+  // A red team's: an issues opened delivery without its repository was "other event" beside a statement, and the gate passed.
+  it('a delivery of an event this maps without its repository is an error, with or without a window; another event without one is counted', async () => {
+    const comment = delivery('c1', 'issue_comment', { action: 'created', comment: { id: 9001 } });
+    const opened = delivery('o1', 'issues', { action: 'opened', issue: { number: 5 } });
+    const bare = { ...opened, request: { ...opened.request, payload: { ...opened.request.payload, repository: { name: 'api' } } } };
+    for (const args of [[], window])
+      expectImport(await importOne([comment, bare], 'github-webhook', args), {
+        refuses: /in\.ndjson:2:\d+: a issues opened delivery "?o1"? without repository\.owner\.login and repository\.name/,
+      });
+    const star = delivery('s1', 'star', { action: 'created' });
+    const other = { ...star, request: { ...star.request, payload: { action: 'created', sender: { login: AGENT } } } };
+    const r = await importOne([comment, other], 'github-webhook', window);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 skipped \(1 other event\)/);
+  });
+
   it('a Slack page whose next cursor says more pages follow claims no window unless a page after it in its file ends the listing; a page of another file never does', async () => {
     const entry = (id: string) => ({
       id,

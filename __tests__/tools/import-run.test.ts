@@ -165,6 +165,11 @@ const MANIFEST: readonly [string, Record<string, unknown>, Expected][] = [
     { type: 'jira_create_issue', provider: 'jira', identifier: 'OPS-12', timestamp: at },
     { writes: (l) => expect(decisionsOf(l)[0].import.note).toMatch(/provider "jira" \(not GitHub\)/) },
   ],
+  [
+    'a provider given as an object: located, never read as GitHub (a red team)',
+    { type: 'create_issue', provider: { name: 'jira' }, url: 'https://github.com/acme/api/issues/201', timestamp: at },
+    { refuses: /"create_issue" item: provider is given, but not as text/ },
+  ],
   ['noop: not a write', { type: 'noop', timestamp: at }, { skips: /1 noop \(not a write\)/ }],
   [
     'a repo field and a url naming two repositories: no subject (the line does not say which was written)',
@@ -465,7 +470,7 @@ describe('the gh-aw week against GitHub’s webhook deliveries (fixtures/produce
 });
 
 /** One OTLP line with one execute_tool span. */
-function spanLine(tool: string, attrs: Record<string, string>, status: Record<string, unknown> = {}): string {
+function spanLine(tool: string, attrs: Record<string, string>, status: unknown = {}): string {
   const kv = Object.entries({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, ...attrs }).map(([key, v]) => ({
     key,
     value: { stringValue: v },
@@ -691,6 +696,48 @@ const SPANS: readonly [string, string, Expected][] = [
     spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 }), { code: 7 }),
     { refuses: /has status\.code 7, not an OpenTelemetry status/ },
   ],
+  // A red team's: a status of another shape was read as unset, and the failed call as a success.
+  ...(
+    [
+      ['a string', 'STATUS_CODE_ERROR'],
+      ['"Code" for "code"', { Code: 2, message: 'boom' }],
+    ] as const
+  ).map(([what, status]): [string, string, Expected] => [
+    `a status that is ${what}: located, never read as unset`,
+    spanLine('create_issue', args({ owner: 'acme', repo: 'web' }), status),
+    { refuses: /in\.jsonl:1:1: the execute_tool span of "create_issue" has a status that is not an object of code and message/ },
+  ]),
+  [
+    'a status of a message alone (proto3 JSON leaves the unset code out): unset',
+    spanLine('merge_pull_request', args({ owner: 'acme', repo: 'web', pullNumber: 1 }), { message: 'fine' }),
+    { writes: (l) => expect(decisionsOf(l)[0].response.status).toBe('success') },
+  ],
+  [
+    'gen_ai.tool.name given as a number: located, never the span name taken instead (a red team)',
+    line({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: 'a'.repeat(32),
+                  spanId: 'b'.repeat(16),
+                  name: 'execute_tool create_issue',
+                  endTimeUnixNano: '1764583205250000000',
+                  attributes: [
+                    { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+                    { key: 'gen_ai.tool.name', value: { intValue: '7' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+    { refuses: /in\.jsonl:1:1: an execute_tool span gives gen_ai\.tool\.name, but not as text/ },
+  ],
   [
     'a structure that is not lists of objects: located, never skipped',
     line({ resourceSpans: [{ scopeSpans: [{ spans: [5, null] }] }, { scopeSpans: 'oops' }] }),
@@ -851,6 +898,24 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
     }
   });
 
+  // A red team's: spans naming the tool behind its server (as several instrumentations do) were "not in the mapping", and the gate passed.
+  it('a call naming the tool behind its server (mcp__github__, github., github/, github-mcp-server-) is a mistake of the mapping at the rule', async () => {
+    const row = MAP.split('\n').indexOf('  - tool: create_issue') + 1;
+    for (const qualified of ['mcp__github__create_issue', 'github.create_issue', 'github/create_issue', 'github-mcp-server-create_issue']) {
+      const span = spanLine(qualified, {
+        ...args({ owner: 'acme', repo: 'web', title: 'x' }),
+        ...result({ url: 'https://github.com/acme/web/issues/3' }),
+      });
+      const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': span, 'map.yml': MAP }, ['--map', 'map.yml']);
+      expectImport(r, {
+        refuses: new RegExp(
+          `map\\.yml:${row}:\\d+: tools\\[\\d+\\] \\(create_issue\\): no call is named create_issue, but 1 call\\(s\\) named ${qualified.replace(/[.]/g, '\\.')} are not in the mapping \\(the calls name the tool with ${qualified.slice(0, -'create_issue'.length).replace(/[.]/g, '\\.')} before it\\)`,
+        ),
+        code: 2,
+      });
+    }
+  });
+
   it('a mapping that names tools the run did not call stays fine: no call near a rule, a near call another rule took, a glob that matches', async () => {
     const created = spanLine('create_issue', {
       ...args({ owner: 'acme', repo: 'web', title: 'x' }),
@@ -979,7 +1044,7 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
       'import-run',
       'otlp-json',
       {
-        'in.jsonl': `${deep}{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool a","endTimeUnixNano":"999999999999999999999","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"intValue":"1"}}]}]}]}]}\n`,
+        'in.jsonl': `${deep}{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool a","endTimeUnixNano":"999999999999999999999","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.call.id","value":{"stringValue":"c1"}}]}]}]}]}\n`,
         'map.yml': MAP,
       },
       ['--map', 'map.yml'],

@@ -11150,6 +11150,8 @@ function untold(entry, delivery, payload) {
         event: { kind: 'uncertain', recordId: null, scope: { actors: sender ? [sender] : [], repo: place?.value ?? null, time: null } },
     };
 }
+/** The events whose deliveries may be a write this importer maps (githubWriteOf's cases). */
+const WRITES = new Set(['issues', 'pull_request', 'issue_comment', 'push', 'member']);
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event, entry, request, payload) {
     const action = (0,core_json/* str */.gx)(payload, 'action');
@@ -11162,8 +11164,11 @@ function githubWriteOf(event, entry, request, payload) {
         kind: 'error',
         message: `a ${event} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
     });
-    if (!owner || !repo)
+    if (!WRITES.has(event))
         return { kind: 'skip', reason: 'other event' };
+    // A write of a class this maps names its repository: without one it is not "other event" beside a statement (a red team).
+    if (!owner || !repo)
+        return fail('repository.owner.login and repository.name');
     if (!guid)
         return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
     const place = repositoryOf(repository, owner, repo);
@@ -12737,6 +12742,12 @@ function manifestLine(item, line, heads) {
     if (type === 'add_labels' && Array.isArray(item['labelsAdded']) && item['labelsAdded'].length === 0)
         return { kind: 'skip', reason: 'add_labels with no label added' };
     const provider = (0,core_json/* str */.gx)(item, 'provider');
+    // Given, but not as text (`{"name": "jira"}`): never read as GitHub's (a red team).
+    if (item['provider'] !== undefined && item['provider'] !== null && provider === null)
+        return {
+            kind: 'error',
+            message: `${JSON.stringify(shown)} item: provider is given, but not as text: whose write it is cannot be said`,
+        };
     const ids = idsOf(item);
     const noClass = [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }];
     const subjects = provider !== null && provider !== 'github'
@@ -13079,6 +13090,11 @@ const otlp_json_text = (attrs, key) => {
     const v = attrs.get(key);
     return typeof v === 'string' && v !== '' ? v : null;
 };
+/** The first of `keys` given as something other than text (a number, an OTLP value object), or null: never read as absent. */
+const notText = (attrs, keys) => keys.find((k) => {
+    const v = attrs.get(k);
+    return v !== undefined && v !== null && typeof v !== 'string';
+}) ?? null;
 /** A JSON text or a structured value → the object it is, or why not. */
 function objectOf(given, what) {
     if (given === TWICE)
@@ -13111,6 +13127,20 @@ function resultOf(given) {
         return { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` };
     return { kind: 'value', value: parsed.kind === 'json' ? parsed.value : given };
 }
+/** A status that is not `{code, message}` (a string, `{"Code": 2}`): what it says cannot be read, so neither failed nor not. */
+const UNREADABLE_STATUS = Symbol('unreadable status');
+/**
+ * A span's status code: absent (unset), or an object of `code` and `message` (proto3 JSON leaves the
+ * unset code out). Any other shape is unreadable, never "unset" (a red team: `"STATUS_CODE_ERROR"` as
+ * a string and `{"Code": 2}` were read as a success).
+ */
+function statusCode(given) {
+    if (given === undefined || given === null)
+        return undefined;
+    if ((0,core_json/* isObject */.Gv)(given) && Object.keys(given).every((k) => k === 'code' || k === 'message'))
+        return given['code'];
+    return UNREADABLE_STATUS;
+}
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
 function statusFailed(code) {
     if (code === undefined || code === null || code === 0 || code === 1 || code === '0' || code === '1')
@@ -13137,12 +13167,18 @@ function spanUse(attrs, spanName, time, status, key) {
     const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
     if (twice !== null)
         return `an execute_tool span gives ${twice} twice: which one is meant cannot be said`;
+    // A red team's: a tool name given as a number fell back to the span's name.
+    const odd = notText(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id']);
+    if (odd !== null)
+        return `an execute_tool span gives ${odd}, but not as text: which call it is cannot be said`;
     const name = otlp_json_text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
     if (name === '')
         return 'an execute_tool span without gen_ai.tool.name';
     if (time === null)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no end time`;
     const failed = statusFailed(status);
+    if (status === UNREADABLE_STATUS)
+        return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has a status that is not an object of code and message: whether it failed cannot be said`;
     if (failed === null)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
     const result = resultOf(attrs.get('gen_ai.tool.call.result'));
@@ -13169,6 +13205,9 @@ function claudeUse(record, attrs) {
     const twice = givenTwice(attrs, ['tool_name', 'name', 'success', 'tool_use_id']);
     if (twice !== null)
         return `a tool_result event gives ${twice} twice: which one is meant cannot be said`;
+    const odd = notText(attrs, ['tool_name', 'name', 'tool_use_id']);
+    if (odd !== null)
+        return `a tool_result event gives ${odd}, but not as text: which call it is cannot be said`;
     const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
     const given = otlp_json_text(attrs, 'tool_name') ?? otlp_json_text(attrs, 'name') ?? '';
     let name = given;
@@ -13299,7 +13338,7 @@ function telemetryLine(line) {
                     take(attrs);
                     continue;
                 }
-                const status = (0,core_json/* isObject */.Gv)(span['status']) ? span['status']['code'] : undefined;
+                const status = statusCode(span['status']);
                 take(spanUse(attrs, typeof span['name'] === 'string' ? span['name'] : '', fromEpochNanos(span['endTimeUnixNano']), status, spanKey(span)));
             }
     for (const resource of each(line, 'resourceLogs', 'the line'))
@@ -13318,7 +13357,7 @@ function telemetryLine(line) {
         // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
         const flat = (0,core_json/* isObject */.Gv)(line['attributes']) ? line['attributes'] : {};
         const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]]));
-        const status = (0,core_json/* isObject */.Gv)(line['status']) ? line['status']['code'] : undefined;
+        const status = statusCode(line['status']);
         take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status, spanKey(line)));
     }
     else if (typeof line['type'] === 'string')
@@ -13742,8 +13781,14 @@ function nearTool(rule, tool) {
     const bare = (0,core_text/* asciiLower */.F)(text).replace(QUALIFIER, '');
     if (bare !== (0,core_text/* asciiLower */.F)(text) && bare !== '' && globMatches(compileGlob(bare), lower))
         return `the calls name the tool without ${(0,core_text/* quote */.hD)(text.slice(0, text.length - bare.length), 80)}`;
+    // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`, `github-mcp-server-create_issue`; a red team).
+    const own = lower.replace(QUALIFIER, '').replace(MCP_PREFIX, '');
+    if (own !== lower && own !== '' && globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), own))
+        return `the calls name the tool with ${(0,core_text/* quote */.hD)(tool.slice(0, tool.length - own.length), 80)} before it`;
     return undefined;
 }
+/** A server's name joined to its tool's by a hyphen or underscore (`github-mcp-server-`, `slack_mcp_`). */
+const MCP_PREFIX = /^[a-z0-9_-]*?mcp(?:[-_]server)?[-_]/;
 /**
  * How a rule's server nearly names a call's: null when it is the call's (or the rule names none),
  * undefined when it is another server some call carries; else the difference. A server no call

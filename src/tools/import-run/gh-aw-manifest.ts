@@ -200,6 +200,12 @@ export function manifestLine(item: JsonObject, line: number, heads: PullHeads): 
   if (type === 'add_labels' && Array.isArray(item['labelsAdded']) && item['labelsAdded'].length === 0)
     return { kind: 'skip', reason: 'add_labels with no label added' };
   const provider = str(item, 'provider');
+  // Given, but not as text (`{"name": "jira"}`): never read as GitHub's (a red team).
+  if (item['provider'] !== undefined && item['provider'] !== null && provider === null)
+    return {
+      kind: 'error',
+      message: `${JSON.stringify(shown)} item: provider is given, but not as text: whose write it is cannot be said`,
+    };
   const ids = idsOf(item);
   const noClass: readonly Bound[] = [{ missing: `gh-aw type ${JSON.stringify(shown)} has no class` }];
   const subjects: readonly Bound[] =

@@ -137,6 +137,13 @@ const text = (attrs: Attributes, key: string): string | null => {
   return typeof v === 'string' && v !== '' ? v : null;
 };
 
+/** The first of `keys` given as something other than text (a number, an OTLP value object), or null: never read as absent. */
+const notText = (attrs: Attributes, keys: readonly string[]): string | null =>
+  keys.find((k) => {
+    const v = attrs.get(k);
+    return v !== undefined && v !== null && typeof v !== 'string';
+  }) ?? null;
+
 /** A JSON text or a structured value → the object it is, or why not. */
 function objectOf(given: unknown, what: string): ToolUse['args'] {
   if (given === TWICE) return { kind: 'unreadable', why: `${what} (or a key inside it) is given twice` };
@@ -159,6 +166,20 @@ function resultOf(given: unknown): ToolUse['result'] {
   const parsed = jsonOrText(given);
   if (parsed.kind === 'refused') return { kind: 'unreadable', why: `gen_ai.tool.call.result is not strict JSON (${parsed.reason})` };
   return { kind: 'value', value: parsed.kind === 'json' ? parsed.value : given };
+}
+
+/** A status that is not `{code, message}` (a string, `{"Code": 2}`): what it says cannot be read, so neither failed nor not. */
+const UNREADABLE_STATUS: unique symbol = Symbol('unreadable status');
+
+/**
+ * A span's status code: absent (unset), or an object of `code` and `message` (proto3 JSON leaves the
+ * unset code out). Any other shape is unreadable, never "unset" (a red team: `"STATUS_CODE_ERROR"` as
+ * a string and `{"Code": 2}` were read as a success).
+ */
+function statusCode(given: unknown): unknown {
+  if (given === undefined || given === null) return undefined;
+  if (isObject(given) && Object.keys(given).every((k) => k === 'code' || k === 'message')) return given['code'];
+  return UNREADABLE_STATUS;
 }
 
 /** A span's status code as OTLP JSON (a number, or its name) and OpenTelemetry JS write it: failed or not; null for a code that is neither. */
@@ -184,10 +205,15 @@ function spanUse(attrs: Attributes, spanName: string, time: Instant | null, stat
   if (operation !== 'execute_tool') return null;
   const twice = givenTwice(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id', 'error.type']);
   if (twice !== null) return `an execute_tool span gives ${twice} twice: which one is meant cannot be said`;
+  // A red team's: a tool name given as a number fell back to the span's name.
+  const odd = notText(attrs, ['gen_ai.tool.name', 'gen_ai.tool.call.id']);
+  if (odd !== null) return `an execute_tool span gives ${odd}, but not as text: which call it is cannot be said`;
   const name = text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
   if (name === '') return 'an execute_tool span without gen_ai.tool.name';
   if (time === null) return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has no end time`;
   const failed = statusFailed(status);
+  if (status === UNREADABLE_STATUS)
+    return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has a status that is not an object of code and message: whether it failed cannot be said`;
   if (failed === null)
     return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
   const result = resultOf(attrs.get('gen_ai.tool.call.result'));
@@ -212,6 +238,8 @@ function claudeUse(record: JsonObject, attrs: Attributes): ToolUse | string | nu
   if (!names.some((n) => n === 'tool_result' || n === 'claude_code.tool_result')) return null;
   const twice = givenTwice(attrs, ['tool_name', 'name', 'success', 'tool_use_id']);
   if (twice !== null) return `a tool_result event gives ${twice} twice: which one is meant cannot be said`;
+  const odd = notText(attrs, ['tool_name', 'name', 'tool_use_id']);
+  if (odd !== null) return `a tool_result event gives ${odd}, but not as text: which call it is cannot be said`;
   const params = objectOf(attrs.get('tool_parameters'), 'tool_parameters');
   const given = text(attrs, 'tool_name') ?? text(attrs, 'name') ?? '';
   let name = given;
@@ -339,7 +367,7 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
           take(attrs);
           continue;
         }
-        const status = isObject(span['status']) ? span['status']['code'] : undefined;
+        const status = statusCode(span['status']);
         take(
           spanUse(
             attrs,
@@ -366,7 +394,7 @@ export function telemetryLine(line: JsonObject): TelemetryLine {
     // Copilot CLI's file: attributes a flat object of JSON values, times [s, ns], status code 2 an error.
     const flat = isObject(line['attributes']) ? line['attributes'] : {};
     const attrs = new Map(Object.keys(flat).map((k) => [k, flat[k]] as const));
-    const status = isObject(line['status']) ? line['status']['code'] : undefined;
+    const status = statusCode(line['status']);
     take(spanUse(attrs, typeof line['name'] === 'string' ? line['name'] : '', hrTime(line['endTime']), status, spanKey(line)));
   } else if (typeof line['type'] === 'string') other++;
   return { uses, other, errors };

@@ -428,8 +428,15 @@ function nearTool(rule: ToolRule, tool: string): string | null | undefined {
   const bare = asciiLower(text).replace(QUALIFIER, '');
   if (bare !== asciiLower(text) && bare !== '' && globMatches(compileGlob(bare), lower))
     return `the calls name the tool without ${quote(text.slice(0, text.length - bare.length), 80)}`;
+  // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`, `github-mcp-server-create_issue`; a red team).
+  const own = lower.replace(QUALIFIER, '').replace(MCP_PREFIX, '');
+  if (own !== lower && own !== '' && globMatches(compileGlob(asciiLower(text)), own))
+    return `the calls name the tool with ${quote(tool.slice(0, tool.length - own.length), 80)} before it`;
   return undefined;
 }
+
+/** A server's name joined to its tool's by a hyphen or underscore (`github-mcp-server-`, `slack_mcp_`). */
+const MCP_PREFIX = /^[a-z0-9_-]*?mcp(?:[-_]server)?[-_]/;
 
 /**
  * How a rule's server nearly names a call's: null when it is the call's (or the rule names none),

@@ -134,6 +134,9 @@ function untold(entry: JsonObject, delivery: boolean, payload: JsonObject): Mapp
   };
 }
 
+/** The events whose deliveries may be a write this importer maps (githubWriteOf's cases). */
+const WRITES: ReadonlySet<string> = new Set(['issues', 'pull_request', 'issue_comment', 'push', 'member']);
+
 /** The writes of a delivery other than deploy_key: a record of its github_* class, a counted skip, or a located error. */
 function githubWriteOf(event: string, entry: JsonObject, request: JsonObject | null, payload: JsonObject): Mapped {
   const action = str(payload, 'action');
@@ -146,7 +149,9 @@ function githubWriteOf(event: string, entry: JsonObject, request: JsonObject | n
     kind: 'error',
     message: `a ${event} ${action ?? ''} delivery ${idText(guid ?? '?')} without ${what}`,
   });
-  if (!owner || !repo) return { kind: 'skip', reason: 'other event' };
+  if (!WRITES.has(event)) return { kind: 'skip', reason: 'other event' };
+  // A write of a class this maps names its repository: without one it is not "other event" beside a statement (a red team).
+  if (!owner || !repo) return fail('repository.owner.login and repository.name');
   if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
   const place = repositoryOf(repository, owner, repo);
   if (!place.ok) return { kind: 'error', message: place.reason };
