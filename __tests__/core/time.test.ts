@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { autoSi, compareInstants, fromEpochNumber, parseDay, parseRfc3339 } from '../../src/core/time.js';
+import { autoSi, compareInstants, fromEpochNumber, parseDay, parseRfc3339, utcAsWritten } from '../../src/core/time.js';
 
 const ok = (t: string) => {
   const r = parseRfc3339(t);
@@ -50,6 +50,24 @@ describe('RFC 3339 times', () => {
     );
     expect(refused('2016-12-31T23:59:60-00:30')).toMatch(/second 60 does not exist here/);
     expect(ok('2024-02-29T00:00:00Z').seconds).toBe(Date.UTC(2024, 1, 29) / 1000);
+  });
+
+  it('a window bound as a statement writes it: in UTC with the digits written; a leap second as the instant it is read as, never the second before it', () => {
+    expect(utcAsWritten('2026-11-30')).toEqual({ ok: true, value: '2026-11-30T00:00:00Z' });
+    expect(utcAsWritten('2026-11-30T01:00:00.50+01:00')).toEqual({ ok: true, value: '2026-11-30T00:00:00.50Z' });
+    // Written 23:59:59Z, a statement's since would claim [23:59:59, 23:59:60), whose entries the window's filter skipped (a red team).
+    for (const [given, read] of [
+      ['2026-12-31T23:59:60Z', '2026-12-31T23:59:59.999999999Z'],
+      ['2026-12-31T23:59:60.5Z', '2026-12-31T23:59:59.999999999Z'],
+      ['2026-12-31T15:59:60-08:00', '2026-12-31T23:59:59.999999999Z'],
+      ['2026-12-31T23:59:60.1234567891Z', '2026-12-31T23:59:59.9999999999Z'],
+    ]) {
+      const written = utcAsWritten(given as string);
+      expect(written, given).toEqual({ ok: true, value: read });
+      // The statement's bound, read back, is the bound the import filtered on.
+      expect(written.ok && compareInstants(ok(written.value), ok(given as string)), given).toBe(0);
+    }
+    expect(utcAsWritten('2026-12-31T23:59:60+01:00')).toMatchObject({ ok: false });
   });
 
   it('offsets are applied, fractions kept exactly at any precision', () => {

@@ -55,6 +55,8 @@ export interface DigestSpec {
     readonly bytes: Uint8Array;
     readonly oldest?: string | null;
     readonly newest?: string | null;
+    /** Edits its logFiles entry before the digest is signed (a malformed entry AWS's key signed). */
+    readonly edit?: (entry: Record<string, unknown>) => void;
   }[];
   /** The previous digest in the chain (its S3 path and signature), or null for the first. */
   readonly previous: { readonly bucket: string; readonly object: string; readonly signature: string; readonly sha256: string } | null;
@@ -84,14 +86,18 @@ export function makeDigest(
     previousDigestHashValue: spec.previous?.sha256 ?? null,
     previousDigestHashAlgorithm: spec.previous ? 'SHA-256' : null,
     previousDigestSignature: spec.previous?.signature ?? null,
-    logFiles: spec.logs.map((l) => ({
-      s3Bucket: spec.bucket,
-      s3Object: l.s3Object,
-      hashValue: sha256(plain(l.bytes)),
-      hashAlgorithm: 'SHA-256',
-      newestEventTime: l.newest === undefined ? spec.end : l.newest,
-      oldestEventTime: l.oldest === undefined ? spec.start : l.oldest,
-    })),
+    logFiles: spec.logs.map((l) => {
+      const entry: Record<string, unknown> = {
+        s3Bucket: spec.bucket,
+        s3Object: l.s3Object,
+        hashValue: sha256(plain(l.bytes)),
+        hashAlgorithm: 'SHA-256',
+        newestEventTime: l.newest === undefined ? spec.end : l.newest,
+        oldestEventTime: l.oldest === undefined ? spec.start : l.oldest,
+      };
+      l.edit?.(entry);
+      return entry;
+    }),
   };
   const bytes = Buffer.from(JSON.stringify(digest));
   const digestSha = sha256(bytes);

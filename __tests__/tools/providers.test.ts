@@ -34,6 +34,8 @@ const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 const subjects = (lines: readonly { subject: unknown }[]) => lines.map((l) => l.subject);
 
 const ROLE = 'arn:aws:iam::123456789012:role/agent-deployer';
+/** The fixtures' day as a window, and a clock after it: a coverage statement is claimed. */
+const WINDOW = ['--since', '2026-12-01', '--until', '2026-12-02', '--now', '2026-12-03T00:00:00Z'];
 
 describe('import aws-cloudtrail', () => {
   const [key, attach, denied, read, s3, human] = trailRecords();
@@ -168,6 +170,19 @@ describe('import aws-cloudtrail', () => {
       { 'in.json': json({ Records: [key], Events: [{ CloudTrailEvent: JSON.stringify(attach) }] }) },
       [],
       { refuses: /in\.json:1:1: a page holding entries under Records and Events: which list is the export cannot be said/ },
+    ],
+    // A red team's: an in-window time written as a number, read as ms, fell in 1970 and was skipped as outside a window claimed complete.
+    [
+      'an eventTime that is not RFC 3339 text (seconds since the epoch, in the window; an object) is located, never read as some epoch',
+      {
+        'in.json': json({ Records: [{ ...key, eventTime: Date.parse(String(key?.['eventTime'])) / 1000 }] }),
+        'in-2.json': json({ Records: [{ ...attach, eventTime: { seconds: 1796119200 } }] }),
+      },
+      [...['--actor', ROLE, '--account', '123456789012'], ...WINDOW],
+      {
+        refuses:
+          /in\.json:1:\d+: event "3f1c6a2e-5b7d-4e8f-9a01-2b3c4d5e6f70": its time 1796120102 is not an RFC 3339 time \(this log writes its times as RFC 3339 text; a number is not read as seconds or milliseconds\)[\s\S]*in-2\.json:1:\d+: event "8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c2d": its time \{"seconds":1796119200\} is not an RFC 3339 time/,
+      },
     ],
     [
       'a CloudTrailEvent with a key twice (two readers would see two events): refused, located',
@@ -523,6 +538,15 @@ describe('import k8s-audit', () => {
       ['--cluster', 'prod-eu'],
       { refuses: /its time "yesterday" is not an RFC 3339 time/ },
     ],
+    [
+      'a time written as a number (seconds since the epoch, in the window) is located, never read as ms and skipped as outside the window',
+      { 'in.log': json({ ...complete, stageTimestamp: Date.parse('2026-12-01T10:30:00Z') / 1000 }) },
+      ['--cluster', 'prod-eu', '--actor', 'system:serviceaccount:agents:deployer', ...WINDOW],
+      {
+        refuses:
+          /in\.log:1:1: entry "6a1e9c20-3f1b-4d7a-9c5e-0b1a2c3d4e5f": its time 1796121000 is not an RFC 3339 time \(this log writes its times as RFC 3339 text/,
+      },
+    ],
   ];
   it.each(ROWS)('%s', async (_name, files, args, expected) => {
     expectImport(await runImporter('import', 'k8s-audit', files, args), expected);
@@ -587,9 +611,48 @@ describe('import okta-system-log', () => {
       ['--org', 'acme'],
       { refuses: /a privilege grant with 2 target users: which one was granted cannot be said/ },
     ],
+    [
+      'a published time written as a number (milliseconds since the epoch, in the window) or null is located, never read as some epoch',
+      {
+        'in.json': JSON.stringify([
+          { ...grant, published: Date.parse('2026-12-01T10:40:00.123Z') },
+          { ...grant, uuid: 'untimed', published: null },
+        ]),
+      },
+      ['--org', 'acme', '--actor', 'agent@acme.example', ...WINDOW],
+      {
+        refuses:
+          /in\.json:1:2: entry "[^"]+": its time 1796121600123 is not an RFC 3339 time \(this log writes its times as RFC 3339 text[\s\S]*in\.json:1:\d+: entry "untimed": its time null is not an RFC 3339 time/,
+      },
+    ],
   ];
   it.each(ROWS)('%s', async (_name, files, args, expected) => {
     expectImport(await runImporter('import', 'okta-system-log', files, args), expected);
+  });
+
+  // A red team's: --since 23:59:60Z filtered as 23:59:59.999999999 while the statement said 23:59:59Z: an entry at 23:59:59.5 skipped, its second claimed read.
+  it('a window that starts at a leap second: the statement’s since is the instant filtered on, so the entry before it is outside both', async () => {
+    const entry = (uuid: string, published: string) => ({ ...grant, uuid, published });
+    const r = await runImporter(
+      'import',
+      'okta-system-log',
+      { 'in.json': JSON.stringify([entry('before', '2026-12-31T23:59:59.500Z'), entry('after', '2027-01-01T00:00:00Z')]) },
+      [
+        ...['--org', 'acme', '--actor', 'agent@acme.example'],
+        ...['--since', '2026-12-31T23:59:60Z', '--until', '2027-01-01T01:00:00Z', '--now', '2027-01-02T00:00:00Z'],
+      ],
+    );
+    expectImport(r, {
+      writes: (l) => {
+        expect(l[0]).toMatchObject({
+          schema: 'receipt-gate.audit_coverage.v1',
+          since: '2026-12-31T23:59:59.999999999Z',
+          until: '2027-01-01T01:00:00Z',
+        });
+        expect(l.slice(1).map((x) => x.record_id)).toEqual(['okta:after']);
+      },
+      says: /1 outside the window/,
+    });
   });
 });
 
@@ -946,6 +1009,162 @@ describe('CloudTrail’s own signature: log files checked against AWS-signed dig
     const inside = await windowed(tempDir(), path.join(broken, 'd'), hour(7), hour(11), path.join(broken, 'keys.json'));
     expect(inside.code).toBe(1);
     expect(inside.stderr).toMatch(/no AWS-signed digest of .+ spans 2026-12-01T08:00:00Z to 2026-12-01T09:00:00Z/);
+  });
+
+  // A red team's: a logFiles entry the digest's reader could not take was dropped, and the window claimed complete without its log file.
+  it.each([
+    [
+      'a hashAlgorithm AWS does not write',
+      (e: Record<string, unknown>): void => {
+        e['hashAlgorithm'] = 'SHA256';
+      },
+      /has hashAlgorithm "SHA256", not "SHA-256"/,
+    ],
+    [
+      'no hashAlgorithm',
+      (e: Record<string, unknown>): void => {
+        delete e['hashAlgorithm'];
+      },
+      /has hashAlgorithm null, not "SHA-256"/,
+    ],
+    [
+      'no hashValue',
+      (e: Record<string, unknown>): void => {
+        delete e['hashValue'];
+      },
+      /has no hashValue that is a hex SHA-256/,
+    ],
+    [
+      'a hashValue that is no text',
+      (e: Record<string, unknown>): void => {
+        e['hashValue'] = 5;
+      },
+      /has no hashValue that is a hex SHA-256/,
+    ],
+    [
+      'a hashValue that is no SHA-256',
+      (e: Record<string, unknown>): void => {
+        e['hashValue'] = 'abc';
+      },
+      /has no hashValue that is a hex SHA-256/,
+    ],
+    [
+      'an oldestEventTime that is no RFC 3339 time',
+      (e: Record<string, unknown>): void => {
+        e['oldestEventTime'] = 1796119200;
+      },
+      /has an oldestEventTime that is not an RFC 3339 time/,
+    ],
+  ] as const)(
+    'a signed digest whose logFiles entry has %s is refused, naming the digest and the entry, nothing written (never the entry dropped and the window claimed)',
+    async (_what, edit, wrong) => {
+      const key = digestKey();
+      const other = {
+        s3Object: 'AWSLogs/123456789012/CloudTrail/us-east-1/2026/12/01/other.json.gz',
+        bytes: Buffer.from('{"Records":[]}'),
+        edit,
+      };
+      const spec = { account: '123456789012', bucket: 'b' };
+      const first = makeDigest(
+        {
+          ...spec,
+          start: '2026-12-01T10:00:00Z',
+          end: '2026-12-01T11:00:00Z',
+          logs: [{ s3Object: LOG_OBJECT, bytes: readFileSync(TRAIL) }, other],
+          previous: null,
+        },
+        key,
+      );
+      const next = makeDigest(
+        {
+          ...spec,
+          start: '2026-12-01T11:00:00Z',
+          end: '2026-12-01T12:00:00Z',
+          logs: [],
+          previous: { bucket: 'b', object: first.object, signature: first.signature, sha256: first.sha256 },
+        },
+        key,
+      );
+      const dir = writeFiles(tempDir(), {
+        [`d/${first.name}`]: first.gz,
+        [`d/${first.name}.sig`]: first.signature,
+        [`d/${next.name}`]: next.gz,
+        [`d/${next.name}.sig`]: next.signature,
+        'keys.json': publicKeysJson([key]),
+      });
+      const r = await cli(
+        [
+          'import',
+          'aws-cloudtrail',
+          ...['--cloudtrail-digests', path.join(dir, 'd'), '--cloudtrail-public-keys', path.join(dir, 'keys.json')],
+          ...['--actor', ROLE, '--account', '123456789012', '--since', '2026-12-01T10:00:00Z', '--until', '2026-12-01T11:00:00Z'],
+          ...['--now', '2026-12-02T00:00:00Z', '--output', 'out.ndjson', TRAIL],
+        ],
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `d/${first.name.replace(/\./g, '\\.')}:1:1: this CloudTrail digest is refused: its logFiles\\[1\\] \\(AWSLogs/123456789012/CloudTrail/us-east-1/2026/12/01/other\\.json\\.gz\\) ${wrong.source}: which log file it vouches for cannot be said`,
+        ),
+      );
+      expect(r.stderr).toMatch(/nothing written/);
+      expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+    },
+  );
+
+  it('a signed digest whose logFiles entry names no s3Object (none, or not text) is refused, naming the entry by its place', async () => {
+    const key = digestKey();
+    const dir = tempDir();
+    const log = { s3Object: LOG_OBJECT, bytes: readFileSync(TRAIL) };
+    for (const [folder, edit] of [
+      [
+        'a',
+        (e: Record<string, unknown>): void => {
+          delete e['s3Object'];
+        },
+      ],
+      [
+        'b',
+        (e: Record<string, unknown>): void => {
+          e['s3Object'] = 7;
+        },
+      ],
+    ] as const) {
+      const d = makeDigest(
+        {
+          account: '123456789012',
+          bucket: 'b',
+          start: '2026-12-01T10:00:00Z',
+          end: '2026-12-01T11:00:00Z',
+          logs: [log, { ...log, edit }],
+          previous: null,
+        },
+        key,
+      );
+      writeFiles(dir, { [`${folder}/${d.name}`]: d.gz, [`${folder}/${d.name}.sig`]: d.signature, 'keys.json': publicKeysJson([key]) });
+      const r = await cli(
+        [
+          'import',
+          'aws-cloudtrail',
+          '--cloudtrail-digests',
+          folder,
+          '--cloudtrail-public-keys',
+          'keys.json',
+          '--output',
+          'out.ndjson',
+          TRAIL,
+        ],
+        dir,
+      );
+      expect([r.code, r.stderr], folder).toEqual([
+        1,
+        expect.stringMatching(
+          /this CloudTrail digest is refused: its logFiles\[1\] has no s3Object \(text\): which log file it vouches for cannot be said/,
+        ),
+      ]);
+      expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+    }
   });
 
   it('a key whose validity cannot be read, or listed under another key’s fingerprint, is refused (never a key that signs for ever); a digest that inflates past --max-file-size is refused, located', async () => {

@@ -11,7 +11,7 @@ import { isObject, type JsonObject, obj, str } from '../../core/json.js';
 import { targetHash } from '../../core/target-hash.js';
 import { strictValue } from '../../read/json/strict.js';
 import { idText, type Mapped, oneText } from './mapping.js';
-import { type EntryScope, entryTime } from './scope.js';
+import { type EntryScope, textTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
 /**
@@ -65,7 +65,9 @@ export function awsCloudTrail(entry: JsonObject): Mapped {
   const account = oneText(e, 'recipientAccountId', [[]]);
   if ('error' in account) return { kind: 'error', message: `event ${idText(id)}: ${account.error}` };
   if (account.value === null) return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
-  const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account.value, time: entryTime(e['eventTime']) };
+  const time = textTime(e['eventTime']);
+  if ('error' in time) return { kind: 'error', message: `event ${idText(id)}: ${time.error}` };
+  const scope: EntryScope = { actors: actorsOf(e), repo: null, tenant: account.value, time: time.time };
   const params = obj(e, 'requestParameters');
   if (name === 'CreateAccessKey') {
     // Without a userName the key is the caller's own; the response names the user either way. Two

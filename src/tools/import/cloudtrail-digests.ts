@@ -196,15 +196,12 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
       reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
     };
   const logs = new Map<string, LogFile>();
-  const when = (v: string | null): Instant | null => {
-    const t = v === null ? null : parseRfc3339(v);
-    return t?.ok ? t.value : null;
-  };
-  for (const f of d['logFiles']) {
-    const hash = str(f, 'hashValue')?.toLowerCase();
-    const s3Object = str(f, 's3Object');
-    if (hash && s3Object && str(f, 'hashAlgorithm') === 'SHA-256')
-      logs.set(hash, { s3Object, oldest: when(str(f, 'oldestEventTime')), newest: when(str(f, 'newestEventTime')) });
+  for (const [i, f] of d['logFiles'].entries()) {
+    const file = logFileOf(f);
+    // An entry it cannot read is refused: dropped, the log file it lists would never be asked for, and a window claimed without it.
+    if ('error' in file)
+      return { ok: false, reason: `its logFiles[${i}]${file.named} ${file.error}: which log file it vouches for cannot be said` };
+    logs.set(file.hash, file.log);
   }
   return {
     ok: true,
@@ -222,6 +219,36 @@ function readDigest(input: ToolInput, signatureHex: string, keys: ReadonlyMap<st
       logs,
     },
   };
+}
+
+/**
+ * One entry of a digest's `logFiles`: the hex SHA-256 of the log file (CloudTrail writes only
+ * `SHA-256`), its S3 object and the span of its events (null or absent: not given); or what is
+ * wrong with it, and the S3 object it names when it names one (words for the refusal).
+ */
+function logFileOf(f: unknown): { readonly hash: string; readonly log: LogFile } | { readonly error: string; readonly named: string } {
+  if (!isObject(f)) return { error: 'is not an object', named: '' };
+  const s3Object = str(f, 's3Object');
+  const named = s3Object ? ` (${quote(s3Object, 120)})` : '';
+  if (!s3Object) return { error: 'has no s3Object (text)', named };
+  const algorithm = f['hashAlgorithm'];
+  if (algorithm !== 'SHA-256')
+    return { error: `has hashAlgorithm ${JSON.stringify(algorithm ?? null).slice(0, 40)}, not "SHA-256"`, named };
+  const hash = str(f, 'hashValue');
+  if (hash === null || !/^[0-9a-fA-F]{64}$/.test(hash)) return { error: 'has no hashValue that is a hex SHA-256', named };
+  const oldest = eventTime(f['oldestEventTime']);
+  const newest = eventTime(f['newestEventTime']);
+  // A time given and unreadable is refused, never read as none: a file a later digest lists would be placed by that digest's hour, not its events.
+  if (oldest === undefined) return { error: 'has an oldestEventTime that is not an RFC 3339 time', named };
+  if (newest === undefined) return { error: 'has a newestEventTime that is not an RFC 3339 time', named };
+  return { hash: hash.toLowerCase(), log: { s3Object, oldest, newest } };
+}
+
+/** A log file's event time: the instant, null when not given (absent or null), undefined when given and unreadable. */
+function eventTime(given: unknown): Instant | null | undefined {
+  if (given === undefined || given === null) return null;
+  const t = typeof given === 'string' ? parseRfc3339(given) : null;
+  return t?.ok ? t.value : undefined;
 }
 
 /**

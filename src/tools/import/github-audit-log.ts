@@ -46,6 +46,6 @@ function placeOf(
   const slash = repo?.indexOf('/') ?? -1;
   if (!repo || slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
   const actor = str(entry, 'actor');
-  const time = entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']);
+  const time = entryTime(entry['@timestamp'], 'ms') ?? entryTime(entry['created_at'], 'ms');
   return { owner: repo.slice(0, slash), name: repo.slice(slash + 1), scope: { actors: actor ? [actor] : [], repo, time } };
 }

@@ -10,7 +10,7 @@
  */
 import { type JsonObject, obj, str, wholeNumber } from '../../core/json.js';
 import { idText, type Mapped, oneText } from './mapping.js';
-import { type EntryScope, entryTime } from './scope.js';
+import { type EntryScope, textTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
 const KINDS: ReadonlyMap<string, string> = new Map([
@@ -51,8 +51,8 @@ export const k8sAudit =
     const id = str(e, 'auditID');
     const user = str(obj(e, 'user'), 'username');
     // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
-    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
-    const time = entryTime(stamp);
+    const stamp = textTime(e['stageTimestamp'] ?? e['requestReceivedTimestamp']);
+    const time = 'error' in stamp ? null : stamp.time;
     const scope: EntryScope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     const recordId = `k8s-audit:${id}`;
     const writes = binding && !!id && (verb === 'create' || verb === 'patch' || verb === 'update');
@@ -74,8 +74,7 @@ export const k8sAudit =
     if (made === 'failed') return { kind: 'skip', reason: 'failed (not 2xx)', ...refused };
     if (dryRun(e)) return { kind: 'skip', reason: 'a dry run (nothing was created)', ...refused };
     if (!id) return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
-    if (stamp !== undefined && time === null)
-      return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
+    if ('error' in stamp) return { kind: 'error', message: `entry ${idText(id)}: ${stamp.error}` };
     const name = oneText(e, 'name', NAMES);
     if ('error' in name) return { kind: 'error', message: `entry ${idText(id)}: ${name.error}` };
     // At the Metadata level a create's objectRef has no name, and no object is logged: nothing says which binding.

@@ -8,7 +8,7 @@
  */
 import { isObject, type JsonObject, obj, str } from '../../core/json.js';
 import { idText, type Mapped } from './mapping.js';
-import { type EntryScope, entryTime } from './scope.js';
+import { type EntryScope, textTime } from './scope.js';
 import { tenantWrite } from './tenant-subject.js';
 
 /** The user granted the role: the one target of type User, or why it cannot be said (none, several, or one without an id). Never another target guessed. */
@@ -38,6 +38,8 @@ export const oktaSystemLog =
     const principal = principalOf(e);
     if ('error' in principal) return { kind: 'error', message: `entry ${idText(id)}: ${principal.error}` };
     const actor = str(obj(e, 'actor'), 'alternateId');
-    const scope: EntryScope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: entryTime(e['published']) };
+    const published = textTime(e['published']);
+    if ('error' in published) return { kind: 'error', message: `entry ${idText(id)}: ${published.error}` };
+    const scope: EntryScope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: published.time };
     return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal.id]], scope);
   };

@@ -181,12 +181,37 @@ export function parseWindowTime(text: string): Result<Instant> {
   return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${result.reason}` };
 }
 
-/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
-export function entryTime(value: unknown, unit: 'ms' | 's' = 'ms'): Instant | null {
-  if (typeof value === 'number') return fromEpochNumber(value, unit === 's' ? 0 : 3);
+/**
+ * An entry time: RFC 3339 text, or a count since the epoch in the unit its provider writes (`epoch`:
+ * GitHub's audit log ms, Slack s); null otherwise. A number is read only where the caller names its
+ * unit: a log that writes text (Kubernetes, Okta, CloudTrail) and holds a number says nothing of
+ * which unit it counts, and read as ms an in-window entry fell in 1970, skipped as outside the window
+ * beside a statement claiming it (a red team).
+ */
+export function entryTime(value: unknown, epoch: 'ms' | 's' | null = null): Instant | null {
+  if (typeof value === 'number') return epoch === null ? null : fromEpochNumber(value, epoch === 's' ? 0 : 3);
   if (typeof value === 'string') {
     const result = parseRfc3339(value);
     return result.ok ? result.value : null;
   }
   return null;
+}
+
+/**
+ * The time of an entry whose log writes RFC 3339 text only (Kubernetes, Okta, CloudTrail): the
+ * instant, null when the entry has none, or why the one it gives is no time. A time given and
+ * unreadable (null or a number too) is an error, never passed over as untimed or as another time:
+ * the entry may be inside the window.
+ */
+export function textTime(value: unknown): { readonly time: Instant | null } | { readonly error: string } {
+  if (value === undefined) return { time: null };
+  const time = entryTime(value);
+  if (time !== null) return { time };
+  const given = `its time ${JSON.stringify(value).slice(0, 60)} is not an RFC 3339 time`;
+  return {
+    error:
+      typeof value === 'number'
+        ? `${given} (this log writes its times as RFC 3339 text; a number is not read as seconds or milliseconds)`
+        : given,
+  };
 }
