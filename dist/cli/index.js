@@ -4058,7 +4058,10 @@ function autoSi(instant) {
 /**
  * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
  * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was.
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
+ * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
+ * statement's `since` would claim the second before it, whose entries were skipped as outside the
+ * window (a red team).
  */
 function utcAsWritten(text) {
     const day = parseDay(text);
@@ -4067,7 +4070,10 @@ function utcAsWritten(text) {
     const parsed = parseRfc3339(text);
     if (!parsed.ok)
         return parsed;
-    const digits = SHAPE.exec(text)?.[7];
+    const shape = SHAPE.exec(text);
+    if (shape?.[6] === '60')
+        return { ok: true, value: rfc3339(parsed.value) };
+    const digits = shape?.[7];
     const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
     return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
@@ -10437,15 +10443,40 @@ function parseWindowTime(text) {
         return result;
     return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${result.reason}` };
 }
-/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
-function entryTime(value, unit = 'ms') {
+/**
+ * An entry time: RFC 3339 text, or a count since the epoch in the unit its provider writes (`epoch`:
+ * GitHub's audit log ms, Slack s); null otherwise. A number is read only where the caller names its
+ * unit: a log that writes text (Kubernetes, Okta, CloudTrail) and holds a number says nothing of
+ * which unit it counts, and read as ms an in-window entry fell in 1970, skipped as outside the window
+ * beside a statement claiming it (a red team).
+ */
+function entryTime(value, epoch = null) {
     if (typeof value === 'number')
-        return fromEpochNumber(value, unit === 's' ? 0 : 3);
+        return epoch === null ? null : fromEpochNumber(value, epoch === 's' ? 0 : 3);
     if (typeof value === 'string') {
         const result = parseRfc3339(value);
         return result.ok ? result.value : null;
     }
     return null;
+}
+/**
+ * The time of an entry whose log writes RFC 3339 text only (Kubernetes, Okta, CloudTrail): the
+ * instant, null when the entry has none, or why the one it gives is no time. A time given and
+ * unreadable (null or a number too) is an error, never passed over as untimed or as another time:
+ * the entry may be inside the window.
+ */
+function textTime(value) {
+    if (value === undefined)
+        return { time: null };
+    const time = entryTime(value);
+    if (time !== null)
+        return { time };
+    const given = `its time ${JSON.stringify(value).slice(0, 60)} is not an RFC 3339 time`;
+    return {
+        error: typeof value === 'number'
+            ? `${given} (this log writes its times as RFC 3339 text; a number is not read as seconds or milliseconds)`
+            : given,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/tenant-subject.ts
@@ -10539,7 +10570,10 @@ function awsCloudTrail(entry) {
         return { kind: 'error', message: `event ${idText(id)}: ${account.error}` };
     if (account.value === null)
         return { kind: 'error', message: `event ${idText(id)}: no recipientAccountId` };
-    const scope = { actors: actorsOf(e), repo: null, tenant: account.value, time: entryTime(e['eventTime']) };
+    const time = textTime(e['eventTime']);
+    if ('error' in time)
+        return { kind: 'error', message: `event ${idText(id)}: ${time.error}` };
+    const scope = { actors: actorsOf(e), repo: null, tenant: account.value, time: time.time };
     const params = (0,core_json/* obj */.WL)(e, 'requestParameters');
     if (name === 'CreateAccessKey') {
         // Without a userName the key is the caller's own; the response names the user either way. Two
@@ -10721,15 +10755,12 @@ function readDigest(input, signatureHex, keys, maxBytes) {
             reason: `its signature does not verify with the key ${fingerprint}: the digest, or its .sig, is not the one AWS wrote`,
         };
     const logs = new Map();
-    const when = (v) => {
-        const t = v === null ? null : parseRfc3339(v);
-        return t?.ok ? t.value : null;
-    };
-    for (const f of d['logFiles']) {
-        const hash = (0,core_json/* str */.gx)(f, 'hashValue')?.toLowerCase();
-        const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
-        if (hash && s3Object && (0,core_json/* str */.gx)(f, 'hashAlgorithm') === 'SHA-256')
-            logs.set(hash, { s3Object, oldest: when((0,core_json/* str */.gx)(f, 'oldestEventTime')), newest: when((0,core_json/* str */.gx)(f, 'newestEventTime')) });
+    for (const [i, f] of d['logFiles'].entries()) {
+        const file = logFileOf(f);
+        // An entry it cannot read is refused: dropped, the log file it lists would never be asked for, and a window claimed without it.
+        if ('error' in file)
+            return { ok: false, reason: `its logFiles[${i}]${file.named} ${file.error}: which log file it vouches for cannot be said` };
+        logs.set(file.hash, file.log);
     }
     return {
         ok: true,
@@ -10747,6 +10778,40 @@ function readDigest(input, signatureHex, keys, maxBytes) {
             logs,
         },
     };
+}
+/**
+ * One entry of a digest's `logFiles`: the hex SHA-256 of the log file (CloudTrail writes only
+ * `SHA-256`), its S3 object and the span of its events (null or absent: not given); or what is
+ * wrong with it, and the S3 object it names when it names one (words for the refusal).
+ */
+function logFileOf(f) {
+    if (!(0,core_json/* isObject */.Gv)(f))
+        return { error: 'is not an object', named: '' };
+    const s3Object = (0,core_json/* str */.gx)(f, 's3Object');
+    const named = s3Object ? ` (${(0,core_text/* quote */.hD)(s3Object, 120)})` : '';
+    if (!s3Object)
+        return { error: 'has no s3Object (text)', named };
+    const algorithm = f['hashAlgorithm'];
+    if (algorithm !== 'SHA-256')
+        return { error: `has hashAlgorithm ${JSON.stringify(algorithm ?? null).slice(0, 40)}, not "SHA-256"`, named };
+    const hash = (0,core_json/* str */.gx)(f, 'hashValue');
+    if (hash === null || !/^[0-9a-fA-F]{64}$/.test(hash))
+        return { error: 'has no hashValue that is a hex SHA-256', named };
+    const oldest = eventTime(f['oldestEventTime']);
+    const newest = eventTime(f['newestEventTime']);
+    // A time given and unreadable is refused, never read as none: a file a later digest lists would be placed by that digest's hour, not its events.
+    if (oldest === undefined)
+        return { error: 'has an oldestEventTime that is not an RFC 3339 time', named };
+    if (newest === undefined)
+        return { error: 'has a newestEventTime that is not an RFC 3339 time', named };
+    return { hash: hash.toLowerCase(), log: { s3Object, oldest, newest } };
+}
+/** A log file's event time: the instant, null when not given (absent or null), undefined when given and unreadable. */
+function eventTime(given) {
+    if (given === undefined || given === null)
+        return null;
+    const t = typeof given === 'string' ? parseRfc3339(given) : null;
+    return t?.ok ? t.value : undefined;
 }
 /**
  * The account and region a digest is of: its S3 object key names them
@@ -11005,7 +11070,7 @@ function placeOf(id, entry, repo) {
     if (!repo || slash <= 0 || slash === repo.length - 1)
         return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
     const actor = (0,core_json/* str */.gx)(entry, 'actor');
-    const time = entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']);
+    const time = entryTime(entry['@timestamp'], 'ms') ?? entryTime(entry['created_at'], 'ms');
     return { owner: repo.slice(0, slash), name: repo.slice(slash + 1), scope: { actors: actor ? [actor] : [], repo, time } };
 }
 
@@ -11323,8 +11388,8 @@ const k8sAudit = (cluster) => (e) => {
     const id = (0,core_json/* str */.gx)(e, 'auditID');
     const user = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'user'), 'username');
     // The entry's time: when its response completed, else when it was received; one that is given and unreadable is never passed over.
-    const stamp = e['stageTimestamp'] ?? e['requestReceivedTimestamp'];
-    const time = entryTime(stamp);
+    const stamp = textTime(e['stageTimestamp'] ?? e['requestReceivedTimestamp']);
+    const time = 'error' in stamp ? null : stamp.time;
     const scope = { actors: user ? [user] : [], repo: null, tenant: cluster, time };
     const recordId = `k8s-audit:${id}`;
     const writes = binding && !!id && (verb === 'create' || verb === 'patch' || verb === 'update');
@@ -11352,8 +11417,8 @@ const k8sAudit = (cluster) => (e) => {
         return { kind: 'skip', reason: 'a dry run (nothing was created)', ...refused };
     if (!id)
         return { kind: 'error', message: 'a role binding created without an auditID (its record would have no identity)' };
-    if (stamp !== undefined && time === null)
-        return { kind: 'error', message: `entry ${idText(id)}: its time ${JSON.stringify(stamp).slice(0, 60)} is not an RFC 3339 time` };
+    if ('error' in stamp)
+        return { kind: 'error', message: `entry ${idText(id)}: ${stamp.error}` };
     const name = oneText(e, 'name', NAMES);
     if ('error' in name)
         return { kind: 'error', message: `entry ${idText(id)}: ${name.error}` };
@@ -11422,7 +11487,10 @@ const oktaSystemLog = (org) => (e) => {
     if ('error' in principal)
         return { kind: 'error', message: `entry ${idText(id)}: ${principal.error}` };
     const actor = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(e, 'actor'), 'alternateId');
-    const scope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: entryTime(e['published']) };
+    const published = textTime(e['published']);
+    if ('error' in published)
+        return { kind: 'error', message: `entry ${idText(id)}: ${published.error}` };
+    const scope = { actors: actor ? [actor] : [], repo: null, tenant: org, time: published.time };
     return tenantWrite(`okta:${id}`, 'idp_admin_role', 'grant', org, [['principal_id', principal.id]], scope);
 };
 

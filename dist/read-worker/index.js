@@ -2840,7 +2840,10 @@ function autoSi(instant) {
 /**
  * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
  * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was.
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
+ * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
+ * statement's `since` would claim the second before it, whose entries were skipped as outside the
+ * window (a red team).
  */
 function utcAsWritten(text) {
     const day = parseDay(text);
@@ -2849,7 +2852,10 @@ function utcAsWritten(text) {
     const parsed = parseRfc3339(text);
     if (!parsed.ok)
         return parsed;
-    const digits = SHAPE.exec(text)?.[7];
+    const shape = SHAPE.exec(text);
+    if (shape?.[6] === '60')
+        return { ok: true, value: rfc3339(parsed.value) };
+    const digits = shape?.[7];
     const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
     return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
