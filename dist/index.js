@@ -14567,6 +14567,7 @@ async function saveCache(plan, service) {
  */
 
 
+
 /** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 /** Retries of one request after a rate limit, and after a 5xx. */
@@ -14724,7 +14725,15 @@ function readContext(env, cwd) {
     // no pull request; one of the default branch names the pull requests it heads).
     const checks = (0,core_json/* isObject */.Gv)(entry['check_suite']) || (0,core_json/* isObject */.Gv)(entry['check_run']) || ON_DEFAULT_BRANCH.has(env['GITHUB_EVENT_NAME'] ?? '');
     const issuePull = (0,core_json/* isObject */.Gv)(entry['issue']) && (0,core_json/* isObject */.Gv)(entry['issue']['pull_request']);
-    const otherBase = checks || issuePull ? str(env['GITHUB_SHA']) : null;
+    const pullish = PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull;
+    // Any other event (workflow_dispatch, schedule, push…) whose job checked out another commit than
+    // GITHUB_SHA (a ChatOps dispatch checking a pull request's head out): the policy and trust are
+    // GITHUB_SHA's, read with git, never the checkout's (a red team: the head's own policy judged it).
+    const workspace = env['GITHUB_WORKSPACE'] ?? cwd;
+    const sha = str(env['GITHUB_SHA']);
+    const checkedOut = !pullish && sha !== null ? resolveCommit(workspace, 'HEAD') : null;
+    const elsewhere = checkedOut !== null && checkedOut !== sha;
+    const otherBase = checks || issuePull || elsewhere ? sha : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -14734,10 +14743,10 @@ function readContext(env, cwd) {
         eventName: env['GITHUB_EVENT_NAME'] ?? '',
         serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
-        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+        workspace,
         defaultBranch: defaultBranchOf(entry, env),
         baseSha: base ?? mgBase ?? runBase ?? otherBase,
-        pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
+        pull: pullish || elsewhere,
     };
 }
 

@@ -7,12 +7,12 @@
 
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
 import type { Report } from '../../src/core/report.js';
 import { keyIdOf } from '../../src/trust/keys.js';
-import { type ActionRun, BASE_SHA, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
+import { type ActionRun, BASE_SHA, checkout, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
 import { addKey, deployKey, json, record, surface, testSigner } from '../support/corpus.js';
 import { LOOSE, POLICY, STRICT } from '../support/policies.js';
 import { EXPORT_IDENTITY, mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
@@ -335,6 +335,24 @@ describe('a pull request is judged under the base commit’s policy', () => {
     });
     expect(issue.outputs['result']).toBe('pass');
     expect(issue.contentRequests).toEqual([]);
+  });
+
+  // A red team's: a dispatched or scheduled job that checked a pull request's head out read its own loosened policy, and passed.
+  it('any other event whose checkout is not GITHUB_SHA (workflow_dispatch, schedule, push) reads the policy at GITHUB_SHA with git; a checkout of GITHUB_SHA reads its own', async () => {
+    const ws = workspace({ [POLICY]: STRICT });
+    const main = checkout(ws);
+    writeFileSync(`${ws}/${POLICY}`, LOOSE);
+    const head = checkout(ws);
+    for (const name of ['workflow_dispatch', 'schedule', 'push']) {
+      const event = { name, payload: { ref: 'refs/heads/main', repository: { id: 1, default_branch: 'main' } } };
+      const r = await runAction({ workspace: ws, event, env: { GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' } });
+      expect(r.outputs['result'], name).toBe('fail');
+      expect(r.summary, name).toContain(`at ${main.slice(0, 12)}`);
+      expect(r.contentRequests, name).toEqual([]);
+    }
+    const event = { name: 'schedule', payload: {} };
+    const own = await runAction({ workspace: ws, event, env: { GITHUB_SHA: head, GITHUB_REF: 'refs/heads/main' } });
+    expect(own.outputs['result']).toBe('pass');
   });
 
   it('merge_group reads at merge_group.base_sha; pull_request_target at pull_request.base.sha', async () => {

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isObject } from '../core/json.js';
+import { resolveCommit } from '../gate/repository.js';
 
 import type { ApiResponse, GitHubApi } from '../report/check-run.js';
 
@@ -124,8 +125,8 @@ export interface RunContext {
   /**
    * Whether a pull request may control the checkout: an event of one (its payload carries
    * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, a
-   * workflow_run (the fork recipe), a check suite or run, or a comment on a pull request. Then the
-   * policy and trust material are read at `baseSha`.
+   * workflow_run (the fork recipe), a check suite or run, a comment on a pull request, or any other
+   * event whose checkout is not GITHUB_SHA. Then the policy and trust material are read at `baseSha`.
    */
   readonly pull: boolean;
 }
@@ -210,7 +211,15 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   // no pull request; one of the default branch names the pull requests it heads).
   const checks = isObject(entry['check_suite']) || isObject(entry['check_run']) || ON_DEFAULT_BRANCH.has(env['GITHUB_EVENT_NAME'] ?? '');
   const issuePull = isObject(entry['issue']) && isObject(entry['issue']['pull_request']);
-  const otherBase = checks || issuePull ? str(env['GITHUB_SHA']) : null;
+  const pullish = PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull;
+  // Any other event (workflow_dispatch, schedule, push…) whose job checked out another commit than
+  // GITHUB_SHA (a ChatOps dispatch checking a pull request's head out): the policy and trust are
+  // GITHUB_SHA's, read with git, never the checkout's (a red team: the head's own policy judged it).
+  const workspace = env['GITHUB_WORKSPACE'] ?? cwd;
+  const sha = str(env['GITHUB_SHA']);
+  const checkedOut = !pullish && sha !== null ? resolveCommit(workspace, 'HEAD') : null;
+  const elsewhere = checkedOut !== null && checkedOut !== sha;
+  const otherBase = checks || issuePull || elsewhere ? sha : null;
   return {
     owner: str(owner),
     repo: str(repo),
@@ -220,9 +229,9 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
-    workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+    workspace,
     defaultBranch: defaultBranchOf(entry, env),
     baseSha: base ?? mgBase ?? runBase ?? otherBase,
-    pull: PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull,
+    pull: pullish || elsewhere,
   };
 }
