@@ -15949,6 +15949,11 @@ function buildSettings(given) {
     const rules = g.require.flatMap(parseList);
     if (settled.policy && rules.length > 0)
         throw new UsageError('conflict', `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`);
+    // A pull request adding the first policy file while the workflow gives rules passes here, and once
+    // merged every run is this conflict (a red team): it must be valid to merge.
+    const adding = settled.review?.head ?? null;
+    if (!settled.policy && adding?.source && rules.length > 0)
+        reviews.push((0,core_findings/* finding */.gk)('policy_invalid', { file: adding.source.path, line: 1, column: 1 }, `this pull request adds the policy file ${adding.source.path} while ${n.require} gives rules: once merged every run stops with a configuration error (requirements have one place); move the rules into the file and remove ${n.require} from the workflow (this pull request's policy; it must be valid to merge)`));
     for (const file of fileTrust ? (given.trustFilesChanged ?? []) : [])
         reviews.push((0,core_findings/* finding */.gk)('policy_changed', { file, line: 1, column: 1 }, `this pull request changes ${file}, which the policy's trust: section names: trust material is read at the base, so the change takes effect after merge; new bytes at a trusted path trust what they hold: a reviewer must approve it`, 'warning'));
     // A pull request that leaves its policy at a near-miss path (renamed to .yaml, or added there) passes

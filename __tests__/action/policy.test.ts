@@ -241,6 +241,12 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
       /adds the policy file .github\/receipt-gate.yml; it takes effect after merge.*2 call\(s\) of prod-keys: under the base's policy: not ruled; under this pull request's policy: unmet/,
     );
+    // Added while the workflow gives require (a red team: it passed, and every run after the merge was result=error).
+    const both = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), inputs: { require: 'github_deploy_key=asserted' } });
+    expect(both.outputs['result']).toBe('fail');
+    expect(reportOf(both).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /this pull request adds the policy file .github\/receipt-gate.yml while require gives rules: once merged every run stops with a configuration error/,
+    );
   });
 
   it('the base cannot be read (API error, no token): result=error naming why, never the head’s policy', async () => {
