@@ -4021,6 +4021,8 @@ function pendingText(call, latest, until) {
     return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
 }
 
+// EXTERNAL MODULE: ./src/core/trust.ts
+var core_trust = __nccwpck_require__(9597);
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
 /**
  * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
@@ -4028,6 +4030,7 @@ function pendingText(call, latest, until) {
  * only the reasons that concern that claim; each call's report carries its own findings, so no
  * reporter re-derives them. A record that does not bind a call is always reported with its reason.
  */
+
 
 
 
@@ -4255,7 +4258,9 @@ function recordMessage(verdict, name, options) {
         case 'inconsistent':
             return `${name}: ${check.reason}`;
         case 'untrusted':
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+            if (check.code === 'history_only')
+                return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
         case 'imported_twice':
             return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
@@ -4276,7 +4281,11 @@ function judgeRecord(verdict, options) {
     const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
     const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
     const message = recordMessage(verdict, name, options);
-    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
+    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
+        (verdict.outcome === 'untrusted' &&
+            verdict.record.check.outcome === 'untrusted' &&
+            options.trustMode === 'warn' &&
+            (0,core_trust/* warnable */.lS)(verdict.record.check.code))
         ? 'warning'
         : undefined;
     const holder = verdict.outcome === 'bound' ? verdict.call : null;
@@ -5333,11 +5342,14 @@ function callsOf(run, first) {
     return { calls, claimFindings };
 }
 /** The records or statements of grandfathered audit files with trust not asked of them (unchecked, never untrusted); the rest as they are. */
-function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
+function trustNotAsked(pinned, items, held = new Map(), relaxed = null) {
     if (pinned.size === 0)
         return items;
     return items.map((x) => {
-        if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted' || held.has(x))
+        const kept = held.get(x);
+        if (kept !== undefined)
+            return kept;
+        if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted')
             return x;
         const y = { ...x, trust: { kind: 'unchecked' } };
         relaxed?.set(y, x);
@@ -5352,7 +5364,8 @@ function trustNotAsked(pinned, items, held = new Set(), relaxed = null) {
  * allocation made once more: records of other subjects bind as before, so a second round finds none.
  */
 function climbPinned(evidence, pinned, perRun) {
-    const held = new Set();
+    // Each held record as the original, refused as history_only: a replay, an error whatever the trust mode (a red team: under warn it merged, then verified).
+    const held = new Map();
     // Only an entry the pull request adds limits where its records bind: without one, one allocation.
     const limited = [...pinned.values()].some((onlyIn) => onlyIn !== null);
     for (;;) {
@@ -5374,8 +5387,19 @@ function climbPinned(evidence, pinned, perRun) {
             return { records, climbed };
         for (const r of records) {
             const original = relaxed.get(r.input);
-            if (original && pinned.get(r.input.loc.file) && r.check.recomputed !== null && over.has(r.check.recomputed))
-                held.add(original);
+            if (original &&
+                original.trust.kind === 'untrusted' &&
+                pinned.get(r.input.loc.file) &&
+                r.check.recomputed !== null &&
+                over.has(r.check.recomputed))
+                held.set(original, {
+                    ...original,
+                    trust: {
+                        kind: 'untrusted',
+                        code: 'history_only',
+                        reason: `a grandfathered audit file's records bind only calls of runs the base holds with the same bytes, and this one would bind a call the pull request adds or changes (its own trust: ${original.trust.reason})`,
+                    },
+                });
         }
     }
 }
@@ -6279,8 +6303,6 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
-// EXTERNAL MODULE: ./src/core/trust.ts
-var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -17758,6 +17780,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   J5: () => (/* binding */ refused),
 /* harmony export */   M5: () => (/* binding */ TRUST_CODE_NAMES),
 /* harmony export */   kg: () => (/* binding */ combine),
+/* harmony export */   lS: () => (/* binding */ warnable),
 /* harmony export */   x3: () => (/* binding */ NONE)
 /* harmony export */ });
 /* unused harmony export refusalText */
@@ -17792,9 +17815,15 @@ const TRUST_CODES = {
         means: 'the transparency log or timestamp authority is not in the trusted root (the root may be out of date)',
         configuration: true,
     },
+    history_only: {
+        means: "a grandfathered audit file's record (trust not asked of it for the runs the base holds) that would bind a call the pull request adds or changes: held to its own trust, an error under any trust mode",
+        enforced: true,
+    },
 };
 const TRUST_CODE_NAMES = Object.keys(TRUST_CODES);
 const NONE = { kind: 'none' };
+/** Whether `trust.mode: warn` may make the refusal a warning (a rollout's gap), or it stays an error (a replay). */
+const warnable = (code) => TRUST_CODES[code].enforced !== true;
 /** A refusal, made where the check failed. */
 const refused = (code, detail) => ({ kind: 'untrusted', code, detail });
 /** A refusal's words, with how to refresh the root when the code says the root may be out of date. */

@@ -281,7 +281,9 @@ describe('trust written in the policy file, read at the base (docs/policy.md §9
     const policy = `${STRICT}trust:\n  trusted-keys: [${KEY}]\n  require-signed-records: true\n`;
     const base = { [POLICY]: policy, [KEY]: signer.pem };
     const same = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base }), base });
-    expect(same.outputs['result']).toBe('pass');
+    expect(same.outputs['result'], JSON.stringify(reportOf(same).findings.map((f) => [f.code, f.severity, f.message.slice(0, 100)]))).toBe(
+      'pass',
+    );
     // The head swaps the key for its own: the base's still decides, and the record is still trusted by it.
     const swapped = await runAction({
       workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [KEY]: seededKey(4).pem }),
@@ -412,7 +414,9 @@ grandfathered:
   it('its records bind the base’s runs as before, never a call the pull request adds', async () => {
     // The base as it is: the old call is verified by the record whose trust is not asked.
     const same = await runAction({ workspace: writeFiles(tempDir(), base), base });
-    expect(same.outputs['result']).toBe('pass');
+    expect(same.outputs['result'], JSON.stringify(reportOf(same).findings.map((f) => [f.code, f.severity, f.message.slice(0, 100)]))).toBe(
+      'pass',
+    );
     expect(reportOf(same).calls.map((c) => c.level)).toEqual(['verified']);
     // A pull request adds a run replaying the subject, claiming verified: it never takes the record.
     const replay = await runAction({
@@ -424,6 +428,32 @@ grandfathered:
     const added = report.calls.find((c) => c.artifact === '.assay/runs/2026-new.json');
     expect(added?.level).not.toBe('verified');
     expect(report.totals.policy_unmet).toBeGreaterThan(0);
+  });
+
+  // A red team's: under trust mode warn the held record was a warning, the pull request merged, and on main the record verified the call it added.
+  it('a record held from a call the pull request adds is an error under trust mode warn too (history_only): a replay is no rollout gap', async () => {
+    // The base's record binds no call of the base (it waits, unmatched and allowed): the pull request's run would be its first.
+    const warn = {
+      [POLICY]: policy.replace('  require-signed-records: true\n', '  require-signed-records: true\n  mode: warn\n'),
+      '.github/export.pub.pem': signer.pem,
+      [AUDIT]: audit,
+    };
+    expect(warn[POLICY]).not.toBe(policy);
+    const replay = await runAction({
+      workspace: writeFiles(tempDir(), { ...warn, '.assay/runs/2026-new.json': json(surface([call('asserted')])) }),
+      base: warn,
+      inputs: { 'allow-unmatched-records': 'true' },
+    });
+    expect(replay.outputs['result']).toBe('fail');
+    const report = reportOf(replay);
+    const held = report.records.find((r) => r.untrusted_code === 'history_only');
+    expect(held?.file).toBe(AUDIT);
+    const finding = report.findings.find((f) => f.code === 'record_untrusted' && f.file === AUDIT);
+    expect(finding?.severity).toBe('error');
+    expect(finding?.message).toMatch(
+      /bind only calls of runs the base holds with the same bytes, and this one would bind a call the pull request adds or changes/,
+    );
+    expect(finding?.message).not.toMatch(/would fail under enforce/);
   });
 
   it('when the base’s files cannot be compared, its records bind no call of the pull request, and a warning says why', async () => {

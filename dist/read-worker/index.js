@@ -808,7 +808,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   kg: () => (/* binding */ combine),
 /* harmony export */   x3: () => (/* binding */ NONE)
 /* harmony export */ });
-/* unused harmony export refusalText */
+/* unused harmony exports warnable, refusalText */
 /**
  * Trust as values: what one checker decided about a record or a run, and the one pure function that
  * combines the decisions of every checker configured (keys or identities: either trusts). Each
@@ -840,9 +840,15 @@ const TRUST_CODES = {
         means: 'the transparency log or timestamp authority is not in the trusted root (the root may be out of date)',
         configuration: true,
     },
+    history_only: {
+        means: "a grandfathered audit file's record (trust not asked of it for the runs the base holds) that would bind a call the pull request adds or changes: held to its own trust, an error under any trust mode",
+        enforced: true,
+    },
 };
 const TRUST_CODE_NAMES = Object.keys(TRUST_CODES);
 const NONE = { kind: 'none' };
+/** Whether `trust.mode: warn` may make the refusal a warning (a rollout's gap), or it stays an error (a replay). */
+const warnable = (code) => TRUST_CODES[code].enforced !== true;
 /** A refusal, made where the check failed. */
 const refused = (code, detail) => ({ kind: 'untrusted', code, detail });
 /** A refusal's words, with how to refresh the root when the code says the root may be out of date. */

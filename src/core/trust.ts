@@ -13,6 +13,8 @@ export interface TrustCodeEntry {
    * date): the message says how to refresh it.
    */
   readonly configuration?: true;
+  /** Never a warning under `trust.mode: warn`: the refusal is not a rollout's gap but a replay (docs/policy.md §10). */
+  readonly enforced?: true;
 }
 
 /** Why a record or a run is not trusted: one table, read by the report, the docs and the tests. */
@@ -39,6 +41,11 @@ const TRUST_CODES = {
   log_unknown: {
     means: 'the transparency log or timestamp authority is not in the trusted root (the root may be out of date)',
     configuration: true,
+  },
+  history_only: {
+    means:
+      "a grandfathered audit file's record (trust not asked of it for the runs the base holds) that would bind a call the pull request adds or changes: held to its own trust, an error under any trust mode",
+    enforced: true,
   },
 } as const satisfies { readonly [code: string]: TrustCodeEntry };
 
@@ -71,6 +78,9 @@ export type TrustDecision =
   | { readonly kind: 'none' };
 
 export const NONE: TrustDecision = { kind: 'none' };
+
+/** Whether `trust.mode: warn` may make the refusal a warning (a rollout's gap), or it stays an error (a replay). */
+export const warnable = (code: TrustCode): boolean => (TRUST_CODES[code] as TrustCodeEntry).enforced !== true;
 
 /** A refusal, made where the check failed. */
 export const refused = (code: TrustCode, detail: string): TrustDecision => ({ kind: 'untrusted', code, detail });

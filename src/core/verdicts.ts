@@ -25,7 +25,7 @@ import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
-import type { WorkflowSigner } from './trust.js';
+import { type WorkflowSigner, warnable } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
 /** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
@@ -309,7 +309,9 @@ function recordMessage(verdict: RecordVerdict, name: string, options: VerifyOpti
     case 'inconsistent':
       return `${name}: ${check.reason}`;
     case 'untrusted':
-      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+      if (check.code === 'history_only')
+        return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
+      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' && warnable(check.code) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
     case 'imported_twice':
       return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
     case 'duplicate':
@@ -336,7 +338,11 @@ export function judgeRecord(
   const code = RECORD_OUTCOMES[verdict.outcome].finding;
   const message = recordMessage(verdict, name, options);
   const severity =
-    (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) || (verdict.outcome === 'untrusted' && options.trustMode === 'warn')
+    (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
+    (verdict.outcome === 'untrusted' &&
+      verdict.record.check.outcome === 'untrusted' &&
+      options.trustMode === 'warn' &&
+      warnable(verdict.record.check.code))
       ? 'warning'
       : undefined;
   const holder = verdict.outcome === 'bound' ? verdict.call : null;

@@ -57,12 +57,14 @@ function callsOf(run: RunInput, first: number): { readonly calls: Call[]; readon
 function trustNotAsked<T extends { readonly loc: Location; readonly trust: Trust }>(
   pinned: ReadonlyMap<string, unknown>,
   items: readonly T[],
-  held: ReadonlySet<T> = new Set(),
+  held: ReadonlyMap<T, T> = new Map(),
   relaxed: Map<T, T> | null = null,
 ): readonly T[] {
   if (pinned.size === 0) return items;
   return items.map((x) => {
-    if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted' || held.has(x)) return x;
+    const kept = held.get(x);
+    if (kept !== undefined) return kept;
+    if (!pinned.has(x.loc.file) || x.trust.kind !== 'untrusted') return x;
     const y = { ...x, trust: { kind: 'unchecked' as const } };
     relaxed?.set(y, x);
     return y;
@@ -81,7 +83,8 @@ function climbPinned(
   pinned: ReadonlyMap<string, ReadonlySet<string> | null>,
   perRun: readonly (readonly Call[])[],
 ): { readonly records: CheckedRecord[]; readonly climbed: Climb } {
-  const held = new Set<RecordInput>();
+  // Each held record as the original, refused as history_only: a replay, an error whatever the trust mode (a red team: under warn it merged, then verified).
+  const held = new Map<RecordInput, RecordInput>();
   // Only an entry the pull request adds limits where its records bind: without one, one allocation.
   const limited = [...pinned.values()].some((onlyIn) => onlyIn !== null);
   for (;;) {
@@ -99,7 +102,21 @@ function climbPinned(
     if (over.size === 0) return { records, climbed };
     for (const r of records) {
       const original = relaxed.get(r.input);
-      if (original && pinned.get(r.input.loc.file) && r.check.recomputed !== null && over.has(r.check.recomputed)) held.add(original);
+      if (
+        original &&
+        original.trust.kind === 'untrusted' &&
+        pinned.get(r.input.loc.file) &&
+        r.check.recomputed !== null &&
+        over.has(r.check.recomputed)
+      )
+        held.set(original, {
+          ...original,
+          trust: {
+            kind: 'untrusted',
+            code: 'history_only',
+            reason: `a grandfathered audit file's records bind only calls of runs the base holds with the same bytes, and this one would bind a call the pull request adds or changes (its own trust: ${original.trust.reason})`,
+          },
+        });
     }
   }
 }
