@@ -12662,12 +12662,13 @@ const defaults_DEFAULTS = {
 const MAX_BYTES = 16 * 1024 * 1024;
 /** Most bytes a whole tree's listing may hold. */
 const TREE_BYTES = 512 * 1024 * 1024;
+/** Git's environment: never a prompt; replace refs never followed (they showed another commit's tree under a commit's id: a red team). */
+const gitEnv = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' });
 function git(cwd, args, maxBuffer = MAX_BYTES) {
     const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
         encoding: 'utf8',
         maxBuffer,
-        // Replace refs would show another commit's tree under a commit's id (a red team: an edit hidden from the verdict's check).
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' },
+        env: gitEnv(),
     });
     if (r.error)
         return { status: null, stdout: '', stderr: r.error.message };
@@ -12917,6 +12918,9 @@ function checkoutDiffers(dir, commit, files) {
             return `${file} changed while the gate ran: the bytes judged are not on disk now`;
         if (blobId(bytes, entry.id.length) === entry.id || blobId(lfOf(bytes), entry.id.length) === entry.id)
             continue;
+        // A blob with mixed line ends checked out under eol=crlf: each lone LF became CRLF, its own CRLFs kept (undoing them all cannot give it back).
+        if (bytes.includes(13) && crlfOf(blobBytes(dir, entry.id))?.equals(bytes))
+            continue;
         // A Git LFS pointer pins its file's bytes by their sha256 and size: the commit holds those bytes.
         if (lfsPointerOf(dir, entry.id) !== `${sha256} ${bytes.length}`)
             return `${file} differs from ${short}'s in the checkout`;
@@ -12931,6 +12935,18 @@ function lfsPointerOf(dir, id) {
     const text = git(dir, ['cat-file', 'blob', id]);
     const m = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n$/.exec(text.stdout);
     return text.status === 0 && m ? `${m[1]} ${m[2]}` : null;
+}
+/** A blob's bytes read with git, or null (too large to hold, or unreadable). */
+function blobBytes(dir, id) {
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', dir, 'cat-file', 'blob', id], {
+        maxBuffer: MAX_BYTES,
+        env: gitEnv(),
+    });
+    return r.error || r.status !== 0 ? null : r.stdout;
+}
+/** The bytes as a checkout under eol=crlf writes them: each LF not already after a CR as CRLF. */
+function crlfOf(bytes) {
+    return bytes === null ? null : Buffer.from(bytes.toString('latin1').replace(/(?<!\r)\n/g, '\r\n'), 'latin1');
 }
 /** The bytes with each CRLF as LF (a checkout's line-ending conversion, undone). */
 function lfOf(bytes) {

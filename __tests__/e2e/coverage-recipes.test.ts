@@ -108,6 +108,8 @@ describe.skipIf(process.platform !== 'linux')('examples/agent-run.yml: the run a
     const r = await runAction({
       workspace: w.repo,
       event: { name: 'schedule', payload: { schedule: '47 5 * * *' } },
+      // GitHub runs a schedule on the default branch's last commit, the one checked out.
+      env: { GITHUB_SHA: git(w.repo, 'rev-parse', 'HEAD').trim() },
       now: new Date('2026-12-04T09:30:00Z'),
     });
     expect(r.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '1' });

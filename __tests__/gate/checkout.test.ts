@@ -61,6 +61,18 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
     expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
   });
 
+  // A red team's false red: a blob with mixed line ends, checked out under eol=crlf (its CRLFs kept, each lone LF made CRLF), was refused.
+  it('a blob with mixed line ends checked out under eol=crlf is the commit; other bytes beside it are not', () => {
+    const { dir, commit } = clone({ 'a.json': '{"a":1,\r\n"b":2}\n' });
+    writeFiles(dir, { 'a.json': '{"a":1,\r\n"b":2}\r\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
+    writeFiles(dir, { 'a.json': '{"a":1,\r\n"b":3}\r\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toMatch(/^a\.json differs from/);
+    // The blob's own CRLF made LF is no checkout's.
+    writeFiles(dir, { 'a.json': '{"a":1,\n"b":2}\r\n' });
+    expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toMatch(/^a\.json differs from/);
+  });
+
   it('a Git LFS pointer in the commit holds the bytes whose sha256 and size it names, and no others', () => {
     const content = '{"a":"large export"}\n';
     const oid = createHash('sha256').update(content).digest('hex');
