@@ -8,11 +8,15 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { checkoutDiffers } from '../../src/gate/repository.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseRfc3339 } from '../../src/core/time.js';
+import { checkoutDiffers, verdictRestsOn } from '../../src/gate/repository.js';
+import { readPolicyFile } from '../../src/read/policy-file.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
+beforeAll(loadYamlParser);
 
 const git = (dir: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
@@ -107,5 +111,24 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
       /^l\.json is a symbolic link in [0-9a-f]{12}/,
     );
     expect(checkoutDiffers(dir, 'f'.repeat(40), new Map())).toMatch(/^the checkout is at [0-9a-f]{12}, not at ffffffffffff/);
+  });
+
+  // The policy was compared with its blob only: one swapped in for the run and restored before the check passed.
+  it('the policy read from disk is compared with the bytes judged: restored after the run, it is refused', () => {
+    const text = '\uFEFFversion: 1\nrules: []\n';
+    const { dir, commit } = clone({ 'p.yml': text });
+    const now = parseRfc3339('2026-12-01T00:00:00Z');
+    if (!now.ok) throw new Error(now.reason);
+    const read = (t: string) => {
+      const r = readPolicyFile(t, { path: 'p.yml', commit: null, now: now.value, signers: null });
+      if (!r.ok) throw new Error(JSON.stringify(r.reason));
+      return r.value;
+    };
+    const rests = verdictRestsOn(dir, new Map(), read(text), []);
+    expect(rests.get('p.yml')).toBe(sha256(dir, 'p.yml'));
+    expect(checkoutDiffers(dir, commit, rests)).toBeNull();
+    // A looser policy judged the run; the commit's bytes are back on disk when the verdict is asked for.
+    const swapped = verdictRestsOn(dir, new Map(), read('version: 1\ndefault: asserted\nrules: []\n'), []);
+    expect(checkoutDiffers(dir, commit, swapped)).toBe('p.yml changed while the gate ran: the bytes judged are not on disk now');
   });
 });

@@ -100,6 +100,8 @@ describe('reading the file: every problem located, the nearest key named', () =>
       /github_deploy_key binds no field "rep" \(did you mean "repo"\?\)/,
     ],
     ['a pending that is not a duration', `${RULE}pending: 3 days\n`, /pending must be a duration of whole units d, h, m/],
+    // Read as U+FFFD, the text judged was not the file's bytes, nor the report's sha256 theirs.
+    ['bytes that are not UTF-8', `${RULE}# caf\uFFFD\n`, /^10:6 bytes that are not UTF-8 \(read as U\+FFFD\): a policy file is UTF-8 text/],
     [
       'an exception for a rule the file does not have',
       `${RULE}exceptions:\n  - {binding: "sha256:${'a'.repeat(64)}", rule: prod-deploy-key, reason: r, owner: o, expires: 2027-01-01}\n`,

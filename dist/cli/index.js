@@ -2827,6 +2827,10 @@ function readYamlDocument(source, context, empty) {
         return place(pos.line, pos.col);
     };
     const problems = [];
+    // Bytes that are not UTF-8 were read as U+FFFD: the text judged would not be the file's bytes, nor its sha256 theirs.
+    const garbled = source.indexOf('\uFFFD');
+    if (garbled >= 0)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(garbled), `bytes that are not UTF-8 (read as U+FFFD): ${context.noun} is UTF-8 text`));
     if (list.length > 1)
         problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
     const doc = list[0];
@@ -18811,8 +18815,8 @@ function lfOf(bytes) {
 }
 /**
  * What a verdict rests on, the files `checkoutDiffers` compares (paths relative to `cwd`): the
- * evidence with the sha256 judged, then the policy file and the trust files its `trust:` section
- * names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
+ * evidence with the sha256 judged, then the policy file (with the sha256 judged) and the trust files
+ * its `trust:` section names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
  * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
  */
 function verdictRestsOn(cwd, inputs, policy, trustFiles) {
@@ -18823,7 +18827,10 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles) {
     const top = git(cwd, ['rev-parse', '--show-toplevel']);
     const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
     const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
-    const onDisk = source && source.commit === null ? [source.path, ...named.map((p) => external_node_path_default().posix.normalize(p.path))] : [];
+    // The policy read from disk is compared with the bytes judged (its sha256 is theirs: a file that is not UTF-8 is refused), never only its blob.
+    if (source && source.commit === null && !out.has(source.path))
+        out.set(source.path, source.sha256);
+    const onDisk = source && source.commit === null ? named.map((p) => external_node_path_default().posix.normalize(p.path)) : [];
     for (const file of [...onDisk, ...given])
         if (!out.has(file))
             out.set(file, null);

@@ -319,8 +319,8 @@ function lfOf(bytes: Buffer): Buffer {
 
 /**
  * What a verdict rests on, the files `checkoutDiffers` compares (paths relative to `cwd`): the
- * evidence with the sha256 judged, then the policy file and the trust files its `trust:` section
- * names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
+ * evidence with the sha256 judged, then the policy file (with the sha256 judged) and the trust files
+ * its `trust:` section names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
  * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
  */
 export function verdictRestsOn(
@@ -336,7 +336,9 @@ export function verdictRestsOn(
   const top = git(cwd, ['rev-parse', '--show-toplevel']);
   const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
   const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => path.relative(cwd, f));
-  const onDisk = source && source.commit === null ? [source.path, ...named.map((p) => path.posix.normalize(p.path))] : [];
+  // The policy read from disk is compared with the bytes judged (its sha256 is theirs: a file that is not UTF-8 is refused), never only its blob.
+  if (source && source.commit === null && !out.has(source.path)) out.set(source.path, source.sha256);
+  const onDisk = source && source.commit === null ? named.map((p) => path.posix.normalize(p.path)) : [];
   for (const file of [...onDisk, ...given]) if (!out.has(file)) out.set(file, null);
   return out;
 }

@@ -198,6 +198,10 @@ export function readYamlDocument(source: string, context: YamlFileContext, empty
     return place(pos.line, pos.col);
   };
   const problems: Finding[] = [];
+  // Bytes that are not UTF-8 were read as U+FFFD: the text judged would not be the file's bytes, nor its sha256 theirs.
+  const garbled = source.indexOf('\uFFFD');
+  if (garbled >= 0)
+    problems.push(finding(context.code, atOffset(garbled), `bytes that are not UTF-8 (read as U+FFFD): ${context.noun} is UTF-8 text`));
   if (list.length > 1)
     problems.push(finding(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
   const doc = list[0];
