@@ -601,6 +601,23 @@ describe('paths on the command line (§6)', () => {
     expect(r.stderr).not.toMatch(/Warning|mapAsMap|--trace-warnings/);
   });
 
+  it('a trust key written at the top says where it belongs; yes for true says YAML 1.2 reads it as text (a newcomer)', () => {
+    const dir = writeFiles(tempDir(), {
+      'top.yml': 'version: 1\nrequire-signed-records: true\n',
+      'yes.yml': 'version: 1\ntrust:\n  trusted-keys: [k.pem]\n  require-signed-records: yes\n',
+    });
+    const top = spawnCli(['verify', '--policy', 'top.yml'], dir);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toContain(
+      'top.yml:2:1: unknown key "require-signed-records" in the file (it belongs under trust: write it inside the trust: section)',
+    );
+    const yes = spawnCli(['verify', '--policy', 'yes.yml'], dir);
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toContain(
+      'yes.yml:4:27: trust.require-signed-records must be true or false (YAML 1.2 reads "yes" as text: write true)',
+    );
+  });
+
   it('a key written twice in the policy is named (a newcomer: "Map keys must be unique" named none)', () => {
     const dir = writeFiles(tempDir(), { 'p.yml': 'version: 1\ndefault: asserted\ndefault: verified\n' });
     const r = spawnCli(['verify', '--policy', 'p.yml'], dir);

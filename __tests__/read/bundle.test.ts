@@ -216,9 +216,9 @@ describe('findings inside bundles', () => {
 describe('event times go through the one RFC 3339 parser', () => {
   it.each([
     ['2026-02-30T12:00:00Z', /not a calendar date: 2026-02 has no day 30/],
-    ['2026-11-01T24:00:00Z', /hour 24 does not exist/],
-    ['2026-11-01T12:60:00Z', /minute 60 does not exist/],
-    ['2026-11-01T12:00:00+25:00', /offset \+25:00 is beyond ±23:59/],
+    ['2026-11-01T24:00:00Z', /has hour 24, which does not exist/],
+    ['2026-11-01T12:60:00Z', /has minute 60, which does not exist/],
+    ['2026-11-01T12:00:00+25:00', /has offset \+25:00, beyond ±23:59/],
   ])('an event at %s is refused, never rolled over into another time window', async (time, why) => {
     const b = buildBundle({ runId: 'run_t', time, events: [{ type: 'assay.tool_decision_surface.v0', data: surface([addKey()]) }] });
     const p = path.join(tempDir(), 't.tar.gz');

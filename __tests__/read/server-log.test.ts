@@ -47,6 +47,21 @@ describe('the shared samples, as runs', () => {
     expect(r.ok).toBe(true);
   });
 
+  // A newcomer's: a log saved with a BOM read its first line as text, then said the capture began after the server started.
+  it('a log that begins with a byte-order mark is refused as such at 1:1, one finding', async () => {
+    const r = await gate({ 'runs/02.log': `\uFEFF${log('02_deploy_key_create_then_get.stderr.log')}` });
+    const errors = r.findings.filter((f) => f.severity === 'error' && f.file === 'runs/02.log');
+    expect(errors.map((f) => [f.code, f.line, f.column, f.message])).toEqual([
+      [
+        'invalid_artifact',
+        1,
+        1,
+        'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark (the run is rejected and contributes no calls)',
+      ],
+    ]);
+    expect(r.ok).toBe(false);
+  });
+
   it('04: interleaved events, an ANSI banner, string rpc ids, timeouts and execution errors: r-000006 binds the record; the rest is skipped and counted', async () => {
     const r = await gate({ 'runs/04.log': log('04_interleaved_events.stderr.log') });
     expect(r.calls.map((c) => c.tool)).toEqual([

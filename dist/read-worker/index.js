@@ -1087,10 +1087,8 @@ function* documents(text, mode, options, sink) {
             yield doc;
         return;
     }
-    if (text.charCodeAt(0) === 0xfeff) {
-        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
+    if (byteOrderMark(text, sink))
         return;
-    }
     if (mode === 'ndjson') {
         for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
             if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
@@ -1136,12 +1134,23 @@ function* oneOrLines(text, opts, limits, sink) {
             yield doc;
     }
 }
+/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
+/** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
+function byteOrderMark(text, sink) {
+    if (text.charCodeAt(0) !== 0xfeff)
+        return false;
+    sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
+    return true;
+}
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
  * must be one strict JSON document (a truncated last line is an error, never a skip); any other
  * non-blank line is text for the reader to judge; blank lines are nothing.
  */
 function* logLines(text, options, sink) {
+    // A log saved with a BOM (PowerShell, an editor) read its first line as text, then "no server_start line": say what it is.
+    if (byteOrderMark(text, sink))
+        return;
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
@@ -2755,23 +2764,23 @@ function parseRfc3339(text, options = {}) {
     if (date)
         return { ok: false, reason: `is not a calendar date: ${date}` };
     if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+        return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
     if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+        return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
     if (s > 60)
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second)` };
+        return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
     if (options.utc && !match[8])
         return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
     let offset = 0;
     if (!match[8]) {
         const [oh, om] = [Number(match[10]), Number(match[11])];
         if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+            return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
         offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
     // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
     if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
-        return { ok: false, reason: 'second 60 does not exist here (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
+        return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
     const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
     // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
     // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.

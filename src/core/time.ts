@@ -46,19 +46,19 @@ export function parseRfc3339(text: string, options: TimeOptions = {}): Result<In
   const s = Number(match[6]);
   const date = badDate(y, mo, d);
   if (date) return { ok: false, reason: `is not a calendar date: ${date}` };
-  if (h > 23) return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-  if (mi > 59) return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-  if (s > 60) return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second)` };
+  if (h > 23) return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
+  if (mi > 59) return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
+  if (s > 60) return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
   if (options.utc && !match[8]) return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
   let offset = 0;
   if (!match[8]) {
     const [oh, om] = [Number(match[10]), Number(match[11])];
-    if (oh > 23 || om > 59) return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+    if (oh > 23 || om > 59) return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
     offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
   // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
   if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
-    return { ok: false, reason: 'second 60 does not exist here (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
+    return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
   const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
   // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
   // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.

@@ -133,10 +133,7 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
     if (doc) yield doc;
     return;
   }
-  if (text.charCodeAt(0) === 0xfeff) {
-    sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
-    return;
-  }
+  if (byteOrderMark(text, sink)) return;
   if (mode === 'ndjson') {
     for (const { start, end } of lines(text)) {
       if (overBytes(text, start, end, limits.maxLineBytes)) {
@@ -182,6 +179,13 @@ function* oneOrLines(text: string, opts: Parameters<typeof parseStrict>[1], limi
 }
 
 /** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
+/** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
+function byteOrderMark(text: string, sink: DocSink): boolean {
+  if (text.charCodeAt(0) !== 0xfeff) return false;
+  sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
+  return true;
+}
+
 export type LogLine =
   | { readonly kind: 'json'; readonly doc: Doc }
   | { readonly kind: 'text'; readonly start: number; readonly end: number };
@@ -192,6 +196,8 @@ export type LogLine =
  * non-blank line is text for the reader to judge; blank lines are nothing.
  */
 export function* logLines(text: string, options: DocumentOptions, sink: DocSink): Generator<LogLine> {
+  // A log saved with a BOM (PowerShell, an editor) read its first line as text, then "no server_start line": say what it is.
+  if (byteOrderMark(text, sink)) return;
   const { limits } = options;
   const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
   for (const { start, end } of lines(text)) {

@@ -295,7 +295,22 @@ export function schemaProblems(
       const known = schemaAt(root, segments);
       const props = known && isObject(known['properties']) ? Object.keys(known['properties']) : [];
       const near = nearestName(key, props);
-      message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
+      // A key of a section written outside it (`require-signed-records` at the top, not under trust:; a newcomer).
+      const home = near
+        ? undefined
+        : props.find((p) => {
+            const section = schemaAt(root, [...segments, p]);
+            return section !== null && isObject(section['properties']) && Object.hasOwn(section['properties'], key);
+          });
+      message = `unknown key "${key}" in ${name}${
+        near
+          ? ` (did you mean "${near}"?)`
+          : home !== undefined
+            ? ` (it belongs under ${home}: write it inside the ${home}: section)`
+            : props.length > 0
+              ? ` (known: ${props.join(', ')})`
+              : ''
+      }`;
       at = where(`${e.instancePath}/${key}`, true);
     } else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
       if (meant.has(`${e.instancePath}/${params['missingProperty']}`)) continue;
@@ -309,6 +324,12 @@ export function schemaProblems(
       message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
     } else if (e.keyword === 'const') {
       message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
+    } else if (e.keyword === 'type' && params['type'] === 'boolean') {
+      // YAML 1.2 reads yes, on, True as text: only true and false are booleans (a newcomer).
+      const got = memberAt(value, segments);
+      const meant =
+        typeof got === 'string' ? (/^(y|yes|on|true)$/i.test(got) ? 'true' : /^(n|no|off|false)$/i.test(got) ? 'false' : null) : null;
+      message = `${name} must be true or false${meant ? ` (YAML 1.2 reads ${JSON.stringify(got)} as text: write ${meant})` : ''}`;
     } else if (e.keyword === 'oneOf') {
       message = `${name} must be one glob (a string) or a list of them`;
     } else if (e.keyword === 'pattern' && s.patternMessage) {
