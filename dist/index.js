@@ -14609,6 +14609,7 @@ async function saveCache(plan, service) {
 
 
 
+
 /** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 /** Retries of one request after a rate limit, and after a 5xx. */
@@ -14720,6 +14721,12 @@ function defaultBranchOf(entry, env) {
     const ref = env['GITHUB_REF'] ?? '';
     return env['GITHUB_EVENT_NAME'] === 'schedule' && ref.startsWith('refs/heads/') ? str(ref.slice('refs/heads/'.length)) : null;
 }
+/** Whether the workspace, the working-directory input or the policy input's folder is in a git clone. */
+function inClone(workspace, env) {
+    const policy = env['INPUT_POLICY'] || '.github/receipt-gate.yml';
+    const dirs = [workspace, external_node_path_default().resolve(workspace, env['INPUT_WORKING-DIRECTORY'] || '.'), external_node_path_default().dirname(external_node_path_default().resolve(workspace, policy))];
+    return dirs.some((d) => (0,external_node_fs_.existsSync)(d) && resolveCommit(d, 'HEAD') !== null);
+}
 function readContext(env, cwd) {
     const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
     let event = null;
@@ -14767,13 +14774,14 @@ function readContext(env, cwd) {
     const checks = (0,core_json/* isObject */.Gv)(entry['check_suite']) || (0,core_json/* isObject */.Gv)(entry['check_run']) || ON_DEFAULT_BRANCH.has(env['GITHUB_EVENT_NAME'] ?? '');
     const issuePull = (0,core_json/* isObject */.Gv)(entry['issue']) && (0,core_json/* isObject */.Gv)(entry['issue']['pull_request']);
     const pullish = PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull;
-    // Any other event (workflow_dispatch, schedule, push…) whose job checked out another commit than
-    // GITHUB_SHA (a ChatOps dispatch checking a pull request's head out): the policy and trust are
-    // GITHUB_SHA's, read with git, never the checkout's (a red team: the head's own policy judged it).
+    // Any other event (workflow_dispatch, schedule, push…) run in a git clone: the policy and trust are
+    // GITHUB_SHA's, read with git (or the contents API), never the checkout's. A job may have checked
+    // a pull request's head out, merged it uncommitted (`git merge --squash`), or cloned it into a
+    // folder (`path:`, the working-directory): each let the pull request's own policy judge it (red
+    // teams). Outside a clone (artifacts only) the files on disk are the job's own.
     const workspace = env['GITHUB_WORKSPACE'] ?? cwd;
     const sha = str(env['GITHUB_SHA']);
-    const checkedOut = !pullish && sha !== null ? resolveCommit(workspace, 'HEAD') : null;
-    const elsewhere = checkedOut !== null && checkedOut !== sha;
+    const elsewhere = !pullish && sha !== null && inClone(workspace, env);
     const otherBase = checks || issuePull || elsewhere ? sha : null;
     return {
         owner: str(owner),

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
 import type { Report } from '../../src/core/report.js';
@@ -344,7 +345,7 @@ describe('a pull request is judged under the base commit’s policy', () => {
   });
 
   // A red team's: a dispatched or scheduled job that checked a pull request's head out read its own loosened policy, and passed.
-  it('any other event whose checkout is not GITHUB_SHA (workflow_dispatch, schedule, push) reads the policy at GITHUB_SHA with git; a checkout of GITHUB_SHA reads its own', async () => {
+  it('any other event (workflow_dispatch, schedule, push) in a git clone reads the policy at GITHUB_SHA with git: a head checked out, merged uncommitted, or cloned into a folder never judges itself', async () => {
     const ws = workspace({ [POLICY]: STRICT });
     const main = checkout(ws);
     writeFileSync(`${ws}/${POLICY}`, LOOSE);
@@ -359,6 +360,21 @@ describe('a pull request is judged under the base commit’s policy', () => {
     const event = { name: 'schedule', payload: {} };
     const own = await runAction({ workspace: ws, event, env: { GITHUB_SHA: head, GITHUB_REF: 'refs/heads/main' } });
     expect(own.outputs['result']).toBe('pass');
+    // A second red team: the head merged uncommitted (HEAD is GITHUB_SHA, the tree the head's), or cloned into a folder.
+    execFileSync('git', ['reset', '-q', '--soft', main], { cwd: ws });
+    const squashed = await runAction({ workspace: ws, event, env: { GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' } });
+    expect(squashed.outputs['result']).toBe('fail');
+    expect(squashed.summary).toContain(`at ${main.slice(0, 12)}`);
+    const root = tempDir();
+    execFileSync('git', ['clone', '-q', ws, path.join(root, 'src')]);
+    execFileSync('git', ['checkout', '-q', head], { cwd: path.join(root, 'src') });
+    const folder = await runAction({
+      workspace: root,
+      event,
+      env: { GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' },
+      inputs: { 'working-directory': 'src', policy: `src/${POLICY}`, 'github-token': '' },
+    });
+    expect(folder.outputs['result']).not.toBe('pass');
   });
 
   it('merge_group reads at merge_group.base_sha; pull_request_target at pull_request.base.sha', async () => {

@@ -402,10 +402,14 @@ describe('a verdict names the runner’s commit only when the checkout is that c
       linked,
       /\.assay\/runs\/b\.json is a symbolic link in [0-9a-f]{12}: the bytes read are another file's/,
     );
+    // A policy edited in the checkout never judges: the commit's is read with git, and what it fails fails.
     const policy = workspace({ [POLICY]: STRICT });
     const c = checkout(policy);
     writeFiles(policy, { [POLICY]: LOOSE });
-    refused(await release(policy, c), policy, /\.github\/receipt-gate\.yml differs from [0-9a-f]{12}'s in the checkout/);
+    const edited = await release(policy, c);
+    expect(edited.outputs['result']).toBe('fail');
+    const report = JSON.parse(readFileSync(path.join(policy, 'r.json'), 'utf8')) as Report;
+    expect(report.policy.source).toMatchObject({ path: POLICY, commit: c });
   });
 });
 

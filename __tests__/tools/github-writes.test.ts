@@ -365,6 +365,24 @@ describe('a statement claims only what the import read (a red team, this stop: c
     expect(r.stderr).toMatch(/1 skipped \(1 other event\)/);
   });
 
+  // A red team's second pass: "Issues", or two X-GitHub-Event headers (ping and issues), were "other event" beside a statement.
+  it('an event GitHub does not spell so, or two X-GitHub-Event headers naming two events, is an error; not other event', async () => {
+    const comment = delivery('c1', 'issue_comment', { action: 'created', comment: { id: 9001 } });
+    const opened = delivery('o1', 'issues', { action: 'opened', issue: { number: 5 } });
+    const capital = { ...opened, event: 'Issues', request: { ...opened.request, headers: { 'X-GitHub-Delivery': 'o1' } } };
+    expectImport(await importOne([comment, capital], 'github-webhook', window), {
+      refuses: /in\.ndjson:2:1: delivery "?o1"? names the event "?Issues"?, which GitHub does not send/,
+    });
+    const twice = {
+      ...opened,
+      event: undefined,
+      request: { ...opened.request, headers: { 'X-GitHub-Event': 'ping', 'x-github-event': 'issues', 'X-GitHub-Delivery': 'o1' } },
+    };
+    expectImport(await importOne([comment, twice], 'github-webhook', window), {
+      refuses: /in\.ndjson:2:1: delivery "?o1"? gives its X-GitHub-Event header twice, with two events/,
+    });
+  });
+
   it('a Slack page whose next cursor says more pages follow claims no window unless a page after it in its file ends the listing; a page of another file never does', async () => {
     const entry = (id: string) => ({
       id,

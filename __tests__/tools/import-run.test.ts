@@ -901,7 +901,17 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
   // A red team's: spans naming the tool behind its server (as several instrumentations do) were "not in the mapping", and the gate passed.
   it('a call naming the tool behind its server (mcp__github__, github., github/, github-mcp-server-) is a mistake of the mapping at the rule', async () => {
     const row = MAP.split('\n').indexOf('  - tool: create_issue') + 1;
-    for (const qualified of ['mcp__github__create_issue', 'github.create_issue', 'github/create_issue', 'github-mcp-server-create_issue']) {
+    for (const qualified of [
+      'mcp__github__create_issue',
+      'github.create_issue',
+      'github/create_issue',
+      'github-mcp-server-create_issue',
+      // A second red team: one letter joins (VS Code names MCP tools mcp_SERVER_TOOL).
+      'mcp_github_create_issue',
+      'mcp-github-create_issue',
+      'github_create_issue',
+      'github-create_issue',
+    ]) {
       const span = spanLine(qualified, {
         ...args({ owner: 'acme', repo: 'web', title: 'x' }),
         ...result({ url: 'https://github.com/acme/web/issues/3' }),
@@ -914,6 +924,12 @@ describe('import-run otlp-json: execute_tool spans through the mapping file', ()
         code: 2,
       });
     }
+  });
+
+  it('another tool whose name ends in a rule’s (bulk_create_issue) is no near miss: counted, the import passes', async () => {
+    const span = spanLine('bulk_create_issue', args({ owner: 'acme', repo: 'web' }));
+    const r = await runImporter('import-run', 'otlp-json', { 'in.jsonl': span, 'map.yml': MAP }, ['--map', 'map.yml']);
+    expectImport(r, { skips: /1 not in the mapping/ });
   });
 
   it('a mapping that names tools the run did not call stays fine: no call near a rule, a near call another rule took, a glob that matches', async () => {

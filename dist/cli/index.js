@@ -11116,13 +11116,14 @@ function placeOf(id, entry, repo) {
 
 
 /** Headers as the deliveries API returns them: names in any case. */
+/** A header's value (names without regard to case), null when absent; undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team). */
 const header = (headers, name) => {
     if (!headers)
         return null;
-    for (const k of Object.keys(headers))
-        if (k.toLowerCase() === name)
-            return (0,core_json/* str */.gx)(headers, k);
-    return null;
+    const values = new Set(Object.keys(headers).flatMap((k) => (k.toLowerCase() === name ? [(0,core_json/* str */.gx)(headers, k)] : [])));
+    if (values.size > 1)
+        return undefined;
+    return [...values][0] ?? null;
 };
 /**
  * The repository a payload names, as the scope filter and the subject both read it: its owner's
@@ -11159,6 +11160,11 @@ function githubWebhook(entry) {
     // The event a delivery names, once: its `event` and its X-GitHub-Event header must agree.
     const named = (0,core_json/* str */.gx)(entry, 'event');
     const headed = header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-event');
+    if (headed === undefined)
+        return {
+            kind: 'error',
+            message: `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} gives its X-GitHub-Event header twice, with two events`,
+        };
     if (delivery && named !== null && headed !== null && named !== headed)
         return {
             kind: 'error',
@@ -11168,6 +11174,12 @@ function githubWebhook(entry) {
     const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
     if (event === null)
         return untold(entry, delivery, payload);
+    // GitHub names its events in lower case: "Issues" is no event it sent, never "other event" beside a statement (a red team).
+    if (!/^[a-z_]+$/.test(event))
+        return {
+            kind: 'error',
+            message: `delivery ${idText((0,core_json/* str */.gx)(entry, 'guid') ?? '?')} names the event ${idText(event)}, which GitHub does not send (its events are lower case, such as issues)`,
+        };
     if (event !== 'deploy_key')
         return githubWriteOf(event, entry, request, payload);
     // Only a key created is the side effect: a key deleted (or any other action) is never its record.
@@ -11246,7 +11258,7 @@ function githubWriteOf(event, entry, request, payload) {
     const repository = (0,core_json/* obj */.WL)(payload, 'repository');
     const owner = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(repository, 'owner'), 'login');
     const repo = (0,core_json/* str */.gx)(repository, 'name');
-    const guid = (0,core_json/* str */.gx)(entry, 'guid') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-delivery');
+    const guid = (0,core_json/* str */.gx)(entry, 'guid') ?? header((0,core_json/* obj */.WL)(request, 'headers'), 'x-github-delivery') ?? null;
     const sender = (0,core_json/* str */.gx)((0,core_json/* obj */.WL)(payload, 'sender'), 'login');
     const fail = (what) => ({
         kind: 'error',
@@ -13872,10 +13884,13 @@ function nearTool(rule, tool) {
     const bare = (0,core_text/* asciiLower */.F)(text).replace(QUALIFIER, '');
     if (bare !== (0,core_text/* asciiLower */.F)(text) && bare !== '' && globMatches(compileGlob(bare), lower))
         return `the calls name the tool without ${(0,core_text/* quote */.hD)(text.slice(0, text.length - bare.length), 80)}`;
-    // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`, `github-mcp-server-create_issue`; a red team).
-    const own = lower.replace(QUALIFIER, '').replace(MCP_PREFIX, '');
-    if (own !== lower && own !== '' && globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), own))
-        return `the calls name the tool with ${(0,core_text/* quote */.hD)(tool.slice(0, tool.length - own.length), 80)} before it`;
+    // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`,
+    // `github-mcp-server-create_issue`, `mcp_github_create_issue`, `github_create_issue`; red teams): a
+    // one-letter join only after the rule's provider's name, so `bulk_create_issue` is another tool.
+    const provider = new RegExp(`^(?:mcp[-_])?(?:${[rule.provider, rule.actionClass.split('_')[0] ?? ''].filter((p) => /^[a-z0-9]+$/.test(p)).join('|') || '(?!)'})[-_]`);
+    for (const own of [lower.replace(QUALIFIER, '').replace(MCP_PREFIX, ''), lower.replace(provider, '')])
+        if (own !== lower && own !== '' && globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), own))
+            return `the calls name the tool with ${(0,core_text/* quote */.hD)(tool.slice(0, tool.length - own.length), 80)} before it`;
     return undefined;
 }
 /** A server's name joined to its tool's by a hyphen or underscore (`github-mcp-server-`, `slack_mcp_`). */

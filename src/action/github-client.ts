@@ -6,7 +6,8 @@
  * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
  * It is imported only when a run reports through the API, so a run that does not pays nothing.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { isObject } from '../core/json.js';
 import { resolveCommit } from '../gate/repository.js';
 
@@ -126,7 +127,7 @@ export interface RunContext {
    * Whether a pull request may control the checkout: an event of one (its payload carries
    * `pull_request`: pull_request, pull_request_target, pull_request_review, …), a merge group, a
    * workflow_run (the fork recipe), a check suite or run, a comment on a pull request, or any other
-   * event whose checkout is not GITHUB_SHA. Then the policy and trust material are read at `baseSha`.
+   * event run in a git clone (read at GITHUB_SHA). Then the policy and trust material are read at `baseSha`.
    */
   readonly pull: boolean;
 }
@@ -161,6 +162,13 @@ function defaultBranchOf(entry: { readonly [key: string]: unknown }, env: NodeJS
   if (named !== null) return named;
   const ref = env['GITHUB_REF'] ?? '';
   return env['GITHUB_EVENT_NAME'] === 'schedule' && ref.startsWith('refs/heads/') ? str(ref.slice('refs/heads/'.length)) : null;
+}
+
+/** Whether the workspace, the working-directory input or the policy input's folder is in a git clone. */
+function inClone(workspace: string, env: NodeJS.ProcessEnv): boolean {
+  const policy = env['INPUT_POLICY'] || '.github/receipt-gate.yml';
+  const dirs = [workspace, path.resolve(workspace, env['INPUT_WORKING-DIRECTORY'] || '.'), path.dirname(path.resolve(workspace, policy))];
+  return dirs.some((d) => existsSync(d) && resolveCommit(d, 'HEAD') !== null);
 }
 
 export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
@@ -212,13 +220,14 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const checks = isObject(entry['check_suite']) || isObject(entry['check_run']) || ON_DEFAULT_BRANCH.has(env['GITHUB_EVENT_NAME'] ?? '');
   const issuePull = isObject(entry['issue']) && isObject(entry['issue']['pull_request']);
   const pullish = PULL_EVENTS.has(env['GITHUB_EVENT_NAME'] ?? '') || pr !== null || checks || issuePull;
-  // Any other event (workflow_dispatch, schedule, push…) whose job checked out another commit than
-  // GITHUB_SHA (a ChatOps dispatch checking a pull request's head out): the policy and trust are
-  // GITHUB_SHA's, read with git, never the checkout's (a red team: the head's own policy judged it).
+  // Any other event (workflow_dispatch, schedule, push…) run in a git clone: the policy and trust are
+  // GITHUB_SHA's, read with git (or the contents API), never the checkout's. A job may have checked
+  // a pull request's head out, merged it uncommitted (`git merge --squash`), or cloned it into a
+  // folder (`path:`, the working-directory): each let the pull request's own policy judge it (red
+  // teams). Outside a clone (artifacts only) the files on disk are the job's own.
   const workspace = env['GITHUB_WORKSPACE'] ?? cwd;
   const sha = str(env['GITHUB_SHA']);
-  const checkedOut = !pullish && sha !== null ? resolveCommit(workspace, 'HEAD') : null;
-  const elsewhere = checkedOut !== null && checkedOut !== sha;
+  const elsewhere = !pullish && sha !== null && inClone(workspace, env);
   const otherBase = checks || issuePull || elsewhere ? sha : null;
   return {
     owner: str(owner),

@@ -428,10 +428,15 @@ function nearTool(rule: ToolRule, tool: string): string | null | undefined {
   const bare = asciiLower(text).replace(QUALIFIER, '');
   if (bare !== asciiLower(text) && bare !== '' && globMatches(compileGlob(bare), lower))
     return `the calls name the tool without ${quote(text.slice(0, text.length - bare.length), 80)}`;
-  // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`, `github-mcp-server-create_issue`; a red team).
-  const own = lower.replace(QUALIFIER, '').replace(MCP_PREFIX, '');
-  if (own !== lower && own !== '' && globMatches(compileGlob(asciiLower(text)), own))
-    return `the calls name the tool with ${quote(tool.slice(0, tool.length - own.length), 80)} before it`;
+  // The call's name behind its server's (`mcp__github__create_issue`, `github.create_issue`,
+  // `github-mcp-server-create_issue`, `mcp_github_create_issue`, `github_create_issue`; red teams): a
+  // one-letter join only after the rule's provider's name, so `bulk_create_issue` is another tool.
+  const provider = new RegExp(
+    `^(?:mcp[-_])?(?:${[rule.provider, rule.actionClass.split('_')[0] ?? ''].filter((p) => /^[a-z0-9]+$/.test(p)).join('|') || '(?!)'})[-_]`,
+  );
+  for (const own of [lower.replace(QUALIFIER, '').replace(MCP_PREFIX, ''), lower.replace(provider, '')])
+    if (own !== lower && own !== '' && globMatches(compileGlob(asciiLower(text)), own))
+      return `the calls name the tool with ${quote(tool.slice(0, tool.length - own.length), 80)} before it`;
   return undefined;
 }
 

@@ -18,10 +18,12 @@ import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
 /** Headers as the deliveries API returns them: names in any case. */
-const header = (headers: JsonObject | null, name: string): string | null => {
+/** A header's value (names without regard to case), null when absent; undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team). */
+const header = (headers: JsonObject | null, name: string): string | null | undefined => {
   if (!headers) return null;
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === name) return str(headers, k);
-  return null;
+  const values = new Set(Object.keys(headers).flatMap((k) => (k.toLowerCase() === name ? [str(headers, k)] : [])));
+  if (values.size > 1) return undefined;
+  return [...values][0] ?? null;
 };
 
 /**
@@ -59,6 +61,11 @@ export function githubWebhook(entry: JsonObject): Mapped {
   // The event a delivery names, once: its `event` and its X-GitHub-Event header must agree.
   const named = str(entry, 'event');
   const headed = header(obj(request, 'headers'), 'x-github-event');
+  if (headed === undefined)
+    return {
+      kind: 'error',
+      message: `delivery ${idText(str(entry, 'guid') ?? '?')} gives its X-GitHub-Event header twice, with two events`,
+    };
   if (delivery && named !== null && headed !== null && named !== headed)
     return {
       kind: 'error',
@@ -67,6 +74,12 @@ export function githubWebhook(entry: JsonObject): Mapped {
   // A raw payload names no event: only a deploy_key payload can be told from its body alone.
   const event = delivery ? (named ?? headed) : payload['key'] !== undefined ? 'deploy_key' : null;
   if (event === null) return untold(entry, delivery, payload);
+  // GitHub names its events in lower case: "Issues" is no event it sent, never "other event" beside a statement (a red team).
+  if (!/^[a-z_]+$/.test(event))
+    return {
+      kind: 'error',
+      message: `delivery ${idText(str(entry, 'guid') ?? '?')} names the event ${idText(event)}, which GitHub does not send (its events are lower case, such as issues)`,
+    };
   if (event !== 'deploy_key') return githubWriteOf(event, entry, request, payload);
   // Only a key created is the side effect: a key deleted (or any other action) is never its record.
   const action = str(payload, 'action');
@@ -143,7 +156,7 @@ function githubWriteOf(event: string, entry: JsonObject, request: JsonObject | n
   const repository = obj(payload, 'repository');
   const owner = str(obj(repository, 'owner'), 'login');
   const repo = str(repository, 'name');
-  const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+  const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery') ?? null;
   const sender = str(obj(payload, 'sender'), 'login');
   const fail = (what: string): Mapped => ({
     kind: 'error',
