@@ -12965,8 +12965,8 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles) {
     const source = policy.source;
     const trust = source && source.commit === null ? policy.trust : null;
     const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
-    const top = git(cwd, ['rev-parse', '--show-toplevel']);
-    const clone = top.status === 0 ? canonical(top.stdout.trim()) : null;
+    const top = cloneTop(cwd);
+    const clone = top !== null ? canonical(top) : null;
     const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
     // The policy read from disk is compared with the bytes judged (its sha256 is theirs: a file that is not UTF-8 is refused), never only its blob.
     if (source && source.commit === null && !out.has(source.path))
@@ -12976,6 +12976,11 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles) {
         if (!out.has(file))
             out.set(file, null);
     return out;
+}
+/** The top of the git clone holding `dir` (the root the tree's paths are relative to), or null outside a clone. */
+function cloneTop(dir) {
+    const top = git(dir, ['rev-parse', '--show-toplevel']);
+    return top.status === 0 && top.stdout.trim() !== '' ? top.stdout.trim() : null;
 }
 /** Every regular file of a commit's tree (repository paths → blob id and size), read with git; why not. */
 function treeAtCommit(cwd, commit) {
@@ -16259,7 +16264,8 @@ async function breakGlass(settings, ctx, files) {
     if (!adds && !history)
         return settings;
     const tree = await files.baseTree();
-    const root = external_node_path_default().resolve(ctx.workspace);
+    // The base tree's paths are the repository's: the clone's top, when the workspace is a folder of it (a red team: proj/proj/…, nothing unchanged).
+    const root = cloneTop(ctx.workspace) ?? external_node_path_default().resolve(ctx.workspace);
     const unchanged = tree.ok
         ? { ok: true, value: identicalAtBase(root, gate.cwd, tree.value) }
         : { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
-import { type ActionRun, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { type ActionRun, checkout, HEAD_SHA, runAction } from '../support/action-harness.js';
 import { addKey, deployKey, json, ndjson, record, signedFailingCorpus, surface, testSigner } from '../support/corpus.js';
 import { POLICY, STRICT } from '../support/policies.js';
 import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
@@ -454,6 +454,20 @@ grandfathered:
       /bind only calls of runs the base holds with the same bytes, and this one would bind a call the pull request adds or changes/,
     );
     expect(finding?.message).not.toMatch(/would fail under enforce/);
+  });
+
+  // A red team's false red: with the project in a folder of the clone, the base tree's paths were joined to the folder, and nothing was unchanged.
+  it('with the workspace a folder of the clone, the base’s runs still take its records', async () => {
+    const clone = tempDir();
+    const proj = `${clone}/proj`;
+    writeFiles(proj, base);
+    const baseSha = checkout(clone);
+    writeFiles(clone, { 'README.md': 'docs\n' });
+    const headSha = checkout(clone);
+    const event = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: headSha }, base: { sha: baseSha } } } };
+    const r = await runAction({ workspace: proj, event, env: { GITHUB_SHA: headSha } });
+    expect(r.outputs['result']).toBe('pass');
+    expect(reportOf(r).calls.map((c) => c.level)).toEqual(['verified']);
   });
 
   it('when the base’s files cannot be compared, its records bind no call of the pull request, and a warning says why', async () => {

@@ -12,7 +12,7 @@ import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { instantOf } from '../core/time.js';
-import { evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, type TreeBlob } from '../gate/repository.js';
+import { cloneTop, evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, type TreeBlob } from '../gate/repository.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList, parseRules } from '../gate/settings/parsers.js';
@@ -243,7 +243,8 @@ async function breakGlass(settings: ActionSettings, ctx: RunContext, files: File
   const history = gate.policy.grandfathered.some((g) => g.kind === 'audit');
   if (!adds && !history) return settings;
   const tree = await files.baseTree();
-  const root = path.resolve(ctx.workspace);
+  // The base tree's paths are the repository's: the clone's top, when the workspace is a folder of it (a red team: proj/proj/…, nothing unchanged).
+  const root = cloneTop(ctx.workspace) ?? path.resolve(ctx.workspace);
   const unchanged: Result<ReadonlySet<string>> = tree.ok
     ? { ok: true, value: identicalAtBase(root, gate.cwd, tree.value) }
     : { ok: false, reason: `the base commit's files could not be compared (${tree.reason})` };
