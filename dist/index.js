@@ -4260,13 +4260,15 @@ function recordMessage(verdict, name, options) {
         case 'untrusted':
             if (check.code === 'history_only')
                 return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${softened(check, options) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
         case 'imported_twice':
             return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
             return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
+/** Whether trust mode warn makes a record's refusal a warning: an untrusted record whose code is a rollout's gap, never a replay (history_only). */
+const softened = (check, options) => check.outcome === 'untrusted' && options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code);
 /** A workflow identity as the report names it. */
 const workflowTrust = (w) => ({
     identity: w.identity,
@@ -4282,10 +4284,7 @@ function judgeRecord(verdict, options) {
     const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
     const message = recordMessage(verdict, name, options);
     const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
-        (verdict.outcome === 'untrusted' &&
-            verdict.record.check.outcome === 'untrusted' &&
-            options.trustMode === 'warn' &&
-            (0,core_trust/* warnable */.lS)(verdict.record.check.code))
+        (verdict.outcome === 'untrusted' && softened(verdict.record.check, options))
         ? 'warning'
         : undefined;
     const holder = verdict.outcome === 'bound' ? verdict.call : null;
@@ -14615,6 +14614,7 @@ async function saveCache(plan, service) {
 
 
 
+
 /** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 /** Retries of one request after a rate limit, and after a 5xx. */
@@ -14728,7 +14728,7 @@ function defaultBranchOf(entry, env) {
 }
 /** Whether the workspace, the working-directory input or the policy input's folder is in a git clone. */
 function inClone(workspace, env) {
-    const policy = env['INPUT_POLICY'] || '.github/receipt-gate.yml';
+    const policy = env['INPUT_POLICY'] || defaults_DEFAULTS.policy;
     const dirs = [workspace, external_node_path_default().resolve(workspace, env['INPUT_WORKING-DIRECTORY'] || '.'), external_node_path_default().dirname(external_node_path_default().resolve(workspace, policy))];
     return dirs.some((d) => (0,external_node_fs_.existsSync)(d) && resolveCommit(d, 'HEAD') !== null);
 }
@@ -18453,7 +18453,6 @@ function* oneOrLines(text, opts, limits, sink) {
             yield doc;
     }
 }
-/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
 /** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
 function byteOrderMark(text, sink) {
     if (text.charCodeAt(0) !== 0xfeff)

@@ -11115,8 +11115,10 @@ function placeOf(id, entry, repo) {
 
 
 
-/** Headers as the deliveries API returns them: names in any case. */
-/** A header's value (names without regard to case), null when absent; undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team). */
+/**
+ * A header as the deliveries API returns them (names in any case): its value, null when absent;
+ * undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team).
+ */
 const header = (headers, name) => {
     if (!headers)
         return null;
@@ -13279,9 +13281,9 @@ function spanUse(attrs, spanName, time, status, key) {
         return 'an execute_tool span without gen_ai.tool.name';
     if (time === null)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has no end time`;
-    const failed = statusFailed(status);
     if (status === UNREADABLE_STATUS)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has a status that is not an object of code and message: whether it failed cannot be said`;
+    const failed = statusFailed(status);
     if (failed === null)
         return `the execute_tool span of ${JSON.stringify((0,core_text/* quote */.hD)(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
     const result = resultOf(attrs.get('gen_ai.tool.call.result'));
@@ -13877,7 +13879,8 @@ function nearTool(rule, tool) {
         return null;
     const text = rule.tool.pieces.join('*');
     const lower = (0,core_text/* asciiLower */.F)(tool);
-    if (globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), lower))
+    const caseless = compileGlob((0,core_text/* asciiLower */.F)(text));
+    if (globMatches(caseless, lower))
         return 'the tool differs in letter case only';
     if (rule.tool.pieces.length === 1 && slip(text, tool))
         return 'a misspelt tool name';
@@ -13889,7 +13892,7 @@ function nearTool(rule, tool) {
     // one-letter join only after the rule's provider's name, so `bulk_create_issue` is another tool.
     const provider = new RegExp(`^(?:mcp[-_])?(?:${[rule.provider, rule.actionClass.split('_')[0] ?? ''].filter((p) => /^[a-z0-9]+$/.test(p)).join('|') || '(?!)'})[-_]`);
     for (const own of [lower.replace(QUALIFIER, '').replace(MCP_PREFIX, ''), lower.replace(provider, '')])
-        if (own !== lower && own !== '' && globMatches(compileGlob((0,core_text/* asciiLower */.F)(text)), own))
+        if (own !== lower && own !== '' && globMatches(caseless, own))
             return `the calls name the tool with ${(0,core_text/* quote */.hD)(tool.slice(0, tool.length - own.length), 80)} before it`;
     return undefined;
 }
@@ -15428,13 +15431,15 @@ function recordMessage(verdict, name, options) {
         case 'untrusted':
             if (check.code === 'history_only')
                 return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${softened(check, options) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
         case 'imported_twice':
             return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
             return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
+/** Whether trust mode warn makes a record's refusal a warning: an untrusted record whose code is a rollout's gap, never a replay (history_only). */
+const softened = (check, options) => check.outcome === 'untrusted' && options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code);
 /** A workflow identity as the report names it. */
 const workflowTrust = (w) => ({
     identity: w.identity,
@@ -15450,10 +15455,7 @@ function judgeRecord(verdict, options) {
     const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
     const message = recordMessage(verdict, name, options);
     const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
-        (verdict.outcome === 'untrusted' &&
-            verdict.record.check.outcome === 'untrusted' &&
-            options.trustMode === 'warn' &&
-            (0,core_trust/* warnable */.lS)(verdict.record.check.code))
+        (verdict.outcome === 'untrusted' && softened(verdict.record.check, options))
         ? 'warning'
         : undefined;
     const holder = verdict.outcome === 'bound' ? verdict.call : null;
@@ -22835,7 +22837,6 @@ function* oneOrLines(text, opts, limits, sink) {
             yield doc;
     }
 }
-/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
 /** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
 function byteOrderMark(text, sink) {
     if (text.charCodeAt(0) !== 0xfeff)

@@ -1134,7 +1134,6 @@ function* oneOrLines(text, opts, limits, sink) {
             yield doc;
     }
 }
-/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
 /** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
 function byteOrderMark(text, sink) {
     if (text.charCodeAt(0) !== 0xfeff)

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isObject } from '../core/json.js';
 import { resolveCommit } from '../gate/repository.js';
+import { DEFAULTS } from '../gate/settings/defaults.js';
 
 import type { ApiResponse, GitHubApi } from '../report/check-run.js';
 
@@ -166,7 +167,7 @@ function defaultBranchOf(entry: { readonly [key: string]: unknown }, env: NodeJS
 
 /** Whether the workspace, the working-directory input or the policy input's folder is in a git clone. */
 function inClone(workspace: string, env: NodeJS.ProcessEnv): boolean {
-  const policy = env['INPUT_POLICY'] || '.github/receipt-gate.yml';
+  const policy = env['INPUT_POLICY'] || DEFAULTS.policy;
   const dirs = [workspace, path.resolve(workspace, env['INPUT_WORKING-DIRECTORY'] || '.'), path.dirname(path.resolve(workspace, policy))];
   return dirs.some((d) => existsSync(d) && resolveCommit(d, 'HEAD') !== null);
 }

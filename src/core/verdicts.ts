@@ -311,13 +311,17 @@ function recordMessage(verdict: RecordVerdict, name: string, options: VerifyOpti
     case 'untrusted':
       if (check.code === 'history_only')
         return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
-      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${options.trustMode === 'warn' && warnable(check.code) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${softened(check, options) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
     case 'imported_twice':
       return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
     case 'duplicate':
       return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
   }
 }
+
+/** Whether trust mode warn makes a record's refusal a warning: an untrusted record whose code is a rollout's gap, never a replay (history_only). */
+const softened = (check: RecordVerdict['record']['check'], options: VerifyOptions): boolean =>
+  check.outcome === 'untrusted' && options.trustMode === 'warn' && warnable(check.code);
 
 /** A workflow identity as the report names it. */
 export const workflowTrust = (w: WorkflowSigner): WorkflowTrust => ({
@@ -339,10 +343,7 @@ export function judgeRecord(
   const message = recordMessage(verdict, name, options);
   const severity =
     (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
-    (verdict.outcome === 'untrusted' &&
-      verdict.record.check.outcome === 'untrusted' &&
-      options.trustMode === 'warn' &&
-      warnable(verdict.record.check.code))
+    (verdict.outcome === 'untrusted' && softened(verdict.record.check, options))
       ? 'warning'
       : undefined;
   const holder = verdict.outcome === 'bound' ? verdict.call : null;

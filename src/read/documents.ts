@@ -178,7 +178,6 @@ function* oneOrLines(text: string, opts: Parameters<typeof parseStrict>[1], limi
   }
 }
 
-/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
 /** Whether the text begins with a byte-order mark, refused at 1:1 (never read as part of the first line). */
 function byteOrderMark(text: string, sink: DocSink): boolean {
   if (text.charCodeAt(0) !== 0xfeff) return false;
@@ -186,6 +185,7 @@ function byteOrderMark(text: string, sink: DocSink): boolean {
   return true;
 }
 
+/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
 export type LogLine =
   | { readonly kind: 'json'; readonly doc: Doc }
   | { readonly kind: 'text'; readonly start: number; readonly end: number };

@@ -211,9 +211,9 @@ function spanUse(attrs: Attributes, spanName: string, time: Instant | null, stat
   const name = text(attrs, 'gen_ai.tool.name') ?? (spanName.startsWith('execute_tool ') ? spanName.slice(13).trim() : '');
   if (name === '') return 'an execute_tool span without gen_ai.tool.name';
   if (time === null) return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has no end time`;
-  const failed = statusFailed(status);
   if (status === UNREADABLE_STATUS)
     return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has a status that is not an object of code and message: whether it failed cannot be said`;
+  const failed = statusFailed(status);
   if (failed === null)
     return `the execute_tool span of ${JSON.stringify(quote(name, 80))} has status.code ${JSON.stringify(status)}, not an OpenTelemetry status`;
   const result = resultOf(attrs.get('gen_ai.tool.call.result'));

@@ -423,7 +423,8 @@ function nearTool(rule: ToolRule, tool: string): string | null | undefined {
   if (globMatches(rule.tool, tool)) return null;
   const text = rule.tool.pieces.join('*');
   const lower = asciiLower(tool);
-  if (globMatches(compileGlob(asciiLower(text)), lower)) return 'the tool differs in letter case only';
+  const caseless = compileGlob(asciiLower(text));
+  if (globMatches(caseless, lower)) return 'the tool differs in letter case only';
   if (rule.tool.pieces.length === 1 && slip(text, tool)) return 'a misspelt tool name';
   const bare = asciiLower(text).replace(QUALIFIER, '');
   if (bare !== asciiLower(text) && bare !== '' && globMatches(compileGlob(bare), lower))
@@ -435,7 +436,7 @@ function nearTool(rule: ToolRule, tool: string): string | null | undefined {
     `^(?:mcp[-_])?(?:${[rule.provider, rule.actionClass.split('_')[0] ?? ''].filter((p) => /^[a-z0-9]+$/.test(p)).join('|') || '(?!)'})[-_]`,
   );
   for (const own of [lower.replace(QUALIFIER, '').replace(MCP_PREFIX, ''), lower.replace(provider, '')])
-    if (own !== lower && own !== '' && globMatches(compileGlob(asciiLower(text)), own))
+    if (own !== lower && own !== '' && globMatches(caseless, own))
       return `the calls name the tool with ${quote(tool.slice(0, tool.length - own.length), 80)} before it`;
   return undefined;
 }

@@ -17,8 +17,10 @@ import { deployKey, githubWrite } from './github-subject.js';
 import { idText, type Mapped } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 
-/** Headers as the deliveries API returns them: names in any case. */
-/** A header's value (names without regard to case), null when absent; undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team). */
+/**
+ * A header as the deliveries API returns them (names in any case): its value, null when absent;
+ * undefined when it is given twice with two values (which one GitHub sent cannot be told: a red team).
+ */
 const header = (headers: JsonObject | null, name: string): string | null | undefined => {
   if (!headers) return null;
   const values = new Set(Object.keys(headers).flatMap((k) => (k.toLowerCase() === name ? [str(headers, k)] : [])));
