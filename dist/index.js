@@ -2589,6 +2589,9 @@ var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./src/core/effect.ts
 
 function statusOf(call) {
+    // The provider's export covered the call and logged nothing: it fails whatever the rule, its exception or its grandfathering (a red team: counted as met).
+    if (call.effect_not_logged && call.required_level !== null)
+        return 'unmet';
     if (call.grandfathered)
         return 'grandfathered';
     if (call.excepted !== null)
@@ -12778,7 +12781,7 @@ function isNearMissPolicy(rel) {
     if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower))
         return true;
     // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
-    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`): it was read by
+    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`, `receipt-gate.policy.yml`): it was read by
     // no one, in silence (red teams). Only a name that says "gate": `receipt-date.yml` is another file.
     const m = /^(\.github\/)?([^/]+)$/.exec(lower);
     const name = m?.[2];
@@ -12786,7 +12789,8 @@ function isNearMissPolicy(rel) {
         return false;
     const dot = name.indexOf('.');
     const [stem, ext] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
-    const kinds = m?.[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+    // Words may come before the extension too (`receipt-gate.policy.yml`, `.prod.yaml`: a red team).
+    const kinds = m?.[1] ? /^(?:\.[a-z0-9_-]+)*\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^(?:\.[a-z0-9_-]+)*\.ya?ml(?:\.[a-z0-9]+)*$/;
     if (kinds.test(ext) && (0,core_text/* editDistance */.YC)(stem, 'receipt-gate') <= 2)
         return true;
     const whole = m?.[1]
@@ -13695,7 +13699,9 @@ function bannerLines(ctx, passed) {
 function policyLines(report) {
     const { rules, source } = report.policy;
     const totals = report.totals;
-    const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
+    // A call its provider's export covered with no entry fails whatever its rule (effect_not_logged): never "every call meets it" (a red team).
+    const notLogged = totals.effect_not_logged > 0 ? ` · **${totals.effect_not_logged} call(s) not logged by the provider**` : '';
+    const verdict = `${totals.policy_unmet === 0 && totals.effect_not_logged === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${notLogged}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
     const change = report.policy_change
         ? [
             `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes, PULL_CHANGE))}.`,
@@ -15445,6 +15451,8 @@ function readPolicyFile(source, context) {
     return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 /** What the schema cannot say, checked on a file of the right shape. */
+/** A character no GitHub owner or repository name holds, and not the glob's star. */
+const NOT_IN_A_NAME = /[^A-Za-z0-9._*-]/u;
 function meaning(doc, context, where, sha256) {
     const problems = [];
     const bad = (pointer, message) => {
@@ -15514,11 +15522,22 @@ function meaning(doc, context, where, sha256) {
             }
             const globs = policy_file_strings(given);
             const caseless = row?.caseless.has(field) ?? false;
-            const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;
+            const named = caseless && (field === 'owner' || field === 'repo');
+            const slash = named ? globs.findIndex((g) => g.includes('/')) : -1;
             if (slash >= 0) {
                 bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
                     ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
                     : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            // A GitHub owner or repository name holds only ASCII letters, digits, '.', '_' and '-': a look-alike
+            // (U+2011 pasted from chat), a space or a control character could never match (a red team: the call fell to the default).
+            const odd = named ? globs.findIndex((g) => NOT_IN_A_NAME.test(g)) : -1;
+            if (odd >= 0) {
+                const glob = globs[odd];
+                const ch = glob.match(NOT_IN_A_NAME)?.[0] ?? '';
+                const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+                bad(Array.isArray(given) ? `${pointer}/${odd}` : pointer, `${JSON.stringify((0,core_text/* quote */.hD)(glob, 80))} holds ${code}, which no GitHub ${field === 'repo' ? 'repository' : 'owner'} name has (letters, digits, '.', '_' and '-' only, and '*'): it could never match`);
                 continue;
             }
             tests.push(globTest(field, globs, caseless));

@@ -79,6 +79,10 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     '.github/receipt.gate.yml',
     'receipt.gate.yml',
     '.github/receipt-gate',
+    // Words before the extension (a red team).
+    '.github/receipt-gate.policy.yml',
+    '.github/receipt-gate.prod.yaml',
+    'receipt-gate.config.yml',
   ])('a policy at %s, a case variant of a near-miss path, is a configuration error at the ref', async (variant) => {
     const dir = repo();
     const at = commit(dir, { ...RUNS, [variant]: STRICT });

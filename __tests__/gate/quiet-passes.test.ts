@@ -144,6 +144,12 @@ describe('false greens a pull request controls', () => {
     const log = serverLog([['2026-11-30T10:00:00Z', call]]);
     const replay = await verify(writeFiles(tempDir(), { ...audit, '.assay/runs/a.log': log, '.assay/runs/copy.log': log }));
     expect(codes(replay.report)).not.toContain('error effect_not_logged');
+    // policy check counts the unlogged call as unmet, never met, and the table says it (a red team).
+    writeFiles(twice, { [POLICY]: RULE });
+    const check = await cli(['policy', 'check', '-C', twice, '--now', NOW], twice);
+    expect(check.stdout).toContain('prod-keys: 2 call(s), 1 met, 1 unmet');
+    const table = await cli(['verify', '-C', twice, '--now', NOW, '--format', 'table'], twice);
+    expect(table.stdout).toContain('0 call(s) below it, 1 not logged by the provider');
   });
 
   it('6: globs are linear: a pathological glob against a 10 000-character repository name (the pull request writes it) answers at once', async () => {
@@ -506,6 +512,37 @@ default: asserted
       const again = await verify(dir);
       expect(again.report.totals.grandfathered).toBe(1);
     }
+  });
+
+  it('20b: policy baseline adds to a flow list with a trailing comma or its bracket on its own line, before a `...` end marker, and a reason with a line break, each reading back', async () => {
+    const runs = { '.assay/runs/a.json': json(surface([prod('k1')])) };
+    const head = 'version: 1\nrules:\n  - name: prod-keys\n    match: {class: github_deploy_key}\n    require: verified\n';
+    const old = `{run: old.json, sha256: "${'0'.repeat(64)}", reason: before}`;
+    for (const [text, reason] of [
+      [`${head}grandfathered: [ ${old}, ]\n`, 'history'],
+      [`${head}grandfathered: [\n    ${old}  # kept\n  ]\n`, 'history'],
+      [`${head}...\n`, 'history'],
+      [head, 'INC-1\nsee the incident doc'],
+    ] as const) {
+      const dir = writeFiles(tempDir(), { ...runs, [POLICY]: text });
+      const r = await cli(['policy', 'baseline', '-C', dir, '--now', NOW, '--reason', reason], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const check = await cli(['policy', 'check', '-C', dir, '--now', NOW], dir);
+      expect(check.code, `${JSON.stringify(text)}\n${readFileSync(path.join(dir, POLICY), 'utf8')}\n${check.stderr}`).toBe(0);
+      expect((await verify(dir)).report.totals.grandfathered).toBe(1);
+    }
+  });
+
+  it('20c: an owner or repository value holding a character no GitHub name has (a look-alike hyphen pasted from chat, a space) is refused at its place', () => {
+    for (const [value, code] of [
+      ['prod\u2011web', 'U+2011'],
+      ['"prod-web "', 'U+0020'],
+      ['"prod\\u00a0web"', 'U+00A0'],
+    ] as const)
+      expect(problems(RULE.replace('repo: [prod-*]', `repo: [prod-api, ${value}]`))).toEqual([
+        expect.stringMatching(new RegExp(`^7:26 .* holds ${code.replace('+', '\\+')}, which no GitHub repository name has`)),
+      ]);
+    expect(problems(RULE.replace('repo: [prod-*]', 'repo: [prod_api.v2-*]'))).toEqual([]);
   });
 
   it('25: findings about a policy read at --policy-ref name the commit in their message; policy check lists every problem of a file', async () => {

@@ -14534,6 +14534,9 @@ var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/core/effect.ts
 
 function statusOf(call) {
+    // The provider's export covered the call and logged nothing: it fails whatever the rule, its exception or its grandfathering (a red team: counted as met).
+    if (call.effect_not_logged && call.required_level !== null)
+        return 'unmet';
     if (call.grandfathered)
         return 'grandfathered';
     if (call.excepted !== null)
@@ -18674,7 +18677,7 @@ function isNearMissPolicy(rel) {
     if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower))
         return true;
     // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
-    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`): it was read by
+    // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`, `receipt-gate.policy.yml`): it was read by
     // no one, in silence (red teams). Only a name that says "gate": `receipt-date.yml` is another file.
     const m = /^(\.github\/)?([^/]+)$/.exec(lower);
     const name = m?.[2];
@@ -18682,7 +18685,8 @@ function isNearMissPolicy(rel) {
         return false;
     const dot = name.indexOf('.');
     const [stem, ext] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
-    const kinds = m?.[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+    // Words may come before the extension too (`receipt-gate.policy.yml`, `.prod.yaml`: a red team).
+    const kinds = m?.[1] ? /^(?:\.[a-z0-9_-]+)*\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^(?:\.[a-z0-9_-]+)*\.ya?ml(?:\.[a-z0-9]+)*$/;
     if (kinds.test(ext) && (0,core_text/* editDistance */.YC)(stem, 'receipt-gate') <= 2)
         return true;
     const whole = m?.[1]
@@ -19129,6 +19133,8 @@ function readPolicyFile(source, context) {
     return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 }
 /** What the schema cannot say, checked on a file of the right shape. */
+/** A character no GitHub owner or repository name holds, and not the glob's star. */
+const NOT_IN_A_NAME = /[^A-Za-z0-9._*-]/u;
 function meaning(doc, context, where, sha256) {
     const problems = [];
     const bad = (pointer, message) => {
@@ -19198,11 +19204,22 @@ function meaning(doc, context, where, sha256) {
             }
             const globs = policy_file_strings(given);
             const caseless = row?.caseless.has(field) ?? false;
-            const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;
+            const named = caseless && (field === 'owner' || field === 'repo');
+            const slash = named ? globs.findIndex((g) => g.includes('/')) : -1;
             if (slash >= 0) {
                 bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
                     ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
                     : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            // A GitHub owner or repository name holds only ASCII letters, digits, '.', '_' and '-': a look-alike
+            // (U+2011 pasted from chat), a space or a control character could never match (a red team: the call fell to the default).
+            const odd = named ? globs.findIndex((g) => NOT_IN_A_NAME.test(g)) : -1;
+            if (odd >= 0) {
+                const glob = globs[odd];
+                const ch = glob.match(NOT_IN_A_NAME)?.[0] ?? '';
+                const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+                bad(Array.isArray(given) ? `${pointer}/${odd}` : pointer, `${JSON.stringify((0,core_text/* quote */.hD)(glob, 80))} holds ${code}, which no GitHub ${field === 'repo' ? 'repository' : 'owner'} name has (letters, digits, '.', '_' and '-' only, and '*'): it could never match`);
                 continue;
             }
             tests.push(globTest(field, globs, caseless));
@@ -20155,7 +20172,7 @@ const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 function policyText(report) {
     const { rules, source } = report.policy;
     const totals = report.totals;
-    const warned = `${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
+    const warned = `${totals.effect_not_logged > 0 ? `, ${totals.effect_not_logged} not logged by the provider` : ''}${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
     if (source)
         return `; policy ${(0,report_text/* visible */.RK)(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
     if (rules.length === 0)
@@ -21076,7 +21093,8 @@ function shortFiles(report) {
 function withEntries(text, doc, entries, reason) {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     // Each value as the YAML library would write it (plain when that reads back the same, else quoted).
-    const q = (v) => (0,dist.stringify)(v, { lineWidth: 0 }).trimEnd();
+    // Never a block scalar: a reason with a line break is written double-quoted, on its line (a red team: `|-` lines at column 0).
+    const q = (v) => (0,dist.stringify)(v, { lineWidth: 0, blockQuote: false }).trimEnd();
     const block = (indent) => entries
         .map((e) => `${indent}- ${e.kind}: ${q(e.file)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
         .join('');
@@ -21090,16 +21108,20 @@ function withEntries(text, doc, entries, reason) {
     const pair = (0,dist.isMap)(doc.contents) ? doc.contents.items.find((p) => (0,dist.isScalar)(p.key) && p.key.value === 'grandfathered') : undefined;
     if ((0,dist.isSeq)(list) && list.range) {
         if (list.flow) {
-            // Before the closing bracket, with the list's own separator.
-            const close = text.lastIndexOf(']', list.range[1]);
-            let at = close;
-            while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t'))
-                at--;
-            const space = text.slice(at, close);
-            // `[ ]` → `[ {…} ]`; `[a, b ]` → `[a, b, {…} ]`: the list's own spacing, kept.
-            if (list.items.length === 0)
-                return `${text.slice(0, close)}${flow.join(', ')}${space}${text.slice(close)}`;
-            return `${text.slice(0, at)}, ${flow.join(', ')}${text.slice(at)}`;
+            // `[ ]` → `[ {…} ]`: before the closing bracket, the list's own spacing kept.
+            if (list.items.length === 0) {
+                const close = text.lastIndexOf(']', list.range[1]);
+                let at = close;
+                while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t'))
+                    at--;
+                return `${text.slice(0, close)}${flow.join(', ')}${text.slice(at, close)}${text.slice(close)}`;
+            }
+            // Right after the last item: `[a, b ]` → `[a, b, {…} ]`; a trailing comma, a comment or a `]` on
+            // its own line stay after the new entries (a red team: `[a, ]` became `[a,, {…}]`).
+            const last = list.items.at(-1);
+            const end = (0,dist.isNode)(last) && last.range ? last.range[1] : (0,dist.isPair)(last) && (0,dist.isNode)(last.value) && last.value.range ? last.value.range[1] : -1;
+            if (end > 0)
+                return `${text.slice(0, end)}, ${flow.join(', ')}${text.slice(end)}`;
         }
         const last = list.items.at(-1);
         const first = list.items[0];
@@ -21115,8 +21137,38 @@ function withEntries(text, doc, entries, reason) {
         const tail = text[end - 1] !== '\n' ? eol : '';
         return `${text.slice(0, end)}${tail}${block('  ')}${text.slice(end)}`;
     }
-    const tail = text.length > 0 && !text.endsWith('\n') ? eol : '';
-    return `${text}${tail}grandfathered:${eol}${block('  ')}`;
+    // At the document's end: before a `...` end marker, never after it (a red team: a second document).
+    const marker = /^\.\.\.(?:[ \t]|$)/m.exec(text);
+    const head = marker ? text.slice(0, marker.index) : text;
+    const tail = head.length > 0 && !head.endsWith('\n') ? eol : '';
+    return `${head}${tail}grandfathered:${eol}${block('  ')}${marker ? text.slice(marker.index) : ''}`;
+}
+/**
+ * The new text, when it reads back as the old document with exactly these entries added to
+ * `grandfathered` and nothing else changed; else why not (never a file written that the gate then
+ * refuses, or that says more than was asked).
+ */
+function checkedEntries(text, doc, entries, reason) {
+    let written;
+    try {
+        written = withEntries(text, doc, entries, reason);
+    }
+    catch (error) {
+        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+    const after = (0,dist.parseDocument)(written);
+    if (after.errors.length > 0)
+        return { ok: false, reason: after.errors[0]?.message.split('\n')[0] ?? 'a YAML error' };
+    const wanted = doc.toJS();
+    if (!wanted || typeof wanted !== 'object' || Array.isArray(wanted))
+        return { ok: false, reason: 'the file is not a mapping' };
+    const had = doc.get('grandfathered');
+    const before = (0,dist.isSeq)(had) ? had.toJSON() : [];
+    const added = entries.map((e) => e.kind === 'run' ? { run: e.file, sha256: e.sha256, reason } : { audit: e.file, sha256: e.sha256, reason });
+    Object.defineProperty(wanted, 'grandfathered', { value: [...before, ...added], enumerable: true, configurable: true, writable: true });
+    if (JSON.stringify(after.toJS()) !== JSON.stringify(wanted))
+        return { ok: false, reason: 'the entries written would not read back as exactly the entries added' };
+    return { ok: true, value: written };
 }
 async function baseline(flags, ctx, dir) {
     const reason = flags.reason?.trim() ?? '';
@@ -21157,8 +21209,11 @@ async function baseline(flags, ctx, dir) {
         said.push(`${dishonest.length} run(s) left out: they fail on honesty (fix them, never baseline them): ${dishonest.slice(0, 10).join(', ')}${dishonest.length > 10 ? ' …' : ''}`);
     if (added === 0)
         return { code: cli_command/* EXIT */.dc.pass, stdout: '', stderr: (0,cli_command/* say */.cv)('policy baseline', ...said, `${source.path} not changed`) };
+    const written = checkedEntries(text, doc, entries, reason);
+    if (!written.ok)
+        throw new types_UsageError('policy', `policy baseline: ${source.path} was not changed: adding the entries in place failed (${written.reason}); add them by hand, or write the grandfathered list in block style`);
     try {
-        writeWhole(file, withEntries(text, doc, entries, reason));
+        writeWhole(file, written.value);
     }
     catch (error) {
         return (0,cli_command/* unwritable */.mP)('policy baseline', 'the policy file', file, error);

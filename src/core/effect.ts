@@ -10,6 +10,8 @@ import { cmp } from './text.js';
 type CallStatus = 'met' | 'unmet' | 'warned' | 'pending' | 'excepted' | 'grandfathered' | 'not ruled';
 
 function statusOf(call: CallReport): CallStatus {
+  // The provider's export covered the call and logged nothing: it fails whatever the rule, its exception or its grandfathering (a red team: counted as met).
+  if (call.effect_not_logged && call.required_level !== null) return 'unmet';
   if (call.grandfathered) return 'grandfathered';
   if (call.excepted !== null) return 'excepted';
   if (call.pending) return 'pending';

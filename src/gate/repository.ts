@@ -144,14 +144,15 @@ export function isNearMissPolicy(rel: string): boolean {
   const lower = rel.toLowerCase();
   if (/^\.github\/receipt-gate\/[^/]+\.ya?ml$/.test(lower)) return true;
   // A file at the root or in .github/ whose name is a misspelling of the policy's (`recipt-gate.yml`,
-  // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`): it was read by
+  // `receipt_gate.yml`, `receipt.gate.yml`, `receipt-gate.ym`, `receipt-gate.yml.txt`, `receipt-gate.policy.yml`): it was read by
   // no one, in silence (red teams). Only a name that says "gate": `receipt-date.yml` is another file.
   const m = /^(\.github\/)?([^/]+)$/.exec(lower);
   const name = m?.[2];
   if (name === undefined || !name.includes('gate')) return false;
   const dot = name.indexOf('.');
   const [stem, ext] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
-  const kinds = m?.[1] ? /^\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^\.ya?ml(?:\.[a-z0-9]+)*$/;
+  // Words may come before the extension too (`receipt-gate.policy.yml`, `.prod.yaml`: a red team).
+  const kinds = m?.[1] ? /^(?:\.[a-z0-9_-]+)*\.(?:ya?ml|json)(?:\.[a-z0-9]+)*$/ : /^(?:\.[a-z0-9_-]+)*\.ya?ml(?:\.[a-z0-9]+)*$/;
   if (kinds.test(ext) && editDistance(stem, 'receipt-gate') <= 2) return true;
   const whole = m?.[1]
     ? ['receipt-gate', 'receipt-gate.yml', 'receipt-gate.yaml', 'receipt-gate.json']

@@ -26,7 +26,7 @@ import {
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { targetHash } from '../core/target-hash.js';
-import { nearestName } from '../core/text.js';
+import { nearestName, quote } from '../core/text.js';
 import { compareInstants, type Instant, parseDay, parseRfc3339 } from '../core/time.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
 import { readYamlDocument, schemaProblems, type YamlSchema, yamlValue } from './strict-yaml.js';
@@ -135,6 +135,9 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
 }
 
 /** What the schema cannot say, checked on a file of the right shape. */
+/** A character no GitHub owner or repository name holds, and not the glob's star. */
+const NOT_IN_A_NAME = /[^A-Za-z0-9._*-]/u;
+
 function meaning(
   doc: JsonObject,
   context: PolicyContext,
@@ -216,13 +219,27 @@ function meaning(
       }
       const globs = strings(given);
       const caseless = row?.caseless.has(field) ?? false;
-      const slash = caseless && (field === 'owner' || field === 'repo') ? globs.findIndex((g) => g.includes('/')) : -1;
+      const named = caseless && (field === 'owner' || field === 'repo');
+      const slash = named ? globs.findIndex((g) => g.includes('/')) : -1;
       if (slash >= 0) {
         bad(
           Array.isArray(given) ? `${pointer}/${slash}` : pointer,
           field === 'repo'
             ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
             : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`,
+        );
+        continue;
+      }
+      // A GitHub owner or repository name holds only ASCII letters, digits, '.', '_' and '-': a look-alike
+      // (U+2011 pasted from chat), a space or a control character could never match (a red team: the call fell to the default).
+      const odd = named ? globs.findIndex((g) => NOT_IN_A_NAME.test(g)) : -1;
+      if (odd >= 0) {
+        const glob = globs[odd] as string;
+        const ch = glob.match(NOT_IN_A_NAME)?.[0] ?? '';
+        const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+        bad(
+          Array.isArray(given) ? `${pointer}/${odd}` : pointer,
+          `${JSON.stringify(quote(glob, 80))} holds ${code}, which no GitHub ${field === 'repo' ? 'repository' : 'owner'} name has (letters, digits, '.', '_' and '-' only, and '*'): it could never match`,
         );
         continue;
       }

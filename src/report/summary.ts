@@ -74,7 +74,9 @@ function bannerLines(ctx: SummaryContext, passed: boolean): string[] {
 function policyLines(report: Report): string[] {
   const { rules, source } = report.policy;
   const totals = report.totals;
-  const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
+  // A call its provider's export covered with no entry fails whatever its rule (effect_not_logged): never "every call meets it" (a red team).
+  const notLogged = totals.effect_not_logged > 0 ? ` · **${totals.effect_not_logged} call(s) not logged by the provider**` : '';
+  const verdict = `${totals.policy_unmet === 0 && totals.effect_not_logged === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${notLogged}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
   const change = report.policy_change
     ? [
         `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes, PULL_CHANGE))}.`,

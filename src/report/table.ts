@@ -32,7 +32,7 @@ const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repea
 function policyText(report: Report): string {
   const { rules, source } = report.policy;
   const totals = report.totals;
-  const warned = `${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
+  const warned = `${totals.effect_not_logged > 0 ? `, ${totals.effect_not_logged} not logged by the provider` : ''}${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
   if (source) return `; policy ${visible(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
   if (rules.length === 0) return '';
   return `; policy ${rules.map((r) => `${String(r['selector'])}=${String(r['level'])}`).join(', ')}: ${totals.policy_unmet} call(s) below it${warned}`;

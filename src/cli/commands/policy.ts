@@ -7,10 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Document, isMap, isNode, isScalar, isSeq, parseDocument, stringify } from 'yaml';
+import { type Document, isMap, isNode, isPair, isScalar, isSeq, parseDocument, stringify } from 'yaml';
 import { changes, changesText, ruleEffects } from '../../core/effect.js';
 import type { Policy } from '../../core/policy.js';
 import type { Report } from '../../core/report.js';
+import type { Result } from '../../core/result.js';
 import { runGate } from '../../gate/gate.js';
 import { readAtCommit, resolveUserRef } from '../../gate/repository.js';
 import { buildSettings } from '../../gate/settings/build.js';
@@ -154,7 +155,8 @@ interface Entry {
 function withEntries(text: string, doc: Document.Parsed, entries: readonly Entry[], reason: string): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   // Each value as the YAML library would write it (plain when that reads back the same, else quoted).
-  const q = (v: string): string => stringify(v, { lineWidth: 0 }).trimEnd();
+  // Never a block scalar: a reason with a line break is written double-quoted, on its line (a red team: `|-` lines at column 0).
+  const q = (v: string): string => stringify(v, { lineWidth: 0, blockQuote: false }).trimEnd();
   const block = (indent: string): string =>
     entries
       .map((e) => `${indent}- ${e.kind}: ${q(e.file)}${eol}${indent}  sha256: ${q(e.sha256)}${eol}${indent}  reason: ${q(reason)}${eol}`)
@@ -169,14 +171,19 @@ function withEntries(text: string, doc: Document.Parsed, entries: readonly Entry
   const pair = isMap(doc.contents) ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'grandfathered') : undefined;
   if (isSeq(list) && list.range) {
     if (list.flow) {
-      // Before the closing bracket, with the list's own separator.
-      const close = text.lastIndexOf(']', list.range[1]);
-      let at = close;
-      while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
-      const space = text.slice(at, close);
-      // `[ ]` → `[ {…} ]`; `[a, b ]` → `[a, b, {…} ]`: the list's own spacing, kept.
-      if (list.items.length === 0) return `${text.slice(0, close)}${flow.join(', ')}${space}${text.slice(close)}`;
-      return `${text.slice(0, at)}, ${flow.join(', ')}${text.slice(at)}`;
+      // `[ ]` → `[ {…} ]`: before the closing bracket, the list's own spacing kept.
+      if (list.items.length === 0) {
+        const close = text.lastIndexOf(']', list.range[1]);
+        let at = close;
+        while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+        return `${text.slice(0, close)}${flow.join(', ')}${text.slice(at, close)}${text.slice(close)}`;
+      }
+      // Right after the last item: `[a, b ]` → `[a, b, {…} ]`; a trailing comma, a comment or a `]` on
+      // its own line stay after the new entries (a red team: `[a, ]` became `[a,, {…}]`).
+      const last = list.items.at(-1);
+      const end =
+        isNode(last) && last.range ? last.range[1] : isPair(last) && isNode(last.value) && last.value.range ? last.value.range[1] : -1;
+      if (end > 0) return `${text.slice(0, end)}, ${flow.join(', ')}${text.slice(end)}`;
     }
     const last = list.items.at(-1);
     const first = list.items[0];
@@ -192,8 +199,38 @@ function withEntries(text: string, doc: Document.Parsed, entries: readonly Entry
     const tail = text[end - 1] !== '\n' ? eol : '';
     return `${text.slice(0, end)}${tail}${block('  ')}${text.slice(end)}`;
   }
-  const tail = text.length > 0 && !text.endsWith('\n') ? eol : '';
-  return `${text}${tail}grandfathered:${eol}${block('  ')}`;
+  // At the document's end: before a `...` end marker, never after it (a red team: a second document).
+  const marker = /^\.\.\.(?:[ \t]|$)/m.exec(text);
+  const head = marker ? text.slice(0, marker.index) : text;
+  const tail = head.length > 0 && !head.endsWith('\n') ? eol : '';
+  return `${head}${tail}grandfathered:${eol}${block('  ')}${marker ? text.slice(marker.index) : ''}`;
+}
+
+/**
+ * The new text, when it reads back as the old document with exactly these entries added to
+ * `grandfathered` and nothing else changed; else why not (never a file written that the gate then
+ * refuses, or that says more than was asked).
+ */
+function checkedEntries(text: string, doc: Document.Parsed, entries: readonly Entry[], reason: string): Result<string> {
+  let written: string;
+  try {
+    written = withEntries(text, doc, entries, reason);
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  const after = parseDocument(written);
+  if (after.errors.length > 0) return { ok: false, reason: after.errors[0]?.message.split('\n')[0] ?? 'a YAML error' };
+  const wanted: unknown = doc.toJS();
+  if (!wanted || typeof wanted !== 'object' || Array.isArray(wanted)) return { ok: false, reason: 'the file is not a mapping' };
+  const had: unknown = doc.get('grandfathered');
+  const before = isSeq(had) ? (had.toJSON() as unknown[]) : [];
+  const added = entries.map((e) =>
+    e.kind === 'run' ? { run: e.file, sha256: e.sha256, reason } : { audit: e.file, sha256: e.sha256, reason },
+  );
+  Object.defineProperty(wanted, 'grandfathered', { value: [...before, ...added], enumerable: true, configurable: true, writable: true });
+  if (JSON.stringify(after.toJS()) !== JSON.stringify(wanted))
+    return { ok: false, reason: 'the entries written would not read back as exactly the entries added' };
+  return { ok: true, value: written };
 }
 
 async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
@@ -238,8 +275,14 @@ async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): P
       `${dishonest.length} run(s) left out: they fail on honesty (fix them, never baseline them): ${dishonest.slice(0, 10).join(', ')}${dishonest.length > 10 ? ' …' : ''}`,
     );
   if (added === 0) return { code: EXIT.pass, stdout: '', stderr: say('policy baseline', ...said, `${source.path} not changed`) };
+  const written = checkedEntries(text, doc, entries, reason);
+  if (!written.ok)
+    throw new UsageError(
+      'policy',
+      `policy baseline: ${source.path} was not changed: adding the entries in place failed (${written.reason}); add them by hand, or write the grandfathered list in block style`,
+    );
   try {
-    writeWhole(file, withEntries(text, doc, entries, reason));
+    writeWhole(file, written.value);
   } catch (error) {
     return unwritable('policy baseline', 'the policy file', file, error);
   }
