@@ -13,6 +13,7 @@ import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { parseRfc3339 } from '../core/time.js';
+import { carriesDecision } from './classify.js';
 import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
@@ -37,27 +38,6 @@ function decisionColumn(text: string, start: number, end: number): number {
 
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
-
-/** A `decision` member, or an `event` that is tool_decision in any case. */
-function namesDecision(o: JsonObject): boolean {
-  const event = o['event'];
-  return hasOwn(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
-}
-
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
- * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
- * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
- * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-export function carriesDecision(value: JsonObject): boolean {
-  const fields = value['fields'];
-  if (isObject(fields) && namesDecision(fields)) return true;
-  // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
-  // `decision` under their own schema, and are skipped as another kind (a red team's false red).
-  const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && hasOwn(value, 'data'));
-  return !namesKind && namesDecision(value);
-}
 
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
 interface Session {
