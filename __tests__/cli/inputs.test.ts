@@ -103,7 +103,7 @@ describe('inputs', () => {
     const r = await gate(writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz, '.assay/runs/ok.json': json(surface([addKey()])) }));
     expect(r.ok).toBe(false);
     expect(r.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}: ${f.message}`)).toEqual([
-      '.assay/runs/a.tar.gz: evidence bundle rejected: an archive of another kind (assay.runner.archive_manifest.v0) whose member "events.ndjson" holds evidence the gate reads (decision surfaces, records, statements or tracing lines): evidence in an archive is read from an evidence bundle only, and never skipped',
+      '.assay/runs/a.tar.gz: evidence bundle rejected: an archive of another kind (assay.runner.archive_manifest.v0) whose member "events.ndjson" holds evidence the gate reads (decision surfaces, records, statements or tracing lines): evidence in an archive is read from an evidence bundle only, and never skipped; extract the member and commit it under the runs (a server log as .log, events as .ndjson, a bundle as its own .tar.gz)',
     ]);
   });
 

@@ -261,3 +261,89 @@ describe('the one-member rule sees the end of the archive however it streams in'
     );
   });
 });
+
+describe('an archive of another kind: every member read, never skipped by its name (docs/evidence-bundle.md)', () => {
+  const RUNNER = JSON.stringify({ schema: 'assay.runner.archive_manifest.v0', run_id: 'r', files: {} });
+  const failing = addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` });
+  const serverLog = `${JSON.stringify({ timestamp: '2026-11-30T10:00:00Z', level: 'INFO', fields: { event: 'server_start' }, target: 'assay_mcp_server' })}\n`;
+  const evidenceBundle = buildBundle({ runId: 'inner', events: [{ type: 'assay.tool_decision_surface.v0', data: surface([failing]) }] }).gz;
+  const runner = (members: { name: string; data: Buffer | string }[]) => gzip(tar([{ name: 'manifest.json', data: RUNNER }, ...members]));
+  const refusal = async (gz: Buffer): Promise<string> => {
+    const r = await readBundle({ bytes: gz }, 'a.tar.gz');
+    expect(r.run).toBeNull();
+    expect(r.findings).toEqual([
+      expect.objectContaining({ code: 'invalid_artifact', severity: 'error', file: 'a.tar.gz', line: 1, column: 1 }),
+    ]);
+    return r.findings[0]!.message;
+  };
+
+  it.each([
+    ['a server log', serverLog],
+    ['a .log of plain text (a .log is a run, whatever it holds)', 'runner started\nrunner done\n'],
+  ])('a .log member (%s) is refused naming the archive and the member', async (_what, data) => {
+    const message = await refusal(
+      runner([
+        { name: 'README.txt', data: 'hello' },
+        { name: 'logs/server.log', data },
+      ]),
+    );
+    expect(message).toBe(
+      'evidence bundle rejected: an archive of another kind (assay.runner.archive_manifest.v0) whose member "logs/server.log" is a server log (a .log is a run: the stderr of assay-mcp-server, read only as a file of its own): evidence in an archive is read from an evidence bundle only, and never skipped; extract the member and commit it under the runs (a server log as .log, events as .ndjson, a bundle as its own .tar.gz)',
+    );
+  });
+
+  it.each([
+    ['inner.tgz', evidenceBundle, 'inner.tgz!events.ndjson'],
+    ['nested/inner.tar.gz', evidenceBundle, 'nested/inner.tar.gz!events.ndjson'],
+    // A runner archive inside a runner archive, its server log inside.
+    ['more.tar.gz', runner([{ name: 'server.log', data: serverLog }]), 'more.tar.gz!server.log'],
+    // Gzip bytes under a name that does not say so are opened all the same.
+    ['layer.bin', evidenceBundle, 'layer.bin!events.ndjson'],
+  ])('a nested archive %s is opened: the member that holds evidence is named through it', async (name, data, path) => {
+    const message = await refusal(runner([{ name, data }]));
+    expect(message).toContain(`whose member ${JSON.stringify(path)} `);
+  });
+
+  it('a nested archive that cannot be opened, or is nested too deep, is refused by name: its members cannot be checked', async () => {
+    expect(await refusal(runner([{ name: 'broken.tgz', data: 'not gzip at all' }]))).toMatch(
+      /whose member "broken\.tgz" is an archive this reader cannot open to check its members \(/,
+    );
+    let deep = runner([{ name: 'README.txt', data: 'nothing here' }]);
+    for (let i = 0; i < 4; i++) deep = runner([{ name: `level${i}.tgz`, data: deep }]);
+    expect(await refusal(deep)).toMatch(
+      /whose member "level3\.tgz!level2\.tgz!level1\.tgz!level0\.tgz" is an archive nested more than 3 deep/,
+    );
+  });
+
+  it('an archive whose members (nested ones too) hold nothing the gate reads is still skipped with its notice', async () => {
+    const inner = gzip(tar([{ name: 'src/main.rs', data: 'fn main() {}\n' }]));
+    const r = await readBundle(
+      {
+        bytes: runner([
+          { name: 'README.txt', data: 'tool_decision is explained in the docs' },
+          { name: 'cache.tgz', data: inner },
+        ]),
+      },
+      'a.tar.gz',
+    );
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        code: 'skipped_object',
+        message: 'skipped an archive of another kind: assay.runner.archive_manifest.v0 (not an evidence bundle; it contributes no calls)',
+      }),
+    ]);
+  });
+
+  it('through the gate: a runner archive with a server log beside a passing run fails the gate (it passed with a notice)', async () => {
+    const r = await gate(
+      writeFiles(tempDir(), {
+        '.assay/runs/ok.json': json(surface([addKey()])),
+        '.assay/runs/runner.tar.gz': runner([{ name: 'server.log', data: serverLog }]),
+      }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => [f.file, f.code])).toEqual([
+      ['.assay/runs/runner.tar.gz', 'invalid_artifact'],
+    ]);
+  });
+});

@@ -408,3 +408,90 @@ describe('what a server log must never skip', () => {
     expect(r.calls.map((c) => c.artifact)).toEqual(['runs/live.log', 'runs/live.log', 'runs/surface.json']);
   });
 });
+
+describe('tools/call answers with no decision (stdout mixed in): run_incomplete, never a server that never started', () => {
+  const start = log('06_merged_stdout_stderr.log').split('\n')[0] as string;
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'assay-mcp-server', version: '5.4.0' } },
+    id: 0,
+  });
+  const request = (id: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'github.add_deploy_key', arguments: { repo: 'prod' } } });
+  const answer = (id: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'key added' }], isError: false }, id });
+  const failed = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal' }, id });
+  const text = (...l: string[]) => `${l.join('\n')}\n`;
+  const incomplete = (r: Report) => r.findings.filter((f) => f.code === 'run_incomplete').map((f) => [f.line, f.column, f.message]);
+
+  it('the red team’s log: initialize, a tools/call request and answer, no tool_decision, then a panic and an error: run_incomplete at the call, no run_not_started', async () => {
+    const r = await gate({
+      'runs/s.log': text(start, initialize, request(2), answer(2), "thread 'main' panicked at src/server.rs:88:5:", 'Error: broken pipe'),
+    });
+    expect(incomplete(r)).toEqual([
+      [
+        3,
+        1,
+        'a tools/call request on a JSON-RPC line (id 2) with no tool_decision in its server session: 1 tools/call on its JSON-RPC lines, 0 call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded',
+      ],
+    ]);
+    expect(r.findings.find((f) => f.code === 'run_incomplete')?.severity).toBe('error');
+    expect(codes(r)).not.toContain('run_not_started');
+    expect(r.ok).toBe(false);
+    // End to end beside a run that passes: exit 1 (it passed: the log was judged a server that never started).
+    const out = await cliJson(
+      [],
+      writeFiles(tempDir(), {
+        '.assay/runs/s.log': text(start, initialize, request(2), answer(2), 'Error: broken pipe'),
+        '.assay/runs/02.log': log('02_deploy_key_create_then_get.stderr.log'),
+      }),
+    );
+    expect(out.code).toBe(1);
+    expect(out.report.findings.map((f) => f.code)).toContain('run_incomplete');
+    expect(out.report.findings.map((f) => f.code)).not.toContain('run_not_started');
+  });
+
+  it('answers alone (stdout only, no requests) are calls by their shape; an error answer is one when its request is in the log', async () => {
+    const r = await gate({
+      'runs/s.log': text(start, initialize, answer(2), answer('req-7'), request(9), failed(9), failed(10), 'Error: x'),
+    });
+    expect(incomplete(r).map(([line, , message]) => [line, (message as string).slice(0, 48)])).toEqual([
+      [3, 'a tools/call answer on a JSON-RPC line (id 2) wi'],
+      [4, 'a tools/call answer on a JSON-RPC line (id "req-'],
+      [5, 'a tools/call request on a JSON-RPC line (id 9) w'],
+    ]);
+  });
+
+  it('calls its tracing events know are not counted twice: a start without a decision is said once, by its rid', async () => {
+    const startOf = (rid: string) =>
+      JSON.stringify({
+        timestamp: '2026-05-14T12:30:01Z',
+        level: 'INFO',
+        fields: { event: 'tool_call_start', rid },
+        target: 'assay_mcp_server::server',
+      });
+    const r = await gate({ 'runs/s.log': text(start, startOf('r-000003'), answer(2)) });
+    expect(incomplete(r).map(([line]) => line)).toEqual([2]);
+    expect(r.findings.find((f) => f.code === 'run_incomplete')?.message).toMatch(/^rid "r-000003" started a tool call/);
+  });
+
+  it('06: every answer has its decision (two answers, two decisions): no run_incomplete; the sample is unchanged', async () => {
+    const r = await gate({ 'runs/06.log': log('06_merged_stdout_stderr.log') });
+    expect(codes(r)).not.toContain('run_incomplete');
+    expect(r.calls).toHaveLength(2);
+  });
+
+  it('answers count per server session: a restart’s answers need that session’s decisions', async () => {
+    const sample = log('06_merged_stdout_stderr.log').trimEnd();
+    const r = await gate({ 'runs/06.log': text(sample, start, answer(2)) });
+    expect(incomplete(r).map(([line]) => line)).toEqual([sample.split('\n').length + 2]);
+  });
+
+  it('an answer shows the server started: text after an initialize answer is not run_not_started (a server_start and its error alone still are)', async () => {
+    const r = await gate({ 'runs/s.log': text(start, initialize, 'Error: broken pipe') }, false);
+    expect(codes(r)).not.toContain('run_not_started');
+    expect(codes(r)).toContain('no_decisions');
+    const never = await gate({ 'runs/07.log': log('07_startup_failure_policy_root.stderr.log') }, false);
+    expect(codes(never)).toContain('run_not_started');
+  });
+});

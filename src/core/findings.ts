@@ -118,7 +118,7 @@ export const FINDINGS = {
   run_incomplete: {
     severity: 'error',
     title: 'Run incomplete',
-    help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+    help: 'A server log shows a tool call started or answered with no decision, or an event lost: a side effect may have happened that no decision records.',
     about: 'file',
   },
   run_unattested: {

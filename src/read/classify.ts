@@ -1,9 +1,12 @@
 /**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events, the members
+ * of archives and files the gate does not read by name), so they can never disagree. Export folders
+ * and run logs legitimately hold other Assay artifacts, which are skipped with a notice; but a near
+ * miss of a kind the gate reads is an error, never a skip: another version (`…v1`), another case
+ * (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object that names two kinds at once (an event's
+ * `type` and a top-level `schema`) is ambiguous: an error. So is an object of another kind that
+ * carries evidence inside (a log shipper's envelope around an evidence event or a tracing line), and
+ * upstream Assay's `assay.tool.decision` event, which this gate does not read (`otherKind`).
  */
 
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
@@ -74,8 +77,32 @@ function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
 const isTracing = (v: JsonObject): boolean =>
   typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
 
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-export function classify(value: unknown): Kind {
+/** An `event` that is tool_decision in any case. */
+function eventIsDecision(o: JsonObject): boolean {
+  const event = o['event'];
+  return typeof event === 'string' && event.toLowerCase() === 'tool_decision';
+}
+
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+const namesDecision = (o: JsonObject): boolean => hasOwn(o, 'decision') || eventIsDecision(o);
+
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+export function carriesDecision(value: JsonObject): boolean {
+  const fields = value['fields'];
+  if (isObject(fields) && namesDecision(fields)) return true;
+  // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
+  // `decision` under their own schema, and are skipped as another kind (a red team's false red).
+  const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && hasOwn(value, 'data'));
+  return !namesKind && namesDecision(value);
+}
+
+/** What the object says it is, by its own members (never what it holds inside: that is `otherKind`'s). */
+function named(value: unknown): Kind {
   if (!isObject(value)) {
     return {
       kind: 'error',
@@ -116,10 +143,7 @@ export function classify(value: unknown): Kind {
     return { kind: 'other', name: quote(type, 120) };
   }
   if (typeof schema === 'string') return byName(schema, value, 'schema');
-  if (event) {
-    const kind = byName(type, value['data'], 'event');
-    return kind;
-  }
+  if (event) return byName(type, value['data'], 'event');
   const mark = markOf(value);
   if (mark !== null)
     return {
@@ -128,4 +152,159 @@ export function classify(value: unknown): Kind {
       named: true,
     };
   return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+/**
+ * Upstream Assay's own tool decision event (`assay.tool.decision`, in any case, any separator, with
+ * or without a version): not a kind this gate reads, and never skipped as another kind (a red team:
+ * a run of such events passed with a notice beside a run that did pass).
+ */
+const UPSTREAM_DECISION = /^assay[._-]tool[._-]decisions?([._-]v\d+)?$/;
+
+/** The `type` or `schema` of an object that names upstream's decision event, or null. */
+function upstreamDecision(o: JsonObject): string | null {
+  for (const member of ['type', 'schema']) {
+    const name = o[member];
+    if (typeof name === 'string' && UPSTREAM_DECISION.test(name.trim().toLowerCase())) return name;
+  }
+  return null;
+}
+
+/** What evidence an object is, in words, when a reader would take it (null: none). */
+function evidenceWhat(o: JsonObject): string | null {
+  const kind = named(o);
+  if (kind.kind === 'tracing')
+    return isObject(o['fields']) && eventIsDecision(o['fields']) ? 'a server tool_decision line' : 'a server tracing line';
+  if (kind.kind === 'surface')
+    return kind.via === 'event' ? `an ${SURFACE_SCHEMA} evidence event` : `a decision surface (${SURFACE_SCHEMA})`;
+  if (kind.kind === 'record') return `an audit record (${RECORD_SCHEMA})`;
+  if (kind.kind === 'coverage') return `a coverage statement (${COVERAGE_SCHEMA})`;
+  if (kind.kind === 'error' && kind.named) return `an object this gate reads or refuses (${quote(kind.reason, 160)})`;
+  const upstream = upstreamDecision(o);
+  if (upstream !== null) return `upstream Assay's ${JSON.stringify(quote(upstream, 60))} decision event`;
+  // A decision's own markers in `fields`, or an event tool_decision (never a bare `decision` member:
+  // other JSON, a tool's answer among them, uses that word for its own things).
+  const fields = o['fields'];
+  if ((isObject(fields) && namesDecision(fields)) || eventIsDecision(o)) return 'a tool_decision event';
+  return null;
+}
+
+/** Evidence found inside another kind's object: where (a member path) and what. */
+interface Inside {
+  readonly path: string;
+  /** Whether it was JSON text in a string member (a log shipper's `message`), or an object nested under a member. */
+  readonly text: boolean;
+  readonly what: string;
+}
+
+/** How deep inside another kind's object evidence is looked for (members, list items and JSON text in strings). */
+const MAX_INSIDE = 64;
+
+const memberPath = (path: string, key: string): string =>
+  /^[A-Za-z_@$][\w@$-]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify(quote(key, 40))}]`;
+
+/**
+ * Evidence a reader would take inside `value` (the object itself too, below the top): a nested
+ * object, or a string member whose text (whole, or one of its lines) is a JSON object. Structure
+ * only: a string that merely mentions a kind's name is not JSON and holds nothing.
+ */
+function inside(value: unknown, path: string, depth: number, text: boolean): Inside | null {
+  if (depth > MAX_INSIDE) return null;
+  if (typeof value === 'string') return inText(value, path, depth);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = inside(value[i], `${path}[${i}]`, depth + 1, false);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isObject(value)) return null;
+  if (depth > 0) {
+    const what = evidenceWhat(value);
+    if (what !== null) return { path, text, what };
+  }
+  for (const [key, member] of Object.entries(value)) {
+    const found = inside(member, memberPath(path, key), depth + 1, false);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** JSON text in a string member: the whole string, or each of its lines, when it is a JSON object. */
+function inText(value: string, path: string, depth: number): Inside | null {
+  const t = value.trim();
+  if (!t.startsWith('{') && !t.includes('\n')) return null;
+  const whole = t.startsWith('{') && t.endsWith('}') ? jsonValue(t) : undefined;
+  if (isObject(whole)) return inside(whole, path, depth + 1, true);
+  if (!t.includes('\n')) return null;
+  const lines = t.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    const v = line.startsWith('{') && line.endsWith('}') ? jsonValue(line) : undefined;
+    const found = isObject(v) ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * An object of another kind, or one that names none (`fallback`: skipped by name, or the error that
+ * it names none), unless it is upstream's decision event or carries evidence inside: then an error
+ * that says so and what to commit instead, never a skip (a red team: events under a log shipper's
+ * `message`, a collector's `event`, or a container runtime's `log` passed as another kind).
+ */
+function otherKind(value: JsonObject, fallback: Kind): Kind {
+  const upstream = upstreamDecision(value);
+  if (upstream !== null)
+    return {
+      kind: 'error',
+      reason: `${JSON.stringify(quote(upstream, 60))} is upstream Assay's tool decision event, which this gate does not read (and never skips): it reads decisions from ${SURFACE_SCHEMA} surfaces and evidence events, and from the tool_decision lines of assay-mcp-server's stderr; commit the server's stderr capture as a .log, or the decisions as an ${SURFACE_SCHEMA} surface (docs/assay-server-logs.md)`,
+      named: true,
+    };
+  // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
+  // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
+  const found = carriesDecision(value) ? null : inside(value, '', 0, false);
+  if (found === null) return fallback;
+  const where = found.text
+    ? `the JSON text in its member ${JSON.stringify(quote(found.path, 120))}`
+    : `its member ${JSON.stringify(quote(found.path, 120))}`;
+  return {
+    kind: 'error',
+    reason: `evidence wrapped in another kind's data: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another kind's object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
+    named: true,
+  };
+}
+
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+export function classify(value: unknown): Kind {
+  const kind = named(value);
+  if (!isObject(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named))) return kind;
+  return otherKind(value, kind);
+}
+
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one, or evidence wrapped in another kind's object. */
+export function isEvidence(v: unknown): boolean {
+  const kind = classify(v);
+  return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
+}
+
+/** A JSON text's value, or undefined when it is none. */
+export function jsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A line a reader takes as evidence, trimmed: a JSON object `isEvidence` takes (an evidence event,
+ * an export's entry, a tracing line), or a line with an object that mentions tool_decision (the
+ * server log's reader never skips one: a tracing line behind a container runtime's prefix).
+ */
+export function evidenceLine(line: string): boolean {
+  const t = line.trim();
+  if (t.startsWith('{') && t.endsWith('}') && isEvidence(jsonValue(t))) return true;
+  // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+  return /\{.*\\?"tool_decision\\?"/i.test(t);
 }

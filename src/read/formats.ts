@@ -4,7 +4,7 @@
  * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
  * beside its artifact and never read as a run or an export.
  */
-import { classify } from './classify.js';
+import { evidenceLine, isEvidence, jsonValue } from './classify.js';
 
 export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
 
@@ -72,33 +72,6 @@ export const sidecarNamed = (file: string): boolean => SIDECAR.test(file) && for
 /** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
 export const sidecarOfWhat = (file: string): string => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
 
-/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
-function evidenceObject(v: unknown): boolean {
-  const kind = classify(v);
-  return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
-}
-
-/** A JSON text's value, or undefined when it is none. */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
- * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
- * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
- */
-function evidenceLine(line: string): boolean {
-  const t = line.trim();
-  if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t))) return true;
-  // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
-  return /\{.*\\?"tool_decision\\?"/i.test(t);
-}
-
 /** What bytes the gate does not read by their name hold that a reader would take (a sidecar's, any unread file's, an archive member's). */
 export type EvidenceIn =
   | { readonly kind: 'nothing' }
@@ -123,8 +96,8 @@ export function evidenceIn(bytes: Uint8Array, size: number, capped = true): Evid
     return { kind: 'evidence', why: `${size} bytes, more than any checksum, signature, certificate or licence (${SIDECAR_MAX_BYTES})` };
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-  if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject))) return { kind: 'document', text };
+  const whole = /^\s*[{[]/.test(text) ? jsonValue(text) : undefined;
+  if (isEvidence(whole) || (Array.isArray(whole) && whole.some(isEvidence))) return { kind: 'document', text };
   const lines: { line: number; text: string }[] = [];
   text.split('\n').forEach((line, i) => {
     if (evidenceLine(line)) lines.push({ line: i + 1, text: line.trim() });

@@ -4,8 +4,9 @@
  * decision in its `fields.decision` string, in line order, located at the line and the column of
  * that value. Other events, text lines and JSON that is not a tracing event are skipped and
  * counted; everything the doc lists as an error is one. A call started with no decision in its
- * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
- * happened that no decision records.
+ * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
+ * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
+ * decision records.
  */
 import { prepareDecision } from '../core/decision.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
@@ -13,6 +14,7 @@ import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { parseRfc3339 } from '../core/time.js';
+import { carriesDecision } from './classify.js';
 import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
@@ -38,43 +40,36 @@ function decisionColumn(text: string, start: number, end: number): number {
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
 
-/** A `decision` member, or an `event` that is tool_decision in any case. */
-function namesDecision(o: JsonObject): boolean {
-  const event = o['event'];
-  return hasOwn(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
-}
-
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
- * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
- * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
- * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-export function carriesDecision(value: JsonObject): boolean {
-  const fields = value['fields'];
-  if (isObject(fields) && namesDecision(fields)) return true;
-  // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
-  // `decision` under their own schema, and are skipped as another kind (a red team's false red).
-  const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && hasOwn(value, 'data'));
-  return !namesKind && namesDecision(value);
-}
-
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
 interface Session {
   /** rid → where its tool_call_start was. */
   readonly started: Map<string, Location>;
   readonly decided: Set<string>;
+  /** The ids of the tools/call requests on JSON-RPC lines (stdin or stdout mixed in), to know their answers. */
+  readonly requests: Set<string>;
+  /** Each tools/call seen on JSON-RPC lines (its request or its answer), by id: where it was first seen and what it was. */
+  readonly calls: Map<string, { readonly loc: Location; readonly id: string; readonly line: 'request' | 'answer' }>;
 }
 
-const newSession = (): Session => ({ started: new Map(), decided: new Set() });
+const newSession = (): Session => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+
+/** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
+function rpcKey(id: unknown): string | null {
+  return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null;
+}
+
+/** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
+const callResult = (value: JsonObject): boolean => isObject(value['result']) && Array.isArray(value['result']['content']);
 
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 export class ServerLog {
   private session = newSession();
   /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
   started = false;
-  /** Whether any tracing event other than server_start was seen (a server that did start works). */
+  /** Whether any tracing event other than server_start, or any JSON-RPC answer, was seen (a server that did start works). */
   private worked = false;
+  /** Whether a tools/call was seen on a JSON-RPC line (a call was made: the log is judged on it, never "never started"). */
+  private called = false;
   /** Whether a call's event came before any server_start (said once). */
   private late = false;
   /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
@@ -204,6 +199,7 @@ export class ServerLog {
 
   /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
   other(loc: Location, name: string, value: JsonObject | null = null): void {
+    if (value !== null && typeof value['jsonrpc'] === 'string') this.rpc(value, loc);
     if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
       const code = typeof value['reason_code'] === 'string' ? quote(value['reason_code'], 80) : null;
       const next = typeof value['next_step'] === 'string' ? quote(value['next_step'], 300) : null;
@@ -215,13 +211,36 @@ export class ServerLog {
   }
 
   /**
+   * A JSON-RPC message (stdout mixed in with 2>&1, or stdin's requests beside it): an answer shows the
+   * server started and works (text after it is never "a server that never started": a red team's
+   * false green); a tools/call request or answer is a call, which a tool_decision must record.
+   */
+  private rpc(value: JsonObject, loc: Location): void {
+    const key = rpcKey(value['id']);
+    const shown = quote(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
+    const request = typeof value['method'] === 'string';
+    if (!request && (hasOwn(value, 'result') || hasOwn(value, 'error'))) this.worked = true;
+    let line: 'request' | 'answer' | null = null;
+    if (request && value['method'] === 'tools/call') {
+      line = 'request';
+      if (key !== null) this.session.requests.add(key);
+    } else if (!request && (callResult(value) || (key !== null && this.session.requests.has(key)))) line = 'answer';
+    if (line === null) return;
+    this.called = true;
+    // A message without an id pairs with nothing: it is a call of its own.
+    const id = key ?? `#${this.session.calls.size}`;
+    if (!this.session.calls.has(id)) this.session.calls.set(id, { loc, id: shown, line });
+  }
+
+  /**
    * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
    * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-   * invalid --policy-root); null when it started and worked (any event but server_start), or when
-   * this is no capture of it at all.
+   * invalid --policy-root); null when it started and worked (any event but server_start, any
+   * JSON-RPC answer), when a tools/call was made (the log is judged on its calls), or when this is no
+   * capture of it at all.
    */
   notStarted(): { readonly loc: Location; readonly text: string } | null {
-    if (this.worked) return null;
+    if (this.worked || this.called) return null;
     if (this.failure) return this.failure;
     if (this.started && !this.worked && this.firstText) return { loc: this.firstText.loc, text: quote(this.firstText.text.trim(), 300) };
     return null;
@@ -233,6 +252,17 @@ export class ServerLog {
       this.sink.incomplete(
         loc,
         `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`,
+      );
+    }
+    // The JSON-RPC lines' calls against the calls tracing knows of (started or decided): a JSON-RPC id is
+    // no key to a decision's rid (its rpc_id is Rust's Debug text), so they are counted. The calls past
+    // the count are those without a decision; a start without one is said above.
+    const known = new Set([...this.session.started.keys(), ...this.session.decided]).size;
+    const calls = [...this.session.calls.values()];
+    for (const call of calls.slice(known)) {
+      this.sink.incomplete(
+        call.loc,
+        `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`,
       );
     }
     this.session = newSession();

@@ -22,7 +22,7 @@ import { ioReason, ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
 import { type Manifest, otherArchive, readManifest } from './manifest.js';
 import { ArchiveTail, GunzipSource, gzipReason } from './source.js';
-import { members } from './tar.js';
+import { members, type TarMember } from './tar.js';
 
 /** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
 type Archive =
@@ -64,6 +64,71 @@ function open(source: BundleSource, limits: BundleLimits): { readonly size: numb
 
 const unexpected = (path: string): string => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
 
+/** How deep archives inside an archive of another kind are opened to check their members. */
+const MAX_NESTED = 3;
+
+/** Gzip's magic bytes. */
+const gzipped = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+/**
+ * What a member of an archive of another kind holds that the gate would read, in words, or null:
+ * every member is read, never skipped by its name. A `.log` is a server log (a run, which an archive
+ * of another kind cannot be read as); a nested `.tar.gz`/`.tgz` (or any gzip bytes) is opened and its
+ * members checked the same way (`nested`); any other member, by what it holds (`evidenceIn`).
+ */
+async function heldBy(m: TarMember, path: string, limits: BundleLimits, depth: number, used: number): Promise<Held | null> {
+  const bytes = await m.data(limits.maxEventsBytes, m.path);
+  if (/\.log$/i.test(m.path))
+    return { path, what: 'is a server log (a .log is a run: the stderr of assay-mcp-server, read only as a file of its own)' };
+  if (/\.(tar\.gz|tgz)$/i.test(m.path) || gzipped(bytes)) return nested(bytes, path, limits, depth + 1, used);
+  const held = evidenceIn(bytes, bytes.length, false);
+  if (held.kind === 'nothing') return null;
+  const what =
+    held.kind === 'evidence'
+      ? `holds ${held.why}`
+      : `holds evidence the gate reads (decision surfaces, records, statements or tracing lines${held.kind === 'lines' ? `, from its line ${held.lines[0]?.line ?? 1}` : ''})`;
+  return { path, what };
+}
+
+/** A member that holds evidence: its path (nested archives' members after a "!") and what it is or holds, in words after its name. */
+interface Held {
+  readonly path: string;
+  readonly what: string;
+}
+
+/**
+ * An archive inside an archive of another kind: each of its members checked as `heldBy` checks them,
+ * within what is left of the decompression limit (`used`: what the archives around it inflated). One
+ * that cannot be opened (not a tar this reader reads, too deep, past a limit) is held against it by
+ * name: its members cannot be checked, so it is never skipped.
+ */
+async function nested(bytes: Buffer, path: string, limits: BundleLimits, depth: number, used: number): Promise<Held | null> {
+  if (depth > MAX_NESTED) return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
+  const left: BundleLimits = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
+  const input = Readable.from([bytes]);
+  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
+  input.on('error', (e) => gunzip.destroy(e));
+  input.pipe(gunzip);
+  try {
+    const src = new GunzipSource(gunzip, bytes.length, left);
+    for await (const m of members(src, left)) {
+      const held = await heldBy(m, `${path}!${m.path}`, left, depth, used + src.total);
+      if (held) return held;
+    }
+    if (!(await src.drain())) return { path, what: 'is an archive with data after the end of its tar archive, which cannot be checked' };
+    return null;
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    const why =
+      error instanceof ReadError ? error.message : typeof err.code === 'string' && err.code.startsWith('Z_') ? gzipReason(err) : null;
+    if (why === null) throw error;
+    return { path, what: `is an archive this reader cannot open to check its members (${why})` };
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
 /** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
 async function contents(
   src: GunzipSource,
@@ -76,14 +141,14 @@ async function contents(
   for await (const m of members(src, limits)) {
     if (other !== null) {
       // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
-      // failing run's events under a runner archive's manifest were skipped with a notice).
-      const bytes = await m.data(limits.maxEventsBytes, m.path);
-      if (!/\.(json|jsonl|ndjson)$/i.test(m.path)) continue;
-      const held = evidenceIn(bytes, bytes.length, false);
-      if (held.kind !== 'nothing')
+      // failing run's events under a runner archive's manifest were skipped with a notice), is a server
+      // log, or is an archive that does or cannot be opened (a red team: `.log` and nested `.tgz`
+      // members were skipped by their names). Every member is read.
+      const held = await heldBy(m, m.path, limits, 0, src.total);
+      if (held)
         throw new ReadError(
           'bundle',
-          `an archive of another kind (${other}) whose member ${JSON.stringify(quote(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`,
+          `an archive of another kind (${other}) whose member ${JSON.stringify(quote(held.path, 200))} ${held.what}: evidence in an archive is read from an evidence bundle only, and never skipped; extract the member and commit it under the runs (a server log as .log, events as .ndjson, a bundle as its own .tar.gz)`,
         );
     } else if (!manifest) {
       if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {

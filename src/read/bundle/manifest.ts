@@ -9,7 +9,7 @@ import { ReadError } from '../read-error.js';
 import { decodeUtf8 } from '../utf8.js';
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
-function otherKind(schema: string): string {
+function announcedKind(schema: string): string {
   const kind = classify({ schema });
   if (kind.kind === 'other') return kind.name;
   throw new ReadError(
@@ -26,7 +26,7 @@ export function otherArchive(bytes: Buffer, limits: BundleLimits): string | null
   if (!decoded.ok) return null;
   const parsed = parseStrict(decoded.value, { maxDepth: limits.maxDepth });
   const value = parsed.ok ? parsed.value.json : null;
-  return isObject(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+  return isObject(value) && typeof value['schema'] === 'string' ? announcedKind(value['schema']) : null;
 }
 
 export interface Manifest {
@@ -49,7 +49,7 @@ export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { 
     throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
   const m = parsed.value.json;
   if (!isObject(m)) throw new ReadError('manifest', 'manifest.json is not a JSON object');
-  if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: otherKind(m['schema']) };
+  if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: announcedKind(m['schema']) };
   if (m['schema_version'] !== 1)
     throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
   const runId = m['run_id'];

@@ -1,0 +1,212 @@
+/**
+ * Evidence inside another kind's data (docs/verification-semantics.md §1, "Other kinds"): an
+ * envelope a log shipper or collector wrote around an evidence event, a surface, a record or a
+ * server tracing line, and upstream Assay's `assay.tool.decision` event, are errors located at their
+ * line, never skipped as another kind, never "no calls" (a red team: such runs passed beside a run
+ * that did pass). An object of another kind that only mentions a kind's name in its text is skipped
+ * as before.
+ */
+
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/report.js';
+import { classify } from '../../src/read/classify.js';
+import { buildBundle } from '../support/bundle-writer.js';
+import { addKey, event, json, ndjson, record, serverLog, surface } from '../support/corpus.js';
+import { cleanup, cliJson, gate, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+/** A call that claims verified with a digest no record has: a run holding it fails the gate when read. */
+const failing = addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` });
+const surfaceEvent = event('assay.tool_decision_surface.v0', surface([failing]), 0);
+/** A tracing line of the server's tool_decision for the failing call (its second line: the first is server_start). */
+const decisionLine = serverLog([['2026-11-30T10:00:00Z', failing]]).split('\n')[2] as string;
+
+async function runs(files: Record<string, string | Uint8Array>, audit: Record<string, string> = {}): Promise<Report> {
+  const dir = writeFiles(tempDir(), {
+    // A run that passes beside the wrapped one: the gate must still fail on the wrapped one.
+    '.assay/runs/ok.json': json(surface([addKey()])),
+    ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`.assay/runs/${k}`, v])),
+    ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])),
+  });
+  return gate(dir);
+}
+const errorsOf = (r: Report, file: string) =>
+  r.findings
+    .filter((f) => f.severity === 'error' && f.file === file)
+    .map((f) => ({ code: f.code, line: f.line, column: f.column, message: f.message }));
+
+describe('evidence wrapped in another kind’s data is an error, never a skip', () => {
+  it.each([
+    [
+      'a log shipper’s message (Filebeat, Vector)',
+      { '@timestamp': '2026-11-30T10:00:00Z', message: JSON.stringify(surfaceEvent), host: { name: 'ci-7' } },
+      /the JSON text in its member "message" is an assay\.tool_decision_surface\.v0 evidence event/,
+    ],
+    [
+      'a container runtime’s log line (Docker json-file)',
+      { log: `${decisionLine}\n`, stream: 'stderr', time: '2026-11-30T10:00:00.1Z' },
+      /the JSON text in its member "log" is a server tool_decision line/,
+    ],
+    [
+      'an event nested under another kind’s event',
+      { type: 'collector.log.v1', data: { event: surfaceEvent } },
+      /its member "data\.event" is an assay\.tool_decision_surface\.v0 evidence event/,
+    ],
+    [
+      'a surface under a record member of another schema',
+      { schema: 'vector.record.v1', record: surface([failing]) },
+      /its member "record" is a decision surface/,
+    ],
+    [
+      'one line of a multi-line message',
+      { '@timestamp': '2026-11-30T10:00:00Z', message: `batch of 2\n${JSON.stringify(surfaceEvent)}\n` },
+      /the JSON text in its member "message \(its line 2\)" is an assay\.tool_decision_surface\.v0 evidence event/,
+    ],
+    [
+      'an event in a list of a cloud log export',
+      { logGroup: 'agents', logEvents: [{ id: '1', message: JSON.stringify(surfaceEvent) }] },
+      /the JSON text in its member "logEvents\[0\]\.message"/,
+    ],
+    [
+      'an envelope inside an envelope',
+      { '@timestamp': '2026-11-30T10:00:00Z', message: JSON.stringify({ log: `${decisionLine}\n`, stream: 'stderr' }) },
+      /is a server tool_decision line/,
+    ],
+  ])('in .ndjson: %s is invalid_artifact at its line and column, and the gate fails', async (_what, wrapper, where) => {
+    const r = await runs({ 'w.ndjson': ndjson([{ schema: 'assay.session.note.v0', note: 'first' }, wrapper]) });
+    const errors = errorsOf(r, '.assay/runs/w.ndjson');
+    expect(errors).toEqual([{ code: 'invalid_artifact', line: 2, column: 1, message: expect.stringMatching(where) }]);
+    expect(errors[0]!.message).toMatch(/^evidence wrapped in another kind's data: /);
+    expect(errors[0]!.message).toMatch(/commit the evidence itself as its producer wrote it/);
+    expect(r.ok).toBe(false);
+  });
+
+  it('in a .log: a container runtime’s envelope of a tool_decision line is an error at its line, never JSON that is not a tracing event', async () => {
+    const start = serverLog([]).trim();
+    const r = await runs({ 'agent.log': `${start}\n${JSON.stringify({ log: `${decisionLine}\n`, stream: 'stderr' })}\n` });
+    expect(errorsOf(r, '.assay/runs/agent.log')).toEqual([
+      {
+        code: 'invalid_artifact',
+        line: 2,
+        column: 1,
+        message: expect.stringMatching(
+          /^evidence wrapped in another kind's data: the JSON text in its member "log" is a server tool_decision line/,
+        ),
+      },
+    ]);
+    expect(r.ok).toBe(false);
+  });
+
+  it('a record wrapped by a collector among the audit exports is an error, not a skip', async () => {
+    const rec = record('github', 'r-1', addKey());
+    const r = await runs({}, { 'a.ndjson': ndjson([{ schema: 'collector.entry.v1', entry: rec }]) });
+    expect(errorsOf(r, '.assay/audit/a.ndjson')).toEqual([
+      {
+        code: 'invalid_artifact',
+        line: 1,
+        column: 1,
+        message: expect.stringMatching(/its member "entry" is an audit record \(assay\.provider_audit_record\.v0\)/),
+      },
+    ]);
+  });
+
+  it('an evidence bundle event of another type whose data wraps a surface rejects the bundle', async () => {
+    const b = buildBundle({ runId: 'r1', events: [{ type: 'assay.log.forwarded', data: { line: JSON.stringify(surfaceEvent) } }] });
+    const r = await runs({ 'b.tar.gz': b.gz });
+    expect(errorsOf(r, '.assay/runs/b.tar.gz')).toEqual([
+      {
+        code: 'invalid_artifact',
+        line: 1,
+        column: 1,
+        message: expect.stringMatching(
+          /^evidence bundle rejected: events\.ndjson line 1: evidence wrapped in another kind's data: the JSON text in its member "data\.line"/,
+        ),
+      },
+    ]);
+  });
+
+  it('end to end: the CLI exits 1 on a wrapped run beside a passing one (it exited 0 with a notice)', async () => {
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/ok.json': json(surface([addKey()])),
+      '.assay/runs/w.ndjson': ndjson([{ type: 'log.record', data: { event: surfaceEvent } }]),
+    });
+    const out = await cliJson([], dir);
+    expect(out.code).toBe(1);
+    expect(out.report.findings.map((f) => f.code)).not.toContain('skipped_object');
+  });
+});
+
+describe('upstream Assay’s assay.tool.decision event is refused as such', () => {
+  const upstream = (type: string) => event(type, { tool: 'github.add_deploy_key', effect: 'allow' }, 0);
+
+  it.each(['assay.tool.decision', 'Assay.Tool.Decision', 'assay.tool.decision.v1', 'assay.tool-decisions'])(
+    'in .ndjson, an event of type %j is invalid_artifact saying what to commit instead',
+    async (type) => {
+      const r = await runs({ 'u.ndjson': ndjson([upstream(type)]) });
+      const errors = errorsOf(r, '.assay/runs/u.ndjson');
+      expect(errors).toEqual([
+        {
+          code: 'invalid_artifact',
+          line: 1,
+          column: 1,
+          message: expect.stringContaining("is upstream Assay's tool decision event, which this gate does not read"),
+        },
+      ]);
+      expect(errors[0]!.message).toMatch(
+        /commit the server's stderr capture as a \.log, or the decisions as an assay\.tool_decision_surface\.v0 surface/,
+      );
+      expect(r.ok).toBe(false);
+    },
+  );
+
+  it('in a .log after server_start, and in an evidence bundle, it is an error too, never skipped', async () => {
+    const log = `${serverLog([]).trim()}\n${JSON.stringify(upstream('assay.tool.decision'))}\n`;
+    const bundle = buildBundle({ runId: 'r1', events: [{ type: 'assay.tool.decision', data: { effect: 'allow' } }] });
+    const r = await runs({ 'u.log': log, 'u.tar.gz': bundle.gz });
+    expect(errorsOf(r, '.assay/runs/u.log').map((f) => [f.line, f.message.slice(0, 70)])).toEqual([
+      [2, `"assay.tool.decision" is upstream Assay's tool decision event, which t`],
+    ]);
+    expect(errorsOf(r, '.assay/runs/u.tar.gz')[0]?.message).toMatch(
+      /events\.ndjson line 1: "assay\.tool\.decision" is upstream Assay's tool decision event/,
+    );
+  });
+
+  it('wrapped in an envelope it is named as what is inside', () => {
+    const kind = classify({ '@timestamp': 'x', message: JSON.stringify(upstream('assay.tool.decision')) });
+    expect(kind).toMatchObject({
+      kind: 'error',
+      named: true,
+      reason: expect.stringMatching(/is upstream Assay's "assay\.tool\.decision" decision event/),
+    });
+  });
+});
+
+describe('another kind that only mentions a kind in its text is still skipped', () => {
+  it('names in prose, JSON text of another kind, and a bare decision member in a tool’s answer are skipped with the notice; the gate passes', async () => {
+    const r = await runs({
+      'n.ndjson': ndjson([
+        {
+          type: 'assay.session.note',
+          data: {
+            text: 'forwarded the assay.tool_decision_surface.v0 events and the tool_decision lines; see {"event":"tool_decision"} in the docs',
+            detail: JSON.stringify({ schema: 'assay.enforcement_decision.v0', decision: 'allow' }),
+            answer: JSON.stringify({ decision: 'approve', reason: 'tool_decision ok' }),
+          },
+        },
+        { schema: 'assay.enforcement_decision.v0', decision: { effect: 'deny' }, payload: { note: 'assay.tool.decision' } },
+      ]),
+    });
+    expect(errorsOf(r, '.assay/runs/n.ndjson')).toEqual([]);
+    expect(r.findings.find((f) => f.file === '.assay/runs/n.ndjson')).toMatchObject({ code: 'skipped_object', severity: 'notice' });
+    expect(r.ok).toBe(true);
+  });
+
+  it('the classifier still names another kind by its type, and an object naming none by that', () => {
+    expect(classify({ type: 'assay.profile.started', data: { message: '{"note":"assay.tool_decision_surface.v0"}' } })).toEqual({
+      kind: 'other',
+      name: 'assay.profile.started',
+    });
+    expect(classify({ '@timestamp': 'x', message: 'hello {"a":1}' })).toMatchObject({ kind: 'error', named: false });
+  });
+});
