@@ -102,6 +102,24 @@ describe('bundle writer', () => {
     expect(r.calls).toMatchObject([{ artifact: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 2, level: 'verified' }]);
   });
 
+  it('an audit record or a coverage statement inside a bundle rejects it: no audit input reads a bundle, so it would be judged by no one (a red team)', async () => {
+    const recordData = record('github', '1', write);
+    for (const [type, data] of [
+      ['assay.provider_audit_record.v0', recordData],
+      ['receipt-gate.audit_coverage.v1', { schema: 'receipt-gate.audit_coverage.v1' }],
+    ] as const) {
+      const inside = { ...spec, events: [...spec.events, { type, data }] };
+      const r = await gate(writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(inside).gz }));
+      expect(r.ok).toBe(false);
+      expect(r.calls).toEqual([]);
+      const errors = r.findings.filter((f) => f.severity === 'error');
+      expect(errors.map((f) => f.code)).toContain('invalid_artifact');
+      expect(errors.map((f) => f.message).join('\n')).toMatch(
+        /events\.ndjson line 3: an? (audit record|coverage statement) .* in a bundle, where no audit input reads it/,
+      );
+    }
+  });
+
   it('a mismatched record does not verify a bundled call', async () => {
     const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: { ...target, repo: 'other' } });
     const dir = writeFiles(tempDir(), {

@@ -3005,11 +3005,14 @@ const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events, the members
+ * of archives and files the gate does not read by name), so they can never disagree. Export folders
+ * and run logs legitimately hold other Assay artifacts, which are skipped with a notice; but a near
+ * miss of a kind the gate reads is an error, never a skip: another version (`…v1`), another case
+ * (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object that names two kinds at once (an event's
+ * `type` and a top-level `schema`) is ambiguous: an error. So is an object of another kind that
+ * carries evidence inside (a log shipper's envelope around an evidence event or a tracing line), and
+ * upstream Assay's `assay.tool.decision` event, which this gate does not read (`otherKind`).
  */
 
 
@@ -3067,8 +3070,30 @@ function byName(name, payload, via) {
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
 const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
+/** An `event` that is tool_decision in any case. */
+function eventIsDecision(o) {
+    const event = o['event'];
+    return typeof event === 'string' && event.toLowerCase() === 'tool_decision';
+}
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+const namesDecision = (o) => (0,core_json/* hasOwn */.$3)(o, 'decision') || eventIsDecision(o);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(value) {
+    const fields = value['fields'];
+    if ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields))
+        return true;
+    // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
+    // `decision` under their own schema, and are skipped as another kind (a red team's false red).
+    const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data'));
+    return !namesKind && namesDecision(value);
+}
+/** What the object says it is, by its own members (never what it holds inside: that is `otherKind`'s). */
+function named(value) {
     if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
@@ -3112,10 +3137,8 @@ function classify(value) {
     }
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
+    if (event)
+        return byName(type, value['data'], 'event');
     const mark = markOf(value);
     if (mark !== null)
         return {
@@ -3124,6 +3147,160 @@ function classify(value) {
             named: true,
         };
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+/**
+ * Upstream Assay's own tool decision event (`assay.tool.decision`, in any case, any separator, with
+ * or without a version): not a kind this gate reads, and never skipped as another kind (a red team:
+ * a run of such events passed with a notice beside a run that did pass).
+ */
+const UPSTREAM_DECISION = /^assay[._-]tool[._-]decisions?([._-]v\d+)?$/;
+/** The `type` or `schema` of an object that names upstream's decision event, or null. */
+function upstreamDecision(o) {
+    for (const member of ['type', 'schema']) {
+        const name = o[member];
+        if (typeof name === 'string' && UPSTREAM_DECISION.test(name.trim().toLowerCase()))
+            return name;
+    }
+    return null;
+}
+/** What evidence an object is, in words, when a reader would take it (null: none). */
+function evidenceWhat(o) {
+    const kind = named(o);
+    if (kind.kind === 'tracing')
+        return (0,core_json/* isObject */.Gv)(o['fields']) && eventIsDecision(o['fields']) ? 'a server tool_decision line' : 'a server tracing line';
+    if (kind.kind === 'surface')
+        return kind.via === 'event' ? `an ${SURFACE_SCHEMA} evidence event` : `a decision surface (${SURFACE_SCHEMA})`;
+    if (kind.kind === 'record')
+        return `an audit record (${RECORD_SCHEMA})`;
+    if (kind.kind === 'coverage')
+        return `a coverage statement (${COVERAGE_SCHEMA})`;
+    if (kind.kind === 'error' && kind.named)
+        return `an object this gate reads or refuses (${(0,core_text/* quote */.hD)(kind.reason, 160)})`;
+    const upstream = upstreamDecision(o);
+    if (upstream !== null)
+        return `upstream Assay's ${JSON.stringify((0,core_text/* quote */.hD)(upstream, 60))} decision event`;
+    // A decision's own markers in `fields`, or an event tool_decision (never a bare `decision` member:
+    // other JSON, a tool's answer among them, uses that word for its own things).
+    const fields = o['fields'];
+    if (((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields)) || eventIsDecision(o))
+        return 'a tool_decision event';
+    return null;
+}
+/** How deep inside another kind's object evidence is looked for (members, list items and JSON text in strings). */
+const MAX_INSIDE = 64;
+const memberPath = (path, key) => /^[A-Za-z_@$][\w@$-]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify((0,core_text/* quote */.hD)(key, 40))}]`;
+/**
+ * Evidence a reader would take inside `value` (the object itself too, below the top): a nested
+ * object, or a string member whose text (whole, or one of its lines) is a JSON object. Structure
+ * only: a string that merely mentions a kind's name is not JSON and holds nothing.
+ */
+function inside(value, path, depth, text) {
+    if (depth > MAX_INSIDE)
+        return null;
+    if (typeof value === 'string')
+        return inText(value, path, depth);
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+            const found = inside(value[i], `${path}[${i}]`, depth + 1, false);
+            if (found)
+                return found;
+        }
+        return null;
+    }
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return null;
+    if (depth > 0) {
+        const what = evidenceWhat(value);
+        if (what !== null)
+            return { path, text, what };
+    }
+    for (const [key, member] of Object.entries(value)) {
+        const found = inside(member, memberPath(path, key), depth + 1, false);
+        if (found)
+            return found;
+    }
+    return null;
+}
+/** JSON text in a string member: the whole string, or each of its lines, when it is a JSON object. */
+function inText(value, path, depth) {
+    const t = value.trim();
+    if (!t.startsWith('{') && !t.includes('\n'))
+        return null;
+    const whole = t.startsWith('{') && t.endsWith('}') ? jsonValue(t) : undefined;
+    if ((0,core_json/* isObject */.Gv)(whole))
+        return inside(whole, path, depth + 1, true);
+    if (!t.includes('\n'))
+        return null;
+    const lines = t.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = (lines[i] ?? '').trim();
+        const v = line.startsWith('{') && line.endsWith('}') ? jsonValue(line) : undefined;
+        const found = (0,core_json/* isObject */.Gv)(v) ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+        if (found)
+            return found;
+    }
+    return null;
+}
+/**
+ * An object of another kind, or one that names none (`fallback`: skipped by name, or the error that
+ * it names none), unless it is upstream's decision event or carries evidence inside: then an error
+ * that says so and what to commit instead, never a skip (a red team: events under a log shipper's
+ * `message`, a collector's `event`, or a container runtime's `log` passed as another kind).
+ */
+function otherKind(value, fallback) {
+    const upstream = upstreamDecision(value);
+    if (upstream !== null)
+        return {
+            kind: 'error',
+            reason: `${JSON.stringify((0,core_text/* quote */.hD)(upstream, 60))} is upstream Assay's tool decision event, which this gate does not read (and never skips): it reads decisions from ${SURFACE_SCHEMA} surfaces and evidence events, and from the tool_decision lines of assay-mcp-server's stderr; commit the server's stderr capture as a .log, or the decisions as an ${SURFACE_SCHEMA} surface (docs/assay-server-logs.md)`,
+            named: true,
+        };
+    // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
+    // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
+    const found = carriesDecision(value) ? null : inside(value, '', 0, false);
+    if (found === null)
+        return fallback;
+    const where = found.text
+        ? `the JSON text in its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`
+        : `its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`;
+    return {
+        kind: 'error',
+        reason: `evidence wrapped in another kind's data: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another kind's object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
+        named: true,
+    };
+}
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    const kind = named(value);
+    if (!(0,core_json/* isObject */.Gv)(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named)))
+        return kind;
+    return otherKind(value, kind);
+}
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one, or evidence wrapped in another kind's object. */
+function isEvidence(v) {
+    const kind = classify(v);
+    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
+}
+/** A JSON text's value, or undefined when it is none. */
+function jsonValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A line a reader takes as evidence, trimmed: a JSON object `isEvidence` takes (an evidence event,
+ * an export's entry, a tracing line), or a line with an object that mentions tool_decision (the
+ * server log's reader never skips one: a tracing line behind a container runtime's prefix).
+ */
+function evidenceLine(line) {
+    const t = line.trim();
+    if (t.startsWith('{') && t.endsWith('}') && isEvidence(jsonValue(t)))
+        return true;
+    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+    return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 
 ;// CONCATENATED MODULE: ./src/read/formats.ts
@@ -3192,32 +3369,6 @@ const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 const sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
 /** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
 const sidecarOfWhat = (file) => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
-/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
-function evidenceObject(v) {
-    const kind = classify(v);
-    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
-}
-/** A JSON text's value, or undefined when it is none. */
-function parsed(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
- * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
- * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
- */
-function evidenceLine(line) {
-    const t = line.trim();
-    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
-        return true;
-    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
-    return /\{.*\\?"tool_decision\\?"/i.test(t);
-}
 /**
  * What a file the gate does not read by its name holds that a reader would take (`size`: its whole
  * size; `capped`, for a sidecar's name: past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
@@ -3233,8 +3384,8 @@ function evidenceIn(bytes, size, capped = true) {
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
         return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+    const whole = /^\s*[{[]/.test(text) ? jsonValue(text) : undefined;
+    if (isEvidence(whole) || (Array.isArray(whole) && whole.some(isEvidence)))
         return { kind: 'document', text };
     const lines = [];
     text.split('\n').forEach((line, i) => {
@@ -3305,13 +3456,13 @@ function special(path) {
  * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
  * (a red team's `--cache ..cache` in the checkout passed as outside it).
  */
-const inside = (root, where) => {
+const discover_inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
+const discover_named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
 /** Whether a walk starts at the workspace itself (or the working directory): it passes over dependencies and what is not read by name. */
 const fromTheTop = (state, dir) => {
@@ -3338,7 +3489,7 @@ function walk(state, dir, input, take, findings, inScope = () => true) {
         }
         for (const ent of list) {
             if (++state.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
-                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', discover_named(state, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = external_node_path_default().join(digest, ent.name);
@@ -3392,7 +3543,7 @@ function discover_link(walk, abs, take, findings) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!inside(walk.realWorkspace, real)) {
+    if (!discover_inside(walk.realWorkspace, real)) {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -3552,8 +3703,8 @@ function expand(state, input, noMatch) {
     };
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(state.workspace, base)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
+    if (!discover_inside(state.workspace, base)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', discover_named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
     let st;
@@ -3564,7 +3715,7 @@ function expand(state, input, noMatch) {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', discover_named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -3575,8 +3726,8 @@ function expand(state, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !inside(state.realWorkspace, real)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+    if (!real || !discover_inside(state.realWorkspace, real)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', discover_named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
@@ -3594,7 +3745,7 @@ function expand(state, input, noMatch) {
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', discover_named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
         walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs, sniff)), findings);
@@ -3604,11 +3755,11 @@ function expand(state, input, noMatch) {
             add(base);
     }
     else {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', discover_named(state, input), `"${input}" is not a regular file or directory`));
         return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', discover_named(state, input), `"${input}" matched no artifact file`, noMatch));
     return { files, findings, attestations };
 }
 /**
@@ -3668,7 +3819,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  */
 function directoryIn(workspace, base, value, name) {
     const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !inside(workspace, dir))
+    if (workspace !== null && !discover_inside(workspace, dir))
         throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
@@ -3698,7 +3849,7 @@ function outputIn(workspace, base, value, name) {
     }
     if (isDirectory)
         throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
-    if (!inside(workspace, file))
+    if (!discover_inside(workspace, file))
         return file;
     const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
@@ -3711,7 +3862,7 @@ function outputIn(workspace, base, value, name) {
             // not there yet: the writer creates it, below the nearest one that is
         }
         if (real !== null) {
-            if (inside(realWorkspace, real))
+            if (discover_inside(realWorkspace, real))
                 return file;
             const via = external_node_path_default().relative(workspace, dir) || '.';
             throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
@@ -7283,12 +7434,13 @@ function readEvents(bytes, manifest, file, limits) {
             });
             readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
         }
+        else if (kind.kind === 'record' || kind.kind === 'coverage') {
+            // A bundle is a run: no audit input reads it, so a record or statement in it would be judged by no
+            // one (a red team: an attested bundle carried a failing record past the gate with a notice).
+            fail(`${where}: ${kind.kind === 'record' ? `an audit record (${RECORD_SCHEMA})` : `a coverage statement (${COVERAGE_SCHEMA})`} in a bundle, where no audit input reads it: a bundle holds a run; commit the provider's records and statements as an audit export (receipt-gate import)`);
+        }
         else {
-            const name = kind.kind === 'record'
-                ? `${RECORD_SCHEMA} (an audit record among the runs)`
-                : kind.kind === 'other'
-                    ? kind.name
-                    : 'a server tracing line';
+            const name = kind.kind === 'other' ? kind.name : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
@@ -7315,7 +7467,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
-function otherKind(schema) {
+function announcedKind(schema) {
     const kind = classify({ schema });
     if (kind.kind === 'other')
         return kind.name;
@@ -7330,7 +7482,7 @@ function otherArchive(bytes, limits) {
         return null;
     const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
-    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? announcedKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
@@ -7344,7 +7496,7 @@ function readManifest(bytes, limits) {
     if (!(0,core_json/* isObject */.Gv)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        return { other: otherKind(m['schema']) };
+        return { other: announcedKind(m['schema']) };
     if (m['schema_version'] !== 1)
         throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
@@ -7767,6 +7919,67 @@ function archive_open(source, limits) {
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** How deep archives inside an archive of another kind are opened to check their members. */
+const MAX_NESTED = 3;
+/** Gzip's magic bytes. */
+const gzipped = (bytes) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+/**
+ * What a member of an archive of another kind holds that the gate would read, in words, or null:
+ * every member is read, never skipped by its name. A `.log` is a server log (a run, which an archive
+ * of another kind cannot be read as); a nested `.tar.gz`/`.tgz` (or any gzip bytes) is opened and its
+ * members checked the same way (`nested`); any other member, by what it holds (`evidenceIn`).
+ */
+async function heldBy(m, path, limits, depth, used) {
+    const bytes = await m.data(limits.maxEventsBytes, m.path);
+    if (/\.log$/i.test(m.path))
+        return { path, what: 'is a server log (a .log is a run: the stderr of assay-mcp-server, read only as a file of its own)' };
+    if (/\.(tar\.gz|tgz)$/i.test(m.path) || gzipped(bytes))
+        return nested(bytes, path, limits, depth + 1, used);
+    const held = evidenceIn(bytes, bytes.length, false);
+    if (held.kind === 'nothing')
+        return null;
+    const what = held.kind === 'evidence'
+        ? `holds ${held.why}`
+        : `holds evidence the gate reads (decision surfaces, records, statements or tracing lines${held.kind === 'lines' ? `, from its line ${held.lines[0]?.line ?? 1}` : ''})`;
+    return { path, what };
+}
+/**
+ * An archive inside an archive of another kind: each of its members checked as `heldBy` checks them,
+ * within what is left of the decompression limit (`used`: what the archives around it inflated). One
+ * that cannot be opened (not a tar this reader reads, too deep, past a limit) is held against it by
+ * name: its members cannot be checked, so it is never skipped.
+ */
+async function nested(bytes, path, limits, depth, used) {
+    if (depth > MAX_NESTED)
+        return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
+    const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
+    const input = external_node_stream_namespaceObject.Readable.from([bytes]);
+    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const src = new GunzipSource(gunzip, bytes.length, left);
+        for await (const m of members(src, left)) {
+            const held = await heldBy(m, `${path}!${m.path}`, left, depth, used + src.total);
+            if (held)
+                return held;
+        }
+        if (!(await src.drain()))
+            return { path, what: 'is an archive with data after the end of its tar archive, which cannot be checked' };
+        return null;
+    }
+    catch (error) {
+        const err = error;
+        const why = error instanceof ReadError ? error.message : typeof err.code === 'string' && err.code.startsWith('Z_') ? gzipReason(err) : null;
+        if (why === null)
+            throw error;
+        return { path, what: `is an archive this reader cannot open to check its members (${why})` };
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
 /** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
 async function contents(src, file, limits) {
     let manifest;
@@ -7775,13 +7988,12 @@ async function contents(src, file, limits) {
     for await (const m of members(src, limits)) {
         if (other !== null) {
             // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
-            // failing run's events under a runner archive's manifest were skipped with a notice).
-            const bytes = await m.data(limits.maxEventsBytes, m.path);
-            if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
-                continue;
-            const held = evidenceIn(bytes, bytes.length, false);
-            if (held.kind !== 'nothing')
-                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
+            // failing run's events under a runner archive's manifest were skipped with a notice), is a server
+            // log, or is an archive that does or cannot be opened (a red team: `.log` and nested `.tgz`
+            // members were skipped by their names). Every member is read.
+            const held = await heldBy(m, m.path, limits, 0, src.total);
+            if (held)
+                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(held.path, 200))} ${held.what}: evidence in an archive is read from an evidence bundle only, and never skipped; extract the member and commit it under the runs (a server log as .log, events as .ndjson, a bundle as its own .tar.gz)`);
         }
         else if (!manifest) {
             if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
@@ -8537,9 +8749,11 @@ function exportKindOf(value) {
  * decision in its `fields.decision` string, in line order, located at the line and the column of
  * that value. Other events, text lines and JSON that is not a tracing event are skipped and
  * counted; everything the doc lists as an error is one. A call started with no decision in its
- * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
- * happened that no decision records.
+ * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
+ * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
+ * decision records.
  */
+
 
 
 
@@ -8558,27 +8772,13 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
-/** A `decision` member, or an `event` that is tool_decision in any case. */
-function namesDecision(o) {
-    const event = o['event'];
-    return (0,core_json/* hasOwn */.$3)(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+const newSession = () => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+/** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
+function rpcKey(id) {
+    return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null;
 }
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
- * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
- * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
- * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-function carriesDecision(value) {
-    const fields = value['fields'];
-    if ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields))
-        return true;
-    // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
-    // `decision` under their own schema, and are skipped as another kind (a red team's false red).
-    const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data'));
-    return !namesKind && namesDecision(value);
-}
-const newSession = () => ({ started: new Map(), decided: new Set() });
+/** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
+const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) && Array.isArray(value['result']['content']);
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 class ServerLog {
     run;
@@ -8587,8 +8787,10 @@ class ServerLog {
     session = newSession();
     /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
     started = false;
-    /** Whether any tracing event other than server_start was seen (a server that did start works). */
+    /** Whether any tracing event other than server_start, or any JSON-RPC answer, was seen (a server that did start works). */
     worked = false;
+    /** Whether a tools/call was seen on a JSON-RPC line (a call was made: the log is judged on it, never "never started"). */
+    called = false;
     /** Whether a call's event came before any server_start (said once). */
     late = false;
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
@@ -8706,6 +8908,8 @@ class ServerLog {
     }
     /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
     other(loc, name, value = null) {
+        if (value !== null && typeof value['jsonrpc'] === 'string')
+            this.rpc(value, loc);
         if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
             const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
             const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
@@ -8716,13 +8920,41 @@ class ServerLog {
         this.sink.skip(loc, name);
     }
     /**
+     * A JSON-RPC message (stdout mixed in with 2>&1, or stdin's requests beside it): an answer shows the
+     * server started and works (text after it is never "a server that never started": a red team's
+     * false green); a tools/call request or answer is a call, which a tool_decision must record.
+     */
+    rpc(value, loc) {
+        const key = rpcKey(value['id']);
+        const shown = (0,core_text/* quote */.hD)(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
+        const request = typeof value['method'] === 'string';
+        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error')))
+            this.worked = true;
+        let line = null;
+        if (request && value['method'] === 'tools/call') {
+            line = 'request';
+            if (key !== null)
+                this.session.requests.add(key);
+        }
+        else if (!request && (callResult(value) || (key !== null && this.session.requests.has(key))))
+            line = 'answer';
+        if (line === null)
+            return;
+        this.called = true;
+        // A message without an id pairs with nothing: it is a call of its own.
+        const id = key ?? `#${this.session.calls.size}`;
+        if (!this.session.calls.has(id))
+            this.session.calls.set(id, { loc, id: shown, line });
+    }
+    /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
      * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-     * invalid --policy-root); null when it started and worked (any event but server_start), or when
-     * this is no capture of it at all.
+     * invalid --policy-root); null when it started and worked (any event but server_start, any
+     * JSON-RPC answer), when a tools/call was made (the log is judged on its calls), or when this is no
+     * capture of it at all.
      */
     notStarted() {
-        if (this.worked)
+        if (this.worked || this.called)
             return null;
         if (this.failure)
             return this.failure;
@@ -8735,6 +8967,14 @@ class ServerLog {
             if (this.session.decided.has(rid))
                 continue;
             this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        // The JSON-RPC lines' calls against the calls tracing knows of (started or decided): a JSON-RPC id is
+        // no key to a decision's rid (its rpc_id is Rust's Debug text), so they are counted. The calls past
+        // the count are those without a decision; a start without one is said above.
+        const known = new Set([...this.session.started.keys(), ...this.session.decided]).size;
+        const calls = [...this.session.calls.values()];
+        for (const call of calls.slice(known)) {
+            this.sink.incomplete(call.loc, `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`);
         }
         this.session = newSession();
     }
@@ -9231,7 +9471,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
+        if (!discover_inside((0,external_node_fs_.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,external_node_fs_.statSync)(real);
     }
@@ -12357,7 +12597,7 @@ const importExports = {
                 ['--output', output],
                 ['--predicate', predicate],
             ])
-                if (file !== null && inside(canonical(external_node_path_default().resolve(ctx.cwd, digestDir)), canonical(file)))
+                if (file !== null && discover_inside(canonical(external_node_path_default().resolve(ctx.cwd, digestDir)), canonical(file)))
                     throw new types_UsageError('conflict', `${flag}: lies in --cloudtrail-digests ${digestDir}; a command never writes among what it reads (write to another file)`);
         const slack = slackOptions(f);
         const { since, until } = windowOf(f);
@@ -18160,16 +18400,16 @@ function cacheClash(settings, found, cacheDir) {
     const asGiven = external_node_path_default().resolve(cacheDir);
     for (const { d } of found)
         for (const f of [...d.files, ...d.attestations])
-            if (inside(dir, external_node_path_default().resolve(f.path)) || inside(asGiven, external_node_path_default().resolve(f.path)))
+            if (discover_inside(dir, external_node_path_default().resolve(f.path)) || discover_inside(asGiven, external_node_path_default().resolve(f.path)))
                 return `the cache's folder holds an input (${f.rel}): give the cache a folder of its own, outside the runs and the audit exports (an input there would be hidden, or an entry read as evidence)`;
     // A folder inside an input's (the part of a glob before its first pattern character): empty today, its entries inputs tomorrow.
     for (const given of [...settings.runs, ...settings.audit]) {
         const root = canonical(external_node_path_default().resolve(settings.cwd, given.split(/[*?[{]/, 1)[0] ?? given));
-        if (inside(root, dir))
+        if (discover_inside(root, dir))
             return `the cache's folder lies inside an input (${given}): give the cache a folder of its own, outside the runs and the audit exports (its entries would be read as evidence)`;
     }
     const checkout = checkoutOf(settings.workspace);
-    if (inside(checkout, dir))
+    if (discover_inside(checkout, dir))
         return `the cache's folder lies inside the checkout (${checkout}): a pull request can commit entries there, and an entry is believed; give it a folder outside the checkout (in CI, under $RUNNER_TEMP; on a machine of your own, ~/.cache/receipt-gate)`;
     return null;
 }
@@ -18866,7 +19106,7 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles) {
     const named = trust ? [...trust.trustedKeys, ...trust.trustedProducers, ...(trust.trustedRoot ? [trust.trustedRoot] : [])] : [];
     const top = cloneTop(cwd);
     const clone = top !== null ? canonical(top) : null;
-    const given = trustFiles.filter((f) => clone !== null && inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
+    const given = trustFiles.filter((f) => clone !== null && discover_inside(clone, canonical(f))).map((f) => external_node_path_default().relative(cwd, f));
     // The policy read from disk is compared with the bytes judged (its sha256 is theirs: a file that is not UTF-8 is refused), never only its blob.
     if (source && source.commit === null && !out.has(source.path))
         out.set(source.path, source.sha256);
@@ -18913,7 +19153,7 @@ function identicalAtBase(root, cwd, tree) {
     for (const [rel, blob] of tree) {
         const abs = external_node_path_default().join(root, rel);
         const local = external_node_path_default().relative(cwd, abs);
-        if (!inside(cwd, abs))
+        if (!discover_inside(cwd, abs))
             continue;
         const known = head.ok && dirty !== null && !dirty.has(rel) ? head.value.get(rel) : undefined;
         if (known !== undefined) {
@@ -20337,7 +20577,7 @@ function vsaStatement(report, ctx) {
 }
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 function reportName(workspace, reportFile) {
-    return inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
+    return discover_inside(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
 }
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
 function resourceUriFromEnv(env) {
@@ -20763,7 +21003,7 @@ function refuseLink(label, dir, rel) {
 function trustFileAt(dir, file, commit) {
     const abs = external_node_path_default().resolve(dir, file);
     const rel = external_node_path_default().relative(dir, abs).split((external_node_path_default()).sep).join('/');
-    if (!inside(dir, abs))
+    if (!discover_inside(dir, abs))
         throw new types_UsageError('policy', `trust: ${file} is outside the repository`);
     if (commit !== null) {
         const got = readAtCommit(dir, commit, abs);
@@ -22235,7 +22475,7 @@ const FINDINGS = {
     run_incomplete: {
         severity: 'error',
         title: 'Run incomplete',
-        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        help: 'A server log shows a tool call started or answered with no decision, or an event lost: a side effect may have happened that no decision records.',
         about: 'file',
     },
     run_unattested: {

@@ -542,7 +542,7 @@ const FINDINGS = {
     run_incomplete: {
         severity: 'error',
         title: 'Run incomplete',
-        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        help: 'A server log shows a tool call started or answered with no decision, or an event lost: a side effect may have happened that no decision records.',
         about: 'file',
     },
     run_unattested: {
@@ -2913,11 +2913,14 @@ function fromEpochNanos(given) {
 
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events, the members
+ * of archives and files the gate does not read by name), so they can never disagree. Export folders
+ * and run logs legitimately hold other Assay artifacts, which are skipped with a notice; but a near
+ * miss of a kind the gate reads is an error, never a skip: another version (`…v1`), another case
+ * (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object that names two kinds at once (an event's
+ * `type` and a top-level `schema`) is ambiguous: an error. So is an object of another kind that
+ * carries evidence inside (a log shipper's envelope around an evidence event or a tracing line), and
+ * upstream Assay's `assay.tool.decision` event, which this gate does not read (`otherKind`).
  */
 
 
@@ -2975,8 +2978,30 @@ function byName(name, payload, via) {
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
 const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.Gv)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
+/** An `event` that is tool_decision in any case. */
+function eventIsDecision(o) {
+    const event = o['event'];
+    return typeof event === 'string' && event.toLowerCase() === 'tool_decision';
+}
+/** A `decision` member, or an `event` that is tool_decision in any case. */
+const namesDecision = (o) => (0,core_json/* hasOwn */.$3)(o, 'decision') || eventIsDecision(o);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
+ * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
+ * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
+ * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(value) {
+    const fields = value['fields'];
+    if ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields))
+        return true;
+    // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
+    // `decision` under their own schema, and are skipped as another kind (a red team's false red).
+    const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data'));
+    return !namesKind && namesDecision(value);
+}
+/** What the object says it is, by its own members (never what it holds inside: that is `otherKind`'s). */
+function named(value) {
     if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
@@ -3020,10 +3045,8 @@ function classify(value) {
     }
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
-    if (event) {
-        const kind = byName(type, value['data'], 'event');
-        return kind;
-    }
+    if (event)
+        return byName(type, value['data'], 'event');
     const mark = markOf(value);
     if (mark !== null)
         return {
@@ -3032,6 +3055,160 @@ function classify(value) {
             named: true,
         };
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+/**
+ * Upstream Assay's own tool decision event (`assay.tool.decision`, in any case, any separator, with
+ * or without a version): not a kind this gate reads, and never skipped as another kind (a red team:
+ * a run of such events passed with a notice beside a run that did pass).
+ */
+const UPSTREAM_DECISION = /^assay[._-]tool[._-]decisions?([._-]v\d+)?$/;
+/** The `type` or `schema` of an object that names upstream's decision event, or null. */
+function upstreamDecision(o) {
+    for (const member of ['type', 'schema']) {
+        const name = o[member];
+        if (typeof name === 'string' && UPSTREAM_DECISION.test(name.trim().toLowerCase()))
+            return name;
+    }
+    return null;
+}
+/** What evidence an object is, in words, when a reader would take it (null: none). */
+function evidenceWhat(o) {
+    const kind = named(o);
+    if (kind.kind === 'tracing')
+        return (0,core_json/* isObject */.Gv)(o['fields']) && eventIsDecision(o['fields']) ? 'a server tool_decision line' : 'a server tracing line';
+    if (kind.kind === 'surface')
+        return kind.via === 'event' ? `an ${SURFACE_SCHEMA} evidence event` : `a decision surface (${SURFACE_SCHEMA})`;
+    if (kind.kind === 'record')
+        return `an audit record (${RECORD_SCHEMA})`;
+    if (kind.kind === 'coverage')
+        return `a coverage statement (${COVERAGE_SCHEMA})`;
+    if (kind.kind === 'error' && kind.named)
+        return `an object this gate reads or refuses (${(0,core_text/* quote */.hD)(kind.reason, 160)})`;
+    const upstream = upstreamDecision(o);
+    if (upstream !== null)
+        return `upstream Assay's ${JSON.stringify((0,core_text/* quote */.hD)(upstream, 60))} decision event`;
+    // A decision's own markers in `fields`, or an event tool_decision (never a bare `decision` member:
+    // other JSON, a tool's answer among them, uses that word for its own things).
+    const fields = o['fields'];
+    if (((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields)) || eventIsDecision(o))
+        return 'a tool_decision event';
+    return null;
+}
+/** How deep inside another kind's object evidence is looked for (members, list items and JSON text in strings). */
+const MAX_INSIDE = 64;
+const memberPath = (path, key) => /^[A-Za-z_@$][\w@$-]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify((0,core_text/* quote */.hD)(key, 40))}]`;
+/**
+ * Evidence a reader would take inside `value` (the object itself too, below the top): a nested
+ * object, or a string member whose text (whole, or one of its lines) is a JSON object. Structure
+ * only: a string that merely mentions a kind's name is not JSON and holds nothing.
+ */
+function inside(value, path, depth, text) {
+    if (depth > MAX_INSIDE)
+        return null;
+    if (typeof value === 'string')
+        return inText(value, path, depth);
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+            const found = inside(value[i], `${path}[${i}]`, depth + 1, false);
+            if (found)
+                return found;
+        }
+        return null;
+    }
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return null;
+    if (depth > 0) {
+        const what = evidenceWhat(value);
+        if (what !== null)
+            return { path, text, what };
+    }
+    for (const [key, member] of Object.entries(value)) {
+        const found = inside(member, memberPath(path, key), depth + 1, false);
+        if (found)
+            return found;
+    }
+    return null;
+}
+/** JSON text in a string member: the whole string, or each of its lines, when it is a JSON object. */
+function inText(value, path, depth) {
+    const t = value.trim();
+    if (!t.startsWith('{') && !t.includes('\n'))
+        return null;
+    const whole = t.startsWith('{') && t.endsWith('}') ? jsonValue(t) : undefined;
+    if ((0,core_json/* isObject */.Gv)(whole))
+        return inside(whole, path, depth + 1, true);
+    if (!t.includes('\n'))
+        return null;
+    const lines = t.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = (lines[i] ?? '').trim();
+        const v = line.startsWith('{') && line.endsWith('}') ? jsonValue(line) : undefined;
+        const found = (0,core_json/* isObject */.Gv)(v) ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+        if (found)
+            return found;
+    }
+    return null;
+}
+/**
+ * An object of another kind, or one that names none (`fallback`: skipped by name, or the error that
+ * it names none), unless it is upstream's decision event or carries evidence inside: then an error
+ * that says so and what to commit instead, never a skip (a red team: events under a log shipper's
+ * `message`, a collector's `event`, or a container runtime's `log` passed as another kind).
+ */
+function otherKind(value, fallback) {
+    const upstream = upstreamDecision(value);
+    if (upstream !== null)
+        return {
+            kind: 'error',
+            reason: `${JSON.stringify((0,core_text/* quote */.hD)(upstream, 60))} is upstream Assay's tool decision event, which this gate does not read (and never skips): it reads decisions from ${SURFACE_SCHEMA} surfaces and evidence events, and from the tool_decision lines of assay-mcp-server's stderr; commit the server's stderr capture as a .log, or the decisions as an ${SURFACE_SCHEMA} surface (docs/assay-server-logs.md)`,
+            named: true,
+        };
+    // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
+    // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
+    const found = carriesDecision(value) ? null : inside(value, '', 0, false);
+    if (found === null)
+        return fallback;
+    const where = found.text
+        ? `the JSON text in its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`
+        : `its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`;
+    return {
+        kind: 'error',
+        reason: `evidence wrapped in another kind's data: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another kind's object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
+        named: true,
+    };
+}
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    const kind = named(value);
+    if (!(0,core_json/* isObject */.Gv)(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named)))
+        return kind;
+    return otherKind(value, kind);
+}
+/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one, or evidence wrapped in another kind's object. */
+function isEvidence(v) {
+    const kind = classify(v);
+    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
+}
+/** A JSON text's value, or undefined when it is none. */
+function jsonValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A line a reader takes as evidence, trimmed: a JSON object `isEvidence` takes (an evidence event,
+ * an export's entry, a tracing line), or a line with an object that mentions tool_decision (the
+ * server log's reader never skips one: a tracing line behind a container runtime's prefix).
+ */
+function evidenceLine(line) {
+    const t = line.trim();
+    if (t.startsWith('{') && t.endsWith('}') && isEvidence(jsonValue(t)))
+        return true;
+    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
+    return /\{.*\\?"tool_decision\\?"/i.test(t);
 }
 
 ;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
@@ -6154,9 +6331,11 @@ const checkRecord = checker(record);
  * decision in its `fields.decision` string, in line order, located at the line and the column of
  * that value. Other events, text lines and JSON that is not a tracing event are skipped and
  * counted; everything the doc lists as an error is one. A call started with no decision in its
- * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
- * happened that no decision records.
+ * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
+ * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
+ * decision records.
  */
+
 
 
 
@@ -6175,27 +6354,13 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
-/** A `decision` member, or an `event` that is tool_decision in any case. */
-function namesDecision(o) {
-    const event = o['event'];
-    return (0,core_json/* hasOwn */.$3)(o, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+const newSession = () => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+/** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
+function rpcKey(id) {
+    return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null;
 }
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `decision` member or an `event`
- * that is tool_decision in any case, in `fields` or at the top (tracing's flattened shape, a red
- * team: such lines were skipped as JSON that is not a tracing event). Such a line is read as a
- * decision or is an error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-function carriesDecision(value) {
-    const fields = value['fields'];
-    if ((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields))
-        return true;
-    // At the top only on an object that names no kind: Assay's enforcement decisions carry a top-level
-    // `decision` under their own schema, and are skipped as another kind (a red team's false red).
-    const namesKind = typeof value['schema'] === 'string' || (typeof value['type'] === 'string' && (0,core_json/* hasOwn */.$3)(value, 'data'));
-    return !namesKind && namesDecision(value);
-}
-const newSession = () => ({ started: new Map(), decided: new Set() });
+/** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
+const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) && Array.isArray(value['result']['content']);
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 class ServerLog {
     run;
@@ -6204,8 +6369,10 @@ class ServerLog {
     session = newSession();
     /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
     started = false;
-    /** Whether any tracing event other than server_start was seen (a server that did start works). */
+    /** Whether any tracing event other than server_start, or any JSON-RPC answer, was seen (a server that did start works). */
     worked = false;
+    /** Whether a tools/call was seen on a JSON-RPC line (a call was made: the log is judged on it, never "never started"). */
+    called = false;
     /** Whether a call's event came before any server_start (said once). */
     late = false;
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
@@ -6323,6 +6490,8 @@ class ServerLog {
     }
     /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
     other(loc, name, value = null) {
+        if (value !== null && typeof value['jsonrpc'] === 'string')
+            this.rpc(value, loc);
         if (value !== null && value['event'] === 'startup_failure' && this.failure === null) {
             const code = typeof value['reason_code'] === 'string' ? (0,core_text/* quote */.hD)(value['reason_code'], 80) : null;
             const next = typeof value['next_step'] === 'string' ? (0,core_text/* quote */.hD)(value['next_step'], 300) : null;
@@ -6333,13 +6502,41 @@ class ServerLog {
         this.sink.skip(loc, name);
     }
     /**
+     * A JSON-RPC message (stdout mixed in with 2>&1, or stdin's requests beside it): an answer shows the
+     * server started and works (text after it is never "a server that never started": a red team's
+     * false green); a tools/call request or answer is a call, which a tool_decision must record.
+     */
+    rpc(value, loc) {
+        const key = rpcKey(value['id']);
+        const shown = (0,core_text/* quote */.hD)(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
+        const request = typeof value['method'] === 'string';
+        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error')))
+            this.worked = true;
+        let line = null;
+        if (request && value['method'] === 'tools/call') {
+            line = 'request';
+            if (key !== null)
+                this.session.requests.add(key);
+        }
+        else if (!request && (callResult(value) || (key !== null && this.session.requests.has(key))))
+            line = 'answer';
+        if (line === null)
+            return;
+        this.called = true;
+        // A message without an id pairs with nothing: it is a call of its own.
+        const id = key ?? `#${this.session.calls.size}`;
+        if (!this.session.calls.has(id))
+            this.session.calls.set(id, { loc, id: shown, line });
+    }
+    /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
      * startup_failure line, or a plain-text line after a server_start that no other event follows (an
-     * invalid --policy-root); null when it started and worked (any event but server_start), or when
-     * this is no capture of it at all.
+     * invalid --policy-root); null when it started and worked (any event but server_start, any
+     * JSON-RPC answer), when a tools/call was made (the log is judged on its calls), or when this is no
+     * capture of it at all.
      */
     notStarted() {
-        if (this.worked)
+        if (this.worked || this.called)
             return null;
         if (this.failure)
             return this.failure;
@@ -6352,6 +6549,14 @@ class ServerLog {
             if (this.session.decided.has(rid))
                 continue;
             this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        // The JSON-RPC lines' calls against the calls tracing knows of (started or decided): a JSON-RPC id is
+        // no key to a decision's rid (its rpc_id is Rust's Debug text), so they are counted. The calls past
+        // the count are those without a decision; a start without one is said above.
+        const known = new Set([...this.session.started.keys(), ...this.session.decided]).size;
+        const calls = [...this.session.calls.values()];
+        for (const call of calls.slice(known)) {
+            this.sink.incomplete(call.loc, `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`);
         }
         this.session = newSession();
     }
@@ -6933,32 +7138,6 @@ const formats_SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 const formats_sidecarNamed = (file) => SIDECAR.test(file) && formats_formatOf(file) === null;
 /** The file a sidecar-named file names (`x.json` for `x.json.sha256`). */
 const formats_sidecarOfWhat = (file) => file.slice(0, SIDECAR.exec(file)?.index ?? file.length);
-/** Whether a JSON value is evidence a reader takes: a surface, a record, a coverage statement or a server tracing line (as a document or an evidence event's data), or a near miss of one. */
-function evidenceObject(v) {
-    const kind = classify(v);
-    return kind.kind === 'error' ? kind.named : kind.kind !== 'other';
-}
-/** A JSON text's value, or undefined when it is none. */
-function parsed(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A line a reader takes as evidence, trimmed: a JSON object `evidenceObject` takes (an evidence
- * event, an export's entry, a tracing line), or a line with an object that mentions tool_decision
- * (the server log's reader never skips one: a tracing line behind a container runtime's prefix).
- */
-function evidenceLine(line) {
-    const t = line.trim();
-    if (t.startsWith('{') && t.endsWith('}') && evidenceObject(parsed(t)))
-        return true;
-    // A quoted "tool_decision" after a brace (a JSON member, escaped or not), never prose or a jq filter that names it.
-    return /\{.*\\?"tool_decision\\?"/i.test(t);
-}
 /**
  * What a file the gate does not read by its name holds that a reader would take (`size`: its whole
  * size; `capped`, for a sidecar's name: past SIDECAR_MAX_BYTES it is evidence, as no sidecar is so large; otherwise only its first
@@ -6974,8 +7153,8 @@ function formats_evidenceIn(bytes, size, capped = true) {
     if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)
         return { kind: 'evidence', why: 'gzip bytes (an evidence bundle?)' };
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    const whole = /^\s*[{[]/.test(text) ? parsed(text) : undefined;
-    if (evidenceObject(whole) || (Array.isArray(whole) && whole.some(evidenceObject)))
+    const whole = /^\s*[{[]/.test(text) ? jsonValue(text) : undefined;
+    if (isEvidence(whole) || (Array.isArray(whole) && whole.some(isEvidence)))
         return { kind: 'document', text };
     const lines = [];
     text.split('\n').forEach((line, i) => {
@@ -7149,12 +7328,13 @@ function readEvents(bytes, manifest, file, limits) {
             });
             readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
         }
+        else if (kind.kind === 'record' || kind.kind === 'coverage') {
+            // A bundle is a run: no audit input reads it, so a record or statement in it would be judged by no
+            // one (a red team: an attested bundle carried a failing record past the gate with a notice).
+            fail(`${where}: ${kind.kind === 'record' ? `an audit record (${RECORD_SCHEMA})` : `a coverage statement (${COVERAGE_SCHEMA})`} in a bundle, where no audit input reads it: a bundle holds a run; commit the provider's records and statements as an audit export (receipt-gate import)`);
+        }
         else {
-            const name = kind.kind === 'record'
-                ? `${RECORD_SCHEMA} (an audit record among the runs)`
-                : kind.kind === 'other'
-                    ? kind.name
-                    : 'a server tracing line';
+            const name = kind.kind === 'other' ? kind.name : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
@@ -7181,7 +7361,7 @@ function readEvents(bytes, manifest, file, limits) {
 
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
-function otherKind(schema) {
+function announcedKind(schema) {
     const kind = classify({ schema });
     if (kind.kind === 'other')
         return kind.name;
@@ -7196,7 +7376,7 @@ function otherArchive(bytes, limits) {
         return null;
     const parsed = (0,strict/* parseStrict */.z3)(decoded.value, { maxDepth: limits.maxDepth });
     const value = parsed.ok ? parsed.value.json : null;
-    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
+    return (0,core_json/* isObject */.Gv)(value) && typeof value['schema'] === 'string' ? announcedKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
@@ -7210,7 +7390,7 @@ function readManifest(bytes, limits) {
     if (!(0,core_json/* isObject */.Gv)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        return { other: otherKind(m['schema']) };
+        return { other: announcedKind(m['schema']) };
     if (m['schema_version'] !== 1)
         throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
@@ -7633,6 +7813,67 @@ function archive_open(source, limits) {
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** How deep archives inside an archive of another kind are opened to check their members. */
+const MAX_NESTED = 3;
+/** Gzip's magic bytes. */
+const gzipped = (bytes) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+/**
+ * What a member of an archive of another kind holds that the gate would read, in words, or null:
+ * every member is read, never skipped by its name. A `.log` is a server log (a run, which an archive
+ * of another kind cannot be read as); a nested `.tar.gz`/`.tgz` (or any gzip bytes) is opened and its
+ * members checked the same way (`nested`); any other member, by what it holds (`evidenceIn`).
+ */
+async function heldBy(m, path, limits, depth, used) {
+    const bytes = await m.data(limits.maxEventsBytes, m.path);
+    if (/\.log$/i.test(m.path))
+        return { path, what: 'is a server log (a .log is a run: the stderr of assay-mcp-server, read only as a file of its own)' };
+    if (/\.(tar\.gz|tgz)$/i.test(m.path) || gzipped(bytes))
+        return nested(bytes, path, limits, depth + 1, used);
+    const held = formats_evidenceIn(bytes, bytes.length, false);
+    if (held.kind === 'nothing')
+        return null;
+    const what = held.kind === 'evidence'
+        ? `holds ${held.why}`
+        : `holds evidence the gate reads (decision surfaces, records, statements or tracing lines${held.kind === 'lines' ? `, from its line ${held.lines[0]?.line ?? 1}` : ''})`;
+    return { path, what };
+}
+/**
+ * An archive inside an archive of another kind: each of its members checked as `heldBy` checks them,
+ * within what is left of the decompression limit (`used`: what the archives around it inflated). One
+ * that cannot be opened (not a tar this reader reads, too deep, past a limit) is held against it by
+ * name: its members cannot be checked, so it is never skipped.
+ */
+async function nested(bytes, path, limits, depth, used) {
+    if (depth > MAX_NESTED)
+        return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
+    const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
+    const input = external_node_stream_namespaceObject.Readable.from([bytes]);
+    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const src = new GunzipSource(gunzip, bytes.length, left);
+        for await (const m of members(src, left)) {
+            const held = await heldBy(m, `${path}!${m.path}`, left, depth, used + src.total);
+            if (held)
+                return held;
+        }
+        if (!(await src.drain()))
+            return { path, what: 'is an archive with data after the end of its tar archive, which cannot be checked' };
+        return null;
+    }
+    catch (error) {
+        const err = error;
+        const why = error instanceof ReadError ? error.message : typeof err.code === 'string' && err.code.startsWith('Z_') ? gzipReason(err) : null;
+        if (why === null)
+            throw error;
+        return { path, what: `is an archive this reader cannot open to check its members (${why})` };
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
 /** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
 async function contents(src, file, limits) {
     let manifest;
@@ -7641,13 +7882,12 @@ async function contents(src, file, limits) {
     for await (const m of members(src, limits)) {
         if (other !== null) {
             // Another kind of archive is skipped, unless a member holds evidence the gate reads (a red team: a
-            // failing run's events under a runner archive's manifest were skipped with a notice).
-            const bytes = await m.data(limits.maxEventsBytes, m.path);
-            if (!/\.(json|jsonl|ndjson)$/i.test(m.path))
-                continue;
-            const held = formats_evidenceIn(bytes, bytes.length, false);
-            if (held.kind !== 'nothing')
-                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(m.path, 200))} holds ${held.kind === 'evidence' ? held.why : 'evidence the gate reads (decision surfaces, records, statements or tracing lines)'}: evidence in an archive is read from an evidence bundle only, and never skipped`);
+            // failing run's events under a runner archive's manifest were skipped with a notice), is a server
+            // log, or is an archive that does or cannot be opened (a red team: `.log` and nested `.tgz`
+            // members were skipped by their names). Every member is read.
+            const held = await heldBy(m, m.path, limits, 0, src.total);
+            if (held)
+                throw new ReadError('bundle', `an archive of another kind (${other}) whose member ${JSON.stringify((0,core_text/* quote */.hD)(held.path, 200))} ${held.what}: evidence in an archive is read from an evidence bundle only, and never skipped; extract the member and commit it under the runs (a server log as .log, events as .ndjson, a bundle as its own .tar.gz)`);
         }
         else if (!manifest) {
             if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
@@ -7822,13 +8062,13 @@ function special(path) {
  * lead). A name that only begins with two dots (`..cache`) is below it: only a `..` segment leads up
  * (a red team's `--cache ..cache` in the checkout passed as outside it).
  */
-const inside = (root, where) => {
+const discover_inside = (root, where) => {
     const rel = external_node_path_default().relative(root, where);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(path.relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
+const discover_named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
 /** Whether a walk starts at the workspace itself (or the working directory): it passes over dependencies and what is not read by name. */
 const fromTheTop = (state, dir) => {
@@ -7855,7 +8095,7 @@ function discover_walk(state, dir, input, take, findings, inScope = () => true) 
         }
         for (const ent of list) {
             if (++state.entries > MAX_WALK_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', named(state, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+                findings.push(inputFinding('invalid_artifact', discover_named(state, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = path.join(digest, ent.name);
@@ -7909,7 +8149,7 @@ function discover_link(walk, abs, take, findings) {
             findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!inside(walk.realWorkspace, real)) {
+    if (!discover_inside(walk.realWorkspace, real)) {
         findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -8069,8 +8309,8 @@ function expand(state, input, noMatch) {
     };
     const scan = picomatch.scan(input);
     const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(state.workspace, base)) {
-        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
+    if (!discover_inside(state.workspace, base)) {
+        findings.push(inputFinding('invalid_artifact', discover_named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
     let st;
@@ -8081,7 +8321,7 @@ function expand(state, input, noMatch) {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
-            findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
+            findings.push(inputFinding('no_match', discover_named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -8092,8 +8332,8 @@ function expand(state, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !inside(state.realWorkspace, real)) {
-        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+    if (!real || !discover_inside(state.realWorkspace, real)) {
+        findings.push(inputFinding('invalid_artifact', discover_named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
@@ -8111,7 +8351,7 @@ function expand(state, input, noMatch) {
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
-            findings.push(inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push(inputFinding('no_match', discover_named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
         discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs, sniff)), findings);
@@ -8121,11 +8361,11 @@ function expand(state, input, noMatch) {
             add(base);
     }
     else {
-        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
+        findings.push(inputFinding('invalid_artifact', discover_named(state, input), `"${input}" is not a regular file or directory`));
         return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
+        findings.push(inputFinding('no_match', discover_named(state, input), `"${input}" matched no artifact file`, noMatch));
     return { files, findings, attestations };
 }
 /**
@@ -8300,7 +8540,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!inside((0,external_node_fs_namespaceObject.realpathSync)(workspace), real))
+        if (!discover_inside((0,external_node_fs_namespaceObject.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,external_node_fs_namespaceObject.statSync)(real);
     }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { jcs, sha256Digest } from '../../core/binding.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { DecisionInput } from '../../core/model.js';
-import { RECORD_SCHEMA } from '../../core/model.js';
+import { COVERAGE_SCHEMA, RECORD_SCHEMA } from '../../core/model.js';
 import { quote } from '../../core/text.js';
 import { autoSi, compareInstants, type Instant, parseRfc3339 } from '../../core/time.js';
 import { classify } from '../classify.js';
@@ -113,13 +113,14 @@ export function readEvents(bytes: Buffer, manifest: Manifest, file: string, limi
         member: 'events.ndjson',
       });
       readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
+    } else if (kind.kind === 'record' || kind.kind === 'coverage') {
+      // A bundle is a run: no audit input reads it, so a record or statement in it would be judged by no
+      // one (a red team: an attested bundle carried a failing record past the gate with a notice).
+      fail(
+        `${where}: ${kind.kind === 'record' ? `an audit record (${RECORD_SCHEMA})` : `a coverage statement (${COVERAGE_SCHEMA})`} in a bundle, where no audit input reads it: a bundle holds a run; commit the provider's records and statements as an audit export (receipt-gate import)`,
+      );
     } else {
-      const name =
-        kind.kind === 'record'
-          ? `${RECORD_SCHEMA} (an audit record among the runs)`
-          : kind.kind === 'other'
-            ? kind.name
-            : 'a server tracing line';
+      const name = kind.kind === 'other' ? kind.name : 'a server tracing line';
       skipped.set(name, (skipped.get(name) ?? 0) + 1);
     }
     seq++;
