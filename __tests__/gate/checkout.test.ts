@@ -32,14 +32,16 @@ function clone(files: Record<string, string>): { dir: string; commit: string } {
   git(dir, 'commit', '-qm', 'c');
   return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
 }
-const judged = (dir: string, ...files: string[]) => new Map(files.map((f) => [f, sha256(dir, f)] as const));
+/** What a verdict rests on: these files, and no input to find missing from the checkout. */
+const only = (files: ReadonlyMap<string, string | null>) => ({ files, whole: [] as string[] });
+const judged = (dir: string, ...files: string[]) => only(new Map(files.map((f) => [f, sha256(dir, f)] as const)));
 
 describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
   it('the commit as committed: null; a file judged with other bytes than it holds now: refused', () => {
     const { dir, commit } = clone({ 'a.json': '{"a":1}\n' });
     expect(checkoutDiffers(dir, commit, judged(dir, 'a.json'))).toBeNull();
     // Judged with other bytes, then the commit's restored (a process left running by an earlier step).
-    expect(checkoutDiffers(dir, commit, new Map([['a.json', '0'.repeat(64)]]))).toBe(
+    expect(checkoutDiffers(dir, commit, only(new Map([['a.json', '0'.repeat(64)]])))).toBe(
       'a.json changed while the gate ran: the bytes judged are not on disk now',
     );
   });
@@ -89,28 +91,66 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
 
   it('paths are read as the tree names them (./, a folder), a link in the commit is refused, a file outside it is not in its tree', () => {
     const { dir, commit } = clone({ '.github/k.pem': 'k', 'x/y.json': '{}' });
-    expect(checkoutDiffers(dir, commit, new Map([['./.github/k.pem', null]]))).toBeNull();
+    expect(checkoutDiffers(dir, commit, only(new Map([['./.github/k.pem', null]])))).toBeNull();
     // From a subfolder (-C, a working-directory): paths relative to it, one above it too; none outside the clone.
     expect(
       checkoutDiffers(
         path.join(dir, 'x'),
         commit,
-        new Map([
-          ['y.json', null],
-          ['../.github/k.pem', null],
-        ]),
+        only(
+          new Map([
+            ['y.json', null],
+            ['../.github/k.pem', null],
+          ]),
+        ),
       ),
     ).toBeNull();
-    expect(checkoutDiffers(path.join(dir, 'x'), commit, new Map([['../../elsewhere.pem', null]]))).toMatch(/is not in [0-9a-f]{12}'s tree/);
-    expect(checkoutDiffers(dir, commit, new Map([['gone.json', null]]))).toMatch(/^gone\.json is not in [0-9a-f]{12}'s tree/);
+    expect(checkoutDiffers(path.join(dir, 'x'), commit, only(new Map([['../../elsewhere.pem', null]])))).toMatch(
+      /is not in [0-9a-f]{12}'s tree/,
+    );
+    expect(checkoutDiffers(dir, commit, only(new Map([['gone.json', null]])))).toMatch(/^gone\.json is not in [0-9a-f]{12}'s tree/);
     const other = clone({ 'target.json': '{}' });
     symlinkSync('target.json', path.join(other.dir, 'l.json'));
     git(other.dir, 'add', '-A');
     git(other.dir, 'commit', '-qm', 'link');
-    expect(checkoutDiffers(other.dir, git(other.dir, 'rev-parse', 'HEAD'), new Map([['l.json', null]]))).toMatch(
+    expect(checkoutDiffers(other.dir, git(other.dir, 'rev-parse', 'HEAD'), only(new Map([['l.json', null]])))).toMatch(
       /^l\.json is a symbolic link in [0-9a-f]{12}/,
     );
-    expect(checkoutDiffers(dir, 'f'.repeat(40), new Map())).toMatch(/^the checkout is at [0-9a-f]{12}, not at ffffffffffff/);
+    expect(checkoutDiffers(dir, 'f'.repeat(40), only(new Map()))).toMatch(/^the checkout is at [0-9a-f]{12}, not at ffffffffffff/);
+  });
+
+  // A sparse checkout, or a step that deleted a failing run, let a signed PASSED verdict name a commit whose full tree fails (a red team).
+  it('every file of the commit under an input, and the policy path, is in the checkout: a missing one is refused, a non-evidence file is not asked for', () => {
+    const { dir, commit } = clone({ 'runs/a.json': '{}', 'runs/b.json': '{}', 'runs/notes.md': 'x', 'other/c.json': '{}', 'p.yml': 'x' });
+    const rests = (asked: string[]) => {
+      const policy = { kind: 'none' } as unknown as Parameters<typeof verdictRestsOn>[2];
+      return verdictRestsOn(dir, new Map([['runs/a.json', sha256(dir, 'runs/a.json')]]), policy, [], asked);
+    };
+    const head = commit;
+    expect(checkoutDiffers(dir, head, rests(['runs']))).toBeNull();
+    // A file the gate would not read by its name may be left out of the checkout.
+    execFileSync('rm', [path.join(dir, 'runs/notes.md')]);
+    expect(checkoutDiffers(dir, head, rests(['runs']))).toBeNull();
+    execFileSync('rm', [path.join(dir, 'runs/b.json'), path.join(dir, 'other/c.json')]);
+    expect(checkoutDiffers(dir, head, rests(['runs']))).toMatch(
+      /^runs\/b\.json is in [0-9a-f]{12}'s tree under runs, but not in the checkout/,
+    );
+    expect(checkoutDiffers(dir, head, rests(['runs/*.json']))).toMatch(/^runs\/b\.json is in/);
+    expect(checkoutDiffers(dir, head, rests(['runs/a.json']))).toBeNull();
+    expect(checkoutDiffers(dir, head, rests(['runs/a.json', 'other/c.json']))).toMatch(
+      /^other\/c\.json is in [0-9a-f]{12}'s tree, but not/,
+    );
+    // The policy's default path, when no policy was read: a policy the checkout lacks is no policy.
+    writeFiles(dir, { 'runs/b.json': '{}', 'other/c.json': '{}' });
+    writeFiles(dir, { '.github/receipt-gate.yml': 'version: 1\n' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'policy');
+    const withPolicy = git(dir, 'rev-parse', 'HEAD');
+    expect(checkoutDiffers(dir, withPolicy, rests(['runs']))).toBeNull();
+    execFileSync('rm', [path.join(dir, '.github/receipt-gate.yml')]);
+    expect(checkoutDiffers(dir, withPolicy, rests(['runs']))).toMatch(
+      /^\.github\/receipt-gate\.yml is in [0-9a-f]{12}'s tree, but not in the checkout/,
+    );
   });
 
   // The policy was compared with its blob only: one swapped in for the run and restored before the check passed.
@@ -124,11 +164,11 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
       if (!r.ok) throw new Error(JSON.stringify(r.reason));
       return r.value;
     };
-    const rests = verdictRestsOn(dir, new Map(), read(text), []);
-    expect(rests.get('p.yml')).toBe(sha256(dir, 'p.yml'));
+    const rests = verdictRestsOn(dir, new Map(), read(text), [], []);
+    expect(rests.files.get('p.yml')).toBe(sha256(dir, 'p.yml'));
     expect(checkoutDiffers(dir, commit, rests)).toBeNull();
     // A looser policy judged the run; the commit's bytes are back on disk when the verdict is asked for.
-    const swapped = verdictRestsOn(dir, new Map(), read('version: 1\ndefault: asserted\nrules: []\n'), []);
+    const swapped = verdictRestsOn(dir, new Map(), read('version: 1\ndefault: asserted\nrules: []\n'), [], []);
     expect(checkoutDiffers(dir, commit, swapped)).toBe('p.yml changed while the gate ran: the bytes judged are not on disk now');
   });
 });

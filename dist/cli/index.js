@@ -19019,7 +19019,8 @@ function blobId(bytes, hex = 40) {
  * a configured clean filter made any bytes "match"). Git's word on the checkout is never taken: a
  * committed link, `update-index --assume-unchanged` and `git replace` each hid an edit (red teams).
  */
-function checkoutDiffers(dir, commit, files) {
+function checkoutDiffers(dir, commit, restsOn) {
+    const { files, whole } = restsOn;
     const short = commit.slice(0, 12);
     const head = resolveCommit(dir, 'HEAD');
     if (head === null)
@@ -19038,6 +19039,21 @@ function checkoutDiffers(dir, commit, files) {
         if (m?.[1] && m[2] && m[3])
             entries.set(m[3], { mode: m[1], id: m[2] });
     }
+    // Every file of the commit under what the gate was asked to read is in the checkout: a sparse checkout,
+    // or a step that deleted a failing run before the gate ran, judged less than the commit holds (a red team:
+    // a signed PASSED verdict named a commit whose full tree fails).
+    const top = cloneTop(dir);
+    const under = whole.map((w) => external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix.stdout.trim(), w.split((external_node_path_default()).sep).join('/'))));
+    if (top !== null && under.length > 0)
+        for (const [rel, entry] of entries) {
+            if (entry.mode === SUBMODULE_MODE)
+                continue;
+            const base = under.find((u) => u === '.' || rel === u || rel.startsWith(`${u}/`));
+            // In a folder, what the gate would read by its name (evidence, attestations); a file named itself, whatever it is.
+            if (base === undefined || (base !== rel && formats_formatOf(rel) === null) || existsOnDisk(external_node_path_default().join(top, rel)))
+                continue;
+            return `${rel} is in ${short}'s tree${base === rel ? '' : ` under ${base}`}, but not in the checkout (a sparse checkout, or deleted before the gate ran)`;
+        }
     for (const [file, judged] of files) {
         const rel = external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix.stdout.trim(), file.split((external_node_path_default()).sep).join('/')));
         const entry = entries.get(rel);
@@ -19099,7 +19115,7 @@ function lfOf(bytes) {
  * its `trust:` section names when read from the checkout (not at a commit), and the trust files an entry's flags or inputs
  * name (absolute) that lie in the clone (a key the runner wrote outside it is the caller's word).
  */
-function verdictRestsOn(cwd, inputs, policy, trustFiles) {
+function verdictRestsOn(cwd, inputs, policy, trustFiles, asked) {
     const out = new Map(inputs);
     const source = policy.source;
     const trust = source && source.commit === null ? policy.trust : null;
@@ -19114,7 +19130,31 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles) {
     for (const file of [...onDisk, ...given])
         if (!out.has(file))
             out.set(file, null);
-    return out;
+    // What the gate was asked to read, whole: each input's file, folder or a glob's fixed folder, and the
+    // policy's path unless it was read at a commit (a policy missing from the checkout is no policy).
+    const whole = asked
+        .map((i) => i.trim())
+        .filter((i) => i !== '' && !i.startsWith('!'))
+        .map((i) => {
+        const scan = picomatch_default().scan(i);
+        return external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : i)) || '.';
+    })
+        .filter((w) => w !== '..' && !w.startsWith(`..${(external_node_path_default()).sep}`));
+    if (!source || source.commit === null)
+        whole.push(source?.path ?? defaults_DEFAULTS.policy);
+    return { files: out, whole };
+}
+/** A tree entry that is another repository (a submodule): not a file of this one. */
+const SUBMODULE_MODE = '160000';
+/** Whether anything is at the path (a link too: the comparison above says what is wrong with it). */
+function existsOnDisk(p) {
+    try {
+        (0,external_node_fs_.lstatSync)(p);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 /** The top of the git clone holding `dir` (the root the tree's paths are relative to), or null outside a clone. */
 function cloneTop(dir) {
@@ -21165,7 +21205,7 @@ async function run(ctx) {
             version: ctx.version,
             checkoutDiffers: v.commit === null
                 ? null
-                : checkoutDiffers(req.settings.cwd, v.commit, verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles)),
+                : checkoutDiffers(req.settings.cwd, v.commit, verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles, [...req.settings.runs, ...req.settings.audit])),
         };
         const beside = [[req.output, pieces]];
         if (req.sarif && sarifText !== null)

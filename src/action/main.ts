@@ -180,6 +180,7 @@ function verdict(
         inputs,
         settings.gate.policy,
         settings.vsa.trustFiles.map((p) => path.join(ctx.workspace, p)),
+        [...settings.gate.runs, ...settings.gate.audit],
       ),
     ),
   };

@@ -251,7 +251,8 @@ function blobId(bytes: Uint8Array, hex = 40): string {
  * a configured clean filter made any bytes "match"). Git's word on the checkout is never taken: a
  * committed link, `update-index --assume-unchanged` and `git replace` each hid an edit (red teams).
  */
-export function checkoutDiffers(dir: string, commit: string, files: ReadonlyMap<string, string | null>): string | null {
+export function checkoutDiffers(dir: string, commit: string, restsOn: RestsOn): string | null {
+  const { files, whole } = restsOn;
   const short = commit.slice(0, 12);
   const head = resolveCommit(dir, 'HEAD');
   if (head === null) return `${dir} is not a git clone whose commit can be read, so its files cannot be said to be ${short}'s`;
@@ -267,6 +268,19 @@ export function checkoutDiffers(dir: string, commit: string, files: ReadonlyMap<
     const m = /^(\d+) \w+ ([0-9a-f]{40,64})\t(.+)$/s.exec(entry);
     if (m?.[1] && m[2] && m[3]) entries.set(m[3], { mode: m[1], id: m[2] });
   }
+  // Every file of the commit under what the gate was asked to read is in the checkout: a sparse checkout,
+  // or a step that deleted a failing run before the gate ran, judged less than the commit holds (a red team:
+  // a signed PASSED verdict named a commit whose full tree fails).
+  const top = cloneTop(dir);
+  const under = whole.map((w) => path.posix.normalize(path.posix.join(prefix.stdout.trim(), w.split(path.sep).join('/'))));
+  if (top !== null && under.length > 0)
+    for (const [rel, entry] of entries) {
+      if (entry.mode === SUBMODULE_MODE) continue;
+      const base = under.find((u) => u === '.' || rel === u || rel.startsWith(`${u}/`));
+      // In a folder, what the gate would read by its name (evidence, attestations); a file named itself, whatever it is.
+      if (base === undefined || (base !== rel && formatOf(rel) === null) || existsOnDisk(path.join(top, rel))) continue;
+      return `${rel} is in ${short}'s tree${base === rel ? '' : ` under ${base}`}, but not in the checkout (a sparse checkout, or deleted before the gate ran)`;
+    }
   for (const [file, judged] of files) {
     const rel = path.posix.normalize(path.posix.join(prefix.stdout.trim(), file.split(path.sep).join('/')));
     const entry = entries.get(rel);
@@ -329,7 +343,8 @@ export function verdictRestsOn(
   inputs: ReadonlyMap<string, string>,
   policy: Policy,
   trustFiles: readonly string[],
-): ReadonlyMap<string, string | null> {
+  asked: readonly string[],
+): RestsOn {
   const out = new Map<string, string | null>(inputs);
   const source = policy.source;
   const trust = source && source.commit === null ? policy.trust : null;
@@ -341,7 +356,37 @@ export function verdictRestsOn(
   if (source && source.commit === null && !out.has(source.path)) out.set(source.path, source.sha256);
   const onDisk = source && source.commit === null ? named.map((p) => path.posix.normalize(p.path)) : [];
   for (const file of [...onDisk, ...given]) if (!out.has(file)) out.set(file, null);
-  return out;
+  // What the gate was asked to read, whole: each input's file, folder or a glob's fixed folder, and the
+  // policy's path unless it was read at a commit (a policy missing from the checkout is no policy).
+  const whole = asked
+    .map((i) => i.trim())
+    .filter((i) => i !== '' && !i.startsWith('!'))
+    .map((i) => {
+      const scan = picomatch.scan(i);
+      return path.relative(cwd, path.resolve(cwd, scan.isGlob ? scan.base || '.' : i)) || '.';
+    })
+    .filter((w) => w !== '..' && !w.startsWith(`..${path.sep}`));
+  if (!source || source.commit === null) whole.push(source?.path ?? DEFAULTS.policy);
+  return { files: out, whole };
+}
+
+/** What a verdict rests on: the files judged (path → the sha256 judged, or null), and the paths whose every file of the commit must be in the checkout. */
+export interface RestsOn {
+  readonly files: ReadonlyMap<string, string | null>;
+  readonly whole: readonly string[];
+}
+
+/** A tree entry that is another repository (a submodule): not a file of this one. */
+const SUBMODULE_MODE = '160000';
+
+/** Whether anything is at the path (a link too: the comparison above says what is wrong with it). */
+function existsOnDisk(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The top of the git clone holding `dir` (the root the tree's paths are relative to), or null outside a clone. */

@@ -582,7 +582,11 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       checkoutDiffers:
         v.commit === null
           ? null
-          : checkoutDiffers(req.settings.cwd, v.commit, verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles)),
+          : checkoutDiffers(
+              req.settings.cwd,
+              v.commit,
+              verdictRestsOn(req.settings.cwd, inputs, req.settings.policy, v.trustFiles, [...req.settings.runs, ...req.settings.audit]),
+            ),
     };
     const beside: (readonly [string, FileText])[] = [[req.output, pieces]];
     if (req.sarif && sarifText !== null) beside.push([req.sarif, sarifText]);
