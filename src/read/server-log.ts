@@ -12,7 +12,7 @@ import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
-import { parseRfc3339 } from '../core/time.js';
+import { type Instant, parseRfc3339 } from '../core/time.js';
 import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
@@ -61,12 +61,24 @@ export function carriesDecision(value: JsonObject): boolean {
 
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
 interface Session {
-  /** rid → where its tool_call_start was. */
-  readonly started: Map<string, Location>;
+  /** rid → where its tool_call_start was, and its line's time (null: not RFC 3339, an error said there). */
+  readonly started: Map<string, { readonly loc: Location; readonly begun: Instant | null }>;
   readonly decided: Set<string>;
+  /** Its server_start line's time: the earliest a call of the session can have begun (null: none, or not RFC 3339). */
+  readonly opened: Instant | null;
 }
 
-const newSession = (): Session => ({ started: new Map(), decided: new Set() });
+const newSession = (opened: Instant | null = null): Session => ({ started: new Map(), decided: new Set(), opened });
+
+/** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
+function stampOf(line: JsonObject): { readonly text: string; readonly time: Result<Instant> } {
+  const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+  return { text, time: parseRfc3339(text) };
+}
+
+/** Why a line's timestamp is no time, in words. */
+const badStamp = (what: string, text: string, reason: string): string =>
+  `${what}: the line's timestamp ${JSON.stringify(quote(text, 60))} ${reason}`;
 
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 export class ServerLog {
@@ -103,7 +115,10 @@ export class ServerLog {
     }
     if (event === 'server_start') {
       this.started = true;
-      this.endSession();
+      // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
+      const stamp = stampOf(line);
+      if (!stamp.time.ok) this.sink.error(loc, badStamp('server_start', stamp.text, stamp.time.reason));
+      this.endSession(stamp.time.ok ? stamp.time.value : null);
       this.sink.skip(loc, 'tracing event server_start');
       return;
     }
@@ -128,7 +143,12 @@ export class ServerLog {
           loc,
           `a second tool_call_start for ${JSON.stringify(quote(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`,
         );
-      else this.session.started.set(rid, loc);
+      else {
+        // When the call's request began (§5: a read begun before a write was decided confirms nothing of it).
+        const stamp = stampOf(line);
+        if (!stamp.time.ok) this.sink.error(loc, badStamp(`tool_call_start ${rid}`, stamp.text, stamp.time.reason));
+        this.session.started.set(rid, { loc, begun: stamp.time.ok ? stamp.time.value : null });
+      }
       this.sink.skip(loc, 'tracing event tool_call_start');
       return;
     }
@@ -152,14 +172,17 @@ export class ServerLog {
       return;
     const index = this.run.seen++;
     // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
-    const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-    const time = parseRfc3339(stamp);
+    const stamp = stampOf(line);
+    const time = stamp.time;
     if (!time.ok) {
-      this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify(quote(stamp, 60))} ${time.reason}`);
+      this.sink.error(at, badStamp(`tool_decision ${rid}`, stamp.text, time.reason));
       return;
     }
+    // When its request began: its tool_call_start line; without one before it, its session's start (the earliest it can have).
+    const call = rid === null ? undefined : this.session.started.get(rid);
+    const begun = call ? call.begun : this.session.opened;
     const shape = checkDecision(result.value);
-    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
+    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
     else this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
   }
 
@@ -227,15 +250,15 @@ export class ServerLog {
     return null;
   }
 
-  private endSession(): void {
-    for (const [rid, loc] of this.session.started) {
+  private endSession(opened: Instant | null = null): void {
+    for (const [rid, { loc }] of this.session.started) {
       if (this.session.decided.has(rid)) continue;
       this.sink.incomplete(
         loc,
         `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`,
       );
     }
-    this.session = newSession();
+    this.session = newSession(opened);
   }
 
   /** The end of the file: calls still without a decision are incomplete. */
