@@ -126,6 +126,73 @@ describe('§5: effect values, denied calls, the maximum matching', () => {
   });
 });
 
+describe('§5: the same run, later in time (red team)', () => {
+  const surfaceEvent = (d: ReturnType<typeof addKey>, seq: number, runId: string, time: string) => ({
+    ...event('assay.tool_decision_surface.v0', surface([d]), seq, runId),
+    assayrunid: runId,
+    time,
+  });
+
+  it('a run file whose events name two runs (assayrunid) is refused at the first event of the second: a read of one run never confirms a write of the other', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:01Z'),
+        { ...event('assay.session.ended', {}, 1, 'run_a'), assayrunid: 'run_a' },
+        surfaceEvent(getKey(), 0, 'run_b', '2026-11-12T09:00:05Z'),
+      ]),
+    });
+    expect(r.runs).toEqual([]);
+    expect(r.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    expect(errors(r)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        file: '.assay/runs/r.ndjson',
+        line: 3,
+        column: 1,
+        message: expect.stringMatching(
+          /^this event names run "run_b" \(assayrunid\), the file's first event \(line 1\) run "run_a": a run file holds one run .* \(the run is rejected and contributes no calls\)$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('events of one run (and events that name none) are one run: the later read confirms the write', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:01Z'),
+        { ...event('assay.session.ended', {}, 1, 'run_a') },
+        surfaceEvent(getKey(), 2, 'run_a', '2026-11-12T09:00:05Z'),
+      ]),
+    });
+    expect(r.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
+    expect(errors(r)).toEqual([]);
+  });
+
+  it('an assayrunid that is not a string is refused at its event', async () => {
+    const r = await runs({ 'r.ndjson': ndjson([{ ...surfaceEvent(addKey(), 0, 'run_a', '2026-11-12T09:00:01Z'), assayrunid: 7 }]) });
+    expect(errors(r)).toEqual([
+      expect.objectContaining({ code: 'invalid_artifact', line: 1, message: expect.stringMatching(/assayrunid is number, not a string/) }),
+    ]);
+  });
+
+  it('a read later in the file but at or before the write in time (an earlier event, or the same event) confirms nothing, and says so', async () => {
+    const earlier = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:05Z'),
+        surfaceEvent(getKey(), 1, 'run_a', '2026-11-12T09:00:01Z'),
+      ]),
+    });
+    expect(earlier.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    expect(earlier.findings.find((f) => f.code === 'observed_confirmed_not_reproduced')?.message).toMatch(
+      /no later successful read of the same target in this run confirms it: the read at line 2 was decided at 2026-11-12T09:00:01Z, not after this call \(2026-11-12T09:00:05Z\)$/,
+    );
+    const same = await runs({
+      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([addKey(), getKey()]), 0), assayrunid: 'run_a' }]),
+    });
+    expect(same.calls.map((c) => c.level)).toEqual(['asserted', null]);
+  });
+});
+
 describe('bounded output', () => {
   it('5 000 identical calls and 2 500 records for their subject: passes, with short reasons and a linear report', () => {
     const calls = Array.from({ length: 5000 }, () => addKey());
