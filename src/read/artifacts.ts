@@ -17,7 +17,7 @@ import { checkStatement } from './coverage-statement.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
-import { pathKey } from './json/scanner.js';
+import { offsetAt, pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import { EXPORT_KINDS, type ExportKind, exportKindOf } from './provider-exports.js';
 import type { AuditEntryRead, RecordRead } from './record-read.js';
@@ -277,14 +277,12 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       }
       time = parsed.value;
     }
-    readSurface(
-      k.payload,
-      k.via,
-      (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
-      run,
-      (at, message) => fr.error(at, message),
-      time,
-    );
+    // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
+    const locate = (j: number | null, path?: readonly (string | number)[]): Location => {
+      const at = j === null ? doc.start : (offsets[j] ?? doc.start);
+      return fr.at(path === undefined || text === null ? at : (offsetAt(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+    };
+    readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
   };
   const json = (doc: Doc, inLog: boolean): void => {
     const loc = fr.at(doc.start);

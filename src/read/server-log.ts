@@ -10,6 +10,7 @@
 import { prepareDecision } from '../core/decision.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
+import { unsafeSubjectNumber } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { type Instant, parseRfc3339 } from '../core/time.js';
@@ -182,8 +183,11 @@ export class ServerLog {
     const call = rid === null ? undefined : this.session.started.get(rid);
     const begun = call ? call.begun : this.session.opened;
     const shape = checkDecision(result.value);
-    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
-    else this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    // A subject number JSON.parse rounded could bind another target's record (at the decision's value: it is text inside the line).
+    const unsafe = shape.ok ? unsafeSubjectNumber(result.value) : null;
+    if (!shape.ok) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    else if (unsafe !== null) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
+    else this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
   }
 
   /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
