@@ -2927,6 +2927,22 @@ function project(decision) {
     return { kind: 'subject', subject, digest: bound.digest };
 }
 /**
+ * The first number of a decision's would-be subject (its class's bound target fields) that is an
+ * integer beyond ±(2^53−1), with its path from the decision and why it is refused, or null. Such a
+ * subject is never bound (`project` says so through the binding); a reader rejects the decision at
+ * the number's place instead (read/surface.ts). Fields outside the binding are never bound: any
+ * number may stand there.
+ */
+function unsafeSubjectNumber(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.Gv)(action) || typeof action['resource_type'] !== 'string' || typeof action['verb'] !== 'string')
+        return null;
+    const target = action['target'];
+    const narrowed = (0,core_json/* isObject */.Gv)(target) ? narrowTarget(action['resource_type'], target) : undefined;
+    const unsafe = narrowed === undefined ? null : (0,binding/* unsafeInteger */.n0)(narrowed);
+    return unsafe === null ? null : { path: ['action', 'target', ...unsafe.path], reason: (0,binding/* unsafeIntegerText */.Aj)(unsafe, 'action.target') };
+}
+/**
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
  * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
  * field by field, the same presence and canonically equal values. The key says exactly that: the
@@ -3872,505 +3888,6 @@ function identity(s) {
     return canonical.ok ? canonical.text : '';
 }
 
-;// CONCATENATED MODULE: ./src/core/explain.ts
-/**
- * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
- * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
- * names at most a few records, so no message grows with the input.
- */
-
-
-
-
-
-
-const explain_at = (d) => `line ${d.loc.line}`;
-const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
-/** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
-/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
-function signedBy(record) {
-    const { signer, trust } = record.input;
-    if (trust.kind === 'trusted')
-        return trust.by.kind === 'key'
-            ? `, signed by trusted signer ${trust.by.keyId}`
-            : `, attested by trusted identity ${(0,core_text/* quote */.hD)(trust.by.signer.identity)}`;
-    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
-}
-/** `artifact decision N (line L)` */
-const callName = (c) => `${c.artifact} decision ${c.index} (line ${c.line})`;
-/** How a call is named in its own findings: its tool (or "decision") and its index. */
-const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
-const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
-/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
-const NO_READ = 'no later successful read of the same target in this run';
-const NO_RECORD = 'no audit record binds its subject';
-/** The most common reason, shared rather than rebuilt for every asserted call. */
-const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
-function snagText(snag) {
-    switch (snag.kind) {
-        case 'unusable': {
-            const check = snag.record.check;
-            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
-            return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
-        }
-        case 'taken':
-            return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
-        case 'other_provider':
-            return `${recordName(snag.record)} is from provider "${(0,core_text/* quote */.hD)(snag.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(snag.callProvider)}"`;
-    }
-}
-/** How the snags past the listed few are counted, by kind. */
-const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
-/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
-function noRecordText(noRecord, showDigest) {
-    const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
-    if (noRecord.snags.length === 0)
-        return `no audit record binds ${subject}`;
-    const parts = noRecord.snags.map(snagText);
-    const rest = [...noRecord.more.entries()];
-    if (rest.length > 0) {
-        const total = rest.reduce((a, [, k]) => a + k, 0);
-        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
-        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
-    }
-    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
-}
-const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
-/** Why a call earned exactly its level. */
-function outcomeText(outcome) {
-    switch (outcome.level) {
-        case null:
-            return NO_EFFECT;
-        case 'verified':
-            return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
-        case 'observed_confirmed':
-            return `confirmed by a later read at ${explain_at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
-        case 'asserted':
-            if (outcome.why.kind === 'ineligible')
-                return outcome.why.reason;
-            return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
-    }
-}
-const fieldList = (fields) => {
-    if (fields.length === 0)
-        return 'field order or types';
-    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
-    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
-};
-/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
-function caseOnly(u, record) {
-    const projection = u.call.input.projection;
-    if (projection.kind !== 'subject' || u.differ.length === 0)
-        return false;
-    const left = projection.subject.target;
-    const right = record.input.record.subject.target;
-    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
-        typeof left[k] === 'string' &&
-        typeof right[k] === 'string' &&
-        left[k].toLowerCase() === right[k].toLowerCase());
-}
-/** Why a usable record bound no call. */
-function unmatchedText(unmatched, record) {
-    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
-    switch (unmatched.kind) {
-        case 'same_subject': {
-            if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
-                return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
-            }
-            const parts = [];
-            if (unmatched.otherProvider?.eligibility.ok) {
-                parts.push(`its subject matches ${callName(callRef(unmatched.otherProvider))} but the call targets provider "${(0,core_text/* quote */.hD)(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
-            }
-            if (unmatched.ineligible)
-                parts.push(`its subject matches ${callName(callRef(unmatched.ineligible))}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`);
-            if (unmatched.verified)
-                parts.push(`${callName(callRef(unmatched.verified.call))} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`);
-            return parts.join('; ');
-        }
-        case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
-        case 'no_call':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
-    }
-}
-/** Where a call acted, in words: `on owner/repo` when its target names them. */
-function targetWords(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return '';
-    const { owner, repo } = p.subject.target;
-    return typeof owner === 'string' && typeof repo === 'string' ? ` on ${(0,core_text/* quote */.hD)(owner, 60)}/${(0,core_text/* quote */.hD)(repo, 100)}` : '';
-}
-/** The export a statement describes, in words: its kind, actors and window. */
-function exportWords(s) {
-    const st = s.statement;
-    const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
-    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
-}
-/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
-function effectNotLoggedText(call, s, unusable) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-    // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
-    const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
-    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
-}
-/** pending: the call's export is not due yet. */
-function pendingText(call, latest, until) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
-    const last = latest
-        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
-        : 'no export of its scope is committed yet';
-    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
-}
-
-// EXTERNAL MODULE: ./src/core/trust.ts
-var core_trust = __nccwpck_require__(9597);
-;// CONCATENATED MODULE: ./src/core/verdicts.ts
-/**
- * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
- * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; each call's report carries its own findings, so no
- * reporter re-derives them. A record that does not bind a call is always reported with its reason.
- */
-
-
-
-
-
-
-
-/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
-const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
-/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
-function whyNotReached(outcome, needed) {
-    switch (outcome.level) {
-        case null:
-        case 'verified':
-            return outcomeText(outcome);
-        case 'observed_confirmed':
-            return noRecordText(outcome.notVerified, true);
-        case 'asserted':
-            if (outcome.why.kind === 'ineligible')
-                return outcome.why.reason;
-            return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
-    }
-}
-/** How a requirement is named in a finding: a `require` rule by its selector, a file's rule by its name, else the default. */
-function requirementName(requirement) {
-    const rule = requirement.rule;
-    if (rule === null)
-        return "the policy's default";
-    return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
-}
-/**
- * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
- * record binding it"): whatever records of its subject exist verified another call (one logged entry
- * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
- * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
- */
-const unrecorded = (outcome) => (outcome.level === 'asserted' || outcome.level === 'observed_confirmed') && !outcome.replayed && noRecordOf(outcome) !== null;
-/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
-const noRecordOf = (outcome) => {
-    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
-    return why !== null && why.kind === 'no_record' ? why : null;
-};
-/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
-const unusableSnags = (outcome) => {
-    const why = noRecordOf(outcome);
-    return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
-};
-/** A call's coverage, judged against what it earned. */
-function coverageVerdict(coverage, outcome) {
-    switch (coverage.kind) {
-        case 'covered':
-            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
-        case 'pending':
-            return unrecorded(outcome) ? coverage : { kind: 'none' };
-        case 'uncovered':
-            return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
-        case 'unplaced':
-            return outcome.level === 'verified' ? { kind: 'none' } : coverage;
-        default:
-            return coverage;
-    }
-}
-/** The findings a call's claim and its required level earn. */
-function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const out = [];
-    const where = callTitle(call);
-    if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
-    if (requirement.untold !== undefined && requirement.rule)
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
-    if (level === null)
-        return out;
-    // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
-    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
-    if (notLogged !== null && claim.level !== 'verified')
-        out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
-    if (coverage.kind === 'pending')
-        out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
-    if (coverage.kind === 'unplaced')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
-    if (claim.level === 'verified') {
-        if (level !== 'verified') {
-            const why = notLogged ?? whyNotReached(outcome, 'verified');
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
-        }
-        else if (!claim.legacy && claim.digest !== subject) {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-        }
-    }
-    else if (claim.level === 'observed_confirmed') {
-        const severity = options.strictObserved ? 'error' : 'warning';
-        if (level === 'asserted') {
-            const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
-        }
-        else if (claim.digest !== subject) {
-            // What was not reproduced: the digest the claim names (or that it names none) against the write's
-            // subject, whatever the call earned (a record verifying it later does not make its claim right).
-            const why = claim.digest === null
-                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
-        }
-    }
-    // A call that earned more than it claims (verified by a later export: the normal state with nightly
-    // exports) is counted once for the whole report (verify.ts underClaimed), never a finding per call.
-    const required = requirement.level;
-    if (required === null || shortfall.kind === 'met')
-        return out;
-    const name = requirementName(requirement);
-    if (shortfall.kind === 'excused') {
-        const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
-        return out;
-    }
-    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
-    if (notLogged !== null)
-        return out;
-    let why;
-    if (!(0,vocabulary/* below */.Gz)(level, required)) {
-        const wants = (requirement.rule?.signedBy ?? []).join(', ');
-        why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
-    }
-    else {
-        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
-        why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
-        if (!said && coverage.kind === 'uncovered')
-            why = `${why}; no export covers this call's time`;
-    }
-    const severity = requirement.mode === 'warn' ? 'warning' : 'error';
-    const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
-    return out;
-}
-/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
-function suppressedOf(call, outcome, requirement, shortfall) {
-    const level = outcome.level;
-    if (level === null)
-        return null;
-    const where = callTitle(call);
-    if (shortfall.kind === 'excused') {
-        const e = shortfall.exception;
-        return {
-            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
-            severity: requirement.mode === 'warn' ? 'warning' : 'error',
-            justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
-        };
-    }
-    const shadow = requirement.shadow;
-    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
-        return null;
-    const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
-    return {
-        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
-        severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
-        justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
-    };
-}
-/**
- * A call's report line with its findings.
- * @param read the findings its decision already has (its claim's shape and consistency)
- */
-function judgeCall(call, outcome, requirement, shortfall, options, read, coverage) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
-    const findings = read.length === 0 ? own : [...read, ...own];
-    if (findings.length > 1)
-        findings.sort(core_findings/* compareFindings */.Eg);
-    const record = outcome.level === 'verified' ? outcome.record.input : null;
-    return {
-        artifact: call.run.artifact,
-        index: input.index,
-        line: input.loc.line,
-        column: input.loc.column,
-        member: input.loc.member ?? null,
-        tool: input.tool,
-        asserted: claim.asserted,
-        claimed_level: level === null ? null : claim.level,
-        level,
-        required_level: requirement.level,
-        subject_digest: subject,
-        record: record
-            ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
-            : null,
-        reason: outcomeText(outcome),
-        rule: requirement.rule?.name ?? null,
-        mode: requirement.mode,
-        excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
-        grandfathered: requirement.grandfathered,
-        time: input.time === null ? null : rfc3339(input.time),
-        coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
-            ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
-            : coverage.kind === 'pending'
-                ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
-                : null,
-        findings,
-        // A call the export never logged fails on that alone: its shortfall is not counted again.
-        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
-        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
-        pending: coverage.kind === 'pending',
-        effect_not_logged: coverage.kind === 'not_logged',
-        suppressed: suppressedOf(call, outcome, requirement, shortfall),
-    };
-}
-/** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(verdict, name, options) {
-    if (verdict.outcome === 'bound')
-        return null;
-    if (verdict.outcome === 'unmatched') {
-        // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
-        const why = verdict.why;
-        const missing = why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
-            ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
-            : '';
-        return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
-    }
-    if (verdict.outcome === 'awaiting_run')
-        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
-    const check = verdict.record.check;
-    switch (check.outcome) {
-        case 'inconsistent':
-            return `${name}: ${check.reason}`;
-        case 'untrusted':
-            if (check.code === 'history_only')
-                return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${softened(check, options) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
-        case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
-        case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
-    }
-}
-/** Whether trust mode warn makes a record's refusal a warning: an untrusted record whose code is a rollout's gap, never a replay (history_only). */
-const softened = (check, options) => check.outcome === 'untrusted' && options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code);
-/** A workflow identity as the report names it. */
-const workflowTrust = (w) => ({
-    identity: w.identity,
-    source_repository: w.sourceRepository,
-    source_ref: w.sourceRef,
-    issuer: w.issuer,
-    signed_at: w.signedAt,
-});
-/** A record's report line, and the finding of a record that does not bind a call. */
-function judgeRecord(verdict, options) {
-    const { record, loc, signer } = verdict.record.input;
-    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
-    const message = recordMessage(verdict, name, options);
-    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
-        (verdict.outcome === 'untrusted' && softened(verdict.record.check, options))
-        ? 'warning'
-        : undefined;
-    const holder = verdict.outcome === 'bound' ? verdict.call : null;
-    const trust = verdict.record.input.trust;
-    const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
-    return {
-        report: {
-            file: loc.file,
-            line: loc.line,
-            column: loc.column,
-            provider: record.provider,
-            record_id: record.record_id,
-            outcome: verdict.outcome,
-            binding_digest: record.binding_digest,
-            recomputed_digest: verdict.record.check.recomputed,
-            signer,
-            untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
-            untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
-            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-            ...(by ? { trusted_by: workflowTrust(by) } : {}),
-        },
-        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/judge.ts
-
-
-
-/** The weakest level among calls that assert a side effect (§9); null when none does. */
-function weakest(calls) {
-    let w = null;
-    for (const c of calls)
-        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
-            w = c.level;
-    return w;
-}
-/** A run's producer as the report names it (§10). */
-function producerOf(attestation) {
-    if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested')
-        return null;
-    if (attestation.kind === 'unchecked')
-        return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
-    if (attestation.by.kind === 'identity')
-        return {
-            key_id: null,
-            name: attestation.name,
-            version: attestation.version,
-            checked: true,
-            identity: workflowTrust(attestation.by.signer),
-        };
-    return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
-}
-const judge_NONE = [];
-function judgeFile(file, judging) {
-    const { requirements, coverage, options } = judging;
-    const usage = requirements.usage();
-    const calls = file.calls.map((call, i) => {
-        if (call.run !== file.run)
-            throw new RangeError(`call ${call.order} is not of ${file.run.artifact}`);
-        const outcome = item(file.outcomes, i);
-        const requirement = requirements.of(call, usage);
-        const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
-        // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
-        const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome, usage);
-        return judgeCall(call, outcome, requirement, shortfall, options, file.claimFindings[i] ?? judge_NONE, covered);
-    });
-    if (file.outcomes.length !== calls.length)
-        throw new RangeError(`${file.outcomes.length} outcome(s) for the ${calls.length} call(s) of ${file.run.artifact}`);
-    const attestation = file.run.attestation;
-    return {
-        run: {
-            artifact: file.run.artifact,
-            calls: calls.length,
-            weakest_level: weakest(calls),
-            producer: producerOf(attestation),
-            unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
-        },
-        calls,
-        usage,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -4898,7 +4415,8 @@ function unmatchedIndex(calls, allocated, unbound) {
  * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
  * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
- * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * read of the same target in the same run, decided after it and begun after it was decided where
+ * the run says when (`confirms`). Nothing else promotes a call. Why a call earned no more,
  * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
  */
 
@@ -4906,6 +4424,8 @@ function unmatchedIndex(calls, allocated, unbound) {
 
 
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+/** Later reads of one verb that cannot confirm a write looked past before the search stops: a crafted run never makes it quadratic. */
+const READS_LOOKED_PAST = 64;
 // `replayed`: a record of the call's subject verifies the same decision read from another copy of its
 // run (below), so an export's silence says nothing of it (docs/coverage.md §3). Decided here, where
 // every call is known: an outcome names other calls by value only (CallRef), never holds them.
@@ -4944,39 +4464,100 @@ const replayOf = (call, other) => call.run !== other.run &&
     other.input.time !== null &&
     compareInstants(call.input.time, other.input.time) === 0 &&
     sameDecisions(call.run, other.run);
-/** For each eligible call of one run, the first later successful read of the same target with another verb. */
-function confirmations(run, out) {
+/**
+ * Why a read later in the run than a write does not confirm it, or null when it does (§5): when both
+ * say when they were decided (each its own line), the read's time must be after the write's; when the read says when its
+ * request began, that must be after the write was decided (a read begun before ran alongside it).
+ */
+function unconfirmedBy(write, read) {
+    const decided = write.time;
+    if (decided === null)
+        return null;
+    // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
+    const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
+    if (read.time !== null && !oneStamp && compareInstants(read.time, decided) <= 0)
+        return 'decided_before';
+    if (read.begun !== null && compareInstants(read.begun, decided) <= 0)
+        return 'begun_before';
+    return null;
+}
+/** The first read in `reads` (in run order) after position `index`, or reads.length. */
+function firstAfter(reads, index) {
+    let lo = 0;
+    let hi = reads.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (reads[mid].index <= index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+/**
+ * For each eligible call of one run, the first later successful read of the same target with another
+ * verb that confirms it (`unconfirmedBy`); for a call that has later reads of its target but none
+ * confirms it, why (the earliest such read). Per verb, at most READS_LOOKED_PAST reads are looked past.
+ */
+function confirmations(run, out, why) {
     // A denied read never confirms anything (§5), whatever status it reports.
     const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
-    if (!run.some(isRead))
-        return;
-    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
-    const reads = new Map(); // target key → verb → earliest later read
-    for (let i = run.length - 1; i >= 0; i--) {
-        const call = run[i];
+    // Every successful read by target and verb, in run order (at most the seven read verbs per target).
+    const reads = new Map();
+    for (const call of run) {
         const projection = call.input.projection;
-        if (projection.kind !== 'subject')
-            continue;
-        const read = isRead(call);
-        if (!read && (reads.size === 0 || !call.eligibility.ok))
+        if (projection.kind !== 'subject' || !isRead(call))
             continue;
         const key = targetKey(projection.subject);
-        if (call.eligibility.ok) {
-            const verbs = reads.get(key);
-            let best = null;
-            if (verbs)
-                for (const [verb, r] of verbs)
-                    if (verb !== projection.subject.verb && (!best || r.index < best.index))
-                        best = r;
-            if (best)
-                out[call.order] = best;
+        let verbs = reads.get(key);
+        if (!verbs)
+            reads.set(key, (verbs = new Map()));
+        const list = verbs.get(projection.subject.verb);
+        if (list)
+            list.push(call.input);
+        else
+            verbs.set(projection.subject.verb, [call.input]);
+    }
+    if (reads.size === 0)
+        return;
+    for (const call of run) {
+        const projection = call.input.projection;
+        if (!call.eligibility.ok || projection.kind !== 'subject')
+            continue;
+        const verbs = reads.get(targetKey(projection.subject));
+        if (!verbs)
+            continue;
+        const write = call.input;
+        let best = null;
+        let first = null;
+        let skipped = 0;
+        let capped = false;
+        for (const [verb, list] of verbs) {
+            if (verb === projection.subject.verb)
+                continue;
+            let passed = 0;
+            for (let k = firstAfter(list, write.index); k < list.length; k++) {
+                const read = list[k];
+                if (best !== null && read.index >= best.index)
+                    break;
+                const no = unconfirmedBy(write, read);
+                if (no === null) {
+                    best = read;
+                    break;
+                }
+                skipped++;
+                if (first === null || read.index < first.read.index)
+                    first = { read, why: no };
+                if (++passed >= READS_LOOKED_PAST) {
+                    capped ||= k + 1 < list.length;
+                    break;
+                }
+            }
         }
-        if (read) {
-            let verbs = reads.get(key);
-            if (!verbs)
-                reads.set(key, (verbs = new Map()));
-            verbs.set(projection.subject.verb, call.input);
-        }
+        if (best)
+            out[call.order] = best;
+        else if (first !== null && write.time !== null)
+            why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
     }
 }
 /**
@@ -4999,24 +4580,542 @@ function climb(runs, records) {
             allocated[eligible[k].call.order] = record;
     });
     const confirmed = new Array(calls.length);
+    const unconfirmed = new Array(calls.length);
     for (const run of runs)
-        confirmations(run, confirmed);
+        confirmations(run, confirmed, unconfirmed);
     const diagnose = diagnoser(calls, records, allocated);
     const replayed = (call, why) => why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order]));
-    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord, replayed));
+    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], unconfirmed[call.order] ?? null, diagnose.noRecord, replayed));
     return { outcomes, records: diagnose.verdicts() };
 }
-function outcomeOf(call, record, read, noRecord, replayedFor) {
+function outcomeOf(call, record, read, unconfirmed, noRecord, replayedFor) {
     if (!call.claim.asserted)
         return { level: null };
     if (record)
         return { level: 'verified', record, read: read ?? null };
     const eligibility = call.eligibility;
     if (!eligibility.ok)
-        return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false };
+        return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false, unconfirmed: null };
     const notVerified = noRecord(eligibility.digest, eligibility.provider);
     const replayed = replayedFor(call, notVerified);
-    return read ? { level: 'observed_confirmed', read, notVerified, replayed } : { level: 'asserted', why: notVerified, replayed };
+    return read
+        ? { level: 'observed_confirmed', read, notVerified, replayed }
+        : { level: 'asserted', why: notVerified, replayed, unconfirmed };
+}
+
+;// CONCATENATED MODULE: ./src/core/explain.ts
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+
+
+
+
+
+
+
+const explain_at = (d) => `line ${d.loc.line}`;
+const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+/** `record "id" (provider) at file:line` */
+const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(record) {
+    const { signer, trust } = record.input;
+    if (trust.kind === 'trusted')
+        return trust.by.kind === 'key'
+            ? `, signed by trusted signer ${trust.by.keyId}`
+            : `, attested by trusted identity ${(0,core_text/* quote */.hD)(trust.by.signer.identity)}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
+/** `artifact decision N (line L)` */
+const callName = (c) => `${c.artifact} decision ${c.index} (line ${c.line})`;
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
+const NO_READ = 'no later successful read of the same target in this run';
+/** Why no later read confirmed a call (`unconfirmed`: the later reads of its target there are, and why they do not), in reasons and in findings. */
+function noReadText(unconfirmed) {
+    if (unconfirmed === null)
+        return NO_READ;
+    const { read, decided } = unconfirmed;
+    const why = unconfirmed.why === 'decided_before'
+        ? `was decided at ${read.time ? rfc3339(read.time) : '?'}, not after this call (${rfc3339(decided)})`
+        : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${rfc3339(decided)}): it ran alongside the call and may have read the state before it`;
+    const others = unconfirmed.skipped - 1;
+    const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';
+    const capped = unconfirmed.capped ? `; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at` : '';
+    return `no later successful read of the same target in this run confirms it: the read at ${explain_at(read)} ${why}${more}${capped}`;
+}
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+function snagText(snag) {
+    switch (snag.kind) {
+        case 'unusable': {
+            const check = snag.record.check;
+            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
+            return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
+        case 'taken':
+            return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
+        case 'other_provider':
+            return `${recordName(snag.record)} is from provider "${(0,core_text/* quote */.hD)(snag.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(snag.callProvider)}"`;
+    }
+}
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+function noRecordText(noRecord, showDigest) {
+    const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
+    if (noRecord.snags.length === 0)
+        return `no audit record binds ${subject}`;
+    const parts = noRecord.snags.map(snagText);
+    const rest = [...noRecord.more.entries()];
+    if (rest.length > 0) {
+        const total = rest.reduce((a, [, k]) => a + k, 0);
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
+        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+    }
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
+/** Why a call earned exactly its level. */
+function outcomeText(outcome) {
+    switch (outcome.level) {
+        case null:
+            return NO_EFFECT;
+        case 'verified':
+            return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
+        case 'observed_confirmed':
+            return `confirmed by a later read at ${explain_at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            if (outcome.unconfirmed !== null)
+                return `${noRecordText(outcome.why, false)}; ${noReadText(outcome.unconfirmed)}`;
+            return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
+    }
+}
+const fieldList = (fields) => {
+    if (fields.length === 0)
+        return 'field order or types';
+    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
+    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const projection = u.call.input.projection;
+    if (projection.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const left = projection.subject.target;
+    const right = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof left[k] === 'string' &&
+        typeof right[k] === 'string' &&
+        left[k].toLowerCase() === right[k].toLowerCase());
+}
+/** Why a usable record bound no call. */
+function unmatchedText(unmatched, record) {
+    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
+    switch (unmatched.kind) {
+        case 'same_subject': {
+            if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
+                return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
+            }
+            const parts = [];
+            if (unmatched.otherProvider?.eligibility.ok) {
+                parts.push(`its subject matches ${callName(callRef(unmatched.otherProvider))} but the call targets provider "${(0,core_text/* quote */.hD)(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            }
+            if (unmatched.ineligible)
+                parts.push(`its subject matches ${callName(callRef(unmatched.ineligible))}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`);
+            if (unmatched.verified)
+                parts.push(`${callName(callRef(unmatched.verified.call))} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`);
+            return parts.join('; ');
+        }
+        case 'nearest':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+        case 'no_call':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
+    }
+}
+/** Where a call acted, in words: `on owner/repo` when its target names them. */
+function targetWords(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return '';
+    const { owner, repo } = p.subject.target;
+    return typeof owner === 'string' && typeof repo === 'string' ? ` on ${(0,core_text/* quote */.hD)(owner, 60)}/${(0,core_text/* quote */.hD)(repo, 100)}` : '';
+}
+/** The export a statement describes, in words: its kind, actors and window. */
+function exportWords(s) {
+    const st = s.statement;
+    const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
+    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
+}
+/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
+function effectNotLoggedText(call, s, unusable) {
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
+    const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
+    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
+}
+/** pending: the call's export is not due yet. */
+function pendingText(call, latest, until) {
+    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    const last = latest
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
+        : 'no export of its scope is committed yet';
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
+}
+
+// EXTERNAL MODULE: ./src/core/trust.ts
+var core_trust = __nccwpck_require__(9597);
+;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
+
+
+
+
+
+
+/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : noReadText(outcome.unconfirmed);
+    }
+}
+/** How a requirement is named in a finding: a `require` rule by its selector, a file's rule by its name, else the default. */
+function requirementName(requirement) {
+    const rule = requirement.rule;
+    if (rule === null)
+        return "the policy's default";
+    return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
+}
+/**
+ * Whether no record binds the call, in what an export's silence speaks to (docs/coverage.md §3: "no
+ * record binding it"): whatever records of its subject exist verified another call (one logged entry
+ * covers one effect, §6), are a copy of one, another provider's, or unusable (untrusted, inconsistent).
+ * None of those is an entry for this call. Only a replay of the call that holds the entry is excused.
+ */
+const unrecorded = (outcome) => (outcome.level === 'asserted' || outcome.level === 'observed_confirmed') && !outcome.replayed && noRecordOf(outcome) !== null;
+/** Why an eligible call that asserts a side effect got no record, or null (verified, ineligible, no rung). */
+const noRecordOf = (outcome) => {
+    const why = outcome.level === 'asserted' ? outcome.why : outcome.level === 'observed_confirmed' ? outcome.notVerified : null;
+    return why !== null && why.kind === 'no_record' ? why : null;
+};
+/** Whether records of the call's subject exist that are not another call's (a copy, another provider's, unusable). */
+const unusableSnags = (outcome) => {
+    const why = noRecordOf(outcome);
+    return why !== null && (why.snags.some((s) => s.kind !== 'taken') || [...why.more.keys()].some((k) => k !== 'taken'));
+};
+/** A call's coverage, judged against what it earned. */
+function coverageVerdict(coverage, outcome) {
+    switch (coverage.kind) {
+        case 'covered':
+            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+        case 'pending':
+            return unrecorded(outcome) ? coverage : { kind: 'none' };
+        case 'uncovered':
+            return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+        case 'unplaced':
+            return outcome.level === 'verified' ? { kind: 'none' } : coverage;
+        default:
+            return coverage;
+    }
+}
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    const where = callTitle(call);
+    if (coverage.kind === 'future')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+    if (requirement.untold !== undefined && requirement.rule)
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
+    if (level === null)
+        return out;
+    // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
+    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement, unusableSnags(outcome)) : null;
+    if (notLogged !== null && claim.level !== 'verified')
+        out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
+    if (coverage.kind === 'pending')
+        out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
+    if (coverage.kind === 'unplaced')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            const why = notLogged ?? whyNotReached(outcome, 'verified');
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (claim.digest !== subject) {
+            // What was not reproduced: the digest the claim names (or that it names none) against the write's
+            // subject, whatever the call earned (a record verifying it later does not make its claim right).
+            const why = claim.digest === null
+                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    // A call that earned more than it claims (verified by a later export: the normal state with nightly
+    // exports) is counted once for the whole report (verify.ts underClaimed), never a finding per call.
+    const required = requirement.level;
+    if (required === null || shortfall.kind === 'met')
+        return out;
+    const name = requirementName(requirement);
+    if (shortfall.kind === 'excused') {
+        const e = shortfall.exception;
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
+        return out;
+    }
+    // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
+    if (notLogged !== null)
+        return out;
+    let why;
+    if (!(0,vocabulary/* below */.Gz)(level, required)) {
+        const wants = (requirement.rule?.signedBy ?? []).join(', ');
+        why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
+    }
+    else {
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required && f.severity === 'error');
+        why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
+        if (!said && coverage.kind === 'uncovered')
+            why = `${why}; no export covers this call's time`;
+    }
+    const severity = requirement.mode === 'warn' ? 'warning' : 'error';
+    const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
+    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+    return out;
+}
+/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
+function suppressedOf(call, outcome, requirement, shortfall) {
+    const level = outcome.level;
+    if (level === null)
+        return null;
+    const where = callTitle(call);
+    if (shortfall.kind === 'excused') {
+        const e = shortfall.exception;
+        return {
+            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+            severity: requirement.mode === 'warn' ? 'warning' : 'error',
+            justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
+        };
+    }
+    const shadow = requirement.shadow;
+    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
+        return null;
+    const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
+    return {
+        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+        severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
+        justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
+    };
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, requirement, shortfall, options, read, coverage) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
+    const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(core_findings/* compareFindings */.Eg);
+    const record = outcome.level === 'verified' ? outcome.record.input : null;
+    return {
+        artifact: call.run.artifact,
+        index: input.index,
+        line: input.loc.line,
+        column: input.loc.column,
+        member: input.loc.member ?? null,
+        tool: input.tool,
+        asserted: claim.asserted,
+        claimed_level: level === null ? null : claim.level,
+        level,
+        required_level: requirement.level,
+        subject_digest: subject,
+        record: record
+            ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
+            : null,
+        reason: outcomeText(outcome),
+        rule: requirement.rule?.name ?? null,
+        mode: requirement.mode,
+        excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
+        grandfathered: requirement.grandfathered,
+        time: input.time === null ? null : rfc3339(input.time),
+        coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
+            ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
+            : coverage.kind === 'pending'
+                ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
+                : null,
+        findings,
+        // A call the export never logged fails on that alone: its shortfall is not counted again.
+        below_required: shortfall.kind === 'short' && requirement.mode !== 'warn' && coverage.kind !== 'not_logged',
+        warned: shortfall.kind === 'short' && requirement.mode === 'warn' && coverage.kind !== 'not_logged',
+        pending: coverage.kind === 'pending',
+        effect_not_logged: coverage.kind === 'not_logged',
+        suppressed: suppressedOf(call, outcome, requirement, shortfall),
+    };
+}
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(verdict, name, options) {
+    if (verdict.outcome === 'bound')
+        return null;
+    if (verdict.outcome === 'unmatched') {
+        // No call of its subject at all: a run is missing more likely than a hash is wrong (docs/policy.md §12).
+        const why = verdict.why;
+        const missing = why.kind === 'no_call' || (why.kind === 'nearest' && why.differ.some((f) => f !== 'owner' && f !== 'repo'))
+            ? ". No committed run holds this call: was the agent's run merged? (with the policy's pending set, a record waits for its run as record_pending)"
+            : '';
+        return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
+    }
+    if (verdict.outcome === 'awaiting_run')
+        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
+    const check = verdict.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            if (check.code === 'history_only')
+                return `${name} is held to its own trust: ${check.reason}; it verifies no call, under any trust mode`;
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call${softened(check, options) ? ' (trust mode warn: it would fail under enforce)' : ''}`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+        case 'duplicate':
+            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+    }
+}
+/** Whether trust mode warn makes a record's refusal a warning: an untrusted record whose code is a rollout's gap, never a replay (history_only). */
+const softened = (check, options) => check.outcome === 'untrusted' && options.trustMode === 'warn' && (0,core_trust/* warnable */.lS)(check.code);
+/** A workflow identity as the report names it. */
+const workflowTrust = (w) => ({
+    identity: w.identity,
+    source_repository: w.sourceRepository,
+    source_ref: w.sourceRef,
+    issuer: w.issuer,
+    signed_at: w.signedAt,
+});
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(verdict, options) {
+    const { record, loc, signer } = verdict.record.input;
+    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
+    const message = recordMessage(verdict, name, options);
+    const severity = (verdict.outcome === 'unmatched' && options.allowUnmatchedRecords) ||
+        (verdict.outcome === 'untrusted' && softened(verdict.record.check, options))
+        ? 'warning'
+        : undefined;
+    const holder = verdict.outcome === 'bound' ? verdict.call : null;
+    const trust = verdict.record.input.trust;
+    const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
+    return {
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: verdict.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: verdict.record.check.recomputed,
+            signer,
+            untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
+            untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+            ...(by ? { trusted_by: workflowTrust(by) } : {}),
+        },
+        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/judge.ts
+
+
+
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
+            w = c.level;
+    return w;
+}
+/** A run's producer as the report names it (§10). */
+function producerOf(attestation) {
+    if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested')
+        return null;
+    if (attestation.kind === 'unchecked')
+        return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
+    if (attestation.by.kind === 'identity')
+        return {
+            key_id: null,
+            name: attestation.name,
+            version: attestation.version,
+            checked: true,
+            identity: workflowTrust(attestation.by.signer),
+        };
+    return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
+}
+const judge_NONE = [];
+function judgeFile(file, judging) {
+    const { requirements, coverage, options } = judging;
+    const usage = requirements.usage();
+    const calls = file.calls.map((call, i) => {
+        if (call.run !== file.run)
+            throw new RangeError(`call ${call.order} is not of ${file.run.artifact}`);
+        const outcome = item(file.outcomes, i);
+        const requirement = requirements.of(call, usage);
+        const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+        // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
+        const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome, usage);
+        return judgeCall(call, outcome, requirement, shortfall, options, file.claimFindings[i] ?? judge_NONE, covered);
+    });
+    if (file.outcomes.length !== calls.length)
+        throw new RangeError(`${file.outcomes.length} outcome(s) for the ${calls.length} call(s) of ${file.run.artifact}`);
+    const attestation = file.run.attestation;
+    return {
+        run: {
+            artifact: file.run.artifact,
+            calls: calls.length,
+            weakest_level: weakest(calls),
+            producer: producerOf(attestation),
+            unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
+        },
+        calls,
+        usage,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
@@ -6936,10 +7035,12 @@ function labelsOf(actionClass, target, subject) {
     return out;
 }
 /**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
+ * @param time  when the decision was made, where its format says (a server log line's timestamp, an
+ *              evidence event's time); null for a decision surface, which has none
+ * @param begun when the call's request began, where its format says (a server log's tool_call_start
+ *              line); null where it has no such time
  */
-function prepareDecision(loc, index, decision, time = null) {
+function prepareDecision(loc, index, decision, time = null, begun = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
@@ -6960,6 +7061,7 @@ function prepareDecision(loc, index, decision, time = null) {
         succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
         labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
         time,
+        begun,
     };
 }
 
@@ -9611,6 +9713,7 @@ const checkRecord = checker(record);
 
 
 
+
 /** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
 function decisionColumn(text, start, end) {
     const key = /"decision"[ \t]*:[ \t]*/g;
@@ -9623,13 +9726,26 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
-const newSession = () => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+const newSession = (opened = null) => ({
+    started: new Map(),
+    decided: new Set(),
+    requests: new Set(),
+    calls: new Map(),
+    opened,
+});
 /** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
 function rpcKey(id) {
     return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null;
 }
 /** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
 const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) && Array.isArray(value['result']['content']);
+/** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
+function stampOf(line) {
+    const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+    return { text, time: parseRfc3339(text) };
+}
+/** Why a line's timestamp is no time, in words. */
+const badStamp = (what, text, reason) => `${what}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(text, 60))} ${reason}`;
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 class ServerLog {
     run;
@@ -9668,7 +9784,11 @@ class ServerLog {
         }
         if (event === 'server_start') {
             this.started = true;
-            this.endSession();
+            // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
+            const stamp = stampOf(line);
+            if (!stamp.time.ok)
+                this.sink.error(loc, badStamp('server_start', stamp.text, stamp.time.reason));
+            this.endSession(stamp.time.ok ? stamp.time.value : null);
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
@@ -9687,8 +9807,13 @@ class ServerLog {
             else if (this.session.started.has(rid))
                 // Two calls started under one rid (before or after its decision): one decision can answer only one of them.
                 this.sink.incomplete(loc, `a second tool_call_start for ${JSON.stringify((0,core_text/* quote */.hD)(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`);
-            else
-                this.session.started.set(rid, loc);
+            else {
+                // When the call's request began (§5: a read begun before a write was decided confirms nothing of it).
+                const stamp = stampOf(line);
+                if (!stamp.time.ok)
+                    this.sink.error(loc, badStamp(`tool_call_start ${rid}`, stamp.text, stamp.time.reason));
+                this.session.started.set(rid, { loc, begun: stamp.time.ok ? stamp.time.value : null });
+            }
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;
         }
@@ -9706,17 +9831,24 @@ class ServerLog {
             return;
         const index = this.run.seen++;
         // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
-        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-        const time = parseRfc3339(stamp);
+        const stamp = stampOf(line);
+        const time = stamp.time;
         if (!time.ok) {
-            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
+            this.sink.error(at, badStamp(`tool_decision ${rid}`, stamp.text, time.reason));
             return;
         }
+        // When its request began: its tool_call_start line; without one before it, its session's start (the earliest it can have).
+        const call = rid === null ? undefined : this.session.started.get(rid);
+        const begun = call ? call.begun : this.session.opened;
         const shape = checkDecision(result.value);
-        if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
-        else
+        // A subject number JSON.parse rounded could bind another target's record (at the decision's value: it is text inside the line).
+        const unsafe = shape.ok ? unsafeSubjectNumber(result.value) : null;
+        if (!shape.ok)
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+        else if (unsafe !== null)
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
+        else
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
     }
     /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
     decision(rid, raw) {
@@ -9813,8 +9945,8 @@ class ServerLog {
             return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
         return null;
     }
-    endSession() {
-        for (const [rid, loc] of this.session.started) {
+    endSession(opened = null) {
+        for (const [rid, { loc }] of this.session.started) {
             if (this.session.decided.has(rid))
                 continue;
             this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
@@ -9827,7 +9959,7 @@ class ServerLog {
         for (const call of calls.slice(known)) {
             this.sink.incomplete(call.loc, `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`);
         }
-        this.session = newSession();
+        this.session = newSession(opened);
     }
     /** The end of the file: calls still without a decision are incomplete. */
     close() {
@@ -9924,6 +10056,7 @@ function signature_pae(type, body) {
 
 
 
+
 /** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
 class RunDecisions {
     max;
@@ -9950,7 +10083,8 @@ class RunDecisions {
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
  * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
- * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param locate   the location of decision j of this surface (null: the surface's own location), or
+ *                 of the member at `path` in it where the reader can tell (else the decision's)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
  * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
@@ -9980,8 +10114,14 @@ function readSurface(payload, via, locate, run, fail, time = null) {
         const index = run.seen++;
         const shape = checkDecision(decision);
         // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-        if (!shape.ok)
+        if (!shape.ok) {
             fail(loc, `decision ${index}: ${shape.reason}`);
+            return;
+        }
+        // A subject number JSON.parse rounded could bind another target's record: the decision is refused at the number.
+        const unsafe = unsafeSubjectNumber(decision);
+        if (unsafe !== null)
+            fail(locate(j, unsafe.path), `decision ${index}: ${unsafe.reason}`);
         else
             run.decisions.push(prepareDecision(loc, index, decision, time));
     });
@@ -10156,6 +10296,30 @@ const lineEnd = (text, start) => {
     return n < 0 ? text.length : n;
 };
 /**
+ * The run every event of a run file names (`assayrunid`, as evidence-bundle.md writes it): one. Two
+ * runs concatenated into one file would be read as one run, and a read of one would confirm a write
+ * of the other (§5: the same run). The first event naming another run is an error (once per file).
+ */
+class RunIds {
+    first = null;
+    said = false;
+    event(value, loc, fr) {
+        if (this.said || !(0,core_json/* isObject */.Gv)(value) || !(0,core_json/* hasOwn */.$3)(value, 'assayrunid'))
+            return;
+        const id = value['assayrunid'];
+        if (typeof id !== 'string') {
+            this.said = true;
+            fr.error(loc, `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`);
+        }
+        else if (this.first === null)
+            this.first = { id, loc };
+        else if (id !== this.first.id) {
+            this.said = true;
+            fr.error(loc, `this event names run ${JSON.stringify((0,core_text/* quote */.hD)(id, 80))} (assayrunid), the file's first event (line ${this.first.loc.line}) run ${JSON.stringify((0,core_text/* quote */.hD)(this.first.id, 80))}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); write each run to a file of its own`);
+        }
+    }
+}
+/**
  * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
  * lines; or a server log (.log). One run per file, decisions in line order.
  */
@@ -10167,6 +10331,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     let tracing = 0;
     let notStarted = null;
     const text = fileText(bytes, fr, limits);
+    const runIds = new RunIds();
     const surface = (doc, k) => {
         surfaces++;
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
@@ -10182,10 +10347,16 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             }
             time = parsed.value;
         }
-        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
+        // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
+        const locate = (j, path) => {
+            const at = j === null ? doc.start : (offsets[j] ?? doc.start);
+            return fr.at(path === undefined || text === null ? at : ((0,scanner/* offsetAt */.HA)(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+        };
+        readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
+        runIds.event(doc.value, loc, fr);
         const kind = classify(doc.value);
         if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
@@ -17343,6 +17514,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   sI: () => (/* binding */ sha256Digest),
   fg: () => (/* binding */ sha256Hex),
   fC: () => (/* binding */ subjectCanonical),
+  n0: () => (/* binding */ unsafeInteger),
+  Aj: () => (/* binding */ unsafeIntegerText),
   kk: () => (/* binding */ utcSeconds)
 });
 
@@ -17551,12 +17724,15 @@ function canonicalize (object) {
 
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 ;// CONCATENATED MODULE: ./src/core/binding.ts
 /**
  * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
  * canonical form. The one place in the gate where a subject digest is made and the one pattern a
  * digest must match; a binding is recomputed from committed bytes, never fetched.
  */
+
 
 
 
@@ -17592,11 +17768,76 @@ function binding(subject) {
     const canonical = subjectCanonical(subject);
     return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
-/** JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's payload (`jcsWithout`). */
+/**
+ * JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's
+ * payload (`jcsWithout`). A subject holding an integer beyond ±(2^53−1) is refused (`unsafeInteger`).
+ */
 function subjectCanonical(subject) {
+    const unsafe = unsafeInteger(subject);
+    if (unsafe !== null)
+        return { ok: false, reason: unsafeIntegerText(unsafe, '') };
     const text = subjectText(subject);
     return text !== null ? { ok: true, text } : jcs(subject);
 }
+/**
+ * The first number in a value (members in their order, depth first) whose magnitude is 2^53 or more,
+ * or null. Every such double is an integer, and JSON.parse has rounded the text's digits to it
+ * (12345678901234567890 and 12345678901234567891 are both read as 12345678901234567000), so a
+ * subject holding one could bind a record written for another value: such a subject is refused,
+ * never canonicalized. Integers within ±(2^53−1) and fractions are written as JCS writes them.
+ * Walked with a stack of its own (a value as deep as the reader allows never reaches the call stack's end).
+ */
+function unsafeInteger(value) {
+    // The common case first, with no path made: strings and small numbers only (one look per value).
+    if (typeof value !== 'object' || value === null)
+        return isUnsafe(value) ? { path: [], value: value } : null;
+    const values = [value];
+    let any = false;
+    while (values.length > 0 && !any) {
+        const v = values.pop();
+        if (isUnsafe(v))
+            any = true;
+        else if (typeof v === 'object' && v !== null)
+            for (const x of Array.isArray(v) ? v : Object.values(v))
+                values.push(x);
+    }
+    if (!any)
+        return null;
+    const stack = [{ value, path: [] }];
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+        const v = next.value;
+        if (isUnsafe(v))
+            return { path: next.path, value: v };
+        if (Array.isArray(v)) {
+            for (let i = v.length - 1; i >= 0; i--)
+                stack.push({ value: v[i], path: [...next.path, i] });
+        }
+        else if ((0,json/* isObject */.Gv)(v)) {
+            // Entries, not a lookup by key: a key is input text. Pushed in reverse, so the first member is looked at first.
+            const members = Object.entries(v);
+            for (let i = members.length - 1; i >= 0; i--) {
+                const [k, x] = members[i];
+                stack.push({ value: x, path: [...next.path, k] });
+            }
+        }
+    }
+    return null;
+}
+const isUnsafe = (v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER;
+/** A path of keys and indices in words, after `root` (`action.target.key_id`, `target.ids[2]`, `target["a b"]`). */
+function pathText(root, path) {
+    let out = root;
+    for (const step of path)
+        out +=
+            typeof step === 'number'
+                ? `[${step}]`
+                : /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(step)
+                    ? `${out === '' ? '' : '.'}${step}`
+                    : `[${JSON.stringify((0,core_text/* quote */.hD)(step, 64))}]`;
+    return out;
+}
+/** Why a value holding an unsafe integer is refused, naming it by its path after `root`. */
+const unsafeIntegerText = (unsafe, root) => `${pathText(root, unsafe.path) || 'the value'} is an integer beyond ±(2^53−1) (read as ${String(unsafe.value)}): a number that large is rounded when it is read, so two different values could bind alike; it is never bound`;
 /**
  * JCS of an object without its member `omit` (a signed entry's payload P: the entry without its
  * `signature`), the same text as `jcs` of a copy without that member. `known`: a member whose JCS
@@ -17833,7 +18074,7 @@ const FINDINGS = {
         severity: 'warning',
         option: { when: 'with `strict-observed`', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
-        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target in the run confirms it (decided after it and, where the run says, begun after it was decided).',
         shortfall: true,
     },
     inconsistent_claim: {
@@ -18326,7 +18567,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 
 
-const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
+const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v2';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
  * class instance) throws: a setting JSON would write as `{}` must never make two set-ups one key.
@@ -18959,6 +19200,7 @@ function readEnvelopeFile(file, bytes, limits) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HA: () => (/* binding */ offsetAt),
 /* harmony export */   Lp: () => (/* binding */ Scanner),
 /* harmony export */   Pn: () => (/* binding */ pathKey),
 /* harmony export */   SQ: () => (/* binding */ scan),
@@ -19020,6 +19262,65 @@ function firstValueEnd(text, options, start, end = text.length) {
             return { ok: false, reason: { offset: error.offset, message: error.message } };
         throw error;
     }
+}
+/** The first offset at or after `i` that is not JSON whitespace. */
+function skipWs(text, i) {
+    let at = i;
+    for (let c = text.charCodeAt(at); c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB; c = text.charCodeAt(++at))
+        ;
+    return at;
+}
+/**
+ * Where the member at `path` (keys and indices) of the JSON value that starts at `start` begins, or
+ * null when there is none: a place for a problem a reader finds in a parsed value (a subject's
+ * number, read/surface.ts). The text is strict JSON already (keys are unique), so each member passed
+ * over is scanned alone (`firstValueEnd`); only the members before the path's are, and only when asked.
+ */
+function offsetAt(text, start, path, options) {
+    let i = skipWs(text, start);
+    // Past one value and the comma after it, or null when none follows (the container ends, or the text is not what was parsed).
+    const pastMember = () => {
+        const end = firstValueEnd(text, options, i);
+        if (!end.ok)
+            return false;
+        i = skipWs(text, end.value);
+        if (text.charCodeAt(i) !== C.COMMA)
+            return false;
+        i = skipWs(text, i + 1);
+        return true;
+    };
+    for (const step of path) {
+        const open = text.charCodeAt(i);
+        i = skipWs(text, i + 1);
+        if (open === C.LBRACKET && typeof step === 'number') {
+            for (let k = 0; k < step; k++)
+                if (!pastMember())
+                    return null;
+            if (text.charCodeAt(i) === C.RBRACKET)
+                return null;
+        }
+        else if (open === C.LBRACE && typeof step === 'string') {
+            for (;;) {
+                if (text.charCodeAt(i) !== C.QUOTE)
+                    return null;
+                const keyEnd = firstValueEnd(text, options, i);
+                if (!keyEnd.ok)
+                    return null;
+                const key = JSON.parse(text.slice(i, keyEnd.value));
+                i = skipWs(text, keyEnd.value);
+                if (text.charCodeAt(i) !== C.COLON)
+                    return null;
+                i = skipWs(text, i + 1);
+                if (key === step)
+                    break;
+                if (!pastMember())
+                    return null;
+            }
+        }
+        else
+            return null;
+    }
+    return i;
 }
 function runScanner(scanner) {
     try {
@@ -19906,6 +20207,8 @@ const claimTuple = (c, p) => c.kind === 'invalid'
 const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const instantTuple = (t) => (t === null ? null : [t.seconds, t.fraction]);
+const instantOf = (t) => (t === null ? null : { seconds: t[0], fraction: t[1] });
 const decisionTuple = (d, rel) => [
     ...loc(d.loc, rel),
     d.index,
@@ -19918,7 +20221,8 @@ const decisionTuple = (d, rel) => [
     providerTuple(d.provider),
     d.succeeded,
     d.labels,
-    d.time === null ? null : [d.time.seconds, d.time.fraction],
+    instantTuple(d.time),
+    instantTuple(d.begun),
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -19968,7 +20272,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -19984,7 +20288,8 @@ function decisionOf(tuple, rel) {
         provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
         succeeded,
         labels,
-        time: time === null ? null : { seconds: time[0], fraction: time[1] },
+        time: instantOf(time),
+        begun: instantOf(begun),
     };
 }
 function recordOf(t, rel) {

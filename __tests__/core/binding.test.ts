@@ -3,7 +3,8 @@ import path from 'node:path';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binding, jcs, jcsWithout, sha256Digest } from '../../src/core/binding.js';
+import { binding, jcs, jcsWithout, sha256Digest, subjectCanonical, unsafeInteger } from '../../src/core/binding.js';
+import { project, unsafeSubjectNumber } from '../../src/core/projection.js';
 import { UPSTREAM } from '../support/workspace.js';
 
 const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<
@@ -154,8 +155,16 @@ describe('a toJSON put on Object.prototype', () => {
   });
 });
 
+/** Whether a value holds a number of magnitude past 2^53 − 1 anywhere (every such double is a rounded integer). */
+const holdsUnsafe = (v: unknown): boolean =>
+  typeof v === 'number'
+    ? Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER
+    : typeof v === 'object' && v !== null && Object.values(v).some(holdsUnsafe);
+
 describe('binding of a subject {action_class, target, verb} (written out, not walked by canonicalize)', () => {
   const reference = (s: unknown) => {
+    // A subject holding an integer beyond ±(2^53−1) is refused, whatever canonicalize would make of it.
+    if (holdsUnsafe(s)) return { ok: false, reason: expect.stringMatching(/ is an integer beyond ±\(2\^53−1\) \(read as -?[0-9e+.]+\): /) };
     const c = canonical(s);
     return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
   };
@@ -169,7 +178,20 @@ describe('binding of a subject {action_class, target, verb} (written out, not wa
     fc.string({ unit: 'binary', maxLength: 6 }),
     fc.constantFrom('\ud800', 'a\udc00', '😀', '', 'é', '"', '\\', '\u2028', '\u0000', '__proto__', 'toJSON', 'b', 'B', 'owner', 'repo'),
   );
-  const leaf = fc.oneof(text, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 1e21, 1e-7, 0.1));
+  const leaf = fc.oneof(
+    text,
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 1e21, 1e-7, 0.1),
+    fc.constantFrom(
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      2 ** 53,
+      -(2 ** 53),
+      12345678901234567000,
+      1e300,
+      4503599627370495.5,
+    ),
+  );
   const target = fc.oneof(
     // Up to 12 members: both ways a target is sorted (binding.ts sortByKey).
     fc.array(fc.tuple(text, leaf), { maxLength: 12 }).map(own),
@@ -237,5 +259,86 @@ describe('binding of a subject {action_class, target, verb} (written out, not wa
       ok: true,
       text: '{"action_class":"c","target":{"B":"2","a":{"y":[2],"z":1},"b":"1","😀":"3","\uffff":"4"},"verb":"v"}',
     });
+  });
+});
+
+describe('a subject number JSON.parse rounded is never bound (a red team: two targets, one digest)', () => {
+  const issue = (number: unknown) => ({ action_class: 'github_issue', verb: 'create', target: { owner: 'o', repo: 'r', number } });
+  const parsed = (text: string): unknown => JSON.parse(text);
+
+  it('two integers past 2^53 that parse to one double are both refused, naming the field and the value read', () => {
+    const a = parsed('12345678901234567890');
+    const b = parsed('12345678901234567891');
+    expect(a).toBe(b); // what the red team used: one digest for two targets
+    for (const n of [a, b])
+      expect(binding(issue(n))).toEqual({
+        ok: false,
+        reason:
+          'target.number is an integer beyond ±(2^53−1) (read as 12345678901234567000): a number that large is rounded when it is read, so two different values could bind alike; it is never bound',
+      });
+    expect(subjectCanonical(issue(a)).ok).toBe(false);
+  });
+
+  it('the limit is ±(2^53−1): 2^53 and past are refused, wherever they sit; within it, and fractions, bind as JCS writes them', () => {
+    for (const n of [2 ** 53, -(2 ** 53), 1e21, -1e300]) expect(binding(issue(n)).ok, String(n)).toBe(false);
+    for (const n of [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0, 1.5, 4503599627370495.5, 1e-7]) {
+      const c = canonicalize(issue(n)) as string;
+      expect(subjectCanonical(issue(n)), String(n)).toEqual({ ok: true, text: c });
+    }
+    expect(unsafeInteger({ a: [1, { 'b c': [0, 2 ** 60] }] })).toEqual({ path: ['a', 1, 'b c', 1], value: 2 ** 60 });
+    expect(binding(issue({ ids: [1, 2, 2 ** 53] }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^target\.number\.ids\[2\] is an integer/),
+    });
+    expect(binding(issue({ 'a b': 2 ** 53 }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^target\.number\["a b"\] is an integer/),
+    });
+  });
+
+  it('a decision whose subject holds one has no subject, with the reason; one in a field outside the binding is no concern', () => {
+    const d = (target: Record<string, unknown>) => ({ action: { resource_type: 'github_issue', verb: 'create', target } });
+    const big = parsed('12345678901234567890');
+    expect(project(d({ owner: 'o', repo: 'r', number: big }))).toEqual({
+      kind: 'none',
+      reason: expect.stringMatching(/^subject cannot be canonicalized: target\.number is an integer beyond ±\(2\^53−1\)/),
+    });
+    expect(unsafeSubjectNumber(d({ owner: 'o', repo: 'r', number: big }))).toEqual({
+      path: ['action', 'target', 'number'],
+      reason: expect.stringMatching(/^action\.target\.number is an integer beyond ±\(2\^53−1\) \(read as 12345678901234567000\)/),
+    });
+    expect(unsafeSubjectNumber(d({ owner: 'o', repo: 'r', number: 7, request_id: big }))).toBeNull();
+    expect(project(d({ owner: 'o', repo: 'r', number: 7, request_id: big })).kind).toBe('subject');
+  });
+});
+
+describe('unsafeInteger', () => {
+  it('finds the first such number in member order, wherever it is, and only such numbers (an oracle)', () => {
+    const big = fc.constantFrom(2 ** 53, -(2 ** 60), 1e21, 12345678901234567000);
+    const small = fc.oneof(fc.integer(), fc.double({ noNaN: true, min: -1e15, max: 1e15 }), fc.constant(Number.MAX_SAFE_INTEGER));
+    const leaf = fc.oneof(fc.string(), small, big, fc.constant(null), fc.boolean(), fc.constant(undefined));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), tie('v'), { maxKeys: 4 }),
+      ),
+    })).v;
+    const first = (v: unknown, path: (string | number)[] = []): { path: (string | number)[]; value: number } | null => {
+      if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER ? { path, value: v } : null;
+      if (typeof v !== 'object' || v === null) return null;
+      for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+        const found = first(x, [...path, k]);
+        if (found) return found;
+      }
+      return null;
+    };
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(unsafeInteger(v)).toEqual(first(v));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
   });
 });

@@ -5,18 +5,21 @@
 
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../src/core/allocation.js';
 import { binding } from '../../src/core/binding.js';
 import { type Call, eligibility } from '../../src/core/call.js';
 import { readClaim } from '../../src/core/claims.js';
+import { prepareDecision } from '../../src/core/decision.js';
 import { SNAGS_LISTED } from '../../src/core/diagnose.js';
 import { outcomeText } from '../../src/core/explain.js';
 import { FINDINGS, finding } from '../../src/core/findings.js';
-import { climb as climbMap } from '../../src/core/ladder.js';
-import type { RecordInput } from '../../src/core/model.js';
+import { climb as climbMap, READS_LOOKED_PAST } from '../../src/core/ladder.js';
+import type { DecisionInput, RecordInput, RunInput } from '../../src/core/model.js';
 import { checkRecords } from '../../src/core/records.js';
 import { quote } from '../../src/core/text.js';
+import { compareInstants, type Instant } from '../../src/core/time.js';
 import { verify } from '../../src/core/verify.js';
 import { addKey, deployKey, getKey, record } from '../support/corpus.js';
 import { evidence, OPTIONS } from '../support/evidence.js';
@@ -155,6 +158,22 @@ function callsOf(ds: readonly ReturnType<typeof addKey>[]): Call[] {
   });
 }
 
+/** An instant `s` seconds into 2026-12-01 (`half`: and half a second more, so fractions are compared too). */
+const sec = (s: number, half = false): Instant => ({ seconds: 1_796_083_200 + s, fraction: half ? '5' : '' });
+
+/** The calls of one run whose decisions carry their time and, where given, when their request began (a server log's). */
+function timedCallsOf(ds: readonly (readonly [ReturnType<typeof addKey>, Instant | null, Instant | null])[]): Call[] {
+  const run: RunInput = {
+    artifact: 'runs/r.log',
+    decisions: ds.map(([d, time, begun], i) => prepareDecision({ file: 'runs/r.log', line: i + 1, column: 1 }, i, d, time, begun)),
+  };
+  return run.decisions.map((input, order) => {
+    const c = input.claim;
+    if (c.kind !== 'claim') throw new Error('test decision has an invalid claim');
+    return { order, run, input, claim: c.claim, eligibility: eligibility(input, c.claim) };
+  });
+}
+
 describe('the ladder (§5)', () => {
   it('verified is reached only with the record the allocation gave, and carries that record', () => {
     const calls = callsOf([addKey({ claim: 'verified' })]);
@@ -177,7 +196,165 @@ describe('the ladder (§5)', () => {
       level: 'asserted',
       why: { kind: 'no_record', digest: expect.any(String), snags: [], more: new Map() },
       replayed: false,
+      unconfirmed: null,
     });
+  });
+
+  it('a later read decided at or before the write confirms nothing, and the reason names it and both times; the next later read decided after it does', () => {
+    // Later in the file, earlier (or no later) in time: two runs' lines interleaved, or a clock set back.
+    const calls = timedCallsOf([
+      [addKey(), sec(10), null],
+      [getKey(), sec(9), null],
+      [getKey({ verb: 'list' }), sec(10), null],
+    ]);
+    const { outcomes } = climb([calls], []);
+    expect(outcomes[0]).toMatchObject({
+      level: 'asserted',
+      unconfirmed: { read: { index: 1 }, why: 'decided_before', skipped: 2, capped: false },
+    });
+    expect(outcomeText(outcomes[0]!)).toBe(
+      'no audit record binds its subject; no later successful read of the same target in this run confirms it: the read at line 2 was decided at 2026-12-01T00:00:09Z, not after this call (2026-12-01T00:00:10Z); 1 more later read(s) of it cannot confirm it either',
+    );
+    const after = climb(
+      [
+        timedCallsOf([
+          [addKey(), sec(10), null],
+          [getKey(), sec(9), null],
+          [getKey(), sec(10, true), null],
+        ]),
+      ],
+      [],
+    );
+    expect(after.outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: 2 } });
+  });
+
+  it('a later read whose request began before the write was decided ran alongside it and confirms nothing; one begun after it does', () => {
+    const alongside = timedCallsOf([
+      [addKey(), sec(10), sec(8)],
+      [getKey(), sec(12), sec(9)],
+    ]);
+    const { outcomes } = climb([alongside], []);
+    expect(outcomes[0]).toMatchObject({ level: 'asserted', unconfirmed: { read: { index: 1 }, why: 'begun_before' } });
+    expect(outcomeText(outcomes[0]!)).toMatch(
+      /the read at line 2 began at 2026-12-01T00:00:09Z, before this call was decided \(2026-12-01T00:00:10Z\): it ran alongside the call/,
+    );
+    // Begun at the very instant the write was decided is not after it.
+    expect(
+      climb(
+        [
+          timedCallsOf([
+            [addKey(), sec(10), null],
+            [getKey(), sec(12), sec(10)],
+          ]),
+        ],
+        [],
+      ).outcomes[0]!.level,
+    ).toBe('asserted');
+    expect(
+      climb(
+        [
+          timedCallsOf([
+            [addKey(), sec(10), null],
+            [getKey(), sec(12), sec(10, true)],
+          ]),
+        ],
+        [],
+      ).outcomes[0],
+    ).toMatchObject({
+      level: 'observed_confirmed',
+      read: { index: 1 },
+    });
+  });
+
+  it('without a time on either side the order in the run decides, as before (a decision surface has none)', () => {
+    expect(
+      climb(
+        [
+          timedCallsOf([
+            [addKey(), null, null],
+            [getKey(), sec(1), sec(0)],
+          ]),
+        ],
+        [],
+      ).outcomes[0]!.level,
+    ).toBe('observed_confirmed');
+    expect(
+      climb(
+        [
+          timedCallsOf([
+            [addKey(), sec(5), null],
+            [getKey(), null, null],
+          ]),
+        ],
+        [],
+      ).outcomes[0]!.level,
+    ).toBe('observed_confirmed');
+  });
+
+  it(`the search looks past at most ${READS_LOOKED_PAST} reads of one verb that cannot confirm a write, and says when it stopped`, () => {
+    const early = (n: number) => Array.from({ length: n }, () => [getKey(), sec(1), null] as const);
+    const within = timedCallsOf([[addKey(), sec(10), null], ...early(READS_LOOKED_PAST - 1), [getKey(), sec(11), null]]);
+    expect(climb([within], []).outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: READS_LOOKED_PAST } });
+    const past = timedCallsOf([[addKey(), sec(10), null], ...early(READS_LOOKED_PAST), [getKey(), sec(11), null]]);
+    const { outcomes } = climb([past], []);
+    expect(outcomes[0]).toMatchObject({ level: 'asserted', unconfirmed: { skipped: READS_LOOKED_PAST, capped: true } });
+    expect(outcomeText(outcomes[0]!)).toMatch(
+      new RegExp(
+        `; ${READS_LOOKED_PAST - 1} more later read\\(s\\) of it cannot confirm it either; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at$`,
+      ),
+    );
+    // Another verb has its own reads to look past: a confirming list read is still found.
+    const other = timedCallsOf([[addKey(), sec(10), null], ...early(READS_LOOKED_PAST + 5), [getKey({ verb: 'list' }), sec(11), null]]);
+    expect(climb([other], []).outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: READS_LOOKED_PAST + 6 } });
+  });
+
+  it('the confirming read is the first later successful read of the same target, another verb, decided after the write and begun after it was decided (an oracle)', () => {
+    const arbStep = fc.record({
+      kind: fc.constantFrom('write', 'get', 'list', 'failed'),
+      repo: fc.constantFrom('a', 'b'),
+      time: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
+      begun: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
+      half: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 12 }), (steps) => {
+        const calls = timedCallsOf(
+          steps.map((s) => {
+            const target = deployKey({ repo: s.repo });
+            const d =
+              s.kind === 'write'
+                ? addKey({ target })
+                : getKey({ target, verb: s.kind === 'list' ? 'list' : 'get', ...(s.kind === 'failed' ? { status: 'error' } : {}) });
+            return [d, s.time === null ? null : sec(s.time, s.half), s.begun === null ? null : sec(s.begun)] as const;
+          }),
+        );
+        const { outcomes } = climb([calls], []);
+        const laterThan = (a: Instant | null, b: Instant | null) => a === null || b === null || compareInstants(a, b) > 0;
+        calls.forEach((call, i) => {
+          const step = steps[i]!;
+          if (step.kind !== 'write') return;
+          const w: DecisionInput = call.input;
+          const expected = calls.find(
+            (c, j) =>
+              j > i &&
+              steps[j]!.kind !== 'write' &&
+              steps[j]!.kind !== 'failed' &&
+              steps[j]!.repo === step.repo &&
+              laterThan(c.input.time, w.time) &&
+              (w.time === null || laterThan(c.input.begun, w.time)),
+          );
+          const o = outcomes[i]!;
+          if (expected) expect(o).toMatchObject({ level: 'observed_confirmed', read: { index: expected.input.index } });
+          else expect(o.level).toBe('asserted');
+          // Never a read whose time is not strictly after the write's, nor one begun before it was decided.
+          if (o.level === 'observed_confirmed' && w.time !== null) {
+            if (o.read.time !== null) expect(compareInstants(o.read.time, w.time)).toBeGreaterThan(0);
+            if (o.read.begun !== null) expect(compareInstants(o.read.begun, w.time)).toBeGreaterThan(0);
+          }
+        });
+      }),
+      { numRuns: 500, seed: 5 },
+    );
   });
 
   it('a call that asserts nothing carries no rung; a denied call and a call with no subject stay asserted with the reason they cannot climb', () => {

@@ -120,6 +120,26 @@ describe('bundle writer', () => {
     }
   });
 
+  it('a bundled decision whose subject holds an integer beyond ±(2^53−1) is refused with the bundle, never bound', async () => {
+    const issue = decision({
+      tool: 'github.create_issue',
+      verb: 'create',
+      resourceType: 'github_issue',
+      target: { owner: 'o', repo: 'r', number: 2 ** 60 },
+      claim: 'verified',
+      digest: `sha256:${'0'.repeat(64)}`,
+    });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/b.tar.gz': buildBundle({ runId: 'run_x', events: [{ type: 'assay.tool_decision_surface.v0', data: surface([issue]) }] })
+        .gz,
+    });
+    const r = await gate(dir);
+    expect(r.calls).toEqual([]);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(
+      /events\.ndjson line 1: decision 0: action\.target\.number is an integer beyond ±\(2\^53−1\) \(read as 1152921504606847000\)/,
+    );
+  });
+
   it('a mismatched record does not verify a bundled call', async () => {
     const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: { ...target, repo: 'other' } });
     const dir = writeFiles(tempDir(), {

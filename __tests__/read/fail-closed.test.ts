@@ -9,14 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import canonicalize from 'canonicalize';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Digest } from '../../src/core/binding.js';
 import type { Report } from '../../src/core/report.js';
 import { verify } from '../../src/core/verify.js';
 import { parseStrict } from '../../src/read/json/strict.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { buildBundle } from '../support/bundle-writer.js';
-import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from '../support/corpus.js';
+import { addKey, decision, deployKey, event, getKey, json, ndjson, record, serverLog, surface } from '../support/corpus.js';
 import { evidence, OPTIONS } from '../support/evidence.js';
 import { cleanup, gate, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -123,6 +125,171 @@ describe('§5: effect values, denied calls, the maximum matching', () => {
     const r = verify(evidence({ 'r.json': [any, github] }, [record('github', 'g', addKey()), record('gitlab', 'l', addKey())]), OPTIONS);
     expect(r.calls.map((c) => c.record?.provider ?? null)).toEqual(['gitlab', 'github']);
     expect(r.ok).toBe(true);
+  });
+});
+
+describe('§5: the same run, later in time (red team)', () => {
+  const surfaceEvent = (d: ReturnType<typeof addKey>, seq: number, runId: string, time: string) => ({
+    ...event('assay.tool_decision_surface.v0', surface([d]), seq, runId),
+    assayrunid: runId,
+    time,
+  });
+
+  it('a run file whose events name two runs (assayrunid) is refused at the first event of the second: a read of one run never confirms a write of the other', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:01Z'),
+        { ...event('assay.session.ended', {}, 1, 'run_a'), assayrunid: 'run_a' },
+        surfaceEvent(getKey(), 0, 'run_b', '2026-11-12T09:00:05Z'),
+      ]),
+    });
+    expect(r.runs).toEqual([]);
+    expect(r.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    expect(errors(r)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        file: '.assay/runs/r.ndjson',
+        line: 3,
+        column: 1,
+        message: expect.stringMatching(
+          /^this event names run "run_b" \(assayrunid\), the file's first event \(line 1\) run "run_a": a run file holds one run .* \(the run is rejected and contributes no calls\)$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('events of one run (and events that name none) are one run: the later read confirms the write', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:01Z'),
+        { ...event('assay.session.ended', {}, 1, 'run_a') },
+        surfaceEvent(getKey(), 2, 'run_a', '2026-11-12T09:00:05Z'),
+      ]),
+    });
+    expect(r.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
+    expect(errors(r)).toEqual([]);
+  });
+
+  it('an assayrunid that is not a string is refused at its event', async () => {
+    const r = await runs({ 'r.ndjson': ndjson([{ ...surfaceEvent(addKey(), 0, 'run_a', '2026-11-12T09:00:01Z'), assayrunid: 7 }]) });
+    expect(errors(r)).toEqual([
+      expect.objectContaining({ code: 'invalid_artifact', line: 1, message: expect.stringMatching(/assayrunid is number, not a string/) }),
+    ]);
+  });
+
+  it('a read later in the file but at or before the write in time (an earlier event, or another event at the same time) confirms nothing, and says so; in one event, the order does', async () => {
+    const earlier = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:05Z'),
+        surfaceEvent(getKey(), 1, 'run_a', '2026-11-12T09:00:01Z'),
+      ]),
+    });
+    expect(earlier.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    expect(earlier.findings.find((f) => f.code === 'observed_confirmed_not_reproduced')?.message).toMatch(
+      /no later successful read of the same target in this run confirms it: the read at line 2 was decided at 2026-11-12T09:00:01Z, not after this call \(2026-11-12T09:00:05Z\)$/,
+    );
+    const same = await runs({
+      'r.ndjson': ndjson([
+        surfaceEvent(addKey({ claim: 'observed_confirmed' }), 0, 'run_a', '2026-11-12T09:00:05Z'),
+        surfaceEvent(getKey(), 1, 'run_a', '2026-11-12T09:00:05Z'),
+      ]),
+    });
+    expect(same.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    // Decisions of one event share its time, which orders neither: the later one in it confirms.
+    const one = await runs({
+      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([addKey(), getKey()]), 0), assayrunid: 'run_a' }]),
+    });
+    expect(one.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
+    const reversed = await runs({
+      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([getKey(), addKey()]), 0), assayrunid: 'run_a' }]),
+    });
+    expect(reversed.calls.map((c) => c.level)).toEqual([null, 'asserted']);
+  });
+});
+
+describe('§2: a subject number JSON.parse rounded (a red team: a record for one target bound another)', () => {
+  const BIG = '12345678901234567890';
+  const NEAR = '12345678901234567891'; // another issue: both read as 12345678901234567000
+  const target = (n: number) => ({ provider: 'github', owner: 'o', repo: 'r', number: n });
+  /** The digest an attacker computes of the rounded subject (what both texts bind to). */
+  const rounded = sha256Digest(
+    canonicalize({ action_class: 'github_issue', target: { owner: 'o', repo: 'r', number: Number(BIG) }, verb: 'create' }) as string,
+  );
+  const issue = (n: number, digest?: string) =>
+    decision({
+      tool: 'github.create_issue',
+      verb: 'create',
+      resourceType: 'github_issue',
+      target: target(n),
+      claim: 'verified',
+      ...(digest ? { digest } : {}),
+    });
+  const recordText = (digits: string) =>
+    json({
+      schema: 'assay.provider_audit_record.v0',
+      provider: 'github',
+      record_id: 'github-audit:1',
+      subject: { action_class: 'github_issue', verb: 'create', target: { owner: 'o', repo: 'r', number: 7 } },
+      binding_digest: rounded,
+    }).replace('"number": 7', `"number": ${digits}`);
+
+  it('a run whose subject holds one is refused at the number (file, line, column); a record whose subject holds one is refused, never bound', async () => {
+    const runText = json(surface([issue(7, rounded)])).replace('"number": 7', `"number": ${BIG}`);
+    const r = await runs({ 'r.json': runText }, { 'a.json': recordText(NEAR) });
+    expect(r.calls.filter((c) => c.level === 'verified')).toEqual([]);
+    expect(r.ok).toBe(false);
+    const lines = runText.split('\n');
+    const line = lines.findIndex((l) => l.includes(BIG));
+    const run = errors(r).find((f) => f.file === '.assay/runs/r.json');
+    expect(run).toMatchObject({
+      code: 'invalid_artifact',
+      line: line + 1,
+      column: lines[line]!.indexOf(BIG) + 1,
+      message: expect.stringMatching(
+        /^decision 0: action\.target\.number is an integer beyond ±\(2\^53−1\) \(read as 12345678901234567000\): .* \(the run is rejected and contributes no calls\)$/,
+      ),
+    });
+    expect(errors(r).find((f) => f.file === '.assay/audit/a.json')).toMatchObject({
+      code: 'record_inconsistent',
+      message: expect.stringMatching(/subject cannot be canonicalized: target\.number is an integer beyond ±\(2\^53−1\)/),
+    });
+    expect(r.records.map((x) => x.outcome)).toEqual(['inconsistent']);
+  });
+
+  it('in an evidence event and in a server log too: at the number, and at the decision in the log line', async () => {
+    const e = JSON.stringify(event('assay.tool_decision_surface.v0', surface([issue(7, rounded)]), 0)).replace(
+      '"number":7',
+      `"number":${BIG}`,
+    );
+    const r = await runs({ 'r.ndjson': `\n${e}\n` });
+    expect(errors(r)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        line: 2,
+        column: e.indexOf(BIG) + 1,
+        message: expect.stringMatching(/action\.target\.number is an integer beyond/),
+      }),
+    ]);
+    const log = serverLog([['2026-11-30T10:00:01Z', issue(7, rounded)]]).replace('\\"number\\":7', `\\"number\\":${BIG}`);
+    expect(log).toContain(BIG);
+    const l = await runs({ 'r.log': log });
+    expect(errors(l)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        line: 3,
+        message: expect.stringMatching(/^decision 0 \(tool_decision r-000001\): action\.target\.number is an integer beyond/),
+      }),
+    ]);
+  });
+
+  it('an integer within ±(2^53−1) binds as before, end to end; a big number outside the bound fields is no concern', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const d = issue(max);
+    (d['action'] as { target: Record<string, unknown> }).target['request_id'] = 7;
+    const text = json(surface([d])).replace('"request_id": 7', `"request_id": ${BIG}`);
+    const r = await runs({ 'r.json': text }, { 'a.json': json(record('github', 'github-audit:1', issue(max))) });
+    expect(r.calls.map((c) => c.level)).toEqual(['verified']);
+    expect(errors(r)).toEqual([]);
   });
 });
 

@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
+import { rfc3339 } from '../../src/core/time.js';
 import { verify } from '../../src/core/verify.js';
 import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
-import { uncheckedRecords } from '../support/evidence.js';
+import { addKey, getKey } from '../support/corpus.js';
+import { policyOf, uncheckedRecords } from '../support/evidence.js';
 import { cliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 const LOGS = path.join(UPSTREAM, 'server-logs');
@@ -493,5 +495,78 @@ describe('tools/call answers with no decision (stdout mixed in): run_incomplete,
     expect(codes(r)).toContain('no_decisions');
     const never = await gate({ 'runs/07.log': log('07_startup_failure_policy_root.stderr.log') }, false);
     expect(codes(never)).toContain('run_not_started');
+  });
+});
+
+describe('when a call began: a read begun before a write was decided confirms nothing (§5, a red team)', () => {
+  const line = (timestamp: string, fields: Record<string, unknown>) =>
+    JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
+  const t = (s: number) => `2026-11-30T10:00:${String(s).padStart(2, '0')}.5Z`;
+  const start = (s: number, rid: string) => line(t(s), { event: 'tool_call_start', rid });
+  const decided = (s: number, rid: string, d: unknown) => line(t(s), { event: 'tool_decision', rid, decision: JSON.stringify(d) });
+  const logOf = (...ls: string[]) => `${[line(t(0), { event: 'server_start' }), ...ls].join('\n')}\n`;
+  const runOf = async (text: string) => readArtifact('runs/x.log', 'runs', Buffer.from(text), DEFAULT_LIMITS);
+
+  it("a decision's begun is its tool_call_start line's time, whatever the order of the lines between", async () => {
+    const r = await runOf(logOf(start(1, 'w'), start(2, 'r'), decided(3, 'w', addKey()), decided(4, 'r', getKey())));
+    expect(r.run!.decisions.map((d) => [d.time && rfc3339(d.time), d.begun && rfc3339(d.begun)])).toEqual([
+      ['2026-11-30T10:00:03.5Z', '2026-11-30T10:00:01.5Z'],
+      ['2026-11-30T10:00:04.5Z', '2026-11-30T10:00:02.5Z'],
+    ]);
+  });
+
+  it('a read whose request began before the write was decided ran alongside it: the write stays asserted, and its reason says when the read began', async () => {
+    const r = await gate(
+      { 'runs/x.log': logOf(start(1, 'w'), start(2, 'r'), decided(3, 'w', addKey()), decided(4, 'r', getKey())) },
+      false,
+    );
+    expect(r.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    expect(r.calls[0]!.reason).toBe(
+      'no audit record binds its subject; no later successful read of the same target in this run confirms it: the read at line 5 began at 2026-11-30T10:00:02.5Z, before this call was decided (2026-11-30T10:00:03.5Z): it ran alongside the call and may have read the state before it',
+    );
+    // The same read begun after the write was decided confirms it.
+    const after = await gate(
+      { 'runs/y.log': logOf(start(1, 'w'), decided(3, 'w', addKey()), start(4, 'r'), decided(5, 'r', getKey())) },
+      false,
+    );
+    expect(after.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
+  });
+
+  it('a policy that wants observed_confirmed says why the read did not count', async () => {
+    const runs = [];
+    const r0 = await runOf(logOf(start(1, 'w'), start(2, 'r'), decided(3, 'w', addKey()), decided(4, 'r', getKey())));
+    runs.push(r0.run!);
+    const report = verify(
+      { runs, records: [], findings: [] },
+      { allowUnmatchedRecords: true, strictObserved: false, policy: policyOf('github_deploy_key=observed_confirmed') },
+    );
+    expect(report.findings.find((f) => f.code === 'policy_unmet')?.message).toMatch(
+      /earned asserted: no later successful read of the same target in this run confirms it: the read at line 5 began at .*, before this call was decided/,
+    );
+  });
+
+  it("a decision with no tool_call_start before it began no later than its session's server_start: it confirms no write of that session", async () => {
+    const r = await runOf(logOf(start(1, 'w'), decided(3, 'w', addKey()), decided(5, 'r', getKey())));
+    expect(r.run!.decisions.map((d) => d.begun && rfc3339(d.begun))).toEqual(['2026-11-30T10:00:01.5Z', '2026-11-30T10:00:00.5Z']);
+    const report = await gate({ 'runs/x.log': logOf(start(1, 'w'), decided(3, 'w', addKey()), decided(5, 'r', getKey())) }, false);
+    expect(report.calls[0]!.level).toBe('asserted');
+    expect(report.calls[0]!.reason).toMatch(/the read at line 4 began at 2026-11-30T10:00:00.5Z, before this call was decided/);
+  });
+
+  it('a tool_call_start or server_start line whose timestamp is not RFC 3339 is an error at its line (when a call began is read from it)', async () => {
+    const bad = line('yesterday', { event: 'tool_call_start', rid: 'w' });
+    const r = await runOf(logOf(bad, decided(3, 'w', addKey())));
+    expect(r.run).toBeNull();
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 2,
+      column: 1,
+      message: expect.stringMatching(/^tool_call_start w: the line's timestamp "yesterday" is not an RFC 3339 date-time/),
+    });
+    const server = await runOf(`${line('24:00', { event: 'server_start' })}\n${start(1, 'w')}\n${decided(3, 'w', addKey())}\n`);
+    expect(server.run).toBeNull();
+    expect(server.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/^server_start: the line's timestamp "24:00"/),
+    });
   });
 });

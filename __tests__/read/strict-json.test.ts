@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineIndex } from '../../src/read/json/positions.js';
-import { pathKey, scan } from '../../src/read/json/scanner.js';
+import { firstValueEnd, offsetAt, pathKey, scan } from '../../src/read/json/scanner.js';
 import { parseStrict } from '../../src/read/json/strict.js';
 
 const opts = { maxDepth: 64 };
@@ -197,6 +197,41 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     );
     expect(parseStrict('{"a":[1e400]}', { maxDepth: 8 }).ok).toBe(false);
     expect(parseStrict('[[[[1]]]]', { maxDepth: 3 })).toEqual(scan('[[[[1]]]]', { maxDepth: 3 }));
+  });
+});
+
+describe('offsetAt: where a member of a parsed value is in its text', () => {
+  /** Every path into a value (keys and indices), the root's included. */
+  const pathsOf = (v: unknown, at: (string | number)[] = []): (string | number)[][] => {
+    const out = [at];
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) out.push(...pathsOf(x, [...at, i]));
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) out.push(...pathsOf(x, [...at, k]));
+    return out;
+  };
+  const memberAt = (v: unknown, path: readonly (string | number)[]): unknown =>
+    path.reduce<unknown>((x, step) => (x as Record<string | number, unknown>)[step], v);
+
+  it('finds every member of any value, however the text is spaced, after text before it', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(undefined, 1, '\t', ' \r\n '), fc.nat(5), (value, space, pad) => {
+        const before = `${' '.repeat(pad)}\n`;
+        const text = `${before}${JSON.stringify(value, null, space as never)}`;
+        const parsed: unknown = JSON.parse(text);
+        for (const path of pathsOf(parsed)) {
+          const at = offsetAt(text, 0, path, opts);
+          expect(at, JSON.stringify(path)).not.toBeNull();
+          const end = firstValueEnd(text, opts, at!);
+          expect(end.ok && JSON.parse(text.slice(at!, end.value))).toEqual(memberAt(parsed, path));
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it('is null for a member the value does not have', () => {
+    const text = '{"a": [1, {"b": 2}], "c": {}}';
+    expect(offsetAt(text, 0, ['a', 1, 'b'], opts)).toBe(text.indexOf('2'));
+    for (const path of [['x'], ['a', 2], ['a', 1, 'c'], ['c', 'd'], ['a', 'b'], [0]]) expect(offsetAt(text, 0, path, opts)).toBeNull();
   });
 });
 

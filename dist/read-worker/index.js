@@ -43,7 +43,9 @@ __nccwpck_require__.d(__webpack_exports__, {
   X9: () => (/* binding */ jcsWithout),
   sI: () => (/* binding */ sha256Digest),
   fg: () => (/* binding */ sha256Hex),
-  fC: () => (/* binding */ subjectCanonical)
+  fC: () => (/* binding */ subjectCanonical),
+  n0: () => (/* binding */ unsafeInteger),
+  Aj: () => (/* binding */ unsafeIntegerText)
 });
 
 // UNUSED EXPORTS: utcSeconds
@@ -253,12 +255,15 @@ function canonicalize (object) {
 
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 ;// CONCATENATED MODULE: ./src/core/binding.ts
 /**
  * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
  * canonical form. The one place in the gate where a subject digest is made and the one pattern a
  * digest must match; a binding is recomputed from committed bytes, never fetched.
  */
+
 
 
 
@@ -294,11 +299,76 @@ function binding(subject) {
     const canonical = subjectCanonical(subject);
     return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
-/** JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's payload (`jcsWithout`). */
+/**
+ * JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's
+ * payload (`jcsWithout`). A subject holding an integer beyond ±(2^53−1) is refused (`unsafeInteger`).
+ */
 function subjectCanonical(subject) {
+    const unsafe = unsafeInteger(subject);
+    if (unsafe !== null)
+        return { ok: false, reason: unsafeIntegerText(unsafe, '') };
     const text = subjectText(subject);
     return text !== null ? { ok: true, text } : jcs(subject);
 }
+/**
+ * The first number in a value (members in their order, depth first) whose magnitude is 2^53 or more,
+ * or null. Every such double is an integer, and JSON.parse has rounded the text's digits to it
+ * (12345678901234567890 and 12345678901234567891 are both read as 12345678901234567000), so a
+ * subject holding one could bind a record written for another value: such a subject is refused,
+ * never canonicalized. Integers within ±(2^53−1) and fractions are written as JCS writes them.
+ * Walked with a stack of its own (a value as deep as the reader allows never reaches the call stack's end).
+ */
+function unsafeInteger(value) {
+    // The common case first, with no path made: strings and small numbers only (one look per value).
+    if (typeof value !== 'object' || value === null)
+        return isUnsafe(value) ? { path: [], value: value } : null;
+    const values = [value];
+    let any = false;
+    while (values.length > 0 && !any) {
+        const v = values.pop();
+        if (isUnsafe(v))
+            any = true;
+        else if (typeof v === 'object' && v !== null)
+            for (const x of Array.isArray(v) ? v : Object.values(v))
+                values.push(x);
+    }
+    if (!any)
+        return null;
+    const stack = [{ value, path: [] }];
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+        const v = next.value;
+        if (isUnsafe(v))
+            return { path: next.path, value: v };
+        if (Array.isArray(v)) {
+            for (let i = v.length - 1; i >= 0; i--)
+                stack.push({ value: v[i], path: [...next.path, i] });
+        }
+        else if ((0,json/* isObject */.Gv)(v)) {
+            // Entries, not a lookup by key: a key is input text. Pushed in reverse, so the first member is looked at first.
+            const members = Object.entries(v);
+            for (let i = members.length - 1; i >= 0; i--) {
+                const [k, x] = members[i];
+                stack.push({ value: x, path: [...next.path, k] });
+            }
+        }
+    }
+    return null;
+}
+const isUnsafe = (v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER;
+/** A path of keys and indices in words, after `root` (`action.target.key_id`, `target.ids[2]`, `target["a b"]`). */
+function pathText(root, path) {
+    let out = root;
+    for (const step of path)
+        out +=
+            typeof step === 'number'
+                ? `[${step}]`
+                : /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(step)
+                    ? `${out === '' ? '' : '.'}${step}`
+                    : `[${JSON.stringify((0,core_text/* quote */.hD)(step, 64))}]`;
+    return out;
+}
+/** Why a value holding an unsafe integer is refused, naming it by its path after `root`. */
+const unsafeIntegerText = (unsafe, root) => `${pathText(root, unsafe.path) || 'the value'} is an integer beyond ±(2^53−1) (read as ${String(unsafe.value)}): a number that large is rounded when it is read, so two different values could bind alike; it is never bound`;
 /**
  * JCS of an object without its member `omit` (a signed entry's payload P: the entry without its
  * `signature`), the same text as `jcs` of a copy without that member. `known`: a member whose JCS
@@ -531,7 +601,7 @@ const FINDINGS = {
         severity: 'warning',
         option: { when: 'with `strict-observed`', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
-        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target in the run confirms it (decided after it and, where the run says, begun after it was decided).',
         shortfall: true,
     },
     inconsistent_claim: {
@@ -1341,6 +1411,7 @@ function readEnvelopeFile(file, bytes, limits) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HA: () => (/* binding */ offsetAt),
 /* harmony export */   Lp: () => (/* binding */ Scanner),
 /* harmony export */   Pn: () => (/* binding */ pathKey),
 /* harmony export */   SQ: () => (/* binding */ scan),
@@ -1402,6 +1473,65 @@ function firstValueEnd(text, options, start, end = text.length) {
             return { ok: false, reason: { offset: error.offset, message: error.message } };
         throw error;
     }
+}
+/** The first offset at or after `i` that is not JSON whitespace. */
+function skipWs(text, i) {
+    let at = i;
+    for (let c = text.charCodeAt(at); c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB; c = text.charCodeAt(++at))
+        ;
+    return at;
+}
+/**
+ * Where the member at `path` (keys and indices) of the JSON value that starts at `start` begins, or
+ * null when there is none: a place for a problem a reader finds in a parsed value (a subject's
+ * number, read/surface.ts). The text is strict JSON already (keys are unique), so each member passed
+ * over is scanned alone (`firstValueEnd`); only the members before the path's are, and only when asked.
+ */
+function offsetAt(text, start, path, options) {
+    let i = skipWs(text, start);
+    // Past one value and the comma after it, or null when none follows (the container ends, or the text is not what was parsed).
+    const pastMember = () => {
+        const end = firstValueEnd(text, options, i);
+        if (!end.ok)
+            return false;
+        i = skipWs(text, end.value);
+        if (text.charCodeAt(i) !== C.COMMA)
+            return false;
+        i = skipWs(text, i + 1);
+        return true;
+    };
+    for (const step of path) {
+        const open = text.charCodeAt(i);
+        i = skipWs(text, i + 1);
+        if (open === C.LBRACKET && typeof step === 'number') {
+            for (let k = 0; k < step; k++)
+                if (!pastMember())
+                    return null;
+            if (text.charCodeAt(i) === C.RBRACKET)
+                return null;
+        }
+        else if (open === C.LBRACE && typeof step === 'string') {
+            for (;;) {
+                if (text.charCodeAt(i) !== C.QUOTE)
+                    return null;
+                const keyEnd = firstValueEnd(text, options, i);
+                if (!keyEnd.ok)
+                    return null;
+                const key = JSON.parse(text.slice(i, keyEnd.value));
+                i = skipWs(text, keyEnd.value);
+                if (text.charCodeAt(i) !== C.COLON)
+                    return null;
+                i = skipWs(text, i + 1);
+                if (key === step)
+                    break;
+                if (!pastMember())
+                    return null;
+            }
+        }
+        else
+            return null;
+    }
+    return i;
 }
 function runScanner(scanner) {
     try {
@@ -2556,6 +2686,8 @@ const claimTuple = (c, p) => c.kind === 'invalid'
 const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const instantTuple = (t) => (t === null ? null : [t.seconds, t.fraction]);
+const instantOf = (t) => (t === null ? null : { seconds: t[0], fraction: t[1] });
 const decisionTuple = (d, rel) => [
     ...loc(d.loc, rel),
     d.index,
@@ -2568,7 +2700,8 @@ const decisionTuple = (d, rel) => [
     providerTuple(d.provider),
     d.succeeded,
     d.labels,
-    d.time === null ? null : [d.time.seconds, d.time.fraction],
+    instantTuple(d.time),
+    instantTuple(d.begun),
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -2618,7 +2751,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -2634,7 +2767,8 @@ function decisionOf(tuple, rel) {
         provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
         succeeded,
         labels,
-        time: time === null ? null : { seconds: time[0], fraction: time[1] },
+        time: instantOf(time),
+        begun: instantOf(begun),
     };
 }
 function recordOf(t, rel) {
@@ -2879,7 +3013,7 @@ function rfc3339(instant) {
     return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
 }
 /** The instant of a JavaScript Date (whole milliseconds). */
-function instantOf(date) {
+function time_instantOf(date) {
     const ms = date.getTime();
     const seconds = Math.floor(ms / 1000);
     return {
@@ -3609,6 +3743,22 @@ function project(decision) {
     return { kind: 'subject', subject, digest: bound.digest };
 }
 /**
+ * The first number of a decision's would-be subject (its class's bound target fields) that is an
+ * integer beyond ±(2^53−1), with its path from the decision and why it is refused, or null. Such a
+ * subject is never bound (`project` says so through the binding); a reader rejects the decision at
+ * the number's place instead (read/surface.ts). Fields outside the binding are never bound: any
+ * number may stand there.
+ */
+function unsafeSubjectNumber(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.Gv)(action) || typeof action['resource_type'] !== 'string' || typeof action['verb'] !== 'string')
+        return null;
+    const target = action['target'];
+    const narrowed = (0,core_json/* isObject */.Gv)(target) ? narrowTarget(action['resource_type'], target) : undefined;
+    const unsafe = narrowed === undefined ? null : (0,binding/* unsafeInteger */.n0)(narrowed);
+    return unsafe === null ? null : { path: ['action', 'target', ...unsafe.path], reason: (0,binding/* unsafeIntegerText */.Aj)(unsafe, 'action.target') };
+}
+/**
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
  * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
  * field by field, the same presence and canonically equal values. The key says exactly that: the
@@ -3667,10 +3817,12 @@ function labelsOf(actionClass, target, subject) {
     return out;
 }
 /**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
+ * @param time  when the decision was made, where its format says (a server log line's timestamp, an
+ *              evidence event's time); null for a decision surface, which has none
+ * @param begun when the call's request began, where its format says (a server log's tool_call_start
+ *              line); null where it has no such time
  */
-function prepareDecision(loc, index, decision, time = null) {
+function prepareDecision(loc, index, decision, time = null, begun = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
@@ -3691,6 +3843,7 @@ function prepareDecision(loc, index, decision, time = null) {
         succeeded: (0,core_json/* isObject */.Gv)(response) && response['status'] === 'success',
         labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
         time,
+        begun,
     };
 }
 
@@ -6342,6 +6495,7 @@ const checkRecord = checker(record);
 
 
 
+
 /** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
 function decisionColumn(text, start, end) {
     const key = /"decision"[ \t]*:[ \t]*/g;
@@ -6354,13 +6508,26 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
-const newSession = () => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+const newSession = (opened = null) => ({
+    started: new Map(),
+    decided: new Set(),
+    requests: new Set(),
+    calls: new Map(),
+    opened,
+});
 /** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
 function rpcKey(id) {
     return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null;
 }
 /** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
 const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) && Array.isArray(value['result']['content']);
+/** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
+function stampOf(line) {
+    const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+    return { text, time: parseRfc3339(text) };
+}
+/** Why a line's timestamp is no time, in words. */
+const badStamp = (what, text, reason) => `${what}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(text, 60))} ${reason}`;
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 class ServerLog {
     run;
@@ -6399,7 +6566,11 @@ class ServerLog {
         }
         if (event === 'server_start') {
             this.started = true;
-            this.endSession();
+            // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
+            const stamp = stampOf(line);
+            if (!stamp.time.ok)
+                this.sink.error(loc, badStamp('server_start', stamp.text, stamp.time.reason));
+            this.endSession(stamp.time.ok ? stamp.time.value : null);
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
@@ -6418,8 +6589,13 @@ class ServerLog {
             else if (this.session.started.has(rid))
                 // Two calls started under one rid (before or after its decision): one decision can answer only one of them.
                 this.sink.incomplete(loc, `a second tool_call_start for ${JSON.stringify((0,core_text/* quote */.hD)(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`);
-            else
-                this.session.started.set(rid, loc);
+            else {
+                // When the call's request began (§5: a read begun before a write was decided confirms nothing of it).
+                const stamp = stampOf(line);
+                if (!stamp.time.ok)
+                    this.sink.error(loc, badStamp(`tool_call_start ${rid}`, stamp.text, stamp.time.reason));
+                this.session.started.set(rid, { loc, begun: stamp.time.ok ? stamp.time.value : null });
+            }
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;
         }
@@ -6437,17 +6613,24 @@ class ServerLog {
             return;
         const index = this.run.seen++;
         // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
-        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-        const time = parseRfc3339(stamp);
+        const stamp = stampOf(line);
+        const time = stamp.time;
         if (!time.ok) {
-            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
+            this.sink.error(at, badStamp(`tool_decision ${rid}`, stamp.text, time.reason));
             return;
         }
+        // When its request began: its tool_call_start line; without one before it, its session's start (the earliest it can have).
+        const call = rid === null ? undefined : this.session.started.get(rid);
+        const begun = call ? call.begun : this.session.opened;
         const shape = checkDecision(result.value);
-        if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
-        else
+        // A subject number JSON.parse rounded could bind another target's record (at the decision's value: it is text inside the line).
+        const unsafe = shape.ok ? unsafeSubjectNumber(result.value) : null;
+        if (!shape.ok)
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+        else if (unsafe !== null)
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
+        else
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
     }
     /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
     decision(rid, raw) {
@@ -6544,8 +6727,8 @@ class ServerLog {
             return { loc: this.firstText.loc, text: (0,core_text/* quote */.hD)(this.firstText.text.trim(), 300) };
         return null;
     }
-    endSession() {
-        for (const [rid, loc] of this.session.started) {
+    endSession(opened = null) {
+        for (const [rid, { loc }] of this.session.started) {
             if (this.session.decided.has(rid))
                 continue;
             this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
@@ -6558,7 +6741,7 @@ class ServerLog {
         for (const call of calls.slice(known)) {
             this.sink.incomplete(call.loc, `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`);
         }
-        this.session = newSession();
+        this.session = newSession(opened);
     }
     /** The end of the file: calls still without a decision are incomplete. */
     close() {
@@ -6655,6 +6838,7 @@ function pae(type, body) {
 
 
 
+
 /** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
 class RunDecisions {
     max;
@@ -6681,7 +6865,8 @@ class RunDecisions {
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
  * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
- * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param locate   the location of decision j of this surface (null: the surface's own location), or
+ *                 of the member at `path` in it where the reader can tell (else the decision's)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
  * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
@@ -6711,8 +6896,14 @@ function readSurface(payload, via, locate, run, fail, time = null) {
         const index = run.seen++;
         const shape = checkDecision(decision);
         // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-        if (!shape.ok)
+        if (!shape.ok) {
             fail(loc, `decision ${index}: ${shape.reason}`);
+            return;
+        }
+        // A subject number JSON.parse rounded could bind another target's record: the decision is refused at the number.
+        const unsafe = unsafeSubjectNumber(decision);
+        if (unsafe !== null)
+            fail(locate(j, unsafe.path), `decision ${index}: ${unsafe.reason}`);
         else
             run.decisions.push(prepareDecision(loc, index, decision, time));
     });
@@ -6887,6 +7078,30 @@ const lineEnd = (text, start) => {
     return n < 0 ? text.length : n;
 };
 /**
+ * The run every event of a run file names (`assayrunid`, as evidence-bundle.md writes it): one. Two
+ * runs concatenated into one file would be read as one run, and a read of one would confirm a write
+ * of the other (§5: the same run). The first event naming another run is an error (once per file).
+ */
+class RunIds {
+    first = null;
+    said = false;
+    event(value, loc, fr) {
+        if (this.said || !(0,core_json/* isObject */.Gv)(value) || !(0,core_json/* hasOwn */.$3)(value, 'assayrunid'))
+            return;
+        const id = value['assayrunid'];
+        if (typeof id !== 'string') {
+            this.said = true;
+            fr.error(loc, `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`);
+        }
+        else if (this.first === null)
+            this.first = { id, loc };
+        else if (id !== this.first.id) {
+            this.said = true;
+            fr.error(loc, `this event names run ${JSON.stringify((0,core_text/* quote */.hD)(id, 80))} (assayrunid), the file's first event (line ${this.first.loc.line}) run ${JSON.stringify((0,core_text/* quote */.hD)(this.first.id, 80))}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); write each run to a file of its own`);
+        }
+    }
+}
+/**
  * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
  * lines; or a server log (.log). One run per file, decisions in line order.
  */
@@ -6898,6 +7113,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     let tracing = 0;
     let notStarted = null;
     const text = fileText(bytes, fr, limits);
+    const runIds = new RunIds();
     const surface = (doc, k) => {
         surfaces++;
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
@@ -6913,10 +7129,16 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             }
             time = parsed.value;
         }
-        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
+        // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
+        const locate = (j, path) => {
+            const at = j === null ? doc.start : (offsets[j] ?? doc.start);
+            return fr.at(path === undefined || text === null ? at : ((0,scanner/* offsetAt */.HA)(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+        };
+        readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
+        runIds.event(doc.value, loc, fr);
         const kind = classify(doc.value);
         if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
@@ -9129,7 +9351,7 @@ const tempBeside = (file) => path.join(path.dirname(file), `.receipt-gate-${proc
 
 
 
-const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
+const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v2';
 /**
  * JSON of the set-up, with sets as sorted lists. Anything that is not plain data (a key object, a
  * class instance) throws: a setting JSON would write as `{}` must never make two set-ups one key.

@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { hasOwn, isObject, type JsonObject } from './json.js';
+import { quote } from './text.js';
 
 export type Canonical = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 export type Binding = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly reason: string };
@@ -45,11 +46,78 @@ export function binding(subject: unknown): Binding {
   return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
 
-/** JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's payload (`jcsWithout`). */
+/**
+ * JCS(subject): the text binding() hashes, for a reader that also needs it in a signed record's
+ * payload (`jcsWithout`). A subject holding an integer beyond ±(2^53−1) is refused (`unsafeInteger`).
+ */
 export function subjectCanonical(subject: unknown): Canonical {
+  const unsafe = unsafeInteger(subject);
+  if (unsafe !== null) return { ok: false, reason: unsafeIntegerText(unsafe, '') };
   const text = subjectText(subject);
   return text !== null ? { ok: true, text } : jcs(subject);
 }
+
+/** A number of a value that is an integer beyond ±(2^53−1), and where: keys and indices from the value's root. */
+export interface UnsafeInteger {
+  readonly path: readonly (string | number)[];
+  readonly value: number;
+}
+
+/**
+ * The first number in a value (members in their order, depth first) whose magnitude is 2^53 or more,
+ * or null. Every such double is an integer, and JSON.parse has rounded the text's digits to it
+ * (12345678901234567890 and 12345678901234567891 are both read as 12345678901234567000), so a
+ * subject holding one could bind a record written for another value: such a subject is refused,
+ * never canonicalized. Integers within ±(2^53−1) and fractions are written as JCS writes them.
+ * Walked with a stack of its own (a value as deep as the reader allows never reaches the call stack's end).
+ */
+export function unsafeInteger(value: unknown): UnsafeInteger | null {
+  // The common case first, with no path made: strings and small numbers only (one look per value).
+  if (typeof value !== 'object' || value === null) return isUnsafe(value) ? { path: [], value: value as number } : null;
+  const values: unknown[] = [value];
+  let any = false;
+  while (values.length > 0 && !any) {
+    const v = values.pop();
+    if (isUnsafe(v)) any = true;
+    else if (typeof v === 'object' && v !== null) for (const x of Array.isArray(v) ? v : Object.values(v)) values.push(x);
+  }
+  if (!any) return null;
+  const stack: { readonly value: unknown; readonly path: readonly (string | number)[] }[] = [{ value, path: [] }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const v = next.value;
+    if (isUnsafe(v)) return { path: next.path, value: v };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...next.path, i] });
+    } else if (isObject(v)) {
+      // Entries, not a lookup by key: a key is input text. Pushed in reverse, so the first member is looked at first.
+      const members = Object.entries(v);
+      for (let i = members.length - 1; i >= 0; i--) {
+        const [k, x] = members[i] as [string, unknown];
+        stack.push({ value: x, path: [...next.path, k] });
+      }
+    }
+  }
+  return null;
+}
+
+const isUnsafe = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER;
+
+/** A path of keys and indices in words, after `root` (`action.target.key_id`, `target.ids[2]`, `target["a b"]`). */
+function pathText(root: string, path: readonly (string | number)[]): string {
+  let out = root;
+  for (const step of path)
+    out +=
+      typeof step === 'number'
+        ? `[${step}]`
+        : /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(step)
+          ? `${out === '' ? '' : '.'}${step}`
+          : `[${JSON.stringify(quote(step, 64))}]`;
+  return out;
+}
+
+/** Why a value holding an unsafe integer is refused, naming it by its path after `root`. */
+export const unsafeIntegerText = (unsafe: UnsafeInteger, root: string): string =>
+  `${pathText(root, unsafe.path) || 'the value'} is an integer beyond ±(2^53−1) (read as ${String(unsafe.value)}): a number that large is rounded when it is read, so two different values could bind alike; it is never bound`;
 
 /**
  * JCS of an object without its member `omit` (a signed entry's payload P: the entry without its

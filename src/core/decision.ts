@@ -29,10 +29,18 @@ function labelsOf(actionClass: unknown, target: unknown, subject: boolean): Json
 }
 
 /**
- * @param time when the decision was made, where its format says (a server log line's timestamp, an
- *             evidence event's time); null for a decision surface, which has none
+ * @param time  when the decision was made, where its format says (a server log line's timestamp, an
+ *              evidence event's time); null for a decision surface, which has none
+ * @param begun when the call's request began, where its format says (a server log's tool_call_start
+ *              line); null where it has no such time
  */
-export function prepareDecision(loc: Location, index: number, decision: JsonObject, time: Instant | null = null): DecisionInput {
+export function prepareDecision(
+  loc: Location,
+  index: number,
+  decision: JsonObject,
+  time: Instant | null = null,
+  begun: Instant | null = null,
+): DecisionInput {
   const tool = decision['tool'];
   const value = decision['decision'];
   const action = decision['action'];
@@ -53,5 +61,6 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     succeeded: isObject(response) && response['status'] === 'success',
     labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
     time,
+    begun,
   };
 }

@@ -8,7 +8,7 @@ import { type Call, type CallRef, callRef } from './call.js';
 import { scopeText, windowText } from './coverage.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
 import { placeOf } from './findings.js';
-import type { Outcome } from './ladder.js';
+import { type Outcome, READS_LOOKED_PAST, type Unconfirmed } from './ladder.js';
 import type { DecisionInput, StatementInput } from './model.js';
 import type { CheckedRecord } from './records.js';
 import { quote } from './text.js';
@@ -40,7 +40,21 @@ export const callTitle = (c: Call): string => `${c.input.tool === null ? 'decisi
 
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
 /** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
-export const NO_READ = 'no later successful read of the same target in this run';
+const NO_READ = 'no later successful read of the same target in this run';
+
+/** Why no later read confirmed a call (`unconfirmed`: the later reads of its target there are, and why they do not), in reasons and in findings. */
+export function noReadText(unconfirmed: Unconfirmed | null): string {
+  if (unconfirmed === null) return NO_READ;
+  const { read, decided } = unconfirmed;
+  const why =
+    unconfirmed.why === 'decided_before'
+      ? `was decided at ${read.time ? rfc3339(read.time) : '?'}, not after this call (${rfc3339(decided)})`
+      : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${rfc3339(decided)}): it ran alongside the call and may have read the state before it`;
+  const others = unconfirmed.skipped - 1;
+  const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';
+  const capped = unconfirmed.capped ? `; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at` : '';
+  return `no later successful read of the same target in this run confirms it: the read at ${at(read)} ${why}${more}${capped}`;
+}
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
@@ -92,6 +106,7 @@ export function outcomeText(outcome: Outcome): string {
       return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
     case 'asserted':
       if (outcome.why.kind === 'ineligible') return outcome.why.reason;
+      if (outcome.unconfirmed !== null) return `${noRecordText(outcome.why, false)}; ${noReadText(outcome.unconfirmed)}`;
       return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
   }
 }

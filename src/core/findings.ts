@@ -107,7 +107,7 @@ export const FINDINGS = {
     severity: 'warning',
     option: { when: 'with `strict-observed`', severity: 'error' },
     title: 'observed_confirmed claim not reproduced',
-    help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+    help: 'A call claims observed_confirmed, but no later successful read of the same target in the run confirms it (decided after it and, where the run says, begun after it was decided).',
     shortfall: true,
   },
   inconsistent_claim: {

@@ -3,7 +3,8 @@
  * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
  * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
- * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * read of the same target in the same run, decided after it and begun after it was decided where
+ * the run says when (`confirms`). Nothing else promotes a call. Why a call earned no more,
  * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
  */
 import { allocate, type Claimant } from './allocation.js';
@@ -12,7 +13,7 @@ import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from '
 import type { DecisionInput, RunInput } from './model.js';
 import { targetKey } from './projection.js';
 import type { CheckedRecord, UsableRecord } from './records.js';
-import { compareInstants } from './time.js';
+import { compareInstants, type Instant } from './time.js';
 
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 
@@ -22,8 +23,26 @@ export type Outcome =
   /** `read`: a later read of the same target that would have confirmed it too (what a rule's `signed-by` falls back to). */
   | { readonly level: 'verified'; readonly record: UsableRecord; readonly read: DecisionInput | null }
   | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord; readonly replayed: boolean }
-  /** Ineligible, or eligible with no record and no later read of the same target. */
-  | { readonly level: 'asserted'; readonly why: NotVerified; readonly replayed: boolean };
+  /** Ineligible, or eligible with no record and no later read of the same target that confirms it (`unconfirmed`: why the later reads there are did not). */
+  | { readonly level: 'asserted'; readonly why: NotVerified; readonly replayed: boolean; readonly unconfirmed: Unconfirmed | null };
+
+/**
+ * Why later successful reads of a write's target did not confirm it (§5): the earliest of them,
+ * `decided_before` (its own time is not after the write's) or `begun_before` (its request began
+ * before the write was decided: it ran alongside the write and may have read the state before it),
+ * with the write's time (`decided`), how many were looked past, and whether the search stopped at
+ * READS_LOOKED_PAST before it found one that confirms.
+ */
+export interface Unconfirmed {
+  readonly read: DecisionInput;
+  readonly why: 'decided_before' | 'begun_before';
+  readonly decided: Instant;
+  readonly skipped: number;
+  readonly capped: boolean;
+}
+
+/** Later reads of one verb that cannot confirm a write looked past before the search stops: a crafted run never makes it quadratic. */
+export const READS_LOOKED_PAST = 64;
 
 // `replayed`: a record of the call's subject verifies the same decision read from another copy of its
 // run (below), so an export's silence says nothing of it (docs/coverage.md §3). Decided here, where
@@ -65,32 +84,87 @@ const replayOf = (call: Call, other: Call): boolean =>
   compareInstants(call.input.time, other.input.time) === 0 &&
   sameDecisions(call.run, other.run);
 
-/** For each eligible call of one run, the first later successful read of the same target with another verb. */
-function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[]): void {
+/**
+ * Why a read later in the run than a write does not confirm it, or null when it does (§5): when both
+ * say when they were decided (each its own line), the read's time must be after the write's; when the read says when its
+ * request began, that must be after the write was decided (a read begun before ran alongside it).
+ */
+function unconfirmedBy(write: DecisionInput, read: DecisionInput): 'decided_before' | 'begun_before' | null {
+  const decided = write.time;
+  if (decided === null) return null;
+  // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
+  const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
+  if (read.time !== null && !oneStamp && compareInstants(read.time, decided) <= 0) return 'decided_before';
+  if (read.begun !== null && compareInstants(read.begun, decided) <= 0) return 'begun_before';
+  return null;
+}
+
+/** The first read in `reads` (in run order) after position `index`, or reads.length. */
+function firstAfter(reads: readonly DecisionInput[], index: number): number {
+  let lo = 0;
+  let hi = reads.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((reads[mid] as DecisionInput).index <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * For each eligible call of one run, the first later successful read of the same target with another
+ * verb that confirms it (`unconfirmedBy`); for a call that has later reads of its target but none
+ * confirms it, why (the earliest such read). Per verb, at most READS_LOOKED_PAST reads are looked past.
+ */
+function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[], why: (Unconfirmed | undefined)[]): void {
   // A denied read never confirms anything (§5), whatever status it reports.
   const isRead = (c: Call): boolean =>
     c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
-  if (!run.some(isRead)) return;
-  // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
-  const reads = new Map<string, Map<string, DecisionInput>>(); // target key → verb → earliest later read
-  for (let i = run.length - 1; i >= 0; i--) {
-    const call = run[i] as Call;
+  // Every successful read by target and verb, in run order (at most the seven read verbs per target).
+  const reads = new Map<string, Map<string, DecisionInput[]>>();
+  for (const call of run) {
     const projection = call.input.projection;
-    if (projection.kind !== 'subject') continue;
-    const read = isRead(call);
-    if (!read && (reads.size === 0 || !call.eligibility.ok)) continue;
+    if (projection.kind !== 'subject' || !isRead(call)) continue;
     const key = targetKey(projection.subject);
-    if (call.eligibility.ok) {
-      const verbs = reads.get(key);
-      let best: DecisionInput | null = null;
-      if (verbs) for (const [verb, r] of verbs) if (verb !== projection.subject.verb && (!best || r.index < best.index)) best = r;
-      if (best) out[call.order] = best;
+    let verbs = reads.get(key);
+    if (!verbs) reads.set(key, (verbs = new Map()));
+    const list = verbs.get(projection.subject.verb);
+    if (list) list.push(call.input);
+    else verbs.set(projection.subject.verb, [call.input]);
+  }
+  if (reads.size === 0) return;
+  for (const call of run) {
+    const projection = call.input.projection;
+    if (!call.eligibility.ok || projection.kind !== 'subject') continue;
+    const verbs = reads.get(targetKey(projection.subject));
+    if (!verbs) continue;
+    const write = call.input;
+    let best: DecisionInput | null = null;
+    let first: { read: DecisionInput; why: 'decided_before' | 'begun_before' } | null = null;
+    let skipped = 0;
+    let capped = false;
+    for (const [verb, list] of verbs) {
+      if (verb === projection.subject.verb) continue;
+      let passed = 0;
+      for (let k = firstAfter(list, write.index); k < list.length; k++) {
+        const read = list[k] as DecisionInput;
+        if (best !== null && read.index >= best.index) break;
+        const no = unconfirmedBy(write, read);
+        if (no === null) {
+          best = read;
+          break;
+        }
+        skipped++;
+        if (first === null || read.index < first.read.index) first = { read, why: no };
+        if (++passed >= READS_LOOKED_PAST) {
+          capped ||= k + 1 < list.length;
+          break;
+        }
+      }
     }
-    if (read) {
-      let verbs = reads.get(key);
-      if (!verbs) reads.set(key, (verbs = new Map()));
-      verbs.set(projection.subject.verb, call.input);
-    }
+    if (best) out[call.order] = best;
+    else if (first !== null && write.time !== null)
+      why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
   }
 }
 
@@ -125,12 +199,15 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
     if (record) allocated[(eligible[k] as Eligible).call.order] = record;
   });
   const confirmed: (DecisionInput | undefined)[] = new Array(calls.length);
-  for (const run of runs) confirmations(run, confirmed);
+  const unconfirmed: (Unconfirmed | undefined)[] = new Array(calls.length);
+  for (const run of runs) confirmations(run, confirmed, unconfirmed);
 
   const diagnose = diagnoser(calls, records, allocated);
   const replayed = (call: Call, why: NoRecord): boolean =>
     why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order] as Call));
-  const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord, replayed));
+  const outcomes = calls.map((call) =>
+    outcomeOf(call, allocated[call.order], confirmed[call.order], unconfirmed[call.order] ?? null, diagnose.noRecord, replayed),
+  );
   return { outcomes, records: diagnose.verdicts() };
 }
 
@@ -138,14 +215,18 @@ function outcomeOf(
   call: Call,
   record: UsableRecord | undefined,
   read: DecisionInput | undefined,
+  unconfirmed: Unconfirmed | null,
   noRecord: (digest: string, provider: string | null) => NoRecord,
   replayedFor: (call: Call, why: NoRecord) => boolean,
 ): Outcome {
   if (!call.claim.asserted) return { level: null };
   if (record) return { level: 'verified', record, read: read ?? null };
   const eligibility = call.eligibility;
-  if (!eligibility.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false };
+  if (!eligibility.ok)
+    return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason }, replayed: false, unconfirmed: null };
   const notVerified = noRecord(eligibility.digest, eligibility.provider);
   const replayed = replayedFor(call, notVerified);
-  return read ? { level: 'observed_confirmed', read, notVerified, replayed } : { level: 'asserted', why: notVerified, replayed };
+  return read
+    ? { level: 'observed_confirmed', read, notVerified, replayed }
+    : { level: 'asserted', why: notVerified, replayed, unconfirmed };
 }

@@ -43,6 +43,13 @@ export interface DecisionInput {
   readonly labels: JsonObject | null;
   /** When it was decided, where the format says (a server log line's timestamp, an evidence event's time); null for a decision surface. */
   readonly time: Instant | null;
+  /**
+   * When the call's request began, where the format says (a server log's tool_call_start line of
+   * its rid; its session's server_start line when no such line precedes the decision); null where
+   * the format has no such time (a decision surface, an evidence event). A read begun before a
+   * write was decided ran alongside it and confirms nothing of it (§5, core/ladder.ts).
+   */
+  readonly begun: Instant | null;
 }
 
 /**

@@ -3,7 +3,7 @@
  * narrowed to the fields bound for its class (the class table: core/classes.ts). `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
-import { binding, jcs } from './binding.js';
+import { binding, jcs, unsafeInteger, unsafeIntegerText } from './binding.js';
 import { CLASSES, classRow, KNOWN_CLASSES } from './classes.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
 
@@ -52,6 +52,22 @@ export function project(decision: JsonObject): Projection {
   const bound = binding(subject);
   if (!bound.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
   return { kind: 'subject', subject, digest: bound.digest };
+}
+
+/**
+ * The first number of a decision's would-be subject (its class's bound target fields) that is an
+ * integer beyond ±(2^53−1), with its path from the decision and why it is refused, or null. Such a
+ * subject is never bound (`project` says so through the binding); a reader rejects the decision at
+ * the number's place instead (read/surface.ts). Fields outside the binding are never bound: any
+ * number may stand there.
+ */
+export function unsafeSubjectNumber(decision: JsonObject): { readonly path: readonly (string | number)[]; readonly reason: string } | null {
+  const action = decision['action'];
+  if (!isObject(action) || typeof action['resource_type'] !== 'string' || typeof action['verb'] !== 'string') return null;
+  const target = action['target'];
+  const narrowed = isObject(target) ? narrowTarget(action['resource_type'], target) : undefined;
+  const unsafe = narrowed === undefined ? null : unsafeInteger(narrowed);
+  return unsafe === null ? null : { path: ['action', 'target', ...unsafe.path], reason: unsafeIntegerText(unsafe, 'action.target') };
 }
 
 /**

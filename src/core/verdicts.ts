@@ -11,7 +11,7 @@ import type { NoRecord, RecordVerdict } from './diagnose.js';
 import {
   callTitle,
   effectNotLoggedText,
-  NO_READ,
+  noReadText,
   noRecordText,
   notVerifiedText,
   outcomeText,
@@ -42,7 +42,7 @@ function whyNotReached(outcome: Outcome, needed: Level): string {
       return noRecordText(outcome.notVerified, true);
     case 'asserted':
       if (outcome.why.kind === 'ineligible') return outcome.why.reason;
-      return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
+      return needed === 'verified' ? notVerifiedText(outcome.why, true) : noReadText(outcome.unconfirmed);
   }
 }
 

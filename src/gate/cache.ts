@@ -28,7 +28,7 @@ import type { GeneratedValidator } from '../read/validators.generated.js';
 import { type CheckedWire, checkWire } from '../read/wire.js';
 import { makeDirs } from '../report/output.js';
 
-const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v1';
+const CACHE_SCHEMA = 'receipt-gate.evidence-cache.v2';
 
 /** Where entries are kept, and whether they are read (a verdict writes them and never reads one). */
 export interface CacheSetup {

@@ -17,7 +17,7 @@ import { checkStatement } from './coverage-statement.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
-import { pathKey } from './json/scanner.js';
+import { offsetAt, pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import { EXPORT_KINDS, type ExportKind, exportKindOf } from './provider-exports.js';
 import type { AuditEntryRead, RecordRead } from './record-read.js';
@@ -218,6 +218,35 @@ const lineEnd = (text: string, start: number): number => {
 };
 
 /**
+ * The run every event of a run file names (`assayrunid`, as evidence-bundle.md writes it): one. Two
+ * runs concatenated into one file would be read as one run, and a read of one would confirm a write
+ * of the other (§5: the same run). The first event naming another run is an error (once per file).
+ */
+class RunIds {
+  private first: { readonly id: string; readonly loc: Location } | null = null;
+  private said = false;
+
+  event(value: unknown, loc: Location, fr: FileReport): void {
+    if (this.said || !isObject(value) || !hasOwn(value, 'assayrunid')) return;
+    const id = value['assayrunid'];
+    if (typeof id !== 'string') {
+      this.said = true;
+      fr.error(
+        loc,
+        `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`,
+      );
+    } else if (this.first === null) this.first = { id, loc };
+    else if (id !== this.first.id) {
+      this.said = true;
+      fr.error(
+        loc,
+        `this event names run ${JSON.stringify(quote(id, 80))} (assayrunid), the file's first event (line ${this.first.loc.line}) run ${JSON.stringify(quote(this.first.id, 80))}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); write each run to a file of its own`,
+      );
+    }
+  }
+}
+
+/**
  * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
  * lines; or a server log (.log). One run per file, decisions in line order.
  */
@@ -229,6 +258,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   let tracing = 0;
   let notStarted: { readonly loc: Location; readonly text: string } | null = null;
   const text = fileText(bytes, fr, limits);
+  const runIds = new RunIds();
   const surface = (doc: Doc, k: Kind & { kind: 'surface' }): void => {
     surfaces++;
     const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
@@ -247,17 +277,16 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       }
       time = parsed.value;
     }
-    readSurface(
-      k.payload,
-      k.via,
-      (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
-      run,
-      (at, message) => fr.error(at, message),
-      time,
-    );
+    // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
+    const locate = (j: number | null, path?: readonly (string | number)[]): Location => {
+      const at = j === null ? doc.start : (offsets[j] ?? doc.start);
+      return fr.at(path === undefined || text === null ? at : (offsetAt(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+    };
+    readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
   };
   const json = (doc: Doc, inLog: boolean): void => {
     const loc = fr.at(doc.start);
+    runIds.event(doc.value, loc, fr);
     const kind = classify(doc.value);
     if (kind.kind === 'tracing') {
       // A .json run file must be a surface: one tracing line there is not a run (semantics §1).

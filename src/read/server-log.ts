@@ -11,9 +11,10 @@
 import { prepareDecision } from '../core/decision.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
+import { unsafeSubjectNumber } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
-import { parseRfc3339 } from '../core/time.js';
+import { type Instant, parseRfc3339 } from '../core/time.js';
 import { carriesDecision } from './classify.js';
 import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
@@ -42,16 +43,24 @@ const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
 
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
 interface Session {
-  /** rid → where its tool_call_start was. */
-  readonly started: Map<string, Location>;
+  /** rid → where its tool_call_start was, and its line's time (null: not RFC 3339, an error said there). */
+  readonly started: Map<string, { readonly loc: Location; readonly begun: Instant | null }>;
   readonly decided: Set<string>;
   /** The ids of the tools/call requests on JSON-RPC lines (stdin or stdout mixed in), to know their answers. */
   readonly requests: Set<string>;
   /** Each tools/call seen on JSON-RPC lines (its request or its answer), by id: where it was first seen and what it was. */
   readonly calls: Map<string, { readonly loc: Location; readonly id: string; readonly line: 'request' | 'answer' }>;
+  /** Its server_start line's time: the earliest a call of the session can have begun (null: none, or not RFC 3339). */
+  readonly opened: Instant | null;
 }
 
-const newSession = (): Session => ({ started: new Map(), decided: new Set(), requests: new Set(), calls: new Map() });
+const newSession = (opened: Instant | null = null): Session => ({
+  started: new Map(),
+  decided: new Set(),
+  requests: new Set(),
+  calls: new Map(),
+  opened,
+});
 
 /** A JSON-RPC id as a key (null: none, or not a string or number: such a message pairs with nothing). */
 function rpcKey(id: unknown): string | null {
@@ -60,6 +69,16 @@ function rpcKey(id: unknown): string | null {
 
 /** An answer to tools/call by its own shape: a result with a `content` list (MCP's CallToolResult). */
 const callResult = (value: JsonObject): boolean => isObject(value['result']) && Array.isArray(value['result']['content']);
+
+/** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
+function stampOf(line: JsonObject): { readonly text: string; readonly time: Result<Instant> } {
+  const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+  return { text, time: parseRfc3339(text) };
+}
+
+/** Why a line's timestamp is no time, in words. */
+const badStamp = (what: string, text: string, reason: string): string =>
+  `${what}: the line's timestamp ${JSON.stringify(quote(text, 60))} ${reason}`;
 
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 export class ServerLog {
@@ -98,7 +117,10 @@ export class ServerLog {
     }
     if (event === 'server_start') {
       this.started = true;
-      this.endSession();
+      // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
+      const stamp = stampOf(line);
+      if (!stamp.time.ok) this.sink.error(loc, badStamp('server_start', stamp.text, stamp.time.reason));
+      this.endSession(stamp.time.ok ? stamp.time.value : null);
       this.sink.skip(loc, 'tracing event server_start');
       return;
     }
@@ -123,7 +145,12 @@ export class ServerLog {
           loc,
           `a second tool_call_start for ${JSON.stringify(quote(rid, 60))} in one server session: one decision answers only one of the two calls (a side effect may have gone unrecorded)`,
         );
-      else this.session.started.set(rid, loc);
+      else {
+        // When the call's request began (§5: a read begun before a write was decided confirms nothing of it).
+        const stamp = stampOf(line);
+        if (!stamp.time.ok) this.sink.error(loc, badStamp(`tool_call_start ${rid}`, stamp.text, stamp.time.reason));
+        this.session.started.set(rid, { loc, begun: stamp.time.ok ? stamp.time.value : null });
+      }
       this.sink.skip(loc, 'tracing event tool_call_start');
       return;
     }
@@ -147,15 +174,21 @@ export class ServerLog {
       return;
     const index = this.run.seen++;
     // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
-    const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-    const time = parseRfc3339(stamp);
+    const stamp = stampOf(line);
+    const time = stamp.time;
     if (!time.ok) {
-      this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify(quote(stamp, 60))} ${time.reason}`);
+      this.sink.error(at, badStamp(`tool_decision ${rid}`, stamp.text, time.reason));
       return;
     }
+    // When its request began: its tool_call_start line; without one before it, its session's start (the earliest it can have).
+    const call = rid === null ? undefined : this.session.started.get(rid);
+    const begun = call ? call.begun : this.session.opened;
     const shape = checkDecision(result.value);
-    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
-    else this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    // A subject number JSON.parse rounded could bind another target's record (at the decision's value: it is text inside the line).
+    const unsafe = shape.ok ? unsafeSubjectNumber(result.value) : null;
+    if (!shape.ok) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    else if (unsafe !== null) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
+    else this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
   }
 
   /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
@@ -246,8 +279,8 @@ export class ServerLog {
     return null;
   }
 
-  private endSession(): void {
-    for (const [rid, loc] of this.session.started) {
+  private endSession(opened: Instant | null = null): void {
+    for (const [rid, { loc }] of this.session.started) {
       if (this.session.decided.has(rid)) continue;
       this.sink.incomplete(
         loc,
@@ -265,7 +298,7 @@ export class ServerLog {
         `a tools/call ${call.line} on a JSON-RPC line (id ${call.id}) with no tool_decision in its server session: ${calls.length} tools/call on its JSON-RPC lines, ${known} call(s) in its tracing events (decisions filtered out, e.g. ASSAY_LOG=warn, or the process killed): a call happened that no decision records, so a side effect may have gone unrecorded`,
       );
     }
-    this.session = newSession();
+    this.session = newSession(opened);
   }
 
   /** The end of the file: calls still without a decision are incomplete. */

@@ -8,6 +8,7 @@ import { prepareDecision } from '../core/decision.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { type DecisionInput, SURFACE_SCHEMA } from '../core/model.js';
+import { unsafeSubjectNumber } from '../core/projection.js';
 import { quote } from '../core/text.js';
 import type { Instant } from '../core/time.js';
 import { checkDecision } from './shapes.js';
@@ -37,7 +38,8 @@ export class RunDecisions {
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
  * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
- * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param locate   the location of decision j of this surface (null: the surface's own location), or
+ *                 of the member at `path` in it where the reader can tell (else the decision's)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
  * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
@@ -46,7 +48,7 @@ export class RunDecisions {
 export function readSurface(
   payload: JsonObject,
   via: SurfaceVia,
-  locate: (j: number | null) => Location,
+  locate: (j: number | null, path?: readonly (string | number)[]) => Location,
   run: RunDecisions,
   fail: (loc: Location, message: string) => void,
   time: Instant | null = null,
@@ -80,7 +82,13 @@ export function readSurface(
     const index = run.seen++;
     const shape = checkDecision(decision);
     // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-    if (!shape.ok) fail(loc, `decision ${index}: ${shape.reason}`);
+    if (!shape.ok) {
+      fail(loc, `decision ${index}: ${shape.reason}`);
+      return;
+    }
+    // A subject number JSON.parse rounded could bind another target's record: the decision is refused at the number.
+    const unsafe = unsafeSubjectNumber(decision as JsonObject);
+    if (unsafe !== null) fail(locate(j, unsafe.path), `decision ${index}: ${unsafe.reason}`);
     else run.decisions.push(prepareDecision(loc, index, decision as JsonObject, time));
   });
   return true;

@@ -28,6 +28,7 @@ import type { Projection } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { SEVERITIES } from '../core/severity.js';
 import { messageOf } from '../core/text.js';
+import type { Instant } from '../core/time.js';
 import { TRUST_CODE_NAMES } from '../core/trust.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
 import type { FileEvidence } from './file-read.js';
@@ -52,8 +53,12 @@ type DecisionTuple = [
   boolean,
   JsonObject | null,
   // time: [whole seconds, fraction digits], or null
-  [number, string] | null,
+  InstantTuple | null,
+  // begun: the same, or null
+  InstantTuple | null,
 ];
+/** An instant: [whole seconds, fraction digits]. */
+type InstantTuple = [number, string];
 /** The recomputed binding: SAME when it is binding_digest (a consistent record), else the digest, or [why] it cannot be. */
 type RecomputedTuple = typeof SAME | string | [string];
 type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust, RecomputedTuple];
@@ -95,6 +100,9 @@ const projectionTuple = (p: Projection): ProjectionTuple =>
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p: DecisionInput['provider']): 0 | 2 | string => (p === null ? 0 : typeof p === 'string' ? p : 2);
 
+const instantTuple = (t: Instant | null): InstantTuple | null => (t === null ? null : [t.seconds, t.fraction]);
+const instantOf = (t: InstantTuple | null): Instant | null => (t === null ? null : { seconds: t[0], fraction: t[1] });
+
 const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   ...loc(d.loc, rel),
   d.index,
@@ -107,7 +115,8 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   providerTuple(d.provider),
   d.succeeded,
   d.labels,
-  d.time === null ? null : [d.time.seconds, d.time.fraction],
+  instantTuple(d.time),
+  instantTuple(d.begun),
 ];
 
 const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
@@ -161,7 +170,7 @@ function projectionOf(t: ProjectionTuple): Projection {
 }
 
 function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
-  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
+  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun] = tuple;
   const projection = projectionOf(projected);
   // SAME is written only for a member equal to the subject's: a subject is there.
   const subject = subjectOf(projection)?.subject ?? null;
@@ -177,7 +186,8 @@ function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
     provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
     succeeded,
     labels,
-    time: time === null ? null : { seconds: time[0], fraction: time[1] },
+    time: instantOf(time),
+    begun: instantOf(begun),
   };
 }
 

@@ -97,6 +97,53 @@ export function firstValueEnd(text: string, options: ScanOptions, start: number,
   }
 }
 
+/** The first offset at or after `i` that is not JSON whitespace. */
+function skipWs(text: string, i: number): number {
+  let at = i;
+  for (let c = text.charCodeAt(at); c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB; c = text.charCodeAt(++at));
+  return at;
+}
+
+/**
+ * Where the member at `path` (keys and indices) of the JSON value that starts at `start` begins, or
+ * null when there is none: a place for a problem a reader finds in a parsed value (a subject's
+ * number, read/surface.ts). The text is strict JSON already (keys are unique), so each member passed
+ * over is scanned alone (`firstValueEnd`); only the members before the path's are, and only when asked.
+ */
+export function offsetAt(text: string, start: number, path: readonly (string | number)[], options: ScanOptions): number | null {
+  let i = skipWs(text, start);
+  // Past one value and the comma after it, or null when none follows (the container ends, or the text is not what was parsed).
+  const pastMember = (): boolean => {
+    const end = firstValueEnd(text, options, i);
+    if (!end.ok) return false;
+    i = skipWs(text, end.value);
+    if (text.charCodeAt(i) !== C.COMMA) return false;
+    i = skipWs(text, i + 1);
+    return true;
+  };
+  for (const step of path) {
+    const open = text.charCodeAt(i);
+    i = skipWs(text, i + 1);
+    if (open === C.LBRACKET && typeof step === 'number') {
+      for (let k = 0; k < step; k++) if (!pastMember()) return null;
+      if (text.charCodeAt(i) === C.RBRACKET) return null;
+    } else if (open === C.LBRACE && typeof step === 'string') {
+      for (;;) {
+        if (text.charCodeAt(i) !== C.QUOTE) return null;
+        const keyEnd = firstValueEnd(text, options, i);
+        if (!keyEnd.ok) return null;
+        const key: unknown = JSON.parse(text.slice(i, keyEnd.value));
+        i = skipWs(text, keyEnd.value);
+        if (text.charCodeAt(i) !== C.COLON) return null;
+        i = skipWs(text, i + 1);
+        if (key === step) break;
+        if (!pastMember()) return null;
+      }
+    } else return null;
+  }
+  return i;
+}
+
 export function runScanner(scanner: Scanner): ScanResult {
   try {
     return { ok: true, value: scanner.run() };
