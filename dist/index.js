@@ -12581,11 +12581,882 @@ function distinctOutputs(named, inputs = []) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = (/* unused pure expression or super */ null && ([
+    'github_key_title',
+    'github_label',
+    'github_user',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+    'aws_iam_user',
+]));
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+;// CONCATENATED MODULE: ./src/read/strict-yaml.ts
+
+
+
+/**
+ * The YAML parser, loaded by the entries (`loadYamlParser`) only when a YAML file is to be read:
+ * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
+ */
+let yaml = null;
+/** Loads the YAML parser once; every entry awaits it before it reads a policy or mapping file. */
+async function loadYamlParser() {
+    yaml ??= await __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+}
+function parser() {
+    if (yaml === null)
+        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a YAML file is read');
+    return yaml;
+}
+/** A YAML text's value read leniently (for a first look before the strict read reports its problems), or undefined when it does not parse. */
+function yamlValue(source) {
+    try {
+        return parser().parse(source, { version: '1.2', maxAliasCount: 0 });
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
+function positions(contents, at) {
+    const out = new Map();
+    const y = parser();
+    const walk = (node, pointer, keyAt) => {
+        if (!y.isNode(node))
+            return;
+        const start = node.range?.[0] ?? 0;
+        // A problem with a value is at the value; with a map or a list, at the key that holds it.
+        out.set(pointer, at(y.isScalar(node) ? start : (keyAt ?? start)));
+        if (y.isMap(node))
+            for (const pair of node.items) {
+                if (!y.isPair(pair) || !y.isScalar(pair.key))
+                    continue;
+                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
+                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
+                // A key's own place, for a problem with the key (an unknown key).
+                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
+            }
+        else if (y.isSeq(node))
+            node.items.forEach((item, i) => {
+                walk(item, `${pointer}/${i}`, null);
+            });
+    };
+    walk(contents, '', null);
+    return out;
+}
+/**
+ * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
+ * (an anchor at its `&`, not at the value it names).
+ */
+function forbiddenOf(contents, source, noun) {
+    let found = null;
+    const y = parser();
+    const walk = (node) => {
+        if (found !== null || !y.isNode(node))
+            return;
+        const start = node.range?.[0] ?? 0;
+        if (y.isAlias(node)) {
+            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
+            return;
+        }
+        const anchor = node.anchor ?? '';
+        if (anchor !== '') {
+            const at = source.lastIndexOf(`&${anchor}`, start);
+            found = {
+                offset: at >= 0 ? at : start,
+                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
+            };
+            return;
+        }
+        if ((node.tag ?? '') !== '') {
+            // The tag token's first character (`!!str`, `!e!x`), before the value it names.
+            let at = source.lastIndexOf('!', start);
+            while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' '))
+                at--;
+            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): ${noun} is plain YAML 1.2 with no tags` };
+            return;
+        }
+        if (y.isMap(node))
+            for (const pair of node.items) {
+                if (!y.isPair(pair))
+                    continue;
+                if (y.isScalar(pair.key) && pair.key.value === '<<') {
+                    found = {
+                        offset: pair.key.range?.[0] ?? start,
+                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
+                    };
+                    return;
+                }
+                walk(pair.key);
+                walk(pair.value);
+            }
+        else if (y.isSeq(node))
+            for (const item of node.items)
+                walk(item);
+    };
+    walk(contents);
+    return found;
+}
+/** A YAML directive (`%YAML`, `%TAG`) before the document: the file is YAML 1.2 as the gate reads it, never another version. */
+function directiveOf(source, noun) {
+    const match = /^%[A-Za-z]+/m.exec(source);
+    if (!match)
+        return null;
+    const end = source.search(/^---/m);
+    if (end >= 0 && match.index > end)
+        return null;
+    return {
+        offset: match.index,
+        message: `a YAML directive (${match[0]}): ${noun} is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
+    };
+}
+/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
+function syntaxHint(code, line, message) {
+    // `Map keys must be unique` named no key (a newcomer).
+    const key = code === 'DUPLICATE_KEY' ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^\s:#][^:#]*?)\s*:/.exec(line)?.[1] : undefined;
+    if (key !== undefined)
+        return ` (${key.startsWith('"') || key.startsWith("'") ? key : JSON.stringify(key)} is written twice in one mapping: keep one)`;
+    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
+        return ' (a plain value cannot start with @ or `: quote it, "@…")';
+    if (/(?::|^\s*-)\s+\*/.test(line))
+        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
+    if (code === 'BAD_INDENT' ||
+        code === 'BLOCK_AS_IMPLICIT_KEY' ||
+        code === 'MULTILINE_IMPLICIT_KEY' ||
+        code === 'UNEXPECTED_TOKEN' ||
+        /indent|indicator|same column/i.test(message))
+        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
+    return '';
+}
+/**
+ * A YAML text → its one document's value and the place of every node, or every syntax problem
+ * located (with `empty`'s words for a file with no document).
+ */
+function readYamlDocument(source, context, empty) {
+    const y = parser();
+    const lines = new y.LineCounter();
+    const docs = y.parseAllDocuments(source, {
+        lineCounter: lines,
+        uniqueKeys: true,
+        strict: true,
+        prettyErrors: false,
+        version: '1.2',
+        // The library's own warnings never reach stderr: what it warns of is refused here, located (a collection as a key: a red team).
+        logLevel: 'error',
+    });
+    const list = Array.isArray(docs) ? docs : [docs];
+    // A place in this file, with the commit it was read at when that is not the checkout.
+    const file = context.path;
+    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
+    const atOffset = (offset) => {
+        const pos = lines.linePos(offset);
+        return place(pos.line, pos.col);
+    };
+    const problems = [];
+    // Bytes that are not UTF-8 were read as U+FFFD: the text judged would not be the file's bytes, nor its sha256 theirs.
+    const garbled = source.indexOf('\uFFFD');
+    if (garbled >= 0)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(garbled), `bytes that are not UTF-8 (read as U+FFFD): ${context.noun} is UTF-8 text`));
+    if (list.length > 1)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
+    const doc = list[0];
+    if (!doc || doc.contents === null)
+        return { ok: false, reason: [(0,core_findings/* finding */.gk)(context.code, place(1, 1), empty)] };
+    const directive = directiveOf(source, context.noun);
+    if (directive !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(directive.offset), directive.message));
+    const lineAt = (offset) => {
+        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+        const to = source.indexOf('\n', offset);
+        return source.slice(from, to < 0 ? source.length : to);
+    };
+    for (const e of [...doc.errors, ...doc.warnings])
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
+    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source, context.noun);
+    if (forbidden !== null)
+        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(forbidden.offset), forbidden.message));
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const value = doc.toJS({ maxAliasCount: 0 });
+    const places = positions(doc.contents, atOffset);
+    // A pointer to a field the file lacks lands on the nearest node it has (the entry missing it), never on 1:1.
+    const where = (pointer, key = false) => {
+        const exact = (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer);
+        if (exact !== undefined)
+            return exact;
+        for (let cut = pointer.lastIndexOf('/'); cut > 0; cut = pointer.lastIndexOf('/', cut - 1)) {
+            const parent = places.get(pointer.slice(0, cut));
+            if (parent !== undefined)
+                return parent;
+        }
+        return place(1, 1);
+    };
+    return { ok: true, value: { value, where, place } };
+}
+/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
+function schemaAt(root, segments) {
+    const resolve = (node) => {
+        if (!(0,core_json/* isObject */.Gv)(node))
+            return null;
+        const ref = node['$ref'];
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.Gv)(root['$defs']))
+            return resolve(root['$defs'][ref.slice(8)]);
+        return node;
+    };
+    let node = resolve(root);
+    for (const segment of segments) {
+        if (!node)
+            return null;
+        const props = node['properties'];
+        if ((0,core_json/* isObject */.Gv)(props) && Object.hasOwn(props, segment))
+            node = resolve(props[segment]);
+        else if (node['items'] !== undefined && /^\d+$/.test(segment))
+            node = resolve(node['items']);
+        else
+            node = resolve(node['additionalProperties']);
+    }
+    return node;
+}
+/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
+function schemaProblems(value, s, where, code) {
+    if (s.validate(value))
+        return [];
+    const root = (0,core_json/* isObject */.Gv)(s.schema) ? s.schema : null;
+    const out = [];
+    const seen = new Set();
+    const errors = s.validate.errors ?? [];
+    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
+    const meant = new Set();
+    for (const e of errors) {
+        const key = (0,core_json/* isObject */.Gv)(e.params) ? e.params['additionalProperty'] : undefined;
+        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
+            continue;
+        const known = schemaAt(root, e.instancePath.split('/').slice(1));
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : []);
+        if (near)
+            meant.add(`${e.instancePath}/${near}`);
+    }
+    for (const e of errors) {
+        const segments = e.instancePath.split('/').slice(1);
+        const name = segments.length === 0 ? 'the file' : segments.join('.');
+        const params = (0,core_json/* isObject */.Gv)(e.params) ? e.params : {};
+        let message;
+        let at = where(e.instancePath);
+        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+            const key = params['additionalProperty'];
+            const known = schemaAt(root, segments);
+            const props = known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : [];
+            const near = (0,core_text/* nearestName */.qb)(key, props);
+            // A key of a section written outside it (`require-signed-records` at the top, not under trust:; a newcomer).
+            const home = near
+                ? undefined
+                : props.find((p) => {
+                    const section = schemaAt(root, [...segments, p]);
+                    return section !== null && (0,core_json/* isObject */.Gv)(section['properties']) && Object.hasOwn(section['properties'], key);
+                });
+            message = `unknown key "${key}" in ${name}${near
+                ? ` (did you mean "${near}"?)`
+                : home !== undefined
+                    ? ` (it belongs under ${home}: write it inside the ${home}: section)`
+                    : props.length > 0
+                        ? ` (known: ${props.join(', ')})`
+                        : ''}`;
+            at = where(`${e.instancePath}/${key}`, true);
+        }
+        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
+                continue;
+            message = `${name} has no "${params['missingProperty']}" (required)`;
+        }
+        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+            const allowed = params['allowedValues'].map(String);
+            const got = (0,core_json/* memberAt */.mz)(value, segments);
+            // A near name, or one the value begins with (mode: warning → warn).
+            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
+            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+        }
+        else if (e.keyword === 'const') {
+            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
+        }
+        else if (e.keyword === 'type' && params['type'] === 'boolean') {
+            // YAML 1.2 reads yes, on, True as text: only true and false are booleans (a newcomer).
+            const got = (0,core_json/* memberAt */.mz)(value, segments);
+            const meant = typeof got === 'string' ? (/^(y|yes|on|true)$/i.test(got) ? 'true' : /^(n|no|off|false)$/i.test(got) ? 'false' : null) : null;
+            message = `${name} must be true or false${meant ? ` (YAML 1.2 reads ${JSON.stringify(got)} as text: write ${meant})` : ''}`;
+        }
+        else if (e.keyword === 'oneOf') {
+            message = `${name} must be one glob (a string) or a list of them`;
+        }
+        else if (e.keyword === 'pattern' && s.patternMessage) {
+            message = s.patternMessage(segments, (0,core_json/* memberAt */.mz)(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
+        }
+        else
+            message = `${name} ${e.message ?? 'is invalid'}`;
+        // oneOf reports each branch too: the oneOf line says it once.
+        if (e.schemaPath.includes('/oneOf/'))
+            continue;
+        const key = `${at.line}:${at.column}:${message}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push((0,core_findings/* finding */.gk)(code, at, message));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/read/policy-file.ts
+/**
+ * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
+ * in indentation, an anchor or an alias, a second document: refused), its shape checked against
+ * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
+ * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
+ * fields, fields the class binds, expiry at most 366 days after the verification time, signers
+ * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
+ * the policy's commit before the settings are built; nothing when the text does not parse (the
+ * reader reports that). The YAML parser must be loaded.
+ */
+function trustFilesNamed(source) {
+    const value = yamlValue(source);
+    const trust = (0,core_json/* isObject */.Gv)(value) && (0,core_json/* isObject */.Gv)(value['trust']) ? value['trust'] : null;
+    if (!trust)
+        return [];
+    const root = trust['trusted-root'];
+    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
+}
+/** Seconds in 366 days: the furthest an exception may expire. */
+const MAX_EXPIRY_SECONDS = 366 * 86_400;
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
+function durationSeconds(text) {
+    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
+    if (!match)
+        return 0;
+    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+/** The policy file's schema, with the words for a `pending` that is not a duration. */
+const POLICY_SCHEMA = {
+    validate: policyFile,
+    schema: policySchema,
+    patternMessage: (segments, got) => segments[0] !== 'pending'
+        ? null
+        : typeof got === 'string' && /^\d+$/.test(got)
+            ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
+            : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0',
+};
+/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
+const MAX_PENDING_SECONDS = 30 * 86_400;
+/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
+function pendingOf(given, bad) {
+    if (given === undefined || given === 0)
+        return 0;
+    if (typeof given === 'number') {
+        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
+        return 0;
+    }
+    if (typeof given !== 'string')
+        return 0;
+    const seconds = durationSeconds(given);
+    if (seconds > MAX_PENDING_SECONDS) {
+        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
+        return 0;
+    }
+    return seconds;
+}
+/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
+function expiryOf(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = parseRfc3339(text);
+    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
+}
+const policy_file_strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
+/**
+ * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
+ * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
+ * holds counts as known.
+ */
+function readPolicyFile(source, context) {
+    const read = readYamlDocument(source, { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' }, 'the policy file is empty (it needs at least version: 1)');
+    if (!read.ok)
+        return read;
+    const { value, where, place } = read.value;
+    const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
+    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+    if (shape.length === 0)
+        return meant;
+    // What the schema already said of a line is not said again in other words.
+    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+}
+/** What the schema cannot say, checked on a file of the right shape. */
+/** A character no GitHub owner or repository name holds, and not the glob's star. */
+const NOT_IN_A_NAME = /[^A-Za-z0-9._*-]/u;
+function meaning(doc, context, where, sha256) {
+    const problems = [];
+    const bad = (pointer, message) => {
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
+    };
+    const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
+    const rules = [];
+    const names = new Set();
+    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+    ruleList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.Gv)(entry) || !(0,core_json/* isObject */.Gv)(entry['match']))
+            return;
+        const at = `/rules/${i}`;
+        const name = policy_file_text(entry, 'name');
+        if (names.has(name))
+            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
+        names.add(name);
+        const match = entry['match'];
+        const actionClass = policy_file_text(match, 'class');
+        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
+        const tests = [];
+        const target = (0,core_json/* isObject */.Gv)(match['target']) ? match['target'] : {};
+        const row = classRow(actionClass);
+        const hashed = row?.hashed;
+        const bound = boundFields(actionClass);
+        for (const field of Object.keys(target)) {
+            const pointer = `${at}/match/target/${field}`;
+            const given = target[field];
+            const hash = hashed?.get(field);
+            if (hash) {
+                if (!Array.isArray(given)) {
+                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
+                    continue;
+                }
+                const values = policy_file_strings(given);
+                if (values.some((v) => v.includes('*'))) {
+                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
+                    continue;
+                }
+                // A hash copied from a report (`key_title_hash`) would be hashed again and match nothing (a red team).
+                // Any spelling of one: with its prefix, `sha256-`, bare hex, spaces around it.
+                const digest = values.find((v) => /^\s*(sha256[:-])?[0-9a-f]{64}\s*$/i.test(v));
+                if (digest !== undefined) {
+                    bad(pointer, `${field} is hashed: ${JSON.stringify(`${digest.slice(0, 15)}…`)} is a hash, not a raw value (hashed again, it matches nothing); list the raw values`);
+                    continue;
+                }
+                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
+                continue;
+            }
+            // The hash itself named (`key_title_hash`): a glob over hash text matches any value; the raw field takes a list.
+            const raw = [...(hashed?.entries() ?? [])].find(([, h]) => h.field === field)?.[0];
+            if (raw !== undefined) {
+                bad(pointer, `${field} is a hash: match on ${raw} with a list of raw values ([...]), each hashed as the agent hashes it`);
+                continue;
+            }
+            if (bound && !bound.includes(field)) {
+                const plain = bound.filter((f) => !f.endsWith('_hash'));
+                const hashedNames = [...(hashed?.keys() ?? [])];
+                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
+                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
+                continue;
+            }
+            // A whole-number field (an issue number, a comment id) is a JSON number in every subject, and a glob matches text only (a red team: `number: "*"` was valid, and matched nothing).
+            if (row?.wholeNumbers.has(field)) {
+                bad(pointer, `${field} is a whole number in ${actionClass}'s subjects: a glob matches text only, so this rule could never match; match on the other fields`);
+                continue;
+            }
+            const globs = policy_file_strings(given);
+            const caseless = row?.caseless.has(field) ?? false;
+            const named = caseless && (field === 'owner' || field === 'repo');
+            const slash = named ? globs.findIndex((g) => g.includes('/')) : -1;
+            if (slash >= 0) {
+                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
+                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
+                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
+                continue;
+            }
+            // A GitHub owner or repository name holds only ASCII letters, digits, '.', '_' and '-': a look-alike
+            // (U+2011 pasted from chat), a space or a control character could never match (a red team: the call fell to the default).
+            const odd = named ? globs.findIndex((g) => NOT_IN_A_NAME.test(g)) : -1;
+            if (odd >= 0) {
+                const glob = globs[odd];
+                const ch = glob.match(NOT_IN_A_NAME)?.[0] ?? '';
+                const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+                bad(Array.isArray(given) ? `${pointer}/${odd}` : pointer, `${JSON.stringify((0,core_text/* quote */.hD)(glob, 80))} holds ${code}, which no GitHub ${field === 'repo' ? 'repository' : 'owner'} name has (letters, digits, '.', '_' and '-' only, and '*'): it could never match`);
+                continue;
+            }
+            tests.push(globTest(field, globs, caseless));
+        }
+        const signedBy = Array.isArray(entry['signed-by']) ? policy_file_strings(entry['signed-by']) : null;
+        if (signedBy && context.signers !== null) {
+            if (trusted.size === 0)
+                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
+            else
+                signedBy.forEach((s, k) => {
+                    if (!trusted.has(s))
+                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
+                });
+        }
+        const require = policy_file_text(entry, 'require');
+        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
+        if (!(0,vocabulary/* isLevel */.NW)(require))
+            return;
+        const rule = {
+            name,
+            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+            actionClass,
+            verb,
+            target: tests,
+            level: require,
+            mode,
+            signedBy,
+            at: where(at),
+            classAt: where(`${at}/match/class`),
+            verbAt: verb === null ? null : where(`${at}/match/verb`),
+        };
+        const earlier = shadowing(rules, rule);
+        if (earlier !== null)
+            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
+        rules.push(rule);
+    });
+    const exceptions = [];
+    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
+    exceptionList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.Gv)(entry))
+            return;
+        const at = `/exceptions/${i}`;
+        const rule = policy_file_text(entry, 'rule');
+        // A missing or mistyped field is the shape check's finding, at its line; judged again here it added a stray one at 1:1.
+        if (typeof entry['rule'] === 'string' && !names.has(rule)) {
+            const near = (0,core_text/* nearestName */.qb)(rule, names);
+            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
+        }
+        const expiresText = policy_file_text(entry, 'expires');
+        const expires = expiryOf(expiresText);
+        if (!expires.ok) {
+            if (typeof entry['expires'] === 'string')
+                bad(`${at}/expires`, `expires: ${expires.reason}`);
+            return;
+        }
+        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
+        if (compareInstants(expires.value, latest) > 0)
+            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
+        exceptions.push({
+            binding: policy_file_text(entry, 'binding'),
+            rule,
+            reason: policy_file_text(entry, 'reason'),
+            owner: policy_file_text(entry, 'owner'),
+            expires: expires.value,
+            expiresText,
+            at: where(at),
+        });
+    });
+    const grandfathered = [];
+    const runs = new Set();
+    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
+    grandList.forEach((entry, i) => {
+        if (!(0,core_json/* isObject */.Gv)(entry))
+            return;
+        const isRun = typeof entry['run'] === 'string';
+        const isAudit = typeof entry['audit'] === 'string';
+        if (isRun === isAudit) {
+            bad(`/grandfathered/${i}`, 'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them');
+            return;
+        }
+        const kind = isRun ? 'run' : 'audit';
+        const file = policy_file_text(entry, kind);
+        if (runs.has(file))
+            bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
+        runs.add(file);
+        grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+    });
+    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
+    const trust = (0,core_json/* isObject */.Gv)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const given = doc['default'];
+    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
+    return {
+        ok: true,
+        value: {
+            kind: 'file',
+            rules,
+            defaultLevel,
+            pendingSeconds,
+            exceptions,
+            grandfathered,
+            source: { path: context.path, commit: context.commit, sha256 },
+            trust,
+        },
+    };
+}
+/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
+function policy_file_trustOf(t, where, bad) {
+    const list = (key) => policy_file_strings(t[key]);
+    const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+    const flag = (key) => t[key] === true;
+    const trust = {
+        mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
+        trustedKeys: paths('trusted-keys'),
+        signerIdentities: list('trusted-signer-identities'),
+        requireSignedRecords: flag('require-signed-records'),
+        trustedProducers: paths('trusted-producers'),
+        producerIdentities: list('trusted-producer-identities'),
+        requireAttestedRuns: flag('require-attested-runs'),
+        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
+        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+        trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
+        at: where('/trust'),
+    };
+    if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
+        bad('/trust/require-signed-records', 'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted');
+    if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
+        bad('/trust/require-attested-runs', 'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted');
+    return trust;
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
+/**
+ * Which policy is in effect (docs/policy.md §1, §8). On a pull request or a merge queue the policy is
+ * the base commit's, never the head's: the head's is read too and checked (a broken one fails the
+ * pull request, a changed one is shown with its effect), and the one repair path is a base policy
+ * that is invalid and a head that repairs it. Trust material named by a path (a trusted root) is
+ * read the same way. Elsewhere the file on disk (or the CLI's `--policy-ref`) is the policy.
+ */
+
+
+
+
+/** Short commit ids in messages. */
+const policy_short = (commit) => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
+/** A policy file's problems as one located configuration error (the policy in effect must be valid). */
+function invalidInEffect(file, problems, why = '') {
+    const lines = problems.slice(0, 10).map((f) => `${f.file === null ? file.path : (0,core_findings/* placeOf */.$t)(f, true)}: ${f.message}`);
+    const more = problems.length > 10 ? `\n… and ${problems.length - 10} more problem(s)` : '';
+    return new UsageError('policy', `the policy in effect (${file.path} at ${policy_short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}${why}`);
+}
+/** The head's problems as findings of the pull request, each naming the file it was read from. */
+const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
+/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
+function headUnder(head, context) {
+    const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
+    return r.ok ? [] : headFindings(r.reason);
+}
+/** The first line of a file as read: a file of another commit says which. */
+const placeIn = (file) => file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
+/** Whether two policy texts say the same (byte for byte). */
+const same = (a, b) => (a === null ? b === null : b !== null && a.text === b.text);
+/**
+ * The policy in effect, and what a pull request does to it.
+ * @param context the verification time and the trusted signers (what a policy's own checks need)
+ */
+function settlePolicy(given, context, repair = { open: true }) {
+    const read = (file) => readPolicyFile(file.text, { ...context, path: file.path, commit: file.commit });
+    if (given.kind === 'none')
+        return { policy: null, review: null };
+    if (given.kind === 'file') {
+        const r = read(given.file);
+        if (!r.ok)
+            throw invalidInEffect(given.file, r.reason);
+        return { policy: r.value, review: null };
+    }
+    const { base, head } = given;
+    const baseRead = base ? read(base) : null;
+    const headRead = head ? read(head) : null;
+    if (baseRead && !baseRead.ok) {
+        // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
+        // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
+        if (!repair.open)
+            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (rotating a key: give the old and the new key until the policy names the new one), or move trust into the policy file's trust: section, read at the base (docs/policy.md §9).");
+        if (head && headRead?.ok) {
+            const at = { file: head.path, line: 1, column: 1 };
+            // A warning, never a plain notice: every call passing here failed under the base (§11), and the
+            // base may be invalid only under inputs the pull request edited (a red team dropped trusted-keys).
+            const why = `the base policy (${base?.path} at ${policy_short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy (review it: nothing of the base's applies here)`;
+            return { policy: headRead.value, review: { findings: [(0,core_findings/* finding */.gk)('policy_changed', at, why, 'warning')], head: null }, repaired: true };
+        }
+        throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
+    }
+    const inEffect = baseRead?.ok ? baseRead.value : null;
+    if (same(base, head))
+        return { policy: inEffect, review: null };
+    const at = placeIn(head ?? base);
+    if (headRead && !headRead.ok)
+        return { policy: inEffect, review: { findings: headFindings(headRead.reason), head: null } };
+    const what = head === null
+        ? `this pull request deletes the policy file ${base?.path}; the change takes effect after merge (the base's policy applies here)`
+        : base === null
+            ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
+            : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
+    // A deleted file trusts what the inputs say, which is no trust: section at all.
+    const loosened = head === null
+        ? trustLoosening(inEffect?.trust ?? null, null)
+        : headRead?.ok
+            ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust)
+            : null;
+    const findings = [(0,core_findings/* finding */.gk)('policy_changed', at, what)];
+    if (loosened !== null)
+        findings.push((0,core_findings/* finding */.gk)('policy_changed', at, `this pull request loosens trust in ${head?.path ?? 'the policy file'} (${loosened}): it takes effect after merge; a reviewer must approve it`, 'warning'));
+    return {
+        policy: inEffect,
+        review: { findings, head: headRead?.ok ? headRead.value : null, ...(head === null && base ? { deleted: base.path } : {}) },
+    };
+}
+/** Whether two trust: sections trust differently (either way): a policy's effect measured under the one is not the other's. */
+function trustChanged(base, head) {
+    if (base === null || head === null)
+        return base !== head;
+    return trustLoosening(base, head) !== null || trustLoosening(head, base) !== null;
+}
+/** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
+function trustLoosening(base, head) {
+    if (base === null)
+        return null;
+    if (head === null)
+        return 'it removes the trust: section';
+    const why = [];
+    if (base.mode === 'enforce' && head.mode === 'warn')
+        why.push('trust.mode enforce → warn');
+    if (base.requireSignedRecords && !head.requireSignedRecords)
+        why.push('require-signed-records turned off');
+    if (base.requireAttestedRuns && !head.requireAttestedRuns)
+        why.push('require-attested-runs turned off');
+    const added = (a, b) => b.filter((x) => !a.includes(x));
+    const paths = (l) => l.map((p) => p.path);
+    // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
+    for (const [name, a, b] of [
+        ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
+        ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
+        ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
+        ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
+        ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
+    ]) {
+        if (added(a, b).length > 0)
+            why.push(`${name} adds ${added(a, b).join(', ')}`);
+        if (added(b, a).length > 0)
+            why.push(`${name} removes ${added(b, a).join(', ')}`);
+    }
+    if ((base.issuer ?? null) !== (head.issuer ?? null))
+        why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
+    if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null))
+        why.push('trusted-root changes');
+    return why.length > 0 ? why.join('; ') : null;
+}
+/** A trusted root the same way: the base's text in effect; a head that differs is named. */
+function settleTrustFile(name, given) {
+    if (given.kind === 'file')
+        return { text: given.file, review: null };
+    const { base, head } = given;
+    if (!base)
+        throw new UsageError('file', `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`);
+    if (same(base, head))
+        return { text: base, review: null };
+    const at = placeIn(head ?? base);
+    return {
+        text: base,
+        review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
+    };
+}
+/**
+ * A pull request's reading of the base's grandfathered audit files (docs/policy.md §9, §10): their
+ * records, whose trust is not asked, bind only calls of run files present with the same bytes at the
+ * base, never a call the pull request adds or changes (a red team: a replayed call took a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). When the
+ * base's files cannot be compared, they bind no call of this pull request, and a finding says why.
+ * @param unchanged the files present with the same bytes at the base (as the report names them), or why that is not known
+ */
+function historyOnly(policy, unchanged) {
+    const entries = policy.grandfathered.filter((g) => g.kind === 'audit' && !g.onlyIn);
+    if (entries.length === 0)
+        return { policy, findings: [] };
+    const onlyIn = unchanged.ok ? unchanged.value : new Set();
+    const findings = unchanged.ok
+        ? []
+        : [
+            (0,core_findings/* finding */.gk)('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
+        ];
+    return {
+        policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
+        findings,
+    };
+}
+/** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
+function addedEntries(base, head) {
+    const known = new Set(base.exceptions.map((e) => `${e.binding}\u0000${e.rule}\u0000${e.expiresText}`));
+    const pinned = new Set(base.grandfathered.map((g) => `${g.run}\u0000${g.sha256}`));
+    return {
+        exceptions: head.exceptions.filter((e) => !known.has(`${e.binding}\u0000${e.rule}\u0000${e.expiresText}`)),
+        grandfathered: head.grandfathered.filter((g) => !pinned.has(`${g.run}\u0000${g.sha256}`)),
+    };
+}
+/**
+ * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
+ * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
+ * never to what it adds or changes; everything else in its policy waits for the merge. When the base
+ * tree cannot be read, or the pull request changes an audit export the base holds, nothing of the
+ * head applies, and a finding says why.
+ * @param added what the head adds (`addedEntries`)
+ * @param atBase the run files (as the report names them) present with the same bytes at the base, or why nothing of the head applies now
+ */
+function withBreakGlass(base, head, added, atBase) {
+    const count = added.exceptions.length + added.grandfathered.length;
+    if (count === 0)
+        return { policy: base, findings: [] };
+    const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };
+    if (!atBase.ok)
+        return {
+            policy: base,
+            findings: [
+                (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: ${atBase.reason}; they apply after merge`),
+            ],
+        };
+    const onlyIn = atBase.value;
+    return {
+        policy: {
+            ...base,
+            exceptions: [...base.exceptions, ...added.exceptions.map((e) => ({ ...e, onlyIn }))],
+            grandfathered: [...base.grandfathered, ...added.grandfathered.map((g) => ({ ...g, onlyIn }))],
+        },
+        findings: [],
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+
 
 
 
@@ -12920,7 +13791,7 @@ async function readSetup(settings, digests) {
  * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-async function runGate(settings, digests = false, open = openReaders, alsoUnder = null) {
+async function runGate(settings, digests = false, open = openReaders) {
     const prepared = await readSetup(settings, digests);
     if (!prepared.ok)
         return prepared;
@@ -12933,11 +13804,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         return { ok: false, reason: { code: 'conflict', message: over } };
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
     const seen = classesSeen(evidence.runs);
-    // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
-    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
-        .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
-        .find((checked) => !checked.ok);
-    if (names && !names.ok) {
+    // A policy whose rules name what nothing has.
+    const names = checkRuleNames(settings.policy, seen, evidence.rejected);
+    if (!names.ok) {
         const { rule, at, message } = names.reason;
         // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
         if (rule.at !== null && at !== null)
@@ -12971,10 +13840,11 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     return {
         ok: true,
         value: {
-            report: head ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head })) : report,
+            report: head
+                ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head }), trustChanged(settings.policy.trust, head.trust))
+                : report,
             inputs: evidence.inputs,
             cache: settings.cache ? evidence.cache : null,
-            ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
         },
     };
 }
@@ -12983,11 +13853,15 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
  * policy would change from the base's own (`from`: the report itself, or with break-glass entries
  * applied now, the same evidence under the base's policy without them), named in its policy_changed finding.
  */
-function withEffect(report, from, underHead) {
+function withEffect(report, from, underHead, trustMoves) {
     const list = changes(from, underHead);
     // Break-glass entries applied now (the base's policy with them is not the base's own): said, so "the base's policy applies here" is not the whole story.
     const applied = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
-    const effect = `${applied}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
+    // Its trust: section is read once merged: the effect measured here is its rules' under the base's trust, and says so (a red team: "no change" for a dropped trust: section).
+    const under = trustMoves
+        ? " under the base's trust (its trust: section changes too, which this corpus is judged under only once merged)"
+        : '';
+    const effect = `${applied}; its effect on this corpus${under}: ${changesText(list, PULL_CHANGE)}`;
     const source = underHead.policy.source;
     // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
     const loose = loosens(list);
@@ -15454,870 +16328,6 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
         ...read_limits/* DEFAULT_LIMITS */.dR,
         maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
         maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/target-hash.ts
-/**
- * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
- * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
- * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
- * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
- * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
- */
-
-const DOMAINS = (/* unused pure expression or super */ null && ([
-    'github_key_title',
-    'github_label',
-    'github_user',
-    'slack_workspace',
-    'slack_channel',
-    'slack_principal',
-    'workspace',
-    'workspace_principal',
-    'aws_iam_user',
-]));
-const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
-/** A plain label as the agent side writes it. */
-const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
-
-;// CONCATENATED MODULE: ./src/read/strict-yaml.ts
-
-
-
-/**
- * The YAML parser, loaded by the entries (`loadYamlParser`) only when a YAML file is to be read:
- * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
- */
-let yaml = null;
-/** Loads the YAML parser once; every entry awaits it before it reads a policy or mapping file. */
-async function loadYamlParser() {
-    yaml ??= await __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
-}
-function parser() {
-    if (yaml === null)
-        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a YAML file is read');
-    return yaml;
-}
-/** A YAML text's value read leniently (for a first look before the strict read reports its problems), or undefined when it does not parse. */
-function yamlValue(source) {
-    try {
-        return parser().parse(source, { version: '1.2', maxAliasCount: 0 });
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents, at) {
-    const out = new Map();
-    const y = parser();
-    const walk = (node, pointer, keyAt) => {
-        if (!y.isNode(node))
-            return;
-        const start = node.range?.[0] ?? 0;
-        // A problem with a value is at the value; with a map or a list, at the key that holds it.
-        out.set(pointer, at(y.isScalar(node) ? start : (keyAt ?? start)));
-        if (y.isMap(node))
-            for (const pair of node.items) {
-                if (!y.isPair(pair) || !y.isScalar(pair.key))
-                    continue;
-                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
-                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
-                // A key's own place, for a problem with the key (an unknown key).
-                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
-            }
-        else if (y.isSeq(node))
-            node.items.forEach((item, i) => {
-                walk(item, `${pointer}/${i}`, null);
-            });
-    };
-    walk(contents, '', null);
-    return out;
-}
-/**
- * The first anchor, alias, explicit tag or merge key (`<<`) in a document, located at its own token
- * (an anchor at its `&`, not at the value it names).
- */
-function forbiddenOf(contents, source, noun) {
-    let found = null;
-    const y = parser();
-    const walk = (node) => {
-        if (found !== null || !y.isNode(node))
-            return;
-        const start = node.range?.[0] ?? 0;
-        if (y.isAlias(node)) {
-            found = { offset: start, message: `an alias (*${node.source}): write each value out (what a reviewer reads must be what applies)` };
-            return;
-        }
-        const anchor = node.anchor ?? '';
-        if (anchor !== '') {
-            const at = source.lastIndexOf(`&${anchor}`, start);
-            found = {
-                offset: at >= 0 ? at : start,
-                message: `an anchor (&${anchor}): write each value out (what a reviewer reads must be what applies)`,
-            };
-            return;
-        }
-        if ((node.tag ?? '') !== '') {
-            // The tag token's first character (`!!str`, `!e!x`), before the value it names.
-            let at = source.lastIndexOf('!', start);
-            while (at > 0 && !/[\s[{,:]/.test(source[at - 1] ?? ' '))
-                at--;
-            found = { offset: at >= 0 ? at : start, message: `an explicit tag (${node.tag}): ${noun} is plain YAML 1.2 with no tags` };
-            return;
-        }
-        if (y.isMap(node))
-            for (const pair of node.items) {
-                if (!y.isPair(pair))
-                    continue;
-                if (y.isScalar(pair.key) && pair.key.value === '<<') {
-                    found = {
-                        offset: pair.key.range?.[0] ?? start,
-                        message: 'a merge key (<<): YAML 1.2 has none; write each key out (what a reviewer reads must be what applies)',
-                    };
-                    return;
-                }
-                walk(pair.key);
-                walk(pair.value);
-            }
-        else if (y.isSeq(node))
-            for (const item of node.items)
-                walk(item);
-    };
-    walk(contents);
-    return found;
-}
-/** A YAML directive (`%YAML`, `%TAG`) before the document: the file is YAML 1.2 as the gate reads it, never another version. */
-function directiveOf(source, noun) {
-    const match = /^%[A-Za-z]+/m.exec(source);
-    if (!match)
-        return null;
-    const end = source.search(/^---/m);
-    if (end >= 0 && match.index > end)
-        return null;
-    return {
-        offset: match.index,
-        message: `a YAML directive (${match[0]}): ${noun} is YAML 1.2 and declares nothing (a %YAML 1.1 directive would turn on merge keys a reviewer does not see)`,
-    };
-}
-/** A hint for the YAML syntax errors a newcomer makes (docs/policy.md §11 "YAML messages"). */
-function syntaxHint(code, line, message) {
-    // `Map keys must be unique` named no key (a newcomer).
-    const key = code === 'DUPLICATE_KEY' ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^\s:#][^:#]*?)\s*:/.exec(line)?.[1] : undefined;
-    if (key !== undefined)
-        return ` (${key.startsWith('"') || key.startsWith("'") ? key : JSON.stringify(key)} is written twice in one mapping: keep one)`;
-    if (code === 'BAD_SCALAR_START' || /(?::|^\s*-)\s+[@`]/.test(line))
-        return ' (a plain value cannot start with @ or `: quote it, "@…")';
-    if (/(?::|^\s*-)\s+\*/.test(line))
-        return ' (a value starting with * is an alias in YAML: quote it, "*…")';
-    if (code === 'BAD_INDENT' ||
-        code === 'BLOCK_AS_IMPLICIT_KEY' ||
-        code === 'MULTILINE_IMPLICIT_KEY' ||
-        code === 'UNEXPECTED_TOKEN' ||
-        /indent|indicator|same column/i.test(message))
-        return ' (check the indentation: the keys of a "- " item line up with the first key after the dash, two spaces further in than the dash)';
-    return '';
-}
-/**
- * A YAML text → its one document's value and the place of every node, or every syntax problem
- * located (with `empty`'s words for a file with no document).
- */
-function readYamlDocument(source, context, empty) {
-    const y = parser();
-    const lines = new y.LineCounter();
-    const docs = y.parseAllDocuments(source, {
-        lineCounter: lines,
-        uniqueKeys: true,
-        strict: true,
-        prettyErrors: false,
-        version: '1.2',
-        // The library's own warnings never reach stderr: what it warns of is refused here, located (a collection as a key: a red team).
-        logLevel: 'error',
-    });
-    const list = Array.isArray(docs) ? docs : [docs];
-    // A place in this file, with the commit it was read at when that is not the checkout.
-    const file = context.path;
-    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
-    const atOffset = (offset) => {
-        const pos = lines.linePos(offset);
-        return place(pos.line, pos.col);
-    };
-    const problems = [];
-    // Bytes that are not UTF-8 were read as U+FFFD: the text judged would not be the file's bytes, nor its sha256 theirs.
-    const garbled = source.indexOf('\uFFFD');
-    if (garbled >= 0)
-        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(garbled), `bytes that are not UTF-8 (read as U+FFFD): ${context.noun} is UTF-8 text`));
-    if (list.length > 1)
-        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(list[1]?.range?.[0] ?? 0), `a second YAML document: ${context.noun} holds one`));
-    const doc = list[0];
-    if (!doc || doc.contents === null)
-        return { ok: false, reason: [(0,core_findings/* finding */.gk)(context.code, place(1, 1), empty)] };
-    const directive = directiveOf(source, context.noun);
-    if (directive !== null)
-        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(directive.offset), directive.message));
-    const lineAt = (offset) => {
-        const from = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-        const to = source.indexOf('\n', offset);
-        return source.slice(from, to < 0 ? source.length : to);
-    };
-    for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(e.pos[0]), `${e.message.split('\n')[0] ?? e.code}${syntaxHint(e.code, lineAt(e.pos[0]), e.message)}`));
-    const forbidden = problems.length > 0 ? null : forbiddenOf(doc.contents, source, context.noun);
-    if (forbidden !== null)
-        problems.push((0,core_findings/* finding */.gk)(context.code, atOffset(forbidden.offset), forbidden.message));
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const value = doc.toJS({ maxAliasCount: 0 });
-    const places = positions(doc.contents, atOffset);
-    // A pointer to a field the file lacks lands on the nearest node it has (the entry missing it), never on 1:1.
-    const where = (pointer, key = false) => {
-        const exact = (key ? places.get(`${pointer}#key`) : undefined) ?? places.get(pointer);
-        if (exact !== undefined)
-            return exact;
-        for (let cut = pointer.lastIndexOf('/'); cut > 0; cut = pointer.lastIndexOf('/', cut - 1)) {
-            const parent = places.get(pointer.slice(0, cut));
-            if (parent !== undefined)
-                return parent;
-        }
-        return place(1, 1);
-    };
-    return { ok: true, value: { value, where, place } };
-}
-/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
-function schemaAt(root, segments) {
-    const resolve = (node) => {
-        if (!(0,core_json/* isObject */.Gv)(node))
-            return null;
-        const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,core_json/* isObject */.Gv)(root['$defs']))
-            return resolve(root['$defs'][ref.slice(8)]);
-        return node;
-    };
-    let node = resolve(root);
-    for (const segment of segments) {
-        if (!node)
-            return null;
-        const props = node['properties'];
-        if ((0,core_json/* isObject */.Gv)(props) && Object.hasOwn(props, segment))
-            node = resolve(props[segment]);
-        else if (node['items'] !== undefined && /^\d+$/.test(segment))
-            node = resolve(node['items']);
-        else
-            node = resolve(node['additionalProperties']);
-    }
-    return node;
-}
-/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
-function schemaProblems(value, s, where, code) {
-    if (s.validate(value))
-        return [];
-    const root = (0,core_json/* isObject */.Gv)(s.schema) ? s.schema : null;
-    const out = [];
-    const seen = new Set();
-    const errors = s.validate.errors ?? [];
-    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
-    const meant = new Set();
-    for (const e of errors) {
-        const key = (0,core_json/* isObject */.Gv)(e.params) ? e.params['additionalProperty'] : undefined;
-        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
-            continue;
-        const known = schemaAt(root, e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : []);
-        if (near)
-            meant.add(`${e.instancePath}/${near}`);
-    }
-    for (const e of errors) {
-        const segments = e.instancePath.split('/').slice(1);
-        const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,core_json/* isObject */.Gv)(e.params) ? e.params : {};
-        let message;
-        let at = where(e.instancePath);
-        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-            const key = params['additionalProperty'];
-            const known = schemaAt(root, segments);
-            const props = known && (0,core_json/* isObject */.Gv)(known['properties']) ? Object.keys(known['properties']) : [];
-            const near = (0,core_text/* nearestName */.qb)(key, props);
-            // A key of a section written outside it (`require-signed-records` at the top, not under trust:; a newcomer).
-            const home = near
-                ? undefined
-                : props.find((p) => {
-                    const section = schemaAt(root, [...segments, p]);
-                    return section !== null && (0,core_json/* isObject */.Gv)(section['properties']) && Object.hasOwn(section['properties'], key);
-                });
-            message = `unknown key "${key}" in ${name}${near
-                ? ` (did you mean "${near}"?)`
-                : home !== undefined
-                    ? ` (it belongs under ${home}: write it inside the ${home}: section)`
-                    : props.length > 0
-                        ? ` (known: ${props.join(', ')})`
-                        : ''}`;
-            at = where(`${e.instancePath}/${key}`, true);
-        }
-        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
-                continue;
-            message = `${name} has no "${params['missingProperty']}" (required)`;
-        }
-        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-            const allowed = params['allowedValues'].map(String);
-            const got = (0,core_json/* memberAt */.mz)(value, segments);
-            // A near name, or one the value begins with (mode: warning → warn).
-            const near = typeof got === 'string' ? ((0,core_text/* nearestName */.qb)(got, allowed) ?? allowed.find((a) => got.toLowerCase().startsWith(a)) ?? null) : null;
-            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
-        }
-        else if (e.keyword === 'const') {
-            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
-        }
-        else if (e.keyword === 'type' && params['type'] === 'boolean') {
-            // YAML 1.2 reads yes, on, True as text: only true and false are booleans (a newcomer).
-            const got = (0,core_json/* memberAt */.mz)(value, segments);
-            const meant = typeof got === 'string' ? (/^(y|yes|on|true)$/i.test(got) ? 'true' : /^(n|no|off|false)$/i.test(got) ? 'false' : null) : null;
-            message = `${name} must be true or false${meant ? ` (YAML 1.2 reads ${JSON.stringify(got)} as text: write ${meant})` : ''}`;
-        }
-        else if (e.keyword === 'oneOf') {
-            message = `${name} must be one glob (a string) or a list of them`;
-        }
-        else if (e.keyword === 'pattern' && s.patternMessage) {
-            message = s.patternMessage(segments, (0,core_json/* memberAt */.mz)(value, segments)) ?? `${name} ${e.message ?? 'is invalid'}`;
-        }
-        else
-            message = `${name} ${e.message ?? 'is invalid'}`;
-        // oneOf reports each branch too: the oneOf line says it once.
-        if (e.schemaPath.includes('/oneOf/'))
-            continue;
-        const key = `${at.line}:${at.column}:${message}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push((0,core_findings/* finding */.gk)(code, at, message));
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/read/policy-file.ts
-/**
- * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
- * in indentation, an anchor or an alias, a second document: refused), its shape checked against
- * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
- * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
- * fields, fields the class binds, expiry at most 366 days after the verification time, signers
- * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The files a policy text's trust: section names (keys, a trusted root), for an entry to read them at
- * the policy's commit before the settings are built; nothing when the text does not parse (the
- * reader reports that). The YAML parser must be loaded.
- */
-function trustFilesNamed(source) {
-    const value = yamlValue(source);
-    const trust = (0,core_json/* isObject */.Gv)(value) && (0,core_json/* isObject */.Gv)(value['trust']) ? value['trust'] : null;
-    if (!trust)
-        return [];
-    const root = trust['trusted-root'];
-    return [...policy_file_strings(trust['trusted-keys']), ...policy_file_strings(trust['trusted-producers']), ...(typeof root === 'string' ? [root] : [])];
-}
-/** Seconds in 366 days: the furthest an exception may expire. */
-const MAX_EXPIRY_SECONDS = 366 * 86_400;
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form; any size: Infinity at worst). */
-function durationSeconds(text) {
-    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
-    if (!match)
-        return 0;
-    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
-}
-/** The policy file's schema, with the words for a `pending` that is not a duration. */
-const POLICY_SCHEMA = {
-    validate: policyFile,
-    schema: policySchema,
-    patternMessage: (segments, got) => segments[0] !== 'pending'
-        ? null
-        : typeof got === 'string' && /^\d+$/.test(got)
-            ? `pending: ${got} what? write ${got}h (or ${got}d, ${got}m)`
-            : 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0',
-};
-/** The longest wait `pending` may give: a longer one switches coverage off (docs/policy.md §11). */
-const MAX_PENDING_SECONDS = 30 * 86_400;
-/** `pending` as written → seconds; a bare number other than 0, or more than 30 days, is a problem (said through `bad`). */
-function pendingOf(given, bad) {
-    if (given === undefined || given === 0)
-        return 0;
-    if (typeof given === 'number') {
-        bad(`pending: ${given} what? write ${given}h (or ${given}d, ${given}m); a bare number is only 0`);
-        return 0;
-    }
-    if (typeof given !== 'string')
-        return 0;
-    const seconds = durationSeconds(given);
-    if (seconds > MAX_PENDING_SECONDS) {
-        bad(`pending: ${given} is more than 30d: a longer wait switches coverage off (a call would never be due); at most 30d`);
-        return 0;
-    }
-    return seconds;
-}
-/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
-function expiryOf(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = parseRfc3339(text);
-    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
-}
-const policy_file_strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
-const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
-/**
- * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
- * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
- * holds counts as known.
- */
-function readPolicyFile(source, context) {
-    const read = readYamlDocument(source, { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' }, 'the policy file is empty (it needs at least version: 1)');
-    if (!read.ok)
-        return read;
-    const { value, where, place } = read.value;
-    const shape = schemaProblems(value, POLICY_SCHEMA, where, 'policy_invalid');
-    if (!(0,core_json/* isObject */.Gv)(value))
-        return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-    // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
-    const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
-    if (shape.length === 0)
-        return meant;
-    // What the schema already said of a line is not said again in other words.
-    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
-    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
-}
-/** What the schema cannot say, checked on a file of the right shape. */
-/** A character no GitHub owner or repository name holds, and not the glob's star. */
-const NOT_IN_A_NAME = /[^A-Za-z0-9._*-]/u;
-function meaning(doc, context, where, sha256) {
-    const problems = [];
-    const bad = (pointer, message) => {
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
-    };
-    const trusted = new Set(context.signers ? [...context.signers.keyIds, ...context.signers.identities] : []);
-    const rules = [];
-    const names = new Set();
-    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
-    ruleList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.Gv)(entry) || !(0,core_json/* isObject */.Gv)(entry['match']))
-            return;
-        const at = `/rules/${i}`;
-        const name = policy_file_text(entry, 'name');
-        if (names.has(name))
-            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
-        names.add(name);
-        const match = entry['match'];
-        const actionClass = policy_file_text(match, 'class');
-        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
-        const tests = [];
-        const target = (0,core_json/* isObject */.Gv)(match['target']) ? match['target'] : {};
-        const row = classRow(actionClass);
-        const hashed = row?.hashed;
-        const bound = boundFields(actionClass);
-        for (const field of Object.keys(target)) {
-            const pointer = `${at}/match/target/${field}`;
-            const given = target[field];
-            const hash = hashed?.get(field);
-            if (hash) {
-                if (!Array.isArray(given)) {
-                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
-                    continue;
-                }
-                const values = policy_file_strings(given);
-                if (values.some((v) => v.includes('*'))) {
-                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
-                    continue;
-                }
-                // A hash copied from a report (`key_title_hash`) would be hashed again and match nothing (a red team).
-                // Any spelling of one: with its prefix, `sha256-`, bare hex, spaces around it.
-                const digest = values.find((v) => /^\s*(sha256[:-])?[0-9a-f]{64}\s*$/i.test(v));
-                if (digest !== undefined) {
-                    bad(pointer, `${field} is hashed: ${JSON.stringify(`${digest.slice(0, 15)}…`)} is a hash, not a raw value (hashed again, it matches nothing); list the raw values`);
-                    continue;
-                }
-                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
-                continue;
-            }
-            // The hash itself named (`key_title_hash`): a glob over hash text matches any value; the raw field takes a list.
-            const raw = [...(hashed?.entries() ?? [])].find(([, h]) => h.field === field)?.[0];
-            if (raw !== undefined) {
-                bad(pointer, `${field} is a hash: match on ${raw} with a list of raw values ([...]), each hashed as the agent hashes it`);
-                continue;
-            }
-            if (bound && !bound.includes(field)) {
-                const plain = bound.filter((f) => !f.endsWith('_hash'));
-                const hashedNames = [...(hashed?.keys() ?? [])];
-                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
-                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
-                continue;
-            }
-            // A whole-number field (an issue number, a comment id) is a JSON number in every subject, and a glob matches text only (a red team: `number: "*"` was valid, and matched nothing).
-            if (row?.wholeNumbers.has(field)) {
-                bad(pointer, `${field} is a whole number in ${actionClass}'s subjects: a glob matches text only, so this rule could never match; match on the other fields`);
-                continue;
-            }
-            const globs = policy_file_strings(given);
-            const caseless = row?.caseless.has(field) ?? false;
-            const named = caseless && (field === 'owner' || field === 'repo');
-            const slash = named ? globs.findIndex((g) => g.includes('/')) : -1;
-            if (slash >= 0) {
-                bad(Array.isArray(given) ? `${pointer}/${slash}` : pointer, field === 'repo'
-                    ? `repo is the name alone; put the organisation in owner (${JSON.stringify(globs[slash])} can never match a repository name)`
-                    : `owner is the organisation alone (${JSON.stringify(globs[slash])} holds a /, which no owner has)`);
-                continue;
-            }
-            // A GitHub owner or repository name holds only ASCII letters, digits, '.', '_' and '-': a look-alike
-            // (U+2011 pasted from chat), a space or a control character could never match (a red team: the call fell to the default).
-            const odd = named ? globs.findIndex((g) => NOT_IN_A_NAME.test(g)) : -1;
-            if (odd >= 0) {
-                const glob = globs[odd];
-                const ch = glob.match(NOT_IN_A_NAME)?.[0] ?? '';
-                const code = `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-                bad(Array.isArray(given) ? `${pointer}/${odd}` : pointer, `${JSON.stringify((0,core_text/* quote */.hD)(glob, 80))} holds ${code}, which no GitHub ${field === 'repo' ? 'repository' : 'owner'} name has (letters, digits, '.', '_' and '-' only, and '*'): it could never match`);
-                continue;
-            }
-            tests.push(globTest(field, globs, caseless));
-        }
-        const signedBy = Array.isArray(entry['signed-by']) ? policy_file_strings(entry['signed-by']) : null;
-        if (signedBy && context.signers !== null) {
-            if (trusted.size === 0)
-                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
-            else
-                signedBy.forEach((s, k) => {
-                    if (!trusted.has(s))
-                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
-                });
-        }
-        const require = policy_file_text(entry, 'require');
-        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
-        if (!(0,vocabulary/* isLevel */.NW)(require))
-            return;
-        const rule = {
-            name,
-            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-            actionClass,
-            verb,
-            target: tests,
-            level: require,
-            mode,
-            signedBy,
-            at: where(at),
-            classAt: where(`${at}/match/class`),
-            verbAt: verb === null ? null : where(`${at}/match/verb`),
-        };
-        const earlier = shadowing(rules, rule);
-        if (earlier !== null)
-            bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);
-        rules.push(rule);
-    });
-    const exceptions = [];
-    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
-    exceptionList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.Gv)(entry))
-            return;
-        const at = `/exceptions/${i}`;
-        const rule = policy_file_text(entry, 'rule');
-        // A missing or mistyped field is the shape check's finding, at its line; judged again here it added a stray one at 1:1.
-        if (typeof entry['rule'] === 'string' && !names.has(rule)) {
-            const near = (0,core_text/* nearestName */.qb)(rule, names);
-            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
-        }
-        const expiresText = policy_file_text(entry, 'expires');
-        const expires = expiryOf(expiresText);
-        if (!expires.ok) {
-            if (typeof entry['expires'] === 'string')
-                bad(`${at}/expires`, `expires: ${expires.reason}`);
-            return;
-        }
-        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if (compareInstants(expires.value, latest) > 0)
-            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
-        exceptions.push({
-            binding: policy_file_text(entry, 'binding'),
-            rule,
-            reason: policy_file_text(entry, 'reason'),
-            owner: policy_file_text(entry, 'owner'),
-            expires: expires.value,
-            expiresText,
-            at: where(at),
-        });
-    });
-    const grandfathered = [];
-    const runs = new Set();
-    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
-    grandList.forEach((entry, i) => {
-        if (!(0,core_json/* isObject */.Gv)(entry))
-            return;
-        const isRun = typeof entry['run'] === 'string';
-        const isAudit = typeof entry['audit'] === 'string';
-        if (isRun === isAudit) {
-            bad(`/grandfathered/${i}`, 'a grandfathered entry names either run: (a run judged for honesty only) or audit: (an audit file whose trust is not asked), one of them');
-            return;
-        }
-        const kind = isRun ? 'run' : 'audit';
-        const file = policy_file_text(entry, kind);
-        if (runs.has(file))
-            bad(`/grandfathered/${i}/${kind}`, `a second entry for ${file}: each file is grandfathered once`);
-        runs.add(file);
-        grandfathered.push({ kind, run: file, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
-    });
-    const pendingSeconds = pendingOf(doc['pending'], (message) => bad('/pending', message));
-    const trust = (0,core_json/* isObject */.Gv)(doc['trust']) ? policy_file_trustOf(doc['trust'], where, bad) : null;
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const given = doc['default'];
-    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
-    return {
-        ok: true,
-        value: {
-            kind: 'file',
-            rules,
-            defaultLevel,
-            pendingSeconds,
-            exceptions,
-            grandfathered,
-            source: { path: context.path, commit: context.commit, sha256 },
-            trust,
-        },
-    };
-}
-/** The `trust:` section (docs/policy.md §9), its shape already checked; `require-*: true` with nothing trusted is a problem. */
-function policy_file_trustOf(t, where, bad) {
-    const list = (key) => policy_file_strings(t[key]);
-    const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
-    const flag = (key) => t[key] === true;
-    const trust = {
-        mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
-        trustedKeys: paths('trusted-keys'),
-        signerIdentities: list('trusted-signer-identities'),
-        requireSignedRecords: flag('require-signed-records'),
-        trustedProducers: paths('trusted-producers'),
-        producerIdentities: list('trusted-producer-identities'),
-        requireAttestedRuns: flag('require-attested-runs'),
-        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
-        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
-        trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
-        at: where('/trust'),
-    };
-    if (trust.requireSignedRecords && trust.trustedKeys.length === 0 && trust.signerIdentities.length === 0)
-        bad('/trust/require-signed-records', 'require-signed-records: true with no trusted-keys and no trusted-signer-identities: nothing could ever be trusted');
-    if (trust.requireAttestedRuns && trust.trustedProducers.length === 0 && trust.producerIdentities.length === 0)
-        bad('/trust/require-attested-runs', 'require-attested-runs: true with no trusted-producers and no trusted-producer-identities: nothing could ever be trusted');
-    return trust;
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
-/**
- * Which policy is in effect (docs/policy.md §1, §8). On a pull request or a merge queue the policy is
- * the base commit's, never the head's: the head's is read too and checked (a broken one fails the
- * pull request, a changed one is shown with its effect), and the one repair path is a base policy
- * that is invalid and a head that repairs it. Trust material named by a path (a trusted root) is
- * read the same way. Elsewhere the file on disk (or the CLI's `--policy-ref`) is the policy.
- */
-
-
-
-
-/** Short commit ids in messages. */
-const policy_short = (commit) => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
-/** A policy file's problems as one located configuration error (the policy in effect must be valid). */
-function invalidInEffect(file, problems, why = '') {
-    const lines = problems.slice(0, 10).map((f) => `${f.file === null ? file.path : (0,core_findings/* placeOf */.$t)(f, true)}: ${f.message}`);
-    const more = problems.length > 10 ? `\n… and ${problems.length - 10} more problem(s)` : '';
-    return new UsageError('policy', `the policy in effect (${file.path} at ${policy_short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}${why}`);
-}
-/** The head's problems as findings of the pull request, each naming the file it was read from. */
-const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
-/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
-function headUnder(head, context) {
-    const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
-    return r.ok ? [] : headFindings(r.reason);
-}
-/** The first line of a file as read: a file of another commit says which. */
-const placeIn = (file) => file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
-/** Whether two policy texts say the same (byte for byte). */
-const same = (a, b) => (a === null ? b === null : b !== null && a.text === b.text);
-/**
- * The policy in effect, and what a pull request does to it.
- * @param context the verification time and the trusted signers (what a policy's own checks need)
- */
-function settlePolicy(given, context, repair = { open: true }) {
-    const read = (file) => readPolicyFile(file.text, { ...context, path: file.path, commit: file.commit });
-    if (given.kind === 'none')
-        return { policy: null, review: null };
-    if (given.kind === 'file') {
-        const r = read(given.file);
-        if (!r.ok)
-            throw invalidInEffect(given.file, r.reason);
-        return { policy: r.value, review: null };
-    }
-    const { base, head } = given;
-    const baseRead = base ? read(base) : null;
-    const headRead = head ? read(head) : null;
-    if (baseRead && !baseRead.ok) {
-        // The one repair path: an invalid base policy, and a head whose policy is valid; never a base that is
-        // valid by itself and invalid only under the trust the workflow's inputs give (the pull request may edit them).
-        if (!repair.open)
-            throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason, " It is valid by itself: its signed-by names signers the trust inputs of this run do not give, and the inputs are the workflow file, which a pull request may edit; so it is never replaced by the pull request's policy. Give the trust it names (rotating a key: give the old and the new key until the policy names the new one), or move trust into the policy file's trust: section, read at the base (docs/policy.md §9).");
-        if (head && headRead?.ok) {
-            const at = { file: head.path, line: 1, column: 1 };
-            // A warning, never a plain notice: every call passing here failed under the base (§11), and the
-            // base may be invalid only under inputs the pull request edited (a red team dropped trusted-keys).
-            const why = `the base policy (${base?.path} at ${policy_short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy (review it: nothing of the base's applies here)`;
-            return { policy: headRead.value, review: { findings: [(0,core_findings/* finding */.gk)('policy_changed', at, why, 'warning')], head: null }, repaired: true };
-        }
-        throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
-    }
-    const inEffect = baseRead?.ok ? baseRead.value : null;
-    if (same(base, head))
-        return { policy: inEffect, review: null };
-    const at = placeIn(head ?? base);
-    if (headRead && !headRead.ok)
-        return { policy: inEffect, review: { findings: headFindings(headRead.reason), head: null } };
-    const what = head === null
-        ? `this pull request deletes the policy file ${base?.path}; the change takes effect after merge (the base's policy applies here)`
-        : base === null
-            ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
-            : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
-    // A deleted file trusts what the inputs say, which is no trust: section at all.
-    const loosened = head === null
-        ? trustLoosening(inEffect?.trust ?? null, null)
-        : headRead?.ok
-            ? trustLoosening(inEffect?.trust ?? null, headRead.value.trust)
-            : null;
-    const findings = [(0,core_findings/* finding */.gk)('policy_changed', at, what)];
-    if (loosened !== null)
-        findings.push((0,core_findings/* finding */.gk)('policy_changed', at, `this pull request loosens trust in ${head?.path ?? 'the policy file'} (${loosened}): it takes effect after merge; a reviewer must approve it`, 'warning'));
-    return {
-        policy: inEffect,
-        review: { findings, head: headRead?.ok ? headRead.value : null, ...(head === null && base ? { deleted: base.path } : {}) },
-    };
-}
-/** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
-function trustLoosening(base, head) {
-    if (base === null)
-        return null;
-    if (head === null)
-        return 'it removes the trust: section';
-    const why = [];
-    if (base.mode === 'enforce' && head.mode === 'warn')
-        why.push('trust.mode enforce → warn');
-    if (base.requireSignedRecords && !head.requireSignedRecords)
-        why.push('require-signed-records turned off');
-    if (base.requireAttestedRuns && !head.requireAttestedRuns)
-        why.push('require-attested-runs turned off');
-    const added = (a, b) => b.filter((x) => !a.includes(x));
-    const paths = (l) => l.map((p) => p.path);
-    // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
-    for (const [name, a, b] of [
-        ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
-        ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
-        ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
-        ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
-        ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
-    ]) {
-        if (added(a, b).length > 0)
-            why.push(`${name} adds ${added(a, b).join(', ')}`);
-        if (added(b, a).length > 0)
-            why.push(`${name} removes ${added(b, a).join(', ')}`);
-    }
-    if ((base.issuer ?? null) !== (head.issuer ?? null))
-        why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
-    if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null))
-        why.push('trusted-root changes');
-    return why.length > 0 ? why.join('; ') : null;
-}
-/** A trusted root the same way: the base's text in effect; a head that differs is named. */
-function settleTrustFile(name, given) {
-    if (given.kind === 'file')
-        return { text: given.file, review: null };
-    const { base, head } = given;
-    if (!base)
-        throw new UsageError('file', `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`);
-    if (same(base, head))
-        return { text: base, review: null };
-    const at = placeIn(head ?? base);
-    return {
-        text: base,
-        review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
-    };
-}
-/**
- * A pull request's reading of the base's grandfathered audit files (docs/policy.md §9, §10): their
- * records, whose trust is not asked, bind only calls of run files present with the same bytes at the
- * base, never a call the pull request adds or changes (a red team: a replayed call took a
- * grandfathered unsigned record under require-signed-records, and met a verified rule). When the
- * base's files cannot be compared, they bind no call of this pull request, and a finding says why.
- * @param unchanged the files present with the same bytes at the base (as the report names them), or why that is not known
- */
-function historyOnly(policy, unchanged) {
-    const entries = policy.grandfathered.filter((g) => g.kind === 'audit' && !g.onlyIn);
-    if (entries.length === 0)
-        return { policy, findings: [] };
-    const onlyIn = unchanged.ok ? unchanged.value : new Set();
-    const findings = unchanged.ok
-        ? []
-        : [
-            (0,core_findings/* finding */.gk)('policy_changed', item(entries, 0).at, `the grandfathered audit file(s) of the base's policy bind no call of this pull request: ${unchanged.reason}; their records, whose trust is not asked, bind only calls of runs the base holds with the same bytes (check out with fetch-depth: 0)`, 'warning'),
-        ];
-    return {
-        policy: { ...policy, grandfathered: policy.grandfathered.map((g) => (g.kind === 'audit' && !g.onlyIn ? { ...g, onlyIn } : g)) },
-        findings,
-    };
-}
-/** What a pull request's policy adds to the base's: exceptions (by binding and rule) and grandfathered entries (by run and bytes) the base does not have. */
-function addedEntries(base, head) {
-    const known = new Set(base.exceptions.map((e) => `${e.binding}\u0000${e.rule}\u0000${e.expiresText}`));
-    const pinned = new Set(base.grandfathered.map((g) => `${g.run}\u0000${g.sha256}`));
-    return {
-        exceptions: head.exceptions.filter((e) => !known.has(`${e.binding}\u0000${e.rule}\u0000${e.expiresText}`)),
-        grandfathered: head.grandfathered.filter((g) => !pinned.has(`${g.run}\u0000${g.sha256}`)),
-    };
-}
-/**
- * The break-glass path (docs/policy.md §10): the exceptions and grandfathered entries a pull request
- * adds apply in that pull request to run files present with the same bytes at the base (`atBase`),
- * never to what it adds or changes; everything else in its policy waits for the merge. When the base
- * tree cannot be read, or the pull request changes an audit export the base holds, nothing of the
- * head applies, and a finding says why.
- * @param added what the head adds (`addedEntries`)
- * @param atBase the run files (as the report names them) present with the same bytes at the base, or why nothing of the head applies now
- */
-function withBreakGlass(base, head, added, atBase) {
-    const count = added.exceptions.length + added.grandfathered.length;
-    if (count === 0)
-        return { policy: base, findings: [] };
-    const at = added.exceptions[0]?.at ?? added.grandfathered[0]?.at ?? { file: head.source?.path ?? '', line: 1, column: 1 };
-    if (!atBase.ok)
-        return {
-            policy: base,
-            findings: [
-                (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request adds ${count} exception(s) or grandfathered entr(ies); none applies now: ${atBase.reason}; they apply after merge`),
-            ],
-        };
-    const onlyIn = atBase.value;
-    return {
-        policy: {
-            ...base,
-            exceptions: [...base.exceptions, ...added.exceptions.map((e) => ({ ...e, onlyIn }))],
-            grandfathered: [...base.grandfathered, ...added.grandfathered.map((g) => ({ ...g, onlyIn }))],
-        },
-        findings: [],
     };
 }
 

@@ -314,6 +314,10 @@ describe('trust written in the policy file, read at the base (docs/policy.md §9
     const loosened = await runAction({ workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base, [POLICY]: looser }), base });
     const warning = reportOf(loosened).findings.find((f) => f.code === 'policy_changed' && f.severity === 'warning');
     expect(warning?.message).toMatch(/loosens trust .*require-signed-records turned off/);
+    // Its effect is measured under the base's trust, and says so: never "no change" for a trust change (a red team).
+    for (const f of reportOf(loosened).findings.filter((x) => x.code === 'policy_changed' && x.file === POLICY))
+      expect(f.message).toMatch(/its effect on this corpus under the base's trust \(its trust: section changes too/);
+    expect(reportOf(swapped).findings.find((f) => f.code === 'policy_changed' && f.file === POLICY)).toBeUndefined();
     // An action input beside the base's trust: section is a configuration error.
     const both = await runAction({
       workspace: writeFiles(tempDir(), { [RUN]: runText, ...audit, ...base }),

@@ -407,6 +407,43 @@ describe('policy check', () => {
     expect(bad.stderr).toMatch(/2:1: unknown key "rulez" in the file \(did you mean "rules"\?\)/);
   });
 
+  it('--against judges the corpus under the other policy with its own trust: dropping trust: is a change, from a file or a ref (a red team: "no change")', async () => {
+    const signer = testSigner();
+    const other = seededKey(5);
+    const strict = `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n`;
+    const trusting = `${strict}trust:\n  trusted-keys: [keys/export.pub.pem]\n  require-signed-records: true\n`;
+    const write = decision({
+      tool: 'github.add_deploy_key',
+      verb: 'create',
+      resourceType: 'github_deploy_key',
+      target: deployKey(),
+      claim: 'verified',
+    });
+    // One record, signed by a key the trust: section does not name: untrusted under it, bound without it.
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/a.json': json(surface([write])),
+      '.assay/audit/r.ndjson': `${JSON.stringify(signed(record('github', 'r1', write), other))}\n`,
+      'keys/export.pub.pem': signer.pem,
+      '.github/receipt-gate.yml': strict,
+      'trusting.yml': trusting,
+    });
+    const r = await cli(['policy', 'check', '-C', dir, '--now', NOW, '--against', 'trusting.yml'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /against trusting\.yml: 1 call\(s\) of keys: under trusting\.yml: unmet; under this file: met; 1 record\(s\): under trusting\.yml: record_untrusted; under this file: passes/,
+    );
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    writeFileSync(path.join(dir, '.github/receipt-gate.yml'), trusting);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base'], { cwd: dir });
+    writeFileSync(path.join(dir, '.github/receipt-gate.yml'), strict);
+    const ref = await cli(['policy', 'check', '-C', dir, '--now', NOW, '--against', 'HEAD'], dir);
+    expect(ref.code, ref.stderr).toBe(0);
+    expect(ref.stdout).toMatch(
+      /against HEAD: 1 call\(s\) of keys: under HEAD: unmet; under this file: met; 1 record\(s\): under HEAD: record_untrusted/,
+    );
+  });
+
   it('--policy-ref reads the policy as it is at a git ref', async () => {
     const dir = writeFiles(tempDir(), {
       ...runs,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
 import type { Evidence, IdentityTrust, RecordInput, RunInput, StatementInput, VerifyOptions } from '../core/model.js';
-import { checkRuleNames, type Policy } from '../core/policy.js';
+import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
@@ -22,6 +22,7 @@ import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
+import { trustChanged } from './settings/policy.js';
 import type { Settings, UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {
@@ -387,8 +388,6 @@ export interface Gated {
   readonly inputs: ReadonlyMap<string, string>;
   /** What the evidence cache did, when there is one. */
   readonly cache: CacheTally | null;
-  /** The same evidence judged under another policy, when one was asked for (`policy check --against`). */
-  readonly alternative?: Report;
 }
 
 /** Every class of the input with its verbs (what a rule may name besides the §2 table). */
@@ -440,12 +439,7 @@ async function readSetup(
  * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-export async function runGate(
-  settings: Settings,
-  digests = false,
-  open: OpenReaders = openReaders,
-  alsoUnder: Policy | null = null,
-): Promise<Result<Gated, UsageProblem>> {
+export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
   const prepared = await readSetup(settings, digests);
   if (!prepared.ok) return prepared;
   const found = discoverAll(settings);
@@ -455,11 +449,9 @@ export async function runGate(
   if (over !== null) return { ok: false, reason: { code: 'conflict', message: over } };
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
   const seen = classesSeen(evidence.runs);
-  // The first policy whose rules name what nothing has (the second, when asked for: policy check --against).
-  const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
-    .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
-    .find((checked) => !checked.ok);
-  if (names && !names.ok) {
+  // A policy whose rules name what nothing has.
+  const names = checkRuleNames(settings.policy, seen, evidence.rejected);
+  if (!names.ok) {
     const { rule, at, message } = names.reason;
     // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
     if (rule.at !== null && at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(at, true)}: ${message}` } };
@@ -496,10 +488,16 @@ export async function runGate(
   return {
     ok: true,
     value: {
-      report: head ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head })) : report,
+      report: head
+        ? withEffect(
+            report,
+            from,
+            verify(checked, { ...optionsOf(settings), policy: head }),
+            trustChanged(settings.policy.trust, head.trust),
+          )
+        : report,
       inputs: evidence.inputs,
       cache: settings.cache ? evidence.cache : null,
-      ...(alsoUnder ? { alternative: verify(checked, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
     },
   };
 }
@@ -509,11 +507,15 @@ export async function runGate(
  * policy would change from the base's own (`from`: the report itself, or with break-glass entries
  * applied now, the same evidence under the base's policy without them), named in its policy_changed finding.
  */
-function withEffect(report: Report, from: Report, underHead: Report): Report {
+function withEffect(report: Report, from: Report, underHead: Report, trustMoves: boolean): Report {
   const list = changes(from, underHead);
   // Break-glass entries applied now (the base's policy with them is not the base's own): said, so "the base's policy applies here" is not the whole story.
   const applied = from === report ? '' : '; the exceptions and grandfathered entries it adds apply now to what the base already holds';
-  const effect = `${applied}; its effect on this corpus: ${changesText(list, PULL_CHANGE)}`;
+  // Its trust: section is read once merged: the effect measured here is its rules' under the base's trust, and says so (a red team: "no change" for a dropped trust: section).
+  const under = trustMoves
+    ? " under the base's trust (its trust: section changes too, which this corpus is judged under only once merged)"
+    : '';
+  const effect = `${applied}; its effect on this corpus${under}: ${changesText(list, PULL_CHANGE)}`;
   const source = underHead.policy.source;
   // A loosening (a call that fails under the base passes under the head) is a warning, never a quiet notice (docs/policy.md §11).
   const loose = loosens(list);

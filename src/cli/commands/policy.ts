@@ -9,15 +9,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Document, isMap, isNode, isPair, isScalar, isSeq, parseDocument, stringify } from 'yaml';
 import { changes, changesText, ruleEffects } from '../../core/effect.js';
-import type { Policy } from '../../core/policy.js';
 import type { Report } from '../../core/report.js';
 import type { Result } from '../../core/result.js';
 import { runGate } from '../../gate/gate.js';
 import { readAtCommit, resolveUserRef } from '../../gate/repository.js';
 import { buildSettings } from '../../gate/settings/build.js';
 import { directoryIn, outputIn } from '../../gate/settings/paths.js';
-import { settlePolicy } from '../../gate/settings/policy.js';
-import { UsageError } from '../../gate/settings/types.js';
+import { type Settings, UsageError } from '../../gate/settings/types.js';
 import { located } from '../../report/text.js';
 import { writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, say, unwritable } from '../command.js';
@@ -43,33 +41,40 @@ const OPTIONS = [
 
 type PolicyFlags = Flags<typeof OPTIONS>;
 
-/** The `--against` policy: a file of that path, else the policy file as it is at that git ref. */
-function againstPolicy(flags: PolicyFlags, dir: string, settings: ReturnType<typeof buildSettings>): Policy {
+/**
+ * The settings of the `--against` policy: a file of that path, else the policy file as it is at that
+ * git ref, with everything it says, its trust: section too (read as that policy reads it: its files
+ * at its commit), every other option as given. A red team: judged under this run's trust, dropping
+ * `trust:` was "no change".
+ */
+function againstSettings(flags: PolicyFlags, dir: string, now: Date): Settings {
   const given = flags.against ?? '';
   const file = path.resolve(dir, given);
   const policyPath = path
     .relative(dir, path.resolve(dir, flags.policy ?? '.github/receipt-gate.yml'))
     .split(path.sep)
     .join('/');
-  let text: { path: string; commit: string | null; text: string };
-  if (existsSync(file))
-    text = { path: path.relative(dir, file).split(path.sep).join('/'), commit: null, text: readTextFile('--against', file) };
-  else {
+  let asked: PolicyFlags;
+  if (existsSync(file)) {
+    asked = { ...flags, policy: path.relative(dir, file).split(path.sep).join('/'), 'policy-ref': undefined };
+  } else {
     const resolved = resolveUserRef(dir, given);
     if (!resolved.ok) throw new UsageError('value', `--against: no such file, and ${resolved.reason}`);
     const commit = resolved.value;
     const got = readAtCommit(dir, commit, path.resolve(dir, policyPath));
     if (!got.ok) throw new UsageError('file', `--against ${given}: ${got.reason}`);
     if (got.value === null) throw new UsageError('path', `--against ${given}: ${policyPath} does not exist at ${commit.slice(0, 12)}`);
-    text = { path: policyPath, commit, text: got.value };
+    asked = { ...flags, 'policy-ref': commit };
   }
-  const signers = {
-    keyIds: settings.trustedKeys ? [...settings.trustedKeys.keys()] : [],
-    identities: settings.keyless?.signers ? [...settings.keyless.signers.identities] : [],
-  };
-  const settled = settlePolicy({ kind: 'file', file: text }, { now: settings.now, signers });
-  if (!settled.policy) throw new UsageError('policy', `--against: ${text.path} holds no policy`);
-  return settled.policy;
+  let settings: Settings;
+  try {
+    settings = buildSettings(gateInputs(asked, dir, now));
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(error.code, `--against ${given}: ${error.message}`);
+    throw error;
+  }
+  if (settings.policy.kind !== 'file') throw new UsageError('policy', `--against: ${given} holds no policy`);
+  return settings;
 }
 
 /** The policy's effect, in lines: per rule, then what the file's own entries earn. */
@@ -93,13 +98,16 @@ function effectLines(report: Report): string[] {
 
 async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
   const settings = buildSettings(gateInputs(flags, dir, ctx.now));
-  const alternative = flags.against === undefined ? null : againstPolicy(flags, dir, settings);
-  const gated = await runGate(settings, false, undefined, alternative);
+  const against = flags.against === undefined ? null : againstSettings(flags, dir, ctx.now);
+  const gated = await runGate(settings, false);
   if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
   const lines = effectLines(gated.value.report);
-  if (gated.value.alternative) {
+  if (against) {
+    // The corpus judged again, whole, under the other policy and its trust (keys, identities, mode, grandfathered files).
+    const other = await runGate(against, false);
+    if (!other.ok) throw new UsageError(other.reason.code, `--against ${flags.against}: ${other.reason.message}`);
     // One direction everywhere: from the policy compared against (REF) to this file.
-    const list = changes(gated.value.alternative, gated.value.report);
+    const list = changes(other.value.report, gated.value.report);
     lines.push(`against ${flags.against}: ${changesText(list, { before: flags.against ?? 'the other policy', after: 'this file' }, 50)}`);
   }
   return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };

@@ -133,6 +133,12 @@ export function settlePolicy(
   };
 }
 
+/** Whether two trust: sections trust differently (either way): a policy's effect measured under the one is not the other's. */
+export function trustChanged(base: PolicyTrust | null, head: PolicyTrust | null): boolean {
+  if (base === null || head === null) return base !== head;
+  return trustLoosening(base, head) !== null || trustLoosening(head, base) !== null;
+}
+
 /** How a head's trust: section trusts more than the base's (docs/policy.md §9, §11), in words; null: it does not. */
 function trustLoosening(base: PolicyTrust | null, head: PolicyTrust | null): string | null {
   if (base === null) return null;
