@@ -3199,6 +3199,8 @@ class RuleUse {
  */
 function checkRuleNames(policy, seen, rejected = new Map()) {
     const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+    // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
+    const problems = [];
     for (const rule of policy.rules) {
         const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
         if (rule.actionClass === null)
@@ -3211,31 +3213,26 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                 : near
                     ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
                     : `; classes: ${(0,core_text/* visible */.RK)([...classes].sort(core_text/* cmp */.r2).join(', '))}`;
-            return {
-                ok: false,
-                reason: {
-                    rule,
-                    at: rule.classAt ?? rule.at,
-                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
-                },
-            };
+            problems.push({
+                rule,
+                at: rule.classAt ?? rule.at,
+                message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+            });
+            continue;
         }
         if (rule.verb !== null) {
             const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
             if (!verbs.has(rule.verb)) {
                 const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
-                return {
-                    ok: false,
-                    reason: {
-                        rule,
-                        at: rule.verbAt ?? rule.at,
-                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
-                    },
-                };
+                problems.push({
+                    rule,
+                    at: rule.verbAt ?? rule.at,
+                    message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
+                });
             }
         }
     }
-    return { ok: true };
+    return problems.length === 0 ? { ok: true } : { ok: false, reason: problems };
 }
 /** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
 function lookAlike(name, near) {
@@ -13807,19 +13804,22 @@ async function runGate(settings, digests = false, open = openReaders) {
     // A policy whose rules name what nothing has.
     const names = checkRuleNames(settings.policy, seen, evidence.rejected);
     if (!names.ok) {
-        const { rule, at, message } = names.reason;
         // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
-        if (rule.at !== null && at !== null)
-            return { ok: false, reason: { code: 'policy', message: `${(0,core_findings/* placeOf */.$t)(at, true)}: ${message}` } };
-        return { ok: false, reason: { code: 'value', message, input: 'require' } };
+        const inFile = names.reason.filter((p) => p.rule.at !== null && p.at !== null);
+        if (inFile.length > 0)
+            return {
+                ok: false,
+                reason: { code: 'policy', message: inFile.map((p) => `${p.at ? (0,core_findings/* placeOf */.$t)(p.at, true) : ''}: ${p.message}`).join('\n') },
+            };
+        return { ok: false, reason: { code: 'value', message: names.reason.map((p) => p.message).join('; '), input: 'require' } };
     }
     // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt
     // class would pass here under the base's and, once merged, stop every pull request, its repair too.
     const reviewed = settings.policyReview?.head ?? null;
     const headNames = reviewed ? checkRuleNames(reviewed, seen, evidence.rejected) : null;
     const headInvalid = headNames && !headNames.ok
-        ? (0,core_findings/* finding */.gk)('policy_invalid', headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 }, `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`)
-        : null;
+        ? headNames.reason.map((p) => (0,core_findings/* finding */.gk)('policy_invalid', p.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 }, `${p.message} (this pull request's policy; it must be valid to merge)`))
+        : [];
     // The trusted root the pull request leaves the trust: section naming must load as the base's did (loaded here, with the Sigstore code).
     const headRoot = settings.policyReview?.headRoot ?? null;
     const rootLoads = headRoot ? await rootsOf({ name: headRoot.name, text: headRoot.text }, settings.limits) : null;
@@ -13827,13 +13827,12 @@ async function runGate(settings, digests = false, open = openReaders) {
         ? (0,core_findings/* finding */.gk)('policy_invalid', headRoot.at, `${rootLoads.reason} (this pull request's policy; it must be valid to merge)`)
         : null;
     const added = [];
-    if (headInvalid)
-        added.push(headInvalid);
+    added.push(...headInvalid);
     if (rootInvalid)
         added.push(rootInvalid);
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     const report = verify(checked, optionsOf(settings));
-    const head = headInvalid ? null : settings.policyReview?.head;
+    const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
     // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
     const before = settings.policyReview?.before;
     const from = head && before ? verify(checked, { ...optionsOf(settings), policy: before }) : report;

@@ -283,6 +283,13 @@ rules:
     expect(typo.stderr).toMatch(
       /\.github\/receipt-gate\.yml:4:20: rule keys: no action class "github_deploy_ky".*did you mean "github_deploy_key"/,
     );
+    // Every misspelt name at once, a class and a verb (a red team: one per run of the gate).
+    const two = await judge(
+      runs,
+      `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_ky}\n    require: verified\n  - name: more\n    match: {class: github_deploy_key, verb: creat}\n    require: verified\n`,
+    );
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/:4:20: rule keys: no action class "github_deploy_ky"[^\n]*\n[^\n]*:7:45: rule more: no verb "creat"/);
   });
 
   it('with a policy file in effect, --require is a usage error naming both; an explicit --policy that does not exist is one too', async () => {

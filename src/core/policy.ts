@@ -353,8 +353,10 @@ export function checkRuleNames(
   policy: Policy,
   seen: ReadonlyMap<string, ReadonlySet<string>>,
   rejected: ReadonlyMap<string, string> = new Map(),
-): Result<undefined, { readonly rule: Rule; readonly at: Location | null; readonly message: string }> {
+): Result<undefined, readonly RuleNameProblem[]> {
   const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+  // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
+  const problems: RuleNameProblem[] = [];
   for (const rule of policy.rules) {
     const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
     if (rule.actionClass === null) continue;
@@ -366,31 +368,33 @@ export function checkRuleNames(
         : near
           ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
           : `; classes: ${visible([...classes].sort(cmp).join(', '))}`;
-      return {
-        ok: false,
-        reason: {
-          rule,
-          at: rule.classAt ?? rule.at,
-          message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
-        },
-      };
+      problems.push({
+        rule,
+        at: rule.classAt ?? rule.at,
+        message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+      });
+      continue;
     }
     if (rule.verb !== null) {
       const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
       if (!verbs.has(rule.verb)) {
         const near = nearestName(rule.verb, verbs);
-        return {
-          ok: false,
-          reason: {
-            rule,
-            at: rule.verbAt ?? rule.at,
-            message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
-          },
-        };
+        problems.push({
+          rule,
+          at: rule.verbAt ?? rule.at,
+          message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
+        });
       }
     }
   }
-  return { ok: true };
+  return problems.length === 0 ? { ok: true } : { ok: false, reason: problems };
+}
+
+/** A rule naming a class or verb nothing has: the rule, where the name is written (null: a require input), why. */
+export interface RuleNameProblem {
+  readonly rule: Rule;
+  readonly at: Location | null;
+  readonly message: string;
 }
 
 /** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */

@@ -452,10 +452,14 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   // A policy whose rules name what nothing has.
   const names = checkRuleNames(settings.policy, seen, evidence.rejected);
   if (!names.ok) {
-    const { rule, at, message } = names.reason;
     // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
-    if (rule.at !== null && at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(at, true)}: ${message}` } };
-    return { ok: false, reason: { code: 'value', message, input: 'require' } };
+    const inFile = names.reason.filter((p) => p.rule.at !== null && p.at !== null);
+    if (inFile.length > 0)
+      return {
+        ok: false,
+        reason: { code: 'policy', message: inFile.map((p) => `${p.at ? placeOf(p.at, true) : ''}: ${p.message}`).join('\n') },
+      };
+    return { ok: false, reason: { code: 'value', message: names.reason.map((p) => p.message).join('; '), input: 'require' } };
   }
   // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt
   // class would pass here under the base's and, once merged, stop every pull request, its repair too.
@@ -463,12 +467,14 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   const headNames = reviewed ? checkRuleNames(reviewed, seen, evidence.rejected) : null;
   const headInvalid =
     headNames && !headNames.ok
-      ? finding(
-          'policy_invalid',
-          headNames.reason.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 },
-          `${headNames.reason.message} (this pull request's policy; it must be valid to merge)`,
+      ? headNames.reason.map((p) =>
+          finding(
+            'policy_invalid',
+            p.at ?? { file: reviewed?.source?.path ?? '', line: 1, column: 1 },
+            `${p.message} (this pull request's policy; it must be valid to merge)`,
+          ),
         )
-      : null;
+      : [];
   // The trusted root the pull request leaves the trust: section naming must load as the base's did (loaded here, with the Sigstore code).
   const headRoot = settings.policyReview?.headRoot ?? null;
   const rootLoads = headRoot ? await rootsOf({ name: headRoot.name, text: headRoot.text }, settings.limits) : null;
@@ -477,11 +483,11 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
       ? finding('policy_invalid', headRoot.at, `${rootLoads.reason} (this pull request's policy; it must be valid to merge)`)
       : null;
   const added: Finding[] = [];
-  if (headInvalid) added.push(headInvalid);
+  added.push(...headInvalid);
   if (rootInvalid) added.push(rootInvalid);
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
   const report = verify(checked, optionsOf(settings));
-  const head = headInvalid ? null : settings.policyReview?.head;
+  const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
   // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
   const before = settings.policyReview?.before;
   const from = head && before ? verify(checked, { ...optionsOf(settings), policy: before }) : report;
