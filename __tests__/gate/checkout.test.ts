@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseRfc3339 } from '../../src/core/time.js';
@@ -120,7 +120,7 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
   });
 
   // A sparse checkout, or a step that deleted a failing run, let a signed PASSED verdict name a commit whose full tree fails (a red team).
-  it('every file of the commit under an input, and the policy path, is in the checkout: a missing one is refused, a non-evidence file is not asked for', () => {
+  it('every file of the commit under an input, and the policy path, is in the checkout as a file: a missing one is refused, whatever its name', () => {
     const { dir, commit } = clone({ 'runs/a.json': '{}', 'runs/b.json': '{}', 'runs/notes.md': 'x', 'other/c.json': '{}', 'p.yml': 'x' });
     const rests = (asked: string[]) => {
       const policy = { kind: 'none' } as unknown as Parameters<typeof verdictRestsOn>[2];
@@ -128,8 +128,15 @@ describe.skipIf(process.platform === 'win32')('checkoutDiffers', () => {
     };
     const head = commit;
     expect(checkoutDiffers(dir, head, rests(['runs']))).toBeNull();
-    // A file the gate would not read by its name may be left out of the checkout.
+    // Whatever its name: the gate reads a folder's other files for evidence; a folder at a file's path is no file.
     execFileSync('rm', [path.join(dir, 'runs/notes.md')]);
+    expect(checkoutDiffers(dir, head, rests(['runs']))).toMatch(
+      /^runs\/notes\.md is in [0-9a-f]{12}'s tree under runs, but not in the checkout/,
+    );
+    mkdirSync(path.join(dir, 'runs/notes.md'));
+    expect(checkoutDiffers(dir, head, rests(['runs']))).toMatch(/^runs\/notes\.md is in/);
+    execFileSync('rmdir', [path.join(dir, 'runs/notes.md')]);
+    writeFiles(dir, { 'runs/notes.md': 'x' });
     expect(checkoutDiffers(dir, head, rests(['runs']))).toBeNull();
     execFileSync('rm', [path.join(dir, 'runs/b.json'), path.join(dir, 'other/c.json')]);
     expect(checkoutDiffers(dir, head, rests(['runs']))).toMatch(

@@ -19756,8 +19756,9 @@ function checkoutDiffers(dir, commit, restsOn) {
             if (entry.mode === SUBMODULE_MODE)
                 continue;
             const base = under.find((u) => u === '.' || rel === u || rel.startsWith(`${u}/`));
-            // In a folder, what the gate would read by its name (evidence, attestations); a file named itself, whatever it is.
-            if (base === undefined || (base !== rel && formats_formatOf(rel) === null) || existsOnDisk(external_node_path_default().join(top, rel)))
+            // Whatever its name: the gate reads a folder's other files to see whether they hold evidence (a red team: a
+            // deleted `bad.txt` holding a failing run, or a folder left at a file's path, passed).
+            if (base === undefined || fileOnDisk(external_node_path_default().join(top, rel)))
                 continue;
             return `${rel} is in ${short}'s tree${base === rel ? '' : ` under ${base}`}, but not in the checkout (a sparse checkout, or deleted before the gate ran)`;
         }
@@ -19853,11 +19854,11 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles, asked) {
 }
 /** A tree entry that is another repository (a submodule): not a file of this one. */
 const SUBMODULE_MODE = '160000';
-/** Whether anything is at the path (a link too: the comparison above says what is wrong with it). */
-function existsOnDisk(p) {
+/** Whether a file is at the path (a link too: the comparison above says what is wrong with it), never a folder. */
+function fileOnDisk(p) {
     try {
-        (0,external_node_fs_.lstatSync)(p);
-        return true;
+        const st = (0,external_node_fs_.lstatSync)(p);
+        return st.isFile() || st.isSymbolicLink();
     }
     catch {
         return false;

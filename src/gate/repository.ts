@@ -277,8 +277,9 @@ export function checkoutDiffers(dir: string, commit: string, restsOn: RestsOn): 
     for (const [rel, entry] of entries) {
       if (entry.mode === SUBMODULE_MODE) continue;
       const base = under.find((u) => u === '.' || rel === u || rel.startsWith(`${u}/`));
-      // In a folder, what the gate would read by its name (evidence, attestations); a file named itself, whatever it is.
-      if (base === undefined || (base !== rel && formatOf(rel) === null) || existsOnDisk(path.join(top, rel))) continue;
+      // Whatever its name: the gate reads a folder's other files to see whether they hold evidence (a red team: a
+      // deleted `bad.txt` holding a failing run, or a folder left at a file's path, passed).
+      if (base === undefined || fileOnDisk(path.join(top, rel))) continue;
       return `${rel} is in ${short}'s tree${base === rel ? '' : ` under ${base}`}, but not in the checkout (a sparse checkout, or deleted before the gate ran)`;
     }
   for (const [file, judged] of files) {
@@ -379,11 +380,11 @@ export interface RestsOn {
 /** A tree entry that is another repository (a submodule): not a file of this one. */
 const SUBMODULE_MODE = '160000';
 
-/** Whether anything is at the path (a link too: the comparison above says what is wrong with it). */
-function existsOnDisk(p: string): boolean {
+/** Whether a file is at the path (a link too: the comparison above says what is wrong with it), never a folder. */
+function fileOnDisk(p: string): boolean {
   try {
-    lstatSync(p);
-    return true;
+    const st = lstatSync(p);
+    return st.isFile() || st.isSymbolicLink();
   } catch {
     return false;
   }
