@@ -459,6 +459,73 @@ default: asserted
     expect(unused?.message).not.toMatch(/misspelt/);
   });
 
+  // A red team (f7): prod-api-strict after prod-general (prod-*) was dead, the file valid, the gate green on the weaker rule.
+  it('15b: a stricter rule after a broader glob rule that takes all its calls is policy_invalid at the later rule, naming the earlier; a rule whose calls an earlier one took says so in rule_unused', async () => {
+    const repro = `version: 1
+rules:
+  - name: prod-general
+    match:
+      class: github_deploy_key
+      target:
+        repo: [prod-*]
+    require: observed_confirmed
+  - name: prod-api-strict          # meant: prod-api deploy keys must be verified
+    match:
+      class: github_deploy_key
+      target:
+        repo: [prod-api]
+    require: verified
+`;
+    expect(problems(repro)).toEqual([
+      '9:5 rule prod-api-strict can never apply: the earlier rule prod-general (line 3) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it',
+    ]);
+    const gated = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([prod('k1')])), [POLICY]: repro }));
+    expect(gated.code).toBe(2);
+    expect(gated.stderr).toMatch(/receipt-gate\.yml:9:5: rule prod-api-strict can never apply: the earlier rule prod-general/);
+
+    const pair = (earlier: string, later: string) =>
+      problems(
+        `version: 1\nrules:\n  - name: earlier\n    match: ${earlier}\n    require: observed_confirmed\n  - name: later\n    match: ${later}\n    require: verified\n`,
+      );
+    const key = (target: string, verb = '') => `{class: github_deploy_key${verb}, target: ${target}}`;
+    const k8s = (target: string) => `{class: k8s_rbac_binding, target: ${target}}`;
+    const SHADOWED = /^6:5 rule later can never apply: the earlier rule earlier \(line 3\)/;
+    for (const [earlier, later] of <[string, string][]>[
+      [key('{repo: [prod-*]}'), key('{repo: [prod-a*, prod-b]}')],
+      [key('{repo: ["*"]}'), key('{repo: [prod-*], owner: [acme]}')],
+      // owner and repo ignore case: PROD-* takes prod-api and PROD-API alike.
+      [key('{repo: [PROD-*]}'), key('{repo: [prod-api]}')],
+      [key('{repo: [prod-*]}'), key('{repo: [prod-api]}', ', verb: create')],
+      [key('{key_title: [a, b]}'), key('{key_title: [a]}')],
+      [k8s('{namespace: ["*-prod"]}'), k8s('{namespace: [team-*-prod], name: [admin]}')],
+    ])
+      expect(pair(earlier, later), `${earlier} before ${later}`).toEqual([expect.stringMatching(SHADOWED)]);
+    // A call can reach each of these later rules: never shadowed.
+    for (const [earlier, later] of <[string, string][]>[
+      [key('{repo: [prod-*]}'), key('{repo: [prod-api, staging-api]}')],
+      [key('{repo: [prod-a*]}'), key('{repo: [prod-*]}')],
+      [key('{repo: [prod-*]}'), key('{repo: ["*"]}')],
+      [key('{repo: [prod-*], owner: [acme]}'), key('{repo: [prod-api]}')],
+      [key('{repo: [prod-*]}', ', verb: create'), key('{repo: [prod-api]}')],
+      [key('{key_title: [a]}'), key('{key_title: [a, b]}')],
+      // namespace and name are exact: Admin* misses admin; * never crosses /.
+      [k8s('{name: [Admin*]}'), k8s('{name: [admin]}')],
+      [k8s('{namespace: ["*"]}'), k8s('{namespace: [kube/*]}')],
+    ])
+      expect(pair(earlier, later), `${earlier} before ${later}`).toEqual([]);
+
+    // Not shadowed in the file (staging-api reaches it), but every call read went to the earlier rule.
+    const partly = `version: 1\nrules:\n  - name: prod-general\n    match: {class: github_deploy_key, target: {repo: [prod-*]}}\n    require: observed_confirmed\n  - name: prod-strict\n    match: {class: github_deploy_key, target: {repo: [prod-api, staging-api]}}\n    require: verified\n`;
+    const r = await verify(writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([prod('k1')])), [POLICY]: partly }));
+    const unused = r.report.findings.filter((f) => f.code === 'rule_unused');
+    expect(unused).toEqual([expect.objectContaining({ severity: 'warning', line: 6, column: 5 })]);
+    expect(unused[0]?.message).toMatch(
+      /^rule prod-strict applies to no call \(classes seen: github_deploy_key\): calls matched it, but each went to an earlier rule \(the first match wins\), the first to prod-general \(line 3\)/,
+    );
+    expect(unused[0]?.message).not.toMatch(/none matched/);
+    expect(r.report.calls.map((c) => c.rule)).toEqual(['prod-general']);
+  });
+
   it('18: a call the export never logged is one error (effect_not_logged), not also policy_unmet', async () => {
     const dir = writeFiles(tempDir(), {
       '.assay/runs/a.log': serverLog([['2026-11-30T10:00:00Z', prod('k1')]]),

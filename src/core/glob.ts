@@ -72,3 +72,25 @@ export function globMatches(glob: Glob, value: string): boolean {
   }
   return starSpan(end);
 }
+
+/**
+ * Whether `outer` matches every value the glob `inner` matches (a rule reported shadowed must be
+ * dead: docs/policy.md §11). Sound, not complete: `inner` is written as one text, each of its stars
+ * a character `outer` does not hold and that is not `/`, and `outer` must match that text. Such a
+ * character can only fall inside one of `outer`'s stars, which then takes whatever run (without
+ * `/`) the inner star stands for as well. So a literal `inner` is judged exactly (`prod-*` covers
+ * `prod-api`), `prod-*` covers `prod-a*`, `*` covers every glob without `/`, and `prod-a*` does not
+ * cover `prod-*`. Linear in the two lengths.
+ */
+export function globCovers(outer: Glob, inner: string): boolean {
+  if (!inner.includes('*')) return globMatches(outer, inner);
+  const held = new Set<number>();
+  for (const piece of outer.pieces) for (let i = 0; i < piece.length; i++) held.add(piece.charCodeAt(i));
+  // A code unit outer does not hold (a private-use one first); none free: unsure, so no.
+  let star = 0xe000;
+  for (let tries = 0; held.has(star) || star === 0x2f; tries++) {
+    if (tries > 0xffff) return false;
+    star = (star + 1) & 0xffff;
+  }
+  return globMatches(outer, inner.split('*').join(String.fromCharCode(star)));
+}

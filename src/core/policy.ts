@@ -9,7 +9,7 @@
  * not denied; with no rule at all the gate enforces honesty only.
  */
 
-import { compileGlob, type Glob, globMatches } from './glob.js';
+import { compileGlob, type Glob, globCovers, globMatches } from './glob.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import { boundFields, KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
@@ -316,11 +316,13 @@ export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
 
 /**
  * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
- * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
- * matches it.
+ * match only (a rule shadowed for every call is unused, and the earlier rule that took the first
+ * call it matched is kept to say so); of the `require` input, every rule that matches it.
  */
 export class RuleUse {
   private readonly unused: Set<Rule>;
+  /** Of a file's unused rules, those a call matched: the earlier rule that took the first such call. */
+  private readonly taken = new Map<Rule, Rule>();
   constructor(private readonly policy: Policy) {
     this.unused = new Set(policy.rules);
   }
@@ -328,18 +330,37 @@ export class RuleUse {
   note(call: CallFacts, rule: Rule | null): void {
     if (this.unused.size === 0) return;
     if (this.policy.kind === 'file') {
-      if (rule) this.unused.delete(rule);
+      if (!rule) return;
+      this.unused.delete(rule);
+      this.taken.delete(rule);
+      // Every other rule this call matches comes after the one that took it (the first match).
+      if (this.taken.size < this.unused.size)
+        for (const r of this.unused) if (!this.taken.has(r) && ruleMatches(r, call)) this.taken.set(r, rule);
     } else for (const r of this.unused) if (ruleMatches(r, call)) this.unused.delete(r);
   }
   /** The rules no call used, in the policy's order. */
   rules(): Rule[] {
     return this.policy.rules.filter((r) => this.unused.has(r));
   }
-  /** Adds what other calls used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
+  /** For a rule no call used that a call matched: the earlier rule that took the first such call (the first match wins); else null. */
+  takenBy(rule: Rule): Rule | null {
+    return this.taken.get(rule) ?? null;
+  }
+  /** Adds what other calls (after this one's) used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
   merge(other: RuleUse): void {
     other.policy.rules.forEach((r, i) => {
-      if (!other.unused.has(r)) this.unused.delete(this.policy.rules[i] as Rule);
+      if (other.unused.has(r)) return;
+      const rule = this.policy.rules[i] as Rule;
+      this.unused.delete(rule);
+      this.taken.delete(rule);
     });
+    if (other.taken.size === 0) return;
+    const at = new Map(other.policy.rules.map((r, i) => [r, i]));
+    const mine = (r: Rule): Rule => this.policy.rules[at.get(r) ?? -1] as Rule;
+    for (const [r, by] of other.taken) {
+      const rule = mine(r);
+      if (this.unused.has(rule) && !this.taken.has(rule)) this.taken.set(rule, mine(by));
+    }
   }
 }
 
@@ -420,27 +441,38 @@ export function ruleJson(rule: Rule): JsonObject {
   };
 }
 
-/** Two target tests give the same list (as sets: order and repeats aside). */
-function sameTest(a: FieldTest, b: FieldTest): boolean {
-  if (a.kind !== b.kind || a.field !== b.field) return false;
-  // Globs compared as they match: without regard to ASCII case for a caseless field (owner, repo).
-  const globs = (t: FieldTest & { kind: 'glob' }): Set<string> => new Set(t.caseless ? t.globs.map(asciiLower) : t.globs);
-  const left = a.kind === 'glob' ? globs(a) : a.hashes;
-  const right = b.kind === 'glob' ? globs(b) : b.kind === 'hash' ? b.hashes : new Set<string>();
-  return left.size === right.size && [...left].every((v) => right.has(v));
+/**
+ * Whether every call `inner` (a later rule's test) lets through on its field, `outer` (an earlier
+ * rule's) lets through too. A call that gives the field as something else than text, or leaves a
+ * field out, is told the same by both (the rules are of one class). Hashed: inner's hashes are
+ * among outer's. Plain: each inner glob is covered by one outer glob (`globCovers`; several outer
+ * globs that cover it only together are not seen: unsure is no). A caseless outer (owner, repo) is
+ * matched against the value lowered, so inner's globs are lowered too; a case-sensitive outer never
+ * covers a caseless inner (`PROD-api` reaches the inner, not the outer).
+ */
+function testCovers(outer: FieldTest, inner: FieldTest): boolean {
+  if (outer.field !== inner.field) return false;
+  if (outer.kind === 'hash') return inner.kind === 'hash' && [...inner.hashes].every((h) => outer.hashes.has(h));
+  if (inner.kind !== 'glob' || (inner.caseless && !outer.caseless)) return false;
+  return inner.globs.every((glob) => {
+    const value = outer.caseless ? asciiLower(glob) : glob;
+    return outer.patterns.some((pattern) => globCovers(pattern, value));
+  });
 }
 
 /**
- * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
- * no verb or the same; every target field the earlier gives, the later gives with the same list; no
- * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11), so that
+ * `later` can never apply (the first match wins): same class; no verb or the same; every target
+ * field the earlier tests, the later tests too, and each value the later lets through the earlier
+ * does (`testCovers`: `prod-*` before `[prod-api]`); no `signed-by` on the earlier that the later
+ * lacks. Sound, never complete: a rule named here is reached by no call.
  */
 export function shadowing(earlier: readonly Rule[], later: Rule): Rule | null {
   for (const e of earlier) {
     if (e.actionClass !== later.actionClass) continue;
     if (e.verb !== null && e.verb !== later.verb) continue;
-    if (!e.target.every((t) => later.target.some((u) => sameTest(t, u)))) continue;
     if (e.signedBy !== null && later.signedBy === null) continue;
+    if (!e.target.every((t) => later.target.some((u) => testCovers(t, u)))) continue;
     return e;
   }
   return null;

@@ -238,7 +238,7 @@ export class Requirements {
   }
 
   /** The policy file's own findings, once every call is judged (`usage`: every call's): expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
-  findings(usage: Usage, unusedRule: (rule: Rule) => Finding): Finding[] {
+  findings(usage: Usage, unusedRule: (rule: Rule, takenBy: Rule | null) => Finding): Finding[] {
     const out: Finding[] = [];
     for (const e of this.policy.exceptions) {
       const who = `owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}`;
@@ -277,13 +277,17 @@ export class Requirements {
       out.push(
         finding('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${quote(entry.run)}: ${why}; this entry grandfathers nothing`),
       );
-    for (const rule of usage.rules.rules()) out.push(unusedRule(rule));
+    for (const rule of usage.rules.rules()) out.push(unusedRule(rule, usage.rules.takenBy(rule)));
     return out;
   }
 }
 
-/** `rule_unused` for a rule of the `require` input: an input finding naming the classes seen. */
-export function unusedRequireRule(rule: Rule, classesSeen: readonly string[]): Finding {
+/**
+ * `rule_unused`: for a rule of the file, located at the rule; for a rule of the `require` input, an
+ * input finding. It names the classes seen, and why: the earlier rule that took the calls the rule
+ * matched (`takenBy`: a file's first match wins), a near class, or no call of the rule's class.
+ */
+export function unusedRequireRule(rule: Rule, classesSeen: readonly string[], takenBy: Rule | null = null): Finding {
   const seen =
     classesSeen.length === 0
       ? 'no call asserts a side effect'
@@ -295,13 +299,15 @@ export function unusedRequireRule(rule: Rule, classesSeen: readonly string[]): F
   const ruleClass = rule.actionClass;
   const near = ruleClass === null || classesSeen.includes(ruleClass) ? null : nearestName(ruleClass, classesSeen);
   const why =
-    ruleClass === null
-      ? 'no call asserts a side effect'
-      : classesSeen.includes(ruleClass)
-        ? `calls of ${quote(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
-        : near !== null
-          ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
-          : `no call of ${quote(ruleClass, 100)} was read`;
+    takenBy !== null
+      ? `calls matched it, but each went to an earlier rule (the first match wins), the first to ${takenBy.name}${takenBy.at ? ` (line ${takenBy.at.line})` : ''}: move this rule above ${takenBy.name}, or narrow ${takenBy.name}`
+      : ruleClass === null
+        ? 'no call asserts a side effect'
+        : classesSeen.includes(ruleClass)
+          ? `calls of ${quote(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
+          : near !== null
+            ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
+            : `no call of ${quote(ruleClass, 100)} was read`;
   if (rule.at !== null) return finding('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): ${why}`);
   return inputFinding(
     'rule_unused',

@@ -297,7 +297,10 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
   }
   const all = allocation.files.flatMap((f) => f.calls);
   const seen = classesOf(all);
-  const findings: Finding[] = [...evidence.findings, ...requirements.findings(usage, (rule) => unusedRequireRule(rule, seen))];
+  const findings: Finding[] = [
+    ...evidence.findings,
+    ...requirements.findings(usage, (rule, takenBy) => unusedRequireRule(rule, seen, takenBy)),
+  ];
   const warnTrust = options.trustMode === 'warn';
   for (const run of runs) {
     // A grandfathered run is judged for honesty only: its attestation is not asked.
