@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9066);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5361);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9066:
+/***/ 5361:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2783,6 +2783,31 @@ function globMatches(glob, value) {
         at = found + piece.length;
     }
     return starSpan(end);
+}
+/**
+ * Whether `outer` matches every value the glob `inner` matches (a rule reported shadowed must be
+ * dead: docs/policy.md §11). Sound, not complete: `inner` is written as one text, each of its stars
+ * a character `outer` does not hold and that is not `/`, and `outer` must match that text. Such a
+ * character can only fall inside one of `outer`'s stars, which then takes whatever run (without
+ * `/`) the inner star stands for as well. So a literal `inner` is judged exactly (`prod-*` covers
+ * `prod-api`), `prod-*` covers `prod-a*`, `*` covers every glob without `/`, and `prod-a*` does not
+ * cover `prod-*`. Linear in the two lengths.
+ */
+function globCovers(outer, inner) {
+    if (!inner.includes('*'))
+        return globMatches(outer, inner);
+    const held = new Set();
+    for (const piece of outer.pieces)
+        for (let i = 0; i < piece.length; i++)
+            held.add(piece.charCodeAt(i));
+    // A code unit outer does not hold (a private-use one first); none free: unsure, so no.
+    let star = 0xe000;
+    for (let tries = 0; held.has(star) || star === 0x2f; tries++) {
+        if (tries > 0xffff)
+            return false;
+        star = (star + 1) & 0xffff;
+    }
+    return globMatches(outer, inner.split('*').join(String.fromCharCode(star)));
 }
 
 ;// CONCATENATED MODULE: ./src/core/classes.ts
@@ -3156,12 +3181,14 @@ function ruleFor(policy, call) {
 }
 /**
  * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
- * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
- * matches it.
+ * match only (a rule shadowed for every call is unused, and the earlier rule that took the first
+ * call it matched is kept to say so); of the `require` input, every rule that matches it.
  */
 class RuleUse {
     policy;
     unused;
+    /** Of a file's unused rules, those a call matched: the earlier rule that took the first such call. */
+    taken = new Map();
     constructor(policy) {
         this.policy = policy;
         this.unused = new Set(policy.rules);
@@ -3171,8 +3198,15 @@ class RuleUse {
         if (this.unused.size === 0)
             return;
         if (this.policy.kind === 'file') {
-            if (rule)
-                this.unused.delete(rule);
+            if (!rule)
+                return;
+            this.unused.delete(rule);
+            this.taken.delete(rule);
+            // Every other rule this call matches comes after the one that took it (the first match).
+            if (this.taken.size < this.unused.size)
+                for (const r of this.unused)
+                    if (!this.taken.has(r) && ruleMatches(r, call))
+                        this.taken.set(r, rule);
         }
         else
             for (const r of this.unused)
@@ -3183,12 +3217,28 @@ class RuleUse {
     rules() {
         return this.policy.rules.filter((r) => this.unused.has(r));
     }
-    /** Adds what other calls used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
+    /** For a rule no call used that a call matched: the earlier rule that took the first such call (the first match wins); else null. */
+    takenBy(rule) {
+        return this.taken.get(rule) ?? null;
+    }
+    /** Adds what other calls (after this one's) used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
     merge(other) {
         other.policy.rules.forEach((r, i) => {
-            if (!other.unused.has(r))
-                this.unused.delete(this.policy.rules[i]);
+            if (other.unused.has(r))
+                return;
+            const rule = this.policy.rules[i];
+            this.unused.delete(rule);
+            this.taken.delete(rule);
         });
+        if (other.taken.size === 0)
+            return;
+        const at = new Map(other.policy.rules.map((r, i) => [r, i]));
+        const mine = (r) => this.policy.rules[at.get(r) ?? -1];
+        for (const [r, by] of other.taken) {
+            const rule = mine(r);
+            if (this.unused.has(rule) && !this.taken.has(rule))
+                this.taken.set(rule, mine(by));
+        }
     }
 }
 /**
@@ -3258,20 +3308,33 @@ function ruleJson(rule) {
         ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
     };
 }
-/** Two target tests give the same list (as sets: order and repeats aside). */
-function sameTest(a, b) {
-    if (a.kind !== b.kind || a.field !== b.field)
+/**
+ * Whether every call `inner` (a later rule's test) lets through on its field, `outer` (an earlier
+ * rule's) lets through too. A call that gives the field as something else than text, or leaves a
+ * field out, is told the same by both (the rules are of one class). Hashed: inner's hashes are
+ * among outer's. Plain: each inner glob is covered by one outer glob (`globCovers`; several outer
+ * globs that cover it only together are not seen: unsure is no). A caseless outer (owner, repo) is
+ * matched against the value lowered, so inner's globs are lowered too; a case-sensitive outer never
+ * covers a caseless inner (`PROD-api` reaches the inner, not the outer).
+ */
+function testCovers(outer, inner) {
+    if (outer.field !== inner.field)
         return false;
-    // Globs compared as they match: without regard to ASCII case for a caseless field (owner, repo).
-    const globs = (t) => new Set(t.caseless ? t.globs.map(core_text/* asciiLower */.F) : t.globs);
-    const left = a.kind === 'glob' ? globs(a) : a.hashes;
-    const right = b.kind === 'glob' ? globs(b) : b.kind === 'hash' ? b.hashes : new Set();
-    return left.size === right.size && [...left].every((v) => right.has(v));
+    if (outer.kind === 'hash')
+        return inner.kind === 'hash' && [...inner.hashes].every((h) => outer.hashes.has(h));
+    if (inner.kind !== 'glob' || (inner.caseless && !outer.caseless))
+        return false;
+    return inner.globs.every((glob) => {
+        const value = outer.caseless ? (0,core_text/* asciiLower */.F)(glob) : glob;
+        return outer.patterns.some((pattern) => globCovers(pattern, value));
+    });
 }
 /**
- * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11): same class;
- * no verb or the same; every target field the earlier gives, the later gives with the same list; no
- * `signed-by` on the earlier that the later lacks. First match wins, so `later` can never apply.
+ * The earlier rule of a file that matches every call `later` matches (docs/policy.md §11), so that
+ * `later` can never apply (the first match wins): same class; no verb or the same; every target
+ * field the earlier tests, the later tests too, and each value the later lets through the earlier
+ * does (`testCovers`: `prod-*` before `[prod-api]`); no `signed-by` on the earlier that the later
+ * lacks. Sound, never complete: a rule named here is reached by no call.
  */
 function shadowing(earlier, later) {
     for (const e of earlier) {
@@ -3279,9 +3342,9 @@ function shadowing(earlier, later) {
             continue;
         if (e.verb !== null && e.verb !== later.verb)
             continue;
-        if (!e.target.every((t) => later.target.some((u) => sameTest(t, u))))
-            continue;
         if (e.signedBy !== null && later.signedBy === null)
+            continue;
+        if (!e.target.every((t) => later.target.some((u) => testCovers(t, u))))
             continue;
         return e;
     }
@@ -3341,184 +3404,8 @@ function namesOf(table) {
     return { names, named: (name) => byName.get(name) ?? null };
 }
 
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const match = SHAPE.exec(text);
-    if (!match)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
-    const y = Number(match[1]);
-    const mo = Number(match[2]);
-    const d = Number(match[3]);
-    const h = Number(match[4]);
-    const mi = Number(match[5]);
-    const s = Number(match[6]);
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
-    if (s > 60)
-        return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
-    if (options.utc && !match[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!match[8]) {
-        const [oh, om] = [Number(match[10]), Number(match[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
-        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
-    if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
-        return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
-    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
-    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
-    if (s === 60)
-        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
-    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const match = DAY.exec(text);
-    if (!match)
-        return null;
-    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!match)
-        return null;
-    const digits = `${match[2]}${match[3] ?? ''}`;
-    const point = match[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (match[1] === '-') {
-        const file = trimZeros(frac);
-        if (file === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(left, right) {
-    if (left.seconds !== right.seconds)
-        return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-/**
- * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
- * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
- * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
- * statement's `since` would claim the second before it, whose entries were skipped as outside the
- * window (a red team).
- */
-function utcAsWritten(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
-    const parsed = parseRfc3339(text);
-    if (!parsed.ok)
-        return parsed;
-    const shape = SHAPE.exec(text);
-    if (shape?.[6] === '60')
-        return { ok: true, value: rfc3339(parsed.value) };
-    const digits = shape?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
-    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
-}
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
-function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
-}
-/** The instant of a JavaScript Date (whole milliseconds). */
-function time_instantOf(date) {
-    const ms = date.getTime();
-    const seconds = Math.floor(ms / 1000);
-    return {
-        seconds,
-        fraction: String(ms - seconds * 1000)
-            .padStart(3, '0')
-            .replace(/0+$/, ''),
-    };
-}
-/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
-const MAX_EPOCH_SECONDS = 253_402_300_799;
-/**
- * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
- * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
- */
-function fromEpochNanos(given) {
-    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
-    const text = typeof given === 'string'
-        ? given
-        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
-            ? BigInt(given).toString()
-            : '';
-    if (!/^[1-9]\d{0,20}$/.test(text))
-        return null;
-    const padded = text.padStart(10, '0');
-    const seconds = Number(padded.slice(0, -9));
-    if (seconds > MAX_EPOCH_SECONDS)
-        return null;
-    return { seconds, fraction: trimZeros(padded.slice(-9)) };
-}
-
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/core/coverage.ts
 /**
  * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
@@ -3556,7 +3443,7 @@ function scopeText(s) {
     return s.provider === 'github' ? 'no repository (it names no organisation or repository)' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
-const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
+const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
 const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 /** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its providers. */
 function whereIn(actionClass, target, providers) {
@@ -3710,10 +3597,10 @@ class Coverage {
             }
         }
         for (const group of byKey.values()) {
-            group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
+            group.statements.sort((a, b) => (0,core_time/* compareInstants */.QI)(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
             let best = 0;
             group.latestAt = group.statements.map((s, i) => {
-                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
+                if ((0,core_time/* compareInstants */.QI)(s.statement.until, item(group.statements, best).statement.until) > 0)
                     best = i;
                 return best;
             });
@@ -3749,9 +3636,9 @@ class Coverage {
             const missing = where.owner === null && (byRepo || g.owner !== null) ? scope.owner : byRepo && where.repo === null ? scope.repo : null;
             if (missing === null)
                 continue;
-            const reaches = g.statements.find((s) => compareInstants(s.statement.since, time) <= 0 && compareInstants(time, s.statement.until) < 0);
+            const reaches = g.statements.find((s) => (0,core_time/* compareInstants */.QI)(s.statement.since, time) <= 0 && (0,core_time/* compareInstants */.QI)(time, s.statement.until) < 0);
             const last = g.statements[g.latestAt[g.statements.length - 1] ?? -1];
-            const statement = reaches ?? (last && compareInstants(time, last.statement.until) >= 0 ? last : null);
+            const statement = reaches ?? (last && (0,core_time/* compareInstants */.QI)(time, last.statement.until) >= 0 ? last : null);
             if (statement)
                 return { kind: 'unplaced', field: missing, statement };
         }
@@ -3762,7 +3649,7 @@ class Coverage {
         if (time === null)
             return { kind: 'none' };
         // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
-        if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+        if (this.now !== null && (0,core_time/* compareInstants */.QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
             return { kind: 'future' };
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
@@ -3776,7 +3663,7 @@ class Coverage {
             let at = -1;
             while (lo <= hi) {
                 const mid = (lo + hi) >> 1;
-                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
+                if ((0,core_time/* compareInstants */.QI)(item(g.statements, mid).statement.since, time) <= 0) {
                     at = mid;
                     lo = mid + 1;
                 }
@@ -3785,19 +3672,19 @@ class Coverage {
             }
             if (at >= 0) {
                 const best = item(g.statements, item(g.latestAt, at));
-                if (compareInstants(time, best.statement.until) < 0)
+                if ((0,core_time/* compareInstants */.QI)(time, best.statement.until) < 0)
                     return { kind: 'covered', statement: best };
             }
             const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
-            if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
+            if (!latest || (0,core_time/* compareInstants */.QI)(last.statement.until, latest.statement.until) > 0)
                 latest = last;
         }
         const unplaced = this.unplaced(call, time, where);
         if (unplaced)
             return unplaced;
-        const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
+        const newest = latest === null || (0,core_time/* compareInstants */.QI)(time, latest.statement.until) >= 0;
         const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && compareInstants(this.now, until) < 0)
+        if (newest && this.now !== null && (0,core_time/* compareInstants */.QI)(this.now, until) < 0)
             return { kind: 'pending', latest, until };
         return { kind: 'uncovered', scoped: groups.length > 0 };
     }
@@ -3833,13 +3720,13 @@ class Coverage {
             if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where))
                 continue;
             // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
-            if (compareInstants(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0)
+            if ((0,core_time/* compareInstants */.QI)(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0)
                 continue;
             const until = plus(s.statement.until, this.pendingSeconds);
-            if (latest === null || compareInstants(until, latest) > 0)
+            if (latest === null || (0,core_time/* compareInstants */.QI)(until, latest) > 0)
                 latest = until;
         }
-        return latest !== null && compareInstants(now, latest) < 0 ? latest : null;
+        return latest !== null && (0,core_time/* compareInstants */.QI)(now, latest) < 0 ? latest : null;
     }
     /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
     gaps() {
@@ -3848,22 +3735,22 @@ class Coverage {
             for (const g of list) {
                 let end = null;
                 for (const s of g.statements) {
-                    if (end !== null && compareInstants(s.statement.since, end) > 0) {
+                    if (end !== null && (0,core_time/* compareInstants */.QI)(s.statement.since, end) > 0) {
                         const scope = scopeText(s.statement);
-                        const key = `${g.provider}\u0000${scope}\u0000${rfc3339(end)}\u0000${rfc3339(s.statement.since)}`;
+                        const key = `${g.provider}\u0000${scope}\u0000${(0,core_time/* rfc3339 */.ag)(end)}\u0000${(0,core_time/* rfc3339 */.ag)(s.statement.since)}`;
                         const gap = out.get(key);
                         if (gap)
                             gap.actions.push(g.action);
                         else
                             out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
                     }
-                    if (end === null || compareInstants(s.statement.until, end) > 0)
+                    if (end === null || (0,core_time/* compareInstants */.QI)(s.statement.until, end) > 0)
                         end = s.statement.until;
                 }
             }
         return [...out.values()]
             .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(core_text/* cmp */.r2) }))
-            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || compareInstants(a.from, b.from));
+            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || (0,core_time/* compareInstants */.QI)(a.from, b.from));
     }
 }
 /** Whether two statements say the same (an export committed twice). */
@@ -3877,8 +3764,8 @@ function identity(s) {
         repos: s.repos,
         owner: s.owner,
         actions: s.actions,
-        since: rfc3339(s.since),
-        until: rfc3339(s.until),
+        since: (0,core_time/* rfc3339 */.ag)(s.since),
+        until: (0,core_time/* rfc3339 */.ag)(s.until),
         entries_read: s.entries_read,
         records: s.records,
     });
@@ -4439,7 +4326,7 @@ function sameDecisions(a, b) {
             const y = b.decisions[i];
             if (!y || x.tool !== y.tool || x.denied !== y.denied || x.succeeded !== y.succeeded)
                 return false;
-            if ((x.time === null) !== (y.time === null) || (x.time && y.time && compareInstants(x.time, y.time) !== 0))
+            if ((x.time === null) !== (y.time === null) || (x.time && y.time && (0,core_time/* compareInstants */.QI)(x.time, y.time) !== 0))
                 return false;
             const px = x.projection;
             const py = y.projection;
@@ -4459,7 +4346,7 @@ const replayOf = (call, other) => call.run !== other.run &&
     call.input.index === other.input.index &&
     call.input.time !== null &&
     other.input.time !== null &&
-    compareInstants(call.input.time, other.input.time) === 0 &&
+    (0,core_time/* compareInstants */.QI)(call.input.time, other.input.time) === 0 &&
     sameDecisions(call.run, other.run);
 /**
  * Why a read later in the run than a write does not confirm it, or null when it does (§5): when both
@@ -4472,9 +4359,9 @@ function unconfirmedBy(write, read) {
         return null;
     // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
     const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
-    if (read.time !== null && !oneStamp && compareInstants(read.time, decided) <= 0)
+    if (read.time !== null && !oneStamp && (0,core_time/* compareInstants */.QI)(read.time, decided) <= 0)
         return 'decided_before';
-    if (read.begun !== null && compareInstants(read.begun, decided) <= 0)
+    if (read.begun !== null && (0,core_time/* compareInstants */.QI)(read.begun, decided) <= 0)
         return 'begun_before';
     return null;
 }
@@ -4639,8 +4526,8 @@ function noReadText(unconfirmed) {
         return NO_READ;
     const { read, decided } = unconfirmed;
     const why = unconfirmed.why === 'decided_before'
-        ? `was decided at ${read.time ? rfc3339(read.time) : '?'}, not after this call (${rfc3339(decided)})`
-        : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${rfc3339(decided)}): it ran alongside the call and may have read the state before it`;
+        ? `was decided at ${read.time ? (0,core_time/* rfc3339 */.ag)(read.time) : '?'}, not after this call (${(0,core_time/* rfc3339 */.ag)(decided)})`
+        : `began at ${read.begun ? (0,core_time/* rfc3339 */.ag)(read.begun) : '?'}, before this call was decided (${(0,core_time/* rfc3339 */.ag)(decided)}): it ran alongside the call and may have read the state before it`;
     const others = unconfirmed.skipped - 1;
     const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';
     const capped = unconfirmed.capped ? `; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at` : '';
@@ -4754,18 +4641,18 @@ function exportWords(s) {
 }
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
 function effectNotLoggedText(call, s, unusable) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
     // Records of its subject that cannot bind it (a copy of one another call holds, another provider's, untrusted) are no entry for it.
     const which = unusable ? ' that can bind it (the records of its subject cannot: see its reason)' : '';
     return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it${which} (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
 }
 /** pending: the call's export is not due yet. */
 function pendingText(call, latest, until) {
-    const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
     const last = latest
-        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${(0,core_time/* rfc3339 */.ag)(latest.statement.until)}`
         : 'no export of its scope is committed yet';
-    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${(0,core_time/* rfc3339 */.ag)(until)}, then an export must cover it`;
 }
 
 // EXTERNAL MODULE: ./src/core/trust.ts
@@ -4846,7 +4733,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const out = [];
     const where = callTitle(call);
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (requirement.untold !== undefined && requirement.rule)
         out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
     if (level === null)
@@ -4971,7 +4858,7 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
         mode: requirement.mode,
         excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
         grandfathered: requirement.grandfathered,
-        time: input.time === null ? null : rfc3339(input.time),
+        time: input.time === null ? null : (0,core_time/* rfc3339 */.ag)(input.time),
         coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
             ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
             : coverage.kind === 'pending'
@@ -4999,7 +4886,7 @@ function recordMessage(verdict, name, options) {
         return `${name} binds no call: ${unmatchedText(why, verdict.record)}. ${UNDECLARED}${missing}`;
     }
     if (verdict.outcome === 'awaiting_run')
-        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${rfc3339(verdict.until)}, then it is record_unmatched`;
+        return `${name} binds no call yet: ${unmatchedText(verdict.why, verdict.record)}. Its export is younger than the policy's pending: the agent's run may still arrive by its own pull request; it waits until ${(0,core_time/* rfc3339 */.ag)(verdict.until)}, then it is record_unmatched`;
     const check = verdict.record.check;
     switch (check.outcome) {
         case 'inconsistent':
@@ -5308,7 +5195,7 @@ class Requirements {
         const candidates = rule && p.kind === 'subject'
             ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
             : [];
-        const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
+        const live = candidates.find((e) => (0,core_time/* compareInstants */.QI)(e.expires, this.now) > 0);
         if (live) {
             usage.excused.set(live, (usage.excused.get(live) ?? 0) + 1);
             return { kind: 'excused', exception: live };
@@ -5327,7 +5214,7 @@ class Requirements {
         const out = [];
         for (const e of this.policy.exceptions) {
             const who = `owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}`;
-            const expired = compareInstants(e.expires, this.now) <= 0;
+            const expired = (0,core_time/* compareInstants */.QI)(e.expires, this.now) <= 0;
             const lapsed = usage.lapsed.get(e);
             if (expired && lapsed && !usage.excused.has(e)) {
                 const where = ` (${lapsed.first.artifact} decision ${lapsed.first.index}${lapsed.count > 1 ? ` and ${lapsed.count - 1} more call(s)` : ''})`;
@@ -5343,12 +5230,16 @@ class Requirements {
         for (const { entry, why } of this.stale)
             out.push((0,core_findings/* finding */.gk)('grandfather_stale', entry.at, `grandfathered ${entry.kind} ${(0,core_text/* quote */.hD)(entry.run)}: ${why}; this entry grandfathers nothing`));
         for (const rule of usage.rules.rules())
-            out.push(unusedRule(rule));
+            out.push(unusedRule(rule, usage.rules.takenBy(rule)));
         return out;
     }
 }
-/** `rule_unused` for a rule of the `require` input: an input finding naming the classes seen. */
-function unusedRequireRule(rule, classesSeen) {
+/**
+ * `rule_unused`: for a rule of the file, located at the rule; for a rule of the `require` input, an
+ * input finding. It names the classes seen, and why: the earlier rule that took the calls the rule
+ * matched (`takenBy`: a file's first match wins), a near class, or no call of the rule's class.
+ */
+function unusedRequireRule(rule, classesSeen, takenBy = null) {
     const seen = classesSeen.length === 0
         ? 'no call asserts a side effect'
         : `classes seen: ${classesSeen
@@ -5358,13 +5249,15 @@ function unusedRequireRule(rule, classesSeen) {
     // A misspelling is suggested only when a near name was seen (docs/policy.md §11).
     const ruleClass = rule.actionClass;
     const near = ruleClass === null || classesSeen.includes(ruleClass) ? null : (0,core_text/* nearestName */.qb)(ruleClass, classesSeen);
-    const why = ruleClass === null
-        ? 'no call asserts a side effect'
-        : classesSeen.includes(ruleClass)
-            ? `calls of ${(0,core_text/* quote */.hD)(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
-            : near !== null
-                ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
-                : `no call of ${(0,core_text/* quote */.hD)(ruleClass, 100)} was read`;
+    const why = takenBy !== null
+        ? `calls matched it, but each went to an earlier rule (the first match wins), the first to ${takenBy.name}${takenBy.at ? ` (line ${takenBy.at.line})` : ''}: move this rule above ${takenBy.name}, or narrow ${takenBy.name}`
+        : ruleClass === null
+            ? 'no call asserts a side effect'
+            : classesSeen.includes(ruleClass)
+                ? `calls of ${(0,core_text/* quote */.hD)(ruleClass, 100)} were read, but none matched its ${rule.at === null ? 'verb' : 'verb or target'}`
+                : near !== null
+                    ? `is its class misspelt? did you mean ${JSON.stringify(near)}?`
+                    : `no call of ${(0,core_text/* quote */.hD)(ruleClass, 100)} was read`;
     if (rule.at !== null)
         return (0,core_findings/* finding */.gk)('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): ${why}`);
     return (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${rule.selector}=${rule.level}`, `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): ${why}`);
@@ -5567,8 +5460,8 @@ function statementReports(statements, coverage) {
             repos: st.repos,
             owner: st.owner,
             actions: st.actions,
-            since: rfc3339(st.since),
-            until: rfc3339(st.until),
+            since: (0,core_time/* rfc3339 */.ag)(st.since),
+            until: (0,core_time/* rfc3339 */.ag)(st.until),
             usable: usable.has(s),
             untrusted_code: s.trust.kind === 'untrusted' ? s.trust.code : null,
             ...(first ? { same_as: { file: first.loc.file, line: first.loc.line } } : {}),
@@ -5642,7 +5535,10 @@ function reportOf(evidence, options, allocation, judged) {
     }
     const all = allocation.files.flatMap((f) => f.calls);
     const seen = classesOf(all);
-    const findings = [...evidence.findings, ...requirements.findings(usage, (rule) => unusedRequireRule(rule, seen))];
+    const findings = [
+        ...evidence.findings,
+        ...requirements.findings(usage, (rule, takenBy) => unusedRequireRule(rule, seen, takenBy)),
+    ];
     const warnTrust = options.trustMode === 'warn';
     for (const run of runs) {
         // A grandfathered run is judged for honesty only: its attestation is not asked.
@@ -5709,7 +5605,7 @@ function reportOf(evidence, options, allocation, judged) {
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
-        verified_at: rfc3339(now),
+        verified_at: (0,core_time/* rfc3339 */.ag)(now),
         policy: {
             ...(policy.source ? { source: policy.source } : {}),
             rules: policy.rules.map(ruleJson),
@@ -5743,7 +5639,7 @@ function reportOf(evidence, options, allocation, judged) {
         calls: callReports,
         records: recordReports,
         coverage: statements,
-        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: rfc3339(g.from), to: rfc3339(g.to) })),
+        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,core_time/* rfc3339 */.ag)(g.from), to: (0,core_time/* rfc3339 */.ag)(g.to) })),
         findings,
         totals,
     };
@@ -6812,21 +6708,21 @@ function checkStatement(value) {
         const given = value[k];
         if (typeof given !== 'string')
             return bad(`${k} must be an RFC 3339 time (a string)`);
-        const t = parseRfc3339(given);
+        const t = (0,core_time/* parseRfc3339 */.TM)(given);
         if (!t.ok)
             return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
         times.push(t.value);
     }
     const [since, until] = times;
-    if (compareInstants(since, until) >= 0)
+    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
     if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
         const at = value['exported_at'];
-        const t = typeof at === 'string' ? parseRfc3339(at) : null;
+        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
         if (!t?.ok)
             return bad('exported_at must be an RFC 3339 time (a string)');
-        if (compareInstants(t.value, until) < 0)
+        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
             return bad('exported_at is before until: a window is exported once it has ended');
     }
     const entries = value['entries_read'];
@@ -9739,7 +9635,7 @@ const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) &&
 /** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
 function stampOf(line) {
     const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-    return { text, time: parseRfc3339(text) };
+    return { text, time: (0,core_time/* parseRfc3339 */.TM)(text) };
 }
 /** Why a line's timestamp is no time, in words. */
 const badStamp = (what, text, reason) => `${what}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(text, 60))} ${reason}`;
@@ -9988,7 +9884,7 @@ const signature_PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json
 const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
 const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,core_time/* parseRfc3339 */.TM)(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
 function readSignatureMember(value, type = signature_PAYLOAD_TYPE) {
     if (!(0,core_json/* isObject */.Gv)(value))
@@ -10336,7 +10232,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         let time = null;
         const given = k.via === 'event' && (0,core_json/* isObject */.Gv)(doc.value) && (0,core_json/* hasOwn */.$3)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
-            const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
+            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
             if (!parsed?.ok) {
                 const why = parsed ? parsed.reason : 'is not a string';
                 fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
@@ -10582,7 +10478,7 @@ function checkEnvelope(entry, where, manifest, seq, source) {
     const t = entry['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = parseRfc3339(t);
+    const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
@@ -10638,9 +10534,9 @@ function readEvents(bytes, manifest, file, limits) {
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
-        if (!earliest || compareInstants(time, earliest) < 0)
+        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
-        if (!latest || compareInstants(latest, time) < 0)
+        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
@@ -10677,7 +10573,7 @@ function readEvents(bytes, manifest, file, limits) {
         fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
     if (manifest.bundleId !== manifest.runRoot)
         fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -12403,12 +12299,28 @@ async function openReaders(tasks, setup, jobs, entry) {
  * a flag or an input, with a code from a closed set. It is thrown only inside src/gate/settings/ and
  * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
  */
+
 /** A mistake in the settings (a flag or an input); the message names the flag or input. */
 class UsageError extends Error {
     code;
     constructor(code, message) {
         super(message);
         this.code = code;
+    }
+}
+/**
+ * A mistake at a value of the policy file (a trust: section's entry, or the file it names): the
+ * `policy` code (`policy_invalid`; no `--help` line), its message located `file:line:column` of
+ * that value; `detail`, the words after the place, for a finding made at `at` instead.
+ */
+class PolicyMistake extends UsageError {
+    at;
+    detail;
+    constructor(at, detail) {
+        const short = at.commit?.slice(0, 12);
+        super('policy', `${(0,core_findings/* placeOf */.$t)(at, true)}: ${detail}${short === undefined || detail.includes(short) ? '' : ` (${at.file} at commit ${short})`}`);
+        this.at = at;
+        this.detail = detail;
     }
 }
 /** Run a settings parser: its value, or the usage problem it threw. */
@@ -12436,6 +12348,16 @@ function usage(parse) {
 
 
 
+/**
+ * A file a policy's trust: section names, in the repository at `root`: its repository path
+ * (`/`-separated), or why it is none (it leaves the repository), in words naming it.
+ */
+function trustPathIn(root, file) {
+    const abs = external_node_path_default().resolve(root, file);
+    if (!discover_inside(root, abs))
+        return { ok: false, reason: `${file} is outside the repository (trust files are read from it, at the same commit as the policy)` };
+    return { ok: true, value: external_node_path_default().relative(root, abs).split((external_node_path_default()).sep).join('/') };
+}
 /**
  * A working directory: `value` resolved against `base`, which must be a directory and, when a
  * workspace is given, inside it. `name` is the flag or input named in the message.
@@ -12993,10 +12915,10 @@ function pendingOf(given, bad) {
 }
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
 function expiryOf(text) {
-    const day = parseDay(text);
+    const day = (0,core_time/* parseDay */.Iq)(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = parseRfc3339(text);
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
     return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
 }
 const policy_file_strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
@@ -13166,7 +13088,7 @@ function meaning(doc, context, where, sha256) {
             return;
         }
         const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if (compareInstants(expires.value, latest) > 0)
+        if ((0,core_time/* compareInstants */.QI)(expires.value, latest) > 0)
             bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
         exceptions.push({
             binding: policy_file_text(entry, 'binding'),
@@ -13221,17 +13143,19 @@ function meaning(doc, context, where, sha256) {
 function policy_file_trustOf(t, where, bad) {
     const list = (key) => policy_file_strings(t[key]);
     const paths = (key) => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+    const values = (key) => list(key).map((value, i) => ({ value, at: where(`/trust/${key}/${i}`) }));
+    const issuer = t['certificate-oidc-issuer'];
     const flag = (key) => t[key] === true;
     const trust = {
         mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
         trustedKeys: paths('trusted-keys'),
-        signerIdentities: list('trusted-signer-identities'),
+        signerIdentities: values('trusted-signer-identities'),
         requireSignedRecords: flag('require-signed-records'),
         trustedProducers: paths('trusted-producers'),
-        producerIdentities: list('trusted-producer-identities'),
+        producerIdentities: values('trusted-producer-identities'),
         requireAttestedRuns: flag('require-attested-runs'),
-        sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
-        issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+        sourceRefs: Array.isArray(t['source-refs']) ? values('source-refs') : null,
+        issuer: typeof issuer === 'string' ? { value: issuer, at: where('/trust/certificate-oidc-issuer') } : null,
         trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
         at: where('/trust'),
     };
@@ -13350,21 +13274,23 @@ function trustLoosening(base, head) {
         why.push('require-attested-runs turned off');
     const added = (a, b) => b.filter((x) => !a.includes(x));
     const paths = (l) => l.map((p) => p.path);
+    const values = (l) => (l ?? []).map((v) => v.value);
     // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
     for (const [name, a, b] of [
         ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
         ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
-        ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
-        ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
-        ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
+        ['trusted-signer-identities', values(base.signerIdentities), values(head.signerIdentities)],
+        ['trusted-producer-identities', values(base.producerIdentities), values(head.producerIdentities)],
+        ['source-refs', values(base.sourceRefs), values(head.sourceRefs)],
     ]) {
         if (added(a, b).length > 0)
             why.push(`${name} adds ${added(a, b).join(', ')}`);
         if (added(b, a).length > 0)
             why.push(`${name} removes ${added(b, a).join(', ')}`);
     }
-    if ((base.issuer ?? null) !== (head.issuer ?? null))
-        why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
+    const issuer = (t) => t.issuer?.value ?? null;
+    if (issuer(base) !== issuer(head))
+        why.push(`certificate-oidc-issuer ${issuer(base) ?? '(the default)'} → ${issuer(head) ?? '(the default)'}`);
     if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null))
         why.push('trusted-root changes');
     return why.length > 0 ? why.join('; ') : null;
@@ -13453,6 +13379,7 @@ function withBreakGlass(base, head, added, atBase) {
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+
 
 
 
@@ -13765,10 +13692,16 @@ async function readSetup(settings, digests) {
     let roots = [];
     const k = settings.keyless;
     if (k) {
-        const loaded = await rootsOf(k.trustedRoot, settings.limits);
+        const root = k.trustedRoot && { name: k.trustedRoot.name, text: k.trustedRoot.text };
+        const loaded = await rootsOf(root, settings.limits);
+        // A root the policy file names is its mistake, located at the entry (docs/policy.md §9); a flag's or an input's is the file's.
+        const at = k.trustedRoot?.at;
         if (!loaded.ok)
-            return { ok: false, reason: { code: 'file', message: loaded.reason } };
-        identities = { signers: k.signers, producers: k.producers, roots: k.trustedRoot };
+            return {
+                ok: false,
+                reason: at ? { code: 'policy', message: new PolicyMistake(at, loaded.reason).message } : { code: 'file', message: loaded.reason },
+            };
+        identities = { signers: k.signers, producers: k.producers, roots: root };
         roots = loaded.value.map((root) => root.sha256);
     }
     // Grandfathered runs are pinned by their bytes: every run is hashed then.
@@ -14030,10 +13963,13 @@ function readAtCommit(cwd, commit, file) {
     // Whether the commit has the file is the tree's word, never a read that failed (a red team: in a
     // blobless clone whose remote could not be reached, the base's policy read as absent, and the pull
     // request's own policy judged it).
+    // git lists every entry of a folder on the way when a longer path below it is named too: only the
+    // path and the folders above it are asked about (a link beside the file is not on its way).
+    const onTheWay = new Set(prefixes(rel));
     let kind = null;
     for (const entry of tree.stdout.split('\0')) {
         const tab = entry.indexOf('\t');
-        if (tab < 0)
+        if (tab < 0 || !onTheWay.has(entry.slice(tab + 1)))
             continue;
         const [mode, type] = entry.slice(0, tab).split(' ');
         if (mode === LINK_MODE)
@@ -16136,10 +16072,6 @@ function readContext(env, cwd) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
-/**
- * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
- * message per mistake naming the flag or input. Pure but for the key parser (node:crypto).
- */
 
 
 
@@ -16262,20 +16194,31 @@ function parseJobs(name, value) {
 /** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
 const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
 const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+/** Why a value is not a workflow identity, or null. */
+const identityProblem = (id) => IDENTITY.test(id)
+    ? null
+    : `"${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`;
+/** Why a value is not an OIDC issuer, or null. */
+const issuerProblem = (issuer) => /^https:\/\/\S+$/.test(issuer) ? null : `"${issuer}" is not an https:// URL`;
+/** Why a value is not a ref a trusted identity's workflow may run on, or null. */
+const refProblem = (ref) => /^refs\/\S+$/.test(ref) ? null : `"${ref}" is not a ref (refs/heads/main, refs/tags/v1)`;
 /** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
 function readKeyless(k, names) {
     for (const [list, name] of [
         [k.signerIdentities, names.signerIdentities],
         [k.producerIdentities, names.producerIdentities],
     ]) {
-        for (const id of list)
-            if (!IDENTITY.test(id))
-                throw new UsageError('value', `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+        for (const id of list) {
+            const problem = identityProblem(id);
+            if (problem !== null)
+                throw new UsageError('value', `${name}: ${problem}`);
+        }
     }
     const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
     // Checked even with no identity: a typo there must not wait, unseen, for the day identities are set.
-    if (!/^https:\/\/\S+$/.test(issuer))
-        throw new UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
+    const issuerWrong = issuerProblem(issuer);
+    if (issuerWrong !== null)
+        throw new UsageError('value', `${names.issuer}: ${issuerWrong}`);
     if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
         return null;
     const repo = k.sourceRepository;
@@ -16283,9 +16226,11 @@ function readKeyless(k, names) {
         throw new UsageError('missing', `${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
     if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
         throw new UsageError('value', `${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
-    for (const r of k.sourceRefs)
-        if (!/^refs\/\S+$/.test(r))
-            throw new UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    for (const r of k.sourceRefs) {
+        const problem = refProblem(r);
+        if (problem !== null)
+            throw new UsageError('value', `${names.sourceRefs}: ${problem}`);
+    }
     const defaultRef = k.defaultRef;
     if (k.sourceRefs.length === 0 && defaultRef === null)
         throw new UsageError('missing', `${names.sourceRefs}: this event names no default branch (its payload has no repository.default_branch), so the refs a trusted identity's workflow must have run on cannot default to it: give them (refs/heads/BRANCH)`);
@@ -16308,7 +16253,8 @@ function readPolicy(name, rules) {
 }
 /**
  * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
+ * each text came from, for the message when one does not parse, and where the policy file names it
+ * (`at`: then a located policy mistake). None: null (no trust configured).
  */
 function readTrustedKeys(sources) {
     if (sources.length === 0)
@@ -16316,8 +16262,11 @@ function readTrustedKeys(sources) {
     const keys = [];
     for (const s of sources) {
         const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
+        if (!parsed.ok) {
+            if (s.at)
+                throw new PolicyMistake(s.at, `${s.name}: ${parsed.reason}`);
             throw new UsageError('value', `${s.name}: ${parsed.reason}`);
+        }
         keys.push(...parsed.value);
     }
     return trustedKeys(keys);
@@ -16365,14 +16314,32 @@ function policyTrust(g, trust, source) {
     const where = `${source.path}${source.commit ? ` at commit ${source.commit.slice(0, 12)}` : ''}`;
     if (g.trustGiven.length > 0)
         throw new UsageError('conflict', `${g.trustGiven.join(', ')} given, and the policy file ${where} has a trust: section (line ${trust.at.line}): trust has one place; remove the input(s) (the workflow file is part of the pull request it gates), or the section`);
+    // Every mistake of the section is located at the value it is about (docs/policy.md §9), in the file
+    // as read; a section read at a commit but its files in the checkout (a pull request's change to them) is placed in the checkout's file.
+    const place = (at) => (source.commit === null ? { file: at.file, line: at.line, column: at.column } : at);
     const text = (p, key) => {
         const got = g.trustFile(p.path, source.commit);
-        if (got === null)
-            throw new UsageError('policy', `${source.path}:${p.at.line}:${p.at.column}: trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`);
-        return got;
+        if (!got.ok)
+            throw new PolicyMistake(place(p.at), `trust.${key}: ${got.reason}`);
+        if (got.value === null)
+            throw new PolicyMistake(place(p.at), `trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`);
+        return got.value;
     };
-    const pems = (list, key) => list.map((p) => ({ name: `${source.path}:${p.at.line}: trust.${key} ${p.path}`, pem: text(p, key) }));
+    const values = [
+        ['trusted-signer-identities', trust.signerIdentities, identityProblem],
+        ['trusted-producer-identities', trust.producerIdentities, identityProblem],
+        ['source-refs', trust.sourceRefs ?? [], refProblem],
+        ['certificate-oidc-issuer', trust.issuer ? [trust.issuer] : [], issuerProblem],
+    ];
+    for (const [key, list, problemOf] of values)
+        for (const v of list) {
+            const problem = problemOf(v.value);
+            if (problem !== null)
+                throw new PolicyMistake(place(v.at), `trust.${key}: ${problem}`);
+        }
+    const pems = (list, key) => list.map((p) => ({ name: `trust.${key} ${p.path}`, pem: text(p, key), at: place(p.at) }));
     const name = (key) => `${source.path}: trust.${key}`;
+    const strings = (list) => list.map((v) => v.value);
     return {
         mode: trust.mode,
         trustedKeys: pems(trust.trustedKeys, 'trusted-keys'),
@@ -16381,14 +16348,15 @@ function policyTrust(g, trust, source) {
         requireAttestedRuns: trust.requireAttestedRuns,
         identities: {
             ...g.identities,
-            signerIdentities: trust.signerIdentities,
-            producerIdentities: trust.producerIdentities,
-            sourceRefs: trust.sourceRefs ?? [],
-            issuer: trust.issuer ?? defaults_DEFAULTS['certificate-oidc-issuer'],
+            signerIdentities: strings(trust.signerIdentities),
+            producerIdentities: strings(trust.producerIdentities),
+            sourceRefs: strings(trust.sourceRefs ?? []),
+            issuer: trust.issuer?.value ?? defaults_DEFAULTS['certificate-oidc-issuer'],
         },
         trustedRoot: trust.trustedRoot
             ? { kind: 'file', file: { path: trust.trustedRoot.path, commit: source.commit, text: text(trust.trustedRoot, 'trusted-root') } }
             : null,
+        rootAt: trust.trustedRoot ? place(trust.trustedRoot.at) : null,
         names: {
             ...g.names,
             trustedKeys: name('trusted-keys'),
@@ -16399,7 +16367,8 @@ function policyTrust(g, trust, source) {
             producerIdentities: name('trusted-producer-identities'),
             sourceRefs: name('source-refs'),
             issuer: name('certificate-oidc-issuer'),
-            trustedRoot: name('trusted-root'),
+            // The root's name in its own messages, after the place of the entry naming it.
+            trustedRoot: 'trust.trusted-root',
         },
     };
 }
@@ -16414,14 +16383,19 @@ function headTrustProblem(g, trust, source) {
         const t = policyTrust(g, trust, source);
         readTrustedKeys(t.trustedKeys);
         readTrustedKeys(t.trustedProducers);
-        const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
+        const root = t.trustedRoot?.kind === 'file' && t.rootAt
+            ? { name: `${t.names.trustedRoot} ${t.trustedRoot.file.path}`, text: t.trustedRoot.file.text, at: t.rootAt }
+            : null;
         readKeyless({ ...t.identities, trustedRoot: root }, keylessNames(t.names));
-        // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
+        // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`, located at its entry.
         return { root };
     }
     catch (error) {
+        // A mistake at a value of the section is a finding there; any other (a conflict with the inputs) at the section.
+        if (error instanceof PolicyMistake)
+            return { problem: error.detail, at: error.at };
         if (error instanceof UsageError)
-            return { problem: error.message };
+            return { problem: error.message, at: null };
         throw error;
     }
 }
@@ -16485,6 +16459,7 @@ function buildSettings(given) {
         trustedRoot = {
             name: `${n.trustedRoot} ${settled.text.path}${settled.text.commit ? ` (at ${settled.text.commit.slice(0, 12)})` : ''}`,
             text: settled.text.text,
+            ...(fileTrust?.rootAt ? { at: fileTrust.rootAt } : {}),
         };
         if (settled.review)
             reviews.push(settled.review);
@@ -16532,9 +16507,9 @@ function buildSettings(given) {
     if (merged && headTrust) {
         const at = { file: merged.source.path, line: merged.trust.at.line, column: merged.trust.at.column };
         if ('problem' in headTrust)
-            reviews.push((0,core_findings/* finding */.gk)('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
-        else if (headTrust.root && merged.trust.trustedRoot)
-            headRoot = { ...headTrust.root, at };
+            reviews.push((0,core_findings/* finding */.gk)('policy_invalid', headTrust.at ?? at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
+        else if (headTrust.root)
+            headRoot = headTrust.root;
     }
     if (proposed && g.policy.kind === 'pull' && g.policy.head && !(headTrust && 'problem' in headTrust))
         for (const f of signedByOnceMerged(given, proposed, g.policy.head, now))
@@ -16629,6 +16604,8 @@ function refuseUnknownInputs(env, known) {
         throw new UsageError('value', `${name}: not an input of receipt-gate${near ? ` (did you mean ${near}?)` : ''}; the inputs are listed in action.yml and the README`);
     }
 }
+/** A trust file's text on one side, null when absent, undefined when it cannot be used (for comparing the sides). */
+const textOf = (side) => (side.ok ? side.value : undefined);
 /** The key of a trust file read at a commit (null: the checkout). */
 const trustKey = (file, commit) => `${commit ?? ''}\u0000${file}`;
 /** A repository path an input names, relative to the workspace (never out of it). */
@@ -16684,6 +16661,8 @@ async function readFiles(input, ctx, files) {
         trustedRoot = root;
     }
     // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
+    // A file that cannot be used (outside the repository, a link, a folder) is kept as why: the policy's entry
+    // naming it is the mistake, located there when the settings are built (the CLI's words).
     const trustFiles = new Map();
     const trustFilesChanged = [];
     const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
@@ -16696,10 +16675,10 @@ async function readFiles(input, ctx, files) {
             const key = trustKey(file, t.commit);
             if (trustFiles.has(key))
                 continue;
-            const got = await files.read(inputs_repoPath(workspace, 'policy', file));
-            const text = got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
-            trustFiles.set(key, text);
-            if (got.kind === 'pull' && t.commit !== null && (got.base?.text ?? null) !== (got.head?.text ?? null))
+            const at = trustPathIn(workspace, file);
+            const got = at.ok ? await files.readTrust(at.value) : { base: at, head: at };
+            trustFiles.set(key, t.commit !== null && got.base !== null ? got.base : got.head);
+            if (t.commit !== null && got.base !== null && textOf(got.base) !== textOf(got.head))
                 trustFilesChanged.push(file);
         }
     }
@@ -16861,9 +16840,9 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         },
         trustedRoot: read.trustedRoot,
         policy: read.policy,
-        now: time_instantOf(now),
+        now: (0,core_time/* instantOf */.B9)(now),
         trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== defaults_DEFAULTS[name]),
-        trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
+        trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? { ok: true, value: null },
         trustFilesChanged: read.trustFilesChanged,
         headNearMiss: read.headNearMiss,
     };
@@ -16946,18 +16925,27 @@ function settingsOf(input, ctx, env, read, now) {
 
 
 
-/** A file of the checkout (null: none); a link is refused, as at the base. */
-function headText(workspace, rel) {
+/**
+ * A file of the checkout (null: none), or why that file cannot be used, in words that name it: a
+ * link (refused, as at the base), a folder or anything but a regular file.
+ */
+function headSide(workspace, rel) {
     const abs = external_node_path_default().resolve(workspace, rel);
     const link = linkOnDisk(workspace, rel);
     if (link !== null)
-        throw new UsageError('file', link);
+        return { ok: false, reason: link };
     if (!(0,external_node_fs_.existsSync)(abs))
-        return null;
+        return { ok: true, value: null };
     const got = readNamedFile(abs, read_limits/* DEFAULT_LIMITS */.dR);
     if (!got.ok)
-        throw new UsageError('file', `${rel}: ${got.reason}`);
-    return { path: rel, commit: null, text: got.value.toString('utf8') };
+        return { ok: false, reason: `${rel}: ${got.reason}` };
+    return { ok: true, value: { path: rel, commit: null, text: got.value.toString('utf8') } };
+}
+/** A side of a read that must be used: a file that cannot be is a configuration error naming it. */
+function used(side) {
+    if (!side.ok)
+        throw new UsageError('file', side.reason);
+    return side.value;
 }
 /** The repository's API path. */
 const repoApi = (ctx) => `/repos/${encodeURIComponent(ctx.owner ?? '')}/${encodeURIComponent(ctx.repo ?? '')}`;
@@ -16985,28 +16973,36 @@ async function commitExists(api, ctx, rel, commit) {
         return;
     throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: the contents API answered 404 and the commit itself cannot be read (HTTP ${res.status}${said(res.data)}): a commit the repository does not have, another repository, or a token without access (permissions: contents: read); the base's policy is not known, so nothing is judged`);
 }
-/** A file at a commit through the contents API: its text, or null when the commit exists and has no such file. */
+/**
+ * A file at a commit through the contents API: its text, null when the commit exists and has no such
+ * file, or why that file cannot be used (a link, a folder, too large, no text); an API that does not
+ * answer, or answers with an error, is a configuration error of the read.
+ */
 async function apiText(api, ctx, rel, commit) {
     const where = `${repoApi(ctx)}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
     const res = await ask(api, rel, where);
     if (res.status === 404) {
         await commitExists(api, ctx, rel, commit);
-        return null;
+        return { ok: true, value: null };
     }
     const data = res.data;
+    const refuse = (reason) => ({ ok: false, reason });
+    // A folder's contents are listed: an array.
+    if (res.status === 200 && Array.isArray(data))
+        return refuse(`${rel} at the base commit is a folder, not a file`);
     if (res.status !== 200 || !(0,core_json/* isObject */.Gv)(data))
         throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)} cannot be read through the contents API (HTTP ${res.status}${said(data)}); the job needs permissions: contents: read`);
     // A link whose target is a file comes back as the target (another path); any other link as a symlink.
     if (data['type'] === 'symlink' || (typeof data['path'] === 'string' && data['path'] !== rel))
-        throw new UsageError('file', `${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
+        return refuse(`${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
     if (data['type'] !== 'file')
-        throw new UsageError('file', `${rel} at the base commit is not a file (${String(data['type'])})`);
+        return refuse(`${rel} at the base commit is not a file (${(0,core_text/* quote */.hD)(String(data['type']), 40)})`);
     // GitHub answers a file of 1 to 100 MB with encoding "none" and no content.
     if (data['encoding'] === 'none')
-        throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
+        return refuse(`${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
     if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string' || !BASE64.test(data['content']))
-        throw new UsageError('file', `${rel} at the base commit cannot be read: the contents API's answer holds no base64 text (encoding ${(0,core_text/* quote */.hD)(String(data['encoding']), 40)}, content ${typeof data['content']})`);
-    return Buffer.from(data['content'], 'base64').toString('utf8');
+        return refuse(`${rel} at the base commit cannot be read: the contents API's answer holds no base64 text (encoding ${(0,core_text/* quote */.hD)(String(data['encoding']), 40)}, content ${typeof data['content']})`);
+    return { ok: true, value: Buffer.from(data['content'], 'base64').toString('utf8') };
 }
 async function apiTree(api, ctx, commit) {
     const res = await ask(api, 'the repository tree', `${repoApi(ctx)}/git/trees/${encodeURIComponent(commit)}?recursive=1`);
@@ -17070,26 +17066,35 @@ function repoFiles(ctx, token, api) {
     // The base's tree through the API is read once, whoever asks (the near-miss check, the break-glass path).
     let tree = null;
     const treeOnce = async (commit) => (tree ??= (async () => apiTree(await api(), ctx, commit))());
+    /** The file at the base commit (git when the commit is in the clone, else the contents API), or why that file cannot be used. */
+    const baseSide = async (rel) => {
+        const commit = baseCommit(rel);
+        let got;
+        if (resolveCommit(workspace, commit) !== null) {
+            const read = readAtCommit(workspace, commit, external_node_path_default().resolve(workspace, rel));
+            got = read.ok ? read : { ok: false, reason: `${rel} at the base commit ${commit.slice(0, 12)}: ${read.reason}` };
+        }
+        else {
+            if (token === '' || !ctx.owner || !ctx.repo)
+                throw noToken(rel, commit);
+            got = await apiText(await api(), ctx, rel, commit);
+        }
+        if (!got.ok)
+            return got;
+        return { ok: true, value: got.value === null ? null : { path: rel, commit, text: got.value } };
+    };
+    const textOf = (side) => (side.ok ? { ok: true, value: side.value?.text ?? null } : side);
     return {
         base,
         async read(rel) {
-            const head = headText(workspace, rel);
+            const head = used(headSide(workspace, rel));
             if (!ctx.pull)
                 return head ? { kind: 'file', file: head } : { kind: 'absent' };
-            const commit = baseCommit(rel);
-            let text;
-            if (resolveCommit(workspace, commit) !== null) {
-                const got = readAtCommit(workspace, commit, external_node_path_default().resolve(workspace, rel));
-                if (!got.ok)
-                    throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: ${got.reason}`);
-                text = got.value;
-            }
-            else {
-                if (token === '' || !ctx.owner || !ctx.repo)
-                    throw noToken(rel, commit);
-                text = await apiText(await api(), ctx, rel, commit);
-            }
-            return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
+            return { kind: 'pull', base: used(await baseSide(rel)), head };
+        },
+        async readTrust(rel) {
+            const head = textOf(headSide(workspace, rel));
+            return { base: ctx.pull ? textOf(await baseSide(rel)) : null, head };
         },
         async nearMiss() {
             if (!ctx.pull)
@@ -18375,6 +18380,198 @@ function nearestName(word, candidates) {
 const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
+
+
+/***/ }),
+
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B9: () => (/* binding */ instantOf),
+/* harmony export */   Iq: () => (/* binding */ parseDay),
+/* harmony export */   QI: () => (/* binding */ compareInstants),
+/* harmony export */   Qs: () => (/* binding */ autoSi),
+/* harmony export */   TM: () => (/* binding */ parseRfc3339),
+/* harmony export */   ag: () => (/* binding */ rfc3339)
+/* harmony export */ });
+/* unused harmony exports fromEpochNumber, utcAsWritten, fromEpochNanos */
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const match = SHAPE.exec(text);
+    if (!match)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
+    const y = Number(match[1]);
+    const mo = Number(match[2]);
+    const d = Number(match[3]);
+    const h = Number(match[4]);
+    const mi = Number(match[5]);
+    const s = Number(match[6]);
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
+    if (s > 60)
+        return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
+    if (options.utc && !match[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
+    if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
+        return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    if (s === 60)
+        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const match = DAY.exec(text);
+    if (!match)
+        return null;
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
+        return null;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
+ * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
+ * statement's `since` would claim the second before it, whose entries were skipped as outside the
+ * window (a red team).
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const shape = SHAPE.exec(text);
+    if (shape?.[6] === '60')
+        return { ok: true, value: rfc3339(parsed.value) };
+    const digits = shape?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
+}
+/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+/**
+ * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
+ * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
+ */
+function fromEpochNanos(given) {
+    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
+    const text = typeof given === 'string'
+        ? given
+        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
+            ? BigInt(given).toString()
+            : '';
+    if (!/^[1-9]\d{0,20}$/.test(text))
+        return null;
+    const padded = text.padStart(10, '0');
+    const seconds = Number(padded.slice(0, -9));
+    if (seconds > MAX_EPOCH_SECONDS)
+        return null;
+    return { seconds, fraction: trimZeros(padded.slice(-9)) };
+}
 
 
 /***/ }),

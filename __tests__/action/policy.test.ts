@@ -7,7 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
@@ -115,8 +115,11 @@ describe('a pull request is judged under the base commit’s policy', () => {
     });
     expect(notPem.outputs['result']).toBe('fail');
     const bad = reportOf(notPem).findings.find((f) => f.code === 'policy_invalid');
-    expect(bad).toMatchObject({ severity: 'error', file: POLICY, line: 6 });
-    expect(bad?.message).toMatch(/no PEM "PUBLIC KEY" block.*it must be valid to merge/);
+    // At the entry naming the file (its value's line and column), never the section's start.
+    expect(bad).toMatchObject({ severity: 'error', file: POLICY, line: 7, column: 18 });
+    expect(bad?.message).toMatch(
+      /^trust\.trusted-keys \.github\/rg\/export\.pub\.pem: no PEM "PUBLIC KEY" block.*it must be valid to merge/,
+    );
     const missing = await runAction({ workspace: workspace({ [POLICY]: keyed }), base: { [POLICY]: LOOSE } });
     expect(reportOf(missing).findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(/export\.pub\.pem does not exist/);
     // The root it names must load too (a red team: garbage passed, then stopped every pull request once merged).
@@ -507,6 +510,109 @@ describe('a trusted root named by path is read at the base', () => {
     const r = await runAction({ workspace: await attacked(), inputs });
     expect(r.outputs['result']).toBe('error');
     expect(r.stdout).toMatch(/trusted-root: sigstore\/root.json does not exist at the base commit/);
+  });
+});
+
+describe('a mistake in a path or value of a trust: section is located at its entry, as on the CLI (docs/policy.md §9, §11)', () => {
+  const KEY_FILE = '.github/rg/export.pub.pem';
+  const withTrust = (entry: string) => `${LOOSE}trust:\n  ${entry}\n`;
+  const keyed = withTrust(`trusted-keys: [${KEY_FILE}]`);
+  /** The step's failure as the runner shows it. */
+  const failed = (r: ActionRun) => r.stdout.split(/\r?\n/).find((l) => l.startsWith('::error::')) ?? '';
+
+  it('the base’s section naming a link, a folder, a path outside, a file with no PEM key, or giving a bad identity: result=error at the entry’s line and column (a red team)', async () => {
+    const pem = testSigner().pem;
+    const cases: readonly (readonly [string, Parameters<typeof runAction>[0], RegExp])[] = [
+      [
+        'a link',
+        { workspace: workspace({ [POLICY]: keyed, [KEY_FILE]: pem }), base: { [POLICY]: keyed, [KEY_FILE]: pem }, links: [KEY_FILE] },
+        /:7:18: trust\.trusted-keys: \.github\/rg\/export\.pub\.pem is a symbolic link: .*\(at the base commit cccccccccccc\)/,
+      ],
+      [
+        'a folder',
+        {
+          workspace: workspace({ [POLICY]: withTrust('trusted-keys: [.github/rg]'), [KEY_FILE]: pem }),
+          base: { [POLICY]: withTrust('trusted-keys: [.github/rg]'), '.github/rg': '' },
+          contentsBody: (file) => (file === '.github/rg' ? [{ type: 'file', name: 'export.pub.pem', path: KEY_FILE }] : undefined),
+        },
+        /:7:18: trust\.trusted-keys: \.github\/rg at the base commit is a folder, not a file/,
+      ],
+      [
+        'a path outside',
+        {
+          workspace: workspace({ [POLICY]: withTrust('trusted-keys: [../outside.pem]') }),
+          base: { [POLICY]: withTrust('trusted-keys: [../outside.pem]') },
+        },
+        /:7:18: trust\.trusted-keys: \.\.\/outside\.pem is outside the repository/,
+      ],
+      [
+        'no PEM key',
+        { workspace: workspace({ [POLICY]: keyed, [KEY_FILE]: pem }), base: { [POLICY]: keyed, [KEY_FILE]: 'not a pem\n' } },
+        /:7:18: trust\.trusted-keys \.github\/rg\/export\.pub\.pem: no PEM "PUBLIC KEY" block/,
+      ],
+      [
+        'a bad identity',
+        {
+          workspace: workspace({ [POLICY]: withTrust('trusted-signer-identities: [not-a-uri]') }),
+          base: { [POLICY]: withTrust('trusted-signer-identities: [not-a-uri]') },
+        },
+        /:7:31: trust\.trusted-signer-identities: "not-a-uri" is not a workflow identity/,
+      ],
+    ];
+    for (const [what, options, message] of cases) {
+      const r = await runAction(options);
+      expect(r.outputs['result'], what).toBe('error');
+      expect(failed(r), what).toMatch(/^::error::receipt-gate: invalid input \.github\/receipt-gate\.yml:7:\d+: trust\./);
+      expect(failed(r), what).toMatch(message);
+    }
+  });
+
+  it('read with git at a base in the clone, a folder there is located the same way', async () => {
+    const ws = workspace({ [POLICY]: withTrust('trusted-keys: [.github/rg]'), [KEY_FILE]: testSigner().pem });
+    const base = checkout(ws);
+    const event = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: base } } } };
+    const r = await runAction({ workspace: ws, event });
+    expect(r.outputs['result']).toBe('error');
+    expect(failed(r)).toMatch(
+      new RegExp(
+        `receipt-gate: invalid input \\.github/receipt-gate\\.yml:7:18: trust\\.trusted-keys: \\.github/rg at the base commit ${base.slice(0, 12)}: \\.github/rg at ${base.slice(0, 12)} is a tree, not a file`,
+      ),
+    );
+    expect(r.contentRequests).toEqual([]);
+  });
+
+  it('a pull request whose own section names a folder or a path outside, or that makes the base’s key file a link, fails with policy_invalid at the entry: the base’s trust still judges (a red team: each was a configuration error naming no line)', async () => {
+    const pem = testSigner().pem;
+    for (const [entry, message] of [
+      ['trusted-keys: [.github/rg]', /^trust\.trusted-keys: \.github\/rg: not a regular file; not read.*it must be valid to merge/],
+      [
+        'trusted-producers: [../outside.pem]',
+        /^trust\.trusted-producers: \.\.\/outside\.pem is outside the repository.*it must be valid to merge/,
+      ],
+    ] as const) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: withTrust(entry), [KEY_FILE]: pem }), base: { [POLICY]: LOOSE } });
+      expect(r.outputs['result'], entry).toBe('fail');
+      const invalid = reportOf(r).findings.find((f) => f.code === 'policy_invalid');
+      expect(invalid, entry).toMatchObject({
+        severity: 'error',
+        file: POLICY,
+        line: 7,
+        column: entry.startsWith('trusted-keys') ? 18 : 23,
+      });
+      expect(invalid?.message, entry).toMatch(message);
+    }
+    // The base's key file replaced by a link in the checkout: the base's key is in effect; the change is shown, and invalid to merge.
+    const ws = workspace({ [POLICY]: keyed, '.github/rg/real.pem': pem });
+    symlinkSync('real.pem', path.join(ws, KEY_FILE));
+    const linked = await runAction({ workspace: ws, base: { [POLICY]: keyed, [KEY_FILE]: pem } });
+    expect(linked.outputs['result']).toBe('fail');
+    const report = reportOf(linked);
+    expect(report.policy.trusted_signers).toHaveLength(1);
+    expect(report.findings.find((f) => f.code === 'policy_invalid')).toMatchObject({ file: POLICY, line: 7, column: 18 });
+    expect(report.findings.find((f) => f.code === 'policy_invalid')?.message).toMatch(
+      /^trust\.trusted-keys: \.github\/rg\/export\.pub\.pem is a symbolic link.*it must be valid to merge/,
+    );
+    expect(report.findings.find((f) => f.code === 'policy_changed' && f.file === KEY_FILE)?.severity).toBe('warning');
   });
 });
 

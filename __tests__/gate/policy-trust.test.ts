@@ -6,8 +6,8 @@
  * history of unattested runs and unsigned records: warn → baseline → enforce.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
@@ -95,6 +95,115 @@ describe('trust written in the policy file', () => {
     expect(atRef.report.records.find((x) => x.record_id === 'r1')?.outcome).toBe('bound');
     const onDisk = await verify(dir);
     expect(onDisk.report.records.find((x) => x.record_id === 'r1')?.outcome).toBe('untrusted');
+  });
+});
+
+describe('a mistake in a path or value of the trust: section is located at it, as every policy_invalid is (docs/policy.md §9, §11)', () => {
+  /** The policy's trust: section with one entry (its value on line 7). */
+  const withTrust = (dir: string, entry: string) => writeFileSync(path.join(dir, POLICY), `${RULES}trust:\n  ${entry}\n`);
+  const IDENTITY = 'https://github.com/acme/exports/.github/workflows/x.yml@refs/heads/main';
+
+  it("outside the repository, a folder, a link, no PEM key, a private key, a root that does not parse, a bad identity, ref or issuer: the entry's file:line:column, never the --help line (a red team)", async () => {
+    const dir = history();
+    mkdirSync(path.join(dir, '.github/receipt-gate/folder'));
+    symlinkSync('export.pub.pem', path.join(dir, '.github/receipt-gate/link.pem'));
+    const privateKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    writeFiles(dir, { '.github/receipt-gate/private.pem': privateKey, '.github/receipt-gate/garbage.pem': 'garbage\n' });
+    const cases: readonly (readonly [string, string, RegExp])[] = [
+      ['trusted-keys: [/etc/hostname]', '7:18', /trust\.trusted-keys: \/etc\/hostname is outside the repository/],
+      ['trusted-keys: [../outside.pem]', '7:18', /trust\.trusted-keys: \.\.\/outside\.pem is outside the repository/],
+      [
+        'trusted-keys: [.github/receipt-gate/folder]',
+        '7:18',
+        /trust\.trusted-keys: \.github\/receipt-gate\/folder: not a regular file; not read/,
+      ],
+      [
+        'trusted-keys: [.github/receipt-gate/link.pem]',
+        '7:18',
+        /trust\.trusted-keys: \.github\/receipt-gate\/link\.pem is a symbolic link/,
+      ],
+      ['trusted-keys: [.assay/runs/a.json]', '7:18', /trust\.trusted-keys \.assay\/runs\/a\.json: no PEM "PUBLIC KEY" block/],
+      [
+        'trusted-producers: [.github/receipt-gate/garbage.pem]',
+        '7:23',
+        /trust\.trusted-producers \.github\/receipt-gate\/garbage\.pem: no PEM/,
+      ],
+      ['trusted-keys: [.github/receipt-gate/private.pem]', '7:18', /a private key must never be given as a trusted key/],
+      [
+        'trusted-producers: [.github/receipt-gate/folder]',
+        '7:23',
+        /trust\.trusted-producers: \.github\/receipt-gate\/folder: not a regular file/,
+      ],
+      ['trusted-root: ../root.json', '7:17', /trust\.trusted-root: \.\.\/root\.json is outside the repository/],
+      ['trusted-root: .github/receipt-gate/folder', '7:17', /trust\.trusted-root: \.github\/receipt-gate\/folder: not a regular file/],
+      ['trusted-signer-identities: [not-a-uri]', '7:31', /trust\.trusted-signer-identities: "not-a-uri" is not a workflow identity/],
+      [
+        `trusted-producer-identities: ["${IDENTITY}", ftp://x@refs/heads/main]`,
+        '7:108',
+        /trust\.trusted-producer-identities: "ftp:\/\/x@refs\/heads\/main"/,
+      ],
+      [`trusted-signer-identities: ["${IDENTITY}"]\n  source-refs: [main]`, '8:17', /trust\.source-refs: "main" is not a ref/],
+      [
+        `certificate-oidc-issuer: http://x\n  trusted-keys: [${KEY}]`,
+        '7:28',
+        /trust\.certificate-oidc-issuer: "http:\/\/x" is not an https:\/\/ URL/,
+      ],
+      // A root that does not load is located at its entry, and in its own file.
+      [
+        `trusted-signer-identities: ["${IDENTITY}"]\n  trusted-root: .github/receipt-gate/garbage.pem`,
+        '8:17',
+        /trust\.trusted-root \.github\/receipt-gate\/garbage\.pem:1:1: not a trusted root/,
+      ],
+    ];
+    for (const [entry, at, message] of cases) {
+      withTrust(dir, entry);
+      const r = await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, '--source-repository', 'acme/agents'], dir);
+      expect(r.code, entry).toBe(2);
+      expect(r.stdout, entry).toBe('');
+      expect(r.stderr, entry).toMatch(new RegExp(`^receipt-gate: \\.github/receipt-gate\\.yml:${at}: `));
+      expect(r.stderr, entry).toMatch(message);
+      expect(r.stderr, entry).not.toMatch(/--help/);
+      expect(r.stderr.trim().split('\n'), entry).toHaveLength(1);
+    }
+    // The same section naming the key as it is: it loads.
+    withTrust(dir, `trusted-keys: [${KEY}]`);
+    const loads = await verify(dir);
+    expect(loads.code, loads.stderr).toBe(1);
+    expect(loads.report.policy.trusted_signers).toHaveLength(1);
+  });
+
+  it('read at --policy-ref, a folder or a link of that commit is located at the entry too, naming the commit', async () => {
+    const dir = history();
+    writeFiles(dir, { '.github/receipt-gate/folder/x.pem': 'x' });
+    symlinkSync('export.pub.pem', path.join(dir, '.github/receipt-gate/link.pem'));
+    withTrust(dir, 'trusted-keys: [.github/receipt-gate/folder, .github/receipt-gate/link.pem]');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'trust naming a folder and a link');
+    const short = git('rev-parse', 'HEAD').slice(0, 12);
+    const folder = await verify(dir, '--policy-ref', 'HEAD');
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(
+      new RegExp(
+        `^receipt-gate: \\.github/receipt-gate\\.yml:7:18: trust\\.trusted-keys: \\.github/receipt-gate/folder at ${short} is a tree, not a file`,
+      ),
+    );
+    expect(folder.stderr).not.toMatch(/--help/);
+    withTrust(dir, 'trusted-keys: [.github/receipt-gate/link.pem]');
+    git('commit', '-qam', 'trust naming a link');
+    const link = await verify(dir, '--policy-ref', 'HEAD');
+    expect(link.stderr).toMatch(
+      /^receipt-gate: \.github\/receipt-gate\.yml:7:18: trust\.trusted-keys: \.github\/receipt-gate\/link\.pem is a symbolic link.*\(\.github\/receipt-gate\.yml at commit [0-9a-f]{12}\)$/m,
+    );
+    expect(link.stderr).not.toMatch(/--help/);
+    // A link beside the key, in its folder, is not on its way: the key is read (git lists the folder's every entry).
+    withTrust(dir, `trusted-keys: [${KEY}]`);
+    git('commit', '-qam', 'trust naming the key beside the link');
+    const beside = await verify(dir, '--policy-ref', 'HEAD');
+    expect(beside.code, beside.stderr).toBe(1);
+    expect(beside.report.policy.trusted_signers).toHaveLength(1);
   });
 });
 

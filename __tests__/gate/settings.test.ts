@@ -28,6 +28,7 @@ const actionDoc = readFileSync(path.join(ROOT, 'docs/action.md'), 'utf8');
 /** A repository with no policy file and no trust file (the action's readers of repository files). */
 const NO_FILES = {
   read: async () => ({ kind: 'absent' as const }),
+  readTrust: async () => ({ base: null, head: { ok: true as const, value: null } }),
   nearMiss: async () => null,
   baseTree: async () => ({ ok: false as const, reason: 'not a pull request' }),
 };

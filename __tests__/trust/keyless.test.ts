@@ -202,6 +202,44 @@ describe('trusted roots', () => {
     });
   });
 
+  it('a validFor whose start or end is not an RFC 3339 time is malformed, located, never a root every certificate fails to chain to (a red team)', () => {
+    const ca = (validFor: unknown) =>
+      JSON.stringify({
+        ...world.trustedRoot,
+        certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor })),
+      });
+    const ct = (validFor: unknown) =>
+      JSON.stringify({
+        ...world.trustedRoot,
+        ctlogs: world.trustedRoot.ctlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor } })),
+      });
+    const start = world.trustedRoot.certificateAuthorities[0]!.validFor.start;
+    expect(parseTrustedRoots('r', ca({ start: 'not a date' }), DEFAULT_LIMITS)).toEqual({
+      ok: false,
+      reason:
+        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose start "not a date" is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))',
+    });
+    expect(parseTrustedRoots('r', ca({ start, end: '2027-02-30T00:00:00Z' }), DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason:
+        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2027-02-30T00:00:00Z" is not a calendar date: 2027-02 has no day 30',
+    });
+    expect(parseTrustedRoots('r', ct({ start: 1700000000 }), DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: 'r:1:1: the trusted root is malformed: ctlogs[0] has a validFor whose start is not an RFC 3339 date-time (a number)',
+    });
+    // On its own line of a JSON-lines file, located there.
+    expect(parseTrustedRoots('r', `${JSON.stringify(world.trustedRoot)}\n${ca({ start: '2026-12-01' })}\n`, DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        /^r:2:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose start "2026-12-01" is not an RFC 3339/,
+      ),
+    });
+    // A start and an end that are times (a fraction, an offset, an end absent or null) load.
+    for (const validFor of [{ start, end: '2099-01-01T00:00:00.123456789Z' }, { start: '2020-01-01T01:00:00+01:00' }, { start, end: null }])
+      expect(parseTrustedRoots('r', ca(validFor), DEFAULT_LIMITS).ok, JSON.stringify(validFor)).toBe(true);
+  });
+
   it('the shipped public-good root loads, and dist/ records its origin: the pinned package, its digest, its date', () => {
     expect(publicGoodRoots()).toHaveLength(1);
     const origin = JSON.parse(readFileSync(path.join(ROOT, 'dist/trusted-root.origin.json'), 'utf8'));
@@ -241,6 +279,27 @@ describe('identities in the trust sets, through the gate', () => {
       trusted_by: { identity: EXPORT_IDENTITY, source_ref: 'refs/heads/main', issuer: ISSUER },
     });
     expect(r.report.calls[0]!.level).toBe('verified');
+  });
+
+  it("a trusted root whose authority's validFor.start is no time is a configuration error located in the root, never every record untrusted (a red team)", async () => {
+    const bad = {
+      ...world.trustedRoot,
+      certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor: { start: 'not a date' } })),
+    };
+    const dir = await workspace(await world.attest(recordsStatement()), { 'root.json': JSON.stringify(bad) });
+    const r = await cli(
+      ['verify', '-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY, '--format', 'json'],
+      ROOT,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^receipt-gate: --trusted-root root\.json:1:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose start "not a date" is not an RFC 3339 date-time/,
+    );
+    // The same evidence under the root as it was: verified.
+    writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
+    const good = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(good.code, JSON.stringify(good.report.findings)).toBe(0);
   });
 
   /** The gate on a workspace, trusting the export workflow's identity for records. */

@@ -21,12 +21,13 @@ export const modules = {
 /* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3491);
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4637);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(6153);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(2020);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(2020);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(2334);
 /* harmony import */ var _core_trust_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9597);
 /* harmony import */ var _read_documents_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1035);
 /* harmony import */ var _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(1210);
 /* harmony import */ var _public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(6419);
-/* harmony import */ var _refusal_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(2510);
+/* harmony import */ var _refusal_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(2510);
 /**
  * Keyless trust (docs/keyless.md): a Sigstore bundle beside a file, checked offline against trusted
  * roots with `@sigstore/verify`, then by workflow identity, in the doc's order: the bundle parses
@@ -38,6 +39,7 @@ export const modules = {
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
+
 
 
 
@@ -92,7 +94,12 @@ function parseTrustedRoots(name, text, limits) {
 function rootsFrom(source, limits) {
     return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
-/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+/**
+ * The first key or authority of a trusted root whose validity interval bounds nothing, and why, or
+ * null: a validFor without a start (the library alone reads it as open), or with a start or an end
+ * that is not an RFC 3339 time (the library reads an invalid date, and every certificate then fails
+ * to chain: a configuration mistake that would read as forged evidence).
+ */
 function unboundedKey(value) {
     const lists = [
         ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
@@ -108,8 +115,21 @@ function unboundedKey(value) {
             if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e))
                 continue;
             const f = validFor(e);
-            if (f !== undefined && !((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(f) && typeof f['start'] === 'string'))
-                return `${name}[${i}]`;
+            if (f === undefined)
+                continue;
+            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(f) || f['start'] === undefined || f['start'] === null)
+                return `${name}[${i}] has a validFor without a start`;
+            for (const bound of ['start', 'end']) {
+                const given = f[bound];
+                // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
+                if (bound === 'end' && (given === undefined || given === null))
+                    continue;
+                if (typeof given !== 'string')
+                    return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
+                const time = (0,_core_time_js__WEBPACK_IMPORTED_MODULE_11__/* .parseRfc3339 */ .TM)(given);
+                if (!time.ok)
+                    return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(given, 80))} ${time.reason}`;
+            }
         }
     }
     return null;
@@ -134,18 +154,19 @@ function rootOf(value) {
     if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
         return {
             ok: false,
-            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
         };
-    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
-    const missing = unboundedKey(value);
-    if (missing)
-        return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
+    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open);
+    // one whose start or end is no time bounds nothing (the library reads an invalid date: no certificate chains).
+    const unbounded = unboundedKey(value);
+    if (unbounded)
+        return { ok: false, reason: `the trusted root is malformed: ${unbounded}` };
     let root;
     try {
         root = _sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2__.TrustedRoot.fromJSON(value);
     }
     catch (error) {
-        return { ok: false, reason: `not a trusted root: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .messageOf */ .bD)(error)}` };
+        return { ok: false, reason: `not a trusted root: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
     }
     if (root.certificateAuthorities.length === 0)
         return { ok: false, reason: 'the trusted root has no certificate authority' };
@@ -161,7 +182,7 @@ function rootOf(value) {
         return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
     }
     catch (thrown) {
-        return { ok: false, reason: `the trusted root does not load: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .messageOf */ .bD)(thrown)}` };
+        return { ok: false, reason: `the trusted root does not load: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(thrown)}` };
     }
 }
 let publicGood = null;
@@ -188,30 +209,30 @@ function extensionText(cert, oid, legacy = false) {
 function checkSigner(cert, identities, issuer) {
     const san = cert.subjectAltName;
     if (san === undefined || !identities.has(san))
-        return { ok: false, reason: `certificate identity ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(san ?? '(none)'))} is not trusted` };
+        return { ok: false, reason: `certificate identity ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(san ?? '(none)'))} is not trusted` };
     const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i) => i !== undefined);
     if (issuers.length === 0)
         return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
     for (const i of issuers)
         if (i !== issuer)
-            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(i))} is not ${issuer}` };
+            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(i))} is not ${issuer}` };
     return { ok: true, value: { san, issuer } };
 }
 /** Steps 3 and 4: who signed, and for which repository and ref. */
 function checkIdentity(cert, policy) {
     const signer = checkSigner(cert, policy.identities, policy.issuer);
     if (!signer.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('identity_untrusted', signer.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('identity_untrusted', signer.reason);
     const { san } = signer.value;
     const repo = extensionText(cert, OID.sourceRepositoryUri);
     const ref = extensionText(cert, OID.sourceRepositoryRef);
     if (repo === undefined || ref === undefined)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
     const want = `https://github.com/${policy.sourceRepository}`;
-    if ((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .asciiLower */ .F)(repo) !== (0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .asciiLower */ .F)(want))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('source_untrusted', `source repository ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(repo))} is not ${want}`);
+    if ((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(repo) !== (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(want))
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source repository ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(repo))} is not ${want}`);
     if (!policy.sourceRefs.has(ref))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('source_untrusted', `source ref ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(ref))} is not allowed`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source ref ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(ref))} is not allowed`);
     return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 /** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
@@ -232,13 +253,13 @@ function parseBundle(value) {
     if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
         return {
             ok: false,
-            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
+            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
         };
     try {
         return { ok: true, value: (0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .bundleFromJSON */ .vw)(value) };
     }
     catch (error) {
-        return { ok: false, reason: `not a Sigstore bundle: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .messageOf */ .bD)(error)}` };
+        return { ok: false, reason: `not a Sigstore bundle: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
     }
 }
 /**
@@ -284,10 +305,10 @@ function verifyBundle(bundle, roots, artifact) {
         entity = (0,_sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .toSignedEntity */ .DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
     }
     catch (error) {
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
     }
     if (entity.key.$case !== 'certificate')
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
     let first = null;
     for (const root of roots) {
         try {
@@ -304,12 +325,12 @@ function checkBundle(value, expected, limits) {
     const { subject, policy, roots, predicate } = expected;
     const parsed = parseBundle(value);
     if (!parsed.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('attestation_malformed', parsed.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', parsed.reason);
     if (!(0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .isBundleWithDsseEnvelope */ .Km)(parsed.value))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
     const envelope = parsed.value.content.dsseEnvelope;
     if (envelope.payloadType !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('payload_type', `payload type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(envelope.payloadType))}, not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('payload_type', `payload type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(envelope.payloadType))}, not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4}`);
     const signed = verifyBundle(parsed.value, roots);
     if (!signed.ok)
         return signed;
@@ -319,26 +340,26 @@ function checkBundle(value, expected, limits) {
         return who;
     const payload = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .strictPayload */ .iv)(Buffer.from(envelope.payload), limits);
     if (!payload.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', payload.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', payload.reason);
     const statement = payload.value;
     if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
     const only = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .onlySubject */ .Lh)(statement);
     if (!only.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', only.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', only.reason);
     if (only.value.sha256 !== subject.sha256)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', 'subject digest differs from the file');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', 'subject digest differs from the file');
     const name = node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(subject.name);
     if (only.value.name !== name) {
-        const given = typeof only.value.name === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(only.value.name) : only.value.name;
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
+        const given = typeof only.value.name === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(only.value.name) : only.value.name;
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
     }
     if (statement['predicateType'] !== predicate.type)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', `predicate type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_11__/* .quote */ .hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `predicate type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
     if (predicate.check) {
         const checked = predicate.check(statement['predicate']);
         if (!checked.ok)
-            return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('statement_mismatch', checked.reason);
+            return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', checked.reason);
     }
     return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
 }
@@ -367,9 +388,9 @@ function readSigstoreFile(name, bytes, limits) {
  */
 function checkBundles(file, expected, limits) {
     if (file.findings.length > 0)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
     if (file.bundles.length === 0)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_12__/* .refuse */ .T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
     let refusal = null;
     for (const [i, value] of file.bundles.entries()) {
         // A file of thousands of failing bundles is not checked to its end: past the per-file finding

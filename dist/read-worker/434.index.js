@@ -32,6 +32,8 @@ var findings = __webpack_require__(4637);
 var json = __webpack_require__(6153);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __webpack_require__(2020);
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __webpack_require__(2334);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var trust = __webpack_require__(9597);
 // EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
@@ -69,6 +71,7 @@ var trust_refusal = __webpack_require__(2510);
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
+
 
 
 
@@ -123,7 +126,12 @@ function parseTrustedRoots(name, text, limits) {
 function rootsFrom(source, limits) {
     return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
-/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+/**
+ * The first key or authority of a trusted root whose validity interval bounds nothing, and why, or
+ * null: a validFor without a start (the library alone reads it as open), or with a start or an end
+ * that is not an RFC 3339 time (the library reads an invalid date, and every certificate then fails
+ * to chain: a configuration mistake that would read as forged evidence).
+ */
 function unboundedKey(value) {
     const lists = [
         ['tlogs', (e) => ((0,json/* isObject */.Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
@@ -139,8 +147,21 @@ function unboundedKey(value) {
             if (!(0,json/* isObject */.Gv)(e))
                 continue;
             const f = validFor(e);
-            if (f !== undefined && !((0,json/* isObject */.Gv)(f) && typeof f['start'] === 'string'))
-                return `${name}[${i}]`;
+            if (f === undefined)
+                continue;
+            if (!(0,json/* isObject */.Gv)(f) || f['start'] === undefined || f['start'] === null)
+                return `${name}[${i}] has a validFor without a start`;
+            for (const bound of ['start', 'end']) {
+                const given = f[bound];
+                // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
+                if (bound === 'end' && (given === undefined || given === null))
+                    continue;
+                if (typeof given !== 'string')
+                    return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
+                const time = (0,core_time/* parseRfc3339 */.TM)(given);
+                if (!time.ok)
+                    return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,core_text/* quote */.hD)(given, 80))} ${time.reason}`;
+            }
         }
     }
     return null;
@@ -167,10 +188,11 @@ function rootOf(value) {
             ok: false,
             reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,core_text/* quote */.hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
         };
-    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
-    const missing = unboundedKey(value);
-    if (missing)
-        return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
+    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open);
+    // one whose start or end is no time bounds nothing (the library reads an invalid date: no certificate chains).
+    const unbounded = unboundedKey(value);
+    if (unbounded)
+        return { ok: false, reason: `the trusted root is malformed: ${unbounded}` };
     let root;
     try {
         root = protobuf_specs_dist.TrustedRoot.fromJSON(value);

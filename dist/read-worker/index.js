@@ -869,6 +869,195 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 
 /***/ }),
 
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QI: () => (/* binding */ compareInstants),
+/* harmony export */   Qs: () => (/* binding */ autoSi),
+/* harmony export */   TM: () => (/* binding */ parseRfc3339)
+/* harmony export */ });
+/* unused harmony exports parseDay, fromEpochNumber, utcAsWritten, rfc3339, instantOf, fromEpochNanos */
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const match = SHAPE.exec(text);
+    if (!match)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
+    const y = Number(match[1]);
+    const mo = Number(match[2]);
+    const d = Number(match[3]);
+    const h = Number(match[4]);
+    const mi = Number(match[5]);
+    const s = Number(match[6]);
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
+    if (s > 60)
+        return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
+    if (options.utc && !match[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
+    if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
+        return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
+    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
+    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    if (s === 60)
+        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const match = DAY.exec(text);
+    if (!match)
+        return null;
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
+        return null;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
+ * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
+ * statement's `since` would claim the second before it, whose entries were skipped as outside the
+ * window (a red team).
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const shape = SHAPE.exec(text);
+    if (shape?.[6] === '60')
+        return { ok: true, value: rfc3339(parsed.value) };
+    const digits = shape?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
+}
+/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+/**
+ * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
+ * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
+ */
+function fromEpochNanos(given) {
+    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
+    const text = typeof given === 'string'
+        ? given
+        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
+            ? BigInt(given).toString()
+            : '';
+    if (!/^[1-9]\d{0,20}$/.test(text))
+        return null;
+    const padded = text.padStart(10, '0');
+    const seconds = Number(padded.slice(0, -9));
+    if (seconds > MAX_EPOCH_SECONDS)
+        return null;
+    return { seconds, fraction: trimZeros(padded.slice(-9)) };
+}
+
+
+/***/ }),
+
 /***/ 9597:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -2867,184 +3056,8 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const match = SHAPE.exec(text);
-    if (!match)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    // Each field read directly (no array per parse: every record's signed_at and every event's time come through here).
-    const y = Number(match[1]);
-    const mo = Number(match[2]);
-    const d = Number(match[3]);
-    const h = Number(match[4]);
-    const mi = Number(match[5]);
-    const s = Number(match[6]);
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `has hour ${h}, which does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `has minute ${mi}, which does not exist (00 to 59)` };
-    if (s > 60)
-        return { ok: false, reason: `has second ${s}, which does not exist (00 to 59; 60 only for a leap second)` };
-    if (options.utc && !match[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!match[8]) {
-        const [oh, om] = [Number(match[10]), Number(match[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `has offset ${match[9]}${match[10]}:${match[11]}, beyond ±23:59` };
-        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is inserted at the end of a UTC day: its local minute is UTC's 23:59 (RFC 3339 §5.7: 15:59:60-08:00).
-    if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
-        return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
-    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
-    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
-    if (s === 60)
-        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
-    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const match = DAY.exec(text);
-    if (!match)
-        return null;
-    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!match)
-        return null;
-    const digits = `${match[2]}${match[3] ?? ''}`;
-    const point = match[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (match[1] === '-') {
-        const file = trimZeros(frac);
-        if (file === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(left, right) {
-    if (left.seconds !== right.seconds)
-        return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-/**
- * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
- * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
- * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
- * statement's `since` would claim the second before it, whose entries were skipped as outside the
- * window (a red team).
- */
-function utcAsWritten(text) {
-    const day = parseDay(text);
-    if (day)
-        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
-    const parsed = parseRfc3339(text);
-    if (!parsed.ok)
-        return parsed;
-    const shape = SHAPE.exec(text);
-    if (shape?.[6] === '60')
-        return { ok: true, value: rfc3339(parsed.value) };
-    const digits = shape?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
-    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
-}
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
-function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
-}
-/** The instant of a JavaScript Date (whole milliseconds). */
-function time_instantOf(date) {
-    const ms = date.getTime();
-    const seconds = Math.floor(ms / 1000);
-    return {
-        seconds,
-        fraction: String(ms - seconds * 1000)
-            .padStart(3, '0')
-            .replace(/0+$/, ''),
-    };
-}
-/** The latest instant an epoch count may name: 9999-12-31T23:59:59Z (RFC 3339 has four-digit years). */
-const MAX_EPOCH_SECONDS = 253_402_300_799;
-/**
- * OpenTelemetry's time: nanoseconds since the epoch, a decimal string (OTLP JSON writes 64-bit
- * integers so) or a whole number; null for anything else, 0 (unset) and years past 9999.
- */
-function fromEpochNanos(given) {
-    // A bare number past 2^53 has lost its last nanoseconds already; its whole part is still the time.
-    const text = typeof given === 'string'
-        ? given
-        : typeof given === 'number' && Number.isInteger(given) && given > 0 && given < 1e21
-            ? BigInt(given).toString()
-            : '';
-    if (!/^[1-9]\d{0,20}$/.test(text))
-        return null;
-    const padded = text.padStart(10, '0');
-    const seconds = Number(padded.slice(0, -9));
-    if (seconds > MAX_EPOCH_SECONDS)
-        return null;
-    return { seconds, fraction: trimZeros(padded.slice(-9)) };
-}
-
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events, the members
@@ -3412,21 +3425,21 @@ function checkStatement(value) {
         const given = value[k];
         if (typeof given !== 'string')
             return bad(`${k} must be an RFC 3339 time (a string)`);
-        const t = parseRfc3339(given);
+        const t = (0,core_time/* parseRfc3339 */.TM)(given);
         if (!t.ok)
             return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
         times.push(t.value);
     }
     const [since, until] = times;
-    if (compareInstants(since, until) >= 0)
+    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
         return bad('since must be before until (the window is [since, until))');
     // When the import ran (docs/coverage.md §6); statements written before it have none.
     if ((0,core_json/* hasOwn */.$3)(value, 'exported_at')) {
         const at = value['exported_at'];
-        const t = typeof at === 'string' ? parseRfc3339(at) : null;
+        const t = typeof at === 'string' ? (0,core_time/* parseRfc3339 */.TM)(at) : null;
         if (!t?.ok)
             return bad('exported_at must be an RFC 3339 time (a string)');
-        if (compareInstants(t.value, until) < 0)
+        if ((0,core_time/* compareInstants */.QI)(t.value, until) < 0)
             return bad('exported_at is before until: a window is exported once it has ended');
     }
     const entries = value['entries_read'];
@@ -6524,7 +6537,7 @@ const callResult = (value) => (0,core_json/* isObject */.Gv)(value['result']) &&
 /** A tracing line's timestamp as given, and as an instant or why it is none (the server's word of when its event happened). */
 function stampOf(line) {
     const text = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
-    return { text, time: parseRfc3339(text) };
+    return { text, time: (0,core_time/* parseRfc3339 */.TM)(text) };
 }
 /** Why a line's timestamp is no time, in words. */
 const badStamp = (what, text, reason) => `${what}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(text, 60))} ${reason}`;
@@ -6773,7 +6786,7 @@ const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
 const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,core_time/* parseRfc3339 */.TM)(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
 function readSignatureMember(value, type = PAYLOAD_TYPE) {
     if (!(0,core_json/* isObject */.Gv)(value))
@@ -7121,7 +7134,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         let time = null;
         const given = k.via === 'event' && (0,core_json/* isObject */.Gv)(doc.value) && (0,core_json/* hasOwn */.$3)(doc.value, 'time') ? doc.value['time'] : undefined;
         if (given !== undefined) {
-            const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
+            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
             if (!parsed?.ok) {
                 const why = parsed ? parsed.reason : 'is not a string';
                 fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
@@ -7475,7 +7488,7 @@ function checkEnvelope(entry, where, manifest, seq, source) {
     const t = entry['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = parseRfc3339(t);
+    const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
@@ -7531,9 +7544,9 @@ function readEvents(bytes, manifest, file, limits) {
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
         source = thrown['source'];
-        if (!earliest || compareInstants(time, earliest) < 0)
+        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
-        if (!latest || compareInstants(latest, time) < 0)
+        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
@@ -7570,7 +7583,7 @@ function readEvents(bytes, manifest, file, limits) {
         fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
     if (manifest.bundleId !== manifest.runRoot)
         fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts

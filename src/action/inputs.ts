@@ -16,7 +16,7 @@ import { cloneTop, evidenceChangedSinceBase, identicalAtBase, nearMissOnDisk, ty
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList, parseRules } from '../gate/settings/parsers.js';
-import { directoryIn, distinctOutputs, given, outputIn } from '../gate/settings/paths.js';
+import { directoryIn, distinctOutputs, given, outputIn, trustPathIn } from '../gate/settings/paths.js';
 import { addedEntries, historyOnly, type PolicyGiven, withBreakGlass } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { discover, inside } from '../read/discover.js';
@@ -26,7 +26,7 @@ import { loadYamlParser } from '../read/strict-yaml.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';
-import type { Given } from './repo-files.js';
+import type { Given, TrustRead } from './repo-files.js';
 
 type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
 /** Which calls get an annotation. */
@@ -106,6 +106,7 @@ function refuseUnknownInputs(env: NodeJS.ProcessEnv, known: ReadonlySet<string>)
 /** Reads repository files where a pull request cannot edit them (action/repo-files.ts). */
 type Files = {
   read(rel: string): Promise<Given>;
+  readTrust(rel: string): Promise<TrustRead>;
   nearMiss(): Promise<string | null>;
   baseTree(): Promise<Result<ReadonlyMap<string, TreeBlob>>>;
 };
@@ -114,13 +115,16 @@ type Files = {
 interface Read {
   readonly policy: PolicyGiven;
   readonly trustedRoot: Parameters<typeof buildSettings>[0]['trustedRoot'];
-  /** The files the policy's trust: section names, read at the policy's commit (`commit\0path` → text, null: absent there). */
-  readonly trustFiles: ReadonlyMap<string, string | null>;
+  /** The files the policy's trust: section names, read at the policy's commit (`commit\0path` → text, null: absent there, or why that file cannot be used). */
+  readonly trustFiles: ReadonlyMap<string, Result<string | null>>;
   /** Those a pull request changes (the base's and the head's texts differ). */
   readonly trustFilesChanged: readonly string[];
   /** A near-miss policy the pull request leaves beside no file at the default path (the checkout is its head). */
   readonly headNearMiss: { readonly found: string; readonly policy: string } | null;
 }
+
+/** A trust file's text on one side, null when absent, undefined when it cannot be used (for comparing the sides). */
+const textOf = (side: Result<string | null>): string | null | undefined => (side.ok ? side.value : undefined);
 
 /** The key of a trust file read at a commit (null: the checkout). */
 const trustKey = (file: string, commit: string | null): string => `${commit ?? ''}\u0000${file}`;
@@ -184,7 +188,9 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
     trustedRoot = root;
   }
   // The files a trust: section names, read where its policy was read (the base, or the checkout), before the settings are built.
-  const trustFiles = new Map<string, string | null>();
+  // A file that cannot be used (outside the repository, a link, a folder) is kept as why: the policy's entry
+  // naming it is the mistake, located there when the settings are built (the CLI's words).
+  const trustFiles = new Map<string, Result<string | null>>();
   const trustFilesChanged: string[] = [];
   const texts = policy.kind === 'file' ? [policy.file] : policy.kind === 'pull' ? [policy.base, policy.head] : [];
   if (texts.length > 0) await loadYamlParser();
@@ -193,11 +199,10 @@ async function readFiles(input: (name: string) => string, ctx: RunContext, files
     for (const file of trustFilesNamed(t.text)) {
       const key = trustKey(file, t.commit);
       if (trustFiles.has(key)) continue;
-      const got = await files.read(repoPath(workspace, 'policy', file));
-      const text =
-        got.kind === 'file' ? got.file.text : got.kind === 'pull' ? ((t.commit !== null ? got.base?.text : got.head?.text) ?? null) : null;
-      trustFiles.set(key, text);
-      if (got.kind === 'pull' && t.commit !== null && (got.base?.text ?? null) !== (got.head?.text ?? null)) trustFilesChanged.push(file);
+      const at = trustPathIn(workspace, file);
+      const got: TrustRead = at.ok ? await files.readTrust(at.value) : { base: at, head: at };
+      trustFiles.set(key, t.commit !== null && got.base !== null ? got.base : got.head);
+      if (t.commit !== null && got.base !== null && textOf(got.base) !== textOf(got.head)) trustFilesChanged.push(file);
     }
   }
   // The head (the checkout) read as the base will be once merged: no file at the default path, one at a near-miss path.
@@ -376,7 +381,7 @@ function gateInputs(
     policy: read.policy,
     now: instantOf(now),
     trustGiven: TRUST_INPUTS.filter((name) => input(name) !== '' && input(name) !== DEFAULTS[name]),
-    trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? null,
+    trustFile: (file, commit) => read.trustFiles.get(trustKey(file, commit)) ?? { ok: true, value: null },
     trustFilesChanged: read.trustFilesChanged,
     headNearMiss: read.headNearMiss,
   };

@@ -30,21 +30,38 @@ import { DEFAULT_LIMITS } from '../read/limits.js';
 import type { GitHubApi } from '../report/check-run.js';
 import type { RunContext } from './github-client.js';
 
+/** A file a trust: section names: its text on each side (null: no such file there), or why that file cannot be used. */
+export interface TrustRead {
+  /** At the base commit (null: not a pull request, the checkout is read). */
+  readonly base: Result<string | null> | null;
+  /** In the checkout. */
+  readonly head: Result<string | null>;
+}
+
 /** A repository file as the action must read it. */
 export type Given =
   | { readonly kind: 'absent' }
   | { readonly kind: 'file'; readonly file: RepoText }
   | { readonly kind: 'pull'; readonly base: RepoText | null; readonly head: RepoText | null };
 
-/** A file of the checkout (null: none); a link is refused, as at the base. */
-function headText(workspace: string, rel: string): RepoText | null {
+/**
+ * A file of the checkout (null: none), or why that file cannot be used, in words that name it: a
+ * link (refused, as at the base), a folder or anything but a regular file.
+ */
+function headSide(workspace: string, rel: string): Result<RepoText | null> {
   const abs = path.resolve(workspace, rel);
   const link = linkOnDisk(workspace, rel);
-  if (link !== null) throw new UsageError('file', link);
-  if (!existsSync(abs)) return null;
+  if (link !== null) return { ok: false, reason: link };
+  if (!existsSync(abs)) return { ok: true, value: null };
   const got = readNamedFile(abs, DEFAULT_LIMITS);
-  if (!got.ok) throw new UsageError('file', `${rel}: ${got.reason}`);
-  return { path: rel, commit: null, text: got.value.toString('utf8') };
+  if (!got.ok) return { ok: false, reason: `${rel}: ${got.reason}` };
+  return { ok: true, value: { path: rel, commit: null, text: got.value.toString('utf8') } };
+}
+
+/** A side of a read that must be used: a file that cannot be is a configuration error naming it. */
+function used(side: Result<RepoText | null>): RepoText | null {
+  if (!side.ok) throw new UsageError('file', side.reason);
+  return side.value;
 }
 
 /** The repository's API path. */
@@ -79,15 +96,22 @@ async function commitExists(api: GitHubApi, ctx: RunContext, rel: string, commit
   );
 }
 
-/** A file at a commit through the contents API: its text, or null when the commit exists and has no such file. */
-async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: string): Promise<string | null> {
+/**
+ * A file at a commit through the contents API: its text, null when the commit exists and has no such
+ * file, or why that file cannot be used (a link, a folder, too large, no text); an API that does not
+ * answer, or answers with an error, is a configuration error of the read.
+ */
+async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: string): Promise<Result<string | null>> {
   const where = `${repoApi(ctx)}/contents/${rel.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(commit)}`;
   const res = await ask(api, rel, where);
   if (res.status === 404) {
     await commitExists(api, ctx, rel, commit);
-    return null;
+    return { ok: true, value: null };
   }
   const data = res.data;
+  const refuse = (reason: string): Result<string | null> => ({ ok: false, reason });
+  // A folder's contents are listed: an array.
+  if (res.status === 200 && Array.isArray(data)) return refuse(`${rel} at the base commit is a folder, not a file`);
   if (res.status !== 200 || !isObject(data))
     throw new UsageError(
       'file',
@@ -95,17 +119,15 @@ async function apiText(api: GitHubApi, ctx: RunContext, rel: string, commit: str
     );
   // A link whose target is a file comes back as the target (another path); any other link as a symlink.
   if (data['type'] === 'symlink' || (typeof data['path'] === 'string' && data['path'] !== rel))
-    throw new UsageError('file', `${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
-  if (data['type'] !== 'file') throw new UsageError('file', `${rel} at the base commit is not a file (${String(data['type'])})`);
+    return refuse(`${linkReason(rel, rel)} (at the base commit ${commit.slice(0, 12)})`);
+  if (data['type'] !== 'file') return refuse(`${rel} at the base commit is not a file (${quote(String(data['type']), 40)})`);
   // GitHub answers a file of 1 to 100 MB with encoding "none" and no content.
-  if (data['encoding'] === 'none')
-    throw new UsageError('file', `${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
+  if (data['encoding'] === 'none') return refuse(`${rel} at the base commit is too large for the contents API (over 1 MB): keep it small`);
   if (data['encoding'] !== 'base64' || typeof data['content'] !== 'string' || !BASE64.test(data['content']))
-    throw new UsageError(
-      'file',
+    return refuse(
       `${rel} at the base commit cannot be read: the contents API's answer holds no base64 text (encoding ${quote(String(data['encoding']), 40)}, content ${typeof data['content']})`,
     );
-  return Buffer.from(data['content'], 'base64').toString('utf8');
+  return { ok: true, value: Buffer.from(data['content'], 'base64').toString('utf8') };
 }
 
 /** A commit's tree through the API, in one request (recursive): every path but a folder's (what `git ls-tree -r` lists), and each regular file's blob id and size; `truncated` when GitHub cut it. */
@@ -176,6 +198,12 @@ export function repoFiles(
 ): {
   readonly base: string | null;
   read(rel: string): Promise<Given>;
+  /**
+   * A file a policy's trust: section names, read as `read` reads it, but a file that cannot be used
+   * (a link, a folder, a file the contents API will not give) refused on its own side (base null:
+   * not a pull request): the policy's entry naming it is the mistake, located where the settings are built.
+   */
+  readTrust(rel: string): Promise<TrustRead>;
   /** A policy file at a near-miss path where the policy is read (the base on a pull request), or null. */
   nearMiss(): Promise<string | null>;
   /** The base commit's regular files (repository paths → blob id and size), for the break-glass path; why not. */
@@ -205,22 +233,31 @@ export function repoFiles(
   // The base's tree through the API is read once, whoever asks (the near-miss check, the break-glass path).
   let tree: Promise<Result<ApiTree>> | null = null;
   const treeOnce = async (commit: string): Promise<Result<ApiTree>> => (tree ??= (async () => apiTree(await api(), ctx, commit))());
+  /** The file at the base commit (git when the commit is in the clone, else the contents API), or why that file cannot be used. */
+  const baseSide = async (rel: string): Promise<Result<RepoText | null>> => {
+    const commit = baseCommit(rel);
+    let got: Result<string | null>;
+    if (resolveCommit(workspace, commit) !== null) {
+      const read = readAtCommit(workspace, commit, path.resolve(workspace, rel));
+      got = read.ok ? read : { ok: false, reason: `${rel} at the base commit ${commit.slice(0, 12)}: ${read.reason}` };
+    } else {
+      if (token === '' || !ctx.owner || !ctx.repo) throw noToken(rel, commit);
+      got = await apiText(await api(), ctx, rel, commit);
+    }
+    if (!got.ok) return got;
+    return { ok: true, value: got.value === null ? null : { path: rel, commit, text: got.value } };
+  };
+  const textOf = (side: Result<RepoText | null>): Result<string | null> => (side.ok ? { ok: true, value: side.value?.text ?? null } : side);
   return {
     base,
     async read(rel) {
-      const head = headText(workspace, rel);
+      const head = used(headSide(workspace, rel));
       if (!ctx.pull) return head ? { kind: 'file', file: head } : { kind: 'absent' };
-      const commit = baseCommit(rel);
-      let text: string | null;
-      if (resolveCommit(workspace, commit) !== null) {
-        const got = readAtCommit(workspace, commit, path.resolve(workspace, rel));
-        if (!got.ok) throw new UsageError('file', `${rel} at the base commit ${commit.slice(0, 12)}: ${got.reason}`);
-        text = got.value;
-      } else {
-        if (token === '' || !ctx.owner || !ctx.repo) throw noToken(rel, commit);
-        text = await apiText(await api(), ctx, rel, commit);
-      }
-      return { kind: 'pull', base: text === null ? null : { path: rel, commit, text }, head };
+      return { kind: 'pull', base: used(await baseSide(rel)), head };
+    },
+    async readTrust(rel) {
+      const head = textOf(headSide(workspace, rel));
+      return { base: ctx.pull ? textOf(await baseSide(rel)) : null, head };
     },
     async nearMiss() {
       if (!ctx.pull) return nearMissOnDisk(workspace);

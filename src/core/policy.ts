@@ -101,18 +101,24 @@ export interface TrustPath {
   readonly at: Location;
 }
 
+/** A value a trust section gives (an identity, a ref, the issuer), where the file says it: a mistake in it is located there. */
+export interface TrustValue {
+  readonly value: string;
+  readonly at: Location;
+}
+
 /** Trust written in the policy file (docs/policy.md §9): the keys mean what the action inputs of the same names mean. */
 export interface PolicyTrust {
   /** enforce (default), or warn: trust failures are warnings (a rollout); an untrusted record still never promotes. */
   readonly mode: Mode;
   readonly trustedKeys: readonly TrustPath[];
-  readonly signerIdentities: readonly string[];
+  readonly signerIdentities: readonly TrustValue[];
   readonly requireSignedRecords: boolean;
   readonly trustedProducers: readonly TrustPath[];
-  readonly producerIdentities: readonly string[];
+  readonly producerIdentities: readonly TrustValue[];
   readonly requireAttestedRuns: boolean;
-  readonly sourceRefs: readonly string[] | null;
-  readonly issuer: string | null;
+  readonly sourceRefs: readonly TrustValue[] | null;
+  readonly issuer: TrustValue | null;
   readonly trustedRoot: TrustPath | null;
   /** Where the section starts. */
   readonly at: Location;

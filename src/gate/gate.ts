@@ -23,7 +23,7 @@ import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
 import { trustChanged } from './settings/policy.js';
-import type { Settings, UsageProblem } from './settings/types.js';
+import { PolicyMistake, type Settings, type UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {
   /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
@@ -416,9 +416,16 @@ async function readSetup(
   let roots: readonly string[] = [];
   const k = settings.keyless;
   if (k) {
-    const loaded = await rootsOf(k.trustedRoot, settings.limits);
-    if (!loaded.ok) return { ok: false, reason: { code: 'file', message: loaded.reason } };
-    identities = { signers: k.signers, producers: k.producers, roots: k.trustedRoot };
+    const root = k.trustedRoot && { name: k.trustedRoot.name, text: k.trustedRoot.text };
+    const loaded = await rootsOf(root, settings.limits);
+    // A root the policy file names is its mistake, located at the entry (docs/policy.md §9); a flag's or an input's is the file's.
+    const at = k.trustedRoot?.at;
+    if (!loaded.ok)
+      return {
+        ok: false,
+        reason: at ? { code: 'policy', message: new PolicyMistake(at, loaded.reason).message } : { code: 'file', message: loaded.reason },
+      };
+    identities = { signers: k.signers, producers: k.producers, roots: root };
     roots = loaded.value.map((root) => root.sha256);
   }
   // Grandfathered runs are pinned by their bytes: every run is hashed then.

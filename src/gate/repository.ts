@@ -113,10 +113,13 @@ export function readAtCommit(cwd: string, commit: string, file: string): Result<
   // Whether the commit has the file is the tree's word, never a read that failed (a red team: in a
   // blobless clone whose remote could not be reached, the base's policy read as absent, and the pull
   // request's own policy judged it).
+  // git lists every entry of a folder on the way when a longer path below it is named too: only the
+  // path and the folders above it are asked about (a link beside the file is not on its way).
+  const onTheWay = new Set(prefixes(rel));
   let kind: string | null = null;
   for (const entry of tree.stdout.split('\0')) {
     const tab = entry.indexOf('\t');
-    if (tab < 0) continue;
+    if (tab < 0 || !onTheWay.has(entry.slice(tab + 1))) continue;
     const [mode, type] = entry.slice(0, tab).split(' ');
     if (mode === LINK_MODE) return { ok: false, reason: linkReason(entry.slice(tab + 1), rel) };
     if (entry.slice(tab + 1) === rel) kind = type ?? '';

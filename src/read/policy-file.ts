@@ -22,6 +22,7 @@ import {
   type Rule,
   shadowing,
   type TrustPath,
+  type TrustValue,
 } from '../core/policy.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
@@ -365,17 +366,19 @@ function meaning(
 function trustOf(t: JsonObject, where: (pointer: string) => Location, bad: (pointer: string, message: string) => void): PolicyTrust {
   const list = (key: string): string[] => strings(t[key]);
   const paths = (key: string): TrustPath[] => list(key).map((p, i) => ({ path: p, at: where(`/trust/${key}/${i}`) }));
+  const values = (key: string): TrustValue[] => list(key).map((value, i) => ({ value, at: where(`/trust/${key}/${i}`) }));
+  const issuer = t['certificate-oidc-issuer'];
   const flag = (key: string): boolean => t[key] === true;
   const trust: PolicyTrust = {
     mode: t['mode'] === 'warn' ? 'warn' : 'enforce',
     trustedKeys: paths('trusted-keys'),
-    signerIdentities: list('trusted-signer-identities'),
+    signerIdentities: values('trusted-signer-identities'),
     requireSignedRecords: flag('require-signed-records'),
     trustedProducers: paths('trusted-producers'),
-    producerIdentities: list('trusted-producer-identities'),
+    producerIdentities: values('trusted-producer-identities'),
     requireAttestedRuns: flag('require-attested-runs'),
-    sourceRefs: Array.isArray(t['source-refs']) ? list('source-refs') : null,
-    issuer: typeof t['certificate-oidc-issuer'] === 'string' ? t['certificate-oidc-issuer'] : null,
+    sourceRefs: Array.isArray(t['source-refs']) ? values('source-refs') : null,
+    issuer: typeof issuer === 'string' ? { value: issuer, at: where('/trust/certificate-oidc-issuer') } : null,
     trustedRoot: typeof t['trusted-root'] === 'string' ? { path: t['trusted-root'], at: where('/trust/trusted-root') } : null,
     at: where('/trust'),
   };

@@ -19,6 +19,7 @@ import { type Finding, placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { asciiLower, messageOf, quote } from '../core/text.js';
+import { parseRfc3339 } from '../core/time.js';
 import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
@@ -105,7 +106,12 @@ export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[
   return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
 
-/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+/**
+ * The first key or authority of a trusted root whose validity interval bounds nothing, and why, or
+ * null: a validFor without a start (the library alone reads it as open), or with a start or an end
+ * that is not an RFC 3339 time (the library reads an invalid date, and every certificate then fails
+ * to chain: a configuration mistake that would read as forged evidence).
+ */
 function unboundedKey(value: JsonObject): string | null {
   const lists: readonly [string, (entry: JsonObject) => unknown][] = [
     ['tlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
@@ -119,7 +125,17 @@ function unboundedKey(value: JsonObject): string | null {
     for (const [i, e] of list.entries()) {
       if (!isObject(e)) continue;
       const f = validFor(e);
-      if (f !== undefined && !(isObject(f) && typeof f['start'] === 'string')) return `${name}[${i}]`;
+      if (f === undefined) continue;
+      if (!isObject(f) || f['start'] === undefined || f['start'] === null) return `${name}[${i}] has a validFor without a start`;
+      for (const bound of ['start', 'end'] as const) {
+        const given = f[bound];
+        // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
+        if (bound === 'end' && (given === undefined || given === null)) continue;
+        if (typeof given !== 'string')
+          return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
+        const time = parseRfc3339(given);
+        if (!time.ok) return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify(quote(given, 80))} ${time.reason}`;
+      }
     }
   }
   return null;
@@ -151,9 +167,10 @@ function rootOf(value: unknown): Result<Root> {
       ok: false,
       reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
     };
-  // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
-  const missing = unboundedKey(value);
-  if (missing) return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
+  // A validity interval without its start is malformed, never unbounded (the library alone reads it as open);
+  // one whose start or end is no time bounds nothing (the library reads an invalid date: no certificate chains).
+  const unbounded = unboundedKey(value);
+  if (unbounded) return { ok: false, reason: `the trusted root is malformed: ${unbounded}` };
   let root: TrustedRoot;
   try {
     root = TrustedRoot.fromJSON(value);

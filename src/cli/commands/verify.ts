@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Result } from '../../core/result.js';
 import { buildOf, cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
 import {
@@ -19,12 +20,12 @@ import {
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
 import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice, parseRules } from '../../gate/settings/parsers.js';
-import { directoryIn, distinctOutputs, given, outputIn } from '../../gate/settings/paths.js';
+import { directoryIn, distinctOutputs, given, outputIn, trustPathIn } from '../../gate/settings/paths.js';
 import { historyOnly, type PolicyGiven, type RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
-import { inside } from '../../read/discover.js';
-import type { ReadLimits } from '../../read/limits.js';
+import { readNamedFile } from '../../read/files.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../../read/limits.js';
 import { digestedPieces, jsonPieces, writeJsonOnly } from '../../report/json-report.js';
 import { cannotWriteText } from '../../report/output.js';
 import { renderSarif } from '../../report/sarif.js';
@@ -390,19 +391,22 @@ function refuseLink(label: string, dir: string, rel: string): void {
   if (link !== null) throw new UsageError('file', `${label}: ${link}`);
 }
 
-/** A file a policy's trust: section names: on disk under -C, or at the commit the policy was read at (--policy-ref); never through a link. */
-function trustFileAt(dir: string, file: string, commit: string | null): string | null {
-  const abs = path.resolve(dir, file);
-  const rel = path.relative(dir, abs).split(path.sep).join('/');
-  if (!inside(dir, abs)) throw new UsageError('policy', `trust: ${file} is outside the repository`);
-  if (commit !== null) {
-    const got = readAtCommit(dir, commit, abs);
-    if (!got.ok) throw new UsageError('file', `trust: ${got.reason}`);
-    return got.value;
-  }
-  refuseLink('trust', dir, rel);
-  if (!existsSync(abs)) return null;
-  return readTextFile('trust', abs);
+/**
+ * A file a policy's trust: section names: on disk under -C, or at the commit the policy was read at
+ * (--policy-ref); never through a link, never outside the repository, only a regular file. Why not,
+ * in words naming it: the settings builder locates it at the policy's entry.
+ */
+function trustFileAt(dir: string, file: string, commit: string | null): Result<string | null> {
+  const at = trustPathIn(dir, file);
+  if (!at.ok) return at;
+  const rel = at.value;
+  const abs = path.resolve(dir, rel);
+  if (commit !== null) return readAtCommit(dir, commit, abs);
+  const link = linkOnDisk(dir, rel);
+  if (link !== null) return { ok: false, reason: link };
+  if (!existsSync(abs)) return { ok: true, value: null };
+  const got = readNamedFile(abs, DEFAULT_LIMITS);
+  return got.ok ? { ok: true, value: got.value.toString('utf8') } : { ok: false, reason: `${rel}: ${got.reason}` };
 }
 
 /** A file a flag names, its text as on disk, named relative to -C. */

@@ -7,18 +7,33 @@
 import path from 'node:path';
 import { sha256Hex } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
-import type { Policy, PolicySource, PolicyTrust, TrustPath } from '../../core/policy.js';
+import type { Location } from '../../core/location.js';
+import type { Policy, PolicySource, PolicyTrust, TrustPath, TrustValue } from '../../core/policy.js';
+import type { Result } from '../../core/result.js';
 import type { Instant } from '../../core/time.js';
 import { DEFAULTS } from './defaults.js';
-import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
+import {
+  identityProblem,
+  issuerProblem,
+  type KeylessInputs,
+  parseBool,
+  parseJobs,
+  parseList,
+  readKeyless,
+  readLimits,
+  readPolicy,
+  readTrustedKeys,
+  refProblem,
+} from './parsers.js';
 import { requireExistingPaths } from './paths.js';
 import { headUnder, type PolicyGiven, type RepoText, settlePolicy, settleTrustFile } from './policy.js';
-import { type CacheSettings, type PolicyReview, type Settings, UsageError } from './types.js';
+import { type CacheSettings, type KeylessSettings, PolicyMistake, type PolicyReview, type Settings, UsageError } from './types.js';
 
-/** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse. */
+/** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse; `at`: where the policy file names it. */
 interface PemSource {
   readonly name: string;
   readonly pem: string;
+  readonly at?: Location;
 }
 
 /** How the options are called where they were given: `--runs` on the command line, `runs` in the action. */
@@ -70,9 +85,11 @@ export interface GateInputs {
   readonly trustGiven: readonly string[];
   /**
    * A file a policy's trust: section names, read at the commit the policy was read at (null: the
-   * working tree): its text, or null when there is no such file there. Refuses a link, as for the policy.
+   * working tree): its text, null when there is no such file there, or why that file cannot be used,
+   * in words naming it (outside the repository, a link, a folder): the entry naming it is then a
+   * located policy mistake.
    */
-  readonly trustFile: (path: string, commit: string | null) => string | null;
+  readonly trustFile: (path: string, commit: string | null) => Result<string | null>;
   /** Files a base policy's trust: section names that a pull request changes (read at the base: the change waits for the merge). */
   readonly trustFilesChanged?: readonly string[];
   /** A policy at a near-miss path a pull request leaves beside no file at the default path (docs/policy.md §11): once merged, every pull request would stop. */
@@ -104,11 +121,15 @@ function mustTrust(on: boolean, configured: boolean, switchName: string, keysNam
     );
 }
 
-/** The trust a verification is built from: the entry's inputs, or the policy file's trust: section (its files read at its commit). */
+/**
+ * The trust a verification is built from: the entry's inputs, or the policy file's trust: section
+ * (its files read at its commit; `rootAt`: where it names its trusted root, at which a root that
+ * does not load is a located policy mistake).
+ */
 type TrustGiven = Pick<
   GateInputs,
   'trustedKeys' | 'requireSignedRecords' | 'trustedProducers' | 'requireAttestedRuns' | 'identities' | 'trustedRoot'
-> & { readonly names: GateNames; readonly mode: 'enforce' | 'warn' };
+> & { readonly names: GateNames; readonly mode: 'enforce' | 'warn'; readonly rootAt: Location | null };
 
 /**
  * Trust from the policy file in effect (docs/policy.md §9): its key and root files read at the
@@ -122,18 +143,34 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
       'conflict',
       `${g.trustGiven.join(', ')} given, and the policy file ${where} has a trust: section (line ${trust.at.line}): trust has one place; remove the input(s) (the workflow file is part of the pull request it gates), or the section`,
     );
+  // Every mistake of the section is located at the value it is about (docs/policy.md §9), in the file
+  // as read; a section read at a commit but its files in the checkout (a pull request's change to them) is placed in the checkout's file.
+  const place = (at: Location): Location => (source.commit === null ? { file: at.file, line: at.line, column: at.column } : at);
   const text = (p: TrustPath, key: string): string => {
     const got = g.trustFile(p.path, source.commit);
-    if (got === null)
-      throw new UsageError(
-        'policy',
-        `${source.path}:${p.at.line}:${p.at.column}: trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`,
+    if (!got.ok) throw new PolicyMistake(place(p.at), `trust.${key}: ${got.reason}`);
+    if (got.value === null)
+      throw new PolicyMistake(
+        place(p.at),
+        `trust.${key}: ${p.path} does not exist at ${source.commit ? `commit ${source.commit.slice(0, 12)}` : 'the working tree'} (trust files are read at the same commit as the policy)`,
       );
-    return got;
+    return got.value;
   };
+  const values: readonly (readonly [string, readonly TrustValue[], (value: string) => string | null])[] = [
+    ['trusted-signer-identities', trust.signerIdentities, identityProblem],
+    ['trusted-producer-identities', trust.producerIdentities, identityProblem],
+    ['source-refs', trust.sourceRefs ?? [], refProblem],
+    ['certificate-oidc-issuer', trust.issuer ? [trust.issuer] : [], issuerProblem],
+  ];
+  for (const [key, list, problemOf] of values)
+    for (const v of list) {
+      const problem = problemOf(v.value);
+      if (problem !== null) throw new PolicyMistake(place(v.at), `trust.${key}: ${problem}`);
+    }
   const pems = (list: readonly TrustPath[], key: string): PemSource[] =>
-    list.map((p) => ({ name: `${source.path}:${p.at.line}: trust.${key} ${p.path}`, pem: text(p, key) }));
+    list.map((p) => ({ name: `trust.${key} ${p.path}`, pem: text(p, key), at: place(p.at) }));
   const name = (key: string): string => `${source.path}: trust.${key}`;
+  const strings = (list: readonly TrustValue[]) => list.map((v) => v.value);
   return {
     mode: trust.mode,
     trustedKeys: pems(trust.trustedKeys, 'trusted-keys'),
@@ -142,14 +179,15 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
     requireAttestedRuns: trust.requireAttestedRuns,
     identities: {
       ...g.identities,
-      signerIdentities: trust.signerIdentities,
-      producerIdentities: trust.producerIdentities,
-      sourceRefs: trust.sourceRefs ?? [],
-      issuer: trust.issuer ?? DEFAULTS['certificate-oidc-issuer'],
+      signerIdentities: strings(trust.signerIdentities),
+      producerIdentities: strings(trust.producerIdentities),
+      sourceRefs: strings(trust.sourceRefs ?? []),
+      issuer: trust.issuer?.value ?? DEFAULTS['certificate-oidc-issuer'],
     },
     trustedRoot: trust.trustedRoot
       ? { kind: 'file', file: { path: trust.trustedRoot.path, commit: source.commit, text: text(trust.trustedRoot, 'trusted-root') } }
       : null,
+    rootAt: trust.trustedRoot ? place(trust.trustedRoot.at) : null,
     names: {
       ...g.names,
       trustedKeys: name('trusted-keys'),
@@ -160,7 +198,8 @@ function policyTrust(g: GateInputs, trust: PolicyTrust, source: PolicySource): T
       producerIdentities: name('trusted-producer-identities'),
       sourceRefs: name('source-refs'),
       issuer: name('certificate-oidc-issuer'),
-      trustedRoot: name('trusted-root'),
+      // The root's name in its own messages, after the place of the entry naming it.
+      trustedRoot: 'trust.trusted-root',
     },
   };
 }
@@ -174,18 +213,25 @@ function headTrustProblem(
   g: GateInputs,
   trust: PolicyTrust,
   source: PolicySource,
-): { readonly problem: string } | { readonly root: { readonly name: string; readonly text: string } | null } {
+):
+  | { readonly problem: string; readonly at: Location | null }
+  | { readonly root: { readonly name: string; readonly text: string; readonly at: Location } | null } {
   try {
     // The inputs given are the pull request's workflow's, which will run beside this section once merged.
     const t = policyTrust(g, trust, source);
     readTrustedKeys(t.trustedKeys);
     readTrustedKeys(t.trustedProducers);
-    const root = t.trustedRoot?.kind === 'file' ? { name: `${source.path}: trust.trusted-root`, text: t.trustedRoot.file.text } : null;
+    const root =
+      t.trustedRoot?.kind === 'file' && t.rootAt
+        ? { name: `${t.names.trustedRoot} ${t.trustedRoot.file.path}`, text: t.trustedRoot.file.text, at: t.rootAt }
+        : null;
     readKeyless({ ...t.identities, trustedRoot: root }, keylessNames(t.names));
-    // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`.
+    // The root's own check loads the Sigstore code: it runs where the roots are read (gate.ts), named by `root`, located at its entry.
     return { root };
   } catch (error) {
-    if (error instanceof UsageError) return { problem: error.message };
+    // A mistake at a value of the section is a finding there; any other (a conflict with the inputs) at the section.
+    if (error instanceof PolicyMistake) return { problem: error.detail, at: error.at };
+    if (error instanceof UsageError) return { problem: error.message, at: null };
     throw error;
   }
 }
@@ -248,12 +294,13 @@ export function buildSettings(given: GateInputs): Settings {
   if (explicit.runs) requireExistingPaths(runs, g.cwd, n.runs);
   if (explicit.audit) requireExistingPaths(audit, g.cwd, n.audit);
   const reviews: Finding[] = [];
-  let trustedRoot: { readonly name: string; readonly text: string } | null = null;
+  let trustedRoot: KeylessSettings['trustedRoot'] = null;
   if (g.trustedRoot) {
     const settled = settleTrustFile(n.trustedRoot, g.trustedRoot);
     trustedRoot = {
       name: `${n.trustedRoot} ${settled.text.path}${settled.text.commit ? ` (at ${settled.text.commit.slice(0, 12)})` : ''}`,
       text: settled.text.text,
+      ...(fileTrust?.rootAt ? { at: fileTrust.rootAt } : {}),
     };
     if (settled.review) reviews.push(settled.review);
   }
@@ -335,8 +382,10 @@ export function buildSettings(given: GateInputs): Settings {
   if (merged && headTrust) {
     const at = { file: merged.source.path, line: merged.trust.at.line, column: merged.trust.at.column };
     if ('problem' in headTrust)
-      reviews.push(finding('policy_invalid', at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`));
-    else if (headTrust.root && merged.trust.trustedRoot) headRoot = { ...headTrust.root, at };
+      reviews.push(
+        finding('policy_invalid', headTrust.at ?? at, `${headTrust.problem} (this pull request's policy; it must be valid to merge)`),
+      );
+    else if (headTrust.root) headRoot = headTrust.root;
   }
   if (proposed && g.policy.kind === 'pull' && g.policy.head && !(headTrust && 'problem' in headTrust))
     for (const f of signedByOnceMerged(given, proposed, g.policy.head, now)) reviews.push(f);

@@ -2,13 +2,14 @@
  * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
  * message per mistake naming the flag or input. Pure but for the key parser (node:crypto).
  */
+import type { Location } from '../../core/location.js';
 import { NO_POLICY, type Policy, parsePolicy } from '../../core/policy.js';
 import { instantOf } from '../../core/time.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../../trust/keys.js';
 import type { IdentityPolicy } from '../../trust/sigstore.js';
 import { DEFAULTS } from './defaults.js';
-import { type KeylessSettings, type Settings, UsageError } from './types.js';
+import { type KeylessSettings, PolicyMistake, type Settings, UsageError } from './types.js';
 
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS: ReadonlyMap<string, number> = new Map([
@@ -138,8 +139,8 @@ export interface KeylessInputs {
   /** The default of sourceRefs; null when the event names no default branch (then source refs must be given). */
   readonly defaultRef: string | null;
   readonly issuer: string | null;
-  /** The trusted roots' text and its name in messages (`--trusted-root FILE`), or null (the shipped root). */
-  readonly trustedRoot: { readonly name: string; readonly text: string } | null;
+  /** The trusted roots' text and its name in messages (`--trusted-root FILE`), or null (the shipped root); `at`: where the policy file names it. */
+  readonly trustedRoot: KeylessSettings['trustedRoot'];
 }
 
 /** The names the flags or inputs go by, for messages. */
@@ -153,22 +154,35 @@ export interface KeylessNames {
 
 const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
 
+/** Why a value is not a workflow identity, or null. */
+export const identityProblem = (id: string): string | null =>
+  IDENTITY.test(id)
+    ? null
+    : `"${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`;
+
+/** Why a value is not an OIDC issuer, or null. */
+export const issuerProblem = (issuer: string): string | null =>
+  /^https:\/\/\S+$/.test(issuer) ? null : `"${issuer}" is not an https:// URL`;
+
+/** Why a value is not a ref a trusted identity's workflow may run on, or null. */
+export const refProblem = (ref: string): string | null =>
+  /^refs\/\S+$/.test(ref) ? null : `"${ref}" is not a ref (refs/heads/main, refs/tags/v1)`;
+
 /** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
 export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSettings | null {
   for (const [list, name] of [
     [k.signerIdentities, names.signerIdentities],
     [k.producerIdentities, names.producerIdentities],
   ] as const) {
-    for (const id of list)
-      if (!IDENTITY.test(id))
-        throw new UsageError(
-          'value',
-          `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`,
-        );
+    for (const id of list) {
+      const problem = identityProblem(id);
+      if (problem !== null) throw new UsageError('value', `${name}: ${problem}`);
+    }
   }
   const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
   // Checked even with no identity: a typo there must not wait, unseen, for the day identities are set.
-  if (!/^https:\/\/\S+$/.test(issuer)) throw new UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
+  const issuerWrong = issuerProblem(issuer);
+  if (issuerWrong !== null) throw new UsageError('value', `${names.issuer}: ${issuerWrong}`);
   if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0) return null;
   const repo = k.sourceRepository;
   if (repo === null || repo === '')
@@ -177,8 +191,10 @@ export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSetti
       `${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`,
     );
   if (!/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError('value', `${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
-  for (const r of k.sourceRefs)
-    if (!/^refs\/\S+$/.test(r)) throw new UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+  for (const r of k.sourceRefs) {
+    const problem = refProblem(r);
+    if (problem !== null) throw new UsageError('value', `${names.sourceRefs}: ${problem}`);
+  }
   const defaultRef = k.defaultRef;
   if (k.sourceRefs.length === 0 && defaultRef === null)
     throw new UsageError(
@@ -206,14 +222,20 @@ export function readPolicy(name: string, rules: readonly string[]): Policy {
 
 /**
  * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
+ * each text came from, for the message when one does not parse, and where the policy file names it
+ * (`at`: then a located policy mistake). None: null (no trust configured).
  */
-export function readTrustedKeys(sources: readonly { readonly name: string; readonly pem: string }[]): TrustedKeys | null {
+export function readTrustedKeys(
+  sources: readonly { readonly name: string; readonly pem: string; readonly at?: Location }[],
+): TrustedKeys | null {
   if (sources.length === 0) return null;
   const keys = [];
   for (const s of sources) {
     const parsed = parsePublicKeys(s.pem);
-    if (!parsed.ok) throw new UsageError('value', `${s.name}: ${parsed.reason}`);
+    if (!parsed.ok) {
+      if (s.at) throw new PolicyMistake(s.at, `${s.name}: ${parsed.reason}`);
+      throw new UsageError('value', `${s.name}: ${parsed.reason}`);
+    }
     keys.push(...parsed.value);
   }
   return trustedKeys(keys);

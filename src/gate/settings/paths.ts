@@ -6,9 +6,21 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import type { Result } from '../../core/result.js';
 import { nearestName, visible } from '../../core/text.js';
 import { inside } from '../../read/discover.js';
 import { UsageError } from './types.js';
+
+/**
+ * A file a policy's trust: section names, in the repository at `root`: its repository path
+ * (`/`-separated), or why it is none (it leaves the repository), in words naming it.
+ */
+export function trustPathIn(root: string, file: string): Result<string> {
+  const abs = path.resolve(root, file);
+  if (!inside(root, abs))
+    return { ok: false, reason: `${file} is outside the repository (trust files are read from it, at the same commit as the policy)` };
+  return { ok: true, value: path.relative(root, abs).split(path.sep).join('/') };
+}
 
 /**
  * A working directory: `value` resolved against `base`, which must be a directory and, when a

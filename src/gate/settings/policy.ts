@@ -8,7 +8,7 @@
 import { type Finding, finding, placeOf } from '../../core/findings.js';
 import { item } from '../../core/lists.js';
 import type { Location } from '../../core/location.js';
-import type { Grandfathered, Policy, PolicyException, PolicyTrust, TrustPath } from '../../core/policy.js';
+import type { Grandfathered, Policy, PolicyException, PolicyTrust, TrustPath, TrustValue } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
 import { type PolicyContext, readPolicyFile } from '../../read/policy-file.js';
 import { type PolicyReview, UsageError } from './types.js';
@@ -149,19 +149,21 @@ function trustLoosening(base: PolicyTrust | null, head: PolicyTrust | null): str
   if (base.requireAttestedRuns && !head.requireAttestedRuns) why.push('require-attested-runs turned off');
   const added = (a: readonly string[], b: readonly string[]): string[] => b.filter((x) => !a.includes(x));
   const paths = (l: readonly TrustPath[]) => l.map((p) => p.path);
+  const values = (l: readonly TrustValue[] | null) => (l ?? []).map((v) => v.value);
   // A removal loosens too: with no key left, signed records are no longer checked at all (a red team dropped every key).
   for (const [name, a, b] of [
     ['trusted-keys', paths(base.trustedKeys), paths(head.trustedKeys)],
     ['trusted-producers', paths(base.trustedProducers), paths(head.trustedProducers)],
-    ['trusted-signer-identities', base.signerIdentities, head.signerIdentities],
-    ['trusted-producer-identities', base.producerIdentities, head.producerIdentities],
-    ['source-refs', base.sourceRefs ?? [], head.sourceRefs ?? []],
+    ['trusted-signer-identities', values(base.signerIdentities), values(head.signerIdentities)],
+    ['trusted-producer-identities', values(base.producerIdentities), values(head.producerIdentities)],
+    ['source-refs', values(base.sourceRefs), values(head.sourceRefs)],
   ] as const) {
     if (added(a, b).length > 0) why.push(`${name} adds ${added(a, b).join(', ')}`);
     if (added(b, a).length > 0) why.push(`${name} removes ${added(b, a).join(', ')}`);
   }
-  if ((base.issuer ?? null) !== (head.issuer ?? null))
-    why.push(`certificate-oidc-issuer ${base.issuer ?? '(the default)'} → ${head.issuer ?? '(the default)'}`);
+  const issuer = (t: PolicyTrust) => t.issuer?.value ?? null;
+  if (issuer(base) !== issuer(head))
+    why.push(`certificate-oidc-issuer ${issuer(base) ?? '(the default)'} → ${issuer(head) ?? '(the default)'}`);
   if ((base.trustedRoot?.path ?? null) !== (head.trustedRoot?.path ?? null)) why.push('trusted-root changes');
   return why.length > 0 ? why.join('; ') : null;
 }

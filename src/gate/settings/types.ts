@@ -4,7 +4,7 @@
  * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
  */
 
-import type { Finding } from '../../core/findings.js';
+import { type Finding, placeOf } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
 import type { Policy } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
@@ -28,6 +28,24 @@ export class UsageError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A mistake at a value of the policy file (a trust: section's entry, or the file it names): the
+ * `policy` code (`policy_invalid`; no `--help` line), its message located `file:line:column` of
+ * that value; `detail`, the words after the place, for a finding made at `at` instead.
+ */
+export class PolicyMistake extends UsageError {
+  constructor(
+    readonly at: Location,
+    readonly detail: string,
+  ) {
+    const short = at.commit?.slice(0, 12);
+    super(
+      'policy',
+      `${placeOf(at, true)}: ${detail}${short === undefined || detail.includes(short) ? '' : ` (${at.file} at commit ${short})`}`,
+    );
   }
 }
 
@@ -103,8 +121,11 @@ export interface CacheSettings {
 export interface KeylessSettings {
   readonly signers: IdentityPolicy | null;
   readonly producers: IdentityPolicy | null;
-  /** The trusted roots' text and where it was read (null: the public-good root shipped with receipt-gate). */
-  readonly trustedRoot: { readonly name: string; readonly text: string } | null;
+  /**
+   * The trusted roots' text and where it was read (null: the public-good root shipped with
+   * receipt-gate); `at`: where the policy file names it (a root that does not load is a located policy mistake there).
+   */
+  readonly trustedRoot: { readonly name: string; readonly text: string; readonly at?: Location } | null;
 }
 
 /** What a pull request does to the policy: findings about its own file, and its policy when it differs (its effect is shown). */
