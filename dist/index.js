@@ -6348,8 +6348,7 @@ function expand(state, input, noMatch) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
         return held !== null;
     };
-    const scan = picomatch_default().scan(input);
-    const base = external_node_path_default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    const { base, glob } = inputRoot(state.cwd, input);
     if (!discover_inside(state.workspace, base)) {
         findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', discover_named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
@@ -6360,7 +6359,7 @@ function expand(state, input, noMatch) {
     }
     catch {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        const why = glob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
             findings.push((0,core_findings/* inputFinding */.uY)('no_match', discover_named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
@@ -6381,7 +6380,7 @@ function expand(state, input, noMatch) {
         st = (0,external_node_fs_.statSync)(real);
     // A walk from the workspace itself (or the working directory) passes over what is not read by name.
     const sniff = !fromTheTop(state, base);
-    if (scan.isGlob) {
+    if (glob) {
         const match = picomatch_default()(relOf(state, external_node_path_default().resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
         walk(state, base, input, (abs) => {
@@ -6416,6 +6415,11 @@ function expand(state, input, noMatch) {
  * @param workspace nothing outside this directory is read
  * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
  */
+/** Where an input starts: its file or folder, or a glob's fixed folder (absolute), and whether it is a glob. */
+function inputRoot(cwd, input) {
+    const scan = picomatch_default().scan(input);
+    return { base: external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input), glob: scan.isGlob };
+}
 function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     const trimmed = all.map((i) => i.trim());
     const excludes = trimmed
@@ -13738,12 +13742,9 @@ async function runGate(settings, digests = false, open = openReaders) {
     const names = checkRuleNames(settings.policy, seen, evidence.rejected);
     if (!names.ok) {
         // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
-        const inFile = names.reason.filter((p) => p.rule.at !== null && p.at !== null);
+        const inFile = names.reason.flatMap((p) => (p.rule.at !== null && p.at !== null ? [`${(0,core_findings/* placeOf */.$t)(p.at, true)}: ${p.message}`] : []));
         if (inFile.length > 0)
-            return {
-                ok: false,
-                reason: { code: 'policy', message: inFile.map((p) => `${p.at ? (0,core_findings/* placeOf */.$t)(p.at, true) : ''}: ${p.message}`).join('\n') },
-            };
+            return { ok: false, reason: { code: 'policy', message: inFile.join('\n') } };
         return { ok: false, reason: { code: 'value', message: names.reason.map((p) => p.message).join('; '), input: 'require' } };
     }
     // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt
@@ -14220,10 +14221,7 @@ function verdictRestsOn(cwd, inputs, policy, trustFiles, asked) {
     const whole = asked
         .map((i) => i.trim())
         .filter((i) => i !== '' && !i.startsWith('!'))
-        .map((i) => {
-        const scan = picomatch_default().scan(i);
-        return external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : i)) || '.';
-    })
+        .map((i) => external_node_path_default().relative(cwd, inputRoot(cwd, i).base) || '.')
         .filter((w) => w !== '..' && !w.startsWith(`..${(external_node_path_default()).sep}`));
     if (!source || source.commit === null)
         whole.push(source?.path ?? defaults_DEFAULTS.policy);

@@ -8542,8 +8542,7 @@ function expand(state, input, noMatch) {
             findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: held.line, column: 1 }, `named like a checksum, signature, certificate or licence${isFile(of) ? ' of the file beside it' : ''}, but it holds ${held.why}: receipt-gate reads a file by its extension, so this evidence is not read; give it its own name, or move it out of the input`));
         return held !== null;
     };
-    const scan = picomatch.scan(input);
-    const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    const { base, glob } = inputRoot(state.cwd, input);
     if (!discover_inside(state.workspace, base)) {
         findings.push(inputFinding('invalid_artifact', discover_named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
@@ -8554,7 +8553,7 @@ function expand(state, input, noMatch) {
     }
     catch {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        const why = glob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
             findings.push(inputFinding('no_match', discover_named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
@@ -8575,7 +8574,7 @@ function expand(state, input, noMatch) {
         st = statSync(real);
     // A walk from the workspace itself (or the working directory) passes over what is not read by name.
     const sniff = !fromTheTop(state, base);
-    if (scan.isGlob) {
+    if (glob) {
         const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
         discover_walk(state, base, input, (abs) => {
@@ -8610,6 +8609,11 @@ function expand(state, input, noMatch) {
  * @param workspace nothing outside this directory is read
  * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
  */
+/** Where an input starts: its file or folder, or a glob's fixed folder (absolute), and whether it is a glob. */
+function inputRoot(cwd, input) {
+    const scan = picomatch.scan(input);
+    return { base: path.resolve(cwd, scan.isGlob ? scan.base || '.' : input), glob: scan.isGlob };
+}
 function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     const trimmed = all.map((i) => i.trim());
     const excludes = trimmed

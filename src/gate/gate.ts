@@ -460,12 +460,8 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   const names = checkRuleNames(settings.policy, seen, evidence.rejected);
   if (!names.ok) {
     // A rule of the policy file is located in it (at the misspelt class or verb); a rule of the require input is named by it.
-    const inFile = names.reason.filter((p) => p.rule.at !== null && p.at !== null);
-    if (inFile.length > 0)
-      return {
-        ok: false,
-        reason: { code: 'policy', message: inFile.map((p) => `${p.at ? placeOf(p.at, true) : ''}: ${p.message}`).join('\n') },
-      };
+    const inFile = names.reason.flatMap((p) => (p.rule.at !== null && p.at !== null ? [`${placeOf(p.at, true)}: ${p.message}`] : []));
+    if (inFile.length > 0) return { ok: false, reason: { code: 'policy', message: inFile.join('\n') } };
     return { ok: false, reason: { code: 'value', message: names.reason.map((p) => p.message).join('; '), input: 'require' } };
   }
   // The pull request's own policy names classes and verbs as strictly (docs/policy.md §1): a misspelt

@@ -11,7 +11,7 @@ import picomatch from 'picomatch';
 import type { Policy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
 import { editDistance } from '../core/text.js';
-import { inside } from '../read/discover.js';
+import { inputRoot, inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
 import { DEFAULTS } from './settings/defaults.js';
 import { canonical } from './settings/paths.js';
@@ -365,10 +365,7 @@ export function verdictRestsOn(
   const whole = asked
     .map((i) => i.trim())
     .filter((i) => i !== '' && !i.startsWith('!'))
-    .map((i) => {
-      const scan = picomatch.scan(i);
-      return path.relative(cwd, path.resolve(cwd, scan.isGlob ? scan.base || '.' : i)) || '.';
-    })
+    .map((i) => path.relative(cwd, inputRoot(cwd, i).base) || '.')
     .filter((w) => w !== '..' && !w.startsWith(`..${path.sep}`));
   if (!source || source.commit === null) whole.push(source?.path ?? DEFAULTS.policy);
   return { files: out, whole };

@@ -349,8 +349,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       );
     return held !== null;
   };
-  const scan = picomatch.scan(input);
-  const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+  const { base, glob } = inputRoot(state.cwd, input);
   if (!inside(state.workspace, base)) {
     findings.push(
       inputFinding('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`),
@@ -362,7 +361,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
     st = lstatSync(base);
   } catch {
     // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-    const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+    const why = glob ? 'no such directory' : 'no such file or directory';
     if (noMatch === 'error') findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
     return { files, findings, attestations };
   }
@@ -386,7 +385,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   if (st.isSymbolicLink()) st = statSync(real);
   // A walk from the workspace itself (or the working directory) passes over what is not read by name.
   const sniff = !fromTheTop(state, base);
-  if (scan.isGlob) {
+  if (glob) {
     const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
     let ignored = 0;
     walk(
@@ -424,6 +423,12 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
  * @param workspace nothing outside this directory is read
  * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
  */
+/** Where an input starts: its file or folder, or a glob's fixed folder (absolute), and whether it is a glob. */
+export function inputRoot(cwd: string, input: string): { readonly base: string; readonly glob: boolean } {
+  const scan = picomatch.scan(input);
+  return { base: path.resolve(cwd, scan.isGlob ? scan.base || '.' : input), glob: scan.isGlob };
+}
+
 export function discover(
   all: readonly string[],
   cwd: string,
