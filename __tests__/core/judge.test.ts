@@ -57,9 +57,10 @@ const arbCase = fc.record({
 /**
  * The digest of the 400 reports by afc0edb's verify() (computed with that commit's src/core), re-pinned
  * when a later read whose time is not after the write's stopped confirming it (§5, a red team): with
- * that check off, the reports are afc0edb's again (9a59dbe5…).
+ * that check off, the reports are afc0edb's again (9a59dbe5…). Re-pinned once more when a read with
+ * no time stopped confirming a write with one (a red team): with that check off, a7f3a736… again.
  */
-const PINNED = 'a7f3a736e50c5cf1d56003bce8e6a714f58a8ea971662123d1d049c8584d0681';
+const PINNED = '13dbd587ec08d1082790ee71d49c0ba1d5e8ccc4366886f7adaa2da534e15727';
 
 const hour = (h: number) => at(`2026-11-${29 + Math.floor(h / 24)}T${String(h % 24).padStart(2, '0')}:00:00Z`);
 

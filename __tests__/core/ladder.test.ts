@@ -266,7 +266,7 @@ describe('the ladder (§5)', () => {
     });
   });
 
-  it('without a time on either side the order in the run decides, as before (a decision surface has none)', () => {
+  it('without a time on the write the order in the run decides, as before (a decision surface has none); a timed write needs a timed read (a red team)', () => {
     expect(
       climb(
         [
@@ -287,8 +287,8 @@ describe('the ladder (§5)', () => {
           ]),
         ],
         [],
-      ).outcomes[0]!.level,
-    ).toBe('observed_confirmed');
+      ).outcomes[0],
+    ).toMatchObject({ level: 'asserted', unconfirmed: { why: 'untimed', skipped: 1 } });
   });
 
   it(`the search looks past at most ${READS_LOOKED_PAST} reads of one verb that cannot confirm a write, and says when it stopped`, () => {
@@ -329,7 +329,8 @@ describe('the ladder (§5)', () => {
           }),
         );
         const { outcomes } = climb([calls], []);
-        const laterThan = (a: Instant | null, b: Instant | null) => a === null || b === null || compareInstants(a, b) > 0;
+        // A write with a time needs a read with one after it; a write with none, any later read.
+        const laterThan = (a: Instant | null, b: Instant | null) => b === null || (a !== null && compareInstants(a, b) > 0);
         calls.forEach((call, i) => {
           const step = steps[i]!;
           if (step.kind !== 'write') return;
@@ -341,14 +342,15 @@ describe('the ladder (§5)', () => {
               steps[j]!.kind !== 'failed' &&
               steps[j]!.repo === step.repo &&
               laterThan(c.input.time, w.time) &&
-              (w.time === null || laterThan(c.input.begun, w.time)),
+              (w.time === null || c.input.begun === null || laterThan(c.input.begun, w.time)),
           );
           const o = outcomes[i]!;
           if (expected) expect(o).toMatchObject({ level: 'observed_confirmed', read: { index: expected.input.index } });
           else expect(o.level).toBe('asserted');
-          // Never a read whose time is not strictly after the write's, nor one begun before it was decided.
+          // Never a read with no time, or one whose time is not strictly after the write's, nor one begun before it was decided.
           if (o.level === 'observed_confirmed' && w.time !== null) {
-            if (o.read.time !== null) expect(compareInstants(o.read.time, w.time)).toBeGreaterThan(0);
+            expect(o.read.time).not.toBeNull();
+            expect(compareInstants(o.read.time as Instant, w.time)).toBeGreaterThan(0);
             if (o.read.begun !== null) expect(compareInstants(o.read.begun, w.time)).toBeGreaterThan(0);
           }
         });

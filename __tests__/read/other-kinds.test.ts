@@ -7,6 +7,8 @@
  * as before.
  */
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { classify } from '../../src/read/classify.js';
@@ -15,6 +17,8 @@ import { addKey, event, json, ndjson, record, serverLog, surface } from '../supp
 import { cleanup, cliJson, gate, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** A call that claims verified with a digest no record has: a run holding it fails the gate when read. */
 const failing = addKey({ claim: 'verified', digest: `sha256:${'0'.repeat(64)}` });
@@ -208,5 +212,105 @@ describe('another kind that only mentions a kind in its text is still skipped', 
       name: 'assay.profile.started',
     });
     expect(classify({ '@timestamp': 'x', message: 'hello {"a":1}' })).toMatchObject({ kind: 'error', named: false });
+  });
+});
+
+describe('ordinary data nested in another kind is never taken for wrapped evidence (a red team’s false reds)', () => {
+  const sample = readFileSync(path.join(ROOT, 'fixtures/upstream/server-logs/06_merged_stdout_stderr.log'), 'utf8').split('\n');
+  /** An MCP tools/list answer whose tool has a parameter named `schema` (a JSON Schema object, not a string). */
+  const toolsList = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      tools: [
+        {
+          name: 'db.query',
+          inputSchema: { type: 'object', properties: { schema: { type: 'string' }, sql: { type: 'string' } }, required: ['sql'] },
+        },
+      ],
+    },
+  });
+
+  it('upstream sample 06 with the tools/list answer the client got reads as the sample does: two calls, no error', async () => {
+    const r = await runs({ '06.log': [...sample.slice(0, 2), toolsList, ...sample.slice(2)].join('\n') });
+    expect(errorsOf(r, '.assay/runs/06.log')).toEqual([]);
+    expect(r.calls.filter((c) => c.artifact === '.assay/runs/06.log')).toHaveLength(2);
+  });
+
+  it.each([
+    ['a "schema" that is null', { db: { host: 'x', schema: null } }],
+    ['a JSON Schema under "schema"', { form: { schema: { type: 'object' } } }],
+    ['a receipt with a binding_digest and no name', { linked: { record_id: 'gh-1', binding_digest: `sha256:${'a'.repeat(64)}` } }],
+  ])('a session event holding %s is skipped as another kind, in .ndjson and in a bundle; the gate passes', async (_what, data) => {
+    const bundle = buildBundle({ runId: 'r1', events: [{ type: 'assay.session.started', data }] });
+    const r = await runs({ 's.ndjson': ndjson([event('assay.session.started', data, 0)]), 's.tar.gz': bundle.gz });
+    expect([...errorsOf(r, '.assay/runs/s.ndjson'), ...errorsOf(r, '.assay/runs/s.tar.gz')]).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+
+  it('a nested object that names a kind with a string (a near miss) still counts as wrapped evidence', () => {
+    expect(classify({ type: 'collector.log.v1', data: { inner: { schema: 'assay.provider_audit_record.v1', x: 1 } } })).toMatchObject({
+      kind: 'error',
+      reason: expect.stringMatching(/its member "data\.inner" is an object this gate reads or refuses \(unsupported version/),
+    });
+  });
+});
+
+describe('evidence behind a prefix, encoded twice, or beside a surface’s decisions is an error, never a skip (a red team)', () => {
+  it.each([
+    [
+      'a container runtime’s CRI prefix in a shipper’s message',
+      { schema: 'vector.log.v1', message: `2026-11-01T10:00:01.123Z stdout F ${JSON.stringify(surfaceEvent)}` },
+      /the JSON text in its member "message" is an assay\.tool_decision_surface\.v0 evidence event/,
+    ],
+    [
+      'JSON text encoded twice',
+      { schema: 'vector.log.v1', message: JSON.stringify(JSON.stringify(surfaceEvent)) },
+      /the JSON text in its member "message" is an assay\.tool_decision_surface\.v0 evidence event/,
+    ],
+    [
+      'a compose service’s prefix on one line of a message',
+      { schema: 'vector.log.v1', message: `batch of 1\nagent-1 | ${decisionLine}\n` },
+      /the JSON text in its member "message \(its line 2\)" is a server tool_decision line/,
+    ],
+  ])('in .ndjson: %s is invalid_artifact and the gate fails', async (_what, wrapper, where) => {
+    const r = await runs({ 'w.ndjson': ndjson([wrapper]) });
+    expect(errorsOf(r, '.assay/runs/w.ndjson')).toEqual([
+      { code: 'invalid_artifact', line: 1, column: 1, message: expect.stringMatching(where) },
+    ]);
+    expect(r.ok).toBe(false);
+  });
+
+  it('in a .log: a container runtime’s JSON line around a compose-prefixed tool_decision line is an error at its line', async () => {
+    const start = serverLog([]).trim();
+    const r = await runs({ 'agent.log': `${start}\n${JSON.stringify({ stream: 'stderr', log: `agent-1 | ${decisionLine}` })}\n` });
+    expect(errorsOf(r, '.assay/runs/agent.log')).toEqual([
+      {
+        code: 'invalid_artifact',
+        line: 2,
+        column: 1,
+        message: expect.stringMatching(/the JSON text in its member "log" is a server tool_decision line/),
+      },
+    ]);
+    expect(r.ok).toBe(false);
+  });
+
+  it('an audit record beside a bundle surface’s decisions rejects the bundle (it was dropped unread); a plain surface’s too', async () => {
+    const rec = record('github', 'r-x', addKey());
+    const held = { ...surface([addKey()]), provider_records: [rec] };
+    const bundle = buildBundle({ runId: 'r1', events: [{ type: 'assay.tool_decision_surface.v0', data: held }] });
+    const r = await runs({ 'b.tar.gz': bundle.gz, 'p.json': json(held) });
+    expect(errorsOf(r, '.assay/runs/b.tar.gz')[0]?.message).toMatch(
+      /^evidence bundle rejected: events\.ndjson line 1: evidence wrapped in a decision surface: its member "provider_records\[0\]" is an audit record/,
+    );
+    expect(errorsOf(r, '.assay/runs/p.json')[0]?.message).toMatch(
+      /^evidence wrapped in a decision surface: its member "provider_records\[0\]"/,
+    );
+    expect(r.ok).toBe(false);
+  });
+
+  it('prose that ends with a brace but holds no JSON, and a surface’s non_claims, are read as before', () => {
+    expect(classify({ '@timestamp': 'x', message: 'retrying {attempt 2}' })).toMatchObject({ kind: 'error', named: false });
+    expect(classify({ ...surface([addKey()]), non_claims: ['provider_state'] })).toMatchObject({ kind: 'surface' });
   });
 });

@@ -3218,6 +3218,19 @@ function upstreamDecision(o) {
     }
     return null;
 }
+/**
+ * Whether a nested object names, with a string (`schema`, or an event's `type` beside `data`), a kind
+ * this gate reads (exactly or a near miss), or holds a kind's mark under some other string name. An
+ * object that names nothing with a string is ordinary data, whatever members it has: a JSON Schema's
+ * property called `schema`, a `schema: null`, a receipt's `binding_digest` (a red team: such data in
+ * an MCP tools/list answer or a session event rejected the whole run as wrapped evidence).
+ */
+function namesEvidence(o) {
+    const names = [o['schema'], (0,core_json/* hasOwn */.$3)(o, 'data') ? o['type'] : undefined].filter((n) => typeof n === 'string');
+    if (names.length === 0)
+        return false;
+    return names.some((n) => familyOf(n) !== null) || markOf(o) !== null || markOf(o['data']) !== null;
+}
 /** What evidence an object is, in words, when a reader would take it (null: none). */
 function evidenceWhat(o) {
     const kind = named(o);
@@ -3229,7 +3242,7 @@ function evidenceWhat(o) {
         return `an audit record (${RECORD_SCHEMA})`;
     if (kind.kind === 'coverage')
         return `a coverage statement (${COVERAGE_SCHEMA})`;
-    if (kind.kind === 'error' && kind.named)
+    if (kind.kind === 'error' && kind.named && (isTracing(o) || namesEvidence(o)))
         return `an object this gate reads or refuses (${(0,core_text/* quote */.hD)(kind.reason, 160)})`;
     const upstream = upstreamDecision(o);
     if (upstream !== null)
@@ -3276,25 +3289,71 @@ function inside(value, path, depth, text) {
     }
     return null;
 }
-/** JSON text in a string member: the whole string, or each of its lines, when it is a JSON object. */
+/**
+ * The JSON value a string's text holds, or undefined: the whole text, JSON text encoded twice (a
+ * string), or the object after a prefix (a container runtime's `<time> stdout F `, a compose
+ * service's `agent-1 | `; a red team: evidence behind such a prefix, or encoded twice, was skipped).
+ */
+function jsonIn(t, prefixed) {
+    if (t.startsWith('"') && t.endsWith('"'))
+        return jsonValue(t);
+    if (!t.endsWith('}'))
+        return undefined;
+    if (!prefixed)
+        return t.startsWith('{') ? jsonValue(t) : undefined;
+    // The first few braces only: a prefix rarely holds one, and a failed parse is not free.
+    for (let start = t.indexOf('{'), n = 0; start >= 0 && n < 4; start = t.indexOf('{', start + 1), n++) {
+        const v = jsonValue(start === 0 ? t : t.slice(start));
+        if (v !== undefined)
+            return v;
+    }
+    return undefined;
+}
+/** JSON text in a string member: the whole string, or each of its lines, when it holds a JSON object (or JSON text). */
 function inText(value, path, depth) {
-    const t = value.trim();
-    if (!t.startsWith('{') && !t.includes('\n'))
+    if (!value.includes('{'))
         return null;
-    const whole = t.startsWith('{') && t.endsWith('}') ? jsonValue(t) : undefined;
-    if ((0,core_json/* isObject */.Gv)(whole))
+    const t = value.trim();
+    // A prefix only on one line: a text of many lines is read line by line, each located.
+    const whole = jsonIn(t, !t.includes('\n'));
+    if ((0,core_json/* isObject */.Gv)(whole) || typeof whole === 'string')
         return inside(whole, path, depth + 1, true);
     if (!t.includes('\n'))
         return null;
     const lines = t.split('\n');
     for (let i = 0; i < lines.length; i++) {
-        const line = (lines[i] ?? '').trim();
-        const v = line.startsWith('{') && line.endsWith('}') ? jsonValue(line) : undefined;
-        const found = (0,core_json/* isObject */.Gv)(v) ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+        const v = jsonIn((lines[i] ?? '').trim(), true);
+        const found = (0,core_json/* isObject */.Gv)(v) || typeof v === 'string' ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
         if (found)
             return found;
     }
     return null;
+}
+/** The error for evidence found inside an object that is not that evidence (`holder`: what the object is). */
+function wrapped(found, holder) {
+    const where = found.text
+        ? `the JSON text in its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`
+        : `its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`;
+    return {
+        kind: 'error',
+        reason: `evidence wrapped in ${holder}: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
+        named: true,
+    };
+}
+/**
+ * A decision surface whose other members (beside its decisions) hold no evidence; else the error
+ * that says so (a red team: an audit record under a bundle surface's `provider_records` was dropped
+ * unread). Its decisions are the surface reader's, shape-checked one by one.
+ */
+function surfaceAlone(kind) {
+    for (const [key, member] of Object.entries(kind.payload)) {
+        if (key === 'observed_tool_decisions')
+            continue;
+        const found = inside(member, memberPath('', key), 1, false);
+        if (found)
+            return wrapped(found, 'a decision surface');
+    }
+    return kind;
 }
 /**
  * An object of another kind, or one that names none (`fallback`: skipped by name, or the error that
@@ -3313,20 +3372,13 @@ function otherKind(value, fallback) {
     // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
     // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
     const found = carriesDecision(value) ? null : inside(value, '', 0, false);
-    if (found === null)
-        return fallback;
-    const where = found.text
-        ? `the JSON text in its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`
-        : `its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`;
-    return {
-        kind: 'error',
-        reason: `evidence wrapped in another kind's data: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another kind's object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
-        named: true,
-    };
+    return found === null ? fallback : wrapped(found, "another kind's data");
 }
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
     const kind = named(value);
+    if (kind.kind === 'surface')
+        return surfaceAlone(kind);
     if (!(0,core_json/* isObject */.Gv)(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named)))
         return kind;
     return otherKind(value, kind);

@@ -49,7 +49,9 @@ export function noReadText(unconfirmed: Unconfirmed | null): string {
   const why =
     unconfirmed.why === 'decided_before'
       ? `was decided at ${read.time ? rfc3339(read.time) : '?'}, not after this call (${rfc3339(decided)})`
-      : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${rfc3339(decided)}): it ran alongside the call and may have read the state before it`;
+      : unconfirmed.why === 'untimed'
+        ? `says no time, so nothing shows it came after this call (decided ${rfc3339(decided)}): give each event its time`
+        : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${rfc3339(decided)}): it ran alongside the call and may have read the state before it`;
   const others = unconfirmed.skipped - 1;
   const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';
   const capped = unconfirmed.capped ? `; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at` : '';

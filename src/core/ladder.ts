@@ -28,14 +28,17 @@ export type Outcome =
 
 /**
  * Why later successful reads of a write's target did not confirm it (§5): the earliest of them,
- * `decided_before` (its own time is not after the write's) or `begun_before` (its request began
- * before the write was decided: it ran alongside the write and may have read the state before it),
+ * `decided_before` (its own time is not after the write's), `begun_before` (its request began
+ * before the write was decided: it ran alongside the write and may have read the state before it) or
+ * `untimed` (the write says when it was decided, the read does not: nothing shows it came after),
  * with the write's time (`decided`), how many were looked past, and whether the search stopped at
  * READS_LOOKED_PAST before it found one that confirms.
  */
+type UnconfirmedWhy = 'decided_before' | 'begun_before' | 'untimed';
+
 export interface Unconfirmed {
   readonly read: DecisionInput;
-  readonly why: 'decided_before' | 'begun_before';
+  readonly why: UnconfirmedWhy;
   readonly decided: Instant;
   readonly skipped: number;
   readonly capped: boolean;
@@ -85,16 +88,19 @@ const replayOf = (call: Call, other: Call): boolean =>
   sameDecisions(call.run, other.run);
 
 /**
- * Why a read later in the run than a write does not confirm it, or null when it does (§5): when both
- * say when they were decided (each its own line), the read's time must be after the write's; when the read says when its
- * request began, that must be after the write was decided (a read begun before ran alongside it).
+ * Why a read later in the run than a write does not confirm it, or null when it does (§5): when the
+ * write says when it was decided, the read must say so too (a red team: an event without `time`, or
+ * a plain surface line in a server log, confirmed a timed write), and (each its own line) its time
+ * must be after the write's; when the read says when its request began, that must be after the write
+ * was decided (a read begun before ran alongside it).
  */
-function unconfirmedBy(write: DecisionInput, read: DecisionInput): 'decided_before' | 'begun_before' | null {
+function unconfirmedBy(write: DecisionInput, read: DecisionInput): UnconfirmedWhy | null {
   const decided = write.time;
   if (decided === null) return null;
   // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
   const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
-  if (read.time !== null && !oneStamp && compareInstants(read.time, decided) <= 0) return 'decided_before';
+  if (read.time === null) return 'untimed';
+  if (!oneStamp && compareInstants(read.time, decided) <= 0) return 'decided_before';
   if (read.begun !== null && compareInstants(read.begun, decided) <= 0) return 'begun_before';
   return null;
 }
@@ -140,7 +146,7 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
     if (!verbs) continue;
     const write = call.input;
     let best: DecisionInput | null = null;
-    let first: { read: DecisionInput; why: 'decided_before' | 'begun_before' } | null = null;
+    let first: { read: DecisionInput; why: UnconfirmedWhy } | null = null;
     let skipped = 0;
     let capped = false;
     for (const [verb, list] of verbs) {

@@ -170,6 +170,19 @@ function upstreamDecision(o: JsonObject): string | null {
   return null;
 }
 
+/**
+ * Whether a nested object names, with a string (`schema`, or an event's `type` beside `data`), a kind
+ * this gate reads (exactly or a near miss), or holds a kind's mark under some other string name. An
+ * object that names nothing with a string is ordinary data, whatever members it has: a JSON Schema's
+ * property called `schema`, a `schema: null`, a receipt's `binding_digest` (a red team: such data in
+ * an MCP tools/list answer or a session event rejected the whole run as wrapped evidence).
+ */
+function namesEvidence(o: JsonObject): boolean {
+  const names = [o['schema'], hasOwn(o, 'data') ? o['type'] : undefined].filter((n) => typeof n === 'string');
+  if (names.length === 0) return false;
+  return names.some((n) => familyOf(n) !== null) || markOf(o) !== null || markOf(o['data']) !== null;
+}
+
 /** What evidence an object is, in words, when a reader would take it (null: none). */
 function evidenceWhat(o: JsonObject): string | null {
   const kind = named(o);
@@ -179,7 +192,8 @@ function evidenceWhat(o: JsonObject): string | null {
     return kind.via === 'event' ? `an ${SURFACE_SCHEMA} evidence event` : `a decision surface (${SURFACE_SCHEMA})`;
   if (kind.kind === 'record') return `an audit record (${RECORD_SCHEMA})`;
   if (kind.kind === 'coverage') return `a coverage statement (${COVERAGE_SCHEMA})`;
-  if (kind.kind === 'error' && kind.named) return `an object this gate reads or refuses (${quote(kind.reason, 160)})`;
+  if (kind.kind === 'error' && kind.named && (isTracing(o) || namesEvidence(o)))
+    return `an object this gate reads or refuses (${quote(kind.reason, 160)})`;
   const upstream = upstreamDecision(o);
   if (upstream !== null) return `upstream Assay's ${JSON.stringify(quote(upstream, 60))} decision event`;
   // A decision's own markers in `fields`, or an event tool_decision (never a bare `decision` member:
@@ -230,21 +244,64 @@ function inside(value: unknown, path: string, depth: number, text: boolean): Ins
   return null;
 }
 
-/** JSON text in a string member: the whole string, or each of its lines, when it is a JSON object. */
+/**
+ * The JSON value a string's text holds, or undefined: the whole text, JSON text encoded twice (a
+ * string), or the object after a prefix (a container runtime's `<time> stdout F `, a compose
+ * service's `agent-1 | `; a red team: evidence behind such a prefix, or encoded twice, was skipped).
+ */
+function jsonIn(t: string, prefixed: boolean): unknown {
+  if (t.startsWith('"') && t.endsWith('"')) return jsonValue(t);
+  if (!t.endsWith('}')) return undefined;
+  if (!prefixed) return t.startsWith('{') ? jsonValue(t) : undefined;
+  // The first few braces only: a prefix rarely holds one, and a failed parse is not free.
+  for (let start = t.indexOf('{'), n = 0; start >= 0 && n < 4; start = t.indexOf('{', start + 1), n++) {
+    const v = jsonValue(start === 0 ? t : t.slice(start));
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** JSON text in a string member: the whole string, or each of its lines, when it holds a JSON object (or JSON text). */
 function inText(value: string, path: string, depth: number): Inside | null {
+  if (!value.includes('{')) return null;
   const t = value.trim();
-  if (!t.startsWith('{') && !t.includes('\n')) return null;
-  const whole = t.startsWith('{') && t.endsWith('}') ? jsonValue(t) : undefined;
-  if (isObject(whole)) return inside(whole, path, depth + 1, true);
+  // A prefix only on one line: a text of many lines is read line by line, each located.
+  const whole = jsonIn(t, !t.includes('\n'));
+  if (isObject(whole) || typeof whole === 'string') return inside(whole, path, depth + 1, true);
   if (!t.includes('\n')) return null;
   const lines = t.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? '').trim();
-    const v = line.startsWith('{') && line.endsWith('}') ? jsonValue(line) : undefined;
-    const found = isObject(v) ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+    const v = jsonIn((lines[i] ?? '').trim(), true);
+    const found = isObject(v) || typeof v === 'string' ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
     if (found) return found;
   }
   return null;
+}
+
+/** The error for evidence found inside an object that is not that evidence (`holder`: what the object is). */
+function wrapped(found: Inside, holder: string): Kind {
+  const where = found.text
+    ? `the JSON text in its member ${JSON.stringify(quote(found.path, 120))}`
+    : `its member ${JSON.stringify(quote(found.path, 120))}`;
+  return {
+    kind: 'error',
+    reason: `evidence wrapped in ${holder}: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
+    named: true,
+  };
+}
+
+/**
+ * A decision surface whose other members (beside its decisions) hold no evidence; else the error
+ * that says so (a red team: an audit record under a bundle surface's `provider_records` was dropped
+ * unread). Its decisions are the surface reader's, shape-checked one by one.
+ */
+function surfaceAlone(kind: Kind & { kind: 'surface' }): Kind {
+  for (const [key, member] of Object.entries(kind.payload)) {
+    if (key === 'observed_tool_decisions') continue;
+    const found = inside(member, memberPath('', key), 1, false);
+    if (found) return wrapped(found, 'a decision surface');
+  }
+  return kind;
 }
 
 /**
@@ -264,20 +321,13 @@ function otherKind(value: JsonObject, fallback: Kind): Kind {
   // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
   // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
   const found = carriesDecision(value) ? null : inside(value, '', 0, false);
-  if (found === null) return fallback;
-  const where = found.text
-    ? `the JSON text in its member ${JSON.stringify(quote(found.path, 120))}`
-    : `its member ${JSON.stringify(quote(found.path, 120))}`;
-  return {
-    kind: 'error',
-    reason: `evidence wrapped in another kind's data: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another kind's object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
-    named: true,
-  };
+  return found === null ? fallback : wrapped(found, "another kind's data");
 }
 
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 export function classify(value: unknown): Kind {
   const kind = named(value);
+  if (kind.kind === 'surface') return surfaceAlone(kind);
   if (!isObject(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named))) return kind;
   return otherKind(value, kind);
 }
