@@ -12,7 +12,7 @@ import { rfc3339 } from '../../src/core/time.js';
 import { verify } from '../../src/core/verify.js';
 import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
-import { addKey, getKey } from '../support/corpus.js';
+import { addKey, getKey, surface } from '../support/corpus.js';
 import { policyOf, uncheckedRecords } from '../support/evidence.js';
 import { cliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
@@ -286,16 +286,18 @@ describe('what a server log must never skip', () => {
     }
   });
 
-  it('two tool_decision lines with one rid in one session are an error; the same rid after a new server_start is not', async () => {
+  it('two tool_decision lines with one rid in one session are an error; a second server process appended (a new server_start) is one too, at its line', async () => {
     const twice = [...lines.slice(0, decisionLine + 1), lines[decisionLine]!, ...lines.slice(decisionLine + 1)].join('\n');
     const r = await gate({ 'runs/x.log': twice });
     expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(
       /a second tool_decision for rid "r-000004" in one server session/,
     );
     const restarted = `${base.trimEnd()}\n${base}`;
-    const ok = await gate({ 'runs/y.log': restarted });
-    expect(codes(ok)).not.toContain('invalid_artifact');
-    expect(ok.calls).toHaveLength(4);
+    const two = await gate({ 'runs/y.log': restarted });
+    expect(two.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.line, f.column])).toEqual([
+      [base.trimEnd().split('\n').length + 1, 1],
+    ]);
+    expect(two.calls).toEqual([]);
   });
 
   it('a call started with no decision (killed mid-call, or ASSAY_LOG=warn) is run_incomplete naming the rid; the run still counts', async () => {
@@ -568,5 +570,170 @@ describe('when a call began: a read begun before a write was decided confirms no
       line: 1,
       message: expect.stringMatching(/^server_start: the line's timestamp "24:00"/),
     });
+  });
+});
+
+describe('JSON-RPC batches (a JSON array line, JSON-RPC 2.0 batching, MCP 2025-03-26): each message read as a line of its own (a red team)', () => {
+  const line = (timestamp: string, fields: Record<string, unknown>) =>
+    JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
+  const serverStart = line('2026-05-14T12:30:00Z', { event: 'server_start', policy_root: '"policies"' });
+  const callStart = line('2026-05-14T12:30:01Z', { event: 'tool_call_start', rid: 'r-3', rpc_id: 'Some(Number(2))' });
+  const decided = line('2026-05-14T12:30:02Z', {
+    event: 'tool_decision',
+    rid: 'r-3',
+    rpc_id: 'Some(Number(2))',
+    decision: JSON.stringify(addKey()),
+  });
+  const answer = (id: unknown) => ({
+    jsonrpc: '2.0',
+    result: { content: [{ type: 'text', text: '{"allowed": true}' }], isError: false },
+    id,
+  });
+  const request = (id: unknown) => ({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'github.add_deploy_key', arguments: {} }, id });
+  const text = (...l: unknown[]) => `${l.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('\n')}\n`;
+  const base = [serverStart, callStart, decided, answer(2)];
+  const incomplete = (r: Report) => r.findings.filter((f) => f.code === 'run_incomplete').map((f) => [f.line, f.column, f.message]);
+
+  it('a batched answer with no decision is run_incomplete at its line and element, as the same answer alone on its line is', async () => {
+    const single = await gate({ 'runs/a.log': text(...base, answer(3)) }, false);
+    const batch = await gate({ 'runs/a.log': text(...base, [answer(3)]) }, false);
+    expect(incomplete(single)).toEqual([
+      [5, 1, expect.stringMatching(/^a tools\/call answer on a JSON-RPC line \(id 3\) with no tool_decision/)],
+    ]);
+    expect(incomplete(batch)).toEqual([[5, 2, incomplete(single)[0]![2]]]);
+    expect(batch.ok).toBe(false);
+  });
+
+  it('a log whose calls are all batched is judged on them, never "a server that never started" (it passed beside another run)', async () => {
+    const r = await gate(
+      { 'runs/a.log': text(serverStart, [request(2)], [answer(2)]), 'runs/other.json': JSON.stringify(surface([addKey()])) },
+      false,
+    );
+    expect(codes(r)).not.toContain('run_not_started');
+    expect(incomplete(r).map(([l, c]) => [l, c])).toEqual([[2, 2]]);
+    expect(r.ok).toBe(false);
+  });
+
+  it('each element counts, at its column; notifications and other answers in a batch are no calls', async () => {
+    const notification = { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } };
+    const batched = JSON.stringify([request(2), notification, request(7)]);
+    const r = await gate(
+      { 'runs/a.log': text(serverStart, callStart, decided, batched, [{ jsonrpc: '2.0', result: {}, id: 9 }, answer(2), answer(7)]) },
+      false,
+    );
+    expect(incomplete(r).map(([l, c]) => [l, c])).toEqual([[4, batched.indexOf('{"jsonrpc":"2.0","method":"tools/call"', 2) + 1]]);
+  });
+
+  it('a batch whose every call has its decision is what its lines alone are: no run_incomplete, the calls judged', async () => {
+    const sample = log('06_merged_stdout_stderr.log');
+    const answers = sample.split('\n').filter((l) => l.startsWith('{"jsonrpc"'));
+    expect(answers.length).toBeGreaterThan(1);
+    const batched = `${sample
+      .split('\n')
+      .filter((l) => !l.startsWith('{"jsonrpc"'))
+      .join('\n')
+      .trimEnd()}\n[${answers.join(',')}]\n`;
+    const alone = await gate({ 'runs/06.log': sample });
+    const r = await gate({ 'runs/06.log': batched });
+    expect(codes(r)).not.toContain('run_incomplete');
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(r.calls.map((c) => c.level)).toEqual(alone.calls.map((c) => c.level));
+    expect(r.ok).toBe(alone.ok);
+  });
+
+  it('an array line of no JSON-RPC message stays a text line (a timestamp in brackets, an array of numbers, an empty array)', async () => {
+    const r = await gate({ 'runs/a.log': text(...base, '[2026-05-14 12:30:03 INFO] ready', '[1, 2]', '[]') }, false);
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(codes(r)).not.toContain('run_incomplete');
+    expect(r.findings.find((f) => f.code === 'skipped_object')?.message).toMatch(/text line ×3/);
+    // A server that never started, its error in brackets, is still one.
+    const never = await gate({ 'runs/07.log': text(serverStart, '[error] invalid --policy-root') }, false);
+    expect(codes(never)).toContain('run_not_started');
+  });
+
+  it('a truncated batch line is an error, never a text line; a batched decision is read or refused as on its own line', async () => {
+    const cut = JSON.stringify([answer(3)]).slice(0, 40);
+    const r = await gate({ 'runs/a.log': text(...base, cut) }, false);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 5,
+      message: expect.stringMatching(
+        /^a line that starts with "\[\{" and names "jsonrpc" is not strict JSON \(a truncated JSON-RPC batch\?\)/,
+      ),
+    });
+    expect(r.runs).toHaveLength(0);
+    const carried = await gate({ 'runs/a.log': text(...base, [answer(3), { jsonrpc: '2.0', decision: JSON.stringify(addKey()) }]) }, false);
+    expect(carried.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 5,
+      column: JSON.stringify([answer(3)]).length + 1,
+    });
+    const named = await gate({ 'runs/a.log': text(...base, [answer(3), 'tool_decision rid=r-9 decision={}']) }, false);
+    expect(named.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(
+      /an element of a JSON-RPC batch line that mentions tool_decision/,
+    );
+  });
+});
+
+describe('one server process per log: a second server_start whose process worked is an error at its line (2>>, a red team)', () => {
+  const line = (timestamp: string, fields: Record<string, unknown>) =>
+    JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
+  const serverStart = (ts: string) => line(ts, { event: 'server_start', policy_root: '"policies"' });
+  const callStart = (ts: string, rid: string) => line(ts, { event: 'tool_call_start', rid, rpc_id: 'Some(Number(2))' });
+  const decided = (ts: string, rid: string, d: unknown) =>
+    line(ts, { event: 'tool_decision', rid, rpc_id: 'Some(Number(2))', decision: JSON.stringify(d) });
+  const monday = [
+    serverStart('2026-11-02T10:00:00Z'),
+    callStart('2026-11-02T10:00:01Z', 'r-000004'),
+    decided('2026-11-02T10:00:02Z', 'r-000004', addKey()),
+  ];
+  const wednesday = [
+    serverStart('2026-11-04T09:00:00Z'),
+    callStart('2026-11-04T09:00:01Z', 'r-000004'),
+    decided('2026-11-04T09:00:02Z', 'r-000004', getKey()),
+  ];
+
+  it("Wednesday's read never confirms Monday's write: the log is refused at the second server_start, naming the first", async () => {
+    const text = `${[...monday, ...wednesday].join('\n')}\n`;
+    const r = await readArtifact('runs/agent.log', 'runs', Buffer.from(text), DEFAULT_LIMITS);
+    expect(r.run).toBeNull();
+    expect(r.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.line, f.column, f.message])).toEqual([
+      [
+        4,
+        1,
+        "a server_start line after the first one (line 1), and events after it: this log holds two server processes (stderr appended with 2>>, or a restart), and a .log is one run, so a read of one process would confirm a write of the other; commit each server process's stderr as its own .log (the run is rejected and contributes no calls)",
+      ],
+    ]);
+    const out = await cliJson(
+      ['--require', 'github_deploy_key:create=observed_confirmed'],
+      writeFiles(tempDir(), { '.assay/runs/agent.log': text }),
+    );
+    expect(out.code).toBe(1);
+    expect(out.report.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    // Among tracing lines in NDJSON the same.
+    const nd = await readArtifact('runs/agent.ndjson', 'runs', Buffer.from(text), DEFAULT_LIMITS);
+    expect(nd.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({ line: 4 });
+  });
+
+  it('each process in its own .log: both read, and the later read confirms nothing of the other file', async () => {
+    const r = await gate({ 'runs/monday.log': `${monday.join('\n')}\n`, 'runs/wednesday.log': `${wednesday.join('\n')}\n` }, false);
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(r.runs).toHaveLength(2);
+    expect(r.calls.find((c) => c.tool === 'github.add_deploy_key')?.level).toBe('asserted');
+  });
+
+  it('a restart that never worked (its server_start and error appended) is no second process: the calls are judged', async () => {
+    const worked = log('02_deploy_key_create_then_get.stderr.log');
+    const plain = await gate({ 'runs/02.log': worked });
+    const r = await gate({ 'runs/02.log': `${worked}${log('07_startup_failure_policy_root.stderr.log')}` });
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(r.calls.map((c) => c.level)).toEqual(plain.calls.map((c) => c.level));
+    expect(r.ok).toBe(plain.ok);
+  });
+
+  it('a later process seen only by its JSON-RPC answers is one too', async () => {
+    const sample = log('06_merged_stdout_stderr.log');
+    const start = sample.split('\n')[0]!;
+    const answer = JSON.stringify({ jsonrpc: '2.0', result: { content: [] }, id: 2 });
+    const r = await gate({ 'runs/06.log': `${sample.trimEnd()}\n${start}\n${answer}\n` });
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({ line: sample.trimEnd().split('\n').length + 1 });
   });
 });

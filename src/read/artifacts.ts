@@ -284,7 +284,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     };
     readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
   };
-  const json = (doc: Doc, inLog: boolean): void => {
+  const json = (doc: Doc, inLog: boolean, end?: number): void => {
     const loc = fr.at(doc.start);
     runIds.event(doc.value, loc, fr);
     const kind = classify(doc.value);
@@ -294,7 +294,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
         fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
       else {
         tracing++;
-        log.event(kind.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
+        log.event(kind.line, loc, text as string, doc.start, end ?? lineEnd(text as string, doc.start));
       }
     } else if (isObject(doc.value) && carriesDecision(doc.value)) {
       // A decision is never skipped: a line that carries one but is not a tracing line is an error.
@@ -326,7 +326,13 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     if (format === 'log') {
       for (const l of logLines(text, { limits, collect }, fr)) {
         if (l.kind === 'json') json(l.doc, true);
-        else log.text(text.slice(l.start, l.end), fr.at(l.start));
+        else if (l.kind === 'text') log.text(text.slice(l.start, l.end), fr.at(l.start));
+        // A JSON-RPC batch: each object read as a line holding it alone would be (a red team: a batched tools/call passed undecided).
+        else
+          for (const e of l.elements) {
+            if (isObject(e.doc.value)) json(e.doc, true, e.end);
+            else log.element(text.slice(e.doc.start, e.end), fr.at(e.doc.start));
+          }
       }
     } else {
       for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);

@@ -9,9 +9,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { type Finding, finding } from '../core/findings.js';
+import { isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { LineIndex } from './json/positions.js';
-import { firstValueEnd } from './json/scanner.js';
+import { firstValueEnd, pathKey } from './json/scanner.js';
 import { parseStrict } from './json/strict.js';
 import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
@@ -185,15 +186,68 @@ function byteOrderMark(text: string, sink: DocSink): boolean {
   return true;
 }
 
-/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
+/** A line of a captured server log: a JSON document (it starts with `{`), a JSON-RPC batch, or text to be looked at. */
 export type LogLine =
   | { readonly kind: 'json'; readonly doc: Doc }
+  | { readonly kind: 'batch'; readonly elements: readonly BatchElement[] }
   | { readonly kind: 'text'; readonly start: number; readonly end: number };
+
+/** One element of a JSON-RPC batch line: its own document (starting at its offset) and where it ends. */
+export interface BatchElement {
+  readonly doc: Doc;
+  readonly end: number;
+}
+
+/** A JSON-RPC message by its own member: an object with a string `jsonrpc`. */
+const isRpc = (value: unknown): boolean => isObject(value) && typeof value['jsonrpc'] === 'string';
+
+/**
+ * A line that starts with `[` as a JSON-RPC batch (JSON-RPC 2.0 batching, MCP 2025-03-26: stdout's
+ * answers mixed in): strict JSON, an array with at least one JSON-RPC message, each element its own
+ * document; null when it is none (text, as before: `[2026-05-14 INFO] …`, an array of other values);
+ * 'error' when it names `jsonrpc` after `[{` but is not strict JSON (a truncated batch, said at its
+ * offset). A red team: a batched tools/call passed as a text line, undecided.
+ */
+function rpcBatch(
+  text: string,
+  opts: Parameters<typeof parseStrict>[1],
+  start: number,
+  end: number,
+  sink: DocSink,
+): readonly BatchElement[] | 'error' | null {
+  const parsed = parseStrict(text, { ...opts, collect: [[]] }, start, end);
+  if (!parsed.ok) {
+    const line = text.slice(start, end);
+    if (!/^\[\s*\{/.test(line) || !line.includes('"jsonrpc"')) return null;
+    sink.error(
+      { offset: parsed.reason.offset },
+      `a line that starts with "[{" and names "jsonrpc" is not strict JSON (a truncated JSON-RPC batch?): ${parsed.reason.message}`,
+    );
+    return 'error';
+  }
+  const value = parsed.value.json;
+  if (!Array.isArray(value) || !value.some(isRpc)) return null;
+  const offsets = parsed.value.elements.get(pathKey([])) ?? [];
+  const elements: BatchElement[] = [];
+  for (const at of offsets) {
+    // Each element is read again on its own, as a line holding it alone would be (its paths' offsets collected).
+    const stop = firstValueEnd(text, opts, at, end);
+    const doc = stop.ok ? parseStrict(text, opts, at, stop.value) : null;
+    if (!stop.ok || !doc?.ok) {
+      // Never so (the whole line is strict JSON), but said, never dropped.
+      sink.error({ offset: at }, 'an element of a JSON-RPC batch line could not be read on its own');
+      return 'error';
+    }
+    elements.push({ doc: { value: doc.value.json, start: at, elements: doc.value.elements }, end: stop.value });
+  }
+  return elements;
+}
 
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
- * must be one strict JSON document (a truncated last line is an error, never a skip); any other
- * non-blank line is text for the reader to judge; blank lines are nothing.
+ * must be one strict JSON document (a truncated last line is an error, never a skip); a line whose
+ * first character is `[` and that is a JSON-RPC batch is its elements; any other non-blank line is
+ * text for the reader to judge; blank lines are nothing.
  */
 export function* logLines(text: string, options: DocumentOptions, sink: DocSink): Generator<LogLine> {
   // A log saved with a BOM (PowerShell, an editor) read its first line as text, then "no server_start line": say what it is.
@@ -206,7 +260,15 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
       continue;
     }
     if (blank(text, start, end)) continue;
-    if (text.charCodeAt(start) !== 0x7b) {
+    const first = text.charCodeAt(start);
+    if (first === 0x5b) {
+      const batch = rpcBatch(text, opts, start, end, sink);
+      if (batch !== null) {
+        if (batch !== 'error') yield { kind: 'batch', elements: batch };
+        continue;
+      }
+    }
+    if (first !== 0x7b) {
       yield { kind: 'text', start, end };
       continue;
     }
