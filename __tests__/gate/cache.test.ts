@@ -14,7 +14,7 @@ import { buildOf, type CacheTally } from '../../src/gate/cache.js';
 import { runGate } from '../../src/gate/gate.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
-import { addKey, demoCorpus, json, surface, testSigner } from '../support/corpus.js';
+import { addKey, demoCorpus, event, getKey, json, ndjson, surface, testSigner } from '../support/corpus.js';
 import { cleanup, cli, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -259,6 +259,34 @@ describe('the evidence cache', () => {
     const r = await gated(dir, cache);
     expect(r.cache.firstIgnored).toMatch(/its body fails its check: its shape/);
     expect(r.json).toBe(none.json);
+  });
+
+  it('times in a leap second and with more than nine fraction digits are kept by an entry: a hit, the same report bytes (the order of a read and a write around 23:59:60 too)', async () => {
+    const { dir, cache } = repo();
+    const at = (d: ReturnType<typeof addKey>, seq: number, time: string) => ({
+      ...event('assay.tool_decision_surface.v0', surface([d]), seq, 'run_leap'),
+      time,
+    });
+    writeFiles(dir, {
+      // The read is later in the file and earlier in time: it confirms nothing.
+      '.assay/runs/leap-a.ndjson': ndjson([
+        at(addKey({ claim: 'observed_confirmed' }), 0, '2016-12-31T23:59:60Z'),
+        at(getKey(), 1, '2016-12-31T23:59:59.9999999992Z'),
+      ]),
+      '.assay/runs/leap-b.ndjson': ndjson([
+        at(addKey({ claim: 'observed_confirmed' }), 0, '2016-12-31T23:59:60.25Z'),
+        at(getKey(), 1, '2016-12-31T23:59:60.5Z'),
+      ]),
+    });
+    const none = await gated(dir, null);
+    const levels = (JSON.parse(none.json) as { calls: { artifact: string; level: string | null }[] }).calls
+      .filter((c) => c.artifact.includes('leap-'))
+      .map((c) => c.level);
+    expect(levels).toEqual(['asserted', null, 'observed_confirmed', null]);
+    await gated(dir, cache);
+    const hot = await gated(dir, cache);
+    expect(hot.cache).toMatchObject({ files: 7, hits: 7, ignored: 0 });
+    expect(hot.json).toBe(none.json);
   });
 
   it.skipIf(process.platform === 'win32')(

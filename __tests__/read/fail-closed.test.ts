@@ -152,10 +152,110 @@ describe('§5: the same run, later in time (red team)', () => {
         line: 3,
         column: 1,
         message: expect.stringMatching(
-          /^this event names run "run_b" \(assayrunid\), the file's first event \(line 1\) run "run_a": a run file holds one run .* \(the run is rejected and contributes no calls\)$/,
+          /^this event names run "run_b" \(assayrunid\), the file's first event \(line 1\) run "run_a" \(assayrunid\): a run file holds one run .*; commit each run as a file of its own \(the run is rejected and contributes no calls\)$/,
         ),
       }),
     ]);
+  });
+
+  // A red team's: Monday's and Wednesday's runs concatenated, named only by their CloudEvents ids (as the demo's events are), read as one run.
+  it('a run file whose events name two runs only by their ids (<run>:<n>) is refused at the first event of the second', async () => {
+    const byId = (d: ReturnType<typeof addKey>, seq: number, runId: string, time: string) => ({
+      ...event('assay.tool_decision_surface.v0', surface([d]), seq, runId),
+      time,
+    });
+    const r = await runs({
+      'r.ndjson': ndjson([
+        byId(addKey({ claim: 'observed_confirmed' }), 0, 'run_monday', '2026-11-02T10:00:00Z'),
+        { ...event('assay.session.ended', {}, 1, 'run_monday'), time: '2026-11-02T10:00:05Z' },
+        byId(getKey(), 0, 'run_wednesday', '2026-11-04T09:00:00Z'),
+      ]),
+    });
+    expect(r.runs).toEqual([]);
+    expect(r.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    expect(errors(r)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        file: '.assay/runs/r.ndjson',
+        line: 3,
+        column: 1,
+        message: expect.stringMatching(
+          /^this event names run "run_wednesday" \(its id "run_wednesday:0"\), the file's first event \(line 1\) run "run_monday" \(its id "run_monday:0"\): a run file holds one run .*; commit each run as a file of its own \(the run is rejected/,
+        ),
+      }),
+    ]);
+    // One run named by an assayrunid, the next only by its id: two runs too.
+    const mixed = await runs({
+      'r.ndjson': ndjson([
+        { ...byId(addKey({ claim: 'observed_confirmed' }), 0, 'run_monday', '2026-11-02T10:00:00Z'), assayrunid: 'run_monday' },
+        byId(getKey(), 0, 'run_wednesday', '2026-11-04T09:00:00Z'),
+      ]),
+    });
+    expect(errors(mixed)).toEqual([
+      expect.objectContaining({
+        line: 2,
+        message: expect.stringMatching(
+          /^this event names run "run_wednesday" \(its id "run_wednesday:0"\), the file's first event \(line 1\) run "run_monday" \(assayrunid\)/,
+        ),
+      }),
+    ]);
+  });
+
+  it('an event whose assayrunid and id name two runs is refused at it', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        { ...event('assay.tool_decision_surface.v0', surface([addKey({ claim: 'observed_confirmed' })]), 0, 'run_a'), assayrunid: 'run_a' },
+        { ...event('assay.tool_decision_surface.v0', surface([getKey()]), 1, 'run_b'), assayrunid: 'run_a', time: '2026-11-12T09:00:05Z' },
+      ]),
+    });
+    expect(r.runs).toEqual([]);
+    expect(errors(r)).toEqual([
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        line: 2,
+        column: 1,
+        message: expect.stringMatching(
+          /^this event's assayrunid names run "run_a" and its id "run_b:1" run "run_b": an event names one run \(its id is <assayrunid>:<sequence number>\); commit each run as a file of its own/,
+        ),
+      }),
+    ]);
+  });
+
+  it('an id of another shape names no run: plain numbers, uuids, urns, a second colon, a sequence with a leading zero, a JSON-RPC id (one run, the later read confirms the write)', async () => {
+    const ids = [
+      '1',
+      '2',
+      '3f2c8a4e-9b1d-4c7e-8a2f-5d6e7f8a9b0c',
+      'urn:uuid:0b7e41d2-c0a9-4f8e-9d6c-5b4a39281706',
+      'a:b:3',
+      'run_x:01',
+      'x:',
+      ':4',
+      'evt:1a',
+    ];
+    for (const [i, other] of ids.entries()) {
+      const r = await runs({
+        'r.ndjson': ndjson([
+          {
+            ...event('assay.tool_decision_surface.v0', surface([addKey({ claim: 'observed_confirmed' })]), 0),
+            id: ids[(i + 1) % ids.length],
+          },
+          { ...event('assay.session.ended', {}, 1), id: other },
+          { ...event('assay.tool_decision_surface.v0', surface([getKey()]), 2), id: other, time: '2026-11-12T09:00:05Z' },
+        ]),
+      });
+      expect(errors(r), other).toEqual([]);
+      expect(
+        r.calls.map((c) => c.level),
+        other,
+      ).toEqual(['observed_confirmed', null]);
+    }
+    // A JSON-RPC message mixed into a server log names no run either, whatever its id.
+    const log = serverLog([['2026-11-12T09:00:00Z', addKey()]]).replace(
+      /\n$/,
+      `\n${JSON.stringify({ jsonrpc: '2.0', id: 'req:1', result: {} })}\n${JSON.stringify({ jsonrpc: '2.0', id: 'call:2', result: {} })}\n`,
+    );
+    expect(errors(await runs({ 'agent.log': log }))).toEqual([]);
   });
 
   it('events of one run (and events that name none) are one run: the later read confirms the write', async () => {
@@ -197,11 +297,11 @@ describe('§5: the same run, later in time (red team)', () => {
     expect(same.calls.map((c) => c.level)).toEqual(['asserted', null]);
     // Decisions of one event share its time, which orders neither: the later one in it confirms.
     const one = await runs({
-      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([addKey(), getKey()]), 0), assayrunid: 'run_a' }]),
+      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([addKey(), getKey()]), 0, 'run_a'), assayrunid: 'run_a' }]),
     });
     expect(one.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
     const reversed = await runs({
-      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([getKey(), addKey()]), 0), assayrunid: 'run_a' }]),
+      'r.ndjson': ndjson([{ ...event('assay.tool_decision_surface.v0', surface([getKey(), addKey()]), 0, 'run_a'), assayrunid: 'run_a' }]),
     });
     expect(reversed.calls.map((c) => c.level)).toEqual([null, 'asserted']);
   });

@@ -555,6 +555,30 @@ describe('when a call began: a read begun before a write was decided confirms no
     expect(report.calls[0]!.reason).toMatch(/the read at line 4 began at 2026-11-30T10:00:00.5Z, before this call was decided/);
   });
 
+  // A red team's: a leap second was read as 23:59:59 and nine nines, so a 23:59:59 written with ten digits came after it.
+  it('around a leap second, at any number of digits: a read begun in 23:59:59 confirms no write decided in 23:59:60; one begun in 23:59:60 confirms a write decided in 23:59:59', async () => {
+    const D = '2016-12-31T23:59:';
+    const at = (ts: string, fields: Record<string, unknown>) => line(`${D}${ts}Z`, fields);
+    const logAt = (writeDecided: string, readBegun: string, readDecided: string) =>
+      `${[
+        at('00', { event: 'server_start' }),
+        at('40', { event: 'tool_call_start', rid: 'w' }),
+        at(writeDecided, { event: 'tool_decision', rid: 'w', decision: JSON.stringify(addKey()) }),
+        at(readBegun, { event: 'tool_call_start', rid: 'r' }),
+        at(readDecided, { event: 'tool_decision', rid: 'r', decision: JSON.stringify(getKey()) }),
+      ].join('\n')}\n`;
+    const levels = async (text: string) => (await gate({ 'runs/x.log': text }, false)).calls.map((c) => c.level);
+    expect(await levels(logAt('60', '59.9999999991', '59.9999999992'))).toEqual(['asserted', null]);
+    expect(await levels(logAt('60', '59.999999998', '59.999999999'))).toEqual(['asserted', null]);
+    expect(await levels(logAt('59.9999999991', '60', '60.5'))).toEqual(['observed_confirmed', null]);
+    expect(await levels(logAt('60.25', '60.5', '60.75'))).toEqual(['observed_confirmed', null]);
+    expect(await levels(logAt('60.5', '60.25', '60.75'))).toEqual(['asserted', null]);
+    const r = await gate({ 'runs/y.log': logAt('60', '59.9999999991', '59.9999999992') }, false);
+    expect(r.calls[0]!.reason).toMatch(
+      /the read at line 5 was decided at 2016-12-31T23:59:59\.9999999992Z, not after this call \(2016-12-31T23:59:60Z\)$/,
+    );
+  });
+
   it('a tool_call_start or server_start line whose timestamp is not RFC 3339 is an error at its line (when a call began is read from it)', async () => {
     const bad = line('yesterday', { event: 'tool_call_start', rid: 'w' });
     const r = await runOf(logOf(bad, decided(3, 'w', addKey())));

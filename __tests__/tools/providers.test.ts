@@ -631,12 +631,20 @@ describe('import okta-system-log', () => {
   });
 
   // A red team's: --since 23:59:60Z filtered as 23:59:59.999999999 while the statement said 23:59:59Z: an entry at 23:59:59.5 skipped, its second claimed read.
+  // Another's: a leap second read as 23:59:59.999999999 came before a 23:59:59 written with ten digits; it is its own second now, and written as such.
   it('a window that starts at a leap second: the statement’s since is the instant filtered on, so the entry before it is outside both', async () => {
     const entry = (uuid: string, published: string) => ({ ...grant, uuid, published });
     const r = await runImporter(
       'import',
       'okta-system-log',
-      { 'in.json': JSON.stringify([entry('before', '2026-12-31T23:59:59.500Z'), entry('after', '2027-01-01T00:00:00Z')]) },
+      {
+        'in.json': JSON.stringify([
+          entry('before', '2026-12-31T23:59:59.500Z'),
+          entry('just-before', '2026-12-31T23:59:59.9999999995Z'),
+          entry('in', '2026-12-31T23:59:60.25Z'),
+          entry('after', '2027-01-01T00:00:00Z'),
+        ]),
+      },
       [
         ...['--org', 'acme', '--actor', 'agent@acme.example'],
         ...['--since', '2026-12-31T23:59:60Z', '--until', '2027-01-01T01:00:00Z', '--now', '2027-01-02T00:00:00Z'],
@@ -646,12 +654,17 @@ describe('import okta-system-log', () => {
       writes: (l) => {
         expect(l[0]).toMatchObject({
           schema: 'receipt-gate.audit_coverage.v1',
-          since: '2026-12-31T23:59:59.999999999Z',
+          since: '2026-12-31T23:59:60Z',
           until: '2027-01-01T01:00:00Z',
         });
-        expect(l.slice(1).map((x) => x.record_id)).toEqual(['okta:after']);
+        expect(
+          l
+            .slice(1)
+            .map((x) => x.record_id)
+            .sort(),
+        ).toEqual(['okta:after', 'okta:in']);
       },
-      says: /1 outside the window/,
+      says: /2 outside the window/,
     });
   });
 });

@@ -3,7 +3,7 @@
  * bundle event times, `signed_at`, entry times) is read here, exactly, at any precision it is
  * written with, and refused where RFC 3339 refuses it: an impossible date, hour 24, minute or second
  * 60 (a leap second `:60` only in UTC's last minute of a day: `23:59:60Z`, `15:59:60-08:00`), an
- * offset beyond ±23:59. Nothing is rolled over: a leap second is the last instant of its own UTC day,
+ * offset beyond ±23:59. Nothing is rolled over: a leap second is the last second of its own UTC day,
  * never the next day's first.
  */
 import type { Result } from './result.js';
@@ -12,6 +12,14 @@ import type { Result } from './result.js';
 export interface Instant {
   readonly seconds: number;
   readonly fraction: string;
+  /**
+   * In a leap second (23:59:60 UTC, its fraction in `fraction`): `seconds` is its day's 23:59:59, and
+   * the instant is after every instant of that second, at any number of digits, and before the next
+   * midnight. (Read as 23:59:59 and nine nines, a 23:59:59 written with ten digits came after it: a
+   * red team's read begun before a write confirmed it.) A number of seconds after it is that many
+   * seconds after its 23:59:59, its fraction kept: 23:59:60.5 and one second is 00:00:00.5.
+   */
+  readonly leap?: true;
 }
 
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -60,9 +68,8 @@ export function parseRfc3339(text: string, options: TimeOptions = {}): Result<In
   if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
     return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
   const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
-  // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
-  // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
-  if (s === 60) return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
+  // A leap second (23:59:60) is its day's last second, its own after 23:59:59: inside a window that ends at the next midnight.
+  if (s === 60) return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? ''), leap: true } };
   return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 
@@ -110,19 +117,39 @@ export function fromEpochNumber(v: number, scale: 0 | 3): Instant | null {
   return { seconds, fraction: trimZeros(frac) };
 }
 
-/** Order of two instants, exact at any precision. */
+/**
+ * Order of two instants, exact at any precision: the second, a leap second after its 23:59:59, then
+ * the fraction's digits (a missing digit is 0). Nothing is made per call: the ladder compares a
+ * run's times pairwise.
+ */
 export function compareInstants(left: Instant, right: Instant): number {
   if (left.seconds !== right.seconds) return left.seconds < right.seconds ? -1 : 1;
-  const n = Math.max(left.fraction.length, right.fraction.length);
-  const fa = left.fraction.padEnd(n, '0');
-  const fb = right.fraction.padEnd(n, '0');
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
+  if (left.leap !== right.leap) return left.leap ? 1 : -1;
+  const a = left.fraction;
+  const b = right.fraction;
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = i < a.length ? a.charCodeAt(i) : 48;
+    const y = i < b.length ? b.charCodeAt(i) : 48;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+/** YYYY-MM-DDThh:mm:ss of an instant in UTC; a leap second's second is 60. */
+function utcSecond(instant: Instant): string {
+  const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+  return instant.leap ? `${base.slice(0, 17)}60` : base;
+}
+
+/**
+ * UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of
+ * the nanoseconds (chrono's AutoSi). A leap second is written without a second 60, as its day's last
+ * nanosecond (a bundle's window, as it always was).
+ */
 export function autoSi(instant: Instant): string {
   const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-  const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+  const nanos = instant.leap ? '999999999' : instant.fraction.slice(0, 9).padEnd(9, '0');
   if (/^0+$/.test(nanos)) return `${base}Z`;
   const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
   return `${base}.${nanos.slice(0, digits)}Z`;
@@ -131,26 +158,24 @@ export function autoSi(instant: Instant): string {
 /**
  * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
  * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
- * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
- * statement's `since` would claim the second before it, whose entries were skipped as outside the
- * window (a red team).
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as itself
+ * (`15:59:60-08:00` → `23:59:60Z`), the instant it is read as and filtered on: written `23:59:59Z`
+ * (or any 23:59:59), a statement's `since` would claim time before it, whose entries were skipped
+ * as outside the window (a red team).
  */
 export function utcAsWritten(text: string): Result<string> {
   const day = parseDay(text);
   if (day) return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
   const parsed = parseRfc3339(text);
   if (!parsed.ok) return parsed;
-  const shape = SHAPE.exec(text);
-  if (shape?.[6] === '60') return { ok: true, value: rfc3339(parsed.value) };
-  const digits = shape?.[7];
-  const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+  const digits = SHAPE.exec(text)?.[7];
+  const base = utcSecond(parsed.value);
   return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
 
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+/** An instant as RFC 3339 UTC, with its fraction when it has one (a leap second as 23:59:60). */
 export function rfc3339(instant: Instant): string {
-  const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+  const base = utcSecond(instant);
   return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
 }
 

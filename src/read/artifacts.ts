@@ -218,29 +218,69 @@ const lineEnd = (text: string, start: number): number => {
 };
 
 /**
- * The run every event of a run file names (`assayrunid`, as evidence-bundle.md writes it): one. Two
- * runs concatenated into one file would be read as one run, and a read of one would confirm a write
- * of the other (§5: the same run). The first event naming another run is an error (once per file).
+ * The run an evidence event's CloudEvents `id` names: `<run>:<n>`, a run id with no `:` and a
+ * sequence number, as a bundle's events must be written (evidence-bundle.md: `run_id + ":" +
+ * assayseq`, the run id holding no `:`) and as import-run and upstream's proxy write them
+ * (`run_onboarding:0`). Any other id (`1`, a uuid, a urn) names no run.
+ */
+const RUN_IN_ID = /^([^:]+):(?:0|[1-9][0-9]*)$/;
+
+/** The run an event names by its id, with the id; null for an object that is no evidence event (`type` and `data`) or an id of another shape. */
+function runInId(value: JsonObject): { readonly run: string; readonly id: string } | null {
+  const id = value['id'];
+  if (typeof id !== 'string' || typeof value['type'] !== 'string' || !hasOwn(value, 'data')) return null;
+  const run = RUN_IN_ID.exec(id)?.[1];
+  return run === undefined ? null : { run, id };
+}
+
+/** A run's name as a message says it, and how the event named it. */
+const runText = (run: { readonly id: string; readonly by: string | null }): string =>
+  `run ${JSON.stringify(quote(run.id, 80))} (${run.by === null ? 'assayrunid' : `its id ${JSON.stringify(quote(run.by, 80))}`})`;
+
+/**
+ * The run every event of a run file names: one. An event names its run by `assayrunid` (as
+ * evidence-bundle.md writes it) or, without one, by its id's `<run>:` (`runInId`). Two runs
+ * concatenated into one file would be read as one run, and a read of one would confirm a write of
+ * the other (§5: the same run); a red team's Monday and Wednesday runs, named only by their ids
+ * (`run_monday:0`, `run_wednesday:0`), were so. The first event naming another run is an error, as is
+ * an event whose assayrunid and id name two runs (once per file).
  */
 class RunIds {
-  private first: { readonly id: string; readonly loc: Location } | null = null;
+  /** The first run named, `by` the id that named it (null: its assayrunid). */
+  private first: { readonly id: string; readonly by: string | null; readonly loc: Location } | null = null;
   private said = false;
 
   event(value: unknown, loc: Location, fr: FileReport): void {
-    if (this.said || !isObject(value) || !hasOwn(value, 'assayrunid')) return;
-    const id = value['assayrunid'];
-    if (typeof id !== 'string') {
+    if (this.said || !isObject(value)) return;
+    const inId = runInId(value);
+    let named: { readonly id: string; readonly by: string | null } | null = inId && { id: inId.run, by: inId.id };
+    if (hasOwn(value, 'assayrunid')) {
+      const id = value['assayrunid'];
+      if (typeof id !== 'string') {
+        this.said = true;
+        fr.error(
+          loc,
+          `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`,
+        );
+        return;
+      }
+      if (inId && inId.run !== id) {
+        this.said = true;
+        fr.error(
+          loc,
+          `this event's assayrunid names run ${JSON.stringify(quote(id, 80))} and its id ${JSON.stringify(quote(inId.id, 80))} run ${JSON.stringify(quote(inId.run, 80))}: an event names one run (its id is <assayrunid>:<sequence number>); commit each run as a file of its own, its events naming it alike`,
+        );
+        return;
+      }
+      named = { id, by: null };
+    }
+    if (named === null) return;
+    if (this.first === null) this.first = { ...named, loc };
+    else if (named.id !== this.first.id) {
       this.said = true;
       fr.error(
         loc,
-        `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`,
-      );
-    } else if (this.first === null) this.first = { id, loc };
-    else if (id !== this.first.id) {
-      this.said = true;
-      fr.error(
-        loc,
-        `this event names run ${JSON.stringify(quote(id, 80))} (assayrunid), the file's first event (line ${this.first.loc.line}) run ${JSON.stringify(quote(this.first.id, 80))}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); write each run to a file of its own`,
+        `this event names ${runText(named)}, the file's first event (line ${this.first.loc.line}) ${runText(this.first)}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); commit each run as a file of its own`,
       );
     }
   }

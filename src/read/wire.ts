@@ -57,8 +57,8 @@ type DecisionTuple = [
   // begun: the same, or null
   InstantTuple | null,
 ];
-/** An instant: [whole seconds, fraction digits]. */
-type InstantTuple = [number, string];
+/** An instant: [whole seconds, fraction digits], and 1 in a leap second (core/time.ts `leap`: without it, 23:59:60 would come back as 23:59:59). */
+type InstantTuple = [number, string] | [number, string, 1];
 /** The recomputed binding: SAME when it is binding_digest (a consistent record), else the digest, or [why] it cannot be. */
 type RecomputedTuple = typeof SAME | string | [string];
 type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust, RecomputedTuple];
@@ -100,8 +100,10 @@ const projectionTuple = (p: Projection): ProjectionTuple =>
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p: DecisionInput['provider']): 0 | 2 | string => (p === null ? 0 : typeof p === 'string' ? p : 2);
 
-const instantTuple = (t: Instant | null): InstantTuple | null => (t === null ? null : [t.seconds, t.fraction]);
-const instantOf = (t: InstantTuple | null): Instant | null => (t === null ? null : { seconds: t[0], fraction: t[1] });
+const instantTuple = (t: Instant | null): InstantTuple | null =>
+  t === null ? null : t.leap ? [t.seconds, t.fraction, 1] : [t.seconds, t.fraction];
+const instantOf = (t: InstantTuple | null): Instant | null =>
+  t === null ? null : t[2] === 1 ? { seconds: t[0], fraction: t[1], leap: true } : { seconds: t[0], fraction: t[1] };
 
 const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   ...loc(d.loc, rel),
