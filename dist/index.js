@@ -9659,7 +9659,8 @@ const checkRecord = checker(record);
  * counted; everything the doc lists as an error is one. A call started with no decision in its
  * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
  * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
- * decision records.
+ * decision records. A log is one server process (one run): a later server_start whose process worked
+ * is an error.
  */
 
 
@@ -9718,6 +9719,12 @@ class ServerLog {
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
     failure = null;
     firstText = null;
+    /** The first server_start line (where the file's one server process began). */
+    firstStart = null;
+    /** A later server_start line whose process has not worked yet (a failed restart appended is counted, never an error). */
+    restart = null;
+    /** Whether a second server process that worked was said (once). */
+    twoProcesses = false;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -9739,6 +9746,10 @@ class ServerLog {
         }
         if (event === 'server_start') {
             this.started = true;
+            if (this.firstStart === null)
+                this.firstStart = loc;
+            else if (!this.twoProcesses)
+                this.restart = loc;
             // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
             const stamp = stampOf(line);
             if (!stamp.time.ok)
@@ -9748,6 +9759,7 @@ class ServerLog {
             return;
         }
         this.worked = true;
+        this.working();
         // A call's event (any event naming a rid) before any server_start: the capture began after the server
         // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
         // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
@@ -9844,6 +9856,13 @@ class ServerLog {
             this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
         }
     }
+    /** An element of a JSON-RPC batch line that is no object (never a message): skipped, unless it mentions tool_decision, as a text line would be. */
+    element(raw, loc) {
+        if (mentionsDecision(raw))
+            this.sink.error(loc, 'an element of a JSON-RPC batch line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        else
+            this.sink.skip(loc, 'JSON-RPC batch element that is not an object');
+    }
     /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
     other(loc, name, value = null) {
         if (value !== null && typeof value['jsonrpc'] === 'string')
@@ -9866,8 +9885,10 @@ class ServerLog {
         const key = rpcKey(value['id']);
         const shown = (0,core_text/* quote */.hD)(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
         const request = typeof value['method'] === 'string';
-        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error')))
+        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error'))) {
             this.worked = true;
+            this.working();
+        }
         let line = null;
         if (request && value['method'] === 'tools/call') {
             line = 'request';
@@ -9879,10 +9900,26 @@ class ServerLog {
         if (line === null)
             return;
         this.called = true;
+        this.working();
         // A message without an id pairs with nothing: it is a call of its own.
         const id = key ?? `#${this.session.calls.size}`;
         if (!this.session.calls.has(id))
             this.session.calls.set(id, { loc, id: shown, line });
+    }
+    /**
+     * The process of a later server_start line worked (an event, a JSON-RPC answer or tools/call): the log holds two
+     * server processes (stderr appended with 2>>, or a restart). A .log is one run, and the semantics
+     * confirm a write by a later read of the same run (§5): Wednesday's read would confirm Monday's
+     * write (a red team). Which processes were one agent run cannot be told from the log, so it is an
+     * error at that line, never a guess; a restart that never worked (its error alone) is no second run.
+     */
+    working() {
+        if (this.restart === null)
+            return;
+        const first = this.firstStart?.line ?? 1;
+        this.sink.error(this.restart, `a server_start line after the first one (line ${first}), and events after it: this log holds two server processes (stderr appended with 2>>, or a restart), and a .log is one run, so a read of one process would confirm a write of the other; commit each server process's stderr as its own .log`);
+        this.restart = null;
+        this.twoProcesses = true;
     }
     /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
@@ -10251,26 +10288,60 @@ const lineEnd = (text, start) => {
     return n < 0 ? text.length : n;
 };
 /**
- * The run every event of a run file names (`assayrunid`, as evidence-bundle.md writes it): one. Two
- * runs concatenated into one file would be read as one run, and a read of one would confirm a write
- * of the other (§5: the same run). The first event naming another run is an error (once per file).
+ * The run an evidence event's CloudEvents `id` names: `<run>:<n>`, a run id with no `:` and a
+ * sequence number, as a bundle's events must be written (evidence-bundle.md: `run_id + ":" +
+ * assayseq`, the run id holding no `:`) and as import-run and upstream's proxy write them
+ * (`run_onboarding:0`). Any other id (`1`, a uuid, a urn) names no run.
+ */
+const RUN_IN_ID = /^([^:]+):(?:0|[1-9][0-9]*)$/;
+/** The run an event names by its id, with the id; null for an object that is no evidence event (`type` and `data`) or an id of another shape. */
+function runInId(value) {
+    const id = value['id'];
+    if (typeof id !== 'string' || typeof value['type'] !== 'string' || !(0,core_json/* hasOwn */.$3)(value, 'data'))
+        return null;
+    const run = RUN_IN_ID.exec(id)?.[1];
+    return run === undefined ? null : { run, id };
+}
+/** A run's name as a message says it, and how the event named it. */
+const runText = (run) => `run ${JSON.stringify((0,core_text/* quote */.hD)(run.id, 80))} (${run.by === null ? 'assayrunid' : `its id ${JSON.stringify((0,core_text/* quote */.hD)(run.by, 80))}`})`;
+/**
+ * The run every event of a run file names: one. An event names its run by `assayrunid` (as
+ * evidence-bundle.md writes it) or, without one, by its id's `<run>:` (`runInId`). Two runs
+ * concatenated into one file would be read as one run, and a read of one would confirm a write of
+ * the other (§5: the same run); a red team's Monday and Wednesday runs, named only by their ids
+ * (`run_monday:0`, `run_wednesday:0`), were so. The first event naming another run is an error, as is
+ * an event whose assayrunid and id name two runs (once per file).
  */
 class RunIds {
+    /** The first run named, `by` the id that named it (null: its assayrunid). */
     first = null;
     said = false;
     event(value, loc, fr) {
-        if (this.said || !(0,core_json/* isObject */.Gv)(value) || !(0,core_json/* hasOwn */.$3)(value, 'assayrunid'))
+        if (this.said || !(0,core_json/* isObject */.Gv)(value))
             return;
-        const id = value['assayrunid'];
-        if (typeof id !== 'string') {
-            this.said = true;
-            fr.error(loc, `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`);
+        const inId = runInId(value);
+        let named = inId && { id: inId.run, by: inId.id };
+        if ((0,core_json/* hasOwn */.$3)(value, 'assayrunid')) {
+            const id = value['assayrunid'];
+            if (typeof id !== 'string') {
+                this.said = true;
+                fr.error(loc, `the event's assayrunid is ${id === null ? 'null' : typeof id}, not a string: a run file's events name their run by one string`);
+                return;
+            }
+            if (inId && inId.run !== id) {
+                this.said = true;
+                fr.error(loc, `this event's assayrunid names run ${JSON.stringify((0,core_text/* quote */.hD)(id, 80))} and its id ${JSON.stringify((0,core_text/* quote */.hD)(inId.id, 80))} run ${JSON.stringify((0,core_text/* quote */.hD)(inId.run, 80))}: an event names one run (its id is <assayrunid>:<sequence number>); commit each run as a file of its own, its events naming it alike`);
+                return;
+            }
+            named = { id, by: null };
         }
-        else if (this.first === null)
-            this.first = { id, loc };
-        else if (id !== this.first.id) {
+        if (named === null)
+            return;
+        if (this.first === null)
+            this.first = { ...named, loc };
+        else if (named.id !== this.first.id) {
             this.said = true;
-            fr.error(loc, `this event names run ${JSON.stringify((0,core_text/* quote */.hD)(id, 80))} (assayrunid), the file's first event (line ${this.first.loc.line}) run ${JSON.stringify((0,core_text/* quote */.hD)(this.first.id, 80))}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); write each run to a file of its own`);
+            fr.error(loc, `this event names ${runText(named)}, the file's first event (line ${this.first.loc.line}) ${runText(this.first)}: a run file holds one run (of two runs in one file, a read of one would confirm a write of the other); commit each run as a file of its own`);
         }
     }
 }
@@ -10309,7 +10380,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         };
         readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
     };
-    const json = (doc, inLog) => {
+    const json = (doc, inLog, end) => {
         const loc = fr.at(doc.start);
         runIds.event(doc.value, loc, fr);
         const kind = classify(doc.value);
@@ -10319,7 +10390,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
             else {
                 tracing++;
-                log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
+                log.event(kind.line, loc, text, doc.start, end ?? lineEnd(text, doc.start));
             }
         }
         else if ((0,core_json/* isObject */.Gv)(doc.value) && carriesDecision(doc.value)) {
@@ -10353,8 +10424,16 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
                 if (l.kind === 'json')
                     json(l.doc, true);
-                else
+                else if (l.kind === 'text')
                     log.text(text.slice(l.start, l.end), fr.at(l.start));
+                // A JSON-RPC batch: each object read as a line holding it alone would be (a red team: a batched tools/call passed undecided).
+                else
+                    for (const e of l.elements) {
+                        if ((0,core_json/* isObject */.Gv)(e.doc.value))
+                            json(e.doc, true, e.end);
+                        else
+                            log.element(text.slice(e.doc.start, e.end), fr.at(e.doc.start));
+                    }
             }
         }
         else {
@@ -18499,10 +18578,9 @@ function parseRfc3339(text, options = {}) {
     if (s === 60 && (((h * 60 + mi - offset / 60) % 1440) + 1440) % 1440 !== 1439)
         return { ok: false, reason: 'has second 60 where none is (a leap second is only in the last minute of a UTC day: 23:59:60Z)' };
     const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + Math.min(s, 59) - offset;
-    // A leap second (23:59:60, at any fraction) is its day's last instant: 23:59:59 and nine nines (or as many as it was
-    // written with), inside a window that ends at the next midnight and after every 23:59:59 of its precision.
+    // A leap second (23:59:60) is its day's last second, its own after 23:59:59: inside a window that ends at the next midnight.
     if (s === 60)
-        return { ok: true, value: { seconds, fraction: '9'.repeat(Math.max(9, match[7]?.length ?? 0)) } };
+        return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? ''), leap: true } };
     return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
@@ -18551,19 +18629,40 @@ function fromEpochNumber(v, scale) {
     }
     return { seconds, fraction: trimZeros(frac) };
 }
-/** Order of two instants, exact at any precision. */
+/**
+ * Order of two instants, exact at any precision: the second, a leap second after its 23:59:59, then
+ * the fraction's digits (a missing digit is 0). Nothing is made per call: the ladder compares a
+ * run's times pairwise.
+ */
 function compareInstants(left, right) {
     if (left.seconds !== right.seconds)
         return left.seconds < right.seconds ? -1 : 1;
-    const n = Math.max(left.fraction.length, right.fraction.length);
-    const fa = left.fraction.padEnd(n, '0');
-    const fb = right.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
+    if (left.leap !== right.leap)
+        return left.leap ? 1 : -1;
+    const a = left.fraction;
+    const b = right.fraction;
+    const n = Math.max(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        const x = i < a.length ? a.charCodeAt(i) : 48;
+        const y = i < b.length ? b.charCodeAt(i) : 48;
+        if (x !== y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
 }
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+/** YYYY-MM-DDThh:mm:ss of an instant in UTC; a leap second's second is 60. */
+function utcSecond(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.leap ? `${base.slice(0, 17)}60` : base;
+}
+/**
+ * UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of
+ * the nanoseconds (chrono's AutoSi). A leap second is written without a second 60, as its day's last
+ * nanosecond (a bundle's window, as it always was).
+ */
 function autoSi(instant) {
     const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
+    const nanos = instant.leap ? '999999999' : instant.fraction.slice(0, 9).padEnd(9, '0');
     if (/^0+$/.test(nanos))
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
@@ -18572,10 +18671,10 @@ function autoSi(instant) {
 /**
  * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
  * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
- * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as the instant
- * it is read as and filtered on (`23:59:60Z` → `23:59:59.999999999Z`): written `23:59:59Z`, a
- * statement's `since` would claim the second before it, whose entries were skipped as outside the
- * window (a red team).
+ * → `…T00:00:00.50Z`): what a statement says its window was. A leap second is written as itself
+ * (`15:59:60-08:00` → `23:59:60Z`), the instant it is read as and filtered on: written `23:59:59Z`
+ * (or any 23:59:59), a statement's `since` would claim time before it, whose entries were skipped
+ * as outside the window (a red team).
  */
 function utcAsWritten(text) {
     const day = parseDay(text);
@@ -18584,16 +18683,13 @@ function utcAsWritten(text) {
     const parsed = parseRfc3339(text);
     if (!parsed.ok)
         return parsed;
-    const shape = SHAPE.exec(text);
-    if (shape?.[6] === '60')
-        return { ok: true, value: rfc3339(parsed.value) };
-    const digits = shape?.[7];
-    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    const digits = SHAPE.exec(text)?.[7];
+    const base = utcSecond(parsed.value);
     return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
-/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+/** An instant as RFC 3339 UTC, with its fraction when it has one (a leap second as 23:59:60). */
 function rfc3339(instant) {
-    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const base = utcSecond(instant);
     return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
 }
 /** The instant of a JavaScript Date (whole milliseconds). */
@@ -19037,6 +19133,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/json/positions.ts
 /** Where an offset of a decoded text is: its 1-based line and column. */
 /**
@@ -19119,6 +19217,7 @@ var utf8 = __nccwpck_require__(8145);
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+
 
 
 
@@ -19263,10 +19362,47 @@ function byteOrderMark(text, sink) {
     sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
     return true;
 }
+/** A JSON-RPC message by its own member: an object with a string `jsonrpc`. */
+const isRpc = (value) => (0,json/* isObject */.Gv)(value) && typeof value['jsonrpc'] === 'string';
+/**
+ * A line that starts with `[` as a JSON-RPC batch (JSON-RPC 2.0 batching, MCP 2025-03-26: stdout's
+ * answers mixed in): strict JSON, an array with at least one JSON-RPC message, each element its own
+ * document; null when it is none (text, as before: `[2026-05-14 INFO] …`, an array of other values);
+ * 'error' when it names `jsonrpc` after `[{` but is not strict JSON (a truncated batch, said at its
+ * offset). A red team: a batched tools/call passed as a text line, undecided.
+ */
+function rpcBatch(text, opts, start, end, sink) {
+    const parsed = (0,strict/* parseStrict */.z3)(text, { ...opts, collect: [[]] }, start, end);
+    if (!parsed.ok) {
+        const line = text.slice(start, end);
+        if (!/^\[\s*\{/.test(line) || !line.includes('"jsonrpc"'))
+            return null;
+        sink.error({ offset: parsed.reason.offset }, `a line that starts with "[{" and names "jsonrpc" is not strict JSON (a truncated JSON-RPC batch?): ${parsed.reason.message}`);
+        return 'error';
+    }
+    const value = parsed.value.json;
+    if (!Array.isArray(value) || !value.some(isRpc))
+        return null;
+    const offsets = parsed.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [];
+    const elements = [];
+    for (const at of offsets) {
+        // Each element is read again on its own, as a line holding it alone would be (its paths' offsets collected).
+        const stop = (0,scanner/* firstValueEnd */.t1)(text, opts, at, end);
+        const doc = stop.ok ? (0,strict/* parseStrict */.z3)(text, opts, at, stop.value) : null;
+        if (!stop.ok || !doc?.ok) {
+            // Never so (the whole line is strict JSON), but said, never dropped.
+            sink.error({ offset: at }, 'an element of a JSON-RPC batch line could not be read on its own');
+            return 'error';
+        }
+        elements.push({ doc: { value: doc.value.json, start: at, elements: doc.value.elements }, end: stop.value });
+    }
+    return elements;
+}
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
- * must be one strict JSON document (a truncated last line is an error, never a skip); any other
- * non-blank line is text for the reader to judge; blank lines are nothing.
+ * must be one strict JSON document (a truncated last line is an error, never a skip); a line whose
+ * first character is `[` and that is a JSON-RPC batch is its elements; any other non-blank line is
+ * text for the reader to judge; blank lines are nothing.
  */
 function* logLines(text, options, sink) {
     // A log saved with a BOM (PowerShell, an editor) read its first line as text, then "no server_start line": say what it is.
@@ -19281,7 +19417,16 @@ function* logLines(text, options, sink) {
         }
         if ((0,lines/* blank */.hQ)(text, start, end))
             continue;
-        if (text.charCodeAt(start) !== 0x7b) {
+        const first = text.charCodeAt(start);
+        if (first === 0x5b) {
+            const batch = rpcBatch(text, opts, start, end, sink);
+            if (batch !== null) {
+                if (batch !== 'error')
+                    yield { kind: 'batch', elements: batch };
+                continue;
+            }
+        }
+        if (first !== 0x7b) {
             yield { kind: 'text', start, end };
             continue;
         }
@@ -20470,8 +20615,8 @@ const claimTuple = (c, p) => c.kind === 'invalid'
 const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
-const instantTuple = (t) => (t === null ? null : [t.seconds, t.fraction]);
-const instantOf = (t) => (t === null ? null : { seconds: t[0], fraction: t[1] });
+const instantTuple = (t) => t === null ? null : t.leap ? [t.seconds, t.fraction, 1] : [t.seconds, t.fraction];
+const instantOf = (t) => t === null ? null : t[2] === 1 ? { seconds: t[0], fraction: t[1], leap: true } : { seconds: t[0], fraction: t[1] };
 const decisionTuple = (d, rel) => [
     ...loc(d.loc, rel),
     d.index,

@@ -193,7 +193,7 @@ export type LogLine =
   | { readonly kind: 'text'; readonly start: number; readonly end: number };
 
 /** One element of a JSON-RPC batch line: its own document (starting at its offset) and where it ends. */
-export interface BatchElement {
+interface BatchElement {
   readonly doc: Doc;
   readonly end: number;
 }
