@@ -158,6 +158,25 @@ describe('a pull request is judged under the base commit’s policy', () => {
     expect(codes(reportOf(good))).not.toContain('error policy_invalid');
   });
 
+  it('a policy that does not read whole names its misspelt classes beside its other problems, the head’s as findings and the base’s in its error (a red team: one more run per mistake)', async () => {
+    const both = STRICT.replace('require: verified', 'require: verifed').replace('class: github_deploy_key', 'class: github_deploy_kye');
+    const head = await runAction({ workspace: workspace({ [POLICY]: both }), base: { [POLICY]: LOOSE } });
+    expect(head.outputs['result']).toBe('fail');
+    const invalid = reportOf(head)
+      .findings.filter((f) => f.code === 'policy_invalid')
+      .map((f) => `${f.line}:${f.column} ${f.message}`);
+    expect(invalid).toEqual([
+      expect.stringMatching(
+        /^4:20 rule prod-keys: no action class "github_deploy_kye" .*did you mean "github_deploy_key"\?.*it must be valid to merge\)$/,
+      ),
+      expect.stringMatching(/^5:14 .*must be one of asserted, observed_confirmed, verified.*it must be valid to merge\)$/),
+    ]);
+    const base = await runAction({ workspace: workspace({ [POLICY]: both }), base: { [POLICY]: both } });
+    expect(base.outputs['result']).toBe('error');
+    expect(base.stdout).toMatch(/\.github\/receipt-gate\.yml:4:20: rule prod-keys: no action class "github_deploy_kye"/);
+    expect(base.stdout).toMatch(/\.github\/receipt-gate\.yml:5:14: rules\.0\.require must be one of/);
+  });
+
   it('a base policy that is invalid: result=error located in the base’s file at its commit, unless the head repairs it', async () => {
     const broken = 'version: 1\nrulez: []\n';
     const stuck = await runAction({ workspace: workspace(), base: { [POLICY]: broken } });
@@ -191,6 +210,18 @@ describe('a pull request is judged under the base commit’s policy', () => {
     const invalid = reportOf(r).findings.find((f) => f.code === 'policy_invalid');
     expect(invalid).toMatchObject({ severity: 'error', file: POLICY, line: 6 });
     expect(invalid?.message).toMatch(/is not among the trusted signers configured .*this pull request's policy; it must be valid to merge/);
+    // A misspelt class beside it is said once, judged with the input read (the head read whole under the base's signers).
+    const misspelt = await runAction({
+      workspace: workspace({
+        ...base,
+        [POLICY]: swapped.replace('class: github_deploy_key', 'class: github_deploy_kye'),
+        '.github/rg/new.pub.pem': other,
+      }),
+      base,
+    });
+    const named = reportOf(misspelt).findings.filter((f) => f.code === 'policy_invalid' && f.message.includes('github_deploy_kye'));
+    expect(named).toHaveLength(1);
+    expect(named[0]?.message).toMatch(/\(neither a class the gate binds nor one in the input\)/);
     // The key spelt with a YAML escape is the same key (a red team: a test of the text skipped the check).
     const escaped = await runAction({
       workspace: workspace({ ...base, [POLICY]: swapped.replace('signed-by:', '"signed\\x2Dby":'), '.github/rg/new.pub.pem': other }),

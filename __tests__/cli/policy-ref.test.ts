@@ -7,7 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
@@ -173,5 +173,41 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
     const report = JSON.parse(replay.stdout) as Report;
     expect(report.calls.find((c) => c.artifact === '.assay/runs/2026-new.json')?.level).not.toBe('verified');
     expect(report.totals.policy_unmet).toBeGreaterThan(0);
+  });
+
+  it('policy check --against REF and --policy-ref REF hold a grandfathered audit file to the history at REF, as verify --policy-ref does (a red team)', async () => {
+    const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
+    const audit = ndjson([record('github', 'r-legacy', key('legacy'))]);
+    const sha = createHash('sha256').update(audit).digest('hex');
+    const signer = testSigner();
+    const policy = `${STRICT}trust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: ${AUDIT}\n    sha256: ${sha}\n    reason: exports before signing\n`;
+    const dir = repo();
+    const base = commit(dir, {
+      [POLICY]: policy,
+      '.github/export.pub.pem': signer.pem,
+      [AUDIT]: audit,
+      '.assay/runs/2025-old.json': json(surface([key('legacy')])),
+    });
+    const check = (...extra: string[]) => cli(['policy', 'check', '-C', dir, '--now', NOW, ...extra], dir);
+    // The history as the ref holds it: the grandfathered record meets the old run's call, and nothing changes.
+    const history = await check('--policy-ref', base, '--against', base);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toMatch(/prod-keys: 1 call\(s\), 1 met, 0 unmet/);
+    expect(history.stdout).toContain(`against ${base}: no call, record, statement or run changes verdict`);
+    // The checkout replaces the old run by one replaying its call: under the ref's policy the grandfathered record binds it no more.
+    rmSync(path.join(dir, '.assay/runs/2025-old.json'));
+    writeFiles(dir, { '.assay/runs/2026-new.json': json(surface([key('legacy', 'verified')])) });
+    const verified = await verify(dir, '--policy-ref', base);
+    expect(verified.code).toBe(1);
+    expect((JSON.parse(verified.stdout) as Report).totals.policy_unmet).toBe(1);
+    // policy check at the ref judges as verify --policy-ref does.
+    const atRef = await check('--policy-ref', base);
+    expect(atRef.code, atRef.stderr).toBe(0);
+    expect(atRef.stdout).toMatch(/prod-keys: 1 call\(s\), 0 met, 1 unmet/);
+    // --against REF too: the file on disk (the same text, no commit to hold it to) meets the call; the ref does not.
+    const against = await check('--against', base);
+    expect(against.code, against.stderr).toBe(0);
+    expect(against.stdout).toMatch(/prod-keys: 1 call\(s\), 1 met, 0 unmet/);
+    expect(against.stdout).toContain(`against ${base}: 1 call(s) of prod-keys: under ${base}: unmet; under this file: met`);
   });
 });

@@ -159,6 +159,46 @@ describe('reading the file: every problem located, the nearest key named', () =>
     expect(bad.some((p) => /^6:5 unknown key "nme".*did you mean "name"/.test(p))).toBe(true);
   });
 
+  // A newcomer fixed the parse problems, ran again, and only then learnt of the misspelt names (a red team).
+  it('a file that does not parse names the misspelt classes and verbs of the rules that did, in the same list, each at its value', () => {
+    const text = `version: 1
+rules:
+  - name: keys
+    match: {class: github_deploy_kye}
+    require: verifed
+  - name: more
+    match: {class: github_deploy_ky}
+    require: verified
+  - name: verbs
+    match: {class: github_deploy_key, verb: creat}
+    require: verified
+  - {name: flow, match: {class: github_deploy_keys}, require: verifyed}
+`;
+    const bad = problems(text);
+    expect(bad).toEqual([
+      expect.stringMatching(
+        /^4:20 rule keys: no action class "github_deploy_kye" \(not a class the gate binds; .*\); did you mean "github_deploy_key"\?$/,
+      ),
+      expect.stringMatching(/^5:14 rules\.0\.require must be one of asserted, observed_confirmed, verified/),
+      expect.stringMatching(/^7:20 rule more: no action class "github_deploy_ky" .*did you mean "github_deploy_key"\?$/),
+      expect.stringMatching(
+        /^10:45 rule verbs: no verb "creat" for github_deploy_key \(not one the producer writes; .*\); did you mean "github_deploy_key:create"\?$/,
+      ),
+      // A rule on one line: its class said beside the schema's word on that line.
+      expect.stringMatching(/^12:33 rule flow: no action class "github_deploy_keys"/),
+      expect.stringMatching(/^12:63 rules\.3\.require must be one of/),
+    ]);
+    // The input is not read while the file is invalid: the words say a class only the input holds is accepted once it is.
+    expect(bad[0]).toMatch(/the input is read once the file is valid, and a class it holds is then accepted/);
+    // Names the gate binds are no problem; nor is a class outside the table in a valid file (the input may hold it: checked once it is read).
+    expect(
+      problems(`version: 1\nrules:\n  - name: a\n    match: {class: github_deploy_key, verb: create}\n    require: verifed\n`),
+    ).toEqual([expect.stringMatching(/^5:14 rules\.0\.require must be one of/)]);
+    expect(read(`version: 1\nrules:\n  - name: a\n    match: {class: acme_widget, verb: spin}\n    require: verified\n`).ok).toBe(true);
+    // YAML that does not parse has no rules to name: its problem alone.
+    expect(problems('version: 1\nrules:\n  - name: a\n    match: {class: github_deploy_kye\n')).toHaveLength(1);
+  });
+
   // A newcomer: an exception without expires or rule also drew "expires: \"\" is not…" and "names rule \"\"" at 1:1.
   it('a missing field is one finding at its entry, never a second one at 1:1', () => {
     const bad = problems(
@@ -299,6 +339,28 @@ rules:
     const missing = await cli(['verify', '-C', writeFiles(tempDir(), runs), '--policy', 'nope.yml'], '/');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--policy: "nope.yml" does not exist/);
+  });
+
+  it('verify and policy check: a policy that does not parse and a misspelt class, in one run (a red team: the class only on the second)', async () => {
+    const text = `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verifed\n  - name: more\n    match: {class: github_deploy_ky}\n    require: verified\n`;
+    const dir = writeFiles(tempDir(), { ...runs, '.github/receipt-gate.yml': text });
+    for (const args of [
+      ['verify', '-C', dir, '--format', 'json', '--now', NOW],
+      ['policy', 'check', '-C', dir, '--now', NOW],
+    ]) {
+      const r = await cli(args, dir);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toMatch(
+        /\.github\/receipt-gate\.yml:5:14: rules\.0\.require must be one of[^\n]*\n\.github\/receipt-gate\.yml:7:20: rule more: no action class "github_deploy_ky"[^\n]*did you mean "github_deploy_key"\?/,
+      );
+    }
+    // Once it parses, the class is judged with the input read, in the words it always had.
+    writeFiles(dir, { '.github/receipt-gate.yml': text.replace('verifed', 'verified') });
+    const named = await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW], dir);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(
+      /:7:20: rule more: no action class "github_deploy_ky" \(neither a class the gate binds nor one in the input\)/,
+    );
   });
 
   it('an invalid policy in effect stops the gate (exit 2) with every problem located', async () => {

@@ -240,6 +240,43 @@ describe('trusted roots', () => {
       expect(parseTrustedRoots('r', ca(validFor), DEFAULT_LIMITS).ok, JSON.stringify(validFor)).toBe(true);
   });
 
+  it('a validFor whose end is before its start holds no instant: malformed, located, never a root that vouches for nothing (a red team)', () => {
+    const ca = (validFor: unknown) =>
+      JSON.stringify({
+        ...world.trustedRoot,
+        certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor })),
+      });
+    const tlog = (validFor: unknown) =>
+      JSON.stringify({
+        ...world.trustedRoot,
+        tlogs: world.trustedRoot.tlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor } })),
+      });
+    expect(parseTrustedRoots('r', ca({ start: '2030-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' }), DEFAULT_LIMITS)).toEqual({
+      ok: false,
+      reason:
+        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2020-01-01T00:00:00Z" is before its start "2030-01-01T00:00:00Z": it holds no instant (swapped?)',
+    });
+    // Compared as instants, offsets and fractions included: 00:30+01:00 is 23:30Z the day before; .0001 before .0009.
+    expect(parseTrustedRoots('r', tlog({ start: '2020-01-01T00:00:00Z', end: '2020-01-01T00:30:00+01:00' }), DEFAULT_LIMITS)).toMatchObject(
+      { ok: false, reason: expect.stringContaining('tlogs[0] has a validFor whose end "2020-01-01T00:30:00+01:00" is before') },
+    );
+    expect(parseTrustedRoots('r', ca({ start: '2020-01-01T00:00:00.0009Z', end: '2020-01-01T00:00:00.0001Z' }), DEFAULT_LIMITS).ok).toBe(
+      false,
+    );
+    // A leap second is an RFC 3339 time the library reads as none: refused too, never every certificate failing to chain.
+    expect(parseTrustedRoots('r', ca({ start: '2016-12-31T23:59:60Z' }), DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('whose start "2016-12-31T23:59:60Z" is a time the Sigstore library cannot read (a leap second'),
+    });
+    // The interval is closed: an end equal to its start holds that one instant, and an end after it (in another offset) loads.
+    for (const validFor of [
+      { start: '2020-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' },
+      { start: '2020-01-01T00:00:00Z', end: '2020-01-01T01:00:00+01:00' },
+      { start: '2020-01-01T00:00:00Z', end: '2020-01-01T02:00:00+01:00' },
+    ])
+      expect(parseTrustedRoots('r', ca(validFor), DEFAULT_LIMITS).ok, JSON.stringify(validFor)).toBe(true);
+  });
+
   it('the shipped public-good root loads, and dist/ records its origin: the pinned package, its digest, its date', () => {
     expect(publicGoodRoots()).toHaveLength(1);
     const origin = JSON.parse(readFileSync(path.join(ROOT, 'dist/trusted-root.origin.json'), 'utf8'));
@@ -300,6 +337,39 @@ describe('identities in the trust sets, through the gate', () => {
     writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
     const good = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
     expect(good.code, JSON.stringify(good.report.findings)).toBe(0);
+  });
+
+  it("a trusted root a policy's trust: section names, whose authority's validFor ends before it starts, is policy_invalid at the entry and in the root (a red team)", async () => {
+    const swapped = {
+      ...world.trustedRoot,
+      certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({
+        ...c,
+        validFor: { start: '2099-01-01T00:00:00Z', end: c.validFor.start },
+      })),
+    };
+    const policyText = `version: 1\ntrust:\n  trusted-signer-identities: ["${EXPORT_IDENTITY}"]\n  trusted-root: root.json\n`;
+    const dir = await workspace(await world.attest(recordsStatement()), {
+      'root.json': JSON.stringify(swapped),
+      '.github/receipt-gate.yml': policyText,
+    });
+    const args = ['verify', '-C', dir, '--runs', 'runs', '--audit', 'audit', '--source-repository', REPO, '--format', 'json'];
+    const r = await cli(args, ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^receipt-gate: \.github\/receipt-gate\.yml:4:17: trust\.trusted-root root\.json:1:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose end "[^"]+" is before its start "2099-01-01T00:00:00Z": it holds no instant/,
+    );
+    expect(r.stderr).not.toMatch(/--help/);
+    // Given by the flag, located in the root.
+    const bare = await workspace(await world.attest(recordsStatement()), { 'root.json': JSON.stringify(swapped) });
+    const flag = await cli(['verify', '-C', bare, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^receipt-gate: --trusted-root root\.json:1:1: the trusted root is malformed: .* is before its start/);
+    // The same policy naming the root as it was: the record is trusted, the call verified.
+    writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
+    const good = await cliJson(['-C', dir, '--runs', 'runs', '--audit', 'audit', '--source-repository', REPO], ROOT);
+    expect(good.code, JSON.stringify(good.report.findings)).toBe(0);
+    expect(good.report.calls[0]!.level).toBe('verified');
   });
 
   /** The gate on a workspace, trusting the export workflow's identity for records. */

@@ -371,17 +371,28 @@ export class RuleUse {
 }
 
 /**
+ * What of a rule its names are checked by: a rule, or a rule of a policy file that does not read
+ * whole (its level perhaps not one: only a require input's rule, `at` null, is named by its level).
+ */
+export type RuleNames = Pick<Rule, 'name' | 'selector' | 'actionClass' | 'verb' | 'at' | 'classAt' | 'verbAt'> & {
+  readonly level?: Level;
+};
+
+/**
  * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
  * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
  * class nor a verb of the input for it, is refused, with the nearest known name suggested.
- * @param seen every class of the input, with its verbs
+ * @param seen every class of the input, with its verbs; null: the input is not read (a policy file
+ *   that does not parse stops the run first: its rules' names are said beside its other problems, and
+ *   the words say a name only the input holds is accepted once it is read)
  */
 export function checkRuleNames(
-  policy: Policy,
-  seen: ReadonlyMap<string, ReadonlySet<string>>,
+  policy: { readonly rules: readonly RuleNames[] },
+  seen: ReadonlyMap<string, ReadonlySet<string>> | null,
   rejected: ReadonlyMap<string, string> = new Map(),
 ): Result<undefined, readonly RuleNameProblem[]> {
-  const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+  const classes = new Set([...KNOWN_CLASSES, ...(seen?.keys() ?? [])]);
+  const unread = seen === null;
   // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
   const problems: RuleNameProblem[] = [];
   for (const rule of policy.rules) {
@@ -395,21 +406,27 @@ export function checkRuleNames(
         : near
           ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
           : `; classes: ${visible([...classes].sort(cmp).join(', '))}`;
+      const whose = unread
+        ? 'not a class the gate binds; the input is read once the file is valid, and a class it holds is then accepted'
+        : 'neither a class the gate binds nor one in the input';
       problems.push({
         rule,
         at: rule.classAt ?? rule.at,
-        message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+        message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose})${why}`,
       });
       continue;
     }
     if (rule.verb !== null) {
-      const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+      const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen?.get(rule.actionClass) ?? [])]);
       if (!verbs.has(rule.verb)) {
         const near = nearestName(rule.verb, verbs);
+        const whose = unread
+          ? 'not one the producer writes; the input is read once the file is valid, and a verb it holds for the class is then accepted'
+          : 'neither one the producer writes nor one in the input';
         problems.push({
           rule,
           at: rule.verbAt ?? rule.at,
-          message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
+          message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
         });
       }
     }
@@ -419,7 +436,7 @@ export function checkRuleNames(
 
 /** A rule naming a class or verb nothing has: the rule, where the name is written (null: a require input), why. */
 export interface RuleNameProblem {
-  readonly rule: Rule;
+  readonly rule: RuleNames;
   readonly at: Location | null;
   readonly message: string;
 }

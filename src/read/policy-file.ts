@@ -12,6 +12,7 @@ import { type Finding, finding } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import {
+  checkRuleNames,
   type FieldTest,
   type Grandfathered,
   globTest,
@@ -20,6 +21,7 @@ import {
   type PolicyException,
   type PolicyTrust,
   type Rule,
+  type RuleNames,
   shadowing,
   type TrustPath,
   type TrustValue,
@@ -56,6 +58,11 @@ export interface PolicyContext {
   readonly now: Instant;
   /** The trusted signers in force (key ids and identities): a rule's signed-by must name them; null: not known yet (not checked). */
   readonly signers: { readonly keyIds: readonly string[]; readonly identities: readonly string[] } | null;
+  /**
+   * The file was read whole before (read again under other signers): its class and verb names are
+   * checked with the input, so a problem here does not name them too (said once).
+   */
+  readonly namesLater?: true;
 }
 
 /** Seconds in 366 days: the furthest an exception may expire. */
@@ -114,7 +121,8 @@ const text = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o
 /**
  * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
  * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
- * holds counts as known.
+ * holds counts as known; a file with other problems has them checked here too, against the gate's
+ * table only, and said so.
  */
 export function readPolicyFile(source: string, context: PolicyContext): Result<Policy, readonly Finding[]> {
   const read = readYamlDocument(
@@ -129,10 +137,49 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
     return { ok: false, reason: shape.length > 0 ? shape : [finding('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
   // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
   const meant = meaning(value, context, where, sha256Hex(source));
-  if (shape.length === 0) return meant;
+  if (meant.ok && shape.length === 0) return meant;
+  // A file that does not read stops the run before the input is read, where a valid one's class and verb
+  // names are checked: its rules' names are said here, beside its other problems (a red team: a newcomer
+  // fixed the file, ran again, and only then learnt of a misspelt class). No schema word is about a name.
+  const names = context.namesLater ? [] : nameProblems(value, where);
+  if (shape.length === 0 && names.length === 0) return meant;
   // What the schema already said of a line is not said again in other words.
-  const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
-  return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+  const more = meant.ok ? [] : shape.length === 0 ? meant.reason : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+  return {
+    ok: false,
+    reason: [...shape, ...more, ...names].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
+  };
+}
+
+/**
+ * The class and verb names of every rule of a file that does not read whole, as far as each rule
+ * gives them as text, checked against the gate's own table (core/policy.ts `checkRuleNames`, the input
+ * not read): a rule is named even when another of its values is a problem.
+ */
+function nameProblems(doc: JsonObject, where: (pointer: string) => Location): Finding[] {
+  const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+  const rules: RuleNames[] = ruleList.flatMap((entry: unknown, i: number) => {
+    if (!isObject(entry) || !isObject(entry['match'])) return [];
+    const match = entry['match'];
+    const actionClass = match['class'];
+    // A class or verb that is no text, or empty, is the schema's finding.
+    if (typeof actionClass !== 'string' || actionClass === '') return [];
+    const verb = typeof match['verb'] === 'string' && match['verb'] !== '' ? match['verb'] : null;
+    const at = `/rules/${i}`;
+    return [
+      {
+        name: typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`,
+        selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+        actionClass,
+        verb,
+        at: where(at),
+        classAt: where(`${at}/match/class`),
+        verbAt: verb === null ? null : where(`${at}/match/verb`),
+      },
+    ];
+  });
+  const checked = checkRuleNames({ rules }, null);
+  return checked.ok ? [] : checked.reason.map((p) => finding('policy_invalid', p.at ?? where('/rules'), p.message));
 }
 
 /** What the schema cannot say, checked on a file of the right shape. */

@@ -19,7 +19,7 @@ import { type Finding, placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { asciiLower, messageOf, quote } from '../core/text.js';
-import { parseRfc3339 } from '../core/time.js';
+import { compareInstants, type Instant, parseRfc3339 } from '../core/time.js';
 import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
@@ -108,9 +108,10 @@ export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[
 
 /**
  * The first key or authority of a trusted root whose validity interval bounds nothing, and why, or
- * null: a validFor without a start (the library alone reads it as open), or with a start or an end
+ * null: a validFor without a start (the library alone reads it as open), with a start or an end
  * that is not an RFC 3339 time (the library reads an invalid date, and every certificate then fails
- * to chain: a configuration mistake that would read as forged evidence).
+ * to chain: a configuration mistake that would read as forged evidence), or with an end before its
+ * start (a window with no instant in it, which fails every certificate the same way).
  */
 function unboundedKey(value: JsonObject): string | null {
   const lists: readonly [string, (entry: JsonObject) => unknown][] = [
@@ -127,6 +128,7 @@ function unboundedKey(value: JsonObject): string | null {
       const f = validFor(e);
       if (f === undefined) continue;
       if (!isObject(f) || f['start'] === undefined || f['start'] === null) return `${name}[${i}] has a validFor without a start`;
+      const times: { readonly text: string; readonly at: Instant }[] = [];
       for (const bound of ['start', 'end'] as const) {
         const given = f[bound];
         // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
@@ -135,7 +137,16 @@ function unboundedKey(value: JsonObject): string | null {
           return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
         const time = parseRfc3339(given);
         if (!time.ok) return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify(quote(given, 80))} ${time.reason}`;
+        // A leap second is an RFC 3339 time the library's Date reads as none (every certificate would then fail to chain).
+        if (Number.isNaN(Date.parse(given)))
+          return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify(quote(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`;
+        times.push({ text: given, at: time.value });
       }
+      // The interval is closed ([start, end]: the library keeps a key at both ends): an end before its start holds no instant,
+      // and the key or authority would vouch for nothing, every certificate or entry then failing as a forgery would (a red team).
+      const [start, end] = times;
+      if (start && end && compareInstants(end.at, start.at) < 0)
+        return `${name}[${i}] has a validFor whose end ${JSON.stringify(quote(end.text, 80))} is before its start ${JSON.stringify(quote(start.text, 80))}: it holds no instant (swapped?)`;
     }
   }
   return null;

@@ -21,7 +21,7 @@ import { writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, say, unwritable } from '../command.js';
 import { readTextFile } from '../files.js';
 import { type Flags, type OptionSpec, parseFlags, unexpectedArgument } from '../options.js';
-import { GATE_OPTIONS, gateInputs } from './verify.js';
+import { GATE_OPTIONS, gateInputs, historyAtRef } from './verify.js';
 
 const OPTIONS = [
   ...GATE_OPTIONS,
@@ -68,7 +68,8 @@ function againstSettings(flags: PolicyFlags, dir: string, now: Date): Settings {
   }
   let settings: Settings;
   try {
-    settings = buildSettings(gateInputs(asked, dir, now));
+    // At a ref, its grandfathered audit files hold to the history there, as verify --policy-ref holds them.
+    settings = historyAtRef(buildSettings(gateInputs(asked, dir, now)), dir);
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(error.code, `--against ${given}: ${error.message}`);
     throw error;
@@ -90,14 +91,15 @@ function effectLines(report: Report): string[] {
     out.push(
       `  ${e.rule}: ${e.matched} call(s), ${e.met} met, ${e.unmet} unmet, ${e.warned} warned, ${e.pending} pending, ${e.excepted} excepted`,
     );
-  const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused'];
+  // policy_changed: here only why a grandfathered audit file read at a ref binds no call (the files there could not be compared).
+  const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused', 'policy_changed'];
   for (const f of report.findings) if (own.includes(f.code)) out.push(`  ${f.code}: ${located(f)}`);
   if (report.totals.grandfathered > 0) out.push(`  ${report.totals.grandfathered} call(s) grandfathered`);
   return out;
 }
 
 async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
-  const settings = buildSettings(gateInputs(flags, dir, ctx.now));
+  const settings = historyAtRef(buildSettings(gateInputs(flags, dir, ctx.now)), dir);
   const against = flags.against === undefined ? null : againstSettings(flags, dir, ctx.now);
   const gated = await runGate(settings, false);
   if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
@@ -108,6 +110,7 @@ async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Prom
     if (!other.ok) throw new UsageError(other.reason.code, `--against ${flags.against}: ${other.reason.message}`);
     // One direction everywhere: from the policy compared against (REF) to this file.
     const list = changes(other.value.report, gated.value.report);
+    for (const f of other.value.report.findings) if (f.code === 'policy_changed') lines.push(`  under ${flags.against}: ${located(f)}`);
     lines.push(`against ${flags.against}: ${changesText(list, { before: flags.against ?? 'the other policy', after: 'this file' }, 50)}`);
   }
   return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };

@@ -519,12 +519,13 @@ export function verifyRequest(
 }
 
 /**
- * A policy read at --policy-ref is read as the action reads a pull request's base (docs/policy.md
- * §10): its grandfathered audit files' records bind only calls of run files present with the same
- * bytes at that commit (a red team: a run the checkout adds replayed a grandfathered unsigned record
- * under require-signed-records, and met a verified rule).
+ * A policy read at --policy-ref (or `policy check --against REF`) is read as the action reads a pull
+ * request's base (docs/policy.md §10): its grandfathered audit files' records bind only calls of run
+ * files present with the same bytes at that commit (a red team: a run the checkout adds replayed a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). Every command
+ * that reads a policy at a commit goes through here (a red team: `--against REF` judged without it).
  */
-function historyAtRef(settings: Settings, dir: string): Settings {
+export function historyAtRef(settings: Settings, dir: string): Settings {
   const commit = settings.policy.kind === 'file' ? settings.policy.source?.commit : null;
   if (settings.policy.kind !== 'file' || !commit || !settings.policy.grandfathered.some((g) => g.kind === 'audit')) return settings;
   const pinned = historyOnly(settings.policy, unchangedSince(dir, commit));

@@ -50,9 +50,13 @@ const headFindings = (problems: readonly Finding[]): Finding[] =>
     f.file === null ? f : finding('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`),
   );
 
-/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
+/**
+ * A pull request's policy, read whole under the base's signers, read again with what it will have
+ * once merged (its signers): its problems as findings of the pull request (its names are checked
+ * with the input, as the policy read whole).
+ */
 export function headUnder(head: RepoText, context: Omit<PolicyContext, 'path' | 'commit'>): readonly Finding[] {
-  const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
+  const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit, namesLater: true });
   return r.ok ? [] : headFindings(r.reason);
 }
 
