@@ -10186,10 +10186,13 @@ class RuleUse {
  * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
  * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
  * class nor a verb of the input for it, is refused, with the nearest known name suggested.
- * @param seen every class of the input, with its verbs
+ * @param seen every class of the input, with its verbs; null: the input is not read (a policy file
+ *   that does not parse stops the run first: its rules' names are said beside its other problems, and
+ *   the words say a name only the input holds is accepted once it is read)
  */
 function checkRuleNames(policy, seen, rejected = new Map()) {
-    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+    const classes = new Set([...KNOWN_CLASSES, ...(seen?.keys() ?? [])]);
+    const unread = seen === null;
     // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
     const problems = [];
     for (const rule of policy.rules) {
@@ -10204,21 +10207,27 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                 : near
                     ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
                     : `; classes: ${(0,core_text/* visible */.RK)([...classes].sort(core_text/* cmp */.r2).join(', '))}`;
+            const whose = unread
+                ? 'not a class the gate binds; the input is read once the file is valid, and a class it holds is then accepted'
+                : 'neither a class the gate binds nor one in the input';
             problems.push({
                 rule,
                 at: rule.classAt ?? rule.at,
-                message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+                message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose})${why}`,
             });
             continue;
         }
         if (rule.verb !== null) {
-            const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+            const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen?.get(rule.actionClass) ?? [])]);
             if (!verbs.has(rule.verb)) {
                 const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
+                const whose = unread
+                    ? 'not one the producer writes; the input is read once the file is valid, and a verb it holds for the class is then accepted'
+                    : 'neither one the producer writes nor one in the input';
                 problems.push({
                     rule,
                     at: rule.verbAt ?? rule.at,
-                    message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
+                    message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
                 });
             }
         }
@@ -18681,7 +18690,8 @@ const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
 /**
  * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
  * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
- * holds counts as known.
+ * holds counts as known; a file with other problems has them checked here too, against the gate's
+ * table only, and said so.
  */
 function readPolicyFile(source, context) {
     const read = readYamlDocument(source, { path: context.path, commit: context.commit, noun: 'a policy file', code: 'policy_invalid' }, 'the policy file is empty (it needs at least version: 1)');
@@ -18693,11 +18703,52 @@ function readPolicyFile(source, context) {
         return { ok: false, reason: shape.length > 0 ? shape : [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     // Every problem of the file at once: what the schema says and what it cannot (a bad level and a second rule of one name, both).
     const meant = meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
-    if (shape.length === 0)
+    if (meant.ok && shape.length === 0)
+        return meant;
+    // A file that does not read stops the run before the input is read, where a valid one's class and verb
+    // names are checked: its rules' names are said here, beside its other problems (a red team: a newcomer
+    // fixed the file, ran again, and only then learnt of a misspelt class). No schema word is about a name.
+    const names = context.namesLater ? [] : nameProblems(value, where);
+    if (shape.length === 0 && names.length === 0)
         return meant;
     // What the schema already said of a line is not said again in other words.
-    const more = meant.ok ? [] : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
-    return { ok: false, reason: [...shape, ...more].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+    const more = meant.ok ? [] : shape.length === 0 ? meant.reason : meant.reason.filter((f) => !shape.some((g) => g.line === f.line));
+    return {
+        ok: false,
+        reason: [...shape, ...more, ...names].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
+    };
+}
+/**
+ * The class and verb names of every rule of a file that does not read whole, as far as each rule
+ * gives them as text, checked against the gate's own table (core/policy.ts `checkRuleNames`, the input
+ * not read): a rule is named even when another of its values is a problem.
+ */
+function nameProblems(doc, where) {
+    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+    const rules = ruleList.flatMap((entry, i) => {
+        if (!(0,core_json/* isObject */.Gv)(entry) || !(0,core_json/* isObject */.Gv)(entry['match']))
+            return [];
+        const match = entry['match'];
+        const actionClass = match['class'];
+        // A class or verb that is no text, or empty, is the schema's finding.
+        if (typeof actionClass !== 'string' || actionClass === '')
+            return [];
+        const verb = typeof match['verb'] === 'string' && match['verb'] !== '' ? match['verb'] : null;
+        const at = `/rules/${i}`;
+        return [
+            {
+                name: typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`,
+                selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+                actionClass,
+                verb,
+                at: where(at),
+                classAt: where(`${at}/match/class`),
+                verbAt: verb === null ? null : where(`${at}/match/verb`),
+            },
+        ];
+    });
+    const checked = checkRuleNames({ rules }, null);
+    return checked.ok ? [] : checked.reason.map((p) => (0,core_findings/* finding */.gk)('policy_invalid', p.at ?? where('/rules'), p.message));
 }
 /** What the schema cannot say, checked on a file of the right shape. */
 /** A character no GitHub owner or repository name holds, and not the glob's star. */
@@ -18943,9 +18994,13 @@ function invalidInEffect(file, problems, why = '') {
 }
 /** The head's problems as findings of the pull request, each naming the file it was read from. */
 const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
-/** A pull request's policy read again with what it will have once merged (its signers): its problems as findings of the pull request. */
+/**
+ * A pull request's policy, read whole under the base's signers, read again with what it will have
+ * once merged (its signers): its problems as findings of the pull request (its names are checked
+ * with the input, as the policy read whole).
+ */
 function headUnder(head, context) {
-    const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit });
+    const r = readPolicyFile(head.text, { ...context, path: head.path, commit: head.commit, namesLater: true });
     return r.ok ? [] : headFindings(r.reason);
 }
 /** The first line of a file as read: a file of another commit says which. */
@@ -21442,10 +21497,11 @@ function verifyRequest(argv, ctx) {
     };
 }
 /**
- * A policy read at --policy-ref is read as the action reads a pull request's base (docs/policy.md
- * §10): its grandfathered audit files' records bind only calls of run files present with the same
- * bytes at that commit (a red team: a run the checkout adds replayed a grandfathered unsigned record
- * under require-signed-records, and met a verified rule).
+ * A policy read at --policy-ref (or `policy check --against REF`) is read as the action reads a pull
+ * request's base (docs/policy.md §10): its grandfathered audit files' records bind only calls of run
+ * files present with the same bytes at that commit (a red team: a run the checkout adds replayed a
+ * grandfathered unsigned record under require-signed-records, and met a verified rule). Every command
+ * that reads a policy at a commit goes through here (a red team: `--against REF` judged without it).
  */
 function historyAtRef(settings, dir) {
     const commit = settings.policy.kind === 'file' ? settings.policy.source?.commit : null;
@@ -21610,7 +21666,8 @@ function againstSettings(flags, dir, now) {
     }
     let settings;
     try {
-        settings = buildSettings(gateInputs(asked, dir, now));
+        // At a ref, its grandfathered audit files hold to the history there, as verify --policy-ref holds them.
+        settings = historyAtRef(buildSettings(gateInputs(asked, dir, now)), dir);
     }
     catch (error) {
         if (error instanceof types_UsageError)
@@ -21630,7 +21687,8 @@ function effectLines(report) {
         : 'no policy file: the require rules apply (honesty only when none)');
     for (const e of ruleEffects(report))
         out.push(`  ${e.rule}: ${e.matched} call(s), ${e.met} met, ${e.unmet} unmet, ${e.warned} warned, ${e.pending} pending, ${e.excepted} excepted`);
-    const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused'];
+    // policy_changed: here only why a grandfathered audit file read at a ref binds no call (the files there could not be compared).
+    const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused', 'policy_changed'];
     for (const f of report.findings)
         if (own.includes(f.code))
             out.push(`  ${f.code}: ${(0,report_text/* located */.t4)(f)}`);
@@ -21639,7 +21697,7 @@ function effectLines(report) {
     return out;
 }
 async function check(flags, ctx, dir) {
-    const settings = buildSettings(gateInputs(flags, dir, ctx.now));
+    const settings = historyAtRef(buildSettings(gateInputs(flags, dir, ctx.now)), dir);
     const against = flags.against === undefined ? null : againstSettings(flags, dir, ctx.now);
     const gated = await runGate(settings, false);
     if (!gated.ok)
@@ -21652,6 +21710,9 @@ async function check(flags, ctx, dir) {
             throw new types_UsageError(other.reason.code, `--against ${flags.against}: ${other.reason.message}`);
         // One direction everywhere: from the policy compared against (REF) to this file.
         const list = changes(other.value.report, gated.value.report);
+        for (const f of other.value.report.findings)
+            if (f.code === 'policy_changed')
+                lines.push(`  under ${flags.against}: ${(0,report_text/* located */.t4)(f)}`);
         lines.push(`against ${flags.against}: ${changesText(list, { before: flags.against ?? 'the other policy', after: 'this file' }, 50)}`);
     }
     return { code: cli_command/* EXIT */.dc.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };

@@ -128,9 +128,10 @@ function rootsFrom(source, limits) {
 }
 /**
  * The first key or authority of a trusted root whose validity interval bounds nothing, and why, or
- * null: a validFor without a start (the library alone reads it as open), or with a start or an end
+ * null: a validFor without a start (the library alone reads it as open), with a start or an end
  * that is not an RFC 3339 time (the library reads an invalid date, and every certificate then fails
- * to chain: a configuration mistake that would read as forged evidence).
+ * to chain: a configuration mistake that would read as forged evidence), or with an end before its
+ * start (a window with no instant in it, which fails every certificate the same way).
  */
 function unboundedKey(value) {
     const lists = [
@@ -151,6 +152,7 @@ function unboundedKey(value) {
                 continue;
             if (!(0,json/* isObject */.Gv)(f) || f['start'] === undefined || f['start'] === null)
                 return `${name}[${i}] has a validFor without a start`;
+            const times = [];
             for (const bound of ['start', 'end']) {
                 const given = f[bound];
                 // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
@@ -161,7 +163,16 @@ function unboundedKey(value) {
                 const time = (0,core_time/* parseRfc3339 */.TM)(given);
                 if (!time.ok)
                     return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,core_text/* quote */.hD)(given, 80))} ${time.reason}`;
+                // A leap second is an RFC 3339 time the library's Date reads as none (every certificate would then fail to chain).
+                if (Number.isNaN(Date.parse(given)))
+                    return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,core_text/* quote */.hD)(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`;
+                times.push({ text: given, at: time.value });
             }
+            // The interval is closed ([start, end]: the library keeps a key at both ends): an end before its start holds no instant,
+            // and the key or authority would vouch for nothing, every certificate or entry then failing as a forgery would (a red team).
+            const [start, end] = times;
+            if (start && end && (0,core_time/* compareInstants */.QI)(end.at, start.at) < 0)
+                return `${name}[${i}] has a validFor whose end ${JSON.stringify((0,core_text/* quote */.hD)(end.text, 80))} is before its start ${JSON.stringify((0,core_text/* quote */.hD)(start.text, 80))}: it holds no instant (swapped?)`;
         }
     }
     return null;
