@@ -161,11 +161,13 @@ function callsOf(ds: readonly ReturnType<typeof addKey>[]): Call[] {
 /** An instant `s` seconds into 2026-12-01 (`half`: and half a second more, so fractions are compared too). */
 const sec = (s: number, half = false): Instant => ({ seconds: 1_796_083_200 + s, fraction: half ? '5' : '' });
 
-/** The calls of one run whose decisions carry their time and, where given, when their request began (a server log's). */
-function timedCallsOf(ds: readonly (readonly [ReturnType<typeof addKey>, Instant | null, Instant | null])[]): Call[] {
+/** The calls of one run whose decisions carry their time and, where given, when their request began and their server session (a server log's). */
+function timedCallsOf(ds: readonly (readonly [ReturnType<typeof addKey>, Instant | null, Instant | null, number?])[]): Call[] {
   const run: RunInput = {
     artifact: 'runs/r.log',
-    decisions: ds.map(([d, time, begun], i) => prepareDecision({ file: 'runs/r.log', line: i + 1, column: 1 }, i, d, time, begun)),
+    decisions: ds.map(([d, time, begun, session], i) =>
+      prepareDecision({ file: 'runs/r.log', line: i + 1, column: 1 }, i, d, time, begun, session),
+    ),
   };
   return run.decisions.map((input, order) => {
     const c = input.claim;
@@ -308,24 +310,62 @@ describe('the ladder (§5)', () => {
     expect(climb([other], []).outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: READS_LOOKED_PAST + 6 } });
   });
 
-  it('the confirming read is the first later successful read of the same target, another verb, decided after the write and begun after it was decided (an oracle)', () => {
+  it('a later read of another server session of the log confirms nothing, whatever its times (two processes appended with 2>>: a red team); a read of the same session does', () => {
+    // Monday's process (session 1) wrote; Wednesday's (session 2) read, days later.
+    const appended = timedCallsOf([
+      [addKey(), sec(10), sec(9), 1],
+      [getKey(), sec(200_000), sec(199_999), 2],
+    ]);
+    const { outcomes } = climb([appended], []);
+    expect(outcomes[0]).toMatchObject({ level: 'asserted', unconfirmed: { read: { index: 1 }, why: 'other_session', skipped: 1 } });
+    expect(outcomeText(outcomes[0]!)).toBe(
+      "no audit record binds its subject; no later successful read of the same target in this run confirms it: the read at line 2 was decided in another server process's session than this call (after the log's server_start #2): the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other",
+    );
+    // A write with no time (a surface line in the log) is held to its session too.
+    const untimed = timedCallsOf([
+      [addKey(), null, null, 1],
+      [getKey(), null, null, 2],
+    ]);
+    expect(climb([untimed], []).outcomes[0]).toMatchObject({ level: 'asserted', unconfirmed: { why: 'other_session', decided: null } });
+    // The same session confirms, in the first process or after a restart; a later read of the write's session is found past another's.
+    for (const session of [1, 2]) {
+      const same = timedCallsOf([
+        [addKey(), sec(10), sec(9), session],
+        [getKey(), sec(12), sec(11), session],
+      ]);
+      expect(climb([same], []).outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: 1 } });
+    }
+    const both = timedCallsOf([
+      [addKey(), sec(10), sec(9), 1],
+      [getKey(), sec(12), sec(11), 1],
+      [addKey(), sec(20), sec(19), 2],
+      [getKey({ verb: 'list' }), sec(22), sec(21), 2],
+    ]);
+    expect(climb([both], []).outcomes.map((o) => o.level)).toEqual(['observed_confirmed', null, 'observed_confirmed', null]);
+  });
+
+  it('the confirming read is the first later successful read of the same target, another verb, in the same server session, decided after the write and begun after it was decided (an oracle)', () => {
     const arbStep = fc.record({
       kind: fc.constantFrom('write', 'get', 'list', 'failed'),
       repo: fc.constantFrom('a', 'b'),
       time: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
       begun: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
       half: fc.boolean(),
+      // A server_start line before this decision: a new session (sessions only grow along a log).
+      restart: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(arbStep, { maxLength: 12 }), (steps) => {
+        let session = 0;
+        const sessions = steps.map((s) => (s.restart ? ++session : session));
         const calls = timedCallsOf(
-          steps.map((s) => {
+          steps.map((s, i) => {
             const target = deployKey({ repo: s.repo });
             const d =
               s.kind === 'write'
                 ? addKey({ target })
                 : getKey({ target, verb: s.kind === 'list' ? 'list' : 'get', ...(s.kind === 'failed' ? { status: 'error' } : {}) });
-            return [d, s.time === null ? null : sec(s.time, s.half), s.begun === null ? null : sec(s.begun)] as const;
+            return [d, s.time === null ? null : sec(s.time, s.half), s.begun === null ? null : sec(s.begun), sessions[i]] as const;
           }),
         );
         const { outcomes } = climb([calls], []);
@@ -341,13 +381,15 @@ describe('the ladder (§5)', () => {
               steps[j]!.kind !== 'write' &&
               steps[j]!.kind !== 'failed' &&
               steps[j]!.repo === step.repo &&
+              sessions[j] === sessions[i] &&
               laterThan(c.input.time, w.time) &&
               (w.time === null || c.input.begun === null || laterThan(c.input.begun, w.time)),
           );
           const o = outcomes[i]!;
           if (expected) expect(o).toMatchObject({ level: 'observed_confirmed', read: { index: expected.input.index } });
           else expect(o.level).toBe('asserted');
-          // Never a read with no time, or one whose time is not strictly after the write's, nor one begun before it was decided.
+          // Never a read of another server session; never a read with no time, or one whose time is not strictly after the write's, nor one begun before it was decided.
+          if (o.level === 'observed_confirmed') expect(o.read.session).toBe(w.session);
           if (o.level === 'observed_confirmed' && w.time !== null) {
             expect(o.read.time).not.toBeNull();
             expect(compareInstants(o.read.time as Instant, w.time)).toBeGreaterThan(0);

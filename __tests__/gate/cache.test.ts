@@ -289,6 +289,27 @@ describe('the evidence cache', () => {
     expect(hot.json).toBe(none.json);
   });
 
+  it("a server log's sessions are kept by an entry: a hit, the same report bytes (a read of one server process confirms no write of another)", async () => {
+    const { dir, cache } = repo();
+    const line = (timestamp: string, fields: Record<string, unknown>) =>
+      JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
+    const process = (day: string, d: ReturnType<typeof addKey>) => [
+      line(`2026-11-${day}T10:00:00Z`, { event: 'server_start', policy_root: '"policies"' }),
+      line(`2026-11-${day}T10:00:01Z`, { event: 'tool_call_start', rid: 'r-000004', rpc_id: 'Some(Number(2))' }),
+      line(`2026-11-${day}T10:00:02Z`, { event: 'tool_decision', rid: 'r-000004', rpc_id: 'Some(Number(2))', decision: JSON.stringify(d) }),
+    ];
+    writeFiles(dir, {
+      '.assay/runs/appended.log': `${[...process('02', addKey({ claim: 'observed_confirmed' })), ...process('04', getKey())].join('\n')}\n`,
+    });
+    const none = await gated(dir, null);
+    const calls = (JSON.parse(none.json) as { calls: { artifact: string; level: string | null }[] }).calls;
+    expect(calls.filter((c) => c.artifact.endsWith('appended.log')).map((c) => c.level)).toEqual(['asserted', null]);
+    await gated(dir, cache);
+    const hot = await gated(dir, cache);
+    expect(hot.cache).toMatchObject({ files: 6, hits: 6, ignored: 0 });
+    expect(hot.json).toBe(none.json);
+  });
+
   it.skipIf(process.platform === 'win32')(
     'an entry that is a FIFO is ignored (never waited on); a bundle over the size limit is refused before it is hashed',
     async () => {

@@ -286,18 +286,16 @@ describe('what a server log must never skip', () => {
     }
   });
 
-  it('two tool_decision lines with one rid in one session are an error; a second server process appended (a new server_start) is one too, at its line', async () => {
+  it('two tool_decision lines with one rid in one session are an error; the same rid after a new server_start is not', async () => {
     const twice = [...lines.slice(0, decisionLine + 1), lines[decisionLine]!, ...lines.slice(decisionLine + 1)].join('\n');
     const r = await gate({ 'runs/x.log': twice });
     expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(
       /a second tool_decision for rid "r-000004" in one server session/,
     );
     const restarted = `${base.trimEnd()}\n${base}`;
-    const two = await gate({ 'runs/y.log': restarted });
-    expect(two.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.line, f.column])).toEqual([
-      [base.trimEnd().split('\n').length + 1, 1],
-    ]);
-    expect(two.calls).toEqual([]);
+    const ok = await gate({ 'runs/y.log': restarted });
+    expect(codes(ok)).not.toContain('invalid_artifact');
+    expect(ok.calls).toHaveLength(4);
   });
 
   it('a call started with no decision (killed mid-call, or ASSAY_LOG=warn) is run_incomplete naming the rid; the run still counts', async () => {
@@ -697,7 +695,7 @@ describe('JSON-RPC batches (a JSON array line, JSON-RPC 2.0 batching, MCP 2025-0
   });
 });
 
-describe('one server process per log: a second server_start whose process worked is an error at its line (2>>, a red team)', () => {
+describe('several server sessions in one log (a restart, or stderr appended with 2>>): a read of one never confirms a write of another (a red team)', () => {
   const line = (timestamp: string, fields: Record<string, unknown>) =>
     JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
   const serverStart = (ts: string) => line(ts, { event: 'server_start', policy_root: '"policies"' });
@@ -714,27 +712,80 @@ describe('one server process per log: a second server_start whose process worked
     callStart('2026-11-04T09:00:01Z', 'r-000004'),
     decided('2026-11-04T09:00:02Z', 'r-000004', getKey()),
   ];
+  const otherSession =
+    "no later successful read of the same target in this run confirms it: the read at line 6 was decided in another server process's session than this call (after the log's server_start #2): the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other";
 
-  it("Wednesday's read never confirms Monday's write: the log is refused at the second server_start, naming the first", async () => {
+  it("Wednesday's read never confirms Monday's write: the log is read as one run, both sessions' calls judged, the write asserted naming the read", async () => {
     const text = `${[...monday, ...wednesday].join('\n')}\n`;
     const r = await readArtifact('runs/agent.log', 'runs', Buffer.from(text), DEFAULT_LIMITS);
-    expect(r.run).toBeNull();
-    expect(r.findings.filter((f) => f.code === 'invalid_artifact').map((f) => [f.line, f.column, f.message])).toEqual([
-      [
-        4,
-        1,
-        "a server_start line after the first one (line 1), and events after it: this log holds two server processes (stderr appended with 2>>, or a restart), and a .log is one run, so a read of one process would confirm a write of the other; commit each server process's stderr as its own .log (the run is rejected and contributes no calls)",
-      ],
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(r.run?.decisions.map((d) => [d.loc.line, d.session])).toEqual([
+      [3, 1],
+      [6, 2],
     ]);
+    const report = await gate({ 'runs/agent.log': text }, false);
+    expect(report.calls.map((c) => [c.tool, c.line, c.level])).toEqual([
+      ['github.add_deploy_key', 3, 'asserted'],
+      ['github.get_deploy_key', 6, null],
+    ]);
+    expect(report.calls[0]!.reason).toBe(`no audit record binds its subject; ${otherSession}`);
     const out = await cliJson(
       ['--require', 'github_deploy_key:create=observed_confirmed'],
       writeFiles(tempDir(), { '.assay/runs/agent.log': text }),
     );
     expect(out.code).toBe(1);
-    expect(out.report.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    expect(out.report.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    expect(out.report.findings.find((f) => f.code === 'policy_unmet')?.message).toContain(otherSession);
     // Among tracing lines in NDJSON the same.
-    const nd = await readArtifact('runs/agent.ndjson', 'runs', Buffer.from(text), DEFAULT_LIMITS);
-    expect(nd.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({ line: 4 });
+    const nd = await gate({ 'runs/agent.ndjson': text }, false);
+    expect(nd.calls.map((c) => c.level)).toEqual(['asserted', null]);
+    expect(nd.calls[0]!.reason).toContain(otherSession);
+  });
+
+  it('a read in the same session confirms, in the first process and after a restart (a write and a read both in session 2)', async () => {
+    const read = (ts: string, rid: string) => [callStart(ts, rid), decided(ts.replace(':01Z', ':02Z'), rid, getKey())];
+    const first = [...monday, ...read('2026-11-02T10:01:01Z', 'r-000005'), ...wednesday];
+    const r = await gate({ 'runs/agent.log': `${first.join('\n')}\n` }, false);
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(r.calls.map((c) => [c.line, c.level])).toEqual([
+      [3, 'observed_confirmed'],
+      [5, null],
+      [8, null],
+    ]);
+    expect(r.calls[0]!.reason).toMatch(/^confirmed by a later read at line 5;/);
+    // The process restarted mid-run: its write confirmed by its own later read; the first process's write by none of them.
+    const restarted = [
+      ...monday,
+      serverStart('2026-11-02T11:00:00Z'),
+      callStart('2026-11-02T11:00:01Z', 'r-000001'),
+      decided('2026-11-02T11:00:02Z', 'r-000001', addKey()),
+      ...read('2026-11-02T11:01:01Z', 'r-000002'),
+    ];
+    const again = await gate({ 'runs/agent.log': `${restarted.join('\n')}\n` }, false);
+    expect(codes(again)).not.toContain('invalid_artifact');
+    expect(again.runs).toHaveLength(1);
+    expect(again.calls.map((c) => [c.line, c.level])).toEqual([
+      [3, 'asserted'],
+      [6, 'observed_confirmed'],
+      [8, null],
+    ]);
+    expect(again.calls[0]!.reason).toContain('the read at line 8 was decided in another server process');
+    expect(again.calls[1]!.reason).toMatch(/^confirmed by a later read at line 8;/);
+  });
+
+  it('a surface line in the log is of the session it sits in: an untimed write of session 1 is confirmed by no read of session 2, one of its own session confirms', async () => {
+    const plain = (d: ReturnType<typeof addKey>) => JSON.stringify(surface([d]));
+    const across = [serverStart('2026-11-02T10:00:00Z'), plain(addKey()), ...wednesday];
+    const r = await gate({ 'runs/agent.log': `${across.join('\n')}\n` }, false);
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(r.calls.map((c) => [c.line, c.level])).toEqual([
+      [2, 'asserted'],
+      [5, null],
+    ]);
+    expect(r.calls[0]!.reason).toContain('the read at line 5 was decided in another server process');
+    const within = [serverStart('2026-11-02T10:00:00Z'), plain(addKey()), plain(getKey())];
+    const ok = await gate({ 'runs/agent.log': `${within.join('\n')}\n` }, false);
+    expect(ok.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
   });
 
   it('each process in its own .log: both read, and the later read confirms nothing of the other file', async () => {
@@ -744,7 +795,7 @@ describe('one server process per log: a second server_start whose process worked
     expect(r.calls.find((c) => c.tool === 'github.add_deploy_key')?.level).toBe('asserted');
   });
 
-  it('a restart that never worked (its server_start and error appended) is no second process: the calls are judged', async () => {
+  it('a restart that never worked (its server_start and error appended): the calls are judged as without it', async () => {
     const worked = log('02_deploy_key_create_then_get.stderr.log');
     const plain = await gate({ 'runs/02.log': worked });
     const r = await gate({ 'runs/02.log': `${worked}${log('07_startup_failure_policy_root.stderr.log')}` });
@@ -753,11 +804,13 @@ describe('one server process per log: a second server_start whose process worked
     expect(r.ok).toBe(plain.ok);
   });
 
-  it('a later process seen only by its JSON-RPC answers is one too', async () => {
+  it('a later session seen only by a tools/call answer is read: the answer with no decision of its session is run_incomplete there', async () => {
     const sample = log('06_merged_stdout_stderr.log');
     const start = sample.split('\n')[0]!;
     const answer = JSON.stringify({ jsonrpc: '2.0', result: { content: [] }, id: 2 });
+    const at = sample.trimEnd().split('\n').length + 2;
     const r = await gate({ 'runs/06.log': `${sample.trimEnd()}\n${start}\n${answer}\n` });
-    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({ line: sample.trimEnd().split('\n').length + 1 });
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(r.findings.filter((f) => f.code === 'run_incomplete').map((f) => f.line)).toEqual([at]);
   });
 });

@@ -13,7 +13,7 @@ import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { decodeRead, encodeRead } from '../../src/read/wire.js';
 import { artifactFiles } from '../support/artifact-files.js';
-import { demoCorpus } from '../support/corpus.js';
+import { addKey, demoCorpus, getKey } from '../support/corpus.js';
 import { uncheckedRecords, uncheckedStatements } from '../support/evidence.js';
 import { arbByteOps, mutateBytes } from '../support/fuzz.js';
 import { ROOT } from '../support/workspace.js';
@@ -57,6 +57,22 @@ describe('the wire between a reading thread and the gate', () => {
     // The fixtures exercise both halves of the wire.
     expect(calls).toBeGreaterThan(40);
     expect(records).toBeGreaterThan(10);
+  });
+
+  it("keeps each decision's server session (a log of two server processes: a read of one confirms no write of the other)", async () => {
+    const line = (timestamp: string, fields: Record<string, unknown>) =>
+      JSON.stringify({ timestamp, level: 'INFO', fields, target: 'assay_mcp_server::server' });
+    const process = (day: string, d: unknown) => [
+      line(`2026-11-${day}T10:00:00Z`, { event: 'server_start', policy_root: '"policies"' }),
+      line(`2026-11-${day}T10:00:02Z`, { event: 'tool_decision', rid: 'r-000004', decision: JSON.stringify(d) }),
+    ];
+    const rel = 'runs/appended.log';
+    const text = `${[...process('02', addKey()), ...process('04', getKey()), ...process('05', getKey({ verb: 'list' }))].join('\n')}\n`;
+    const r = asEvidence(await readArtifact(rel, 'runs', Buffer.from(text), DEFAULT_LIMITS));
+    expect(r.run?.decisions.map((d) => d.session)).toEqual([1, 2, 3]);
+    const back = decodeRead(encodeRead(r, rel), rel);
+    expect(back).toEqual(r);
+    expect(back.run?.decisions.map((d) => d.session)).toEqual([1, 2, 3]);
   });
 
   it('keeps a location inside a bundle (its member) and a location in another file', async () => {

@@ -33,6 +33,8 @@ function labelsOf(actionClass: unknown, target: unknown, subject: boolean): Json
  *              evidence event's time); null for a decision surface, which has none
  * @param begun when the call's request began, where its format says (a server log's tool_call_start
  *              line); null where it has no such time
+ * @param session which server session of its run it was decided in (a server log's, 1 and up); 0 for
+ *              a format without sessions
  */
 export function prepareDecision(
   loc: Location,
@@ -40,6 +42,7 @@ export function prepareDecision(
   decision: JsonObject,
   time: Instant | null = null,
   begun: Instant | null = null,
+  session = 0,
 ): DecisionInput {
   const tool = decision['tool'];
   const value = decision['decision'];
@@ -62,5 +65,6 @@ export function prepareDecision(
     labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
     time,
     begun,
+    session,
   };
 }

@@ -3,9 +3,10 @@
  * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
  * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
- * read of the same target in the same run, decided after it and begun after it was decided where
- * the run says when (`confirms`). Nothing else promotes a call. Why a call earned no more,
- * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ * read of the same target in the same run and the same server session of it, decided after it and
+ * begun after it was decided where the run says when (`unconfirmedBy`). Nothing else promotes a
+ * call. Why a call earned no more, and why a record bound nothing, are diagnosed in diagnose.ts;
+ * nothing downstream searches again.
  */
 import { allocate, type Claimant } from './allocation.js';
 import type { Call } from './call.js';
@@ -28,18 +29,20 @@ export type Outcome =
 
 /**
  * Why later successful reads of a write's target did not confirm it (§5): the earliest of them,
- * `decided_before` (its own time is not after the write's), `begun_before` (its request began
- * before the write was decided: it ran alongside the write and may have read the state before it) or
- * `untimed` (the write says when it was decided, the read does not: nothing shows it came after),
- * with the write's time (`decided`), how many were looked past, and whether the search stopped at
- * READS_LOOKED_PAST before it found one that confirms.
+ * `other_session` (it was decided in another server session of the log than the write: another
+ * server process, which the log cannot show served the same agent run), `decided_before` (its own
+ * time is not after the write's), `begun_before` (its request began before the write was decided: it
+ * ran alongside the write and may have read the state before it) or `untimed` (the write says when
+ * it was decided, the read does not: nothing shows it came after), with the write's time (`decided`:
+ * null only for `other_session`, whose write may have none), how many were looked past, and whether
+ * the search stopped at READS_LOOKED_PAST before it found one that confirms.
  */
-type UnconfirmedWhy = 'decided_before' | 'begun_before' | 'untimed';
+type UnconfirmedWhy = 'other_session' | 'decided_before' | 'begun_before' | 'untimed';
 
 export interface Unconfirmed {
   readonly read: DecisionInput;
   readonly why: UnconfirmedWhy;
-  readonly decided: Instant;
+  readonly decided: Instant | null;
   readonly skipped: number;
   readonly capped: boolean;
 }
@@ -88,13 +91,17 @@ const replayOf = (call: Call, other: Call): boolean =>
   sameDecisions(call.run, other.run);
 
 /**
- * Why a read later in the run than a write does not confirm it, or null when it does (§5): when the
- * write says when it was decided, the read must say so too (a red team: an event without `time`, or
- * a plain surface line in a server log, confirmed a timed write), and (each its own line) its time
- * must be after the write's; when the read says when its request began, that must be after the write
- * was decided (a read begun before ran alongside it).
+ * Why a read later in the run than a write does not confirm it, or null when it does (§5): a read of
+ * another server session of the log never does, whatever the times say (a red team: Monday's and
+ * Wednesday's stderr appended with 2>> into one .log, and Wednesday's read confirmed Monday's
+ * write; a format without sessions has one, 0, so nothing changes there); when the write says when
+ * it was decided, the read must say so too (a red team: an event without `time`, or a plain surface
+ * line in a server log, confirmed a timed write), and (each its own line) its time must be after the
+ * write's; when the read says when its request began, that must be after the write was decided (a
+ * read begun before ran alongside it).
  */
 function unconfirmedBy(write: DecisionInput, read: DecisionInput): UnconfirmedWhy | null {
+  if (read.session !== write.session) return 'other_session';
   const decided = write.time;
   if (decided === null) return null;
   // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
@@ -169,8 +176,7 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
       }
     }
     if (best) out[call.order] = best;
-    else if (first !== null && write.time !== null)
-      why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
+    else if (first !== null) why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
   }
 }
 

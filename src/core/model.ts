@@ -50,6 +50,13 @@ export interface DecisionInput {
    * write was decided ran alongside it and confirms nothing of it (§5, core/ladder.ts).
    */
   readonly begun: Instant | null;
+  /**
+   * Which server session of its run it was decided in: a server log's sessions are numbered 1, 2, …
+   * by their server_start lines (a decision before any, or of a format without sessions, is 0). A
+   * read of one session never confirms a write of another (§5, core/ladder.ts): the log cannot show
+   * that two server processes served one agent run (stderr appended with 2>>: a red team).
+   */
+  readonly session: number;
 }
 
 /**

@@ -6,8 +6,9 @@
  * counted; everything the doc lists as an error is one. A call started with no decision in its
  * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
  * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
- * decision records. A log is one server process (one run): a later server_start whose process worked
- * is an error.
+ * decision records. A log is one run, which may hold several server sessions (a restart, or stderr
+ * appended with 2>>): each decision carries its session's number, and a read of one session never
+ * confirms a write of another (semantics §5, core/ladder.ts).
  */
 import { prepareDecision } from '../core/decision.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
@@ -95,12 +96,6 @@ export class ServerLog {
   /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
   private failure: { readonly loc: Location; readonly text: string; readonly line: boolean } | null = null;
   private firstText: { readonly loc: Location; readonly text: string } | null = null;
-  /** The first server_start line (where the file's one server process began). */
-  private firstStart: Location | null = null;
-  /** A later server_start line whose process has not worked yet (a failed restart appended is counted, never an error). */
-  private restart: Location | null = null;
-  /** Whether a second server process that worked was said (once). */
-  private twoProcesses = false;
 
   constructor(
     private readonly run: RunDecisions,
@@ -124,8 +119,10 @@ export class ServerLog {
     }
     if (event === 'server_start') {
       this.started = true;
-      if (this.firstStart === null) this.firstStart = loc;
-      else if (!this.twoProcesses) this.restart = loc;
+      // A new server process: its decisions (and the surface lines after it) are of a session of their
+      // own, and a read there confirms no write of another (§5: the log cannot show that two processes
+      // served one agent run; Monday's and Wednesday's stderr appended with 2>>, a red team).
+      this.run.session++;
       // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
       const stamp = stampOf(line);
       if (!stamp.time.ok) this.sink.error(loc, badStamp('server_start', stamp.text, stamp.time.reason));
@@ -134,7 +131,6 @@ export class ServerLog {
       return;
     }
     this.worked = true;
-    this.working();
     // A call's event (any event naming a rid) before any server_start: the capture began after the server
     // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
     // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
@@ -198,7 +194,7 @@ export class ServerLog {
     const unsafe = shape.ok ? unsafeSubjectNumber(result.value) : null;
     if (!shape.ok) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
     else if (unsafe !== null) this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
-    else this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
+    else this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun, this.run.session));
   }
 
   /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
@@ -272,10 +268,7 @@ export class ServerLog {
     const key = rpcKey(value['id']);
     const shown = quote(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
     const request = typeof value['method'] === 'string';
-    if (!request && (hasOwn(value, 'result') || hasOwn(value, 'error'))) {
-      this.worked = true;
-      this.working();
-    }
+    if (!request && (hasOwn(value, 'result') || hasOwn(value, 'error'))) this.worked = true;
     let line: 'request' | 'answer' | null = null;
     if (request && value['method'] === 'tools/call') {
       line = 'request';
@@ -283,28 +276,9 @@ export class ServerLog {
     } else if (!request && (callResult(value) || (key !== null && this.session.requests.has(key)))) line = 'answer';
     if (line === null) return;
     this.called = true;
-    this.working();
     // A message without an id pairs with nothing: it is a call of its own.
     const id = key ?? `#${this.session.calls.size}`;
     if (!this.session.calls.has(id)) this.session.calls.set(id, { loc, id: shown, line });
-  }
-
-  /**
-   * The process of a later server_start line worked (an event, a JSON-RPC answer or tools/call): the log holds two
-   * server processes (stderr appended with 2>>, or a restart). A .log is one run, and the semantics
-   * confirm a write by a later read of the same run (§5): Wednesday's read would confirm Monday's
-   * write (a red team). Which processes were one agent run cannot be told from the log, so it is an
-   * error at that line, never a guess; a restart that never worked (its error alone) is no second run.
-   */
-  private working(): void {
-    if (this.restart === null) return;
-    const first = this.firstStart?.line ?? 1;
-    this.sink.error(
-      this.restart,
-      `a server_start line after the first one (line ${first}), and events after it: this log holds two server processes (stderr appended with 2>>, or a restart), and a .log is one run, so a read of one process would confirm a write of the other; commit each server process's stderr as its own .log`,
-    );
-    this.restart = null;
-    this.twoProcesses = true;
   }
 
   /**

@@ -21,6 +21,12 @@ export class RunDecisions {
   seen = 0;
   /** Past the limit: the run is rejected (one error said), and no further decision is read. */
   full = false;
+  /**
+   * The server session decisions are read in now (DecisionInput.session): a server log's reader
+   * numbers its server_start lines here, so a surface line between them is of the session it sits
+   * in; 0 for a run without sessions.
+   */
+  session = 0;
   /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
   constructor(readonly max: number) {}
 
@@ -89,7 +95,7 @@ export function readSurface(
     // A subject number JSON.parse rounded could bind another target's record: the decision is refused at the number.
     const unsafe = unsafeSubjectNumber(decision as JsonObject);
     if (unsafe !== null) fail(locate(j, unsafe.path), `decision ${index}: ${unsafe.reason}`);
-    else run.decisions.push(prepareDecision(loc, index, decision as JsonObject, time));
+    else run.decisions.push(prepareDecision(loc, index, decision as JsonObject, time, null, run.session));
   });
   return true;
 }

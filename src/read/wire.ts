@@ -56,6 +56,8 @@ type DecisionTuple = [
   InstantTuple | null,
   // begun: the same, or null
   InstantTuple | null,
+  // session: its server session in the run (0: a format without sessions)
+  number,
 ];
 /** An instant: [whole seconds, fraction digits], and 1 in a leap second (core/time.ts `leap`: without it, 23:59:60 would come back as 23:59:59). */
 type InstantTuple = [number, string] | [number, string, 1];
@@ -119,6 +121,7 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   d.labels,
   instantTuple(d.time),
   instantTuple(d.begun),
+  d.session,
 ];
 
 const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
@@ -172,7 +175,7 @@ function projectionOf(t: ProjectionTuple): Projection {
 }
 
 function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
-  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun] = tuple;
+  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun, session] = tuple;
   const projection = projectionOf(projected);
   // SAME is written only for a member equal to the subject's: a subject is there.
   const subject = subjectOf(projection)?.subject ?? null;
@@ -190,6 +193,7 @@ function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
     labels,
     time: instantOf(time),
     begun: instantOf(begun),
+    session,
   };
 }
 
