@@ -4510,8 +4510,10 @@ function labelsOf(actionClass, target, subject) {
  *              evidence event's time); null for a decision surface, which has none
  * @param begun when the call's request began, where its format says (a server log's tool_call_start
  *              line); null where it has no such time
+ * @param session which server session of its run it was decided in (a server log's, 1 and up); 0 for
+ *              a format without sessions
  */
-function prepareDecision(loc, index, decision, time = null, begun = null) {
+function prepareDecision(loc, index, decision, time = null, begun = null, session = 0) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
@@ -4533,6 +4535,7 @@ function prepareDecision(loc, index, decision, time = null, begun = null) {
         labels: labelsOf((0,core_json/* isObject */.Gv)(action) ? action['resource_type'] : undefined, target, projection.kind === 'subject'),
         time,
         begun,
+        session,
     };
 }
 
@@ -7183,6 +7186,12 @@ class RunDecisions {
     seen = 0;
     /** Past the limit: the run is rejected (one error said), and no further decision is read. */
     full = false;
+    /**
+     * The server session decisions are read in now (DecisionInput.session): a server log's reader
+     * numbers its server_start lines here, so a surface line between them is of the session it sits
+     * in; 0 for a run without sessions.
+     */
+    session = 0;
     /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
     constructor(max) {
         this.max = max;
@@ -7242,7 +7251,7 @@ function readSurface(payload, via, locate, run, fail, time = null) {
         if (unsafe !== null)
             fail(locate(j, unsafe.path), `decision ${index}: ${unsafe.reason}`);
         else
-            run.decisions.push(prepareDecision(loc, index, decision, time));
+            run.decisions.push(prepareDecision(loc, index, decision, time, null, run.session));
     });
     return true;
 }
@@ -8684,8 +8693,9 @@ function exportKindOf(value) {
  * counted; everything the doc lists as an error is one. A call started with no decision in its
  * session, a tools/call on JSON-RPC lines (stdout mixed in) past the calls its tracing events know,
  * or an event tracing could not format, is `run_incomplete`: a side effect may have happened that no
- * decision records. A log is one server process (one run): a later server_start whose process worked
- * is an error.
+ * decision records. A log is one run, which may hold several server sessions (a restart, or stderr
+ * appended with 2>>): each decision carries its session's number, and a read of one session never
+ * confirms a write of another (semantics §5, core/ladder.ts).
  */
 
 
@@ -8744,12 +8754,6 @@ class ServerLog {
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
     failure = null;
     firstText = null;
-    /** The first server_start line (where the file's one server process began). */
-    firstStart = null;
-    /** A later server_start line whose process has not worked yet (a failed restart appended is counted, never an error). */
-    restart = null;
-    /** Whether a second server process that worked was said (once). */
-    twoProcesses = false;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -8771,10 +8775,10 @@ class ServerLog {
         }
         if (event === 'server_start') {
             this.started = true;
-            if (this.firstStart === null)
-                this.firstStart = loc;
-            else if (!this.twoProcesses)
-                this.restart = loc;
+            // A new server process: its decisions (and the surface lines after it) are of a session of their
+            // own, and a read there confirms no write of another (§5: the log cannot show that two processes
+            // served one agent run; Monday's and Wednesday's stderr appended with 2>>, a red team).
+            this.run.session++;
             // Its time bounds when the session's calls began (a decision with no tool_call_start before it began no earlier).
             const stamp = stampOf(line);
             if (!stamp.time.ok)
@@ -8784,7 +8788,6 @@ class ServerLog {
             return;
         }
         this.worked = true;
-        this.working();
         // A call's event (any event naming a rid) before any server_start: the capture began after the server
         // did (stderr redirected late, or the head of the file cut off), so calls before it may be missing
         // (docs/assay-server-logs.md). Start-up chatter without a rid (a warning) may come first.
@@ -8840,7 +8843,7 @@ class ServerLog {
         else if (unsafe !== null)
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${unsafe.reason}`);
         else
-            this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun));
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value, begun, this.run.session));
     }
     /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
     decision(rid, raw) {
@@ -8910,10 +8913,8 @@ class ServerLog {
         const key = rpcKey(value['id']);
         const shown = (0,core_text/* quote */.hD)(JSON.stringify(value['id'] ?? null) ?? 'null', 60);
         const request = typeof value['method'] === 'string';
-        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error'))) {
+        if (!request && ((0,core_json/* hasOwn */.$3)(value, 'result') || (0,core_json/* hasOwn */.$3)(value, 'error')))
             this.worked = true;
-            this.working();
-        }
         let line = null;
         if (request && value['method'] === 'tools/call') {
             line = 'request';
@@ -8925,26 +8926,10 @@ class ServerLog {
         if (line === null)
             return;
         this.called = true;
-        this.working();
         // A message without an id pairs with nothing: it is a call of its own.
         const id = key ?? `#${this.session.calls.size}`;
         if (!this.session.calls.has(id))
             this.session.calls.set(id, { loc, id: shown, line });
-    }
-    /**
-     * The process of a later server_start line worked (an event, a JSON-RPC answer or tools/call): the log holds two
-     * server processes (stderr appended with 2>>, or a restart). A .log is one run, and the semantics
-     * confirm a write by a later read of the same run (§5): Wednesday's read would confirm Monday's
-     * write (a red team). Which processes were one agent run cannot be told from the log, so it is an
-     * error at that line, never a guess; a restart that never worked (its error alone) is no second run.
-     */
-    working() {
-        if (this.restart === null)
-            return;
-        const first = this.firstStart?.line ?? 1;
-        this.sink.error(this.restart, `a server_start line after the first one (line ${first}), and events after it: this log holds two server processes (stderr appended with 2>>, or a restart), and a .log is one run, so a read of one process would confirm a write of the other; commit each server process's stderr as its own .log`);
-        this.restart = null;
-        this.twoProcesses = true;
     }
     /**
      * Why the server never started (docs/assay-server-logs.md "A server that never started"): its
@@ -15965,9 +15950,10 @@ function unmatchedIndex(calls, allocated, unbound) {
  * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
  * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
- * read of the same target in the same run, decided after it and begun after it was decided where
- * the run says when (`confirms`). Nothing else promotes a call. Why a call earned no more,
- * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ * read of the same target in the same run and the same server session of it, decided after it and
+ * begun after it was decided where the run says when (`unconfirmedBy`). Nothing else promotes a
+ * call. Why a call earned no more, and why a record bound nothing, are diagnosed in diagnose.ts;
+ * nothing downstream searches again.
  */
 
 
@@ -16015,13 +16001,18 @@ const replayOf = (call, other) => call.run !== other.run &&
     (0,core_time/* compareInstants */.QI)(call.input.time, other.input.time) === 0 &&
     sameDecisions(call.run, other.run);
 /**
- * Why a read later in the run than a write does not confirm it, or null when it does (§5): when the
- * write says when it was decided, the read must say so too (a red team: an event without `time`, or
- * a plain surface line in a server log, confirmed a timed write), and (each its own line) its time
- * must be after the write's; when the read says when its request began, that must be after the write
- * was decided (a read begun before ran alongside it).
+ * Why a read later in the run than a write does not confirm it, or null when it does (§5): a read of
+ * another server session of the log never does, whatever the times say (a red team: Monday's and
+ * Wednesday's stderr appended with 2>> into one .log, and Wednesday's read confirmed Monday's
+ * write; a format without sessions has one, 0, so nothing changes there); when the write says when
+ * it was decided, the read must say so too (a red team: an event without `time`, or a plain surface
+ * line in a server log, confirmed a timed write), and (each its own line) its time must be after the
+ * write's; when the read says when its request began, that must be after the write was decided (a
+ * read begun before ran alongside it).
  */
 function unconfirmedBy(write, read) {
+    if (read.session !== write.session)
+        return 'other_session';
     const decided = write.time;
     if (decided === null)
         return null;
@@ -16110,7 +16101,7 @@ function confirmations(run, out, why) {
         }
         if (best)
             out[call.order] = best;
-        else if (first !== null && write.time !== null)
+        else if (first !== null)
             why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
     }
 }
@@ -16194,12 +16185,15 @@ const NO_READ = 'no later successful read of the same target in this run';
 function noReadText(unconfirmed) {
     if (unconfirmed === null)
         return NO_READ;
-    const { read, decided } = unconfirmed;
-    const why = unconfirmed.why === 'decided_before'
-        ? `was decided at ${read.time ? (0,core_time/* rfc3339 */.ag)(read.time) : '?'}, not after this call (${(0,core_time/* rfc3339 */.ag)(decided)})`
-        : unconfirmed.why === 'untimed'
-            ? `says no time, so nothing shows it came after this call (decided ${(0,core_time/* rfc3339 */.ag)(decided)}): give each event its time`
-            : `began at ${read.begun ? (0,core_time/* rfc3339 */.ag)(read.begun) : '?'}, before this call was decided (${(0,core_time/* rfc3339 */.ag)(decided)}): it ran alongside the call and may have read the state before it`;
+    const { read } = unconfirmed;
+    const decided = unconfirmed.decided ? (0,core_time/* rfc3339 */.ag)(unconfirmed.decided) : '?';
+    const why = unconfirmed.why === 'other_session'
+        ? `was decided in another server process's session than this call${read.session > 0 ? ` (after the log's server_start #${read.session})` : ''}: the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other`
+        : unconfirmed.why === 'decided_before'
+            ? `was decided at ${read.time ? (0,core_time/* rfc3339 */.ag)(read.time) : '?'}, not after this call (${decided})`
+            : unconfirmed.why === 'untimed'
+                ? `says no time, so nothing shows it came after this call (decided ${decided}): give each event its time`
+                : `began at ${read.begun ? (0,core_time/* rfc3339 */.ag)(read.begun) : '?'}, before this call was decided (${decided}): it ran alongside the call and may have read the state before it`;
     const others = unconfirmed.skipped - 1;
     const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';
     const capped = unconfirmed.capped ? `; reads past the first ${READS_LOOKED_PAST} of one verb are not looked at` : '';
@@ -17444,6 +17438,7 @@ const decisionTuple = (d, rel) => [
     d.labels,
     instantTuple(d.time),
     instantTuple(d.begun),
+    d.session,
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -17493,7 +17488,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time, begun, session] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -17511,6 +17506,7 @@ function decisionOf(tuple, rel) {
         labels,
         time: wire_instantOf(time),
         begun: wire_instantOf(begun),
+        session,
     };
 }
 function recordOf(t, rel) {
