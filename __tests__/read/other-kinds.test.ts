@@ -248,6 +248,27 @@ describe('ordinary data nested in another kind is never taken for wrapped eviden
     expect(r.ok).toBe(true);
   });
 
+  it('another service’s tracing line in a tool’s answer (kubectl logs, docker compose logs) and a table row’s fields.decision are a tool’s data (red team false reds)', async () => {
+    const apiLine = JSON.stringify({
+      timestamp: '2026-05-14T12:30:00Z',
+      level: 'INFO',
+      fields: { message: 'GET /health 200' },
+      target: 'api::http',
+    });
+    const answer = (text: string) =>
+      JSON.stringify({ jsonrpc: '2.0', result: { content: [{ type: 'text', text }], isError: false }, id: 2 });
+    const row = { records: [{ id: 'rec1', createdTime: '2026-05-14T12:30:00Z', fields: { name: 'ops', decision: 'approved' } }] };
+    const withAnswer = (text: string) => [...sample.slice(0, 7), answer(text), ...sample.slice(8)].join('\n');
+    const r = await runs({
+      'k.log': withAnswer(`2026-05-14T12:30:00.123456789Z ${apiLine}`),
+      'c.log': withAnswer(`api-1  | ${apiLine}`),
+      'a.log': withAnswer(JSON.stringify(row)),
+    });
+    for (const f of ['k.log', 'c.log', 'a.log']) expect(errorsOf(r, `.assay/runs/${f}`)).toEqual([]);
+    // The server's own tracing line there still counts.
+    expect(classify({ '@timestamp': 'x', message: `2026-05-14T12:30:00Z ${decisionLine}` })).toMatchObject({ kind: 'error', named: true });
+  });
+
   it('a nested object that names a kind with a string (a near miss) still counts as wrapped evidence', () => {
     expect(classify({ type: 'collector.log.v1', data: { inner: { schema: 'assay.provider_audit_record.v1', x: 1 } } })).toMatchObject({
       kind: 'error',
@@ -301,11 +322,39 @@ describe('evidence behind a prefix, encoded twice, or beside a surface’s decis
     const bundle = buildBundle({ runId: 'r1', events: [{ type: 'assay.tool_decision_surface.v0', data: held }] });
     const r = await runs({ 'b.tar.gz': bundle.gz, 'p.json': json(held) });
     expect(errorsOf(r, '.assay/runs/b.tar.gz')[0]?.message).toMatch(
-      /^evidence bundle rejected: events\.ndjson line 1: evidence wrapped in a decision surface: its member "provider_records\[0\]" is an audit record/,
+      /^evidence bundle rejected: events\.ndjson line 1: evidence wrapped in a decision surface event: its member "data\.provider_records\[0\]" is an audit record/,
     );
     expect(errorsOf(r, '.assay/runs/p.json')[0]?.message).toMatch(
       /^evidence wrapped in a decision surface: its member "provider_records\[0\]"/,
     );
+    expect(r.ok).toBe(false);
+  });
+
+  it.each([
+    [
+      'as a decision’s extra member',
+      (rec: unknown) => JSON.stringify(surface([{ ...addKey(), audit: rec }])),
+      /its member "observed_tool_decisions\[0\]\.audit" is an audit record/,
+    ],
+    [
+      'as JSON text in a decision’s response',
+      (rec: unknown) => {
+        const d = addKey();
+        return JSON.stringify(surface([{ ...d, response: { ...(d['response'] as object), audit: JSON.stringify(rec) } }]));
+      },
+      /the JSON text in its member "observed_tool_decisions\[0\]\.response\.audit" is an audit record/,
+    ],
+    [
+      'beside an evidence event’s data',
+      (rec: unknown) => JSON.stringify({ ...event('assay.tool_decision_surface.v0', surface([addKey()]), 0), record: rec }),
+      /^evidence wrapped in a decision surface event: its member "record" is an audit record/,
+    ],
+  ])('an audit record %s is refused, never dropped (a red team)', async (_what, file, where) => {
+    // One line, read as NDJSON: a surface document or an evidence event.
+    const r = await runs({ 'x.ndjson': `${file(record('github', 'r-x', addKey()))}\n` });
+    expect(errorsOf(r, '.assay/runs/x.ndjson')).toEqual([
+      { code: 'invalid_artifact', line: 1, column: 1, message: expect.stringMatching(where) },
+    ]);
     expect(r.ok).toBe(false);
   });
 

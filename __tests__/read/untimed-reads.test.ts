@@ -6,7 +6,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
-import { addKey, event, getKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
+import { addKey, deployKey, event, getKey, json, ndjson, serverLog, surface } from '../support/corpus.js';
 import { cleanup, gate, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -37,6 +37,31 @@ describe('a read with no time never confirms a write with one', () => {
     const r = await runs({ 'agent.log': `${log}${JSON.stringify(surface([getKey()]))}\n` });
     expect(r.calls.map((c) => c.level)).toEqual(['asserted', null]);
     expect(reason(r)).toMatch(/the read at line 4 says no time/);
+  });
+
+  it('a write with no time after a timed event is decided no earlier than it: a read timed before that confirms nothing (a red team: the mirror of the untimed read)', async () => {
+    const r = await runs({
+      'r.ndjson': ndjson([
+        timed(getKey({ target: deployKey({ repo: 'other' }) }), 0, '2026-11-01T10:00:00Z'),
+        timed(addKey({ claim: 'observed_confirmed' }), 1, null),
+        timed(getKey(), 2, '2026-11-01T09:00:00Z'),
+      ]),
+    });
+    expect(r.calls.map((c) => c.level)).toEqual([null, 'asserted', null]);
+    expect(reason(r)).toMatch(
+      /the read at line 3 was decided at 2026-11-01T09:00:00Z, not after this call \(no time given; the run before it reached 2026-11-01T10:00:00Z\)$/,
+    );
+    // Read after the run's latest time, it confirms; and with no timed event before the write, the order decides.
+    const later = await runs({
+      'r.ndjson': ndjson([
+        timed(getKey({ target: deployKey({ repo: 'other' }) }), 0, '2026-11-01T10:00:00Z'),
+        timed(addKey({ claim: 'observed_confirmed' }), 1, null),
+        timed(getKey(), 2, '2026-11-01T10:00:01Z'),
+      ]),
+    });
+    expect(later.calls.map((c) => c.level)).toEqual([null, 'observed_confirmed', null]);
+    const first = await runs({ 'r.ndjson': ndjson([timed(addKey(), 0, null), timed(getKey(), 1, '2026-11-01T09:00:00Z')]) });
+    expect(first.calls.map((c) => c.level)).toEqual(['observed_confirmed', null]);
   });
 
   it('with a time after the write the read confirms it; a surface with no times at all still confirms by order', async () => {

@@ -3193,44 +3193,84 @@ function namesEvidence(o) {
     return names.some((n) => familyOf(n) !== null) || markOf(o) !== null || markOf(o['data']) !== null;
 }
 /** What evidence an object is, in words, when a reader would take it (null: none). */
+/**
+ * Whether a nested tracing-shaped object is assay-mcp-server's (its `target` an `assay…` module, or
+ * its event tool_decision): another Rust service's tracing line (`api::http`) in a tool's answer, a
+ * `kubectl logs` or `docker compose logs` text, is that service's data (a red team's false red).
+ */
+function serverTracing(o) {
+    const target = o['target'];
+    return (typeof target === 'string' && /^assay/i.test(target.trim())) || ((0,core_json/* isObject */.Gv)(o['fields']) && eventIsDecision(o['fields']));
+}
+/**
+ * A nested object's `fields` carry a decision as a tool_decision line's do: an event tool_decision,
+ * or a `decision` member in a line that has a tracing line's `timestamp`, `level` or `target`. A
+ * table row's `fields.decision` (an Airtable record in a tool's answer) is a tool's data (a red
+ * team's false red).
+ */
+function fieldsDecision(o) {
+    const fields = o['fields'];
+    if (!(0,core_json/* isObject */.Gv)(fields))
+        return false;
+    if (eventIsDecision(fields))
+        return true;
+    return (0,core_json/* hasOwn */.$3)(fields, 'decision') && ['timestamp', 'level', 'target'].some((m) => typeof o[m] === 'string');
+}
 function evidenceWhat(o) {
     const kind = named(o);
-    if (kind.kind === 'tracing')
+    if (kind.kind === 'tracing') {
+        if (!serverTracing(o))
+            return null;
         return (0,core_json/* isObject */.Gv)(o['fields']) && eventIsDecision(o['fields']) ? 'a server tool_decision line' : 'a server tracing line';
+    }
     if (kind.kind === 'surface')
         return kind.via === 'event' ? `an ${SURFACE_SCHEMA} evidence event` : `a decision surface (${SURFACE_SCHEMA})`;
     if (kind.kind === 'record')
         return `an audit record (${RECORD_SCHEMA})`;
     if (kind.kind === 'coverage')
         return `a coverage statement (${COVERAGE_SCHEMA})`;
-    if (kind.kind === 'error' && kind.named && (isTracing(o) || namesEvidence(o)))
+    if (kind.kind === 'error' && kind.named && ((isTracing(o) && serverTracing(o)) || namesEvidence(o)))
         return `an object this gate reads or refuses (${(0,core_text/* quote */.hD)(kind.reason, 160)})`;
     const upstream = upstreamDecision(o);
     if (upstream !== null)
         return `upstream Assay's ${JSON.stringify((0,core_text/* quote */.hD)(upstream, 60))} decision event`;
     // A decision's own markers in `fields`, or an event tool_decision (never a bare `decision` member:
     // other JSON, a tool's answer among them, uses that word for its own things).
-    const fields = o['fields'];
-    if (((0,core_json/* isObject */.Gv)(fields) && namesDecision(fields)) || eventIsDecision(o))
+    if (fieldsDecision(o) || eventIsDecision(o))
         return 'a tool_decision event';
     return null;
 }
 /** How deep inside another kind's object evidence is looked for (members, list items and JSON text in strings). */
 const MAX_INSIDE = 64;
 const memberPath = (path, key) => /^[A-Za-z_@$][\w@$-]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify((0,core_text/* quote */.hD)(key, 40))}]`;
+/** The member path of found evidence, outermost first (`data.events[2].message (its line 3)`). */
+function pathOf(steps) {
+    let path = '';
+    for (let i = steps.length - 1; i >= 0; i--) {
+        const step = steps[i];
+        path =
+            typeof step === 'number' ? `${path}[${step}]` : typeof step === 'string' ? memberPath(path, step) : `${path} (its line ${step.line})`;
+    }
+    return path;
+}
+/** Found evidence, one step further out. */
+function via(found, step) {
+    found?.steps.push(step);
+    return found;
+}
 /**
  * Evidence a reader would take inside `value` (the object itself too, below the top): a nested
  * object, or a string member whose text (whole, or one of its lines) is a JSON object. Structure
  * only: a string that merely mentions a kind's name is not JSON and holds nothing.
  */
-function inside(value, path, depth, text) {
+function inside(value, depth, text) {
     if (depth > MAX_INSIDE)
         return null;
     if (typeof value === 'string')
-        return inText(value, path, depth);
+        return inText(value, depth);
     if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
-            const found = inside(value[i], `${path}[${i}]`, depth + 1, false);
+            const found = via(inside(value[i], depth + 1, false), i);
             if (found)
                 return found;
         }
@@ -3238,13 +3278,16 @@ function inside(value, path, depth, text) {
     }
     if (!(0,core_json/* isObject */.Gv)(value))
         return null;
-    if (depth > 0) {
+    // Only an object with one of these members can be evidence (`evidenceWhat`): most nested data is looked past at once.
+    if (depth > 0 &&
+        (value['schema'] !== undefined || value['type'] !== undefined || value['fields'] !== undefined || value['event'] !== undefined)) {
         const what = evidenceWhat(value);
         if (what !== null)
-            return { path, text, what };
+            return { steps: [], text, what };
     }
-    for (const [key, member] of Object.entries(value)) {
-        const found = inside(member, memberPath(path, key), depth + 1, false);
+    // Paths are built only for what is found: this walk covers every decision of every surface.
+    for (const key in value) {
+        const found = via(inside(value[key], depth + 1, false), key);
         if (found)
             return found;
     }
@@ -3271,20 +3314,20 @@ function jsonIn(t, prefixed) {
     return undefined;
 }
 /** JSON text in a string member: the whole string, or each of its lines, when it holds a JSON object (or JSON text). */
-function inText(value, path, depth) {
+function inText(value, depth) {
     if (!value.includes('{'))
         return null;
     const t = value.trim();
     // A prefix only on one line: a text of many lines is read line by line, each located.
     const whole = jsonIn(t, !t.includes('\n'));
     if ((0,core_json/* isObject */.Gv)(whole) || typeof whole === 'string')
-        return inside(whole, path, depth + 1, true);
+        return inside(whole, depth + 1, true);
     if (!t.includes('\n'))
         return null;
     const lines = t.split('\n');
     for (let i = 0; i < lines.length; i++) {
         const v = jsonIn((lines[i] ?? '').trim(), true);
-        const found = (0,core_json/* isObject */.Gv)(v) || typeof v === 'string' ? inside(v, `${path} (its line ${i + 1})`, depth + 1, true) : null;
+        const found = (0,core_json/* isObject */.Gv)(v) || typeof v === 'string' ? via(inside(v, depth + 1, true), { line: i + 1 }) : null;
         if (found)
             return found;
     }
@@ -3292,9 +3335,8 @@ function inText(value, path, depth) {
 }
 /** The error for evidence found inside an object that is not that evidence (`holder`: what the object is). */
 function wrapped(found, holder) {
-    const where = found.text
-        ? `the JSON text in its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`
-        : `its member ${JSON.stringify((0,core_text/* quote */.hD)(found.path, 120))}`;
+    const path = JSON.stringify((0,core_text/* quote */.hD)(pathOf(found.steps), 120));
+    const where = found.text ? `the JSON text in its member ${path}` : `its member ${path}`;
     return {
         kind: 'error',
         reason: `evidence wrapped in ${holder}: ${where} is ${found.what} (a log shipper's or collector's envelope around it?); evidence is never read out of another object, and never skipped: commit the evidence itself as its producer wrote it (a decision surface as .json, evidence events as .ndjson, the server's stderr as a .log, audit records), not the object around it`,
@@ -3302,17 +3344,24 @@ function wrapped(found, holder) {
     };
 }
 /**
- * A decision surface whose other members (beside its decisions) hold no evidence; else the error
- * that says so (a red team: an audit record under a bundle surface's `provider_records` was dropped
- * unread). Its decisions are the surface reader's, shape-checked one by one.
+ * A decision surface that holds no other evidence, in its decisions or beside them, nor (an evidence
+ * event) in the event around it; else the error that says so (a red team: an audit record under a
+ * surface's `provider_records`, as a decision's extra member, as JSON text in its `response`, or
+ * beside the event's `data`, was dropped unread). The walk is structure only, as for other kinds.
  */
-function surfaceAlone(kind) {
-    for (const [key, member] of Object.entries(kind.payload)) {
-        if (key === 'observed_tool_decisions')
-            continue;
-        const found = inside(member, memberPath('', key), 1, false);
+function surfaceAlone(value, kind) {
+    const event = kind.via === 'event';
+    const holder = event ? 'a decision surface event' : 'a decision surface';
+    if (event)
+        for (const key of Object.keys(value)) {
+            const found = key === 'data' ? null : via(inside(value[key], 1, false), key);
+            if (found)
+                return wrapped(found, holder);
+        }
+    for (const key of Object.keys(kind.payload)) {
+        const found = via(inside(kind.payload[key], 1, false), key);
         if (found)
-            return wrapped(found, 'a decision surface');
+            return wrapped(event ? via(found, 'data') : found, holder);
     }
     return kind;
 }
@@ -3332,14 +3381,14 @@ function otherKind(value, fallback) {
         };
     // A decision carried by the object itself (in its own `fields`, or at its top) is no envelope: the
     // run readers refuse it as a decision that is not a tracing line (docs/assay-server-logs.md).
-    const found = carriesDecision(value) ? null : inside(value, '', 0, false);
+    const found = carriesDecision(value) ? null : inside(value, 0, false);
     return found === null ? fallback : wrapped(found, "another kind's data");
 }
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
     const kind = named(value);
     if (kind.kind === 'surface')
-        return surfaceAlone(kind);
+        return surfaceAlone(value, kind);
     if (!(0,core_json/* isObject */.Gv)(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named)))
         return kind;
     return otherKind(value, kind);
@@ -16010,18 +16059,19 @@ const replayOf = (call, other) => call.run !== other.run &&
  * write's; when the read says when its request began, that must be after the write was decided (a
  * read begun before ran alongside it).
  */
-function unconfirmedBy(write, read) {
+function unconfirmedBy(write, read, decided) {
     if (read.session !== write.session)
         return 'other_session';
-    const decided = write.time;
     if (decided === null)
         return null;
-    // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
+    // Two decisions of one evidence event share the event's time (or its lack of one), which orders neither: their order in it does.
     const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
-    if (read.time === null)
-        return 'untimed';
-    if (!oneStamp && (0,core_time/* compareInstants */.QI)(read.time, decided) <= 0)
-        return 'decided_before';
+    if (!oneStamp) {
+        if (read.time === null)
+            return 'untimed';
+        if ((0,core_time/* compareInstants */.QI)(read.time, decided) <= 0)
+            return 'decided_before';
+    }
     if (read.begun !== null && (0,core_time/* compareInstants */.QI)(read.begun, decided) <= 0)
         return 'begun_before';
     return null;
@@ -16065,7 +16115,14 @@ function confirmations(run, out, why) {
     }
     if (reads.size === 0)
         return;
+    // The latest time of the run's decisions so far: a write that says no time was decided no earlier
+    // (a red team: dropping a write's time let a read timed before the run's earlier events confirm it).
+    let latest = null;
     for (const call of run) {
+        const time = call.input.time;
+        const decided = time ?? latest;
+        if (time !== null && (latest === null || (0,core_time/* compareInstants */.QI)(time, latest) > 0))
+            latest = time;
         const projection = call.input.projection;
         if (!call.eligibility.ok || projection.kind !== 'subject')
             continue;
@@ -16085,7 +16142,7 @@ function confirmations(run, out, why) {
                 const read = list[k];
                 if (best !== null && read.index >= best.index)
                     break;
-                const no = unconfirmedBy(write, read);
+                const no = unconfirmedBy(write, read, decided);
                 if (no === null) {
                     best = read;
                     break;
@@ -16102,7 +16159,7 @@ function confirmations(run, out, why) {
         if (best)
             out[call.order] = best;
         else if (first !== null)
-            why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
+            why[call.order] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
     }
 }
 /**
@@ -16186,13 +16243,16 @@ function noReadText(unconfirmed) {
     if (unconfirmed === null)
         return NO_READ;
     const { read } = unconfirmed;
-    const decided = unconfirmed.decided ? (0,core_time/* rfc3339 */.ag)(unconfirmed.decided) : '?';
+    // A write that says no time is bounded by the run's latest time before it (ladder.ts).
+    const decided = unconfirmed.decided
+        ? `${unconfirmed.untimedWrite ? 'no time given; the run before it reached ' : ''}${(0,core_time/* rfc3339 */.ag)(unconfirmed.decided)}`
+        : '?';
     const why = unconfirmed.why === 'other_session'
         ? `was decided in another server process's session than this call${read.session > 0 ? ` (after the log's server_start #${read.session})` : ''}: the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other`
         : unconfirmed.why === 'decided_before'
             ? `was decided at ${read.time ? (0,core_time/* rfc3339 */.ag)(read.time) : '?'}, not after this call (${decided})`
             : unconfirmed.why === 'untimed'
-                ? `says no time, so nothing shows it came after this call (decided ${decided}): give each event its time`
+                ? `says no time, so nothing shows it came after this call (${unconfirmed.untimedWrite ? '' : 'decided '}${decided}): give each event its time`
                 : `began at ${read.begun ? (0,core_time/* rfc3339 */.ag)(read.begun) : '?'}, before this call was decided (${decided}): it ran alongside the call and may have read the state before it`;
     const others = unconfirmed.skipped - 1;
     const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';

@@ -46,14 +46,17 @@ const NO_READ = 'no later successful read of the same target in this run';
 export function noReadText(unconfirmed: Unconfirmed | null): string {
   if (unconfirmed === null) return NO_READ;
   const { read } = unconfirmed;
-  const decided = unconfirmed.decided ? rfc3339(unconfirmed.decided) : '?';
+  // A write that says no time is bounded by the run's latest time before it (ladder.ts).
+  const decided = unconfirmed.decided
+    ? `${unconfirmed.untimedWrite ? 'no time given; the run before it reached ' : ''}${rfc3339(unconfirmed.decided)}`
+    : '?';
   const why =
     unconfirmed.why === 'other_session'
       ? `was decided in another server process's session than this call${read.session > 0 ? ` (after the log's server_start #${read.session})` : ''}: the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other`
       : unconfirmed.why === 'decided_before'
         ? `was decided at ${read.time ? rfc3339(read.time) : '?'}, not after this call (${decided})`
         : unconfirmed.why === 'untimed'
-          ? `says no time, so nothing shows it came after this call (decided ${decided}): give each event its time`
+          ? `says no time, so nothing shows it came after this call (${unconfirmed.untimedWrite ? '' : 'decided '}${decided}): give each event its time`
           : `began at ${read.begun ? rfc3339(read.begun) : '?'}, before this call was decided (${decided}): it ran alongside the call and may have read the state before it`;
   const others = unconfirmed.skipped - 1;
   const more = others > 0 ? `; ${others} more later read(s) of it cannot confirm it either` : '';

@@ -43,6 +43,8 @@ export interface Unconfirmed {
   readonly read: DecisionInput;
   readonly why: UnconfirmedWhy;
   readonly decided: Instant | null;
+  /** The write says no time: `decided` is the latest time of the run's decisions before it. */
+  readonly untimedWrite: boolean;
   readonly skipped: number;
   readonly capped: boolean;
 }
@@ -100,14 +102,15 @@ const replayOf = (call: Call, other: Call): boolean =>
  * write's; when the read says when its request began, that must be after the write was decided (a
  * read begun before ran alongside it).
  */
-function unconfirmedBy(write: DecisionInput, read: DecisionInput): UnconfirmedWhy | null {
+function unconfirmedBy(write: DecisionInput, read: DecisionInput, decided: Instant | null): UnconfirmedWhy | null {
   if (read.session !== write.session) return 'other_session';
-  const decided = write.time;
   if (decided === null) return null;
-  // Two decisions of one evidence event share the event's time, which orders neither: their order in it does.
+  // Two decisions of one evidence event share the event's time (or its lack of one), which orders neither: their order in it does.
   const oneStamp = read.loc.line === write.loc.line && read.loc.member === write.loc.member && read.loc.file === write.loc.file;
-  if (read.time === null) return 'untimed';
-  if (!oneStamp && compareInstants(read.time, decided) <= 0) return 'decided_before';
+  if (!oneStamp) {
+    if (read.time === null) return 'untimed';
+    if (compareInstants(read.time, decided) <= 0) return 'decided_before';
+  }
   if (read.begun !== null && compareInstants(read.begun, decided) <= 0) return 'begun_before';
   return null;
 }
@@ -146,7 +149,13 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
     else verbs.set(projection.subject.verb, [call.input]);
   }
   if (reads.size === 0) return;
+  // The latest time of the run's decisions so far: a write that says no time was decided no earlier
+  // (a red team: dropping a write's time let a read timed before the run's earlier events confirm it).
+  let latest: Instant | null = null;
   for (const call of run) {
+    const time = call.input.time;
+    const decided = time ?? latest;
+    if (time !== null && (latest === null || compareInstants(time, latest) > 0)) latest = time;
     const projection = call.input.projection;
     if (!call.eligibility.ok || projection.kind !== 'subject') continue;
     const verbs = reads.get(targetKey(projection.subject));
@@ -162,7 +171,7 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
       for (let k = firstAfter(list, write.index); k < list.length; k++) {
         const read = list[k] as DecisionInput;
         if (best !== null && read.index >= best.index) break;
-        const no = unconfirmedBy(write, read);
+        const no = unconfirmedBy(write, read, decided);
         if (no === null) {
           best = read;
           break;
@@ -176,7 +185,8 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
       }
     }
     if (best) out[call.order] = best;
-    else if (first !== null) why[call.order] = { read: first.read, why: first.why, decided: write.time, skipped, capped };
+    else if (first !== null)
+      why[call.order] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
   }
 }
 
