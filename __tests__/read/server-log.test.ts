@@ -693,6 +693,68 @@ describe('JSON-RPC batches (a JSON array line, JSON-RPC 2.0 batching, MCP 2025-0
       /an element of a JSON-RPC batch line that mentions tool_decision/,
     );
   });
+
+  it('an indented batch or message (spaces or a tab before "[" or "{") is read as the line alone is, at the columns that count the indent (a red team)', async () => {
+    const batched = JSON.stringify([request(7), request(8)]);
+    const second = batched.indexOf('{"jsonrpc"', 2);
+    for (const indent of [' ', '\t', ' \t  ']) {
+      const batch = await gate({ 'runs/a.log': text(...base, `${indent}${batched}`) }, false);
+      // Each undecided call at its element's column, the indent counted (before: a text line, and the run passed).
+      expect(
+        incomplete(batch).map(([l, c]) => [l, c]),
+        JSON.stringify(indent),
+      ).toEqual([
+        [5, indent.length + 2],
+        [5, indent.length + second + 1],
+      ]);
+      expect(batch.ok).toBe(false);
+      const single = await gate({ 'runs/a.log': text(...base, `${indent}${JSON.stringify(answer(3))}`) }, false);
+      expect(incomplete(single), JSON.stringify(indent)).toEqual([
+        [5, indent.length + 1, expect.stringMatching(/^a tools\/call answer on a JSON-RPC line \(id 3\) with no tool_decision/)],
+      ]);
+      expect(single.ok).toBe(false);
+    }
+    // Truncated, indented: an error at its line, never a text line.
+    for (const cut of [JSON.stringify([answer(3)]).slice(0, 40), JSON.stringify(answer(3)).slice(0, 40)]) {
+      const r = await gate({ 'runs/a.log': text(...base, `  ${cut}`) }, false);
+      expect(
+        r.findings.find((f) => f.code === 'invalid_artifact'),
+        cut,
+      ).toMatchObject({
+        line: 5,
+        message: expect.stringMatching(/names "jsonrpc" is not strict JSON \(a truncated JSON-RPC (batch|message)\?\)/),
+      });
+      expect(r.runs).toHaveLength(0);
+    }
+  });
+
+  it('indented, what is no JSON-RPC stays a text line: an array of no message, a brace of panic text, an object of another kind; a tracing line that mentions tool_decision stays an error', async () => {
+    const r = await gate(
+      {
+        'runs/a.log': text(
+          ...base,
+          '  [2026-05-14 12:30:03 INFO] ready',
+          '\t[1, 2]',
+          '    {}',
+          '    {',
+          '  {"event":"other"}',
+          `\t${JSON.stringify(answer(2))}`,
+        ),
+      },
+      false,
+    );
+    expect(codes(r)).not.toContain('invalid_artifact');
+    expect(codes(r)).not.toContain('run_incomplete');
+    expect(r.findings.find((f) => f.code === 'skipped_object')?.message).toMatch(/text line ×5/);
+    expect(r.ok).toBe(true);
+    // The first-character rule of a tracing line is kept: indented, a decision is a text line that mentions tool_decision (an error).
+    const indented = await gate({ 'runs/a.log': text(serverStart, callStart, ` ${decided}`) }, false);
+    expect(indented.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 3,
+      column: 1,
+      message: expect.stringMatching(/^a text line that mentions tool_decision/),
+    });
+  });
 });
 
 describe('several server sessions in one log (a restart, or stderr appended with 2>>): a read of one never confirms a write of another (a red team)', () => {

@@ -50,6 +50,15 @@ const check = (bundle: unknown, over: Partial<IdentityPolicy> = {}, file = FILE,
 const good = () => world.attest(statementFor('2026-12-01.ndjson', BYTES, RECORDS_V1));
 /** FILE's records attested by the policy's identity under the mock root. */
 const expectRecords = (): BundleExpectation => ({ subject: FILE, policy, roots, predicate: { type: RECORDS_V1 } });
+/** LINE:COLUMN (1-based) of the value of the first `member` ('"key": value') written in `text`: where a problem of that value is placed. */
+const valueAt = (text: string, member: string): string => {
+  const i = text.indexOf(member);
+  if (i < 0) throw new Error(`${member} is not in the text`);
+  const before = text.slice(0, i + member.indexOf(': ') + 2).split('\n');
+  return `${before.length}:${before[before.length - 1]!.length + 1}`;
+};
+/** A trusted root as its publishers write it (`trusted_root.json`: two-space indented), so a place has a line and a column. */
+const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 describe('a bundle from a trusted workflow identity', () => {
   it('passes, naming the identity, source repository, ref, issuer and signing time', async () => {
@@ -196,43 +205,64 @@ describe('trusted roots', () => {
 
   it('a key or authority whose validFor has no start is malformed, never unbounded (a conformance case the library alone accepts)', () => {
     const tlogs = world.trustedRoot.tlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor: {} } }));
-    expect(parseTrustedRoots('r', JSON.stringify({ ...world.trustedRoot, tlogs }), DEFAULT_LIMITS)).toMatchObject({
+    const text = pretty({ ...world.trustedRoot, tlogs });
+    // Placed at the validFor (a red team: at 1:1, the reader searched a file of hundreds of lines).
+    expect(valueAt(text, '"validFor": {}')).toMatch(/^(?!1:)\d+:\d+$/);
+    expect(parseTrustedRoots('r', text, DEFAULT_LIMITS)).toMatchObject({
       ok: false,
-      reason: 'r:1:1: the trusted root is malformed: tlogs[0] has a validFor without a start',
+      reason: `r:${valueAt(text, '"validFor": {}')}: the trusted root is malformed: tlogs[0] has a validFor without a start`,
     });
   });
 
   it('a validFor whose start or end is not an RFC 3339 time is malformed, located, never a root every certificate fails to chain to (a red team)', () => {
-    const ca = (validFor: unknown) =>
-      JSON.stringify({
-        ...world.trustedRoot,
-        certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor })),
-      });
+    const caRoot = (validFor: unknown) => ({
+      ...world.trustedRoot,
+      certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor })),
+    });
+    const ca = (validFor: unknown) => pretty(caRoot(validFor));
     const ct = (validFor: unknown) =>
-      JSON.stringify({
+      pretty({
         ...world.trustedRoot,
         ctlogs: world.trustedRoot.ctlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor } })),
       });
     const start = world.trustedRoot.certificateAuthorities[0]!.validFor.start;
-    expect(parseTrustedRoots('r', ca({ start: 'not a date' }), DEFAULT_LIMITS)).toEqual({
+    // Each placed at the offending value's line and column (a red team: at 1:1, the reader searched the whole root).
+    const notADate = ca({ start: 'not a date' });
+    expect(parseTrustedRoots('r', notADate, DEFAULT_LIMITS)).toEqual({
       ok: false,
-      reason:
-        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose start "not a date" is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))',
+      reason: `r:${valueAt(notADate, '"start": "not a date"')}: the trusted root is malformed: certificateAuthorities[0] has a validFor whose start "not a date" is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))`,
     });
-    expect(parseTrustedRoots('r', ca({ start, end: '2027-02-30T00:00:00Z' }), DEFAULT_LIMITS)).toMatchObject({
+    const noDay = ca({ start, end: '2027-02-30T00:00:00Z' });
+    expect(parseTrustedRoots('r', noDay, DEFAULT_LIMITS)).toMatchObject({
       ok: false,
-      reason:
-        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2027-02-30T00:00:00Z" is not a calendar date: 2027-02 has no day 30',
+      reason: `r:${valueAt(noDay, '"end": "2027-02-30T00:00:00Z"')}: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2027-02-30T00:00:00Z" is not a calendar date: 2027-02 has no day 30`,
     });
-    expect(parseTrustedRoots('r', ct({ start: 1700000000 }), DEFAULT_LIMITS)).toMatchObject({
+    const number = ct({ start: 1700000000 });
+    expect(parseTrustedRoots('r', number, DEFAULT_LIMITS)).toMatchObject({
       ok: false,
-      reason: 'r:1:1: the trusted root is malformed: ctlogs[0] has a validFor whose start is not an RFC 3339 date-time (a number)',
+      reason: `r:${valueAt(number, '"start": 1700000000')}: the trusted root is malformed: ctlogs[0] has a validFor whose start is not an RFC 3339 date-time (a number)`,
     });
-    // On its own line of a JSON-lines file, located there.
-    expect(parseTrustedRoots('r', `${JSON.stringify(world.trustedRoot)}\n${ca({ start: '2026-12-01' })}\n`, DEFAULT_LIMITS)).toMatchObject({
+    // A timestamp authority's window is checked the same way, and placed the same way.
+    const tsa = pretty({
+      ...world.trustedRoot,
+      timestampAuthorities: [{ ...world.trustedRoot.certificateAuthorities[0]!, validFor: { start, end: '2016-12-31T23:59:60Z' } }],
+    });
+    expect(parseTrustedRoots('r', tsa, DEFAULT_LIMITS)).toMatchObject({
       ok: false,
       reason: expect.stringMatching(
-        /^r:2:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose start "2026-12-01" is not an RFC 3339/,
+        new RegExp(
+          `^r:${valueAt(tsa, '"end": "2016-12-31T23:59:60Z"')}: the trusted root is malformed: timestampAuthorities\\[0\\] has a validFor whose end "2016-12-31T23:59:60Z" is a time the Sigstore library cannot read`,
+        ),
+      ),
+    });
+    // On its own line of a JSON-lines file, located there, at the value's column.
+    const line = JSON.stringify(caRoot({ start: '2026-12-01' }));
+    expect(parseTrustedRoots('r', `${JSON.stringify(world.trustedRoot)}\n${line}\n`, DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        new RegExp(
+          `^r:2:${line.indexOf('"2026-12-01"') + 1}: the trusted root is malformed: certificateAuthorities\\[0\\] has a validFor whose start "2026-12-01" is not an RFC 3339`,
+        ),
       ),
     });
     // A start and an end that are times (a fraction, an offset, an end absent or null) load.
@@ -242,24 +272,31 @@ describe('trusted roots', () => {
 
   it('a validFor whose end is before its start holds no instant: malformed, located, never a root that vouches for nothing (a red team)', () => {
     const ca = (validFor: unknown) =>
-      JSON.stringify({
+      pretty({
         ...world.trustedRoot,
         certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor })),
       });
     const tlog = (validFor: unknown) =>
-      JSON.stringify({
+      pretty({
         ...world.trustedRoot,
         tlogs: world.trustedRoot.tlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor } })),
       });
-    expect(parseTrustedRoots('r', ca({ start: '2030-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' }), DEFAULT_LIMITS)).toEqual({
+    // Placed at the end that is before its start (a red team: at 1:1, the reader searched the whole root).
+    const swapped = ca({ start: '2030-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' });
+    expect(parseTrustedRoots('r', swapped, DEFAULT_LIMITS)).toEqual({
       ok: false,
-      reason:
-        'r:1:1: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2020-01-01T00:00:00Z" is before its start "2030-01-01T00:00:00Z": it holds no instant (swapped?)',
+      reason: `r:${valueAt(swapped, '"end": "2020-01-01T00:00:00Z"')}: the trusted root is malformed: certificateAuthorities[0] has a validFor whose end "2020-01-01T00:00:00Z" is before its start "2030-01-01T00:00:00Z": it holds no instant (swapped?)`,
     });
     // Compared as instants, offsets and fractions included: 00:30+01:00 is 23:30Z the day before; .0001 before .0009.
-    expect(parseTrustedRoots('r', tlog({ start: '2020-01-01T00:00:00Z', end: '2020-01-01T00:30:00+01:00' }), DEFAULT_LIMITS)).toMatchObject(
-      { ok: false, reason: expect.stringContaining('tlogs[0] has a validFor whose end "2020-01-01T00:30:00+01:00" is before') },
-    );
+    const offset = tlog({ start: '2020-01-01T00:00:00Z', end: '2020-01-01T00:30:00+01:00' });
+    expect(parseTrustedRoots('r', offset, DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        new RegExp(
+          `^r:${valueAt(offset, '"end": "2020-01-01T00:30:00+01:00"')}: .*tlogs\\[0\\] has a validFor whose end "2020-01-01T00:30:00\\+01:00" is before`,
+        ),
+      ),
+    });
     expect(parseTrustedRoots('r', ca({ start: '2020-01-01T00:00:00.0009Z', end: '2020-01-01T00:00:00.0001Z' }), DEFAULT_LIMITS).ok).toBe(
       false,
     );
@@ -323,15 +360,20 @@ describe('identities in the trust sets, through the gate', () => {
       ...world.trustedRoot,
       certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor: { start: 'not a date' } })),
     };
-    const dir = await workspace(await world.attest(recordsStatement()), { 'root.json': JSON.stringify(bad) });
+    const rootText = pretty(bad);
+    const dir = await workspace(await world.attest(recordsStatement()), { 'root.json': rootText });
     const r = await cli(
       ['verify', '-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY, '--format', 'json'],
       ROOT,
     );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    // At the start's own line and column, never the root's 1:1 (a red team).
+    expect(valueAt(rootText, '"start": "not a date"')).toMatch(/^(?!1:)\d+:\d+$/);
     expect(r.stderr).toMatch(
-      /^receipt-gate: --trusted-root root\.json:1:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose start "not a date" is not an RFC 3339 date-time/,
+      new RegExp(
+        `^receipt-gate: --trusted-root root\\.json:${valueAt(rootText, '"start": "not a date"')}: the trusted root is malformed: certificateAuthorities\\[0\\] has a validFor whose start "not a date" is not an RFC 3339 date-time`,
+      ),
     );
     // The same evidence under the root as it was: verified.
     writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
@@ -348,23 +390,31 @@ describe('identities in the trust sets, through the gate', () => {
       })),
     };
     const policyText = `version: 1\ntrust:\n  trusted-signer-identities: ["${EXPORT_IDENTITY}"]\n  trusted-root: root.json\n`;
+    const rootText = pretty(swapped);
+    const end = valueAt(rootText, `"end": ${JSON.stringify(world.trustedRoot.certificateAuthorities[0]!.validFor.start)}`);
+    expect(end).toMatch(/^(?!1:)\d+:\d+$/);
     const dir = await workspace(await world.attest(recordsStatement()), {
-      'root.json': JSON.stringify(swapped),
+      'root.json': rootText,
       '.github/receipt-gate.yml': policyText,
     });
     const args = ['verify', '-C', dir, '--runs', 'runs', '--audit', 'audit', '--source-repository', REPO, '--format', 'json'];
     const r = await cli(args, ROOT);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    // At the entry that names the root, and in the root at the end that is before its start (never its 1:1: a red team).
     expect(r.stderr).toMatch(
-      /^receipt-gate: \.github\/receipt-gate\.yml:4:17: trust\.trusted-root root\.json:1:1: the trusted root is malformed: certificateAuthorities\[0\] has a validFor whose end "[^"]+" is before its start "2099-01-01T00:00:00Z": it holds no instant/,
+      new RegExp(
+        `^receipt-gate: \\.github/receipt-gate\\.yml:4:17: trust\\.trusted-root root\\.json:${end}: the trusted root is malformed: certificateAuthorities\\[0\\] has a validFor whose end "[^"]+" is before its start "2099-01-01T00:00:00Z": it holds no instant`,
+      ),
     );
     expect(r.stderr).not.toMatch(/--help/);
     // Given by the flag, located in the root.
-    const bare = await workspace(await world.attest(recordsStatement()), { 'root.json': JSON.stringify(swapped) });
+    const bare = await workspace(await world.attest(recordsStatement()), { 'root.json': rootText });
     const flag = await cli(['verify', '-C', bare, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/^receipt-gate: --trusted-root root\.json:1:1: the trusted root is malformed: .* is before its start/);
+    expect(flag.stderr).toMatch(
+      new RegExp(`^receipt-gate: --trusted-root root\\.json:${end}: the trusted root is malformed: .* is before its start`),
+    );
     // The same policy naming the root as it was: the record is trusted, the call verified.
     writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
     const good = await cliJson(['-C', dir, '--runs', 'runs', '--audit', 'audit', '--source-repository', REPO], ROOT);

@@ -23,6 +23,7 @@ import { compareInstants, type Instant, parseRfc3339 } from '../core/time.js';
 import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
+import { offsetAt } from '../read/json/scanner.js';
 import type { ReadLimits } from '../read/limits.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
 import { type Refusal, refuse } from './refusal.js';
@@ -73,21 +74,30 @@ export type PredicateKind = { readonly type: string; readonly check?: (predicate
  * A file's JSON values (one value, pretty-printed or not, or one compact value per line) through the
  * one document pipeline, its problems located by the one sink.
  */
-function valuesOf(name: string, bytes: Uint8Array, limits: ReadLimits): { readonly docs: readonly Doc[]; readonly sink: LocatingSink } {
+function valuesOf(
+  name: string,
+  bytes: Uint8Array,
+  limits: ReadLimits,
+): { readonly docs: readonly Doc[]; readonly sink: LocatingSink; readonly text: string } {
   const sink = new LocatingSink(name);
   const decoded = decode(bytes, limits, sink);
-  if (!decoded) return { docs: [], sink };
+  if (!decoded) return { docs: [], sink, text: '' };
   sink.lines = decoded.lines;
-  return { docs: [...documents(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink };
+  return { docs: [...documents(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink, text: decoded.text };
 }
 
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 export function parseTrustedRoots(name: string, text: string, limits: ReadLimits): Result<Root[]> {
-  const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
+  const { docs, sink, text: decoded } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
   const roots: Root[] = [];
   for (const doc of docs) {
     const result = rootOf(doc.value);
-    if (!result.ok) return { ok: false, reason: `${placeOf(sink.at(doc.start), true)}: ${result.reason}` };
+    if (!result.ok) {
+      // A problem of one member (a validFor's bound) is placed at that member, found in the text only now (a red team:
+      // a root's 1:1 sent the reader through a file of hundreds of lines); the root's own problems at its start.
+      const at = result.reason.at && offsetAt(decoded, doc.start, result.reason.at, { maxDepth: limits.maxDepth });
+      return { ok: false, reason: `${placeOf(sink.at(typeof at === 'number' ? at : doc.start), true)}: ${result.reason.text}` };
+    }
     roots.push(result.value);
   }
   const problem = sink.findings[0];
@@ -113,7 +123,7 @@ export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[
  * to chain: a configuration mistake that would read as forged evidence), or with an end before its
  * start (a window with no instant in it, which fails every certificate the same way).
  */
-function unboundedKey(value: JsonObject): string | null {
+function unboundedKey(value: JsonObject): Required<RootProblem> | null {
   const lists: readonly [string, (entry: JsonObject) => unknown][] = [
     ['tlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
     ['ctlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
@@ -127,26 +137,35 @@ function unboundedKey(value: JsonObject): string | null {
       if (!isObject(e)) continue;
       const f = validFor(e);
       if (f === undefined) continue;
-      if (!isObject(f) || f['start'] === undefined || f['start'] === null) return `${name}[${i}] has a validFor without a start`;
+      // Where the validFor is (a tlog's or ctlog's under its publicKey), for the member a problem is placed at.
+      const at: JsonPath = name === 'tlogs' || name === 'ctlogs' ? [name, i, 'publicKey', 'validFor'] : [name, i, 'validFor'];
+      if (!isObject(f) || f['start'] === undefined || f['start'] === null)
+        return { text: `${name}[${i}] has a validFor without a start`, at };
       const times: { readonly text: string; readonly at: Instant }[] = [];
       for (const bound of ['start', 'end'] as const) {
         const given = f[bound];
         // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
         if (bound === 'end' && (given === undefined || given === null)) continue;
-        if (typeof given !== 'string')
-          return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
+        const problem = (text: string): Required<RootProblem> => ({
+          text: `${name}[${i}] has a validFor whose ${bound} ${text}`,
+          at: [...at, bound],
+        });
+        if (typeof given !== 'string') return problem(`is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`);
         const time = parseRfc3339(given);
-        if (!time.ok) return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify(quote(given, 80))} ${time.reason}`;
+        if (!time.ok) return problem(`${JSON.stringify(quote(given, 80))} ${time.reason}`);
         // A leap second is an RFC 3339 time the library's Date reads as none (every certificate would then fail to chain).
         if (Number.isNaN(Date.parse(given)))
-          return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify(quote(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`;
+          return problem(`${JSON.stringify(quote(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`);
         times.push({ text: given, at: time.value });
       }
       // The interval is closed ([start, end]: the library keeps a key at both ends): an end before its start holds no instant,
       // and the key or authority would vouch for nothing, every certificate or entry then failing as a forgery would (a red team).
       const [start, end] = times;
       if (start && end && compareInstants(end.at, start.at) < 0)
-        return `${name}[${i}] has a validFor whose end ${JSON.stringify(quote(end.text, 80))} is before its start ${JSON.stringify(quote(start.text, 80))}: it holds no instant (swapped?)`;
+        return {
+          text: `${name}[${i}] has a validFor whose end ${JSON.stringify(quote(end.text, 80))} is before its start ${JSON.stringify(quote(start.text, 80))}: it holds no instant (swapped?)`,
+          at: [...at, 'end'],
+        };
     }
   }
   return null;
@@ -166,29 +185,40 @@ const BUNDLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'application/vnd.dev.sigstore.bundle.v0.3+json',
 ]);
 
-function rootOf(value: unknown): Result<Root> {
+/** Keys and indices from a JSON value to one of its members. */
+type JsonPath = readonly (string | number)[];
+
+/** Why a value is no trusted root, and the member the problem is in when it is one member's (placed there). */
+interface RootProblem {
+  readonly text: string;
+  readonly at?: JsonPath;
+}
+
+function rootOf(value: unknown): Result<Root, RootProblem> {
   if (
     !isObject(value) ||
     typeof value['mediaType'] !== 'string' ||
     !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot')
   )
-    return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+    return { ok: false, reason: { text: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' } };
   if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
     return {
       ok: false,
-      reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+      reason: {
+        text: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+      },
     };
   // A validity interval without its start is malformed, never unbounded (the library alone reads it as open);
   // one whose start or end is no time bounds nothing (the library reads an invalid date: no certificate chains).
   const unbounded = unboundedKey(value);
-  if (unbounded) return { ok: false, reason: `the trusted root is malformed: ${unbounded}` };
+  if (unbounded) return { ok: false, reason: { text: `the trusted root is malformed: ${unbounded.text}`, at: unbounded.at } };
   let root: TrustedRoot;
   try {
     root = TrustedRoot.fromJSON(value);
   } catch (error) {
-    return { ok: false, reason: `not a trusted root: ${messageOf(error)}` };
+    return { ok: false, reason: { text: `not a trusted root: ${messageOf(error)}` } };
   }
-  if (root.certificateAuthorities.length === 0) return { ok: false, reason: 'the trusted root has no certificate authority' };
+  if (root.certificateAuthorities.length === 0) return { ok: false, reason: { text: 'the trusted root has no certificate authority' } };
   try {
     const verifier = new Verifier(toTrustMaterial(root), {
       tlogThreshold: 0,
@@ -200,7 +230,7 @@ function rootOf(value: unknown): Result<Root> {
     const sha256 = sha256Hex(canonical.ok ? canonical.text : JSON.stringify(value));
     return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
   } catch (thrown) {
-    return { ok: false, reason: `the trusted root does not load: ${messageOf(thrown)}` };
+    return { ok: false, reason: { text: `the trusted root does not load: ${messageOf(thrown)}` } };
   }
 }
 
@@ -209,7 +239,7 @@ let publicGood: Root[] | null = null;
 export function publicGoodRoots(): Root[] {
   if (!publicGood) {
     const result = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
-    if (!result.ok) throw new Error(`the shipped public-good root does not load: ${result.reason}`);
+    if (!result.ok) throw new Error(`the shipped public-good root does not load: ${result.reason.text}`);
     publicGood = [result.value];
   }
   return publicGood;
