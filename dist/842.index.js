@@ -19,14 +19,15 @@ export const modules = {
 /* harmony import */ var _sigstore_verify__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4187);
 /* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3491);
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4637);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(6153);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(2020);
-/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(2334);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(2020);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(2334);
 /* harmony import */ var _core_trust_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9597);
 /* harmony import */ var _read_documents_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1035);
 /* harmony import */ var _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(1210);
-/* harmony import */ var _public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(6419);
-/* harmony import */ var _refusal_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(2510);
+/* harmony import */ var _read_json_scanner_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(3853);
+/* harmony import */ var _public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(6419);
+/* harmony import */ var _refusal_js__WEBPACK_IMPORTED_MODULE_14__ = __webpack_require__(2510);
 /**
  * Keyless trust (docs/keyless.md): a Sigstore bundle beside a file, checked offline against trusted
  * roots with `@sigstore/verify`, then by workflow identity, in the doc's order: the bundle parses
@@ -38,6 +39,7 @@ export const modules = {
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
+
 
 
 
@@ -67,18 +69,22 @@ function valuesOf(name, bytes, limits) {
     const sink = new _read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .LocatingSink */ .Bz(name);
     const decoded = (0,_read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .decode */ .D4)(bytes, limits, sink);
     if (!decoded)
-        return { docs: [], sink };
+        return { docs: [], sink, text: '' };
     sink.lines = decoded.lines;
-    return { docs: [...(0,_read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink };
+    return { docs: [...(0,_read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink, text: decoded.text };
 }
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 function parseTrustedRoots(name, text, limits) {
-    const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
+    const { docs, sink, text: decoded } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
     const roots = [];
     for (const doc of docs) {
         const result = rootOf(doc.value);
-        if (!result.ok)
-            return { ok: false, reason: `${(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_5__/* .placeOf */ .$t)(sink.at(doc.start), true)}: ${result.reason}` };
+        if (!result.ok) {
+            // A problem of one member (a validFor's bound) is placed at that member, found in the text only now (a red team:
+            // a root's 1:1 sent the reader through a file of hundreds of lines); the root's own problems at its start.
+            const at = result.reason.at && (0,_read_json_scanner_js__WEBPACK_IMPORTED_MODULE_9__/* .offsetAt */ .HA)(decoded, doc.start, result.reason.at, { maxDepth: limits.maxDepth });
+            return { ok: false, reason: `${(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_5__/* .placeOf */ .$t)(sink.at(typeof at === 'number' ? at : doc.start), true)}: ${result.reason.text}` };
+        }
         roots.push(result.value);
     }
     const problem = sink.findings[0];
@@ -102,8 +108,8 @@ function rootsFrom(source, limits) {
  */
 function unboundedKey(value) {
     const lists = [
-        ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
-        ['ctlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['ctlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
         ['certificateAuthorities', (e) => e['validFor']],
         ['timestampAuthorities', (e) => e['validFor']],
     ];
@@ -112,34 +118,43 @@ function unboundedKey(value) {
         if (!Array.isArray(list))
             continue;
         for (const [i, e] of list.entries()) {
-            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(e))
+            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(e))
                 continue;
             const f = validFor(e);
             if (f === undefined)
                 continue;
-            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(f) || f['start'] === undefined || f['start'] === null)
-                return `${name}[${i}] has a validFor without a start`;
+            // Where the validFor is (a tlog's or ctlog's under its publicKey), for the member a problem is placed at.
+            const at = name === 'tlogs' || name === 'ctlogs' ? [name, i, 'publicKey', 'validFor'] : [name, i, 'validFor'];
+            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(f) || f['start'] === undefined || f['start'] === null)
+                return { text: `${name}[${i}] has a validFor without a start`, at };
             const times = [];
             for (const bound of ['start', 'end']) {
                 const given = f[bound];
                 // An end absent (or null, protobuf's JSON for absent) leaves the interval open at its end, as the library reads it.
                 if (bound === 'end' && (given === undefined || given === null))
                     continue;
+                const problem = (text) => ({
+                    text: `${name}[${i}] has a validFor whose ${bound} ${text}`,
+                    at: [...at, bound],
+                });
                 if (typeof given !== 'string')
-                    return `${name}[${i}] has a validFor whose ${bound} is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`;
-                const time = (0,_core_time_js__WEBPACK_IMPORTED_MODULE_11__/* .parseRfc3339 */ .TM)(given);
+                    return problem(`is not an RFC 3339 date-time (a ${given === null ? 'null' : typeof given})`);
+                const time = (0,_core_time_js__WEBPACK_IMPORTED_MODULE_12__/* .parseRfc3339 */ .TM)(given);
                 if (!time.ok)
-                    return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(given, 80))} ${time.reason}`;
+                    return problem(`${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(given, 80))} ${time.reason}`);
                 // A leap second is an RFC 3339 time the library's Date reads as none (every certificate would then fail to chain).
                 if (Number.isNaN(Date.parse(given)))
-                    return `${name}[${i}] has a validFor whose ${bound} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`;
+                    return problem(`${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(given, 80))} is a time the Sigstore library cannot read (a leap second: write :59)`);
                 times.push({ text: given, at: time.value });
             }
             // The interval is closed ([start, end]: the library keeps a key at both ends): an end before its start holds no instant,
             // and the key or authority would vouch for nothing, every certificate or entry then failing as a forgery would (a red team).
             const [start, end] = times;
-            if (start && end && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_11__/* .compareInstants */ .QI)(end.at, start.at) < 0)
-                return `${name}[${i}] has a validFor whose end ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(end.text, 80))} is before its start ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(start.text, 80))}: it holds no instant (swapped?)`;
+            if (start && end && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_12__/* .compareInstants */ .QI)(end.at, start.at) < 0)
+                return {
+                    text: `${name}[${i}] has a validFor whose end ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(end.text, 80))} is before its start ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(start.text, 80))}: it holds no instant (swapped?)`,
+                    at: [...at, 'end'],
+                };
         }
     }
     return null;
@@ -157,29 +172,31 @@ const BUNDLE_MEDIA_TYPES = new Set([
     'application/vnd.dev.sigstore.bundle.v0.3+json',
 ]);
 function rootOf(value) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(value) ||
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(value) ||
         typeof value['mediaType'] !== 'string' ||
         !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
-        return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+        return { ok: false, reason: { text: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' } };
     if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
         return {
             ok: false,
-            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+            reason: {
+                text: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+            },
         };
     // A validity interval without its start is malformed, never unbounded (the library alone reads it as open);
     // one whose start or end is no time bounds nothing (the library reads an invalid date: no certificate chains).
     const unbounded = unboundedKey(value);
     if (unbounded)
-        return { ok: false, reason: `the trusted root is malformed: ${unbounded}` };
+        return { ok: false, reason: { text: `the trusted root is malformed: ${unbounded.text}`, at: unbounded.at } };
     let root;
     try {
         root = _sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2__.TrustedRoot.fromJSON(value);
     }
     catch (error) {
-        return { ok: false, reason: `not a trusted root: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
+        return { ok: false, reason: { text: `not a trusted root: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .messageOf */ .bD)(error)}` } };
     }
     if (root.certificateAuthorities.length === 0)
-        return { ok: false, reason: 'the trusted root has no certificate authority' };
+        return { ok: false, reason: { text: 'the trusted root has no certificate authority' } };
     try {
         const verifier = new _sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .Verifier */ .BL((0,_sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .toTrustMaterial */ .jO)(root), {
             tlogThreshold: 0,
@@ -192,16 +209,16 @@ function rootOf(value) {
         return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
     }
     catch (thrown) {
-        return { ok: false, reason: `the trusted root does not load: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(thrown)}` };
+        return { ok: false, reason: { text: `the trusted root does not load: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .messageOf */ .bD)(thrown)}` } };
     }
 }
 let publicGood = null;
 /** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
 function publicGoodRoots() {
     if (!publicGood) {
-        const result = rootOf(JSON.parse(_public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_9__/* .PUBLIC_GOOD_ROOT */ .F.json));
+        const result = rootOf(JSON.parse(_public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_10__/* .PUBLIC_GOOD_ROOT */ .F.json));
         if (!result.ok)
-            throw new Error(`the shipped public-good root does not load: ${result.reason}`);
+            throw new Error(`the shipped public-good root does not load: ${result.reason.text}`);
         publicGood = [result.value];
     }
     return publicGood;
@@ -219,30 +236,30 @@ function extensionText(cert, oid, legacy = false) {
 function checkSigner(cert, identities, issuer) {
     const san = cert.subjectAltName;
     if (san === undefined || !identities.has(san))
-        return { ok: false, reason: `certificate identity ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(san ?? '(none)'))} is not trusted` };
+        return { ok: false, reason: `certificate identity ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(san ?? '(none)'))} is not trusted` };
     const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i) => i !== undefined);
     if (issuers.length === 0)
         return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
     for (const i of issuers)
         if (i !== issuer)
-            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(i))} is not ${issuer}` };
+            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(i))} is not ${issuer}` };
     return { ok: true, value: { san, issuer } };
 }
 /** Steps 3 and 4: who signed, and for which repository and ref. */
 function checkIdentity(cert, policy) {
     const signer = checkSigner(cert, policy.identities, policy.issuer);
     if (!signer.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('identity_untrusted', signer.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('identity_untrusted', signer.reason);
     const { san } = signer.value;
     const repo = extensionText(cert, OID.sourceRepositoryUri);
     const ref = extensionText(cert, OID.sourceRepositoryRef);
     if (repo === undefined || ref === undefined)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
     const want = `https://github.com/${policy.sourceRepository}`;
-    if ((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(repo) !== (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(want))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source repository ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(repo))} is not ${want}`);
+    if ((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .asciiLower */ .F)(repo) !== (0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .asciiLower */ .F)(want))
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('source_untrusted', `source repository ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(repo))} is not ${want}`);
     if (!policy.sourceRefs.has(ref))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source ref ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(ref))} is not allowed`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('source_untrusted', `source ref ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(ref))} is not allowed`);
     return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 /** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
@@ -259,17 +276,17 @@ function signingTime(bundle) {
 }
 /** A Sigstore bundle's parsed form, or why a value is not one (another version included: never guessed at). */
 function parseBundle(value) {
-    const mediaType = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(value) ? value['mediaType'] : undefined;
+    const mediaType = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(value) ? value['mediaType'] : undefined;
     if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
         return {
             ok: false,
-            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
+            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
         };
     try {
         return { ok: true, value: (0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .bundleFromJSON */ .vw)(value) };
     }
     catch (error) {
-        return { ok: false, reason: `not a Sigstore bundle: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
+        return { ok: false, reason: `not a Sigstore bundle: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .messageOf */ .bD)(error)}` };
     }
 }
 /**
@@ -315,10 +332,10 @@ function verifyBundle(bundle, roots, artifact) {
         entity = (0,_sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .toSignedEntity */ .DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
     }
     catch (error) {
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
     }
     if (entity.key.$case !== 'certificate')
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
     let first = null;
     for (const root of roots) {
         try {
@@ -335,12 +352,12 @@ function checkBundle(value, expected, limits) {
     const { subject, policy, roots, predicate } = expected;
     const parsed = parseBundle(value);
     if (!parsed.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', parsed.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('attestation_malformed', parsed.reason);
     if (!(0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .isBundleWithDsseEnvelope */ .Km)(parsed.value))
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
     const envelope = parsed.value.content.dsseEnvelope;
     if (envelope.payloadType !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('payload_type', `payload type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(envelope.payloadType))}, not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('payload_type', `payload type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(envelope.payloadType))}, not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4}`);
     const signed = verifyBundle(parsed.value, roots);
     if (!signed.ok)
         return signed;
@@ -350,26 +367,26 @@ function checkBundle(value, expected, limits) {
         return who;
     const payload = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .strictPayload */ .iv)(Buffer.from(envelope.payload), limits);
     if (!payload.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', payload.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', payload.reason);
     const statement = payload.value;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_10__/* .isObject */ .Gv)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .Gv)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
     const only = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .onlySubject */ .Lh)(statement);
     if (!only.ok)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', only.reason);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', only.reason);
     if (only.value.sha256 !== subject.sha256)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', 'subject digest differs from the file');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', 'subject digest differs from the file');
     const name = node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(subject.name);
     if (only.value.name !== name) {
-        const given = typeof only.value.name === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(only.value.name) : only.value.name;
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
+        const given = typeof only.value.name === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(only.value.name) : only.value.name;
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
     }
     if (statement['predicateType'] !== predicate.type)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `predicate type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', `predicate type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_13__/* .quote */ .hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
     if (predicate.check) {
         const checked = predicate.check(statement['predicate']);
         if (!checked.ok)
-            return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', checked.reason);
+            return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('statement_mismatch', checked.reason);
     }
     return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
 }
@@ -398,9 +415,9 @@ function readSigstoreFile(name, bytes, limits) {
  */
 function checkBundles(file, expected, limits) {
     if (file.findings.length > 0)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
     if (file.bundles.length === 0)
-        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_14__/* .refuse */ .T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
     let refusal = null;
     for (const [i, value] of file.bundles.entries()) {
         // A file of thousands of failing bundles is not checked to its end: past the per-file finding

@@ -1423,11 +1423,12 @@ function byteOrderMark(text, sink) {
 /** A JSON-RPC message by its own member: an object with a string `jsonrpc`. */
 const isRpc = (value) => (0,json/* isObject */.Gv)(value) && typeof value['jsonrpc'] === 'string';
 /**
- * A line that starts with `[` as a JSON-RPC batch (JSON-RPC 2.0 batching, MCP 2025-03-26: stdout's
- * answers mixed in): strict JSON, an array with at least one JSON-RPC message, each element its own
- * document; null when it is none (text, as before: `[2026-05-14 INFO] …`, an array of other values);
- * 'error' when it names `jsonrpc` after `[{` but is not strict JSON (a truncated batch, said at its
- * offset). A red team: a batched tools/call passed as a text line, undecided.
+ * A line that starts with `[` (after any spaces or tabs: `start` is the `[`) as a JSON-RPC batch
+ * (JSON-RPC 2.0 batching, MCP 2025-03-26: stdout's answers mixed in): strict JSON, an array with at
+ * least one JSON-RPC message, each element its own document; null when it is none (text, as before:
+ * `[2026-05-14 INFO] …`, an array of other values); 'error' when it names `jsonrpc` after `[{` but is
+ * not strict JSON (a truncated batch, said at its offset). A red team: a batched tools/call passed as
+ * a text line, undecided.
  */
 function rpcBatch(text, opts, start, end, sink) {
     const parsed = (0,strict/* parseStrict */.z3)(text, { ...opts, collect: [[]] }, start, end);
@@ -1459,8 +1460,10 @@ function rpcBatch(text, opts, start, end, sink) {
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
  * must be one strict JSON document (a truncated last line is an error, never a skip); a line whose
- * first character is `[` and that is a JSON-RPC batch is its elements; any other non-blank line is
- * text for the reader to judge; blank lines are nothing.
+ * first character other than a space or a tab is `[` and that is a JSON-RPC batch is its elements,
+ * and one whose first such character is `{` and that is one strict JSON-RPC message is that message
+ * (a red team: indented, a batched or single tools/call passed as a text line, undecided); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
  */
 function* logLines(text, options, sink) {
     // A log saved with a BOM (PowerShell, an editor) read its first line as text, then "no server_start line": say what it is.
@@ -1475,14 +1478,30 @@ function* logLines(text, options, sink) {
         }
         if ((0,lines/* blank */.hQ)(text, start, end))
             continue;
-        const first = text.charCodeAt(start);
+        // JSON-RPC is looked for past leading spaces and tabs (its offsets, and so its columns, count them);
+        // a tracing line keeps the first-character rule (indented, it is text: one that mentions tool_decision an error).
+        let lead = start;
+        for (let c = text.charCodeAt(lead); c === 0x20 || c === 0x09; c = text.charCodeAt(++lead))
+            ;
+        const first = text.charCodeAt(lead);
         if (first === 0x5b) {
-            const batch = rpcBatch(text, opts, start, end, sink);
+            const batch = rpcBatch(text, opts, lead, end, sink);
             if (batch !== null) {
                 if (batch !== 'error')
                     yield { kind: 'batch', elements: batch };
                 continue;
             }
+        }
+        if (first === 0x7b && lead > start) {
+            const parsed = (0,strict/* parseStrict */.z3)(text, opts, lead, end);
+            if (parsed.ok && isRpc(parsed.value.json))
+                yield { kind: 'json', doc: { value: parsed.value.json, start: lead, elements: parsed.value.elements } };
+            // Not strict JSON but naming "jsonrpc": a truncated message, said as a truncated batch is (never a text line).
+            else if (!parsed.ok && text.slice(lead, end).includes('"jsonrpc"'))
+                sink.error({ offset: parsed.reason.offset }, `a line that starts with "{" after spaces or tabs and names "jsonrpc" is not strict JSON (a truncated JSON-RPC message?): ${parsed.reason.message}`);
+            else
+                yield { kind: 'text', start, end };
+            continue;
         }
         if (first !== 0x7b) {
             yield { kind: 'text', start, end };
