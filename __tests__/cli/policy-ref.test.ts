@@ -42,6 +42,26 @@ const repo = (): string => {
 };
 const verify = (dir: string, ...extra: string[]) => cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, ...extra], dir);
 
+/**
+ * A repository whose one commit holds a strict policy that requires signed records but grandfathers
+ * an unsigned 2025 audit file, that file, and the 2025 run its record binds.
+ */
+function grandfatheredHistory(): { readonly dir: string; readonly base: string } {
+  const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
+  const audit = ndjson([record('github', 'r-legacy', key('legacy'))]);
+  const sha = createHash('sha256').update(audit).digest('hex');
+  const signer = testSigner();
+  const policy = `${STRICT}trust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: ${AUDIT}\n    sha256: ${sha}\n    reason: exports before signing\n`;
+  const dir = repo();
+  const base = commit(dir, {
+    [POLICY]: policy,
+    '.github/export.pub.pem': signer.pem,
+    [AUDIT]: audit,
+    '.assay/runs/2025-old.json': json(surface([key('legacy')])),
+  });
+  return { dir, base };
+}
+
 describe('--policy-ref reads the commit as the action reads a base', () => {
   it('a blobless clone that cannot fetch the base’s policy is a configuration error, never "no policy at the base"', async () => {
     const origin = repo();
@@ -153,18 +173,7 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
   });
 
   it('a grandfathered audit file’s records bind only calls of runs the ref holds with the same bytes, never a call the checkout adds', async () => {
-    const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
-    const audit = ndjson([record('github', 'r-legacy', key('legacy'))]);
-    const sha = createHash('sha256').update(audit).digest('hex');
-    const signer = testSigner();
-    const policy = `${STRICT}trust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: ${AUDIT}\n    sha256: ${sha}\n    reason: exports before signing\n`;
-    const dir = repo();
-    const base = commit(dir, {
-      [POLICY]: policy,
-      '.github/export.pub.pem': signer.pem,
-      [AUDIT]: audit,
-      '.assay/runs/2025-old.json': json(surface([key('legacy')])),
-    });
+    const { dir, base } = grandfatheredHistory();
     const same = await verify(dir, '--policy-ref', base);
     expect(same.code, same.stderr).toBe(0);
     writeFiles(dir, { '.assay/runs/2026-new.json': json(surface([key('legacy', 'verified')])) });
@@ -176,18 +185,7 @@ describe('--policy-ref reads the commit as the action reads a base', () => {
   });
 
   it('policy check --against REF and --policy-ref REF hold a grandfathered audit file to the history at REF, as verify --policy-ref does (a red team)', async () => {
-    const AUDIT = '.assay/audit/github/2025-legacy.ndjson';
-    const audit = ndjson([record('github', 'r-legacy', key('legacy'))]);
-    const sha = createHash('sha256').update(audit).digest('hex');
-    const signer = testSigner();
-    const policy = `${STRICT}trust:\n  trusted-keys: [.github/export.pub.pem]\n  require-signed-records: true\ngrandfathered:\n  - audit: ${AUDIT}\n    sha256: ${sha}\n    reason: exports before signing\n`;
-    const dir = repo();
-    const base = commit(dir, {
-      [POLICY]: policy,
-      '.github/export.pub.pem': signer.pem,
-      [AUDIT]: audit,
-      '.assay/runs/2025-old.json': json(surface([key('legacy')])),
-    });
+    const { dir, base } = grandfatheredHistory();
     const check = (...extra: string[]) => cli(['policy', 'check', '-C', dir, '--now', NOW, ...extra], dir);
     // The history as the ref holds it: the grandfathered record meets the old run's call, and nothing changes.
     const history = await check('--policy-ref', base, '--against', base);
