@@ -265,6 +265,16 @@ describe('ordinary data nested in another kind is never taken for wrapped eviden
       'a.log': withAnswer(JSON.stringify(row)),
     });
     for (const f of ['k.log', 'c.log', 'a.log']) expect(errorsOf(r, `.assay/runs/${f}`)).toEqual([]);
+    // An authz service's line with a decision field, with or without its time or target (tracing's
+    // .without_time(), .with_target(false)), is that service's data too (a red team's false red).
+    for (const authz of [
+      { level: 'INFO', fields: { decision: 'allow', user: 'ops' }, target: 'authz::policy' },
+      { timestamp: '2026-05-14T12:30:00Z', level: 'INFO', fields: { decision: 'allow', user: 'ops' } },
+    ])
+      expect(classify({ '@timestamp': 'x', message: `2026-05-14T12:30:00Z stdout F ${JSON.stringify(authz)}` })).toMatchObject({
+        kind: 'error',
+        named: false,
+      });
     // The server's own tracing line there still counts.
     expect(classify({ '@timestamp': 'x', message: `2026-05-14T12:30:00Z ${decisionLine}` })).toMatchObject({ kind: 'error', named: true });
   });

@@ -755,6 +755,33 @@ describe('JSON-RPC batches (a JSON array line, JSON-RPC 2.0 batching, MCP 2025-0
       message: expect.stringMatching(/^a text line that mentions tool_decision/),
     });
   });
+
+  it('a JSON line behind a byte-order mark, a NUL, a control character or a no-break space is an error at its line, never a skipped text line (a red team)', async () => {
+    for (const hidden of ['\uFEFF', '\u0000', '\u000B', '\r', '\u00A0', ' \uFEFF']) {
+      const r = await gate({ 'runs/a.log': text(...base, `${hidden}${JSON.stringify([request(7), request(8)])}`) }, false);
+      expect(
+        r.findings.find((f) => f.code === 'invalid_artifact'),
+        JSON.stringify(hidden),
+      ).toMatchObject({
+        line: 5,
+        column: 1,
+        message: expect.stringMatching(
+          /^a JSON line behind U\+[0-9A-F]{4} \(a byte-order mark or a control character the server never writes\)/,
+        ),
+      });
+      expect(r.runs).toHaveLength(0);
+    }
+    // A second server_start so hidden is refused the same way (it merged two processes' sessions).
+    const start = `\uFEFF${serverStart}`;
+    const merged = await gate({ 'runs/a.log': text(serverStart, callStart, start) }, false);
+    expect(merged.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/U\+FEFF/),
+    });
+    // An ANSI banner (ESC) and plain text behind a no-break space stay text lines.
+    const banner = await gate({ 'runs/a.log': text(...base, '\u001b[1massay-mcp-server\u001b[0m', '\u00A0ready') }, false);
+    expect(codes(banner)).not.toContain('invalid_artifact');
+  });
 });
 
 describe('several server sessions in one log (a restart, or stderr appended with 2>>): a read of one never confirms a write of another (a red team)', () => {

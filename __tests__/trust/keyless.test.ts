@@ -314,6 +314,28 @@ describe('trusted roots', () => {
       expect(parseTrustedRoots('r', ca(validFor), DEFAULT_LIMITS).ok, JSON.stringify(validFor)).toBe(true);
   });
 
+  it('a typo in a hand-edited root (a trailing comma, a missing comma, a duplicate key) is said at its place as what it is, never as a fragment that is no root (a red team)', () => {
+    const text = pretty({
+      ...world.trustedRoot,
+      certificateAuthorities: world.trustedRoot.certificateAuthorities.map((c) => ({ ...c, validFor: { start: '2022-04-14T21:38:40Z' } })),
+    });
+    const S = '"start": "2022-04-14T21:38:40Z"';
+    const line = valueAt(text, S).split(':')[0];
+    for (const typo of [
+      `${S},`,
+      `${S}\n        "end": "2030-01-01T00:00:00Z"`,
+      `${S},\n        "end": "2030-01-01T00:00:00Z",\n        "end": "2000-01-01T00:00:00Z"`,
+    ]) {
+      const r = parseTrustedRoots('r', text.replace(S, typo), DEFAULT_LIMITS);
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.reason).toMatch(/^r:(\d+):\d+: not a trusted root: /);
+      // At the typo (its line, or the one after it that shows it), never past the root's end.
+      expect(Number(/^r:(\d+)/.exec(r.reason)![1]) - Number(line)).toBeLessThanOrEqual(2);
+      expect(r.reason).not.toMatch(/mediaType/);
+    }
+  });
+
   it('the shipped public-good root loads, and dist/ records its origin: the pinned package, its digest, its date', () => {
     expect(publicGoodRoots()).toHaveLength(1);
     const origin = JSON.parse(readFileSync(path.join(ROOT, 'dist/trusted-root.origin.json'), 'utf8'));

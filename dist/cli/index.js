@@ -3204,9 +3204,9 @@ function serverTracing(o) {
 }
 /**
  * A nested object's `fields` carry a decision as a tool_decision line's do: an event tool_decision,
- * or a `decision` member in a line that has a tracing line's `timestamp`, `level` or `target`. A
- * table row's `fields.decision` (an Airtable record in a tool's answer) is a tool's data (a red
- * team's false red).
+ * or a `decision` member in a line of an `assay…` target. A table row's `fields.decision` (an
+ * Airtable record in a tool's answer), or another service's tracing line with one (an authz
+ * service's, with or without its time or target), is that tool's data (a red team's false reds).
  */
 function fieldsDecision(o) {
     const fields = o['fields'];
@@ -3214,7 +3214,8 @@ function fieldsDecision(o) {
         return false;
     if (eventIsDecision(fields))
         return true;
-    return (0,core_json/* hasOwn */.$3)(fields, 'decision') && ['timestamp', 'level', 'target'].some((m) => typeof o[m] === 'string');
+    const target = o['target'];
+    return (0,core_json/* hasOwn */.$3)(fields, 'decision') && typeof target === 'string' && /^assay/i.test(target.trim());
 }
 function evidenceWhat(o) {
     const kind = named(o);
@@ -8766,6 +8767,14 @@ function decisionColumn(text, start, end) {
 }
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * A JSON line behind a character the server never writes before one: a byte-order mark (a file
+ * saved with one, then appended), a NUL, another control character (not ESC: an ANSI banner), a
+ * no-break space, each perhaps among spaces and tabs. Read as text, it was skipped: a second
+ * server_start so hidden merged two processes' sessions, and tools/call lines so hidden passed
+ * undecided (a red team). Plain spaces and tabs alone are `logLines`' (an indented JSON-RPC line).
+ */
+const HIDDEN_JSON = /^[ \t]*[\uFEFF\u0000-\u0008\u000B-\u001A\u001C-\u001F\u00A0\u2000-\u200B\u3000][\s\uFEFF\u0000-\u001A\u001C-\u001F\u00A0\u2000-\u200B\u3000]*[{[]/;
 const newSession = (opened = null) => ({
     started: new Map(),
     decided: new Set(),
@@ -8923,6 +8932,10 @@ class ServerLog {
     text(line, loc) {
         if (line.startsWith('Unable to format the following event')) {
             this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (HIDDEN_JSON.test(line)) {
+            const hidden = /[^ \t]/.exec(line)?.[0] ?? '';
+            this.sink.error(loc, `a JSON line behind U+${(hidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} (a byte-order mark or a control character the server never writes): it may hold a server event or a JSON-RPC message, and is never skipped; save the log without it`);
         }
         else if (mentionsDecision(line)) {
             this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');

@@ -110,6 +110,13 @@ function valuesOf(name, bytes, limits) {
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 function parseTrustedRoots(name, text, limits) {
     const { docs, sink, text: decoded } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
+    // A file that does not read is said first: the documents recovered past a parse error (a trailing
+    // comma, a duplicate key in a hand-edited root) are fragments, whose shape is no root's (a red team:
+    // a typo at line 82 was reported at line 85 as "not a Sigstore trusted root").
+    const problem = sink.findings[0];
+    // The sink's findings are located (file, line, column): the one sink's only kind.
+    if (problem)
+        return { ok: false, reason: `${problem.file === null ? name : (0,findings/* placeOf */.$t)(problem, true)}: not a trusted root: ${problem.message}` };
     const roots = [];
     for (const doc of docs) {
         const result = rootOf(doc.value);
@@ -121,10 +128,6 @@ function parseTrustedRoots(name, text, limits) {
         }
         roots.push(result.value);
     }
-    const problem = sink.findings[0];
-    // The sink's findings are located (file, line, column): the one sink's only kind.
-    if (problem)
-        return { ok: false, reason: `${problem.file === null ? name : (0,findings/* placeOf */.$t)(problem, true)}: not a trusted root: ${problem.message}` };
     if (roots.length === 0)
         return { ok: false, reason: `${name}: holds no trusted root` };
     return { ok: true, value: roots };

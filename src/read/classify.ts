@@ -196,15 +196,16 @@ function serverTracing(o: JsonObject): boolean {
 
 /**
  * A nested object's `fields` carry a decision as a tool_decision line's do: an event tool_decision,
- * or a `decision` member in a line that has a tracing line's `timestamp`, `level` or `target`. A
- * table row's `fields.decision` (an Airtable record in a tool's answer) is a tool's data (a red
- * team's false red).
+ * or a `decision` member in a line of an `assay…` target. A table row's `fields.decision` (an
+ * Airtable record in a tool's answer), or another service's tracing line with one (an authz
+ * service's, with or without its time or target), is that tool's data (a red team's false reds).
  */
 function fieldsDecision(o: JsonObject): boolean {
   const fields = o['fields'];
   if (!isObject(fields)) return false;
   if (eventIsDecision(fields)) return true;
-  return hasOwn(fields, 'decision') && ['timestamp', 'level', 'target'].some((m) => typeof o[m] === 'string');
+  const target = o['target'];
+  return hasOwn(fields, 'decision') && typeof target === 'string' && /^assay/i.test(target.trim());
 }
 
 function evidenceWhat(o: JsonObject): string | null {

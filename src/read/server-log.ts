@@ -43,6 +43,16 @@ function decisionColumn(text: string, start: number, end: number): number {
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
 const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
 
+/**
+ * A JSON line behind a character the server never writes before one: a byte-order mark (a file
+ * saved with one, then appended), a NUL, another control character (not ESC: an ANSI banner), a
+ * no-break space, each perhaps among spaces and tabs. Read as text, it was skipped: a second
+ * server_start so hidden merged two processes' sessions, and tools/call lines so hidden passed
+ * undecided (a red team). Plain spaces and tabs alone are `logLines`' (an indented JSON-RPC line).
+ */
+const HIDDEN_JSON =
+  /^[ \t]*[\uFEFF\u0000-\u0008\u000B-\u001A\u001C-\u001F\u00A0\u2000-\u200B\u3000][\s\uFEFF\u0000-\u001A\u001C-\u001F\u00A0\u2000-\u200B\u3000]*[{[]/;
+
 /** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
 interface Session {
   /** rid → where its tool_call_start was, and its line's time (null: not RFC 3339, an error said there). */
@@ -226,6 +236,12 @@ export class ServerLog {
       this.sink.incomplete(
         loc,
         'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run',
+      );
+    } else if (HIDDEN_JSON.test(line)) {
+      const hidden = /[^ \t]/.exec(line)?.[0] ?? '';
+      this.sink.error(
+        loc,
+        `a JSON line behind U+${(hidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} (a byte-order mark or a control character the server never writes): it may hold a server event or a JSON-RPC message, and is never skipped; save the log without it`,
       );
     } else if (mentionsDecision(line)) {
       this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
