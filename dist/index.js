@@ -9807,6 +9807,8 @@ class ServerLog {
     called = false;
     /** Whether a call's event came before any server_start (said once). */
     late = false;
+    /** The session's initialized event: one per server process, so a second in one session is a second process. */
+    initialized = null;
     /** The server's own word that it failed to start (a startup_failure line), or the first plain-text line after server_start. */
     failure = null;
     firstText = null;
@@ -9867,6 +9869,15 @@ class ServerLog {
             }
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;
+        }
+        if (event === 'initialized') {
+            // Two processes writing one log at once (2>> from both): their lines interleave after their two
+            // server_start lines, and a read of one would confirm a write of the other (a red team). Which
+            // line is whose cannot be told: an error, never a guess.
+            if (this.initialized !== null)
+                this.sink.error(loc, `a second initialized event in one server session (the first at line ${this.initialized.line}): two server processes wrote this log at once, and their lines cannot be told apart; commit each server process's stderr as its own .log`);
+            else
+                this.initialized = loc;
         }
         if (event !== 'tool_decision') {
             this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
@@ -10008,6 +10019,7 @@ class ServerLog {
         return null;
     }
     endSession(opened = null) {
+        this.initialized = null;
         for (const [rid, { loc }] of this.session.started) {
             if (this.session.decided.has(rid))
                 continue;

@@ -804,6 +804,31 @@ describe('several server sessions in one log (a restart, or stderr appended with
   const otherSession =
     "no later successful read of the same target in this run confirms it: the read at line 6 was decided in another server process's session than this call (after the log's server_start #2): the log cannot show that two server processes served one agent run, so a read of one confirms no write of the other";
 
+  it('two initialized events in one session (two processes writing the log at once) are an error at the second, never a session the two share (a red team)', async () => {
+    const initialized = (ts: string) => line(ts, { event: 'initialized', rid: 'r-000002' });
+    const text = `${[
+      serverStart('2026-11-02T10:00:00Z'),
+      serverStart('2026-11-02T10:00:00.5Z'),
+      initialized('2026-11-02T10:00:00.6Z'),
+      initialized('2026-11-02T10:00:00.7Z'),
+      callStart('2026-11-02T10:00:01Z', 'r-000009'),
+      decided('2026-11-02T10:00:02Z', 'r-000009', addKey()),
+      callStart('2026-11-02T10:00:03Z', 'r-000003'),
+      decided('2026-11-02T10:00:04Z', 'r-000003', getKey()),
+    ].join('\n')}\n`;
+    const r = await gate({ 'runs/agent.log': text }, false);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: 4,
+      message: expect.stringMatching(
+        /^a second initialized event in one server session \(the first at line 3\): two server processes wrote this log at once/,
+      ),
+    });
+    expect(r.calls.filter((c) => c.level === 'observed_confirmed')).toEqual([]);
+    // One initialized per session, as a restart writes it: read.
+    const restart = `${[serverStart('2026-11-02T10:00:00Z'), initialized('2026-11-02T10:00:00.1Z'), serverStart('2026-11-02T11:00:00Z'), initialized('2026-11-02T11:00:00.1Z')].join('\n')}\n`;
+    expect((await gate({ 'runs/agent.log': restart }, false)).findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
+  });
+
   it("Wednesday's read never confirms Monday's write: the log is read as one run, both sessions' calls judged, the write asserted naming the read", async () => {
     const text = `${[...monday, ...wednesday].join('\n')}\n`;
     const r = await readArtifact('runs/agent.log', 'runs', Buffer.from(text), DEFAULT_LIMITS);
