@@ -10251,7 +10251,10 @@ class RuleUse {
  */
 function checkRuleNames(policy, seen, rejected = new Map()) {
     const classes = new Set([...KNOWN_CLASSES, ...(seen?.keys() ?? [])]);
-    const unread = seen === null;
+    // Whose names a name is checked against: with the input unread, the gate's own, and words that say the input may hold it.
+    const whose = (own, held) => seen === null
+        ? `not ${own}; the input is read once the file is valid, and ${held} is then accepted`
+        : `neither ${own} nor one in the input`;
     // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
     const problems = [];
     for (const rule of policy.rules) {
@@ -10266,13 +10269,10 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
                 : near
                     ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
                     : `; classes: ${(0,core_text/* visible */.RK)([...classes].sort(core_text/* cmp */.r2).join(', '))}`;
-            const whose = unread
-                ? 'not a class the gate binds; the input is read once the file is valid, and a class it holds is then accepted'
-                : 'neither a class the gate binds nor one in the input';
             problems.push({
                 rule,
                 at: rule.classAt ?? rule.at,
-                message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose})${why}`,
+                message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose('a class the gate binds', 'a class it holds')})${why}`,
             });
             continue;
         }
@@ -10280,13 +10280,10 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
             const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen?.get(rule.actionClass) ?? [])]);
             if (!verbs.has(rule.verb)) {
                 const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
-                const whose = unread
-                    ? 'not one the producer writes; the input is read once the file is valid, and a verb it holds for the class is then accepted'
-                    : 'neither one the producer writes nor one in the input';
                 problems.push({
                     rule,
                     at: rule.verbAt ?? rule.at,
-                    message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
+                    message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose('one the producer writes', 'a verb it holds for the class')})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${(0,core_text/* visible */.RK)([...verbs].sort(core_text/* cmp */.r2).join(', '))}` : ''}`,
                 });
             }
         }
@@ -18799,6 +18796,19 @@ function readPolicyFile(source, context) {
         reason: [...shape, ...more, ...names].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
     };
 }
+/** A rule's names and where each is written (what `checkRuleNames` reads), for the rule at `/rules/i`. */
+function ruleNames(name, actionClass, verb, i, where) {
+    const at = `/rules/${i}`;
+    return {
+        name,
+        selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+        actionClass,
+        verb,
+        at: where(at),
+        classAt: where(`${at}/match/class`),
+        verbAt: verb === null ? null : where(`${at}/match/verb`),
+    };
+}
 /**
  * The class and verb names of every rule of a file that does not read whole, as far as each rule
  * gives them as text, checked against the gate's own table (core/policy.ts `checkRuleNames`, the input
@@ -18815,18 +18825,7 @@ function nameProblems(doc, where) {
         if (typeof actionClass !== 'string' || actionClass === '')
             return [];
         const verb = typeof match['verb'] === 'string' && match['verb'] !== '' ? match['verb'] : null;
-        const at = `/rules/${i}`;
-        return [
-            {
-                name: typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`,
-                selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-                actionClass,
-                verb,
-                at: where(at),
-                classAt: where(`${at}/match/class`),
-                verbAt: verb === null ? null : where(`${at}/match/verb`),
-            },
-        ];
+        return [ruleNames(typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`, actionClass, verb, i, where)];
     });
     const checked = checkRuleNames({ rules }, null);
     return checked.ok ? [] : checked.reason.map((p) => (0,core_findings/* finding */.gk)('policy_invalid', p.at ?? where('/rules'), p.message));
@@ -18937,19 +18936,7 @@ function meaning(doc, context, where, sha256) {
         const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
         if (!(0,vocabulary/* isLevel */.NW)(require))
             return;
-        const rule = {
-            name,
-            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-            actionClass,
-            verb,
-            target: tests,
-            level: require,
-            mode,
-            signedBy,
-            at: where(at),
-            classAt: where(`${at}/match/class`),
-            verbAt: verb === null ? null : where(`${at}/match/verb`),
-        };
+        const rule = { ...ruleNames(name, actionClass, verb, i, where), target: tests, level: require, mode, signedBy };
         const earlier = shadowing(rules, rule);
         if (earlier !== null)
             bad(at, `rule ${name} can never apply: the earlier rule ${earlier.name} (line ${earlier.at?.line ?? '?'}) matches every call it matches, and the first match wins; narrow the earlier rule or move this one above it`);

@@ -392,7 +392,11 @@ export function checkRuleNames(
   rejected: ReadonlyMap<string, string> = new Map(),
 ): Result<undefined, readonly RuleNameProblem[]> {
   const classes = new Set([...KNOWN_CLASSES, ...(seen?.keys() ?? [])]);
-  const unread = seen === null;
+  // Whose names a name is checked against: with the input unread, the gate's own, and words that say the input may hold it.
+  const whose = (own: string, held: string): string =>
+    seen === null
+      ? `not ${own}; the input is read once the file is valid, and ${held} is then accepted`
+      : `neither ${own} nor one in the input`;
   // Every rule's names, all at once (a red team: one misspelt name per run of the gate).
   const problems: RuleNameProblem[] = [];
   for (const rule of policy.rules) {
@@ -406,13 +410,10 @@ export function checkRuleNames(
         : near
           ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
           : `; classes: ${visible([...classes].sort(cmp).join(', '))}`;
-      const whose = unread
-        ? 'not a class the gate binds; the input is read once the file is valid, and a class it holds is then accepted'
-        : 'neither a class the gate binds nor one in the input';
       problems.push({
         rule,
         at: rule.classAt ?? rule.at,
-        message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose})${why}`,
+        message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (${whose('a class the gate binds', 'a class it holds')})${why}`,
       });
       continue;
     }
@@ -420,13 +421,10 @@ export function checkRuleNames(
       const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen?.get(rule.actionClass) ?? [])]);
       if (!verbs.has(rule.verb)) {
         const near = nearestName(rule.verb, verbs);
-        const whose = unread
-          ? 'not one the producer writes; the input is read once the file is valid, and a verb it holds for the class is then accepted'
-          : 'neither one the producer writes nor one in the input';
         problems.push({
           rule,
           at: rule.verbAt ?? rule.at,
-          message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
+          message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (${whose('one the producer writes', 'a verb it holds for the class')})${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${visible([...verbs].sort(cmp).join(', '))}` : ''}`,
         });
       }
     }

@@ -151,6 +151,20 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
   };
 }
 
+/** A rule's names and where each is written (what `checkRuleNames` reads), for the rule at `/rules/i`. */
+function ruleNames(name: string, actionClass: string, verb: string | null, i: number, where: (pointer: string) => Location): RuleNames {
+  const at = `/rules/${i}`;
+  return {
+    name,
+    selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+    actionClass,
+    verb,
+    at: where(at),
+    classAt: where(`${at}/match/class`),
+    verbAt: verb === null ? null : where(`${at}/match/verb`),
+  };
+}
+
 /**
  * The class and verb names of every rule of a file that does not read whole, as far as each rule
  * gives them as text, checked against the gate's own table (core/policy.ts `checkRuleNames`, the input
@@ -165,18 +179,7 @@ function nameProblems(doc: JsonObject, where: (pointer: string) => Location): Fi
     // A class or verb that is no text, or empty, is the schema's finding.
     if (typeof actionClass !== 'string' || actionClass === '') return [];
     const verb = typeof match['verb'] === 'string' && match['verb'] !== '' ? match['verb'] : null;
-    const at = `/rules/${i}`;
-    return [
-      {
-        name: typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`,
-        selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-        actionClass,
-        verb,
-        at: where(at),
-        classAt: where(`${at}/match/class`),
-        verbAt: verb === null ? null : where(`${at}/match/verb`),
-      },
-    ];
+    return [ruleNames(typeof entry['name'] === 'string' ? entry['name'] : `rules.${i}`, actionClass, verb, i, where)];
   });
   const checked = checkRuleNames({ rules }, null);
   return checked.ok ? [] : checked.reason.map((p) => finding('policy_invalid', p.at ?? where('/rules'), p.message));
@@ -312,19 +315,7 @@ function meaning(
     const require = text(entry, 'require');
     const mode: Mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
     if (!isLevel(require)) return;
-    const rule: Rule = {
-      name,
-      selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-      actionClass,
-      verb,
-      target: tests,
-      level: require,
-      mode,
-      signedBy,
-      at: where(at),
-      classAt: where(`${at}/match/class`),
-      verbAt: verb === null ? null : where(`${at}/match/verb`),
-    };
+    const rule: Rule = { ...ruleNames(name, actionClass, verb, i, where), target: tests, level: require, mode, signedBy };
     const earlier = shadowing(rules, rule);
     if (earlier !== null)
       bad(
