@@ -14949,13 +14949,16 @@ const callJson = (c) => ({
  * json`. `##[` occurs only inside strings in JSON.
  */
 const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
-/** The report's text in pieces of about 1 MiB. */
-function* jsonChunks(report) {
+/**
+ * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
+ * after a line, so `##[` is never split between two).
+ */
+function* jsonChunks(report, size = CHUNK) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
     let parts = [
         `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
     ];
-    let size = 0;
+    let length = 0;
     const lists = [
         ['runs', report.runs, (x) => x],
         ['calls', report.calls, callJson],
@@ -14969,11 +14972,11 @@ function* jsonChunks(report) {
         for (let i = 0; i < items.length; i++) {
             const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
             parts.push(line);
-            size += line.length;
-            if (size >= CHUNK) {
+            length += line.length;
+            if (length >= size) {
                 yield inertJson(parts.join(''));
                 parts = [];
-                size = 0;
+                length = 0;
             }
         }
         parts.push(items.length > 0 ? '\n  ]' : ']');
@@ -14996,6 +14999,17 @@ function digestedPieces(report) {
 }
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
+/**
+ * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
+ * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
+ * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
+ * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
+ * written in turn and reused.
+ */
+const PIECE = 1 << 15;
+const BUFFER = 1 << 20;
+/** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
+const MAX_BYTES_PER_UNIT = 3;
 /** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
 async function writeAt(fh, bytes, position) {
     let off = 0;
@@ -15005,6 +15019,51 @@ async function writeAt(fh, bytes, position) {
             throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
         off += n;
     }
+}
+/**
+ * The report's bytes, written in order through a ring of reused buffers: each filled with whole
+ * pieces, hashed, handed to the disk, and filled again only once its write has ended (at most
+ * IN_FLIGHT writes at once, one in place). A piece that may not fit a buffer (one very long line) is
+ * written from its own bytes.
+ */
+async function writePieces(fh, pieces, hash, inPlace, writes) {
+    // In place, each write ends before the next begins (a FIFO takes them in order); else IN_FLIGHT at once, each at its offset.
+    const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
+    const busy = ring.map(() => null);
+    let k = 0;
+    let filled = 0;
+    let position = 0;
+    const send = (bytes) => {
+        hash?.update(bytes);
+        const w = writeAt(fh, bytes, inPlace ? null : position);
+        // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited by the caller.
+        w.catch(() => { });
+        writes.push(w);
+        position += bytes.length;
+        return w;
+    };
+    const flush = async () => {
+        if (filled === 0)
+            return;
+        busy[k] = send(ring[k].subarray(0, filled));
+        k = (k + 1) % ring.length;
+        filled = 0;
+        // The next buffer is filled only once the disk has taken what it held (a failed write rejects here).
+        const pending = busy[k];
+        busy[k] = null;
+        if (pending)
+            await pending;
+    };
+    for (const piece of pieces) {
+        if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
+            await flush();
+        if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
+            await send(Buffer.from(piece, 'utf8'));
+            continue;
+        }
+        filled += ring[k].write(piece, filled, 'utf8');
+    }
+    await flush();
 }
 /**
  * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
@@ -15028,18 +15087,7 @@ async function writeJsonHashing(report, file, hash) {
     const writes = [];
     try {
         try {
-            let position = 0;
-            for (const chunk of jsonChunks(report)) {
-                const bytes = Buffer.from(chunk, 'utf8');
-                hash?.update(bytes);
-                const w = inPlace ? writeAt(fh, bytes, null) : writeAt(fh, bytes, position);
-                // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
-                w.catch(() => { });
-                writes.push(w);
-                position += bytes.length;
-                if (writes.length >= (inPlace ? 1 : IN_FLIGHT))
-                    await writes.shift();
-            }
+            await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace, writes);
             await Promise.all(writes);
         }
         finally {
