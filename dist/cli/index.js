@@ -20524,6 +20524,15 @@ const callJson = (c) => ({
     coverage: c.coverage,
 });
 /**
+ * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
+ * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
+ * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
+ * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
+ * written in turn and reused.
+ */
+const PIECE = 1 << 15;
+const BUFFER = 1 << 20;
+/**
  * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
  * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
  * json`. `##[` occurs only inside strings in JSON.
@@ -20567,11 +20576,16 @@ function* jsonChunks(report, size = json_report_CHUNK) {
     yield inertJson(parts.join(''));
 }
 /** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
-const jsonPieces = (report) => [...jsonChunks(report)];
-const renderJson = (report) => jsonPieces(report).join('');
+/**
+ * The report's text in small pieces, each made as it is taken (one pass): what standard output is
+ * written from, so no piece leaves V8's ordinary heap pages and the whole text is never held at once
+ * (see PIECE).
+ */
+const jsonPieces = (report) => jsonChunks(report, PIECE);
+const renderJson = (report) => [...jsonChunks(report)].join('');
 /** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
 function digestedPieces(report) {
-    const pieces = jsonPieces(report);
+    const pieces = [...jsonChunks(report)];
     const hash = (0,external_node_crypto_.createHash)('sha256');
     for (const piece of pieces)
         hash.update(piece, 'utf8');
@@ -20579,15 +20593,6 @@ function digestedPieces(report) {
 }
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
-/**
- * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
- * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
- * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
- * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
- * written in turn and reused.
- */
-const PIECE = 1 << 15;
-const BUFFER = 1 << 20;
 /** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
 const MAX_BYTES_PER_UNIT = 3;
 /** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */

@@ -17,8 +17,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export interface CliOutcome {
   readonly code: ExitCode;
-  /** What goes to standard output: its text, or its pieces in order (a JSON report, written piece by piece). */
-  readonly stdout: string | readonly string[];
+  /** What goes to standard output: its text, or its pieces in order, each made as it is written (a JSON report: taken once). */
+  readonly stdout: string | Iterable<string>;
   readonly stderr: string;
 }
 

@@ -36,6 +36,15 @@ const callJson = (c: CallReport): CallJson => ({
 });
 
 /**
+ * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
+ * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
+ * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
+ * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
+ * written in turn and reused.
+ */
+const PIECE = 1 << 15;
+const BUFFER = 1 << 20;
+/**
  * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
  * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
  * json`. `##[` occurs only inside strings in JSON.
@@ -80,13 +89,18 @@ function* jsonChunks(report: Report, size: number = CHUNK): Generator<string> {
 }
 
 /** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
-export const jsonPieces = (report: Report): readonly string[] => [...jsonChunks(report)];
+/**
+ * The report's text in small pieces, each made as it is taken (one pass): what standard output is
+ * written from, so no piece leaves V8's ordinary heap pages and the whole text is never held at once
+ * (see PIECE).
+ */
+export const jsonPieces = (report: Report): Iterable<string> => jsonChunks(report, PIECE);
 
-export const renderJson = (report: Report): string => jsonPieces(report).join('');
+export const renderJson = (report: Report): string => [...jsonChunks(report)].join('');
 
 /** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
 export function digestedPieces(report: Report): { readonly pieces: readonly string[]; readonly digest: string } {
-  const pieces = jsonPieces(report);
+  const pieces = [...jsonChunks(report)];
   const hash = createHash('sha256');
   for (const piece of pieces) hash.update(piece, 'utf8');
   return { pieces, digest: `sha256:${hash.digest('hex')}` };
@@ -95,15 +109,6 @@ export function digestedPieces(report: Report): { readonly pieces: readonly stri
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 
-/**
- * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
- * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
- * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
- * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
- * written in turn and reused.
- */
-const PIECE = 1 << 15;
-const BUFFER = 1 << 20;
 /** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
 const MAX_BYTES_PER_UNIT = 3;
 
