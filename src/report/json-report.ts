@@ -44,6 +44,7 @@ const callJson = (c: CallReport): CallJson => ({
  */
 const PIECE = 1 << 15;
 const BUFFER = 1 << 20;
+
 /**
  * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
  * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
@@ -88,11 +89,10 @@ function* jsonChunks(report: Report, size: number = CHUNK): Generator<string> {
   yield inertJson(parts.join(''));
 }
 
-/** The report's text in its pieces, in order: written one after another, never made one string (for 100 000 calls, 80 MB copied once more and encoded at once). */
 /**
- * The report's text in small pieces, each made as it is taken (one pass): what standard output is
- * written from, so no piece leaves V8's ordinary heap pages and the whole text is never held at once
- * (see PIECE).
+ * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
+ * output is written from, one piece after another, never one string (for 100 000 calls, 80 MB) and
+ * never held whole; no piece leaves V8's ordinary heap pages (see PIECE).
  */
 export const jsonPieces = (report: Report): Iterable<string> => jsonChunks(report, PIECE);
 
