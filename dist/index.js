@@ -15012,7 +15012,7 @@ function digestedPieces(report) {
         hash.update(piece, 'utf8');
     return { pieces, digest: `sha256:${hash.digest('hex')}` };
 }
-/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
+/** Buffers being written while the next is filled: the next piece is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 /** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
 const MAX_BYTES_PER_UNIT = 3;
@@ -15028,12 +15028,13 @@ async function writeAt(fh, bytes, position) {
 }
 /**
  * The report's bytes, written in order through a ring of reused buffers: each filled with whole
- * pieces, hashed, handed to the disk, and filled again only once its write has ended (at most
- * IN_FLIGHT writes at once, one in place). A piece that may not fit a buffer (one very long line) is
- * written from its own bytes.
+ * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
+ * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
+ * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
+ * long line) is written from its own bytes, after the bytes before it.
  */
 async function writePieces(fh, pieces, hash, inPlace, writes) {
-    // In place, each write ends before the next begins (a FIFO takes them in order); else IN_FLIGHT at once, each at its offset.
+    // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
     const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
     const busy = ring.map(() => null);
     let k = 0;

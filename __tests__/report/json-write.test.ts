@@ -8,11 +8,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallReport, Report } from '../../src/core/report.js';
-import { renderJson, writeJson, writeJsonOnly } from '../../src/report/json-report.js';
+import { renderJson, writeJson, writeJsonOnly, writePieces } from '../../src/report/json-report.js';
 import { cleanup, gate, ROOT, tempDir } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -46,6 +47,20 @@ describe('the JSON report written to a file', () => {
     expect(bytes.includes('##[')).toBe(false);
   });
 
+  it('text of three bytes a character fills the buffers to their last byte and no further', async () => {
+    const report = await inflated(500, (k) => `${'中'.repeat(2000 + ((k * 7919) % 6000))}`);
+    const { bytes, digest } = await written(report);
+    expect(bytes.length).toBeGreaterThan(10 * 2 ** 20);
+    expect(bytes.equals(Buffer.from(renderJson(report), 'utf8'))).toBe(true);
+    expect(digest).toBe(sha256(bytes));
+  });
+
+  it('a line longer than a buffer after a thousand short ones is written after them', async () => {
+    const report = await inflated(300, (k) => (k === 1000 ? 'ж'.repeat(400_000) : `short ${k}`));
+    const { bytes } = await written(report);
+    expect(bytes.equals(Buffer.from(renderJson(report), 'utf8'))).toBe(true);
+  });
+
   it('a line longer than a buffer, and lines of wide characters around it, are written whole and in order', async () => {
     const long = (k: number): string => (k === 7 ? '😀'.repeat(700_000) : k === 8 ? 'ы'.repeat(400_000) : `short ${k}`);
     const report = await inflated(3, long);
@@ -57,15 +72,66 @@ describe('the JSON report written to a file', () => {
   it('any reasons, any lengths: the same bytes as rendered whole (property)', async () => {
     const base = await gate(path.join(ROOT, 'fixtures/demo'));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'binary', maxLength: 40_000 }), { minLength: 1, maxLength: 120 }), async (reasons) => {
-        const calls = reasons.map((reason, index) => ({ ...(base.calls[index % base.calls.length] as CallReport), index, reason }));
-        const report = { ...base, calls };
-        const { bytes, digest } = await written(report);
-        expect(bytes.equals(Buffer.from(renderJson(report), 'utf8'))).toBe(true);
-        expect(digest).toBe(sha256(bytes));
-      }),
+      // size 'max': lengths over the whole range (fast-check's default keeps strings a few characters long).
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'binary', maxLength: 40_000, size: 'max' }), { minLength: 1, maxLength: 40 }),
+        async (reasons) => {
+          const calls = reasons.map((reason, index) => ({ ...(base.calls[index % base.calls.length] as CallReport), index, reason }));
+          const report = { ...base, calls };
+          const { bytes, digest } = await written(report);
+          expect(bytes.equals(Buffer.from(renderJson(report), 'utf8'))).toBe(true);
+          expect(digest).toBe(sha256(bytes));
+        },
+      ),
       { numRuns: 25 },
     );
+  });
+
+  it('through a disk that takes its time and short writes: no buffer refilled while its write is in flight, every byte at its offset', async () => {
+    /** A file handle whose writes end after a while, take part of what they are given, and read the bytes only when they end. */
+    const fake = (): { fh: FileHandle; file: () => Buffer; most: () => number } => {
+      const at = new Map<number, Buffer>();
+      let end = 0;
+      let inFlight = 0;
+      let most = 0;
+      let seed = 7;
+      const random = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const fh = {
+        write: async (buf: Buffer, off: number, len: number, pos: number | null) => {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await new Promise((r) => setTimeout(r, random(3)));
+          const n = Math.max(1, Math.min(len, random(4) === 0 ? 1 + random(len) : len));
+          const where = pos ?? end;
+          at.set(where, Buffer.from(buf.subarray(off, off + n)));
+          end = Math.max(end, where + n);
+          inFlight--;
+          return { bytesWritten: n, buffer: buf };
+        },
+      } as unknown as FileHandle;
+      const file = (): Buffer => {
+        const out = Buffer.alloc(end);
+        for (const [where, bytes] of at) bytes.copy(out, where);
+        return out;
+      };
+      return { fh, file, most: () => most };
+    };
+    const pieces: string[] = [];
+    for (let k = 0; k < 400; k++) pieces.push(k % 97 === 5 ? 'ж'.repeat(360_000) : `${k} ${'é中😀'.repeat(k % 5000)}`);
+    for (const inPlace of [false, true]) {
+      const disk = fake();
+      const hash = createHash('sha256');
+      const writes: Promise<void>[] = [];
+      await writePieces(disk.fh, pieces, hash, inPlace, writes);
+      await Promise.all(writes);
+      const expected = Buffer.from(pieces.join(''), 'utf8');
+      expect(disk.file().equals(expected), `in place: ${inPlace}`).toBe(true);
+      expect(`sha256:${hash.digest('hex')}`).toBe(sha256(expected));
+      expect(disk.most()).toBeLessThanOrEqual(inPlace ? 1 : 5);
+    }
   });
 
   it.skipIf(process.platform === 'win32')('in place (a FIFO): every buffer in order', async () => {

@@ -106,7 +106,7 @@ export function digestedPieces(report: Report): { readonly pieces: readonly stri
   return { pieces, digest: `sha256:${hash.digest('hex')}` };
 }
 
-/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
+/** Buffers being written while the next is filled: the next piece is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
 
 /** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
@@ -124,18 +124,19 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): 
 
 /**
  * The report's bytes, written in order through a ring of reused buffers: each filled with whole
- * pieces, hashed, handed to the disk, and filled again only once its write has ended (at most
- * IN_FLIGHT writes at once, one in place). A piece that may not fit a buffer (one very long line) is
- * written from its own bytes.
+ * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
+ * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
+ * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
+ * long line) is written from its own bytes, after the bytes before it.
  */
-async function writePieces(
+export async function writePieces(
   fh: FileHandle,
   pieces: Iterable<string>,
   hash: Hash | null,
   inPlace: boolean,
   writes: Promise<void>[],
 ): Promise<void> {
-  // In place, each write ends before the next begins (a FIFO takes them in order); else IN_FLIGHT at once, each at its offset.
+  // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
   const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
   const busy: (Promise<void> | null)[] = ring.map(() => null);
   let k = 0;
