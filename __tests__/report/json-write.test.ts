@@ -124,9 +124,7 @@ describe('the JSON report written to a file', () => {
     for (const inPlace of [false, true]) {
       const disk = fake();
       const hash = createHash('sha256');
-      const writes: Promise<void>[] = [];
-      await writePieces(disk.fh, pieces, hash, inPlace, writes);
-      await Promise.all(writes);
+      await writePieces(disk.fh, pieces, hash, inPlace);
       const expected = Buffer.from(pieces.join(''), 'utf8');
       expect(disk.file().equals(expected), `in place: ${inPlace}`).toBe(true);
       expect(`sha256:${hash.digest('hex')}`).toBe(sha256(expected));

@@ -12,7 +12,7 @@ import { renderSarif } from '../../src/report/sarif.js';
 import { md, renderSummary } from '../../src/report/summary.js';
 import { renderTable } from '../../src/report/table.js';
 import { clipBytes, visible } from '../../src/report/text.js';
-import { gate, ROOT, TEST_NOW } from '../support/workspace.js';
+import { gate, ROOT, stdoutText, TEST_NOW } from '../support/workspace.js';
 
 const demo = (): Promise<Report> => gate(path.join(ROOT, 'fixtures/demo-failing'));
 
@@ -179,7 +179,6 @@ describe('rendered outputs for the failing demo', () => {
       path.join(ROOT, 'fixtures/upstream'),
       TEST_NOW,
     );
-    const text = (out: string | Iterable<string>): string => (typeof out === 'string' ? out : [...out].join(''));
-    expect(text(b.stdout)).toBe(text(a.stdout));
+    expect(stdoutText(b.stdout)).toBe(stdoutText(a.stdout));
   });
 });

@@ -60,10 +60,13 @@ export interface Proc {
   readonly stderr: string;
 }
 
+/** A CLI outcome's standard output as one text (its pieces joined, taken once). */
+export const stdoutText = (out: string | Iterable<string>): string => (typeof out === 'string' ? out : [...out].join(''));
+
 /** The CLI in-process: main() with this argv, environment and working directory (stdout is not a terminal). */
 export async function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, now: Date = TEST_NOW): Promise<Proc> {
   const r = await main(args, { PATH: process.env['PATH'], ...env }, false, cwd, now);
-  return { code: r.code, stdout: typeof r.stdout === 'string' ? r.stdout : [...r.stdout].join(''), stderr: r.stderr };
+  return { code: r.code, stdout: stdoutText(r.stdout), stderr: r.stderr };
 }
 
 /** The bundled dist/cli.js as a real process (the end-to-end layer). */

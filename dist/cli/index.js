@@ -20611,19 +20611,21 @@ async function writeAt(fh, bytes, position) {
  * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
  * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
  * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
- * long line) is written from its own bytes, after the bytes before it.
+ * long line) is written from its own bytes, after the bytes before it. A failed write rejects, after
+ * every write has ended (none is left running on the file handle).
  */
-async function writePieces(fh, pieces, hash, inPlace, writes) {
+async function writePieces(fh, pieces, hash, inPlace) {
     // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
     const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
     const busy = ring.map(() => null);
+    const writes = [];
     let k = 0;
     let filled = 0;
     let position = 0;
     const send = (bytes) => {
         hash?.update(bytes);
         const w = writeAt(fh, bytes, inPlace ? null : position);
-        // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited by the caller.
+        // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited below.
         w.catch(() => { });
         writes.push(w);
         position += bytes.length;
@@ -20641,16 +20643,22 @@ async function writePieces(fh, pieces, hash, inPlace, writes) {
         if (pending)
             await pending;
     };
-    for (const piece of pieces) {
-        if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
-            await flush();
-        if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
-            await send(Buffer.from(piece, 'utf8'));
-            continue;
+    try {
+        for (const piece of pieces) {
+            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
+                await flush();
+            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
+                await send(Buffer.from(piece, 'utf8'));
+                continue;
+            }
+            filled += ring[k].write(piece, filled, 'utf8');
         }
-        filled += ring[k].write(piece, filled, 'utf8');
+        await flush();
+        await Promise.all(writes);
     }
-    await flush();
+    finally {
+        await Promise.allSettled(writes);
+    }
 }
 /**
  * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
@@ -20671,14 +20679,11 @@ async function writeJsonHashing(report, file, hash) {
     const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
     const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
     const fh = await (tmp === null ? (0,promises_namespaceObject.open)(file, 'w') : (0,promises_namespaceObject.open)(tmp, 'wx', 0o644));
-    const writes = [];
     try {
         try {
-            await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace, writes);
-            await Promise.all(writes);
+            await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace);
         }
         finally {
-            await Promise.allSettled(writes);
             await fh.close();
         }
         // The rename replaces a link at `file`, never writing through it.

@@ -127,25 +127,21 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): 
  * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
  * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
  * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
- * long line) is written from its own bytes, after the bytes before it.
+ * long line) is written from its own bytes, after the bytes before it. A failed write rejects, after
+ * every write has ended (none is left running on the file handle).
  */
-export async function writePieces(
-  fh: FileHandle,
-  pieces: Iterable<string>,
-  hash: Hash | null,
-  inPlace: boolean,
-  writes: Promise<void>[],
-): Promise<void> {
+export async function writePieces(fh: FileHandle, pieces: Iterable<string>, hash: Hash | null, inPlace: boolean): Promise<void> {
   // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
   const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
   const busy: (Promise<void> | null)[] = ring.map(() => null);
+  const writes: Promise<void>[] = [];
   let k = 0;
   let filled = 0;
   let position = 0;
   const send = (bytes: Buffer): Promise<void> => {
     hash?.update(bytes);
     const w = writeAt(fh, bytes, inPlace ? null : position);
-    // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited by the caller.
+    // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited below.
     w.catch(() => {});
     writes.push(w);
     position += bytes.length;
@@ -161,15 +157,20 @@ export async function writePieces(
     busy[k] = null;
     if (pending) await pending;
   };
-  for (const piece of pieces) {
-    if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled) await flush();
-    if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
-      await send(Buffer.from(piece, 'utf8'));
-      continue;
+  try {
+    for (const piece of pieces) {
+      if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled) await flush();
+      if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
+        await send(Buffer.from(piece, 'utf8'));
+        continue;
+      }
+      filled += (ring[k] as Buffer).write(piece, filled, 'utf8');
     }
-    filled += (ring[k] as Buffer).write(piece, filled, 'utf8');
+    await flush();
+    await Promise.all(writes);
+  } finally {
+    await Promise.allSettled(writes);
   }
-  await flush();
 }
 
 /**
@@ -193,13 +194,10 @@ async function writeJsonHashing(report: Report, file: string, hash: Hash | null)
   const inPlace = outputPlace(file) === 'in place';
   const tmp = inPlace ? null : tempBeside(file);
   const fh = await (tmp === null ? open(file, 'w') : open(tmp, 'wx', 0o644));
-  const writes: Promise<void>[] = [];
   try {
     try {
-      await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace, writes);
-      await Promise.all(writes);
+      await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace);
     } finally {
-      await Promise.allSettled(writes);
       await fh.close();
     }
     // The rename replaces a link at `file`, never writing through it.
