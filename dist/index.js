@@ -11719,14 +11719,24 @@ var read_wire = __nccwpck_require__(2155);
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
  * is trusted only when its well-formed signature member names a trusted key, its signed payload
  * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its code and its words. Verifications run on libuv's thread pool, at most WINDOW at once per
- * thread (memory stays bounded and file reads on the same pool are not starved), while the thread
- * goes on reading the next file.
+ * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
+ * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
+ * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
+ * reads on the same pool are not starved), while the thread goes on reading the next file.
  */
 
 
 
 
+/** An Ed25519 verification on this thread; false for a signature that cannot be one. */
+function verifyHere(data, key, signature) {
+    try {
+        return (0,external_node_crypto_.verify)(null, data, key, signature);
+    }
+    catch {
+        return false;
+    }
+}
 /** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
 const WINDOW = 4096;
 let running = 0;
@@ -11752,7 +11762,7 @@ async function verifyOnPool(data, key, signature) {
     }
 }
 /** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
-async function checkRecordSignature(member, payload, keys) {
+async function checkRecordSignature(member, payload, keys, checks) {
     if (!member || payload === undefined)
         return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
     const key = keys.get(member.key_id);
@@ -11761,7 +11771,9 @@ async function checkRecordSignature(member, payload, keys) {
     // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
     if ((0,binding/* sha256Digest */.sI)(payload) !== member.signed_payload_digest)
         return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool(paeText(member.payload_type, payload), key, Buffer.from(member.signature, 'base64'));
+    const data = paeText(member.payload_type, payload);
+    const signature = Buffer.from(member.signature, 'base64');
+    const ok = checks === 'inline' ? verifyHere(data, key, signature) : await verifyOnPool(data, key, signature);
     return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
@@ -11856,13 +11868,13 @@ const producerKeys = (keys, limits) => ({
 ;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
 /**
  * Record keys (§8, docs/records-provenance.md): every record of an audit export, and every coverage
- * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run where the reading set-up says (check.ts, `SignatureChecks`).
  */
 
-const recordKeys = (keys) => ({
+const recordKeys = (keys, checks) => ({
     role: 'audit',
     async check(file) {
-        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys, checks)));
         return { kind: 'records', decisions };
     },
 });
@@ -11922,7 +11934,7 @@ function checkersOf(setup) {
         return list;
     const { trust, limits } = setup;
     list = [
-        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys), setup.signatures)] : []),
         ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
         ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
     ];
@@ -12428,7 +12440,7 @@ function serveReads(port, setup) {
 
 /**
  * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * pool (trust/check.ts; the set-up's `signatures` is `pool` when this thread alone reads) while the next files are read, so reading and checking overlap; the results
  * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
  * the core anyway).
  */
@@ -12510,15 +12522,18 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_.availableParalleli
  * when workers may start; none when not built, as under tests of src/).
  */
 async function openReaders(tasks, setup, jobs, entry) {
+    // Where signatures are checked follows from how many threads read (trust/check.ts, `SignatureChecks`).
+    const checking = (signatures) => (setup.signatures === signatures ? setup : { ...setup, signatures });
     if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setup);
+        return inlineReaders(tasks, checking('pool'));
     const sizes = tasks.map((t) => weightOf(t, setup));
     const n = threadsFor(jobs, sizes);
     const script = n <= 1 ? null : (entry ?? workerScript());
     if (script === null)
-        return inlineReaders(tasks, setup);
+        return inlineReaders(tasks, checking('pool'));
     const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
+    // Every core has a reading thread: each checks its records' signatures itself.
+    return new WorkerReaders(tasks, sizes, checking('inline'), n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/types.ts
@@ -13978,7 +13993,8 @@ async function readSetup(settings, digests) {
     // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
     const c = settings.cache;
     const cache = c ? { dir: c.dir, read: c.read, setupKey: (0,gate_cache/* setupKey */.bj)(c.build, judged) } : null;
-    return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache } } };
+    // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).
+    return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache, signatures: 'pool' } } };
 }
 /**
  * settings → read (+ sidecars, trust) → verify. A rule naming a class or verb that neither the gate

@@ -98,9 +98,26 @@ describe('--jobs', () => {
     expect(run(path.join(other, 'cli.js')).stderr).toContain('0 of 1 file(s) from the cache; 1 read and stored');
   });
 
-  it('signed records checked against a trusted key, and the byte limits: the same report on 1 and 2 threads', () => {
+  it('signed records checked against a trusted key (on the thread pool with one thread, on each thread with two), and the byte limits: the same report on 1 and 2 threads', () => {
     const dir = tempDir();
     const c = generate(path.join(dir, 'corpus'), 2_000, 7, { signed: true }) as { trustedKey: string; files: number };
+    // Two records that must fail their check wherever it runs: a signature changed in its first byte, a signature by no trusted key.
+    const exports = readdirSync(path.join(dir, 'corpus/audit')).filter((f) => f.endsWith('.json'));
+    const [tampered, unknown] = exports.map((f) => path.join(dir, 'corpus/audit', f));
+    if (!tampered || !unknown) throw new Error('the corpus has fewer than two JSON exports');
+    const edit = (file: string, change: (signature: { signature: string; key_id: string }) => void): void => {
+      const records = JSON.parse(readFileSync(file, 'utf8')) as { signature: { signature: string; key_id: string } }[];
+      const first = records[0];
+      if (!first) throw new Error(`${file} holds no record`);
+      change(first.signature);
+      writeFileSync(file, JSON.stringify(records, null, 2));
+    };
+    edit(tampered, (s) => {
+      s.signature = `${s.signature.startsWith('A') ? 'B' : 'A'}${s.signature.slice(1)}`;
+    });
+    edit(unknown, (s) => {
+      s.key_id = `sha256:${'0'.repeat(64)}`;
+    });
     const run = (jobs: string, extra: readonly string[]): string => {
       const out = path.join(dir, `r-${jobs}-${extra.length}.json`);
       const r = spawnCli(
@@ -130,7 +147,12 @@ describe('--jobs', () => {
     expect(run('2', key)).toBe(signed);
     const report = JSON.parse(signed) as Report;
     expect(report.records.length).toBeGreaterThan(1000);
-    expect(report.records.every((r) => r.signer !== null && r.untrusted === null)).toBe(true);
+    expect(report.records.every((r) => r.signer !== null)).toBe(true);
+    const untrusted = report.records.filter((r) => r.untrusted !== null);
+    expect(untrusted.map((r) => [r.file, r.untrusted_code])).toEqual([
+      [path.relative(path.join(dir, 'corpus'), tampered), 'signature_invalid'],
+      [path.relative(path.join(dir, 'corpus'), unknown), 'unknown_signer'],
+    ]);
     // A limit every run file breaks: each is the same located error on a worker as on the main thread.
     const limited = ['--max-file-size', '20KiB'];
     const one = run('1', limited);

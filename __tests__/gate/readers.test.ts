@@ -34,6 +34,7 @@ const setup: ReadSetup = {
   workspace: ROOT,
   trust: { recordKeys: null, producerKeys: null, identities: null },
   cache: null,
+  signatures: 'pool',
 };
 
 async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<Delivered<FileEvidence>[]> {
@@ -149,6 +150,26 @@ parentPort.on('message', (t) => {
         expect([byWorker, here[i]?.value]).toContainEqual(r);
       }
     }
+  });
+
+  it('with workers, every reading thread checks record signatures itself (the set-up a worker is given says so)', async () => {
+    const dir = tempDir();
+    // A stand-in reader that answers each file with where its set-up says signatures are checked.
+    const script = path.join(dir, 'worker.mjs');
+    writeFileSync(
+      script,
+      `import { parentPort, workerData } from 'node:worker_threads';
+parentPort.postMessage({ ready: true });
+parentPort.on('message', (t) => parentPort.postMessage({ id: t.id, text: JSON.stringify({ run: null, records: [], statements: [], findings: [], digests: [[t.rel, workerData.signatures]], strays: 0, rejectedClasses: [] }) }));
+`,
+    );
+    const names = ['a.json', 'b.json', 'c.json', 'd.json'];
+    for (const rel of names) writeFileSync(path.join(dir, rel), '[]');
+    const tasks: ReadTask[] = names.map((rel) => ({ file: { path: path.join(dir, rel), rel }, role: 'audit' }));
+    const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
+    const byWorkers = got.flatMap((r) => r.value.digests).filter(([, how]) => how !== undefined && !/^[0-9a-f]{64}$/.test(how));
+    expect(byWorkers.length).toBeGreaterThan(0);
+    expect(new Set(byWorkers.map(([, how]) => how))).toEqual(new Set(['inline']));
   });
 
   it('threads: auto reads a small input on the main thread, a large one on every core, never more than the files', () => {

@@ -25,6 +25,7 @@ const SETUP: ReadSetup = {
   workspace: ROOT,
   trust: { recordKeys: null, producerKeys: null, identities: null },
   cache: null,
+  signatures: 'pool',
 };
 const evidenceOf = async (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) =>
   (await readEvidence({ file: { path: p, rel }, role }, setup)).value;

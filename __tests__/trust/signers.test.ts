@@ -36,12 +36,13 @@ const codes = (r: Report) =>
     .sort();
 
 /** A workspace with upstream's verified.json and the given audit export; verified with the given keys. */
-/** Records with their trust decided by the check the record-keys checker runs. */
+/** Records with their trust decided by the check the record-keys checker runs, checked both ways (on libuv's pool and on this thread) to the same decision. */
 async function checked(records: readonly RecordRead[], keys: TrustedKeys | null): Promise<RecordInput[]> {
   return Promise.all(
     records.map(async (r): Promise<RecordInput> => {
       if (!keys) return { loc: r.loc, record: r.record, recomputed: r.recomputed, signer: r.signer, trust: { kind: 'unchecked' } };
-      const d = await checkRecordSignature(r.signature ?? null, r.payload, keys);
+      const d = await checkRecordSignature(r.signature ?? null, r.payload, keys, 'pool');
+      expect(await checkRecordSignature(r.signature ?? null, r.payload, keys, 'inline')).toEqual(d);
       const trust =
         d.kind === 'trusted'
           ? { kind: 'trusted' as const, by: d.by }

@@ -9348,14 +9348,24 @@ function identityCheckers(setup, limits) {
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
  * is trusted only when its well-formed signature member names a trusted key, its signed payload
  * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its code and its words. Verifications run on libuv's thread pool, at most WINDOW at once per
- * thread (memory stays bounded and file reads on the same pool are not starved), while the thread
- * goes on reading the next file.
+ * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
+ * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
+ * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
+ * reads on the same pool are not starved), while the thread goes on reading the next file.
  */
 
 
 
 
+/** An Ed25519 verification on this thread; false for a signature that cannot be one. */
+function verifyHere(data, key, signature) {
+    try {
+        return (0,external_node_crypto_.verify)(null, data, key, signature);
+    }
+    catch {
+        return false;
+    }
+}
 /** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
 const WINDOW = 4096;
 let running = 0;
@@ -9381,7 +9391,7 @@ async function verifyOnPool(data, key, signature) {
     }
 }
 /** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
-async function checkRecordSignature(member, payload, keys) {
+async function checkRecordSignature(member, payload, keys, checks) {
     if (!member || payload === undefined)
         return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
     const key = keys.get(member.key_id);
@@ -9390,7 +9400,9 @@ async function checkRecordSignature(member, payload, keys) {
     // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
     if ((0,binding/* sha256Digest */.sI)(payload) !== member.signed_payload_digest)
         return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool(paeText(member.payload_type, payload), key, Buffer.from(member.signature, 'base64'));
+    const data = paeText(member.payload_type, payload);
+    const signature = Buffer.from(member.signature, 'base64');
+    const ok = checks === 'inline' ? verifyHere(data, key, signature) : await verifyOnPool(data, key, signature);
     return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
@@ -9485,13 +9497,13 @@ const producerKeys = (keys, limits) => ({
 ;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
 /**
  * Record keys (§8, docs/records-provenance.md): every record of an audit export, and every coverage
- * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run where the reading set-up says (check.ts, `SignatureChecks`).
  */
 
-const recordKeys = (keys) => ({
+const recordKeys = (keys, checks) => ({
     role: 'audit',
     async check(file) {
-        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys, checks)));
         return { kind: 'records', decisions };
     },
 });
@@ -9859,7 +9871,7 @@ function checkersOf(setup) {
         return list;
     const { trust, limits } = setup;
     list = [
-        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys), setup.signatures)] : []),
         ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
         ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
     ];

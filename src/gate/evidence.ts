@@ -17,6 +17,7 @@ import { type Beside as Read, type Role, readBeside, readOneUnless } from '../re
 import { formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { decodeCheckedWire, encodeRead } from '../read/wire.js';
+import type { SignatureChecks } from '../trust/check.js';
 import type { CheckerDecision, DsseSidecar, FileUnderCheck, SigstoreSidecar, TrustChecker } from '../trust/checker.js';
 import { type IdentitySetup, identityCheckers } from '../trust/checkers/identities.js';
 import { producerKeys } from '../trust/checkers/producer-keys.js';
@@ -58,6 +59,8 @@ export interface ReadSetup {
   readonly workspace: string;
   /** The evidence cache (gate/cache.ts), or null: every file is read. */
   readonly cache: CacheSetup | null;
+  /** Where record signatures are checked (trust/check.ts): the same decisions either way, so not in the cache's key. */
+  readonly signatures: SignatureChecks;
 }
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
@@ -83,7 +86,7 @@ function checkersOf(setup: ReadSetup): readonly TrustChecker[] {
   if (list) return list;
   const { trust, limits } = setup;
   list = [
-    ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+    ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys), setup.signatures)] : []),
     ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
     ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
   ];

@@ -438,7 +438,8 @@ async function readSetup(
   // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
   const c = settings.cache;
   const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
-  return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache } } };
+  // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).
+  return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache, signatures: 'pool' } } };
 }
 
 /**

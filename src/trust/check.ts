@@ -2,15 +2,35 @@
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
  * is trusted only when its well-formed signature member names a trusted key, its signed payload
  * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its code and its words. Verifications run on libuv's thread pool, at most WINDOW at once per
- * thread (memory stays bounded and file reads on the same pool are not starved), while the thread
- * goes on reading the next file.
+ * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
+ * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
+ * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
+ * reads on the same pool are not starved), while the thread goes on reading the next file.
  */
 import { verify as edVerify, type KeyObject } from 'node:crypto';
 import { sha256Digest } from '../core/binding.js';
 import { refused, type TrustDecision } from '../core/trust.js';
 import { paeText, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
+
+/**
+ * Where a thread checks record signatures: `inline`, on the thread that read the record (the gate
+ * reads on every core: a verification dispatched to libuv's pool only adds its dispatch, ~16 µs of
+ * CPU each, and the pool's threads compete with the readers for the same cores), or `pool`, on
+ * libuv's thread pool (one thread reads: the pool's threads check on the other cores meanwhile).
+ * Measured both ways (BENCHMARKS.md, "Issue 44, sixteenth stop"). The decisions are the same either
+ * way, so it is not part of the evidence cache's key.
+ */
+export type SignatureChecks = 'inline' | 'pool';
+
+/** An Ed25519 verification on this thread; false for a signature that cannot be one. */
+function verifyHere(data: Buffer, key: KeyObject, signature: Buffer): boolean {
+  try {
+    return edVerify(null, data, key, signature);
+  } catch {
+    return false;
+  }
+}
 
 /** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
 const WINDOW = 4096;
@@ -40,12 +60,15 @@ export async function checkRecordSignature(
   member: SignatureMember | null,
   payload: string | undefined,
   keys: TrustedKeys,
+  checks: SignatureChecks,
 ): Promise<TrustDecision> {
   if (!member || payload === undefined) return refused('unsigned', 'unsigned');
   const key = keys.get(member.key_id);
   if (!key) return refused('unknown_signer', `unknown signer ${member.key_id}`);
   // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
   if (sha256Digest(payload) !== member.signed_payload_digest) return refused('payload_digest_differs', 'payload digest differs');
-  const ok = await verifyOnPool(paeText(member.payload_type, payload), key, Buffer.from(member.signature, 'base64'));
+  const data = paeText(member.payload_type, payload);
+  const signature = Buffer.from(member.signature, 'base64');
+  const ok = checks === 'inline' ? verifyHere(data, key, signature) : await verifyOnPool(data, key, signature);
   return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : refused('signature_invalid', 'signature does not verify');
 }
