@@ -103,6 +103,16 @@ describe('records (§3)', () => {
     expect(checked.map((c) => (c.check.outcome === 'duplicate' ? c.check.other.loc.line : 0))).toEqual([2, 1, 2]);
   });
 
+  it('identity is the pair (provider, record_id), never their text run together (with or without a separator): "gh" and "1:2", "gh1" and ":2" are two identities', () => {
+    const a = record('gh', '1:2', addKey());
+    const b = record('gh1', ':2', addKey({ target: deployKey({ repo: 'other' }) }));
+    const c = record('2:gh', '', addKey({ target: deployKey({ repo: 'third' }) }));
+    const d = record('', '2:gh', addKey({ target: deployKey({ repo: 'fourth' }) }));
+    const e = record('a:b', 'c', addKey({ target: deployKey({ repo: 'fifth' }) }));
+    const f = record('a', 'b:c', addKey({ target: deployKey({ repo: 'sixth' }) }));
+    expect(checkRecords(located([a, b, c, d, e, f])).map((x) => x.check.outcome)).toEqual(Array(6).fill('usable'));
+  });
+
   it('identity is taken only by records that passed the earlier checks: an inconsistent copy makes no duplicate (§3.2)', () => {
     const good = record('github', '1', addKey());
     const bad = record('github', '1', addKey(), { editTarget: { repo: 'z' } });

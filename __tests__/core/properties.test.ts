@@ -298,7 +298,8 @@ describe('the nearest call to an unmatched record (diagnose.ts)', () => {
 describe('the target key', () => {
   // Values that collide often (few strings), and values of every JSON kind, nested objects in any key order.
   const value = fc.oneof(
-    fc.constantFrom('a', 'b', '"', '\u0000', 'é', ''),
+    // Strings that read like another value's key text or a length prefix, to catch a key that is not one to one.
+    fc.constantFrom('a', 'b', '"', '\u0000', 'é', '', '1', 's1:a', '\u0000s0:', ':', '"a"', 'null'),
     fc.integer({ min: -2, max: 2 }),
     fc.constantFrom(true, false, null),
     fc.constantFrom({ x: 1, y: 'a' }, { y: 'a', x: 1 }, [1, 'a'], ['a', 1], {}),
@@ -317,6 +318,23 @@ describe('the target key', () => {
     if (!c.ok) throw new Error(c.reason);
     return c.text;
   };
+  it('a string that holds what the key writes between fields never makes two targets one key', () => {
+    const of = (owner: unknown, repo: unknown): CallSubject => ({
+      action_class: 'github_deploy_key',
+      verb: 'create',
+      target: narrowTarget('github_deploy_key', { owner, repo }) as JsonObject,
+    });
+    const pairs: [CallSubject, CallSubject][] = [
+      [of('a\u0000sb', 'c'), of('a', 'b\u0000sc')],
+      [of('a\u0000s1:b', 'c'), of('a', 'b\u0000s1:c')],
+      [of('1', 'x'), of(1, 'x')],
+    ];
+    for (const [a, b] of pairs) {
+      expect(canonical(a)).not.toBe(canonical(b));
+      expect(targetKey(a)).not.toBe(targetKey(b));
+    }
+  });
+
   it('two subjects have the same key exactly when canonical {action_class, target} are equal (property)', () => {
     fc.assert(
       fc.property(subject, subject, (a, b) => {

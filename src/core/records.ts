@@ -62,7 +62,8 @@ function precheck(input: RecordInput): RecordCheck {
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const checks = records.map(precheck);
   // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
-  const identity = (r: RecordInput): string => JSON.stringify([r.record.provider, r.record.record_id]);
+  // The provider's length, then the provider and the record_id: one string per pair, one to one (the length says where the provider ends).
+  const identity = (r: RecordInput): string => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
   const firstOf = new Map<string, { readonly index: number; readonly recomputed: string }>();
   const conflicted = new Map<string, number>();
   // Each usable record's identity, made once (both passes read it); null for the others.
