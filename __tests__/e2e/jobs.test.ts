@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs benchmark module, no types
@@ -98,7 +99,7 @@ describe('--jobs', () => {
     expect(run(path.join(other, 'cli.js')).stderr).toContain('0 of 1 file(s) from the cache; 1 read and stored');
   });
 
-  it('signed records checked against a trusted key (on the thread pool with one thread, on each thread with two), and the byte limits: the same report on 1 and 2 threads', () => {
+  it('signed records checked against a trusted key (on the thread pool with one thread, on each thread with one on every core), and the byte limits: the same report on 1 and 2 threads', () => {
     const dir = tempDir();
     const c = generate(path.join(dir, 'corpus'), 2_000, 7, { signed: true }) as { trustedKey: string; files: number };
     // Two records that must fail their check wherever it runs: a signature changed in its first byte, a signature by no trusted key.
@@ -144,6 +145,9 @@ describe('--jobs', () => {
     };
     const key = ['--trusted-key', c.trustedKey];
     const signed = run('1', key);
+    // A reading thread on every core: each checks its own records' signatures (with fewer threads than cores they go to the pool).
+    const every = String(Math.max(2, availableParallelism()));
+    expect(run(every, key)).toBe(signed);
     expect(run('2', key)).toBe(signed);
     const report = JSON.parse(signed) as Report;
     expect(report.records.length).toBeGreaterThan(1000);

@@ -4,6 +4,7 @@
  * fails the file it was reading (never a skipped file), and the thread count follows the input.
  */
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import type { Settings } from '../../src/gate/settings/types.js';
 import type { FileEvidence } from '../../src/read/file-read.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
+import { signatureChecksFor } from '../../src/trust/check.js';
 import { artifactFiles } from '../support/artifact-files.js';
 import { cleanup, distFile, ROOT, TEST_NOW, tempDir } from '../support/workspace.js';
 
@@ -152,7 +154,7 @@ parentPort.on('message', (t) => {
     }
   });
 
-  it('with workers, every reading thread checks record signatures itself (the set-up a worker is given says so)', async () => {
+  it('with a reading thread on every core, each checks record signatures itself (the set-up a worker is given says so)', async () => {
     const dir = tempDir();
     // A stand-in reader that answers each file with where its set-up says signatures are checked.
     const script = path.join(dir, 'worker.mjs');
@@ -163,13 +165,24 @@ parentPort.postMessage({ ready: true });
 parentPort.on('message', (t) => parentPort.postMessage({ id: t.id, text: JSON.stringify({ run: null, records: [], statements: [], findings: [], digests: [[t.rel, workerData.signatures]], strays: 0, rejectedClasses: [] }) }));
 `,
     );
-    const names = ['a.json', 'b.json', 'c.json', 'd.json'];
+    // As many threads as cores (as auto starts): every core has a reading thread.
+    const threads = Math.max(2, availableParallelism());
+    const names = Array.from({ length: threads + 2 }, (_, i) => `f${String(i).padStart(3, '0')}.json`);
     for (const rel of names) writeFileSync(path.join(dir, rel), '[]');
     const tasks: ReadTask[] = names.map((rel) => ({ file: { path: path.join(dir, rel), rel }, role: 'audit' }));
-    const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
+    const got = await readAll(openReaders(tasks, setup, threads, script), tasks.length);
     const byWorkers = got.flatMap((r) => r.value.digests).filter(([, how]) => how !== undefined && !/^[0-9a-f]{64}$/.test(how));
     expect(byWorkers.length).toBeGreaterThan(0);
     expect(new Set(byWorkers.map(([, how]) => how))).toEqual(new Set(['inline']));
+  });
+
+  it('signatures: on the reading threads when every core has one, else on the pool, which uses the spare cores', () => {
+    expect(signatureChecksFor(1, 2)).toBe('pool');
+    expect(signatureChecksFor(1, 1)).toBe('inline');
+    expect(signatureChecksFor(2, 2)).toBe('inline');
+    expect(signatureChecksFor(3, 2)).toBe('inline');
+    expect(signatureChecksFor(2, 8)).toBe('pool');
+    expect(signatureChecksFor(8, 8)).toBe('inline');
   });
 
   it('threads: auto reads a small input on the main thread, a large one on every core, never more than the files', () => {

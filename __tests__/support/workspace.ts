@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/run.js';
 import type { Report } from '../../src/core/report.js';
-import { runGate } from '../../src/gate/gate.js';
+import { type OpenReaders, runGate } from '../../src/gate/gate.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
 import { distFile } from './fresh-dist.js';
@@ -48,8 +48,8 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint
 /** The verification time tests run at (reports compare byte for byte), unless a test gives its own. */
 export const TEST_NOW = new Date('2026-12-01T12:00:00Z');
 
-export async function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
-  const r = await runGate({ ...defaultSettings(cwd, TEST_NOW), ...over });
+export async function gate(cwd: string, over: Partial<Settings> = {}, open?: OpenReaders): Promise<Report> {
+  const r = await runGate({ ...defaultSettings(cwd, TEST_NOW), ...over }, false, open);
   if (!r.ok) throw new Error(`usage problem: ${r.reason.message}`);
   return r.value.report;
 }

@@ -13,6 +13,7 @@ import { parsePolicy, ruleFor } from '../../src/core/policy.js';
 import type { Report } from '../../src/core/report.js';
 import { verify } from '../../src/core/verify.js';
 import { LEVELS, type Level, levelRank } from '../../src/core/vocabulary.js';
+import { inlineReaders } from '../../src/gate/readers.js';
 import { readAuditFile } from '../../src/read/artifacts.js';
 import type { RecordRead } from '../../src/read/record-read.js';
 import { PAYLOAD_TYPE, pae, paeText, payloadOf } from '../../src/read/signature.js';
@@ -62,7 +63,11 @@ async function withRecord(text: string, keys: readonly string[] = [readFileSync(
   if (keys.length === 0) return gate(dir);
   const p = parsePublicKeys(keys.join('\n'));
   if (!p.ok) throw new Error(p.reason);
-  return gate(dir, { trustedKeys: trustedKeys(p.value) });
+  const settings = { trustedKeys: trustedKeys(p.value) };
+  const pooled = await gate(dir, settings);
+  // Checked on the reading thread itself, as every reading thread does when each core has one: the same report.
+  expect(await gate(dir, settings, (tasks, setup) => inlineReaders(tasks, { ...setup, signatures: 'inline' }))).toEqual(pooled);
+  return pooled;
 }
 
 describe('the shared test vector (docs/records-provenance.md)', () => {
@@ -229,7 +234,8 @@ describe('trusted signers: properties', () => {
     const arb = fc.record({
       repo: fc.constantFrom('a', 'b', 'c'),
       seed: fc.integer({ min: 2, max: 250 }),
-      signer: fc.constantFrom('trusted', 'other', 'none'),
+      // forged: another key's signature under the trusted key's id; flipped: the trusted key's with one byte changed (both reach the Ed25519 check and fail it).
+      signer: fc.constantFrom('trusted', 'other', 'none', 'forged', 'flipped'),
       claim: fc.constantFrom('asserted', 'verified') as fc.Arbitrary<'asserted' | 'verified'>,
       tamper: fc.boolean(),
     });
@@ -239,7 +245,16 @@ describe('trusted signers: properties', () => {
         const records = specs.map((s, i) => {
           const rec = record('github', `r${i}`, addKey({ target: deployKey({ repo: s.repo }) }));
           if (s.signer === 'none') return rec;
-          const out = signed(rec, s.signer === 'trusted' ? trusted : seededKey(s.seed));
+          const made = signed(rec, s.signer === 'trusted' || s.signer === 'flipped' ? trusted : seededKey(s.seed));
+          const member = made['signature'] as { key_id: string; signature: string };
+          const bytes = Buffer.from(member.signature, 'base64');
+          bytes[s.seed % 64] = (bytes[s.seed % 64] ?? 0) ^ 1;
+          const out =
+            s.signer === 'forged'
+              ? { ...made, signature: { ...member, key_id: keyIdOf(trusted.publicKey) } }
+              : s.signer === 'flipped'
+                ? { ...made, signature: { ...member, signature: bytes.toString('base64') } }
+                : made;
           return s.tamper ? { ...out, non_claims: ['edited after signing'] } : out;
         });
         const ev = evidence({ 'r.json': calls }, []);
@@ -256,6 +271,8 @@ describe('trusted signers: properties', () => {
             expect(spec.signer).toBe('trusted');
             expect(spec.tamper).toBe(false);
           }
+          if (spec.signer === 'forged' || spec.signer === 'flipped')
+            expect([rr.outcome, rr.untrusted_code]).toEqual(['untrusted', spec.tamper ? 'payload_digest_differs' : 'signature_invalid']);
         }
       }),
       { numRuns: 200, seed: 9 },

@@ -4504,8 +4504,9 @@ function unsafeSubjectNumber(decision) {
  * class, then per bound field `\u0000` and its value: a string as `s`, its length, `:` and the string
  * itself (its length says where it ends, so nothing in it needs escaping: JSON.stringify of each
  * string was ~a third of the key's cost), anything else by `boundValueText` (a JSON text: never
- * empty, never starting with `s`, never holding a raw U+0000); nothing when absent. No sorting or
- * escaping of whole objects per call.
+ * empty, never starting with `s`, never holding a raw U+0000; a value JCS refuses, written as U+0000,
+ * is never in a call's subject, whose binding succeeded); nothing when absent. No sorting or escaping
+ * of whole objects per call.
  */
 function targetKey(subject) {
     let key = subject.action_class;
@@ -17903,6 +17904,8 @@ function cacheText(t, dir) {
 
 
 
+/** Where `threads` reading threads on `cores` cores check signatures: on themselves when every core has one (one thread on one core too), else on the pool (it uses the spare cores). */
+const signatureChecksFor = (threads, cores) => (threads >= cores ? 'inline' : 'pool');
 /** An Ed25519 verification on this thread; false for a signature that cannot be one. */
 function verifyHere(data, key, signature) {
     try {
@@ -18367,6 +18370,19 @@ function nearFolder(cwd, given, role) {
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
+/**
+ * Reading on worker threads: both sides of the protocol. `jobs` threads read: jobs − 1 workers and
+ * the main thread. Workers are given the largest files first, at most DEPTH each at a time (so at
+ * most (jobs − 1) × DEPTH results are in flight), and send back one compact text per file
+ * (read/wire.ts), never the parsed objects; the main thread reads, in path order, the files no worker
+ * has been given yet, and while it waits for a worker's file it reads the smallest ones left. A
+ * worker that dies fails the file it was reading with a finding naming it (never a skipped file);
+ * the files it held go to a fresh worker. A worker that cannot start (it ends before its reader says
+ * it is loaded) read nothing: its files, and every file no worker holds, are read on the main
+ * thread, and no more workers are started.
+ */
+
+
 
 
 
@@ -18428,6 +18444,8 @@ class WorkerReaders {
     /** Wakes read() when tasks come back from a worker that never started. */
     wake = null;
     closing = false;
+    /** The set-up this thread reads with once it reads alone. */
+    aloneSetup = null;
     /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
     constructor(tasks, sizes, setup, workers, 
     /** Starts one worker with the reading set-up. */
@@ -18475,7 +18493,9 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readEvidence(item(this.tasks, i), this.setup);
+        // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them (trust/check.ts).
+        const alone = this.broken && this.online.size === 0;
+        return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= { ...this.setup, signatures: signatureChecksFor(1, (0,external_node_os_namespaceObject.availableParallelism)()) }) : this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -18581,7 +18601,8 @@ class WorkerReaders {
 }
 /**
  * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
- * send back its encoded result once its checks are done; a file's checks finish while the next is read.
+ * send back its encoded result once its checks are done; checks that run on libuv's pool (trust/check.ts)
+ * finish while the next file is read.
  */
 function serveReads(port, setup) {
     port.postMessage({ ready: true });
@@ -18611,9 +18632,10 @@ function serveReads(port, setup) {
 
 
 
+
 /**
  * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts; the set-up's `signatures` is `pool` when this thread alone reads) while the next files are read, so reading and checking overlap; the results
+ * pool (trust/check.ts: the set-up says `pool` when this thread reads alone) while the next files are read, so reading and checking overlap; the results
  * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
  * the core anyway).
  */
@@ -18695,18 +18717,21 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
  * when workers may start; none when not built, as under tests of src/).
  */
 async function openReaders(tasks, setup, jobs, entry) {
-    // Where signatures are checked follows from how many threads read (trust/check.ts, `SignatureChecks`).
-    const checking = (signatures) => (setup.signatures === signatures ? setup : { ...setup, signatures });
+    // Where signatures are checked follows from how many threads read on how many cores (trust/check.ts, `signatureChecksFor`).
+    const checking = (threads) => {
+        const signatures = signatureChecksFor(threads, (0,external_node_os_namespaceObject.availableParallelism)());
+        return setup.signatures === signatures ? setup : { ...setup, signatures };
+    };
     if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, checking('pool'));
+        return inlineReaders(tasks, checking(1));
     const sizes = tasks.map((t) => weightOf(t, setup));
     const n = threadsFor(jobs, sizes);
     const script = n <= 1 ? null : (entry ?? workerScript());
     if (script === null)
-        return inlineReaders(tasks, checking('pool'));
+        return inlineReaders(tasks, checking(1));
     const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    // Every core has a reading thread: each checks its records' signatures itself.
-    return new WorkerReaders(tasks, sizes, checking('inline'), n - 1, (data) => new Worker(script, { workerData: data }));
+    // When every core has a reading thread, each checks its records' signatures itself; spare cores are the pool's.
+    return new WorkerReaders(tasks, sizes, checking(n), n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
 ;// CONCATENATED MODULE: ./src/read/policy-file.ts
@@ -19615,7 +19640,7 @@ async function readSetup(settings, digests) {
         digest: hash,
         trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
     };
-    // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
+    // Every member of the set-up but where the workspace is, the cache itself and where signatures are checked (none changes a file's evidence) is in the cache's keys.
     const c = settings.cache;
     const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
     // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).

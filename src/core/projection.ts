@@ -77,8 +77,9 @@ export function unsafeSubjectNumber(decision: JsonObject): { readonly path: read
  * class, then per bound field `\u0000` and its value: a string as `s`, its length, `:` and the string
  * itself (its length says where it ends, so nothing in it needs escaping: JSON.stringify of each
  * string was ~a third of the key's cost), anything else by `boundValueText` (a JSON text: never
- * empty, never starting with `s`, never holding a raw U+0000); nothing when absent. No sorting or
- * escaping of whole objects per call.
+ * empty, never starting with `s`, never holding a raw U+0000; a value JCS refuses, written as U+0000,
+ * is never in a call's subject, whose binding succeeded); nothing when absent. No sorting or escaping
+ * of whole objects per call.
  */
 export function targetKey(subject: CallSubject): string {
   let key = subject.action_class;

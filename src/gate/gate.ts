@@ -41,7 +41,7 @@ export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: n
  * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
  * depend on which file was read first.
  */
-/** Every role's files, audit exports first (their signature checks overlap with reading the runs). */
+/** Every role's files, audit exports first (read by one thread, their signature checks on libuv's pool overlap with reading the runs). */
 type Found = readonly { readonly role: 'audit' | 'runs'; readonly d: Discovery }[];
 
 function discoverAll(settings: Settings): Found {
@@ -435,7 +435,7 @@ async function readSetup(
     digest: hash,
     trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
   };
-  // Every member of the set-up but where the workspace is (which changes no file's evidence) is in the cache's keys.
+  // Every member of the set-up but where the workspace is, the cache itself and where signatures are checked (none changes a file's evidence) is in the cache's keys.
   const c = settings.cache;
   const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
   // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).

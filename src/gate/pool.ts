@@ -9,11 +9,13 @@
  * it is loaded) read nothing: its files, and every file no worker holds, are read on the main
  * thread, and no more workers are started.
  */
+import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { item, stored } from '../core/lists.js';
 import type { FileEvidence } from '../read/file-read.js';
 import type { Role } from '../read/files.js';
 import { decodeRead } from '../read/wire.js';
+import { signatureChecksFor } from '../trust/check.js';
 import type { CacheNote } from './cache.js';
 import { type Delivered, failed, type ReadSetup, type ReadTask, readEvidence, readWire } from './evidence.js';
 
@@ -105,6 +107,8 @@ export class WorkerReaders implements Readers {
   /** Wakes read() when tasks come back from a worker that never started. */
   private wake: (() => void) | null = null;
   private closing = false;
+  /** The set-up this thread reads with once it reads alone. */
+  private aloneSetup: ReadSetup | null = null;
 
   /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
   constructor(
@@ -155,7 +159,12 @@ export class WorkerReaders implements Readers {
   }
 
   private readHere(i: number): Promise<Delivered<FileEvidence>> {
-    return readEvidence(item(this.tasks, i), this.setup);
+    // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them (trust/check.ts).
+    const alone = this.broken && this.online.size === 0;
+    return readEvidence(
+      item(this.tasks, i),
+      alone ? (this.aloneSetup ??= { ...this.setup, signatures: signatureChecksFor(1, availableParallelism()) }) : this.setup,
+    );
   }
 
   /** The smallest task nobody has taken (the far end of the workers' order). */
@@ -256,7 +265,8 @@ export class WorkerReaders implements Readers {
 
 /**
  * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
- * send back its encoded result once its checks are done; a file's checks finish while the next is read.
+ * send back its encoded result once its checks are done; checks that run on libuv's pool (trust/check.ts)
+ * finish while the next file is read.
  */
 export function serveReads(port: MessagePort, setup: ReadSetup): void {
   port.postMessage({ ready: true } satisfies ReadyMessage);

@@ -14,14 +14,18 @@ import { paeText, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
 /**
- * Where a thread checks record signatures: `inline`, on the thread that read the record (the gate
- * reads on every core: a verification dispatched to libuv's pool only adds its dispatch, ~16 µs of
- * CPU each, and the pool's threads compete with the readers for the same cores), or `pool`, on
- * libuv's thread pool (one thread reads: the pool's threads check on the other cores meanwhile).
- * Measured both ways (BENCHMARKS.md, "Issue 44, sixteenth stop"). The decisions are the same either
- * way, so it is not part of the evidence cache's key.
+ * Where a thread checks record signatures: `inline`, on the thread that read the record (when the
+ * gate reads on every core: a verification dispatched to libuv's pool only adds its dispatch, ~16 µs
+ * of CPU each, and the pool's threads compete with the readers for the same cores), or `pool`, on
+ * libuv's thread pool (fewer reading threads than cores: the pool's threads check on the spare
+ * cores meanwhile). Measured both ways:
+ * (BENCHMARKS.md, "Issue 44, sixteenth stop: record signatures checked on the reading threads").
+ * The decisions are the same either way, so it is not part of the evidence cache's key.
  */
 export type SignatureChecks = 'inline' | 'pool';
+
+/** Where `threads` reading threads on `cores` cores check signatures: on themselves when every core has one (one thread on one core too), else on the pool (it uses the spare cores). */
+export const signatureChecksFor = (threads: number, cores: number): SignatureChecks => (threads >= cores ? 'inline' : 'pool');
 
 /** An Ed25519 verification on this thread; false for a signature that cannot be one. */
 function verifyHere(data: Buffer, key: KeyObject, signature: Buffer): boolean {
