@@ -6791,6 +6791,8 @@ const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 ;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
 /**
  * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
@@ -11731,7 +11733,7 @@ var read_wire = __nccwpck_require__(2155);
  * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
  * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
  * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
- * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
+ * thread pool when some core has none, at most WINDOW at once per thread (memory stays bounded and file
  * reads on the same pool are not starved), while the thread goes on reading the next file.
  */
 
@@ -11927,6 +11929,13 @@ const shapeOnly = {
 
 
 
+
+
+/** The set-up for `threads` reading threads on this machine: where they check record signatures (trust/check.ts, `signatureChecksFor`); the same object when that does not change. */
+function setupForThreads(setup, threads) {
+    const signatures = signatureChecksFor(threads, (0,external_node_os_.availableParallelism)());
+    return setup.signatures === signatures ? setup : { ...setup, signatures };
+}
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failed = (rel, message) => ({
     run: null,
@@ -12201,24 +12210,9 @@ function nearFolder(cwd, given, role) {
     return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? What it holds is not read (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input, or rename it)`, 'error');
 }
 
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
-/**
- * Reading on worker threads: both sides of the protocol. `jobs` threads read: jobs − 1 workers and
- * the main thread. Workers are given the largest files first, at most DEPTH each at a time (so at
- * most (jobs − 1) × DEPTH results are in flight), and send back one compact text per file
- * (read/wire.ts), never the parsed objects; the main thread reads, in path order, the files no worker
- * has been given yet, and while it waits for a worker's file it reads the smallest ones left. A
- * worker that dies fails the file it was reading with a finding naming it (never a skipped file);
- * the files it held go to a fresh worker. A worker that cannot start (it ends before its reader says
- * it is loaded) read nothing: its files, and every file no worker holds, are read on the main
- * thread, and no more workers are started.
- */
-
-
 
 
 
@@ -12329,9 +12323,9 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them (trust/check.ts).
+        // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them.
         const alone = this.broken && this.online.size === 0;
-        return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= { ...this.setup, signatures: signatureChecksFor(1, (0,external_node_os_.availableParallelism)()) }) : this.setup);
+        return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= setupForThreads(this.setup, 1)) : this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -12468,12 +12462,11 @@ function serveReads(port, setup) {
 
 
 
-
 /**
  * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts: the set-up says `pool` when this thread reads alone) while the next files are read, so reading and checking overlap; the results
- * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
- * the core anyway).
+ * pool (trust/check.ts: the set-up says `pool` when this thread reads alone on several cores) while
+ * the next files are read, so reading and checking overlap; the results are held until they are
+ * asked for, which the gate does at once (it keeps every file's evidence for the core anyway).
  */
 const AHEAD = 64;
 /** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
@@ -12553,21 +12546,17 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_.availableParalleli
  * when workers may start; none when not built, as under tests of src/).
  */
 async function openReaders(tasks, setup, jobs, entry) {
-    // Where signatures are checked follows from how many threads read on how many cores (trust/check.ts, `signatureChecksFor`).
-    const checking = (threads) => {
-        const signatures = signatureChecksFor(threads, (0,external_node_os_.availableParallelism)());
-        return setup.signatures === signatures ? setup : { ...setup, signatures };
-    };
+    // Where signatures are checked follows from how many threads read (`setupForThreads`).
     if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, checking(1));
+        return inlineReaders(tasks, setupForThreads(setup, 1));
     const sizes = tasks.map((t) => weightOf(t, setup));
     const n = threadsFor(jobs, sizes);
     const script = n <= 1 ? null : (entry ?? workerScript());
     if (script === null)
-        return inlineReaders(tasks, checking(1));
+        return inlineReaders(tasks, setupForThreads(setup, 1));
     const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
     // When every core has a reading thread, each checks its records' signatures itself; spare cores are the pool's.
-    return new WorkerReaders(tasks, sizes, checking(n), n - 1, (data) => new Worker(script, { workerData: data }));
+    return new WorkerReaders(tasks, sizes, setupForThreads(setup, n), n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/settings/types.ts
@@ -14027,7 +14016,7 @@ async function readSetup(settings, digests) {
     // Every member of the set-up but where the workspace is, the cache itself and where signatures are checked (none changes a file's evidence) is in the cache's keys.
     const c = settings.cache;
     const cache = c ? { dir: c.dir, read: c.read, setupKey: (0,gate_cache/* setupKey */.bj)(c.build, judged) } : null;
-    // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).
+    // Where signatures are checked is set for the threads that read (gate/readers.ts, `setupForThreads`); the pool until then.
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache, signatures: 'pool' } } };
 }
 /**

@@ -2876,8 +2876,6 @@ var __webpack_exports__ = {};
 
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -3137,154 +3135,18 @@ function fromWire(w, rel) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var read_envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/core/time.ts
 var core_time = __nccwpck_require__(2334);
-// EXTERNAL MODULE: ./src/read/base64.ts
-var base64 = __nccwpck_require__(7753);
-;// CONCATENATED MODULE: ./src/read/signature.ts
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
-const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,core_time/* parseRfc3339 */.TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
-function readSignatureMember(value, type = PAYLOAD_TYPE) {
-    if (!(0,core_json/* isObject */.Gv)(value))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(value))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$3)(value, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (value['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (value['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (value['payload_type'] !== type)
-        return { ok: false, reason: `signature.payload_type must be "${type}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const given = value[k];
-        if (typeof given !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(given))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = value['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = value['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: type,
-        signed_payload_digest: value['signed_payload_digest'],
-        key_id: value['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member (`subject`: its subject's JCS
- * text when already made, for its binding). Members are read as entries (never assigned or spread),
- * so a `__proto__` member stays an ordinary member.
- */
-const payloadOf = (record, subject) => (0,binding/* jcsWithout */.X9)(record, 'signature', subject === undefined ? undefined : { key: 'subject', text: subject });
-/** PAE(type, P) for a payload held as text (a record's P, as its reader made it): one string, encoded once. */
-const paeText = (type, body) => Buffer.from(`DSSEv1 ${Buffer.byteLength(type, 'utf8')} ${type} ${Buffer.byteLength(body, 'utf8')} ${body}`, 'utf8');
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const bytes = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-;// CONCATENATED MODULE: ./src/trust/check.ts
-/**
- * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
- * is trusted only when its well-formed signature member names a trusted key, its signed payload
- * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
- * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
- * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
- * reads on the same pool are not starved), while the thread goes on reading the next file.
- */
-
-
-
-
-/** Where `threads` reading threads on `cores` cores check signatures: on themselves when every core has one (one thread on one core too), else on the pool (it uses the spare cores). */
-const check_signatureChecksFor = (threads, cores) => (threads >= cores ? 'inline' : 'pool');
-/** An Ed25519 verification on this thread; false for a signature that cannot be one. */
-function verifyHere(data, key, signature) {
-    try {
-        return (0,external_node_crypto_.verify)(null, data, key, signature);
-    }
-    catch {
-        return false;
-    }
-}
-/** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
-const WINDOW = 4096;
-let running = 0;
-const waiting = [];
-/** An Ed25519 verification on libuv's thread pool, when the window has room; false for a signature that cannot be one. */
-async function verifyOnPool(data, key, signature) {
-    if (running >= WINDOW)
-        await new Promise((resolve) => waiting.push(resolve));
-    running++;
-    try {
-        return await new Promise((resolve) => {
-            try {
-                (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
-            }
-            catch {
-                resolve(false);
-            }
-        });
-    }
-    finally {
-        running--;
-        waiting.shift()?.();
-    }
-}
-/** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
-async function checkRecordSignature(member, payload, keys, checks) {
-    if (!member || payload === undefined)
-        return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
-    const key = keys.get(member.key_id);
-    if (!key)
-        return (0,core_trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
-    // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
-    if ((0,binding/* sha256Digest */.sI)(payload) !== member.signed_payload_digest)
-        return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const data = paeText(member.payload_type, payload);
-    const signature = Buffer.from(member.signature, 'base64');
-    const ok = checks === 'inline' ? verifyHere(data, key, signature) : await verifyOnPool(data, key, signature);
-    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
-}
-
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var read_envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events, the members
@@ -3697,7 +3559,7 @@ function evidenceLine(line) {
 
 
 
-const coverage_statement_MEMBERS = [
+const MEMBERS = [
     'schema',
     'provider',
     'export',
@@ -3717,9 +3579,9 @@ const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 function checkStatement(value) {
     const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
     for (const k of Object.keys(value))
-        if (k !== 'signature' && k !== 'exported_at' && !coverage_statement_MEMBERS.includes(k))
+        if (k !== 'signature' && k !== 'exported_at' && !MEMBERS.includes(k))
             return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
-    for (const k of coverage_statement_MEMBERS)
+    for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$3)(value, k))
             return bad(`${k} is missing`);
     if (value['schema'] !== COVERAGE_SCHEMA)
@@ -7145,6 +7007,79 @@ class ServerLog {
     }
 }
 
+// EXTERNAL MODULE: ./src/read/base64.ts
+var base64 = __nccwpck_require__(7753);
+;// CONCATENATED MODULE: ./src/read/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
+const signature_MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,core_time/* parseRfc3339 */.TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+function readSignatureMember(value, type = PAYLOAD_TYPE) {
+    if (!(0,core_json/* isObject */.Gv)(value))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(value))
+        if (!signature_MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of signature_MEMBERS)
+        if (!(0,core_json/* hasOwn */.$3)(value, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (value['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (value['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (value['payload_type'] !== type)
+        return { ok: false, reason: `signature.payload_type must be "${type}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const given = value[k];
+        if (typeof given !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(given))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = value['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = value['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: type,
+        signed_payload_digest: value['signed_payload_digest'],
+        key_id: value['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member (`subject`: its subject's JCS
+ * text when already made, for its binding). Members are read as entries (never assigned or spread),
+ * so a `__proto__` member stays an ordinary member.
+ */
+const payloadOf = (record, subject) => (0,binding/* jcsWithout */.X9)(record, 'signature', subject === undefined ? undefined : { key: 'subject', text: subject });
+/** PAE(type, P) for a payload held as text (a record's P, as its reader made it): one string, encoded once. */
+const paeText = (type, body) => Buffer.from(`DSSEv1 ${Buffer.byteLength(type, 'utf8')} ${type} ${Buffer.byteLength(body, 'utf8')} ${body}`, 'utf8');
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const bytes = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+
 ;// CONCATENATED MODULE: ./src/read/surface.ts
 /**
  * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
@@ -9242,6 +9177,71 @@ async function readOneUnless(file, role, limits, digest, lookUp) {
     return { kind: 'read', read: digest ? { ...fileRead, sha256 } : fileRead, sha256 };
 }
 
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
+ * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
+ * thread pool when some core has none, at most WINDOW at once per thread (memory stays bounded and file
+ * reads on the same pool are not starved), while the thread goes on reading the next file.
+ */
+
+
+
+
+/** Where `threads` reading threads on `cores` cores check signatures: on themselves when every core has one (one thread on one core too), else on the pool (it uses the spare cores). */
+const check_signatureChecksFor = (threads, cores) => (threads >= cores ? 'inline' : 'pool');
+/** An Ed25519 verification on this thread; false for a signature that cannot be one. */
+function verifyHere(data, key, signature) {
+    try {
+        return (0,external_node_crypto_.verify)(null, data, key, signature);
+    }
+    catch {
+        return false;
+    }
+}
+/** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
+const WINDOW = 4096;
+let running = 0;
+const waiting = [];
+/** An Ed25519 verification on libuv's thread pool, when the window has room; false for a signature that cannot be one. */
+async function verifyOnPool(data, key, signature) {
+    if (running >= WINDOW)
+        await new Promise((resolve) => waiting.push(resolve));
+    running++;
+    try {
+        return await new Promise((resolve) => {
+            try {
+                (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+            }
+            catch {
+                resolve(false);
+            }
+        });
+    }
+    finally {
+        running--;
+        waiting.shift()?.();
+    }
+}
+/** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
+async function checkRecordSignature(member, payload, keys, checks) {
+    if (!member || payload === undefined)
+        return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
+    const key = keys.get(member.key_id);
+    if (!key)
+        return (0,core_trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
+    // P's UTF-8 bytes are hashed and framed straight from its text (never a buffer of P of its own).
+    if ((0,binding/* sha256Digest */.sI)(payload) !== member.signed_payload_digest)
+        return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
+    const data = paeText(member.payload_type, payload);
+    const signature = Buffer.from(member.signature, 'base64');
+    const ok = checks === 'inline' ? verifyHere(data, key, signature) : await verifyOnPool(data, key, signature);
+    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
+}
+
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
 /**
  * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
@@ -9865,6 +9865,13 @@ function cacheText(t, dir) {
 
 
 
+
+
+/** The set-up for `threads` reading threads on this machine: where they check record signatures (trust/check.ts, `signatureChecksFor`); the same object when that does not change. */
+function evidence_setupForThreads(setup, threads) {
+    const signatures = signatureChecksFor(threads, availableParallelism());
+    return setup.signatures === signatures ? setup : { ...setup, signatures };
+}
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const evidence_failed = (rel, message) => ({
     run: null,
@@ -10070,19 +10077,6 @@ async function judge(task, read, sidecars, setup) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
-/**
- * Reading on worker threads: both sides of the protocol. `jobs` threads read: jobs − 1 workers and
- * the main thread. Workers are given the largest files first, at most DEPTH each at a time (so at
- * most (jobs − 1) × DEPTH results are in flight), and send back one compact text per file
- * (read/wire.ts), never the parsed objects; the main thread reads, in path order, the files no worker
- * has been given yet, and while it waits for a worker's file it reads the smallest ones left. A
- * worker that dies fails the file it was reading with a finding naming it (never a skipped file);
- * the files it held go to a fresh worker. A worker that cannot start (it ends before its reader says
- * it is loaded) read nothing: its files, and every file no worker holds, are read on the main
- * thread, and no more workers are started.
- */
-
-
 
 
 
@@ -10193,9 +10187,9 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them (trust/check.ts).
+        // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them.
         const alone = this.broken && this.online.size === 0;
-        return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= { ...this.setup, signatures: signatureChecksFor(1, availableParallelism()) }) : this.setup);
+        return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= setupForThreads(this.setup, 1)) : this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {

@@ -7,6 +7,7 @@
  * decided. Signatures and payloads stay on this thread; what leaves is decisions.
  */
 import { createPublicKey } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { type Finding, finding } from '../core/findings.js';
 import type { Attestation, RecordInput, StatementInput, Trust } from '../core/model.js';
 import { combine, type TrustDecision } from '../core/trust.js';
@@ -17,7 +18,7 @@ import { type Beside as Read, type Role, readBeside, readOneUnless } from '../re
 import { formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { decodeCheckedWire, encodeRead } from '../read/wire.js';
-import type { SignatureChecks } from '../trust/check.js';
+import { type SignatureChecks, signatureChecksFor } from '../trust/check.js';
 import type { CheckerDecision, DsseSidecar, FileUnderCheck, SigstoreSidecar, TrustChecker } from '../trust/checker.js';
 import { type IdentitySetup, identityCheckers } from '../trust/checkers/identities.js';
 import { producerKeys } from '../trust/checkers/producer-keys.js';
@@ -61,6 +62,12 @@ export interface ReadSetup {
   readonly cache: CacheSetup | null;
   /** Where record signatures are checked (trust/check.ts): the same decisions either way, so not in the cache's key. */
   readonly signatures: SignatureChecks;
+}
+
+/** The set-up for `threads` reading threads on this machine: where they check record signatures (trust/check.ts, `signatureChecksFor`); the same object when that does not change. */
+export function setupForThreads(setup: ReadSetup, threads: number): ReadSetup {
+  const signatures = signatureChecksFor(threads, availableParallelism());
+  return setup.signatures === signatures ? setup : { ...setup, signatures };
 }
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */

@@ -438,7 +438,7 @@ async function readSetup(
   // Every member of the set-up but where the workspace is, the cache itself and where signatures are checked (none changes a file's evidence) is in the cache's keys.
   const c = settings.cache;
   const cache = c ? { dir: c.dir, read: c.read, setupKey: setupKey(c.build, judged) } : null;
-  // Signatures are checked on libuv's pool unless workers read too (gate/readers.ts says so then).
+  // Where signatures are checked is set for the threads that read (gate/readers.ts, `setupForThreads`); the pool until then.
   return { ok: true, value: { roots, setup: { ...judged, workspace: path.resolve(settings.workspace), cache, signatures: 'pool' } } };
 }
 

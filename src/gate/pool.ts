@@ -9,15 +9,13 @@
  * it is loaded) read nothing: its files, and every file no worker holds, are read on the main
  * thread, and no more workers are started.
  */
-import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { item, stored } from '../core/lists.js';
 import type { FileEvidence } from '../read/file-read.js';
 import type { Role } from '../read/files.js';
 import { decodeRead } from '../read/wire.js';
-import { signatureChecksFor } from '../trust/check.js';
 import type { CacheNote } from './cache.js';
-import { type Delivered, failed, type ReadSetup, type ReadTask, readEvidence, readWire } from './evidence.js';
+import { type Delivered, failed, type ReadSetup, type ReadTask, readEvidence, readWire, setupForThreads } from './evidence.js';
 
 /** The results of reading every task, taken in order. */
 export interface Readers {
@@ -159,12 +157,9 @@ export class WorkerReaders implements Readers {
   }
 
   private readHere(i: number): Promise<Delivered<FileEvidence>> {
-    // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them (trust/check.ts).
+    // Alone (no worker could start, none is left): signatures are checked as one reading thread checks them.
     const alone = this.broken && this.online.size === 0;
-    return readEvidence(
-      item(this.tasks, i),
-      alone ? (this.aloneSetup ??= { ...this.setup, signatures: signatureChecksFor(1, availableParallelism()) }) : this.setup,
-    );
+    return readEvidence(item(this.tasks, i), alone ? (this.aloneSetup ??= setupForThreads(this.setup, 1)) : this.setup);
   }
 
   /** The smallest task nobody has taken (the far end of the workers' order). */

@@ -11,15 +11,14 @@ import { fileURLToPath } from 'node:url';
 // node:worker_threads is loaded only when workers start (a cost on every cold start otherwise).
 import type { FileEvidence } from '../read/file-read.js';
 import { sigstoreOf } from '../read/formats.js';
-import { signatureChecksFor } from '../trust/check.js';
-import { type Delivered, identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
+import { type Delivered, identitiesFor, type ReadSetup, type ReadTask, readEvidence, setupForThreads } from './evidence.js';
 import { type Readers, WorkerReaders } from './pool.js';
 
 /**
  * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts: the set-up says `pool` when this thread reads alone) while the next files are read, so reading and checking overlap; the results
- * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
- * the core anyway).
+ * pool (trust/check.ts: the set-up says `pool` when this thread reads alone on several cores) while
+ * the next files are read, so reading and checking overlap; the results are held until they are
+ * asked for, which the gate does at once (it keeps every file's evidence for the core anyway).
  */
 const AHEAD = 64;
 
@@ -104,17 +103,13 @@ export function threadsFor(jobs: number | null, sizes: readonly number[], cores 
  * when workers may start; none when not built, as under tests of src/).
  */
 export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> {
-  // Where signatures are checked follows from how many threads read on how many cores (trust/check.ts, `signatureChecksFor`).
-  const checking = (threads: number): ReadSetup => {
-    const signatures = signatureChecksFor(threads, availableParallelism());
-    return setup.signatures === signatures ? setup : { ...setup, signatures };
-  };
-  if (jobs === 1 || tasks.length <= 1) return inlineReaders(tasks, checking(1));
+  // Where signatures are checked follows from how many threads read (`setupForThreads`).
+  if (jobs === 1 || tasks.length <= 1) return inlineReaders(tasks, setupForThreads(setup, 1));
   const sizes = tasks.map((t) => weightOf(t, setup));
   const n = threadsFor(jobs, sizes);
   const script = n <= 1 ? null : (entry ?? workerScript());
-  if (script === null) return inlineReaders(tasks, checking(1));
+  if (script === null) return inlineReaders(tasks, setupForThreads(setup, 1));
   const { Worker } = await import('node:worker_threads');
   // When every core has a reading thread, each checks its records' signatures itself; spare cores are the pool's.
-  return new WorkerReaders(tasks, sizes, checking(n), n - 1, (data) => new Worker(script, { workerData: data }));
+  return new WorkerReaders(tasks, sizes, setupForThreads(setup, n), n - 1, (data) => new Worker(script, { workerData: data }));
 }

@@ -4,7 +4,7 @@
  * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
  * has its code and its words. Where the Ed25519 verifications run is the reading set-up's
  * (`SignatureChecks`): on the reading thread itself when every core already has one, or on libuv's
- * thread pool when one thread reads, at most WINDOW at once per thread (memory stays bounded and file
+ * thread pool when some core has none, at most WINDOW at once per thread (memory stays bounded and file
  * reads on the same pool are not starved), while the thread goes on reading the next file.
  */
 import { verify as edVerify, type KeyObject } from 'node:crypto';
