@@ -3,11 +3,11 @@
 // Two builds of the gate, interleaved on one input, with the floor between each pair: on a noisy
 // machine only pairs taken side by side say whether a change helped. `--before` is a dist/ of an
 // earlier commit, e.g. `mkdir /tmp/before && git archive <rev> dist | tar -x -C /tmp/before` and
-// `--before /tmp/before/dist`. Prints medians and minimums, the ratio after / before, and fails when
+// `--before /tmp/before/dist`. Prints medians and minimums, the ratio after / before, each side's CPU
+// time (every thread, user + system) and minor page faults (bench/timing.mjs), and fails when
 // the two builds write different reports (`--ignore`: JSON members a change added, dropped from both
 // before comparing). `--signed`: every record signed, its key trusted; `--keyless N`: N server logs,
 // each with a .sigstore.json from mock Sigstore services, checked by a trusted producer identity.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
 import { serverLog } from './shapes.mjs';
-import { median } from './timing.mjs';
+import { median, timedNode } from './timing.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -103,15 +103,11 @@ if (values.log) {
   label = `${c.calls.toLocaleString('en')} calls, ${c.records.toLocaleString('en')} records${values.signed ? ', each signed, its key trusted' : ''} (${(c.bytes / 2 ** 20).toFixed(0)} MiB)`;
 }
 
-const timed = (argv) => {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
-  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, status: r.status, stderr: r.stderr };
-};
+const timed = (argv) => timedNode(argv, root);
 const run = (dist, out) => {
   const r = timed([path.join(dist, 'cli.js'), ...args, '--output', out]);
   if (r.status !== 0 && r.status !== 1) throw new Error(`${dist} exited ${r.status}: ${r.stderr}`);
-  return r.ms;
+  return r;
 };
 const ignored = new Set(values.ignore.split(',').filter(Boolean));
 /** The report's digest, without the members a change added (`--ignore`). */
@@ -125,7 +121,7 @@ const t = { before: [], after: [], floor: [] };
 for (let i = 0; i < pairs; i++) {
   const f = timed(floorArgs);
   if (f.status !== 0) throw new Error(`the floor failed: ${f.stderr}`);
-  t.floor.push(f.ms);
+  t.floor.push(f);
   // Alternate which build goes first, so neither always runs on a warmer cache.
   const order = i % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
   for (const k of order) t[k].push(run(values[k], path.join(tmp, `${k}.json`)));
@@ -133,12 +129,15 @@ for (let i = 0; i < pairs; i++) {
 if (sha(path.join(tmp, 'before.json')) !== sha(path.join(tmp, 'after.json'))) throw new Error('the two builds wrote different reports');
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+/** The median of one measure over a side's runs. */
+const mid = (k, measure) => median(t[k].map((r) => r[measure]));
 console.log(
   `${label}, --jobs ${values.jobs}, ${pairs} interleaved pairs (reports identical: sha256 ${sha(path.join(tmp, 'after.json')).slice(0, 16)}…)`,
 );
 for (const k of ['floor', 'before', 'after'])
   console.log(
-    `  ${k.padEnd(6)} median ${fmt(median(t[k]))}, min ${fmt(Math.min(...t[k]))}${k === 'floor' ? '' : ` | ${(median(t[k]) / median(t.floor)).toFixed(2)}× the floor`}`,
+    `  ${k.padEnd(6)} median ${fmt(mid(k, 'ms'))}, min ${fmt(Math.min(...t[k].map((r) => r.ms)))}${k === 'floor' ? '' : ` | ${(mid(k, 'ms') / mid('floor', 'ms')).toFixed(2)}× the floor`}; CPU ${fmt(mid(k, 'cpu'))} (system ${fmt(mid(k, 'sys'))}), ${Math.round(mid(k, 'faults')).toLocaleString('en')} page faults`,
   );
-console.log(`  after / before ${(median(t.after) / median(t.before)).toFixed(3)} (medians)`);
+const ratio = (measure) => (mid('after', measure) / mid('before', measure)).toFixed(3);
+console.log(`  after / before ${ratio('ms')} (medians); CPU ${ratio('cpu')}, page faults ${ratio('faults')}`);
 rmSync(tmp, { recursive: true, force: true });

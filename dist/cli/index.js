@@ -7315,8 +7315,8 @@ function readSurface(payload, via, locate, run, fail, time = null) {
     return true;
 }
 
-// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
-var utf8 = __nccwpck_require__(8107);
+// EXTERNAL MODULE: ./src/read/utf8.ts
+var utf8 = __nccwpck_require__(8145);
 ;// CONCATENATED MODULE: ./src/read/bundle/events.ts
 /**
  * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
@@ -8702,8 +8702,8 @@ function checkStatement(value) {
     };
 }
 
-// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
-var documents = __nccwpck_require__(1035);
+// EXTERNAL MODULE: ./src/read/documents.ts + 2 modules
+var documents = __nccwpck_require__(8238);
 ;// CONCATENATED MODULE: ./src/read/provider-exports.ts
 /**
  * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
@@ -9142,20 +9142,19 @@ class FileReport extends documents/* LocatingSink */.Bz {
         return this.findings;
     }
 }
-/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
-function fileText(bytes, fr, limits) {
-    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
-    if (!decoded)
-        return null;
-    fr.lines = decoded.lines;
-    return decoded.text;
+/** A file decoded through the one pipeline (its text when first asked), its problems into `fr`. */
+function fileSource(bytes, fr, limits) {
+    const source = (0,documents/* decodeSource */.E4)(bytes, limits, fr);
+    if (source)
+        fr.lines = source.lines;
+    return source;
 }
 /** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
 function* auditDocuments(bytes, format, fr, limits) {
-    const text = fileText(bytes, fr, limits);
-    if (text === null)
+    const source = fileSource(bytes, fr, limits);
+    if (source === null)
         return;
-    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+    yield* (0,documents/* documents */.DB)(source, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 /** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
 function signedParts(payload, what, type, loc, fr, options, subject) {
@@ -9293,7 +9292,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     let surfaces = 0;
     let tracing = 0;
     let notStarted = null;
-    const text = fileText(bytes, fr, limits);
+    const source = fileSource(bytes, fr, limits);
+    // The whole text, where one is needed (a log, a problem to locate inside a decision): never for a good .json run.
+    const text = () => source.text();
     const runIds = new RunIds();
     const surface = (doc, k) => {
         surfaces++;
@@ -9313,7 +9314,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
         const locate = (j, path) => {
             const at = j === null ? doc.start : (offsets[j] ?? doc.start);
-            return fr.at(path === undefined || text === null ? at : ((0,scanner/* offsetAt */.HA)(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+            return fr.at(path === undefined || source === null ? at : ((0,scanner/* offsetAt */.HA)(text(), at, path, { maxDepth: limits.maxDepth }) ?? at));
         };
         readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
     };
@@ -9327,7 +9328,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
             else {
                 tracing++;
-                log.event(kind.line, loc, text, doc.start, end ?? lineEnd(text, doc.start));
+                log.event(kind.line, loc, text(), doc.start, end ?? lineEnd(text(), doc.start));
             }
         }
         else if ((0,core_json/* isObject */.Gv)(doc.value) && carriesDecision(doc.value)) {
@@ -9355,26 +9356,26 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else
             surface(doc, kind);
     };
-    if (text !== null) {
+    if (source !== null) {
         const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
         if (format === 'log') {
-            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+            for (const l of (0,documents/* logLines */.OG)(text(), { limits, collect }, fr)) {
                 if (l.kind === 'json')
                     json(l.doc, true);
                 else if (l.kind === 'text')
-                    log.text(text.slice(l.start, l.end), fr.at(l.start));
+                    log.text(text().slice(l.start, l.end), fr.at(l.start));
                 // A JSON-RPC batch: each object read as a line holding it alone would be (a red team: a batched tools/call passed undecided).
                 else
                     for (const e of l.elements) {
                         if ((0,core_json/* isObject */.Gv)(e.doc.value))
                             json(e.doc, true, e.end);
                         else
-                            log.element(text.slice(e.doc.start, e.end), fr.at(e.doc.start));
+                            log.element(text().slice(e.doc.start, e.end), fr.at(e.doc.start));
                     }
             }
         }
         else {
-            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
+            for (const doc of (0,documents/* documents */.DB)(source, format, { limits, collect }, fr))
                 json(doc, false);
         }
         log.close();
@@ -23759,7 +23760,7 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
-/***/ 1035:
+/***/ 8238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -23767,16 +23768,241 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 __nccwpck_require__.d(__webpack_exports__, {
   Bz: () => (/* binding */ LocatingSink),
   D4: () => (/* binding */ decode),
+  E4: () => (/* binding */ decodeSource),
   DB: () => (/* binding */ documents),
   OG: () => (/* binding */ logLines)
 });
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+;// CONCATENATED MODULE: ./src/read/json/pieces.ts
+/**
+ * A large ASCII JSON document read in pieces, never as one string: V8 puts a string of more than
+ * ~128 KiB in its own pages, fresh from the kernel, and decoding one costs a page fault per 4 KiB
+ * (BENCHMARKS.md, "Issue 44, seventeenth stop: where the page faults go"). The array a reader
+ * collects (a run's decisions, an export's records) is found on the bytes, and read in chunks of
+ * whole elements; the rest of the document (the shell) is read with one element left in the array.
+ *
+ * The bytes are only walked to find where things are; what is read is proved by the strict reader
+ * (read/json/strict.ts), so the walk decides nothing:
+ * - the shell, with the array's elements replaced by one `0`, is strict JSON within the limits and
+ *   that `0` is the one element of the array at the collected path (so the array is where the walk
+ *   says it is, and the glue after `[` and before `]` is whitespace);
+ * - each chunk of elements, wrapped in `[` `]`, is strict JSON within the limits left at that depth,
+ *   with as many elements as the walk found (so the walk split it where the grammar does);
+ * - between chunks there is only whitespace and one comma.
+ * Then the whole text is strict JSON, its value is the shell's with the chunks' elements in place of
+ * the `0`, and its element offsets are the walk's. Anything else (a file that is not plain ASCII,
+ * an escaped key, a problem anywhere) gives null, and the whole text is read as before: a problem is
+ * always found and said by the one whole-text reader, at the same place, with the same words.
+ */
+
+
+
+/** Elements read together, in bytes: well under the size V8 moves a string to its own pages. */
+const CHUNK = 64 * 1024;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const isWs = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+function skipWs(b, i) {
+    while (i < b.length && isWs(b[i]))
+        i++;
+    return i;
+}
+/** After the string whose opening quote is at i: past its closing quote (one not escaped), or -1. */
+function stringEnd(b, i) {
+    for (let q = b.indexOf(QUOTE, i + 1); q !== -1; q = b.indexOf(QUOTE, q + 1)) {
+        let k = q - 1;
+        while (b[k] === BACKSLASH)
+            k--;
+        if ((q - 1 - k) % 2 === 0)
+            return q + 1;
+    }
+    return -1;
+}
+/** What a byte is to the walk: 0 nothing, 1 a quote, 2 an opening bracket, 3 a closing one (a table: one load per byte). */
+const CLASS = new Uint8Array(256);
+CLASS[QUOTE] = 1;
+CLASS[LBRACE] = 2;
+CLASS[LBRACKET] = 2;
+CLASS[RBRACE] = 3;
+CLASS[RBRACKET] = 3;
+/** After the value that starts at i (as JSON would end it if it is JSON), or -1. */
+function valueEnd(b, i) {
+    const c = b[i];
+    if (c === QUOTE)
+        return stringEnd(b, i);
+    if (c === LBRACE || c === LBRACKET) {
+        let depth = 0;
+        const n = b.length;
+        while (i < n) {
+            const k = CLASS[b[i] ?? 0];
+            if (k === 0)
+                i++;
+            else if (k === 1) {
+                i = stringEnd(b, i);
+                if (i < 0)
+                    return -1;
+            }
+            else {
+                if (k === 2)
+                    depth++;
+                else if (--depth === 0)
+                    return i + 1;
+                i++;
+            }
+        }
+        return -1;
+    }
+    while (i < b.length) {
+        const d = b[i];
+        if (d === COMMA || d === RBRACKET || d === RBRACE || isWs(d))
+            break;
+        i++;
+    }
+    return i;
+}
+/** Where the array at a path of at most one key starts (its `[`), walking the root's members by their raw keys; -1 when not found so. */
+function arrayAt(b, path) {
+    let i = skipWs(b, 0);
+    if (path.length === 0)
+        return b[i] === LBRACKET ? i : -1;
+    if (path.length > 1 || b[i] !== LBRACE)
+        return -1;
+    const key = Buffer.from(JSON.stringify(path[0]), 'utf8');
+    i = skipWs(b, i + 1);
+    while (b[i] === QUOTE) {
+        const end = stringEnd(b, i);
+        if (end < 0)
+            return -1;
+        const named = end - i === key.length && b.compare(key, 0, key.length, i, end) === 0;
+        i = skipWs(b, end);
+        if (b[i] !== COLON)
+            return -1;
+        i = skipWs(b, i + 1);
+        if (named)
+            return b[i] === LBRACKET ? i : -1;
+        i = valueEnd(b, i);
+        if (i < 0)
+            return -1;
+        i = skipWs(b, i);
+        if (b[i] !== COMMA)
+            return -1;
+        i = skipWs(b, i + 1);
+    }
+    return -1;
+}
+/** The elements of the array whose `[` is at `open`: each one's start and end, the glue between them checked; null when it is not so (or empty). */
+function elementsOf(b, open) {
+    const starts = [];
+    const ends = [];
+    let i = skipWs(b, open + 1);
+    if (b[i] === RBRACKET)
+        return null;
+    for (;;) {
+        const end = valueEnd(b, i);
+        if (end <= i)
+            return null;
+        starts.push(i);
+        ends.push(end);
+        i = skipWs(b, end);
+        if (b[i] === RBRACKET)
+            return { starts, ends };
+        if (b[i] !== COMMA)
+            return null;
+        i = skipWs(b, i + 1);
+    }
+}
+const NOTHING = [];
+/**
+ * The strict parse of a plain-ASCII document read in pieces: the same value and element offsets as
+ * `parseStrict` of its whole text, or null (then read the whole text: it may be fine, or it has a
+ * problem to say). Offsets are byte offsets, which are the text's for ASCII. The bytes must be plain
+ * ASCII (the caller knows: read/documents.ts); `chunkBytes` is a parameter for the tests.
+ */
+function parsePieces(b, options, chunkBytes = CHUNK) {
+    const collect = options.collect ?? NOTHING;
+    for (const path of collect) {
+        const open = path.length <= 1 ? arrayAt(b, path) : -1;
+        if (open < 0)
+            continue;
+        const found = elementsOf(b, open);
+        return found && read(b, options, path, found, chunkBytes);
+    }
+    return null;
+}
+function read(b, options, path, found, chunkBytes) {
+    const { starts, ends } = found;
+    const first = starts[0] ?? 0;
+    const last = ends[ends.length - 1] ?? 0;
+    const shell = (0,strict/* parseStrict */.z3)(`${b.toString('latin1', 0, first)}0${b.toString('latin1', last, b.length)}`, options);
+    const key = (0,scanner/* pathKey */.Pn)(path);
+    if (!shell.ok)
+        return null;
+    const at = atPath(shell.value.json, path);
+    if (at?.length !== 1 || at[0] !== 0)
+        return null;
+    const elements = new Map();
+    for (const [k, offsets] of shell.value.elements) {
+        if (k === key) {
+            if (offsets.length !== 1 || offsets[0] !== first)
+                return null;
+            elements.set(k, starts);
+        }
+        else if (offsets.length > 0)
+            return null;
+        else
+            elements.set(k, offsets);
+    }
+    if (!elements.has(key))
+        return null;
+    const chunkOptions = { maxDepth: options.maxDepth - path.length, maxKeys: options.maxKeys, collect: NOTHING };
+    const values = [];
+    for (let j = 0; j < starts.length;) {
+        const from = starts[j] ?? 0;
+        let k = j + 1;
+        while (k < starts.length && (ends[k] ?? 0) - from <= chunkBytes)
+            k++;
+        const chunk = (0,strict/* parseStrict */.z3)(`[${b.toString('latin1', from, ends[k - 1])}]`, chunkOptions);
+        if (!chunk.ok || !Array.isArray(chunk.value.json) || chunk.value.json.length !== k - j)
+            return null;
+        for (const v of chunk.value.json)
+            values.push(v);
+        j = k;
+    }
+    return { ok: true, value: { json: withArray(shell.value.json, path, values), elements: elements } };
+}
+/** The array at a path of at most one key (the reader's own key, never input text), when there is one. */
+function atPath(value, path) {
+    const k = path[0];
+    const given = k === undefined ? value : (0,json/* isObject */.Gv)(value) && (0,json/* hasOwn */.$3)(value, k) ? value[k] : undefined;
+    return Array.isArray(given) ? given : null;
+}
+/** The shell's value with the elements in place of its one-element array at the path. */
+function withArray(shell, path, values) {
+    const k = path[0];
+    if (k === undefined)
+        return values;
+    Object.defineProperty(shell, k, { value: values, writable: true, enumerable: true, configurable: true });
+    return shell;
+}
+
 ;// CONCATENATED MODULE: ./src/read/json/positions.ts
 /** Where an offset of a decoded text is: its 1-based line and column. */
 /**
@@ -23796,20 +24022,30 @@ class LineIndex {
     nextBreak = -2;
     /** Line starts up to `at`, built when an offset before it is asked. */
     starts = null;
+    /** Over a text, or over the bytes of a plain-ASCII one (read/documents.ts: its byte offsets are its text's). */
     constructor(text) {
         this.text = text;
     }
+    /** The first newline at or after `from`, or -1 (over bytes, a loop: a native search per line of ~40 bytes costs more than it finds). */
+    newline(from) {
+        const text = this.text;
+        if (typeof text === 'string')
+            return text.indexOf('\n', from);
+        for (let i = from; i < text.length; i++)
+            if (text[i] === 0x0a)
+                return i;
+        return -1;
+    }
     locate(offset) {
         if (offset >= this.at) {
-            const text = this.text;
             const starts = this.starts;
             if (this.nextBreak === -2)
-                this.nextBreak = text.indexOf('\n');
+                this.nextBreak = this.newline(0);
             while (this.nextBreak !== -1 && this.nextBreak < offset) {
                 this.line++;
                 this.lineStart = this.nextBreak + 1;
                 starts?.push(this.lineStart);
-                this.nextBreak = text.indexOf('\n', this.lineStart);
+                this.nextBreak = this.newline(this.lineStart);
             }
             this.at = offset;
             return { line: this.line + 1, column: offset - this.lineStart + 1 };
@@ -23830,8 +24066,7 @@ class LineIndex {
     behind() {
         if (!this.starts) {
             const starts = [0];
-            const text = this.text;
-            for (let i = text.indexOf('\n'); i !== -1 && i < this.lineStart; i = text.indexOf('\n', i + 1))
+            for (let i = this.newline(0); i !== -1 && i < this.lineStart; i = this.newline(i + 1))
                 starts.push(i + 1);
             this.starts = starts;
         }
@@ -23839,16 +24074,12 @@ class LineIndex {
     }
 }
 
-// EXTERNAL MODULE: ./src/read/json/scanner.ts
-var scanner = __nccwpck_require__(3853);
-// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
-var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
-// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
-var utf8 = __nccwpck_require__(8107);
+// EXTERNAL MODULE: ./src/read/utf8.ts
+var utf8 = __nccwpck_require__(8145);
 ;// CONCATENATED MODULE: ./src/read/documents.ts
 /**
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
@@ -23859,6 +24090,8 @@ var utf8 = __nccwpck_require__(8107);
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+
+
 
 
 
@@ -23933,37 +24166,51 @@ function decode(bytes, limits, sink, options = {}) {
     }
     return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
-/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-function* documents(text, mode, options, sink) {
+/** Files this large, in bytes, and plain ASCII, are read from their bytes where they can be (read/json/pieces.ts). */
+const PIECES_FROM = 128 * 1024;
+/** Bytes → a Source (decode's limits and problems; a large plain-ASCII file is left as its bytes). */
+function decodeSource(bytes, limits, sink) {
+    if (bytes.length >= PIECES_FROM && bytes.length <= limits.maxFileBytes && (0,external_node_buffer_.isAscii)(bytes)) {
+        const ascii = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        let text = null;
+        // Plain ASCII is valid UTF-8 that decodes to the same code units.
+        return { lines: new LineIndex(ascii), ascii, text: () => (text ??= ascii.toString('latin1')) };
+    }
+    const decoded = decode(bytes, limits, sink);
+    return decoded && { lines: decoded.lines, ascii: null, text: () => decoded.text };
+}
+/**
+ * The documents of a decoded text, one at a time (a generator: parsed lines are never all held at
+ * once). A Source's .json document is read in pieces when it can be, else from its whole text.
+ */
+function* documents(input, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    const parse = (start, end) => {
-        const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end);
-        if (parsed.ok)
-            return { value: parsed.value.json, start, elements: parsed.value.elements };
-        sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
-        return null;
-    };
+    if (typeof input !== 'string') {
+        const { ascii } = input;
+        const pieces = mode === 'json' && ascii ? parsePieces(ascii, opts) : null;
+        if (pieces?.ok)
+            yield { value: pieces.value.json, start: 0, elements: pieces.value.elements };
+        else if (mode === 'ndjson' && ascii)
+            for (const [from, to] of blocks(ascii))
+                yield* jsonLines(ascii.toString('latin1', from, to), from, opts, limits, sink);
+        else
+            yield* documents(input.text(), mode, options, sink);
+        return;
+    }
+    const text = input;
     if (mode === 'json') {
-        const doc = parse(0, text.length);
-        if (doc)
-            yield doc;
+        const parsed = (0,strict/* parseStrict */.z3)(text, opts);
+        if (parsed.ok)
+            yield { value: parsed.value.json, start: 0, elements: parsed.value.elements };
+        else
+            sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
         return;
     }
     if (byteOrderMark(text, sink))
         return;
     if (mode === 'ndjson') {
-        for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
-            if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
-            }
-            else if (!(0,lines/* blank */.hQ)(text, start, end)) {
-                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-                const doc = parse(start, end);
-                if (doc)
-                    yield doc;
-            }
-        }
+        yield* jsonLines(text, 0, opts, limits, sink);
         return;
     }
     if (mode === 'values') {
@@ -23972,6 +24219,38 @@ function* documents(text, mode, options, sink) {
         return;
     }
     yield* oneOrLines(text, opts, limits, sink);
+}
+/** NDJSON lines read a block at a time: whole lines, about this many bytes (a longer line is a block of its own). */
+const BLOCK = 64 * 1024;
+/** The blocks of whole lines of an ASCII file, as [from, to) byte ranges: each ends after a newline, or at the end. */
+function* blocks(b) {
+    for (let from = 0; from < b.length;) {
+        let to = b.length;
+        if (from + BLOCK < b.length) {
+            const last = b.lastIndexOf(0x0a, from + BLOCK - 1);
+            const next = last >= from ? last : b.indexOf(0x0a, from + BLOCK);
+            if (next >= 0)
+                to = next + 1;
+        }
+        yield [from, to];
+        from = to;
+    }
+}
+/** The documents of NDJSON text (the whole file's, or a block of its lines starting at `base` in the file), at the file's offsets. */
+function* jsonLines(text, base, opts, limits, sink) {
+    for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start + base }, (0,read_limits/* lineTooLong */.ti)(limits));
+        }
+        else if (!(0,lines/* blank */.hQ)(text, start, end)) {
+            // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+            const parsed = (0,strict/* parseStrict */.z3)(text, opts, start, end, base);
+            if (parsed.ok)
+                yield { value: parsed.value.json, start: start + base, elements: parsed.value.elements };
+            else
+                sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
+        }
+    }
 }
 /**
  * One value (pretty-printed or not), or one compact value per line: never two pretty-printed values
@@ -24150,7 +24429,7 @@ function* values(text, opts, limits, sink) {
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
 /* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
-/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1035);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8238);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
@@ -25012,8 +25291,10 @@ const wellFormed = (s) => s.isWellFormed();
  * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
  * its size whatever its lines hold. Offsets are moved back to the whole text's.
  */
-function parseStrict(text, options, start = 0, end = text.length) {
+function parseStrict(text, options, start = 0, end = text.length, base = 0) {
     const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    // Offsets are the file's: `base` is where the text starts in it (a block of an NDJSON file's lines, read/documents.ts).
+    const at = start + base;
     let value;
     try {
         value = JSON.parse(slice);
@@ -25024,8 +25305,8 @@ function parseStrict(text, options, start = 0, end = text.length) {
         return {
             ok: false,
             reason: scanned.ok
-                ? { offset: start, message: (0,core_text/* messageOf */.bD)(error) }
-                : { offset: scanned.reason.offset + start, message: scanned.reason.message },
+                ? { offset: at, message: (0,core_text/* messageOf */.bD)(error) }
+                : { offset: scanned.reason.offset + at, message: scanned.reason.message },
         };
     }
     const trusted = wellFormed(slice);
@@ -25033,8 +25314,8 @@ function parseStrict(text, options, start = 0, end = text.length) {
         return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
     const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
     if (!scanned2.ok)
-        return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
+        return { ok: false, reason: { offset: scanned2.reason.offset + at, message: scanned2.reason.message } };
+    return { ok: true, value: { json: value, elements: at === 0 ? scanned2.value : shifted(scanned2.value, at) } };
 }
 const NO_ELEMENTS = new Map();
 function shifted(elements, by) {
@@ -25172,24 +25453,20 @@ function blank(text, start, end) {
 
 /***/ }),
 
-/***/ 8107:
+/***/ 8145:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  I: () => (/* binding */ byteLocation),
-  _: () => (/* binding */ decodeUtf8)
-});
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./src/read/utf8.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ byteLocation),
+/* harmony export */   _: () => (/* binding */ decodeUtf8)
+/* harmony export */ });
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
 /** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
 
 /** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+    if (!(0,node_buffer__WEBPACK_IMPORTED_MODULE_0__.isUtf8)(bytes))
         return { ok: false, reason: firstInvalidUtf8(bytes) };
     return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
@@ -25530,6 +25807,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 
 /***/ }),
 

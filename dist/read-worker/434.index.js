@@ -36,8 +36,8 @@ var core_text = __webpack_require__(2020);
 var core_time = __webpack_require__(2334);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var trust = __webpack_require__(9597);
-// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
-var documents = __webpack_require__(1035);
+// EXTERNAL MODULE: ./src/read/documents.ts + 2 modules
+var documents = __webpack_require__(8238);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __webpack_require__(1210);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts

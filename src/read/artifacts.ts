@@ -14,7 +14,7 @@ import { quote } from '../core/text.js';
 import { type Instant, parseRfc3339 } from '../core/time.js';
 import { carriesDecision, classify, type Kind } from './classify.js';
 import { checkStatement } from './coverage-statement.js';
-import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
+import { type Doc, decodeSource, documents, LocatingSink, logLines, type Source } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { offsetAt, pathKey } from './json/scanner.js';
@@ -104,19 +104,18 @@ class FileReport extends LocatingSink {
   }
 }
 
-/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
-function fileText(bytes: Uint8Array, fr: FileReport, limits: ReadLimits): string | null {
-  const decoded = decode(bytes, limits, fr);
-  if (!decoded) return null;
-  fr.lines = decoded.lines;
-  return decoded.text;
+/** A file decoded through the one pipeline (its text when first asked), its problems into `fr`. */
+function fileSource(bytes: Uint8Array, fr: FileReport, limits: ReadLimits): Source | null {
+  const source = decodeSource(bytes, limits, fr);
+  if (source) fr.lines = source.lines;
+  return source;
 }
 
 /** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
 function* auditDocuments(bytes: Uint8Array, format: 'json' | 'ndjson', fr: FileReport, limits: ReadLimits): Generator<Doc> {
-  const text = fileText(bytes, fr, limits);
-  if (text === null) return;
-  yield* documents(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+  const source = fileSource(bytes, fr, limits);
+  if (source === null) return;
+  yield* documents(source, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 
 type TextFormat = Exclude<Format, 'bundle' | 'attestation'>;
@@ -297,7 +296,9 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   let surfaces = 0;
   let tracing = 0;
   let notStarted: { readonly loc: Location; readonly text: string } | null = null;
-  const text = fileText(bytes, fr, limits);
+  const source = fileSource(bytes, fr, limits);
+  // The whole text, where one is needed (a log, a problem to locate inside a decision): never for a good .json run.
+  const text = (): string => (source as Source).text();
   const runIds = new RunIds();
   const surface = (doc: Doc, k: Kind & { kind: 'surface' }): void => {
     surfaces++;
@@ -320,7 +321,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     // A decision's member (a subject's number) is found in the text only when a problem is to be located there.
     const locate = (j: number | null, path?: readonly (string | number)[]): Location => {
       const at = j === null ? doc.start : (offsets[j] ?? doc.start);
-      return fr.at(path === undefined || text === null ? at : (offsetAt(text, at, path, { maxDepth: limits.maxDepth }) ?? at));
+      return fr.at(path === undefined || source === null ? at : (offsetAt(text(), at, path, { maxDepth: limits.maxDepth }) ?? at));
     };
     readSurface(k.payload, k.via, locate, run, (at, message) => fr.error(at, message), time);
   };
@@ -334,7 +335,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
         fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
       else {
         tracing++;
-        log.event(kind.line, loc, text as string, doc.start, end ?? lineEnd(text as string, doc.start));
+        log.event(kind.line, loc, text(), doc.start, end ?? lineEnd(text(), doc.start));
       }
     } else if (isObject(doc.value) && carriesDecision(doc.value)) {
       // A decision is never skipped: a line that carries one but is not a tracing line is an error.
@@ -361,21 +362,21 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
     else surface(doc, kind);
   };
-  if (text !== null) {
+  if (source !== null) {
     const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
     if (format === 'log') {
-      for (const l of logLines(text, { limits, collect }, fr)) {
+      for (const l of logLines(text(), { limits, collect }, fr)) {
         if (l.kind === 'json') json(l.doc, true);
-        else if (l.kind === 'text') log.text(text.slice(l.start, l.end), fr.at(l.start));
+        else if (l.kind === 'text') log.text(text().slice(l.start, l.end), fr.at(l.start));
         // A JSON-RPC batch: each object read as a line holding it alone would be (a red team: a batched tools/call passed undecided).
         else
           for (const e of l.elements) {
             if (isObject(e.doc.value)) json(e.doc, true, e.end);
-            else log.element(text.slice(e.doc.start, e.end), fr.at(e.doc.start));
+            else log.element(text().slice(e.doc.start, e.end), fr.at(e.doc.start));
           }
       }
     } else {
-      for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);
+      for (const doc of documents(source, format, { limits, collect }, fr)) json(doc, false);
     }
     log.close();
     // The server's own output when it never started: no calls, one notice saying why (never "another program's log").

@@ -7,10 +7,12 @@
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+import { isAscii } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
+import { parsePieces } from './json/pieces.js';
 import { LineIndex } from './json/positions.js';
 import { firstValueEnd, pathKey } from './json/scanner.js';
 import { parseStrict } from './json/strict.js';
@@ -113,38 +115,65 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
   return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 
+/** Files this large, in bytes, and plain ASCII, are read from their bytes where they can be (read/json/pieces.ts). */
+const PIECES_FROM = 128 * 1024;
+
+/**
+ * A file as the artifact readers take it: its line index, its text (decoded when first asked), and,
+ * when it is large and plain ASCII, its bytes, from which a .json document is read in pieces, never
+ * as one large string (read/json/pieces.ts). The bytes may be a reading thread's buffer: they, and
+ * so `text()` and the line index, serve only during the synchronous read that decoded them.
+ */
+export interface Source {
+  readonly lines: LineIndex;
+  text(): string;
+  readonly ascii: Buffer | null;
+}
+
+/** Bytes → a Source (decode's limits and problems; a large plain-ASCII file is left as its bytes). */
+export function decodeSource(bytes: Uint8Array, limits: ReadLimits, sink: DocSink): Source | null {
+  if (bytes.length >= PIECES_FROM && bytes.length <= limits.maxFileBytes && isAscii(bytes)) {
+    const ascii = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let text: string | null = null;
+    // Plain ASCII is valid UTF-8 that decodes to the same code units.
+    return { lines: new LineIndex(ascii), ascii, text: () => (text ??= ascii.toString('latin1')) };
+  }
+  const decoded = decode(bytes, limits, sink);
+  return decoded && { lines: decoded.lines, ascii: null, text: () => decoded.text };
+}
+
 export interface DocumentOptions {
   readonly limits: ReadLimits;
   /** Key paths whose array element offsets each document reports (see read/json/scanner.ts). */
   readonly collect: readonly (readonly string[])[];
 }
 
-/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-export function* documents(text: string, mode: DocumentMode, options: DocumentOptions, sink: DocSink): Generator<Doc> {
+/**
+ * The documents of a decoded text, one at a time (a generator: parsed lines are never all held at
+ * once). A Source's .json document is read in pieces when it can be, else from its whole text.
+ */
+export function* documents(input: string | Source, mode: DocumentMode, options: DocumentOptions, sink: DocSink): Generator<Doc> {
   const { limits } = options;
   const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-  const parse = (start: number, end: number): Doc | null => {
-    const parsed = parseStrict(text, opts, start, end);
-    if (parsed.ok) return { value: parsed.value.json, start, elements: parsed.value.elements };
-    sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
-    return null;
-  };
+  if (typeof input !== 'string') {
+    const { ascii } = input;
+    const pieces = mode === 'json' && ascii ? parsePieces(ascii, opts) : null;
+    if (pieces?.ok) yield { value: pieces.value.json, start: 0, elements: pieces.value.elements };
+    else if (mode === 'ndjson' && ascii)
+      for (const [from, to] of blocks(ascii)) yield* jsonLines(ascii.toString('latin1', from, to), from, opts, limits, sink);
+    else yield* documents(input.text(), mode, options, sink);
+    return;
+  }
+  const text = input;
   if (mode === 'json') {
-    const doc = parse(0, text.length);
-    if (doc) yield doc;
+    const parsed = parseStrict(text, opts);
+    if (parsed.ok) yield { value: parsed.value.json, start: 0, elements: parsed.value.elements };
+    else sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
     return;
   }
   if (byteOrderMark(text, sink)) return;
   if (mode === 'ndjson') {
-    for (const { start, end } of lines(text)) {
-      if (overBytes(text, start, end, limits.maxLineBytes)) {
-        sink.error({ offset: start }, lineTooLong(limits));
-      } else if (!blank(text, start, end)) {
-        // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-        const doc = parse(start, end);
-        if (doc) yield doc;
-      }
-    }
+    yield* jsonLines(text, 0, opts, limits, sink);
     return;
   }
   if (mode === 'values') {
@@ -152,6 +181,43 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
     return;
   }
   yield* oneOrLines(text, opts, limits, sink);
+}
+
+/** NDJSON lines read a block at a time: whole lines, about this many bytes (a longer line is a block of its own). */
+const BLOCK = 64 * 1024;
+
+/** The blocks of whole lines of an ASCII file, as [from, to) byte ranges: each ends after a newline, or at the end. */
+function* blocks(b: Buffer): Generator<readonly [number, number]> {
+  for (let from = 0; from < b.length; ) {
+    let to = b.length;
+    if (from + BLOCK < b.length) {
+      const last = b.lastIndexOf(0x0a, from + BLOCK - 1);
+      const next = last >= from ? last : b.indexOf(0x0a, from + BLOCK);
+      if (next >= 0) to = next + 1;
+    }
+    yield [from, to];
+    from = to;
+  }
+}
+
+/** The documents of NDJSON text (the whole file's, or a block of its lines starting at `base` in the file), at the file's offsets. */
+function* jsonLines(
+  text: string,
+  base: number,
+  opts: Parameters<typeof parseStrict>[1],
+  limits: ReadLimits,
+  sink: DocSink,
+): Generator<Doc> {
+  for (const { start, end } of lines(text)) {
+    if (overBytes(text, start, end, limits.maxLineBytes)) {
+      sink.error({ offset: start + base }, lineTooLong(limits));
+    } else if (!blank(text, start, end)) {
+      // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+      const parsed = parseStrict(text, opts, start, end, base);
+      if (parsed.ok) yield { value: parsed.value.json, start: start + base, elements: parsed.value.elements };
+      else sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
+    }
+  }
 }
 
 /**

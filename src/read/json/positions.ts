@@ -15,18 +15,26 @@ export class LineIndex {
   private nextBreak = -2;
   /** Line starts up to `at`, built when an offset before it is asked. */
   private starts: number[] | null = null;
-  constructor(private readonly text: string) {}
+  /** Over a text, or over the bytes of a plain-ASCII one (read/documents.ts: its byte offsets are its text's). */
+  constructor(private readonly text: string | Uint8Array) {}
+
+  /** The first newline at or after `from`, or -1 (over bytes, a loop: a native search per line of ~40 bytes costs more than it finds). */
+  private newline(from: number): number {
+    const text = this.text;
+    if (typeof text === 'string') return text.indexOf('\n', from);
+    for (let i = from; i < text.length; i++) if (text[i] === 0x0a) return i;
+    return -1;
+  }
 
   locate(offset: number): { line: number; column: number } {
     if (offset >= this.at) {
-      const text = this.text;
       const starts = this.starts;
-      if (this.nextBreak === -2) this.nextBreak = text.indexOf('\n');
+      if (this.nextBreak === -2) this.nextBreak = this.newline(0);
       while (this.nextBreak !== -1 && this.nextBreak < offset) {
         this.line++;
         this.lineStart = this.nextBreak + 1;
         starts?.push(this.lineStart);
-        this.nextBreak = text.indexOf('\n', this.lineStart);
+        this.nextBreak = this.newline(this.lineStart);
       }
       this.at = offset;
       return { line: this.line + 1, column: offset - this.lineStart + 1 };
@@ -46,8 +54,7 @@ export class LineIndex {
   private behind(): number[] {
     if (!this.starts) {
       const starts = [0];
-      const text = this.text;
-      for (let i = text.indexOf('\n'); i !== -1 && i < this.lineStart; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      for (let i = this.newline(0); i !== -1 && i < this.lineStart; i = this.newline(i + 1)) starts.push(i + 1);
       this.starts = starts;
     }
     return this.starts;

@@ -23,8 +23,10 @@ const wellFormed = (s: string): boolean => s.isWellFormed();
  * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
  * its size whatever its lines hold. Offsets are moved back to the whole text's.
  */
-export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
+export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length, base = 0): StrictParse {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  // Offsets are the file's: `base` is where the text starts in it (a block of an NDJSON file's lines, read/documents.ts).
+  const at = start + base;
   let value: unknown;
   try {
     value = JSON.parse(slice);
@@ -34,15 +36,15 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
     return {
       ok: false,
       reason: scanned.ok
-        ? { offset: start, message: messageOf(error) }
-        : { offset: scanned.reason.offset + start, message: scanned.reason.message },
+        ? { offset: at, message: messageOf(error) }
+        : { offset: scanned.reason.offset + at, message: scanned.reason.message },
     };
   }
   const trusted = wellFormed(slice);
   if (trusted && provablyClean(slice, value, options)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
   const scanned2 = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-  if (!scanned2.ok) return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
-  return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
+  if (!scanned2.ok) return { ok: false, reason: { offset: scanned2.reason.offset + at, message: scanned2.reason.message } };
+  return { ok: true, value: { json: value, elements: at === 0 ? scanned2.value : shifted(scanned2.value, at) } };
 }
 
 const NO_ELEMENTS: Elements = new Map();
