@@ -6,9 +6,9 @@
  * so one value, `[…][…]` pages and JSON lines are all read as written), attestations and trusted
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions. A large
- * plain-ASCII run or export (a Source) is never made one large string when it reads as its whole text
- * would: its .json document in pieces, its NDJSON lines a block at a time (BENCHMARKS.md, "Issue 44,
- * seventeenth stop: where the page faults go").
+ * plain-ASCII run or export (a Source) is never made one large string when it reads as its whole
+ * text would: its .json document in pieces, its NDJSON lines a block at a time
+ * (BENCHMARKS.md, "Issue 44, seventeenth stop: where the page faults go").
  */
 import { isAscii } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
