@@ -103,7 +103,7 @@ if (values.log) {
   label = `${c.calls.toLocaleString('en')} calls, ${c.records.toLocaleString('en')} records${values.signed ? ', each signed, its key trusted' : ''} (${(c.bytes / 2 ** 20).toFixed(0)} MiB)`;
 }
 
-const timed = (argv) => timedNode(argv, root);
+const timed = (argv) => timedNode(argv, process.cwd());
 const run = (dist, out) => {
   const r = timed([path.join(dist, 'cli.js'), ...args, '--output', out]);
   if (r.status !== 0 && r.status !== 1) throw new Error(`${dist} exited ${r.status}: ${r.stderr}`);

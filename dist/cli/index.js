@@ -14616,6 +14616,7 @@ const CHUNK = 1000;
 
 
 
+
 /** An RFC 3339 UTC time that sorts as text: the fraction padded to nine digits (`…:00Z` before `…:00.5Z`). */
 const timeKey = (time) => `${time.slice(0, 19)}${(time.length > 20 ? time.slice(20, -1) : '').padEnd(9, '0')}`;
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -14648,7 +14649,7 @@ function runImportRun(s) {
         }
         inputsSeen.set(source.sha256, input.name);
         // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
-        if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
+        if (input.bytes.every(scanner/* isJsonSpace */.RB))
             return;
         const read = readExport(input.name, input.bytes, s.limits);
         const reader = kind.reader(s.context);
@@ -23819,9 +23820,8 @@ const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
-const isWs = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 function skipWs(b, i) {
-    while (i < b.length && isWs(b[i]))
+    while (i < b.length && (0,scanner/* isJsonSpace */.RB)(b[i]))
         i++;
     return i;
 }
@@ -23872,7 +23872,7 @@ function valueEnd(b, i) {
     }
     while (i < b.length) {
         const d = b[i];
-        if (d === COMMA || d === RBRACKET || d === RBRACE || isWs(d))
+        if (d === COMMA || d === RBRACKET || d === RBRACE || (0,scanner/* isJsonSpace */.RB)(d))
             break;
         i++;
     }
@@ -24380,12 +24380,11 @@ function* logLines(text, options, sink) {
             sink.error({ offset: parsed.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${parsed.reason.message}`);
     }
 }
-const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 /** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
 function* values(text, opts, limits, sink) {
     let at = 0;
     for (;;) {
-        while (at < text.length && isSpace(text.charCodeAt(at)))
+        while (at < text.length && (0,scanner/* isJsonSpace */.RB)(text.charCodeAt(at)))
             at++;
         if (at >= text.length)
             break;
@@ -24554,12 +24553,15 @@ function readEnvelopeFile(file, bytes, limits) {
 /* harmony export */   HA: () => (/* binding */ offsetAt),
 /* harmony export */   Lp: () => (/* binding */ Scanner),
 /* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   RB: () => (/* binding */ isJsonSpace),
 /* harmony export */   SQ: () => (/* binding */ scan),
 /* harmony export */   Sw: () => (/* binding */ runScanner),
 /* harmony export */   t1: () => (/* binding */ firstValueEnd)
 /* harmony export */ });
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
+/** JSON's whitespace (RFC 8259: space, tab, line feed, carriage return), as a code unit or a byte. */
+const isJsonSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 var C;
 (function (C) {
     C[C["TAB"] = 9] = "TAB";

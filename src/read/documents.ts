@@ -17,7 +17,7 @@ import { isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { parsePieces } from './json/pieces.js';
 import { LineIndex } from './json/positions.js';
-import { firstValueEnd, pathKey } from './json/scanner.js';
+import { firstValueEnd, isJsonSpace, pathKey } from './json/scanner.js';
 import { parseStrict } from './json/strict.js';
 import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
@@ -374,8 +374,6 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
   }
 }
 
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-
 /** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
 function* values(
   text: string,
@@ -385,7 +383,7 @@ function* values(
 ): Generator<{ readonly doc: Doc; readonly end: number }> {
   let at = 0;
   for (;;) {
-    while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+    while (at < text.length && isJsonSpace(text.charCodeAt(at))) at++;
     if (at >= text.length) break;
     const end = firstValueEnd(text, opts, at);
     if (!end.ok) {

@@ -19,7 +19,7 @@
  * always found and said by the one whole-text reader, at the same place, with the same words.
  */
 import { hasOwn, isObject } from '../../core/json.js';
-import { type Elements, pathKey, type ScanOptions, type StrictParse } from './scanner.js';
+import { type Elements, isJsonSpace, pathKey, type ScanOptions, type StrictParse } from './scanner.js';
 import { parseStrict } from './strict.js';
 
 /** Elements read together, in bytes: well under the size V8 moves a string to its own pages. */
@@ -34,10 +34,8 @@ const RBRACKET = 0x5d;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 
-const isWs = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
 function skipWs(b: Buffer, i: number): number {
-  while (i < b.length && isWs(b[i])) i++;
+  while (i < b.length && isJsonSpace(b[i])) i++;
   return i;
 }
 
@@ -82,7 +80,7 @@ function valueEnd(b: Buffer, i: number): number {
   }
   while (i < b.length) {
     const d = b[i];
-    if (d === COMMA || d === RBRACKET || d === RBRACE || isWs(d)) break;
+    if (d === COMMA || d === RBRACKET || d === RBRACE || isJsonSpace(d)) break;
     i++;
   }
   return i;

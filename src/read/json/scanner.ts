@@ -37,6 +37,9 @@ interface Parsed {
 /** The key under which `elements` holds a path's offsets. */
 export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
 
+/** JSON's whitespace (RFC 8259: space, tab, line feed, carriage return), as a code unit or a byte. */
+export const isJsonSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
 enum C {
   TAB = 9,
   LF = 10,

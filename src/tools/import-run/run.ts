@@ -10,6 +10,7 @@ import { type Finding, finding } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import { cmp } from '../../core/text.js';
+import { isJsonSpace } from '../../read/json/scanner.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
@@ -92,7 +93,7 @@ export function runImportRun(s: RunImportSettings): Result<RunImported, RunImpor
     }
     inputsSeen.set(source.sha256, input.name);
     // gh-aw writes an empty manifest for a run that wrote nothing: no calls, not a failed download.
-    if (input.bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) return;
+    if (input.bytes.every(isJsonSpace)) return;
     const read = readExport(input.name, input.bytes, s.limits);
     const reader = kind.reader(s.context);
     const take = (got: LineRead, loc: Location | null): void => {
