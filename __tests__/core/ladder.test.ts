@@ -15,7 +15,7 @@ import { prepareDecision } from '../../src/core/decision.js';
 import { SNAGS_LISTED } from '../../src/core/diagnose.js';
 import { outcomeText } from '../../src/core/explain.js';
 import { FINDINGS, finding } from '../../src/core/findings.js';
-import { climb as climbMap, READS_LOOKED_PAST } from '../../src/core/ladder.js';
+import { climb as climbMap, confirmationsOf, READS_LOOKED_PAST } from '../../src/core/ladder.js';
 import type { DecisionInput, RecordInput, RunInput } from '../../src/core/model.js';
 import { checkRecords } from '../../src/core/records.js';
 import { quote } from '../../src/core/text.js';
@@ -418,6 +418,30 @@ describe('the ladder (§5)', () => {
       }),
       { numRuns: 500, seed: 5 },
     );
+  });
+
+  it('confirmations are a function of the run alone: made once per run (as the gate makes them while it reads), the same outcomes whoever made them first', () => {
+    const ds = [
+      addKey(),
+      getKey(),
+      addKey({ target: deployKey({ repo: 'b' }) }),
+      getKey({ target: deployKey({ repo: 'b' }), status: 'error' }),
+    ];
+    const fresh = climb([callsOf(ds)], []).outcomes;
+    const calls = callsOf(ds);
+    const run = calls[0]!.run;
+    const early = confirmationsOf(run);
+    expect(confirmationsOf(run)).toBe(early);
+    expect(Array.from(early.confirmed, (d) => d?.index ?? null)).toEqual([1, null, null, null]);
+    const { outcomes } = climb([calls], []);
+    expect(JSON.stringify(outcomes)).toBe(JSON.stringify(fresh));
+    expect(outcomes.map((o) => o.level)).toEqual(['observed_confirmed', null, 'asserted', null]);
+  });
+
+  it("a run's calls that are not its decisions in order are refused (an internal error), never confirmed by another decision's read", () => {
+    const calls = callsOf([addKey(), getKey()]);
+    const swapped = [calls[1]!, calls[0]!].map((c, order) => ({ ...c, order }));
+    expect(() => climbMap([swapped], [])).toThrow(RangeError);
   });
 
   it('a call that asserts nothing carries no rung; a denied call and a call with no subject stay asserted with the reason they cannot climb', () => {

@@ -15637,14 +15637,15 @@ function allocate(claimants, records) {
         used[i] = 1;
         out[k] = records[i];
     };
-    for (const claimsVerified of [true, false]) {
-        for (const named of [true, false]) {
-            claimants.forEach((claimant, k) => {
-                if (claimant.claimsVerified === claimsVerified && (claimant.provider !== null) === named)
-                    serve(claimant, k);
-            });
-        }
+    // The four passes' claimants (claims verified first, then the rest; each naming a provider first), sorted out in one walk.
+    const passes = [[], [], [], []];
+    for (let k = 0; k < claimants.length; k++) {
+        const claimant = claimants[k];
+        passes[(claimant.claimsVerified ? 0 : 2) + (claimant.provider !== null ? 0 : 1)].push(k);
     }
+    for (const pass of passes)
+        for (const k of pass)
+            serve(claimants[k], k);
     return out;
 }
 
@@ -16042,6 +16043,7 @@ function unmatchedIndex(calls, allocated, unbound) {
 
 
 
+
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Later reads of one verb that cannot confirm a write looked past before the search stops: a crafted run never makes it quadratic. */
 const READS_LOOKED_PAST = 64;
@@ -16123,19 +16125,34 @@ function firstAfter(reads, index) {
     }
     return lo;
 }
+/** A function of one run alone, kept per run: a run is searched once, when it is read (gate/gate.ts) or verified first. */
+const confirmedRuns = new WeakMap();
 /**
- * For each eligible call of one run, the first later successful read of the same target with another
- * verb that confirms it (`unconfirmedBy`); for a call that has later reads of its target but none
- * confirms it, why (the earliest such read). Per verb, at most READS_LOOKED_PAST reads are looked past.
+ * For each decision of one run whose call can be verified (call.ts `eligibility`), the first later
+ * successful read of the same target with another verb that confirms it (`unconfirmedBy`); for one
+ * that has later reads of its target but none confirms it, why (the earliest such read). Per verb, at
+ * most READS_LOOKED_PAST reads are looked past.
  */
-function confirmations(run, out, why) {
+function confirmationsOf(run) {
+    const known = confirmedRuns.get(run);
+    if (known)
+        return known;
+    const made = ladder_confirm(run.decisions);
+    confirmedRuns.set(run, made);
+    return made;
+}
+/** A decision whose call can be verified at all (its eligibility: call.ts, the one home of that rule). */
+const verifiable = (d) => d.claim.kind === 'claim' && eligibility(d, d.claim.claim).ok;
+function ladder_confirm(decisions) {
+    const confirmed = new Array(decisions.length);
+    const unconfirmed = new Array(decisions.length);
     // A denied read never confirms anything (§5), whatever status it reports.
-    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
+    const isRead = (d) => d.projection.kind === 'subject' && READ_VERBS.has(d.projection.subject.verb) && d.succeeded && !d.denied;
     // Every successful read by target and verb, in run order (at most the seven read verbs per target).
     const reads = new Map();
-    for (const call of run) {
-        const projection = call.input.projection;
-        if (projection.kind !== 'subject' || !isRead(call))
+    for (const d of decisions) {
+        const projection = d.projection;
+        if (projection.kind !== 'subject' || !isRead(d))
             continue;
         const key = targetKey(projection.subject);
         let verbs = reads.get(key);
@@ -16143,27 +16160,27 @@ function confirmations(run, out, why) {
             reads.set(key, (verbs = new Map()));
         const list = verbs.get(projection.subject.verb);
         if (list)
-            list.push(call.input);
+            list.push(d);
         else
-            verbs.set(projection.subject.verb, [call.input]);
+            verbs.set(projection.subject.verb, [d]);
     }
     if (reads.size === 0)
-        return;
+        return { confirmed, unconfirmed };
     // The latest time of the run's decisions so far: a write that says no time was decided no earlier
     // (a red team: dropping a write's time let a read timed before the run's earlier events confirm it).
     let latest = null;
-    for (const call of run) {
-        const time = call.input.time;
+    for (let i = 0; i < decisions.length; i++) {
+        const write = decisions[i];
+        const time = write.time;
         const decided = time ?? latest;
         if (time !== null && (latest === null || (0,core_time/* compareInstants */.QI)(time, latest) > 0))
             latest = time;
-        const projection = call.input.projection;
-        if (!call.eligibility.ok || projection.kind !== 'subject')
+        const projection = write.projection;
+        if (projection.kind !== 'subject' || !verifiable(write))
             continue;
         const verbs = reads.get(targetKey(projection.subject));
         if (!verbs)
             continue;
-        const write = call.input;
         let best = null;
         let first = null;
         let skipped = 0;
@@ -16191,10 +16208,11 @@ function confirmations(run, out, why) {
             }
         }
         if (best)
-            out[call.order] = best;
+            confirmed[i] = best;
         else if (first !== null)
-            why[call.order] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
+            unconfirmed[i] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
     }
+    return { confirmed, unconfirmed };
 }
 /**
  * Allocate records, find confirming reads, and return what every call earned and what became of
@@ -16217,8 +16235,19 @@ function climb(runs, records) {
     });
     const confirmed = new Array(calls.length);
     const unconfirmed = new Array(calls.length);
-    for (const run of runs)
-        confirmations(run, confirmed, unconfirmed);
+    for (const run of runs) {
+        const [head] = run;
+        if (!head)
+            continue;
+        const found = confirmationsOf(head.run);
+        run.forEach((call, i) => {
+            // A run's calls are its decisions in order (verify.ts `callsOf`): anything else is a bug, never a confirmation taken from another decision.
+            if (call.run !== head.run || head.run.decisions[i] !== call.input)
+                throw new RangeError(`call ${call.order} is not decision ${i} of ${head.run.artifact}`);
+            confirmed[call.order] = found.confirmed[i];
+            unconfirmed[call.order] = found.unconfirmed[i];
+        });
+    }
     const diagnose = diagnoser(calls, records, allocated);
     const replayed = (call, why) => why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order]));
     const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], unconfirmed[call.order] ?? null, diagnose.noRecord, replayed));
@@ -16491,11 +16520,13 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const { claim, input } = call;
     const level = outcome.level;
     const out = [];
-    const where = callTitle(call);
+    // The call's title, made only for a finding that names it (most calls have none).
+    let title = null;
+    const where = () => (title ??= callTitle(call));
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (requirement.untold !== undefined && requirement.rule)
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -16505,28 +16536,28 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     if (coverage.kind === 'pending')
         out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
     if (coverage.kind === 'unplaced')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
     if (claim.level === 'verified') {
         if (level !== 'verified') {
             const why = notLogged ?? whyNotReached(outcome, 'verified');
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where()} claims verified, but ${why}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where()} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
         const severity = options.strictObserved ? 'error' : 'warning';
         if (level === 'asserted') {
             const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where()} claims observed_confirmed, but ${why}`, severity));
         }
         else if (claim.digest !== subject) {
             // What was not reproduced: the digest the claim names (or that it names none) against the write's
             // subject, whatever the call earned (a record verifying it later does not make its claim right).
             const why = claim.digest === null
-                ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+                ? `${where()} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${where()} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
@@ -16538,7 +16569,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const name = requirementName(requirement);
     if (shortfall.kind === 'excused') {
         const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where()}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
         return out;
     }
     // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
@@ -16558,19 +16589,19 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     }
     const severity = requirement.mode === 'warn' ? 'warning' : 'error';
     const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where()}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
     return out;
 }
+const NO_FINDINGS = Object.freeze([]);
 /** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
 function suppressedOf(call, outcome, requirement, shortfall) {
     const level = outcome.level;
     if (level === null)
         return null;
-    const where = callTitle(call);
     if (shortfall.kind === 'excused') {
         const e = shortfall.exception;
         return {
-            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+            message: `${callTitle(call)}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
             severity: requirement.mode === 'warn' ? 'warning' : 'error',
             justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
         };
@@ -16580,7 +16611,7 @@ function suppressedOf(call, outcome, requirement, shortfall) {
         return null;
     const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
     return {
-        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+        message: `${callTitle(call)}: ${name} requires ${shadow.level}; earned ${level}`,
         severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
         justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
     };
@@ -16594,9 +16625,11 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
     const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
-    const findings = read.length === 0 ? own : [...read, ...own];
-    if (findings.length > 1)
-        findings.sort(core_findings/* compareFindings */.Eg);
+    const all = read.length === 0 ? own : [...read, ...own];
+    if (all.length > 1)
+        all.sort(core_findings/* compareFindings */.Eg);
+    // Most calls have no finding: they share one empty list.
+    const findings = all.length === 0 ? NO_FINDINGS : all;
     const record = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact,
@@ -17183,7 +17216,30 @@ function withCopies(record, copies) {
 }
 /** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
 function tallyTotals(runs, calls, records, findings, copies) {
-    const levels = verify_count(calls.map((c) => c.level ?? 'no_effect'));
+    // One pass over every call (it runs over every call of the verification).
+    const levels = new Map();
+    let unmet = 0;
+    let warned = 0;
+    let excepted = 0;
+    let grandfathered = 0;
+    let pending = 0;
+    let notLogged = 0;
+    for (const c of calls) {
+        const l = c.level ?? 'no_effect';
+        levels.set(l, (levels.get(l) ?? 0) + 1);
+        if (c.below_required)
+            unmet++;
+        if (c.warned)
+            warned++;
+        if (c.excepted !== null)
+            excepted++;
+        if (c.grandfathered)
+            grandfathered++;
+        if (c.pending)
+            pending++;
+        if (c.effect_not_logged)
+            notLogged++;
+    }
     const outcomes = verify_count(records.map((r) => r.outcome));
     const severities = verify_count(findings.map((f) => f.severity));
     const totals = { artifacts: runs, calls: calls.length };
@@ -17191,12 +17247,12 @@ function tallyTotals(runs, calls, records, findings, copies) {
         totals[l] = levels.get(l) ?? 0;
     totals['no_effect'] = levels.get('no_effect') ?? 0;
     totals['weakest_level'] = weakest(calls);
-    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
-    totals['policy_warned'] = calls.filter((c) => c.warned).length;
-    totals['excepted'] = calls.filter((c) => c.excepted !== null).length;
-    totals['grandfathered'] = calls.filter((c) => c.grandfathered).length;
-    totals['pending'] = calls.filter((c) => c.pending).length;
-    totals['effect_not_logged'] = calls.filter((c) => c.effect_not_logged).length;
+    totals['policy_unmet'] = unmet;
+    totals['policy_warned'] = warned;
+    totals['excepted'] = excepted;
+    totals['grandfathered'] = grandfathered;
+    totals['pending'] = pending;
+    totals['effect_not_logged'] = notLogged;
     totals['records'] = records.length;
     for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
         totals[o] = outcomes.get(o) ?? 0;
@@ -17275,6 +17331,14 @@ function allocateAll(evidence, options) {
     const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
     return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
 }
+/**
+ * What verifying needs of one run alone, made as soon as the run is read: the gate calls this for
+ * each run as it comes in, while other threads still read (work done then is shared out with the
+ * reading), and `verify` finds it made (ladder.ts keeps it per run).
+ */
+const prepareRun = (run) => {
+    confirmationsOf(run);
+};
 function verify(evidence, options) {
     const allocation = allocateAll(evidence, options);
     // Phase 3: each file judged on its own; merged in path order.
@@ -19426,8 +19490,10 @@ async function collect(settings, setup, roots, open, found) {
                     inputs.set(rel, sha256);
                 for (const f of evidence.findings)
                     findings.push(f);
-                if (evidence.run)
+                if (evidence.run) {
                     runs.push(evidence.run);
+                    prepareRun(evidence.run);
+                }
                 strays[role] += evidence.strays ?? 0;
                 if (evidence.strays)
                     strayFiles.push({ rel: file.rel, role, n: evidence.strays });

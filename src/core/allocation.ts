@@ -66,12 +66,12 @@ export function allocate(claimants: readonly Claimant[], records: readonly Check
     used[i] = 1;
     out[k] = records[i] as UsableRecord;
   };
-  for (const claimsVerified of [true, false]) {
-    for (const named of [true, false]) {
-      claimants.forEach((claimant, k) => {
-        if (claimant.claimsVerified === claimsVerified && (claimant.provider !== null) === named) serve(claimant, k);
-      });
-    }
+  // The four passes' claimants (claims verified first, then the rest; each naming a provider first), sorted out in one walk.
+  const passes: number[][] = [[], [], [], []];
+  for (let k = 0; k < claimants.length; k++) {
+    const claimant = claimants[k] as Claimant;
+    (passes[(claimant.claimsVerified ? 0 : 2) + (claimant.provider !== null ? 0 : 1)] as number[]).push(k);
   }
+  for (const pass of passes) for (const k of pass) serve(claimants[k] as Claimant, k);
   return out;
 }

@@ -9,7 +9,7 @@
  * nothing downstream searches again.
  */
 import { allocate, type Claimant } from './allocation.js';
-import type { Call } from './call.js';
+import { type Call, eligibility } from './call.js';
 import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
 import type { DecisionInput, RunInput } from './model.js';
 import { targetKey } from './projection.js';
@@ -127,40 +127,65 @@ function firstAfter(reads: readonly DecisionInput[], index: number): number {
   return lo;
 }
 
+/** What confirms each decision of one run, by its position in the run (`confirmationsOf`). */
+export interface RunConfirmations {
+  /** The read that confirms it. */
+  readonly confirmed: readonly (DecisionInput | undefined)[];
+  /** Why the later reads of its target there are do not, when there are some. */
+  readonly unconfirmed: readonly (Unconfirmed | undefined)[];
+}
+
+/** A function of one run alone, kept per run: a run is searched once, when it is read (gate/gate.ts) or verified first. */
+const confirmedRuns = new WeakMap<RunInput, RunConfirmations>();
+
 /**
- * For each eligible call of one run, the first later successful read of the same target with another
- * verb that confirms it (`unconfirmedBy`); for a call that has later reads of its target but none
- * confirms it, why (the earliest such read). Per verb, at most READS_LOOKED_PAST reads are looked past.
+ * For each decision of one run whose call can be verified (call.ts `eligibility`), the first later
+ * successful read of the same target with another verb that confirms it (`unconfirmedBy`); for one
+ * that has later reads of its target but none confirms it, why (the earliest such read). Per verb, at
+ * most READS_LOOKED_PAST reads are looked past.
  */
-function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[], why: (Unconfirmed | undefined)[]): void {
+export function confirmationsOf(run: RunInput): RunConfirmations {
+  const known = confirmedRuns.get(run);
+  if (known) return known;
+  const made = confirm(run.decisions);
+  confirmedRuns.set(run, made);
+  return made;
+}
+
+/** A decision whose call can be verified at all (its eligibility: call.ts, the one home of that rule). */
+const verifiable = (d: DecisionInput): boolean => d.claim.kind === 'claim' && eligibility(d, d.claim.claim).ok;
+
+function confirm(decisions: readonly DecisionInput[]): RunConfirmations {
+  const confirmed: (DecisionInput | undefined)[] = new Array(decisions.length);
+  const unconfirmed: (Unconfirmed | undefined)[] = new Array(decisions.length);
   // A denied read never confirms anything (§5), whatever status it reports.
-  const isRead = (c: Call): boolean =>
-    c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
+  const isRead = (d: DecisionInput): boolean =>
+    d.projection.kind === 'subject' && READ_VERBS.has(d.projection.subject.verb) && d.succeeded && !d.denied;
   // Every successful read by target and verb, in run order (at most the seven read verbs per target).
   const reads = new Map<string, Map<string, DecisionInput[]>>();
-  for (const call of run) {
-    const projection = call.input.projection;
-    if (projection.kind !== 'subject' || !isRead(call)) continue;
+  for (const d of decisions) {
+    const projection = d.projection;
+    if (projection.kind !== 'subject' || !isRead(d)) continue;
     const key = targetKey(projection.subject);
     let verbs = reads.get(key);
     if (!verbs) reads.set(key, (verbs = new Map()));
     const list = verbs.get(projection.subject.verb);
-    if (list) list.push(call.input);
-    else verbs.set(projection.subject.verb, [call.input]);
+    if (list) list.push(d);
+    else verbs.set(projection.subject.verb, [d]);
   }
-  if (reads.size === 0) return;
+  if (reads.size === 0) return { confirmed, unconfirmed };
   // The latest time of the run's decisions so far: a write that says no time was decided no earlier
   // (a red team: dropping a write's time let a read timed before the run's earlier events confirm it).
   let latest: Instant | null = null;
-  for (const call of run) {
-    const time = call.input.time;
+  for (let i = 0; i < decisions.length; i++) {
+    const write = decisions[i] as DecisionInput;
+    const time = write.time;
     const decided = time ?? latest;
     if (time !== null && (latest === null || compareInstants(time, latest) > 0)) latest = time;
-    const projection = call.input.projection;
-    if (!call.eligibility.ok || projection.kind !== 'subject') continue;
+    const projection = write.projection;
+    if (projection.kind !== 'subject' || !verifiable(write)) continue;
     const verbs = reads.get(targetKey(projection.subject));
     if (!verbs) continue;
-    const write = call.input;
     let best: DecisionInput | null = null;
     let first: { read: DecisionInput; why: UnconfirmedWhy } | null = null;
     let skipped = 0;
@@ -184,10 +209,11 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[],
         }
       }
     }
-    if (best) out[call.order] = best;
+    if (best) confirmed[i] = best;
     else if (first !== null)
-      why[call.order] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
+      unconfirmed[i] = { read: first.read, why: first.why, decided, untimedWrite: write.time === null, skipped, capped };
   }
+  return { confirmed, unconfirmed };
 }
 
 export interface Climb {
@@ -222,7 +248,18 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   });
   const confirmed: (DecisionInput | undefined)[] = new Array(calls.length);
   const unconfirmed: (Unconfirmed | undefined)[] = new Array(calls.length);
-  for (const run of runs) confirmations(run, confirmed, unconfirmed);
+  for (const run of runs) {
+    const [head] = run;
+    if (!head) continue;
+    const found = confirmationsOf(head.run);
+    run.forEach((call, i) => {
+      // A run's calls are its decisions in order (verify.ts `callsOf`): anything else is a bug, never a confirmation taken from another decision.
+      if (call.run !== head.run || head.run.decisions[i] !== call.input)
+        throw new RangeError(`call ${call.order} is not decision ${i} of ${head.run.artifact}`);
+      confirmed[call.order] = found.confirmed[i];
+      unconfirmed[call.order] = found.unconfirmed[i];
+    });
+  }
 
   const diagnose = diagnoser(calls, records, allocated);
   const replayed = (call: Call, why: NoRecord): boolean =>

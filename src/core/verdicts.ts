@@ -118,13 +118,15 @@ function callFindings(
   const { claim, input } = call;
   const level = outcome.level;
   const out: Finding[] = [];
-  const where = callTitle(call);
+  // The call's title, made only for a finding that names it (most calls have none).
+  let title: string | null = null;
+  const where = (): string => (title ??= callTitle(call));
   if (coverage.kind === 'future')
     out.push(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
+        `${where()} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
       ),
     );
   if (requirement.untold !== undefined && requirement.rule)
@@ -132,7 +134,7 @@ function callFindings(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where}: whether rule ${quote(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`,
+        `${where()}: whether rule ${quote(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`,
       ),
     );
   if (level === null) return out;
@@ -145,19 +147,19 @@ function callFindings(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`,
+        `${where()}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`,
       ),
     );
   if (claim.level === 'verified') {
     if (level !== 'verified') {
       const why = notLogged ?? whyNotReached(outcome, 'verified');
-      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+      out.push(finding('verified_not_reproduced', input.loc, `${where()} claims verified, but ${why}`));
     } else if (!claim.legacy && claim.digest !== subject) {
       out.push(
         finding(
           'verified_not_reproduced',
           input.loc,
-          `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`,
+          `${where()} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`,
         ),
       );
     }
@@ -165,14 +167,14 @@ function callFindings(
     const severity = options.strictObserved ? 'error' : 'warning';
     if (level === 'asserted') {
       const why = whyNotReached(outcome, 'observed_confirmed');
-      out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+      out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where()} claims observed_confirmed, but ${why}`, severity));
     } else if (claim.digest !== subject) {
       // What was not reproduced: the digest the claim names (or that it names none) against the write's
       // subject, whatever the call earned (a record verifying it later does not make its claim right).
       const why =
         claim.digest === null
-          ? `${where} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-          : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+          ? `${where()} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+          : `${where()} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
       out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
     }
   }
@@ -187,7 +189,7 @@ function callFindings(
       finding(
         'policy_excepted',
         input.loc,
-        `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`,
+        `${where()}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`,
       ),
     );
     return out;
@@ -206,19 +208,20 @@ function callFindings(
   }
   const severity = requirement.mode === 'warn' ? 'warning' : 'error';
   const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-  out.push(finding('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+  out.push(finding('policy_unmet', input.loc, `${where()}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
   return out;
 }
+
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
 function suppressedOf(call: Call, outcome: Outcome, requirement: Requirement, shortfall: Shortfall): CallReport['suppressed'] {
   const level = outcome.level;
   if (level === null) return null;
-  const where = callTitle(call);
   if (shortfall.kind === 'excused') {
     const e = shortfall.exception;
     return {
-      message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+      message: `${callTitle(call)}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
       severity: requirement.mode === 'warn' ? 'warning' : 'error',
       justification: `exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, until ${e.expiresText}): ${quote(e.reason, 300)}`,
     };
@@ -227,7 +230,7 @@ function suppressedOf(call: Call, outcome: Outcome, requirement: Requirement, sh
   if (!shadow || !below(level, shadow.level)) return null;
   const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
   return {
-    message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+    message: `${callTitle(call)}: ${name} requires ${shadow.level}; earned ${level}`,
     severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
     justification: `grandfathered run: ${quote(shadow.reason, 300)}`,
   };
@@ -250,8 +253,10 @@ export function judgeCall(
   const level = outcome.level;
   const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
   const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
-  const findings = read.length === 0 ? own : [...read, ...own];
-  if (findings.length > 1) findings.sort(compareFindings);
+  const all = read.length === 0 ? own : [...read, ...own];
+  if (all.length > 1) all.sort(compareFindings);
+  // Most calls have no finding: they share one empty list.
+  const findings = all.length === 0 ? NO_FINDINGS : all;
   const record = outcome.level === 'verified' ? outcome.record.input : null;
   return {
     artifact: call.run.artifact,

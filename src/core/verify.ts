@@ -13,7 +13,7 @@ import { Coverage, coversNothing, providersNamed, sameExport, windowText } from 
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { type FileJudgement, type FileToJudge, type Judging, judgeFile, weakest } from './judge.js';
-import { type Climb, climb } from './ladder.js';
+import { type Climb, climb, confirmationsOf } from './ladder.js';
 import { item } from './lists.js';
 import type { Location } from './location.js';
 import type { Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
@@ -155,19 +155,36 @@ function tallyTotals(
   findings: readonly Finding[],
   copies: number,
 ): Totals {
-  const levels = count(calls.map((c) => c.level ?? 'no_effect'));
+  // One pass over every call (it runs over every call of the verification).
+  const levels = new Map<Level | 'no_effect', number>();
+  let unmet = 0;
+  let warned = 0;
+  let excepted = 0;
+  let grandfathered = 0;
+  let pending = 0;
+  let notLogged = 0;
+  for (const c of calls) {
+    const l = c.level ?? 'no_effect';
+    levels.set(l, (levels.get(l) ?? 0) + 1);
+    if (c.below_required) unmet++;
+    if (c.warned) warned++;
+    if (c.excepted !== null) excepted++;
+    if (c.grandfathered) grandfathered++;
+    if (c.pending) pending++;
+    if (c.effect_not_logged) notLogged++;
+  }
   const outcomes = count(records.map((r) => r.outcome));
   const severities = count(findings.map((f) => f.severity));
   const totals: { [key: string]: number | Level | null } = { artifacts: runs, calls: calls.length };
   for (const l of LEVELS_DESCENDING) totals[l] = levels.get(l) ?? 0;
   totals['no_effect'] = levels.get('no_effect') ?? 0;
   totals['weakest_level'] = weakest(calls);
-  totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
-  totals['policy_warned'] = calls.filter((c) => c.warned).length;
-  totals['excepted'] = calls.filter((c) => c.excepted !== null).length;
-  totals['grandfathered'] = calls.filter((c) => c.grandfathered).length;
-  totals['pending'] = calls.filter((c) => c.pending).length;
-  totals['effect_not_logged'] = calls.filter((c) => c.effect_not_logged).length;
+  totals['policy_unmet'] = unmet;
+  totals['policy_warned'] = warned;
+  totals['excepted'] = excepted;
+  totals['grandfathered'] = grandfathered;
+  totals['pending'] = pending;
+  totals['effect_not_logged'] = notLogged;
   totals['records'] = records.length;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
   totals['imported_twice'] = copies;
@@ -269,6 +286,15 @@ export function allocateAll(evidence: Evidence, options: VerifyOptions): Allocat
   const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
   return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
 }
+
+/**
+ * What verifying needs of one run alone, made as soon as the run is read: the gate calls this for
+ * each run as it comes in, while other threads still read (work done then is shared out with the
+ * reading), and `verify` finds it made (ladder.ts keeps it per run).
+ */
+export const prepareRun = (run: RunInput): void => {
+  confirmationsOf(run);
+};
 
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const allocation = allocateAll(evidence, options);

@@ -11,7 +11,7 @@ import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
-import { verify } from '../core/verify.js';
+import { prepareRun, verify } from '../core/verify.js';
 import { type Discovery, discover, evidenceHeldBy, type FoundFile, inside, isFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
@@ -165,7 +165,10 @@ async function collect(
         if (cache) notes.push([file.rel, cache]);
         for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
         for (const f of evidence.findings) findings.push(f);
-        if (evidence.run) runs.push(evidence.run);
+        if (evidence.run) {
+          runs.push(evidence.run);
+          prepareRun(evidence.run);
+        }
         strays[role] += evidence.strays ?? 0;
         if (evidence.strays) strayFiles.push({ rel: file.rel, role, n: evidence.strays });
         for (const c of evidence.rejectedClasses ?? []) if (!rejected.has(c)) rejected.set(c, file.rel);
