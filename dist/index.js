@@ -4928,7 +4928,7 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
         record: record
             ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
             : null,
-        reason: outcomeText(outcome),
+        reason: (0,core_text/* flat */.Ct)(outcomeText(outcome)),
         rule: requirement.rule?.name ?? null,
         mode: requirement.mode,
         excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
@@ -18743,6 +18743,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   Ct: () => (/* binding */ flat),
 /* harmony export */   F: () => (/* binding */ asciiLower),
 /* harmony export */   RK: () => (/* binding */ visible),
 /* harmony export */   YC: () => (/* binding */ editDistance),
@@ -18802,6 +18803,14 @@ function nearestName(word, candidates) {
 const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
+/**
+ * The same text, as one flat string. V8 keeps a concatenation (a template literal) as a tree of its
+ * parts, and a 70-character reason built from a few templates holds ~2× the memory of its text; a
+ * text kept until the report is written (every call's reason) is flattened once, here, instead of
+ * being held as a tree and flattened again when the report is rendered (BENCHMARKS.md, "Issue 44,
+ * eighteenth stop: the tail"). Slicing a concatenation flattens it; the value is the same string.
+ */
+const flat = (s) => (s.length < 13 ? s : `\u0000${s}`.slice(1));
 
 
 /***/ }),

@@ -18,7 +18,7 @@ import { FINDINGS, finding } from '../../src/core/findings.js';
 import { climb as climbMap, confirmationsOf, READS_LOOKED_PAST } from '../../src/core/ladder.js';
 import type { DecisionInput, RecordInput, RunInput } from '../../src/core/model.js';
 import { checkRecords } from '../../src/core/records.js';
-import { quote } from '../../src/core/text.js';
+import { flat, quote } from '../../src/core/text.js';
 import { compareInstants, type Instant } from '../../src/core/time.js';
 import { verify } from '../../src/core/verify.js';
 import { addKey, deployKey, getKey, record } from '../support/corpus.js';
@@ -564,6 +564,20 @@ describe('findings', () => {
   it('a finding takes its severity from the catalogue unless an option changes it', () => {
     expect(finding('no_match', { file: 'f', line: 1, column: 1 }, 'm').severity).toBe('notice');
     expect(finding('record_unmatched', { file: 'f', line: 1, column: 1 }, 'm', 'warning').severity).toBe('warning');
+  });
+
+  it('a flattened text is the same string, whatever it holds (a reason is kept flat, never changed)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        const joined = `${a}${b}`;
+        expect(flat(joined)).toBe(joined);
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+    expect(flat('')).toBe('');
+    expect(flat('\u0000 bound by record "r" (github) at audit/a.json:2 \ud800')).toBe(
+      '\u0000 bound by record "r" (github) at audit/a.json:2 \ud800',
+    );
   });
 
   it('quoted untrusted text is clipped at a code-point boundary', () => {

@@ -813,7 +813,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote)
 /* harmony export */ });
-/* unused harmony exports cmp, visible, clip, editDistance, nearestName */
+/* unused harmony exports cmp, visible, clip, editDistance, nearestName, flat */
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -865,6 +865,14 @@ function nearestName(word, candidates) {
 const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
+/**
+ * The same text, as one flat string. V8 keeps a concatenation (a template literal) as a tree of its
+ * parts, and a 70-character reason built from a few templates holds ~2× the memory of its text; a
+ * text kept until the report is written (every call's reason) is flattened once, here, instead of
+ * being held as a tree and flattened again when the report is rendered (BENCHMARKS.md, "Issue 44,
+ * eighteenth stop: the tail"). Slicing a concatenation flattens it; the value is the same string.
+ */
+const flat = (s) => (s.length < 13 ? s : `\u0000${s}`.slice(1));
 
 
 /***/ }),

@@ -23,7 +23,7 @@ import type { Outcome } from './ladder.js';
 import type { StatementInput, VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
-import { quote } from './text.js';
+import { flat, quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
 import { type WorkflowSigner, warnable } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
@@ -273,7 +273,7 @@ export function judgeCall(
     record: record
       ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
       : null,
-    reason: outcomeText(outcome),
+    reason: flat(outcomeText(outcome)),
     rule: requirement.rule?.name ?? null,
     mode: requirement.mode,
     excepted: shortfall.kind === 'excused' ? placeOf(shortfall.exception.at) : null,
