@@ -36,6 +36,8 @@ describe('a document read in pieces is its whole text read', () => {
         .uniqueArray(fc.tuple(key, tie('value')), { maxLength: 4, selector: ([k]) => k })
         .map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`),
       fc.array(tie('value'), { maxLength: 4 }).map((xs) => `[${xs.join(',')}]`),
+      // Now and then, a key given twice, which the whole reader refuses wherever it is.
+      fc.tuple(key, tie('value'), tie('value'), fc.nat(7)).map(([k, a, b, r]) => (r === 0 ? `{${k}:${a},${k}:${b}}` : `{${k}:${a}}`)),
     ),
   }));
   const glue = fc.oneof(

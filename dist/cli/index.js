@@ -23911,14 +23911,17 @@ function stringEnd(b, i) {
     }
     return -1;
 }
-/** What a byte is to the walk: 0 nothing, 1 a quote, 2 an opening bracket, 3 a closing one (a table: one load per byte). */
+/** What a byte is to the walk: 0 nothing, 1 a quote, 2 an opening bracket, 3 a closing one, 4 a colon (a table: one load per byte). */
 const CLASS = new Uint8Array(256);
 CLASS[QUOTE] = 1;
 CLASS[LBRACE] = 2;
 CLASS[LBRACKET] = 2;
 CLASS[RBRACE] = 3;
 CLASS[RBRACKET] = 3;
-/** After the value that starts at i (as JSON would end it if it is JSON), or -1. */
+CLASS[COLON] = 4;
+/** Colons outside strings the walk passed since it was last set to 0 (synchronous: one counter serves every walk). */
+let colonsPassed = 0;
+/** After the value that starts at i (as JSON would end it if it is JSON), or -1; the colons outside its strings are added to `colonsPassed`. */
 function valueEnd(b, i) {
     const c = b[i];
     if (c === QUOTE)
@@ -23934,6 +23937,10 @@ function valueEnd(b, i) {
                 i = stringEnd(b, i);
                 if (i < 0)
                     return -1;
+            }
+            else if (k === 4) {
+                colonsPassed++;
+                i++;
             }
             else {
                 if (k === 2)
@@ -23987,18 +23994,21 @@ function arrayAt(b, path) {
 function elementsOf(b, open) {
     const starts = [];
     const ends = [];
+    const colons = [];
     let i = skipWs(b, open + 1);
     if (b[i] === RBRACKET)
         return null;
     for (;;) {
+        colonsPassed = 0;
         const end = valueEnd(b, i);
         if (end <= i)
             return null;
         starts.push(i);
         ends.push(end);
+        colons.push(colonsPassed);
         i = skipWs(b, end);
         if (b[i] === RBRACKET)
-            return { starts, ends };
+            return { starts, ends, colons };
         if (b[i] !== COMMA)
             return null;
         i = skipWs(b, i + 1);
@@ -24023,7 +24033,7 @@ function parsePieces(b, options, chunkBytes = CHUNK) {
     return null;
 }
 function read(b, options, path, found, chunkBytes) {
-    const { starts, ends } = found;
+    const { starts, ends, colons } = found;
     const first = starts[0] ?? 0;
     const last = ends[ends.length - 1] ?? 0;
     const shell = (0,strict/* parseStrict */.z3)(`${b.toString('latin1', 0, first)}0${b.toString('latin1', last, b.length)}`, options);
@@ -24047,13 +24057,16 @@ function read(b, options, path, found, chunkBytes) {
     }
     if (!elements.has(key))
         return null;
-    const chunkOptions = { maxDepth: options.maxDepth - path.length, maxKeys: options.maxKeys, collect: NOTHING };
+    const depth = options.maxDepth - path.length;
     const values = [];
     for (let j = 0; j < starts.length;) {
         const from = starts[j] ?? 0;
+        let n = colons[j] ?? 0;
         let k = j + 1;
         while (k < starts.length && (ends[k] ?? 0) - from <= chunkBytes)
-            k++;
+            n += colons[k++] ?? 0;
+        // The walk's colons are the chunk's outside its strings (only commas and whitespace lie between its elements), once JSON.parse has accepted it.
+        const chunkOptions = { maxDepth: depth, maxKeys: options.maxKeys, collect: NOTHING, colons: n };
         const chunk = (0,strict/* parseStrict */.z3)(`[${b.toString('latin1', from, ends[k - 1])}]`, chunkOptions);
         if (!chunk.ok || !Array.isArray(chunk.value.json) || chunk.value.json.length !== k - j)
             return null;
@@ -25269,17 +25282,21 @@ var json = __nccwpck_require__(6153);
  */
 
 /**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape (one may spell a lone
+ * surrogate, which only the scan refuses), is exactly its parsed value, within the limits, with
+ * nothing to collect — proved without a scan, from the value:
  *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
+ * Every `:` of valid JSON outside a string separates a member. The parsed value holds every member of
+ * the text except those a duplicate key overwrote (at least one, with its key): it has as many
+ * members as the text has colons outside its strings exactly when no key repeats, and fewer when one
+ * does. When the caller counted those colons on its way through the text (`options.colons`), that is
+ * the count; else every colon of the text is counted: without `\u`, every string's decoded text holds
+ * as many `:` as its raw text, so the text's colons are its members plus the colons in its strings,
+ * which the value holds too. Depth, members per object and finite numbers are read off the value.
+ * False is not an error: the scan then decides, and says where.
  */
 function provablyClean(text, value, options) {
+    const counted = options.colons;
     if (text.includes('\\u'))
         return false;
     if (options.collect)
@@ -25288,8 +25305,9 @@ function provablyClean(text, value, options) {
                 return false;
     walkState.colons = 0;
     walkState.bad = false;
+    walkState.strings = counted === undefined;
     walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
+    return !walkState.bad && (counted ?? colonsIn(text)) === walkState.colons;
 }
 /** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
 function holdsArray(value, path) {
@@ -25307,11 +25325,11 @@ const colonsIn = (text) => {
         n++;
     return n;
 };
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
+/** Members, plus colons in strings when `strings`, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false, strings: true };
 function walk(value, depth, maxDepth, maxKeys) {
     if (typeof value === 'string') {
-        if (value.includes(':'))
+        if (walkState.strings && value.includes(':'))
             walkState.colons += colonsIn(value);
         return;
     }
@@ -25337,9 +25355,10 @@ function walk(value, depth, maxDepth, maxKeys) {
     if (keys.length > maxKeys)
         walkState.bad = true;
     walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
+    if (walkState.strings)
+        for (const k of keys)
+            if (k.includes(':'))
+                walkState.colons += colonsIn(k);
     for (const x of Object.values(value)) {
         if (walkState.bad)
             return;
@@ -25390,7 +25409,9 @@ function parseStrict(text, options, start = 0, end = text.length, base = 0) {
         };
     }
     const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
+    // Colons a caller counted are the whole text's: a slice of it is proved by counting its own.
+    const proof = slice === text || options.colons === undefined ? options : { maxDepth: options.maxDepth, maxKeys: options.maxKeys };
+    if (trusted && provablyClean(slice, value, proof))
         return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
     const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
     if (!scanned2.ok)

@@ -49,15 +49,19 @@ function stringEnd(b: Buffer, i: number): number {
   return -1;
 }
 
-/** What a byte is to the walk: 0 nothing, 1 a quote, 2 an opening bracket, 3 a closing one (a table: one load per byte). */
+/** What a byte is to the walk: 0 nothing, 1 a quote, 2 an opening bracket, 3 a closing one, 4 a colon (a table: one load per byte). */
 const CLASS = new Uint8Array(256);
 CLASS[QUOTE] = 1;
 CLASS[LBRACE] = 2;
 CLASS[LBRACKET] = 2;
 CLASS[RBRACE] = 3;
 CLASS[RBRACKET] = 3;
+CLASS[COLON] = 4;
 
-/** After the value that starts at i (as JSON would end it if it is JSON), or -1. */
+/** Colons outside strings the walk passed since it was last set to 0 (synchronous: one counter serves every walk). */
+let colonsPassed = 0;
+
+/** After the value that starts at i (as JSON would end it if it is JSON), or -1; the colons outside its strings are added to `colonsPassed`. */
 function valueEnd(b: Buffer, i: number): number {
   const c = b[i];
   if (c === QUOTE) return stringEnd(b, i);
@@ -70,6 +74,9 @@ function valueEnd(b: Buffer, i: number): number {
       else if (k === 1) {
         i = stringEnd(b, i);
         if (i < 0) return -1;
+      } else if (k === 4) {
+        colonsPassed++;
+        i++;
       } else {
         if (k === 2) depth++;
         else if (--depth === 0) return i + 1;
@@ -110,19 +117,29 @@ function arrayAt(b: Buffer, path: readonly string[]): number {
   return -1;
 }
 
+/** The elements of the array at a path: where each starts and ends, and the colons outside its strings. */
+interface Found {
+  readonly starts: number[];
+  readonly ends: number[];
+  readonly colons: number[];
+}
+
 /** The elements of the array whose `[` is at `open`: each one's start and end, the glue between them checked; null when it is not so (or empty). */
-function elementsOf(b: Buffer, open: number): { starts: number[]; ends: number[] } | null {
+function elementsOf(b: Buffer, open: number): Found | null {
   const starts: number[] = [];
   const ends: number[] = [];
+  const colons: number[] = [];
   let i = skipWs(b, open + 1);
   if (b[i] === RBRACKET) return null;
   for (;;) {
+    colonsPassed = 0;
     const end = valueEnd(b, i);
     if (end <= i) return null;
     starts.push(i);
     ends.push(end);
+    colons.push(colonsPassed);
     i = skipWs(b, end);
-    if (b[i] === RBRACKET) return { starts, ends };
+    if (b[i] === RBRACKET) return { starts, ends, colons };
     if (b[i] !== COMMA) return null;
     i = skipWs(b, i + 1);
   }
@@ -147,14 +164,8 @@ export function parsePieces(b: Buffer, options: ScanOptions, chunkBytes = CHUNK)
   return null;
 }
 
-function read(
-  b: Buffer,
-  options: ScanOptions,
-  path: readonly string[],
-  found: { starts: number[]; ends: number[] },
-  chunkBytes: number,
-): StrictParse | null {
-  const { starts, ends } = found;
+function read(b: Buffer, options: ScanOptions, path: readonly string[], found: Found, chunkBytes: number): StrictParse | null {
+  const { starts, ends, colons } = found;
   const first = starts[0] ?? 0;
   const last = ends[ends.length - 1] ?? 0;
   const shell = parseStrict(`${b.toString('latin1', 0, first)}0${b.toString('latin1', last, b.length)}`, options);
@@ -171,12 +182,15 @@ function read(
     else elements.set(k, offsets);
   }
   if (!elements.has(key)) return null;
-  const chunkOptions: ScanOptions = { maxDepth: options.maxDepth - path.length, maxKeys: options.maxKeys, collect: NOTHING };
+  const depth = options.maxDepth - path.length;
   const values: unknown[] = [];
   for (let j = 0; j < starts.length; ) {
     const from = starts[j] ?? 0;
+    let n = colons[j] ?? 0;
     let k = j + 1;
-    while (k < starts.length && (ends[k] ?? 0) - from <= chunkBytes) k++;
+    while (k < starts.length && (ends[k] ?? 0) - from <= chunkBytes) n += colons[k++] ?? 0;
+    // The walk's colons are the chunk's outside its strings (only commas and whitespace lie between its elements), once JSON.parse has accepted it.
+    const chunkOptions: ScanOptions = { maxDepth: depth, maxKeys: options.maxKeys, collect: NOTHING, colons: n };
     const chunk = parseStrict(`[${b.toString('latin1', from, ends[k - 1])}]`, chunkOptions);
     if (!chunk.ok || !Array.isArray(chunk.value.json) || chunk.value.json.length !== k - j) return null;
     for (const v of chunk.value.json) values.push(v);

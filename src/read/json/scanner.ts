@@ -17,6 +17,12 @@ export interface ScanOptions {
   readonly collect?: readonly (readonly string[])[];
   /** Objects with more members than this are rejected (unlimited when absent). */
   readonly maxKeys?: number;
+  /**
+   * The text's colons outside its strings, when the caller counted them on its way through the text
+   * (read/json/pieces.ts): the proof then counts members only (read/json/proof.ts). Only for a whole
+   * text given to `parseStrict`, and trusted only once JSON.parse has accepted that text.
+   */
+  readonly colons?: number;
 }
 
 /** Where strict JSON broke (an offset into the text) and which rule it broke. */

@@ -41,7 +41,9 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
     };
   }
   const trusted = wellFormed(slice);
-  if (trusted && provablyClean(slice, value, options)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+  // Colons a caller counted are the whole text's: a slice of it is proved by counting its own.
+  const proof = slice === text || options.colons === undefined ? options : { maxDepth: options.maxDepth, maxKeys: options.maxKeys };
+  if (trusted && provablyClean(slice, value, proof)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
   const scanned2 = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
   if (!scanned2.ok) return { ok: false, reason: { offset: scanned2.reason.offset + at, message: scanned2.reason.message } };
   return { ok: true, value: { json: value, elements: at === 0 ? scanned2.value : shifted(scanned2.value, at) } };
