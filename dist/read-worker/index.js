@@ -869,8 +869,9 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
  * The same text, as one flat string. V8 keeps a concatenation (a template literal) as a tree of its
  * parts, and a 70-character reason built from a few templates holds ~2× the memory of its text; a
  * text kept until the report is written (every call's reason) is flattened once, here, instead of
- * being held as a tree and flattened again when the report is rendered (BENCHMARKS.md, "Issue 44,
- * eighteenth stop: the tail"). Slicing a concatenation flattens it; the value is the same string.
+ * being held as a tree and flattened again when the report is rendered. Slicing a concatenation
+ * flattens it; the value is the same string. Measured in
+ * (BENCHMARKS.md, "Issue 44, eighteenth stop: the tail, and the bound on two cores").
  */
 const flat = (s) => (s.length < 13 ? s : `\u0000${s}`.slice(1));
 
