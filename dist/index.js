@@ -20987,8 +20987,8 @@ function parseStrict(text, options, start = 0, end = text.length, base = 0) {
         };
     }
     const trusted = wellFormed(slice);
-    // Colons a caller counted are the whole text's: a slice of it is proved by counting its own.
-    const proof = slice === text || options.colons === undefined ? options : { maxDepth: options.maxDepth, maxKeys: options.maxKeys };
+    // Colons a caller counted are the whole text's: a slice of it is proved by counting its own (every other option kept).
+    const proof = slice === text || options.colons === undefined ? options : withoutColons(options);
     if (trusted && provablyClean(slice, value, proof))
         return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
     const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
@@ -20997,6 +20997,11 @@ function parseStrict(text, options, start = 0, end = text.length, base = 0) {
     return { ok: true, value: { json: value, elements: at === 0 ? scanned2.value : shifted(scanned2.value, at) } };
 }
 const NO_ELEMENTS = new Map();
+/** The options without a colon count (the reader's own options object, never parsed input). */
+function withoutColons(options) {
+    const { colons: _, ...rest } = options;
+    return rest;
+}
 function shifted(elements, by) {
     const out = new Map();
     for (const [k, v] of elements)

@@ -10,6 +10,7 @@ import { readAuditFile, readRunFile } from '../../src/read/artifacts.js';
 import { decodeSource, documents, type Source } from '../../src/read/documents.js';
 import { parsePieces } from '../../src/read/json/pieces.js';
 import { LineIndex } from '../../src/read/json/positions.js';
+import { pathKey } from '../../src/read/json/scanner.js';
 import { parseStrict } from '../../src/read/json/strict.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { addKey, getKey, json, record, surface } from '../support/corpus.js';
@@ -110,6 +111,15 @@ describe('a document read in pieces is its whole text read', () => {
       expect(parseStrict(t, o(depth - 1)).ok).toBe(false);
       expect(parsePieces(Buffer.from(t), o(depth - 1), 4)).toBeNull();
     }
+  });
+
+  it('a colon count given with a slice of a text is not the slice’s: the slice is proved as without one, its arrays still collected', () => {
+    const text = 'xx{"a":[1,{"b":2}],"c":":"}yy';
+    const plain = { maxDepth: 8, collect: [['a']] };
+    for (const colons of [0, 3, 999])
+      expect(parseStrict(text, { ...plain, colons }, 2, text.length - 2)).toEqual(parseStrict(text, plain, 2, text.length - 2));
+    const got = parseStrict(text, { ...plain, colons: 3 }, 2, text.length - 2);
+    expect(got.ok && got.value.elements.get(pathKey(['a']))).toEqual([8, 10]);
   });
 });
 

@@ -41,8 +41,8 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
     };
   }
   const trusted = wellFormed(slice);
-  // Colons a caller counted are the whole text's: a slice of it is proved by counting its own.
-  const proof = slice === text || options.colons === undefined ? options : { maxDepth: options.maxDepth, maxKeys: options.maxKeys };
+  // Colons a caller counted are the whole text's: a slice of it is proved by counting its own (every other option kept).
+  const proof = slice === text || options.colons === undefined ? options : withoutColons(options);
   if (trusted && provablyClean(slice, value, proof)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
   const scanned2 = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
   if (!scanned2.ok) return { ok: false, reason: { offset: scanned2.reason.offset + at, message: scanned2.reason.message } };
@@ -50,6 +50,12 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
 }
 
 const NO_ELEMENTS: Elements = new Map();
+
+/** The options without a colon count (the reader's own options object, never parsed input). */
+function withoutColons(options: ScanOptions): ScanOptions {
+  const { colons: _, ...rest } = options;
+  return rest;
+}
 
 function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): ReadonlyMap<string, readonly number[]> {
   const out = new Map<string, number[]>();
