@@ -16520,13 +16520,10 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const { claim, input } = call;
     const level = outcome.level;
     const out = [];
-    // The call's title, made only for a finding that names it (most calls have none).
-    let title = null;
-    const where = () => (title ??= callTitle(call));
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${callTitle(call)} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (requirement.untold !== undefined && requirement.rule)
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${callTitle(call)}: whether rule ${(0,core_text/* quote */.hD)(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -16536,28 +16533,28 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     if (coverage.kind === 'pending')
         out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
     if (coverage.kind === 'unplaced')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where()}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${callTitle(call)}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`));
     if (claim.level === 'verified') {
         if (level !== 'verified') {
             const why = notLogged ?? whyNotReached(outcome, 'verified');
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where()} claims verified, but ${why}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${callTitle(call)} claims verified, but ${why}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where()} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${callTitle(call)} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
         const severity = options.strictObserved ? 'error' : 'warning';
         if (level === 'asserted') {
             const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where()} claims observed_confirmed, but ${why}`, severity));
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${callTitle(call)} claims observed_confirmed, but ${why}`, severity));
         }
         else if (claim.digest !== subject) {
             // What was not reproduced: the digest the claim names (or that it names none) against the write's
             // subject, whatever the call earned (a record verifying it later does not make its claim right).
             const why = claim.digest === null
-                ? `${where()} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-                : `${where()} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+                ? `${callTitle(call)} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${callTitle(call)} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
@@ -16569,7 +16566,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const name = requirementName(requirement);
     if (shortfall.kind === 'excused') {
         const e = shortfall.exception;
-        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${where()}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
+        out.push((0,core_findings/* finding */.gk)('policy_excepted', input.loc, `${callTitle(call)}: ${name} requires ${required}; earned ${level}; excused by the exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`));
         return out;
     }
     // One fact, one finding (docs/policy.md §11): a call the export never logged is that error alone.
@@ -16589,7 +16586,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     }
     const severity = requirement.mode === 'warn' ? 'warning' : 'error';
     const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where()}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+    out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${callTitle(call)}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
     return out;
 }
 const NO_FINDINGS = Object.freeze([]);

@@ -118,15 +118,12 @@ function callFindings(
   const { claim, input } = call;
   const level = outcome.level;
   const out: Finding[] = [];
-  // The call's title, made only for a finding that names it (most calls have none).
-  let title: string | null = null;
-  const where = (): string => (title ??= callTitle(call));
   if (coverage.kind === 'future')
     out.push(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where()} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
+        `${callTitle(call)} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
       ),
     );
   if (requirement.untold !== undefined && requirement.rule)
@@ -134,7 +131,7 @@ function callFindings(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where()}: whether rule ${quote(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`,
+        `${callTitle(call)}: whether rule ${quote(requirement.rule.name)} applies cannot be told (${requirement.untold}), so the call fails`,
       ),
     );
   if (level === null) return out;
@@ -147,19 +144,19 @@ function callFindings(
       finding(
         'invalid_artifact',
         input.loc,
-        `${where()}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`,
+        `${callTitle(call)}: its target gives no ${coverage.field} as text, and the coverage statements of its action are scoped by it (${coverage.statement.loc.file}:${coverage.statement.loc.line}): none can say whether its side effect was logged`,
       ),
     );
   if (claim.level === 'verified') {
     if (level !== 'verified') {
       const why = notLogged ?? whyNotReached(outcome, 'verified');
-      out.push(finding('verified_not_reproduced', input.loc, `${where()} claims verified, but ${why}`));
+      out.push(finding('verified_not_reproduced', input.loc, `${callTitle(call)} claims verified, but ${why}`));
     } else if (!claim.legacy && claim.digest !== subject) {
       out.push(
         finding(
           'verified_not_reproduced',
           input.loc,
-          `${where()} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`,
+          `${callTitle(call)} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`,
         ),
       );
     }
@@ -167,14 +164,16 @@ function callFindings(
     const severity = options.strictObserved ? 'error' : 'warning';
     if (level === 'asserted') {
       const why = whyNotReached(outcome, 'observed_confirmed');
-      out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where()} claims observed_confirmed, but ${why}`, severity));
+      out.push(
+        finding('observed_confirmed_not_reproduced', input.loc, `${callTitle(call)} claims observed_confirmed, but ${why}`, severity),
+      );
     } else if (claim.digest !== subject) {
       // What was not reproduced: the digest the claim names (or that it names none) against the write's
       // subject, whatever the call earned (a record verifying it later does not make its claim right).
       const why =
         claim.digest === null
-          ? `${where()} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
-          : `${where()} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+          ? `${callTitle(call)} claims observed_confirmed but names no verification_subject_digest: ${level === 'observed_confirmed' ? "the read confirmed the write's target, but " : ''}the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+          : `${callTitle(call)} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
       out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
     }
   }
@@ -189,7 +188,7 @@ function callFindings(
       finding(
         'policy_excepted',
         input.loc,
-        `${where()}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`,
+        `${callTitle(call)}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})${e.onlyIn ? '; added by this pull request, it applies now: it excuses a call already on the base with the same bytes' : ''}`,
       ),
     );
     return out;
@@ -208,7 +207,9 @@ function callFindings(
   }
   const severity = requirement.mode === 'warn' ? 'warning' : 'error';
   const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
-  out.push(finding('policy_unmet', input.loc, `${where()}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
+  out.push(
+    finding('policy_unmet', input.loc, `${callTitle(call)}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity),
+  );
   return out;
 }
 

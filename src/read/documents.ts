@@ -17,7 +17,7 @@ import { isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { parsePieces } from './json/pieces.js';
 import { LineIndex } from './json/positions.js';
-import { firstValueEnd, isJsonSpace, pathKey } from './json/scanner.js';
+import { firstValueEnd, isJsonSpace, pathKey, type ScanOptions } from './json/scanner.js';
 import { parseStrict } from './json/strict.js';
 import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
@@ -204,13 +204,7 @@ function* blocks(b: Buffer): Generator<readonly [number, number]> {
 }
 
 /** The documents of NDJSON text (the whole file's, or a block of its lines starting at `base` in the file), at the file's offsets. */
-function* jsonLines(
-  text: string,
-  base: number,
-  opts: Parameters<typeof parseStrict>[1],
-  limits: ReadLimits,
-  sink: DocSink,
-): Generator<Doc> {
+function* jsonLines(text: string, base: number, opts: ScanOptions, limits: ReadLimits, sink: DocSink): Generator<Doc> {
   for (const { start, end } of lines(text)) {
     if (overBytes(text, start, end, limits.maxLineBytes)) {
       sink.error({ offset: start + base }, lineTooLong(limits));
@@ -281,13 +275,7 @@ const isRpc = (value: unknown): boolean => isObject(value) && typeof value['json
  * not strict JSON (a truncated batch, said at its offset). A red team: a batched tools/call passed as
  * a text line, undecided.
  */
-function rpcBatch(
-  text: string,
-  opts: Parameters<typeof parseStrict>[1],
-  start: number,
-  end: number,
-  sink: DocSink,
-): readonly BatchElement[] | 'error' | null {
+function rpcBatch(text: string, opts: ScanOptions, start: number, end: number, sink: DocSink): readonly BatchElement[] | 'error' | null {
   const parsed = parseStrict(text, { ...opts, collect: [[]] }, start, end);
   if (!parsed.ok) {
     const line = text.slice(start, end);
@@ -377,7 +365,7 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
 /** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
 function* values(
   text: string,
-  opts: Parameters<typeof parseStrict>[1],
+  opts: ScanOptions,
   limits: ReadLimits,
   sink: DocSink,
 ): Generator<{ readonly doc: Doc; readonly end: number }> {
