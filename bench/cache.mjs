@@ -7,11 +7,14 @@
 //   full   the pull request's files, every byte read (no cache)
 //   pr     the same files with the default branch's entries (--cache): only the new files read
 //   cold   the same files with an empty cache folder (what the default branch pays to store)
-// Prints medians and minimums, pr / full and cold / full, and fails unless the three reports are
+//   floor  bench/pr-floor.mjs: read and sha256 every input on the gate's threads, write the full
+//          run's report bytes and sha256 them; the least a pull request's run pays while it reads
+//          every input and writes the same report (design/incremental-verification.md)
+// Prints medians and minimums, pr / full, cold / full and floor / full, and fails unless the three reports are
 // the same bytes and the pull request run read exactly the two new files. `--signed`: every record
 // signed, its key trusted (the history's signatures are checked once, by the default branch).
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,8 +70,16 @@ if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run
 cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', 'zz-pull-request-run.json'));
 cpSync(path.join(pr.audit, audits[0]), path.join(corpus, 'audit', `zz-pull-request-${audits[0]}`));
 
+// Every input of the pull request's corpus, for the floor's check that it read them all.
+const inputs = { files: 0, bytes: 0 };
+for (const dir of ['runs', 'audit'])
+  for (const f of readdirSync(path.join(corpus, dir))) {
+    inputs.files++;
+    inputs.bytes += statSync(path.join(corpus, dir, f)).size;
+  }
+
 const pairs = Number(values.pairs);
-const modes = ['full', 'pr', 'cold'];
+const modes = ['full', 'pr', 'cold', 'floor'];
 const times = new Map(modes.map((m) => [m, []]));
 const digests = new Map();
 for (let i = 0; i < pairs; i++) {
@@ -78,6 +89,17 @@ for (let i = 0; i < pairs; i++) {
     rmSync(work, { recursive: true, force: true });
     if (mode === 'pr') cpSync(branch, work, { recursive: true });
     const out = path.join(tmp, `${mode}.json`);
+    if (mode === 'floor') {
+      // Round 0 starts with the full run, so its report is there to copy.
+      const full = path.join(tmp, 'full.json');
+      const f = timedNode([path.join(root, 'bench/pr-floor.mjs'), path.join(corpus, 'runs'), path.join(corpus, 'audit'), full, out], root);
+      if (f.status !== 0) throw new Error(`the floor failed: ${f.stderr}`);
+      const [files, bytes] = f.stdout.trim().split(' ').map(Number);
+      if (files !== inputs.files || bytes !== inputs.bytes)
+        throw new Error(`the floor hashed ${files} file(s), ${bytes} bytes, not ${inputs.files} and ${inputs.bytes}`);
+      times.get(mode).push(f.ms);
+      continue;
+    }
     const r = timedNode(args(out, mode === 'full' ? null : work), root);
     if (r.status !== 1) throw new Error(`${mode} exited ${r.status}: ${r.stderr}`);
     if (mode === 'pr' && !r.stderr.includes(`${c.files} of ${c.files + 2} file(s) from the cache; 2 read and stored`))
@@ -95,7 +117,7 @@ console.log(
 );
 for (const m of modes) console.log(`  ${m.padEnd(5)} median ${fmt(med(m))}, min ${fmt(min(m))}`);
 console.log(
-  `  pr / full ${(med('pr') / med('full')).toFixed(3)} (minimums ${(min('pr') / min('full')).toFixed(3)}); cold / full ${(med('cold') / med('full')).toFixed(3)} (minimums ${(min('cold') / min('full')).toFixed(3)})`,
+  `  pr / full ${(med('pr') / med('full')).toFixed(3)} (minimums ${(min('pr') / min('full')).toFixed(3)}); cold / full ${(med('cold') / med('full')).toFixed(3)} (minimums ${(min('cold') / min('full')).toFixed(3)}); floor / full ${(med('floor') / med('full')).toFixed(3)} (minimums ${(min('floor') / min('full')).toFixed(3)})`,
 );
 console.log(`  reports byte-identical: sha256 ${[...digests.values()][0]}`);
 writeFileSync(path.join(tmp, 'done'), '');
