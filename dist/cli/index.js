@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8283);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5382);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 8283:
+/***/ 5382:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15139,6 +15139,89 @@ const isEligible = (call) => call.eligibility.ok;
 /** A call that can never be verified (its eligibility says why). */
 const isIneligible = (call) => !call.eligibility.ok;
 
+;// CONCATENATED MODULE: ./src/core/clock.ts
+/**
+ * The verification time as `verify()` reads it, and how long what it decided holds
+ * (design/incremental-verification.md, "The verification time"). Every comparison of the
+ * verification time inside `verify()` is a method here: a call from the future, a call or record
+ * pending, an exception live, expired or expiring. Each such answer is monotone in the time (a call
+ * that is no longer from the future never is again; an expired exception stays expired), so each
+ * method notes the earliest instant after the verification time at which its answer would change,
+ * and the earliest of those bounds every answer: a verification of the same evidence at any time
+ * from `now` up to, not including, `Validity.until()` decides the same, and its report differs only
+ * in `verified_at`. A judgement that prints the time itself pins the verification to its instant.
+ */
+
+/** What one verification's clocks noted. */
+class Validity {
+    earliest = null;
+    pinned = false;
+    /** An answer changes at `at` (whole seconds, never later than the exact instant). */
+    note(at) {
+        if (this.earliest === null || (0,core_time/* compareInstants */.QI)(at, this.earliest) < 0)
+            this.earliest = at;
+    }
+    pin() {
+        this.pinned = true;
+    }
+    until() {
+        if (this.pinned)
+            return { kind: 'this_instant' };
+        return this.earliest === null ? { kind: 'always' } : { kind: 'until', at: this.earliest };
+    }
+}
+/** `seconds` after `t`, its fraction kept (a leap second's flag is not: the comparisons made so before the Clock). */
+const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+/** The whole second at or before `t` (a noted change is never later than the exact one). */
+const floorSecond = (t) => ({ seconds: t.seconds, fraction: '' });
+class Clock {
+    now;
+    validity;
+    constructor(
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    now, validity) {
+        this.now = now;
+        this.validity = validity;
+    }
+    /**
+     * Whether `t` is more than `graceSeconds` after the verification time (false with no time). True
+     * until the time reaches `t` − grace.
+     */
+    isAfterNow(t, graceSeconds) {
+        if (this.now === null || (0,core_time/* compareInstants */.QI)(t, plus(this.now, graceSeconds)) <= 0)
+            return false;
+        this.validity.note(floorSecond(plus(t, -graceSeconds)));
+        return true;
+    }
+    /** Whether the verification time is before `t` (false with no time). True until the time reaches `t`. */
+    isBefore(t) {
+        if (this.now === null || (0,core_time/* compareInstants */.QI)(this.now, t) >= 0)
+            return false;
+        this.validity.note(floorSecond(t));
+        return true;
+    }
+    /**
+     * Whether `t`'s whole second is at most `seconds` after the verification time's (false with no
+     * time). False until the time's second reaches `t`'s less `seconds`.
+     */
+    isWithinSeconds(t, seconds) {
+        if (this.now === null)
+            return false;
+        if (t.seconds - this.now.seconds <= seconds)
+            return true;
+        this.validity.note({ seconds: t.seconds - seconds, fraction: '' });
+        return false;
+    }
+    /** Whether there is a verification time at all (a caller of the core may judge none). */
+    hasTime() {
+        return this.now !== null;
+    }
+    /** A judgement prints the verification time. */
+    printed() {
+        this.validity.pin();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/coverage.ts
 /**
  * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
@@ -15150,6 +15233,7 @@ const isIneligible = (call) => !call.eligibility.ok;
  * here, per call, through one index per action and scope (a binary search per call, however many
  * nights of statements).
  */
+
 
 
 
@@ -15177,7 +15261,6 @@ function scopeText(s) {
 }
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
-const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 /** The owner and repository of a subject (the fields a statement's scope reads, from the class table), and its providers. */
 function whereIn(actionClass, target, providers) {
     const scope = classRow(actionClass)?.scope;
@@ -15285,17 +15368,17 @@ function coversNothing(st, named) {
 /** The usable statements, indexed; the calls' coverage is asked one by one. */
 class Coverage {
     pendingSeconds;
-    now;
+    clock;
     groups = new Map();
     /** The usable statements, each once (an export committed twice counts once). */
     usable;
     /** The usable statements by file, made when a record first asks (records wait on their own file's statements). */
     byFile = null;
     constructor(statements, pendingSeconds, 
-    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
-    now) {
+    /** The verification time (null in it: a caller of the core that judges no time, when nothing is pending or from the future). */
+    clock) {
         this.pendingSeconds = pendingSeconds;
-        this.now = now;
+        this.clock = clock;
         const seen = new Set();
         const usable = [];
         for (const s of statements) {
@@ -15382,8 +15465,11 @@ class Coverage {
         if (time === null)
             return { kind: 'none' };
         // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
-        if (this.now !== null && (0,core_time/* compareInstants */.QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+        if (this.clock.isAfterNow(time, FUTURE_GRACE_SECONDS)) {
+            // Its finding prints the verification time (verdicts.ts): no other time gives the same words.
+            this.clock.printed();
             return { kind: 'future' };
+        }
         if (!call.claim.asserted || call.input.denied)
             return { kind: 'none' };
         const where = whereOf(call);
@@ -15417,7 +15503,7 @@ class Coverage {
             return unplaced;
         const newest = latest === null || (0,core_time/* compareInstants */.QI)(time, latest.statement.until) >= 0;
         const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && (0,core_time/* compareInstants */.QI)(this.now, until) < 0)
+        if (newest && this.clock.isBefore(until))
             return { kind: 'pending', latest, until };
         return { kind: 'uncovered', scoped: groups.length > 0 };
     }
@@ -15429,8 +15515,7 @@ class Coverage {
      * or it has run out).
      */
     recordWaits(record) {
-        const now = this.now;
-        if (now === null || this.pendingSeconds === 0)
+        if (!this.clock.hasTime() || this.pendingSeconds === 0)
             return null;
         const { action_class, verb, target } = record.record.subject;
         const action = `${action_class}:${verb}`;
@@ -15453,13 +15538,13 @@ class Coverage {
             if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where))
                 continue;
             // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
-            if ((0,core_time/* compareInstants */.QI)(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0)
+            if (this.clock.isAfterNow(s.statement.until, FUTURE_GRACE_SECONDS))
                 continue;
             const until = plus(s.statement.until, this.pendingSeconds);
             if (latest === null || (0,core_time/* compareInstants */.QI)(until, latest) > 0)
                 latest = until;
         }
-        return latest !== null && (0,core_time/* compareInstants */.QI)(now, latest) < 0 ? latest : null;
+        return latest !== null && this.clock.isBefore(latest) ? latest : null;
     }
     /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
     gaps() {
@@ -16810,7 +16895,6 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
 
 
-
 /** An exception expires soon when this close to the verification time (seconds). */
 const EXPIRING_SECONDS = 14 * 86_400;
 const NOT_RULED = { rule: null, level: null, mode: null, grandfathered: false, shadow: null };
@@ -16881,7 +16965,7 @@ class Usage {
  */
 class Requirements {
     policy;
-    now;
+    clock;
     /** Exceptions by the binding they excuse. */
     byBinding = new Map();
     /** Each exception's position in the policy: how a file's `Usage` is merged. */
@@ -16889,9 +16973,11 @@ class Requirements {
     /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
     grandfatheredRuns = new Map();
     stale = [];
-    constructor(policy, now, runs, fileSha256 = new Map()) {
+    constructor(policy, 
+    /** The verification time (the epoch for a caller of the core that judges no time). */
+    clock, runs, fileSha256 = new Map()) {
         this.policy = policy;
-        this.now = now;
+        this.clock = clock;
         this.positions = new Map(policy.exceptions.map((e, i) => [e, i]));
         for (const e of policy.exceptions) {
             const list = this.byBinding.get(e.binding);
@@ -16985,7 +17071,7 @@ class Requirements {
         const candidates = rule && p.kind === 'subject'
             ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
             : [];
-        const live = candidates.find((e) => (0,core_time/* compareInstants */.QI)(e.expires, this.now) > 0);
+        const live = candidates.find((e) => this.clock.isBefore(e.expires));
         if (live) {
             usage.excused.set(live, (usage.excused.get(live) ?? 0) + 1);
             return { kind: 'excused', exception: live };
@@ -17004,7 +17090,7 @@ class Requirements {
         const out = [];
         for (const e of this.policy.exceptions) {
             const who = `owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}`;
-            const expired = (0,core_time/* compareInstants */.QI)(e.expires, this.now) <= 0;
+            const expired = !this.clock.isBefore(e.expires);
             const lapsed = usage.lapsed.get(e);
             if (expired && lapsed && !usage.excused.has(e)) {
                 const where = ` (${lapsed.first.artifact} decision ${lapsed.first.index}${lapsed.count > 1 ? ` and ${lapsed.count - 1} more call(s)` : ''})`;
@@ -17014,7 +17100,7 @@ class Requirements {
                 out.push(e.onlyIn
                     ? (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) that this pull request adds excuses no call already on the base with the same bytes: it applies after merge`, 'notice')
                     : (0,core_findings/* finding */.gk)('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
-            if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
+            if (!expired && this.clock.isWithinSeconds(e.expires, EXPIRING_SECONDS))
                 out.push((0,core_findings/* finding */.gk)('exception_expiring', e.at, `the exception for rule ${e.rule} (${who}) expires on ${e.expiresText}, within 14 days: renew it or fix what it excuses`));
         }
         for (const { entry, why } of this.stale)
@@ -17092,6 +17178,7 @@ var severity = __nccwpck_require__(432);
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -17324,9 +17411,11 @@ function allocateAll(evidence, options) {
         outcomes: climbed.outcomes.slice(from, (from += calls.length)),
         claimFindings,
     }));
-    const requirements = new Requirements(policy, options.now ?? EPOCH, runs, evidence.fileSha256);
-    const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
-    return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
+    // Every comparison with the verification time goes through these two clocks (clock.ts), which note how long the answers hold.
+    const validity = new Validity();
+    const requirements = new Requirements(policy, new Clock(options.now ?? EPOCH, validity), runs, evidence.fileSha256);
+    const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, new Clock(options.now ?? null, validity));
+    return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned, validity };
 }
 /**
  * What verifying needs of one run alone, made as soon as the run is read: the gate calls this for
@@ -17337,9 +17426,17 @@ const prepareRun = (run) => {
     confirmationsOf(run);
 };
 function verify(evidence, options) {
+    return verifyHeld(evidence, options).report;
+}
+/**
+ * The report, and until when a verification of the same evidence and options at a later time would
+ * give the same report but for `verified_at` (clock.ts; design/incremental-verification.md, stop 1).
+ */
+function verifyHeld(evidence, options) {
     const allocation = allocateAll(evidence, options);
     // Phase 3: each file judged on its own; merged in path order.
-    return reportOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
+    const report = reportOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
+    return { report, heldUntil: allocation.validity.until() };
 }
 /** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
 function reportOf(evidence, options, allocation, judged) {

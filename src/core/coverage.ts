@@ -11,6 +11,7 @@
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
 import { CLASSES, classRow } from './classes.js';
+import { type Clock, plus } from './clock.js';
 import { hasOwn, type JsonObject } from './json.js';
 import { item } from './lists.js';
 import type { CoverageStatement, RecordInput, StatementInput } from './model.js';
@@ -70,8 +71,6 @@ interface Group extends Scope {
   /** For each i, the index j ≤ i of the statement that ends last among the first i + 1. */
   latestAt: number[];
 }
-
-const plus = (t: Instant, seconds: number): Instant => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 
 /** Where a subject sits, as a statement's scope compares it: its owner and repository (lower case) and the providers whose logs may hold it. */
 interface Where {
@@ -204,8 +203,8 @@ export class Coverage {
   constructor(
     statements: readonly StatementInput[],
     private readonly pendingSeconds: number,
-    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
-    private readonly now: Instant | null,
+    /** The verification time (null in it: a caller of the core that judges no time, when nothing is pending or from the future). */
+    private readonly clock: Clock,
   ) {
     const seen = new Set<string>();
     const usable: StatementInput[] = [];
@@ -288,7 +287,11 @@ export class Coverage {
   of(call: Call, time: Instant | null): CallCoverage {
     if (time === null) return { kind: 'none' };
     // Every call from the future, whatever it claims (a read from the future would confirm a write): docs/coverage.md §3.
-    if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
+    if (this.clock.isAfterNow(time, FUTURE_GRACE_SECONDS)) {
+      // Its finding prints the verification time (verdicts.ts): no other time gives the same words.
+      this.clock.printed();
+      return { kind: 'future' };
+    }
     if (!call.claim.asserted || call.input.denied) return { kind: 'none' };
     const where = whereOf(call);
     const groups = this.groupsOf(call, where);
@@ -316,7 +319,7 @@ export class Coverage {
     if (unplaced) return unplaced;
     const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
     const until = plus(time, this.pendingSeconds);
-    if (newest && this.now !== null && compareInstants(this.now, until) < 0) return { kind: 'pending', latest, until };
+    if (newest && this.clock.isBefore(until)) return { kind: 'pending', latest, until };
     return { kind: 'uncovered', scoped: groups.length > 0 };
   }
 
@@ -328,8 +331,7 @@ export class Coverage {
    * or it has run out).
    */
   recordWaits(record: RecordInput): Instant | null {
-    const now = this.now;
-    if (now === null || this.pendingSeconds === 0) return null;
+    if (!this.clock.hasTime() || this.pendingSeconds === 0) return null;
     const { action_class, verb, target } = record.record.subject;
     const action = `${action_class}:${verb}`;
     const where = whereIn(action_class, target, [record.record.provider]);
@@ -348,11 +350,11 @@ export class Coverage {
       // A statement of its scope (its provider and action, an actor named, its repository or organisation) ...
       if (scope === null || !s.statement.actions.includes(action) || !holds(scope, where)) continue;
       // ... whose window has ended: one that ends after the verification time vouches for no hour yet to come.
-      if (compareInstants(s.statement.until, plus(now, FUTURE_GRACE_SECONDS)) > 0) continue;
+      if (this.clock.isAfterNow(s.statement.until, FUTURE_GRACE_SECONDS)) continue;
       const until = plus(s.statement.until, this.pendingSeconds);
       if (latest === null || compareInstants(until, latest) > 0) latest = until;
     }
-    return latest !== null && compareInstants(now, latest) < 0 ? latest : null;
+    return latest !== null && this.clock.isBefore(latest) ? latest : null;
   }
 
   /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */

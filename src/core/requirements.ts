@@ -8,6 +8,7 @@
  * (expired, expiring, unused, stale) is found here too, located in the file.
  */
 import { type Call, type CallRef, callRef } from './call.js';
+import type { Clock } from './clock.js';
 import { type Finding, finding, inputFinding } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { RunInput } from './model.js';
@@ -23,7 +24,6 @@ import {
   untoldWhy,
 } from './policy.js';
 import { cmp, nearestName, quote } from './text.js';
-import { compareInstants, type Instant } from './time.js';
 import { below, type Level } from './vocabulary.js';
 
 /** An exception expires soon when this close to the verification time (seconds). */
@@ -131,7 +131,8 @@ export class Requirements {
 
   constructor(
     private readonly policy: Policy,
-    private readonly now: Instant,
+    /** The verification time (the epoch for a caller of the core that judges no time). */
+    private readonly clock: Clock,
     runs: readonly RunInput[],
     fileSha256: ReadonlyMap<string, string> = new Map(),
   ) {
@@ -224,7 +225,7 @@ export class Requirements {
       rule && p.kind === 'subject'
         ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name && (!e.onlyIn || e.onlyIn.has(call.run.artifact)))
         : [];
-    const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
+    const live = candidates.find((e) => this.clock.isBefore(e.expires));
     if (live) {
       usage.excused.set(live, (usage.excused.get(live) ?? 0) + 1);
       return { kind: 'excused', exception: live };
@@ -242,7 +243,7 @@ export class Requirements {
     const out: Finding[] = [];
     for (const e of this.policy.exceptions) {
       const who = `owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}`;
-      const expired = compareInstants(e.expires, this.now) <= 0;
+      const expired = !this.clock.isBefore(e.expires);
       const lapsed = usage.lapsed.get(e);
       if (expired && lapsed && !usage.excused.has(e)) {
         const where = ` (${lapsed.first.artifact} decision ${lapsed.first.index}${lapsed.count > 1 ? ` and ${lapsed.count - 1} more call(s)` : ''})`;
@@ -264,7 +265,7 @@ export class Requirements {
               )
             : finding('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`),
         );
-      if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
+      if (!expired && this.clock.isWithinSeconds(e.expires, EXPIRING_SECONDS))
         out.push(
           finding(
             'exception_expiring',

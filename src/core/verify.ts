@@ -9,6 +9,7 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
+import { Clock, type HeldUntil, Validity } from './clock.js';
 import { Coverage, coversNothing, providersNamed, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
@@ -249,6 +250,8 @@ export interface Allocation {
   readonly records: readonly CheckedRecord[];
   readonly climbed: Climb;
   readonly pinned: ReadonlyMap<string, ReadonlySet<string> | null>;
+  /** What the verification's clocks noted: complete once the report is made (judging and the record verdicts compare too). */
+  readonly validity: Validity;
 }
 
 /**
@@ -282,9 +285,15 @@ export function allocateAll(evidence: Evidence, options: VerifyOptions): Allocat
       claimFindings,
     }),
   );
-  const requirements = new Requirements(policy, options.now ?? EPOCH, runs, evidence.fileSha256);
-  const coverage = new Coverage(trustNotAsked(pinned, evidence.statements ?? []), policy.pendingSeconds, options.now ?? null);
-  return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned };
+  // Every comparison with the verification time goes through these two clocks (clock.ts), which note how long the answers hold.
+  const validity = new Validity();
+  const requirements = new Requirements(policy, new Clock(options.now ?? EPOCH, validity), runs, evidence.fileSha256);
+  const coverage = new Coverage(
+    trustNotAsked(pinned, evidence.statements ?? []),
+    policy.pendingSeconds,
+    new Clock(options.now ?? null, validity),
+  );
+  return { runs, files, judging: { requirements, coverage, options }, records, climbed, pinned, validity };
 }
 
 /**
@@ -297,14 +306,23 @@ export const prepareRun = (run: RunInput): void => {
 };
 
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
+  return verifyHeld(evidence, options).report;
+}
+
+/**
+ * The report, and until when a verification of the same evidence and options at a later time would
+ * give the same report but for `verified_at` (clock.ts; design/incremental-verification.md, stop 1).
+ */
+export function verifyHeld(evidence: Evidence, options: VerifyOptions): { readonly report: Report; readonly heldUntil: HeldUntil } {
   const allocation = allocateAll(evidence, options);
   // Phase 3: each file judged on its own; merged in path order.
-  return reportOf(
+  const report = reportOf(
     evidence,
     options,
     allocation,
     allocation.files.map((f) => judgeFile(f, allocation.judging)),
   );
+  return { report, heldUntil: allocation.validity.until() };
 }
 
 /** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
