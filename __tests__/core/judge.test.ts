@@ -7,16 +7,16 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { binding } from '../../src/core/binding.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import { type FileJudgement, judgeFile } from '../../src/core/judge.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput, StatementInput } from '../../src/core/model.js';
+import type { Evidence, RunInput, StatementInput } from '../../src/core/model.js';
 import { parseRfc3339 } from '../../src/core/time.js';
 import { allocateAll, verify } from '../../src/core/verify.js';
 import { checkStatement } from '../../src/read/coverage-statement.js';
-import { readPolicyFile } from '../../src/read/policy-file.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { coverageStatement, decision, deployKey, record } from '../support/corpus.js';
+import { recordAt } from '../support/evidence.js';
+import { prodKeysPolicy } from '../support/policies.js';
 
 beforeAll(loadYamlParser);
 
@@ -96,43 +96,27 @@ function build(c: Case): { evidence: Evidence; options: Parameters<typeof verify
     const ds = c.runs[k];
     if (ds) runs.push(runOf(ds, `runs/copy-${j}.json`));
   });
-  const records = c.records.map((r, i): RecordInput => {
-    const rec = record(
-      'github',
-      r.id,
-      decision({ tool: 't', verb: r.verb, resourceType: 'github_deploy_key', target: keyOn(r.repo, null) }),
-    );
-    return {
-      loc: { file: 'audit/a.json', line: i + 1, column: 1 },
-      record: rec as unknown as AuditRecord,
-      recomputed: binding(rec['subject']),
-      signer: null,
-      trust: { kind: 'unchecked' },
-    };
-  });
+  const records = c.records.map((r, i) =>
+    recordAt(
+      record('github', r.id, decision({ tool: 't', verb: r.verb, resourceType: 'github_deploy_key', target: keyOn(r.repo, null) })),
+      i + 1,
+    ),
+  );
   const statements: StatementInput[] = [];
   if (c.covered) {
     const s = checkStatement(coverageStatement('2026-11-29', '2026-11-30', { actors: ['bot'] }) as never);
     if (!s.ok) throw new Error(s.reason);
     statements.push({ loc: { file: 'audit/s.json', line: 1, column: 1 }, statement: s.value, signer: null, trust: { kind: 'unchecked' } });
   }
-  const excepted = c.exceptions.flatMap((e) => {
-    const d = runs[e.run]?.decisions[e.i];
-    return d?.projection.kind === 'subject'
-      ? [`  - {binding: "${d.projection.digest}", rule: prod, reason: r, owner: o, expires: ${e.expired ? '2026-11-01' : '2027-06-01'}}`]
-      : [];
-  });
-  const text = `version: 1\ndefault: observed_confirmed\nrules:\n  - name: prod\n    match:\n      class: github_deploy_key\n      verb: create\n      target:\n        repo: [prod-*]\n    require: verified\n${excepted.length > 0 ? `exceptions:\n${excepted.join('\n')}\n` : ''}`;
-  const policy = readPolicyFile(text, {
-    path: '.github/receipt-gate.yml',
-    commit: null,
-    now: NOW,
-    signers: { keyIds: [], identities: [] },
-  });
-  if (!policy.ok) throw new Error(policy.reason.map((f) => f.message).join('; '));
+  const policy = prodKeysPolicy(
+    NOW,
+    'default: observed_confirmed\n',
+    runs,
+    c.exceptions.map((e) => ({ run: e.run, i: e.i, expires: e.expired ? '2026-11-01' : '2027-06-01' })),
+  );
   return {
     evidence: { runs, records, statements, findings: [] },
-    options: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy: policy.value },
+    options: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy },
   };
 }
 

@@ -14,18 +14,19 @@ export function evidence(runs: Record<string, readonly JsonObject[]>, records: r
       const artifact = `runs/${name}`;
       return { artifact, decisions: ds.map((d, i) => prepareDecision({ file: artifact, line: 10 * i + 4, column: 5 }, i, d)) };
     }),
-    records: records.map(
-      (r, i): RecordInput => ({
-        loc: { file: 'audit/a.json', line: i + 1, column: 1 },
-        record: r as unknown as AuditRecord,
-        recomputed: binding(r['subject']),
-        signer: null,
-        trust: { kind: 'unchecked' },
-      }),
-    ),
+    records: records.map((r, i) => recordAt(r, i + 1)),
     findings: [],
   };
 }
+
+/** An audit record at `audit/a.json` line `line`, as the core sees it when no trusted signer is configured. */
+export const recordAt = (r: JsonObject, line: number): RecordInput => ({
+  loc: { file: 'audit/a.json', line, column: 1 },
+  record: r as unknown as AuditRecord,
+  recomputed: binding(r['subject']),
+  signer: null,
+  trust: { kind: 'unchecked' },
+});
 
 export const OPTIONS = { allowUnmatchedRecords: false, strictObserved: false } as const;
 

@@ -15150,6 +15150,8 @@ const isIneligible = (call) => !call.eligibility.ok;
  * and the earliest of those bounds every answer: a verification of the same evidence at any time
  * from `now` up to, not including, `Validity.until()` decides the same, and its report differs only
  * in `verified_at`. A judgement that prints the time itself pins the verification to its instant.
+ * This is `verify()`'s own use of the time only: what the gate decides from it before (a policy's
+ * exceptions more than 366 days out, the shipped trusted root's age) is decided again on every run.
  */
 
 /** What one verification's clocks noted. */
@@ -15170,10 +15172,13 @@ class Validity {
         return this.earliest === null ? { kind: 'always' } : { kind: 'until', at: this.earliest };
     }
 }
-/** `seconds` after `t`, its fraction kept (a leap second's flag is not: the comparisons made so before the Clock). */
+/** `seconds` after `t`, its fraction kept and a leap second's flag dropped (as coverage.ts compared before the clock). */
 const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 /** The whole second at or before `t` (a noted change is never later than the exact one). */
 const floorSecond = (t) => ({ seconds: t.seconds, fraction: '' });
+const DAY = 86_400;
+/** The second of its UTC day an instant is in (a leap second: its day's 23:59:59). */
+const secondOfDay = (t) => ((t.seconds % DAY) + DAY) % DAY;
 class Clock {
     now;
     validity;
@@ -15188,16 +15193,26 @@ class Clock {
      * until the time reaches `t` − grace.
      */
     isAfterNow(t, graceSeconds) {
-        if (this.now === null || (0,core_time/* compareInstants */.QI)(t, plus(this.now, graceSeconds)) <= 0)
+        const now = this.now;
+        if (now === null)
             return false;
-        this.validity.note(floorSecond(plus(t, -graceSeconds)));
-        return true;
+        if ((0,core_time/* compareInstants */.QI)(t, plus(now, graceSeconds)) > 0) {
+            this.note(now, floorSecond(plus(t, -graceSeconds)));
+            return true;
+        }
+        // `plus` drops a leap second's flag, so across one the answer is not monotone: after a time in a
+        // UTC day's last second comes 23:59:60 (read on any day), where the sum starts that second over
+        // (a red team's call became one from the future there). If it would be true there, it changes there.
+        if (!now.leap && secondOfDay(now) === DAY - 1 && (0,core_time/* compareInstants */.QI)(t, plus(floorSecond(now), graceSeconds)) > 0)
+            this.note(now, { seconds: now.seconds, fraction: '', leap: true });
+        return false;
     }
     /** Whether the verification time is before `t` (false with no time). True until the time reaches `t`. */
     isBefore(t) {
-        if (this.now === null || (0,core_time/* compareInstants */.QI)(this.now, t) >= 0)
+        const now = this.now;
+        if (now === null || (0,core_time/* compareInstants */.QI)(now, t) >= 0)
             return false;
-        this.validity.note(floorSecond(t));
+        this.note(now, floorSecond(t));
         return true;
     }
     /**
@@ -15209,8 +15224,15 @@ class Clock {
             return false;
         if (t.seconds - this.now.seconds <= seconds)
             return true;
-        this.validity.note({ seconds: t.seconds - seconds, fraction: '' });
+        this.note(this.now, { seconds: t.seconds - seconds, fraction: '' });
         return false;
+    }
+    /** An answer changes at `at`; one floored to the verification time's own second or before holds for no later time. */
+    note(now, at) {
+        if ((0,core_time/* compareInstants */.QI)(at, now) > 0)
+            this.validity.note(at);
+        else
+            this.validity.pin();
     }
     /** Whether there is a verification time at all (a caller of the core may judge none). */
     hasTime() {
@@ -15375,7 +15397,7 @@ class Coverage {
     /** The usable statements by file, made when a record first asks (records wait on their own file's statements). */
     byFile = null;
     constructor(statements, pendingSeconds, 
-    /** The verification time (null in it: a caller of the core that judges no time, when nothing is pending or from the future). */
+    /** The verification time, every comparison with it made through the clock (a clock without one: nothing is pending or from the future). */
     clock) {
         this.pendingSeconds = pendingSeconds;
         this.clock = clock;
@@ -17436,7 +17458,8 @@ function verifyHeld(evidence, options) {
     const allocation = allocateAll(evidence, options);
     // Phase 3: each file judged on its own; merged in path order.
     const report = reportOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
-    return { report, heldUntil: allocation.validity.until() };
+    // Without a verification time the two clocks judge by different ones (none, the epoch): no later time is claimed.
+    return { report, heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until() };
 }
 /** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
 function reportOf(evidence, options, allocation, judged) {

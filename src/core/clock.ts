@@ -8,6 +8,8 @@
  * and the earliest of those bounds every answer: a verification of the same evidence at any time
  * from `now` up to, not including, `Validity.until()` decides the same, and its report differs only
  * in `verified_at`. A judgement that prints the time itself pins the verification to its instant.
+ * This is `verify()`'s own use of the time only: what the gate decides from it before (a policy's
+ * exceptions more than 366 days out, the shipped trusted root's age) is decided again on every run.
  */
 import { compareInstants, type Instant } from './time.js';
 
@@ -15,7 +17,10 @@ import { compareInstants, type Instant } from './time.js';
 export type HeldUntil =
   | { readonly kind: 'always' }
   | { readonly kind: 'until'; readonly at: Instant }
-  /** A judgement prints the verification time: no other time gives the same report. */
+  /**
+   * No later time is known to give the same report: a judgement prints the verification time, an
+   * answer changes within the verification time's own second, or there is no verification time.
+   */
   | { readonly kind: 'this_instant' };
 
 /** What one verification's clocks noted. */
@@ -38,11 +43,15 @@ export class Validity {
   }
 }
 
-/** `seconds` after `t`, its fraction kept (a leap second's flag is not: the comparisons made so before the Clock). */
+/** `seconds` after `t`, its fraction kept and a leap second's flag dropped (as coverage.ts compared before the clock). */
 export const plus = (t: Instant, seconds: number): Instant => ({ seconds: t.seconds + seconds, fraction: t.fraction });
 
 /** The whole second at or before `t` (a noted change is never later than the exact one). */
 const floorSecond = (t: Instant): Instant => ({ seconds: t.seconds, fraction: '' });
+
+const DAY = 86_400;
+/** The second of its UTC day an instant is in (a leap second: its day's 23:59:59). */
+const secondOfDay = (t: Instant): number => ((t.seconds % DAY) + DAY) % DAY;
 
 export class Clock {
   constructor(
@@ -56,15 +65,25 @@ export class Clock {
    * until the time reaches `t` − grace.
    */
   isAfterNow(t: Instant, graceSeconds: number): boolean {
-    if (this.now === null || compareInstants(t, plus(this.now, graceSeconds)) <= 0) return false;
-    this.validity.note(floorSecond(plus(t, -graceSeconds)));
-    return true;
+    const now = this.now;
+    if (now === null) return false;
+    if (compareInstants(t, plus(now, graceSeconds)) > 0) {
+      this.note(now, floorSecond(plus(t, -graceSeconds)));
+      return true;
+    }
+    // `plus` drops a leap second's flag, so across one the answer is not monotone: after a time in a
+    // UTC day's last second comes 23:59:60 (read on any day), where the sum starts that second over
+    // (a red team's call became one from the future there). If it would be true there, it changes there.
+    if (!now.leap && secondOfDay(now) === DAY - 1 && compareInstants(t, plus(floorSecond(now), graceSeconds)) > 0)
+      this.note(now, { seconds: now.seconds, fraction: '', leap: true });
+    return false;
   }
 
   /** Whether the verification time is before `t` (false with no time). True until the time reaches `t`. */
   isBefore(t: Instant): boolean {
-    if (this.now === null || compareInstants(this.now, t) >= 0) return false;
-    this.validity.note(floorSecond(t));
+    const now = this.now;
+    if (now === null || compareInstants(now, t) >= 0) return false;
+    this.note(now, floorSecond(t));
     return true;
   }
 
@@ -75,8 +94,14 @@ export class Clock {
   isWithinSeconds(t: Instant, seconds: number): boolean {
     if (this.now === null) return false;
     if (t.seconds - this.now.seconds <= seconds) return true;
-    this.validity.note({ seconds: t.seconds - seconds, fraction: '' });
+    this.note(this.now, { seconds: t.seconds - seconds, fraction: '' });
     return false;
+  }
+
+  /** An answer changes at `at`; one floored to the verification time's own second or before holds for no later time. */
+  private note(now: Instant, at: Instant): void {
+    if (compareInstants(at, now) > 0) this.validity.note(at);
+    else this.validity.pin();
   }
 
   /** Whether there is a verification time at all (a caller of the core may judge none). */

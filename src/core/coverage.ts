@@ -203,7 +203,7 @@ export class Coverage {
   constructor(
     statements: readonly StatementInput[],
     private readonly pendingSeconds: number,
-    /** The verification time (null in it: a caller of the core that judges no time, when nothing is pending or from the future). */
+    /** The verification time, every comparison with it made through the clock (a clock without one: nothing is pending or from the future). */
     private readonly clock: Clock,
   ) {
     const seen = new Set<string>();

@@ -322,7 +322,8 @@ export function verifyHeld(evidence: Evidence, options: VerifyOptions): { readon
     allocation,
     allocation.files.map((f) => judgeFile(f, allocation.judging)),
   );
-  return { report, heldUntil: allocation.validity.until() };
+  // Without a verification time the two clocks judge by different ones (none, the epoch): no later time is claimed.
+  return { report, heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until() };
 }
 
 /** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
