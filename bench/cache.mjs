@@ -62,8 +62,10 @@ const branch = path.join(tmp, 'branch-cache');
 const warm = timedNode(args(path.join(tmp, 'warm.json'), branch), root);
 if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${warm.stderr}`);
 
-// The pull request: one run of 200 calls (another seed: other targets) and the export with its records.
-const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed });
+// The pull request: one run of 200 calls and the export with its records, new work: its calls are
+// numbered after the history's, so their targets and record ids are ones the history does not hold
+// (a call's target and record id follow from its number; the seed only draws the claims).
+const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first: Number(values.calls) });
 const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
 const audits = readdirSync(pr.audit);
 if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);

@@ -132,9 +132,11 @@ function signRecord(rec, key) {
  * With `signed`, every record is signed and the public key is written to dir/trusted.pub.pem. With
  * `timed`, every run is NDJSON evidence events whose time falls on day (run index mod 365) of 2026,
  * so coverage statements have calls to cover. With `recorded`, every call that asserts a side
- * effect has its record (an export that logged everything).
+ * effect has its record (an export that logged everything). A call's target and record id follow
+ * from its number, counted from `first`: a corpus made with `first` past another's calls holds none
+ * of its subjects or records (new work, as a pull request adds).
  */
-export function generate(dir, calls, seed = 42, { signed = false, timed = false, recorded = false } = {}) {
+export function generate(dir, calls, seed = 42, { signed = false, timed = false, recorded = false, first = 0 } = {}) {
   rmSync(dir, { recursive: true, force: true });
   const runsDir = path.join(dir, 'runs');
   const auditDir = path.join(dir, 'audit');
@@ -166,7 +168,7 @@ export function generate(dir, calls, seed = 42, { signed = false, timed = false,
     const decisions = [];
     const n = Math.min(PER_RUN, calls - made);
     while (decisions.length < n) {
-      const i = made + decisions.length;
+      const i = first + made + decisions.length;
       const c = CLASSES[i % 3];
       const target = c.target(i);
       const subject = subjectOf(c, target);
