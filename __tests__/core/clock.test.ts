@@ -115,6 +115,8 @@ const timeless = (r: Report): string => JSON.stringify({ ...r, verified_at: null
 const beforeEnd = (t: Instant, held: HeldUntil): boolean =>
   held.kind === 'always' || (held.kind === 'until' && compareInstants(t, held.at) < 0);
 
+const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 400);
+
 describe('how long a verification holds (core/clock.ts)', () => {
   it('the same evidence verified at any later time before the noted instant gives the same report but for verified_at; at the instant, often not', () => {
     let changedAtTheInstant = 0;
@@ -145,10 +147,11 @@ describe('how long a verification holds (core/clock.ts)', () => {
           }
         },
       ),
-      { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 400) },
+      { numRuns: RUNS },
     );
-    // Not vacuous: most cases have an instant, and it is where something changes, not merely a bound.
-    expect(untilCases).toBeGreaterThan(100);
+    // Not vacuous: over half the cases have an instant (207–239 of 400 in 12 runs), and at it the
+    // report changes in most (0.66–0.76 of them): it is a change, not merely a bound.
+    expect(untilCases).toBeGreaterThan(RUNS / 4);
     expect(changedAtTheInstant / untilCases).toBeGreaterThan(0.5);
   });
 
