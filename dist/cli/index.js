@@ -15182,11 +15182,22 @@ const secondOfDay = (t) => ((t.seconds % DAY) + DAY) % DAY;
 class Clock {
     now;
     validity;
+    /** The verification time plus the last grace asked for (every call asks with the same one: made once, not once per call). */
+    shifted = null;
+    /** Whether the verification time is in a UTC day's last second, not itself a leap second (a leap second may follow). */
+    beforeLeap;
     constructor(
     /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
     now, validity) {
         this.now = now;
         this.validity = validity;
+        this.beforeLeap = now !== null && !now.leap && secondOfDay(now) === DAY - 1;
+    }
+    /** The verification time plus `grace` seconds. */
+    plusGrace(now, grace) {
+        if (this.shifted?.grace !== grace)
+            this.shifted = { grace, at: plus(now, grace) };
+        return this.shifted.at;
     }
     /**
      * Whether `t` is more than `graceSeconds` after the verification time (false with no time). True
@@ -15196,14 +15207,14 @@ class Clock {
         const now = this.now;
         if (now === null)
             return false;
-        if ((0,core_time/* compareInstants */.QI)(t, plus(now, graceSeconds)) > 0) {
+        if ((0,core_time/* compareInstants */.QI)(t, this.plusGrace(now, graceSeconds)) > 0) {
             this.note(now, floorSecond(plus(t, -graceSeconds)));
             return true;
         }
         // `plus` drops a leap second's flag, so across one the answer is not monotone: after a time in a
         // UTC day's last second comes 23:59:60 (read on any day), where the sum starts that second over
         // (a red team's call became one from the future there). If it would be true there, it changes there.
-        if (!now.leap && secondOfDay(now) === DAY - 1 && (0,core_time/* compareInstants */.QI)(t, plus(floorSecond(now), graceSeconds)) > 0)
+        if (this.beforeLeap && (0,core_time/* compareInstants */.QI)(t, plus(floorSecond(now), graceSeconds)) > 0)
             this.note(now, { seconds: now.seconds, fraction: '', leap: true });
         return false;
     }

@@ -54,11 +54,24 @@ const DAY = 86_400;
 const secondOfDay = (t: Instant): number => ((t.seconds % DAY) + DAY) % DAY;
 
 export class Clock {
+  /** The verification time plus the last grace asked for (every call asks with the same one: made once, not once per call). */
+  private shifted: { readonly grace: number; readonly at: Instant } | null = null;
+  /** Whether the verification time is in a UTC day's last second, not itself a leap second (a leap second may follow). */
+  private readonly beforeLeap: boolean;
+
   constructor(
     /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
     private readonly now: Instant | null,
     private readonly validity: Validity,
-  ) {}
+  ) {
+    this.beforeLeap = now !== null && !now.leap && secondOfDay(now) === DAY - 1;
+  }
+
+  /** The verification time plus `grace` seconds. */
+  private plusGrace(now: Instant, grace: number): Instant {
+    if (this.shifted?.grace !== grace) this.shifted = { grace, at: plus(now, grace) };
+    return this.shifted.at;
+  }
 
   /**
    * Whether `t` is more than `graceSeconds` after the verification time (false with no time). True
@@ -67,14 +80,14 @@ export class Clock {
   isAfterNow(t: Instant, graceSeconds: number): boolean {
     const now = this.now;
     if (now === null) return false;
-    if (compareInstants(t, plus(now, graceSeconds)) > 0) {
+    if (compareInstants(t, this.plusGrace(now, graceSeconds)) > 0) {
       this.note(now, floorSecond(plus(t, -graceSeconds)));
       return true;
     }
     // `plus` drops a leap second's flag, so across one the answer is not monotone: after a time in a
     // UTC day's last second comes 23:59:60 (read on any day), where the sum starts that second over
     // (a red team's call became one from the future there). If it would be true there, it changes there.
-    if (!now.leap && secondOfDay(now) === DAY - 1 && compareInstants(t, plus(floorSecond(now), graceSeconds)) > 0)
+    if (this.beforeLeap && compareInstants(t, plus(floorSecond(now), graceSeconds)) > 0)
       this.note(now, { seconds: now.seconds, fraction: '', leap: true });
     return false;
   }
