@@ -5613,46 +5613,77 @@ function withCopies(record, copies) {
         also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
     };
 }
-/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
-function tallyTotals(runs, calls, records, findings, copies) {
-    // One pass over every call (it runs over every call of the verification).
-    const levels = new Map();
-    let unmet = 0;
-    let warned = 0;
-    let excepted = 0;
-    let grandfathered = 0;
-    let pending = 0;
-    let notLogged = 0;
+const emptyTally = () => ({
+    levels: new Map(),
+    unmet: 0,
+    warned: 0,
+    excepted: 0,
+    grandfathered: 0,
+    pending: 0,
+    notLogged: 0,
+});
+/** The tally of some calls (one pass: it runs over every call of the verification). */
+function tallyCalls(calls) {
+    const t = emptyTally();
     for (const c of calls) {
         const l = c.level ?? 'no_effect';
-        levels.set(l, (levels.get(l) ?? 0) + 1);
+        t.levels.set(l, (t.levels.get(l) ?? 0) + 1);
         if (c.below_required)
-            unmet++;
+            t.unmet++;
         if (c.warned)
-            warned++;
+            t.warned++;
         if (c.excepted !== null)
-            excepted++;
+            t.excepted++;
         if (c.grandfathered)
-            grandfathered++;
+            t.grandfathered++;
         if (c.pending)
-            pending++;
+            t.pending++;
         if (c.effect_not_logged)
-            notLogged++;
+            t.notLogged++;
     }
-    const outcomes = count(records.map((r) => r.outcome));
+    return t;
+}
+/** Two tallies added up. */
+function addTallies(a, b) {
+    const t = emptyTally();
+    for (const x of [a, b]) {
+        for (const [l, n] of x.levels)
+            t.levels.set(l, (t.levels.get(l) ?? 0) + n);
+        t.unmet += x.unmet;
+        t.warned += x.warned;
+        t.excepted += x.excepted;
+        t.grandfathered += x.grandfathered;
+        t.pending += x.pending;
+        t.notLogged += x.notLogged;
+    }
+    return t;
+}
+/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
+function tallyTotals(runs, tally, outcomes, findings, copies) {
     const severities = count(findings.map((f) => f.severity));
-    const totals = { artifacts: runs, calls: calls.length };
-    for (const l of vocabulary/* LEVELS_DESCENDING */.lS)
-        totals[l] = levels.get(l) ?? 0;
-    totals['no_effect'] = levels.get('no_effect') ?? 0;
-    totals['weakest_level'] = weakest(calls);
-    totals['policy_unmet'] = unmet;
-    totals['policy_warned'] = warned;
-    totals['excepted'] = excepted;
-    totals['grandfathered'] = grandfathered;
-    totals['pending'] = pending;
-    totals['effect_not_logged'] = notLogged;
-    totals['records'] = records.length;
+    let calls = 0;
+    for (const n of tally.levels.values())
+        calls += n;
+    let records = 0;
+    for (const n of outcomes.values())
+        records += n;
+    const totals = { artifacts: runs, calls };
+    // The weakest level earned: the lowest with a call (§9).
+    let weakestLevel = null;
+    for (const l of vocabulary/* LEVELS_DESCENDING */.lS) {
+        totals[l] = tally.levels.get(l) ?? 0;
+        if (tally.levels.has(l))
+            weakestLevel = l;
+    }
+    totals['no_effect'] = tally.levels.get('no_effect') ?? 0;
+    totals['weakest_level'] = weakestLevel;
+    totals['policy_unmet'] = tally.unmet;
+    totals['policy_warned'] = tally.warned;
+    totals['excepted'] = tally.excepted;
+    totals['grandfathered'] = tally.grandfathered;
+    totals['pending'] = tally.pending;
+    totals['effect_not_logged'] = tally.notLogged;
+    totals['records'] = records;
     for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
         totals[o] = outcomes.get(o) ?? 0;
     totals['imported_twice'] = copies;
@@ -5687,19 +5718,28 @@ function statementReports(statements, coverage) {
 }
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH = { seconds: 0, fraction: '' };
+function underClaimedOf(calls) {
+    let first = null;
+    let n = 0;
+    let verified = 0;
+    for (const c of calls)
+        if (c.claimed_level !== null && c.level !== null && (0,vocabulary/* below */.Gz)(c.claimed_level, c.level)) {
+            first ??= c;
+            n++;
+            if (c.level === 'verified')
+                verified++;
+        }
+    return first ? { count: n, verified, first } : null;
+}
 /**
  * Calls that earned a higher level than they claim, counted in one notice at the first of them: with
  * nightly exports, a call asserted at run time and verified the next morning is the normal state.
  */
-function underClaimed(calls) {
-    const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && (0,vocabulary/* below */.Gz)(c.claimed_level, c.level));
-    const [first] = later;
-    if (!first)
-        return null;
-    const verified = later.filter((c) => c.level === 'verified').length;
+function underClaimed(later) {
+    const { first, verified } = later;
     const why = verified > 0 ? ` (${verified} verified by an audit record exported after the run: the normal state with nightly exports)` : '';
     const one = `${first.tool} claims ${first.claimed_level} but earned ${first.level}`;
-    return (0,core_findings/* finding */.gk)('under_claimed', { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) }, later.length === 1 ? `${one}${why}` : `${later.length} call(s) earned a higher level than they claim${why}; the first: ${one}`);
+    return (0,core_findings/* finding */.gk)('under_claimed', { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) }, later.count === 1 ? `${one}${why}` : `${later.count} call(s) earned a higher level than they claim${why}; the first: ${one}`);
 }
 /**
  * Phase 2 (design/threads-that-judge.md): what needs every call and record at once. The records
@@ -5748,16 +5788,24 @@ function verify(evidence, options) {
  * give the same report but for `verified_at` (clock.ts; design/incremental-verification.md, stop 1).
  */
 function verifyHeld(evidence, options) {
+    const { report, heldUntil } = verification(evidence, options);
+    return { report, heldUntil };
+}
+function verification(evidence, options) {
     const allocation = allocateAll(evidence, options);
     // Phase 3: each file judged on its own; merged in path order.
-    const report = reportOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
+    const shares = sharesOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
+    const report = assemble(shares, options, evidence, allocation.judging.requirements);
     // Without a verification time the two clocks judge by different ones (none, the epoch): no later time is claimed.
-    return { report, heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until() };
+    return {
+        report,
+        heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until(),
+        shares,
+        allocation,
+    };
 }
-/** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
-function reportOf(evidence, options, allocation, judged) {
-    const policy = options.policy ?? policy_NO_POLICY;
-    const now = options.now ?? EPOCH;
+/** The shares of one verification: the files' judgements merged in path order, the records' verdicts, what the tail counts. */
+function sharesOf(evidence, options, allocation, judged) {
     const { runs, records, climbed, pinned } = allocation;
     const { requirements, coverage } = allocation.judging;
     const usage = requirements.usage();
@@ -5770,44 +5818,36 @@ function reportOf(evidence, options, allocation, judged) {
             callReports.push(c);
     }
     const all = allocation.files.flatMap((f) => f.calls);
-    const seen = classesOf(all);
-    const findings = [
-        ...evidence.findings,
-        ...requirements.findings(usage, (rule, takenBy) => unusedRequireRule(rule, seen, takenBy)),
-    ];
     const warnTrust = options.trustMode === 'warn';
+    const unattested = [];
     for (const run of runs) {
         // A grandfathered run is judged for honesty only: its attestation is not asked.
         if (run.attestation?.kind === 'unattested' && !requirements.isGrandfathered(run.artifact)) {
             const why = warnTrust
                 ? `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged (trust mode warn: it would fail under enforce)`
                 : `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
+            unattested.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
         }
     }
+    const callFindings = [];
     for (const c of callReports)
         for (const f of c.findings)
-            findings.push(f);
-    const later = underClaimed(callReports);
-    if (later)
-        findings.push(later);
-    const statements = statementReports(evidence.statements ?? [], coverage);
-    // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
+            callFindings.push(f);
+    // Signed records with no trusted signer to check them look like unsigned ones: said once, in the tail.
     const signed = (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
         ? records.filter((r) => r.input.signer !== null)
         : [];
     const firstSigned = signed[0];
-    if (firstSigned)
-        findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
+    const coverageFindings = [];
     const named = providersNamed(all);
     for (const s of coverage.usable) {
         const why = coversNothing(s.statement, named);
         if (why)
-            findings.push((0,core_findings/* finding */.gk)('coverage_empty', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`));
+            coverageFindings.push((0,core_findings/* finding */.gk)('coverage_empty', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`));
     }
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
-            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing${warnTrust ? ' (trust mode warn: it would fail under enforce)' : ''}`, warnTrust ? 'warning' : undefined));
+            coverageFindings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing${warnTrust ? ' (trust mode warn: it would fail under enforce)' : ''}`, warnTrust ? 'warning' : undefined));
     // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
     const copies = new Map();
     for (const v of climbed.records) {
@@ -5818,6 +5858,7 @@ function reportOf(evidence, options, allocation, judged) {
         list.push(v.record.input);
         copies.set(check.first, list);
     }
+    const recordFindings = [];
     const recordReports = [];
     for (const found of climbed.records) {
         // A record that binds no call waits for its run while its export is younger than pending (docs/policy.md §12).
@@ -5827,7 +5868,7 @@ function reportOf(evidence, options, allocation, judged) {
             : found;
         const judged = judgeRecord(v, options);
         if (judged.finding)
-            findings.push(judged.finding);
+            recordFindings.push(judged.finding);
         if (v.record.check.outcome === 'imported_twice')
             continue;
         const also = copies.get(v.record.input);
@@ -5836,8 +5877,54 @@ function reportOf(evidence, options, allocation, judged) {
         const notAsked = v.record.input.trust.kind === 'unchecked' && pinned.has(v.record.input.loc.file);
         recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
     }
+    return {
+        runs: runReports,
+        calls: callReports,
+        records: recordReports,
+        statements: statementReports(evidence.statements ?? [], coverage),
+        gaps: coverage.gaps().map((g) => ({ ...g, from: (0,core_time/* rfc3339 */.ag)(g.from), to: (0,core_time/* rfc3339 */.ag)(g.to) })),
+        read: evidence.findings,
+        unattested,
+        calls_: callFindings,
+        coverage: coverageFindings,
+        records_: recordFindings,
+        usage,
+        classes: new Set(classesOf(all)),
+        underClaimed: underClaimedOf(callReports),
+        signed: firstSigned ? { count: signed.length, first: firstSigned.input } : null,
+        tally: tallyCalls(callReports),
+        outcomes: count(recordReports.map((r) => r.outcome)),
+        copies: [...copies.values()].reduce((n, l) => n + l.length, 0),
+    };
+}
+/**
+ * A report from its shares: the findings in the order a verification makes them (the readers', the
+ * policy's, the runs', the calls', `under_claimed`, `signatures_unchecked`, the statements', the
+ * records'), then sorted; the totals from the counts. The one home of the report's tail, for a
+ * verification and for two merged (incremental.ts).
+ * @param requirements the policy's findings are made here, at its clock
+ */
+function assemble(shares, options, echoed, requirements) {
+    const policy = options.policy ?? policy_NO_POLICY;
+    const now = options.now ?? EPOCH;
+    const classes = [...shares.classes].sort(core_text/* cmp */.r2);
+    const findings = [
+        ...shares.read,
+        ...requirements.findings(shares.usage, (rule, takenBy) => unusedRequireRule(rule, classes, takenBy)),
+        ...shares.unattested,
+        ...shares.calls_,
+    ];
+    if (shares.underClaimed)
+        findings.push(underClaimed(shares.underClaimed));
+    const signed = shares.signed;
+    if (signed)
+        findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', signed.first.loc, `${signed.count} audit record(s) are signed (the first by ${signed.first.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
+    for (const f of shares.coverage)
+        findings.push(f);
+    for (const f of shares.records_)
+        findings.push(f);
     findings.sort(core_findings/* compareFindings */.Eg);
-    const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
+    const totals = tallyTotals(shares.runs.length, shares.tally, shares.outcomes, findings, shares.copies);
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
@@ -5853,29 +5940,29 @@ function reportOf(evidence, options, allocation, judged) {
                     grandfathered: policy.grandfathered.length,
                 }
                 : {}),
-            trusted_signers: evidence.trustedSigners ?? [],
-            trusted_producers: evidence.trustedProducers ?? [],
+            trusted_signers: echoed.trustedSigners ?? [],
+            trusted_producers: echoed.trustedProducers ?? [],
             allow_unmatched_records: options.allowUnmatchedRecords,
             strict_observed: options.strictObserved,
             ...(options.trustMode === 'warn' ? { trust_mode: 'warn' } : {}),
-            ...(evidence.identities
+            ...(echoed.identities
                 ? {
                     identities: {
-                        trusted_signer_identities: evidence.identities.signers,
-                        trusted_producer_identities: evidence.identities.producers,
-                        source_repository: evidence.identities.sourceRepository,
-                        source_refs: evidence.identities.sourceRefs,
-                        certificate_oidc_issuer: evidence.identities.issuer,
-                        ...(evidence.identities.roots ? { trusted_roots: evidence.identities.roots } : {}),
+                        trusted_signer_identities: echoed.identities.signers,
+                        trusted_producer_identities: echoed.identities.producers,
+                        source_repository: echoed.identities.sourceRepository,
+                        source_refs: echoed.identities.sourceRefs,
+                        certificate_oidc_issuer: echoed.identities.issuer,
+                        ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
                     },
                 }
                 : {}),
         },
-        runs: runReports,
-        calls: callReports,
-        records: recordReports,
-        coverage: statements,
-        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,core_time/* rfc3339 */.ag)(g.from), to: (0,core_time/* rfc3339 */.ag)(g.to) })),
+        runs: shares.runs,
+        calls: shares.calls,
+        records: shares.records,
+        coverage: shares.statements,
+        coverage_gaps: shares.gaps,
         findings,
         totals,
     };

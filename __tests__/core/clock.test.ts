@@ -225,7 +225,7 @@ describe('how long a verification holds (core/clock.ts)', () => {
 });
 
 describe('one home for the verification time inside verify()', () => {
-  it('outside core/clock.ts the core reads it only where the clocks are made and the report says when (verify.ts), and in the words of a call from the future (verdicts.ts, pinned by the clock)', async () => {
+  it('outside core/clock.ts the core reads it only where the clocks are made and the report says when (verify.ts), in the words of a call from the future (verdicts.ts, pinned by the clock), and where a kept verification’s hold is checked against it (incremental.ts)', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const dir = new URL('../../src/core/', import.meta.url);
     const readers = readdirSync(dir)
@@ -235,6 +235,6 @@ describe('one home for the verification time inside verify()', () => {
           .split('\n')
           .some((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line) && /\.now\b/.test(line)),
       );
-    expect(readers.sort()).toEqual(['verdicts.ts', 'verify.ts']);
+    expect(readers.sort()).toEqual(['incremental.ts', 'verdicts.ts', 'verify.ts']);
   });
 });

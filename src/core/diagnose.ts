@@ -145,7 +145,7 @@ function snagIndex(
 }
 
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(record: UsableRecord): string | null {
+export function narrowedDigest(record: CheckedRecord): string | null {
   const { action_class, verb, target } = record.input.record.subject;
   const narrowed = narrowTarget(action_class, target);
   const bound = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;

@@ -42,7 +42,7 @@ export interface FileJudgement {
 }
 
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
-export function weakest(calls: readonly CallReport[]): Level | null {
+function weakest(calls: readonly CallReport[]): Level | null {
   let w: Level | null = null;
   for (const c of calls) if (c.level !== null && (w === null || below(c.level, w))) w = c.level;
   return w;

@@ -62,7 +62,7 @@ export interface CoverageReport extends Pick<CoverageStatement, 'provider' | 'ex
 }
 
 /** A stretch no usable statement of a scope covers, between two that do (`coverage_gaps[]`). */
-interface GapReport {
+export interface GapReport {
   readonly provider: string;
   readonly scope: string;
   readonly actions: readonly string[];

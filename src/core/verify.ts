@@ -13,7 +13,7 @@ import { Clock, type HeldUntil, Validity } from './clock.js';
 import { Coverage, coversNothing, providersNamed, sameExport, windowText } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
-import { type FileJudgement, type FileToJudge, type Judging, judgeFile, weakest } from './judge.js';
+import { type FileJudgement, type FileToJudge, type Judging, judgeFile } from './judge.js';
 import { type Climb, climb, confirmationsOf } from './ladder.js';
 import { item } from './lists.js';
 import type { Location } from './location.js';
@@ -23,18 +23,19 @@ import { type CheckedRecord, checkRecords } from './records.js';
 import {
   type CallReport,
   type CoverageReport,
+  type GapReport,
   REPORT_SCHEMA,
   type RecordReport,
   type Report,
   type RunReport,
   type Totals,
 } from './report.js';
-import { classesOf, pinnedAuditFiles, Requirements, unusedRequireRule } from './requirements.js';
+import { classesOf, pinnedAuditFiles, Requirements, type Usage, unusedRequireRule } from './requirements.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
 import { judgeRecord } from './verdicts.js';
-import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
+import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency), by position. */
 function callsOf(run: RunInput, first: number): { readonly calls: Call[]; readonly claimFindings: (Finding[] | undefined)[] } {
@@ -148,45 +149,87 @@ function withCopies(record: RecordReport, copies: readonly RecordInput[]): Recor
   };
 }
 
+/** What a verification's calls count in its totals: calls per level (and no rung), and per kind of shortfall. Added up over any split. */
+export interface CallTally {
+  readonly levels: Map<Level | 'no_effect', number>;
+  unmet: number;
+  warned: number;
+  excepted: number;
+  grandfathered: number;
+  pending: number;
+  notLogged: number;
+}
+
+const emptyTally = (): CallTally => ({
+  levels: new Map(),
+  unmet: 0,
+  warned: 0,
+  excepted: 0,
+  grandfathered: 0,
+  pending: 0,
+  notLogged: 0,
+});
+
+/** The tally of some calls (one pass: it runs over every call of the verification). */
+function tallyCalls(calls: readonly CallReport[]): CallTally {
+  const t = emptyTally();
+  for (const c of calls) {
+    const l = c.level ?? 'no_effect';
+    t.levels.set(l, (t.levels.get(l) ?? 0) + 1);
+    if (c.below_required) t.unmet++;
+    if (c.warned) t.warned++;
+    if (c.excepted !== null) t.excepted++;
+    if (c.grandfathered) t.grandfathered++;
+    if (c.pending) t.pending++;
+    if (c.effect_not_logged) t.notLogged++;
+  }
+  return t;
+}
+
+/** Two tallies added up. */
+export function addTallies(a: CallTally, b: CallTally): CallTally {
+  const t = emptyTally();
+  for (const x of [a, b]) {
+    for (const [l, n] of x.levels) t.levels.set(l, (t.levels.get(l) ?? 0) + n);
+    t.unmet += x.unmet;
+    t.warned += x.warned;
+    t.excepted += x.excepted;
+    t.grandfathered += x.grandfathered;
+    t.pending += x.pending;
+    t.notLogged += x.notLogged;
+  }
+  return t;
+}
+
 /** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
 function tallyTotals(
   runs: number,
-  calls: readonly CallReport[],
-  records: readonly RecordReport[],
+  tally: CallTally,
+  outcomes: ReadonlyMap<RecordOutcome, number>,
   findings: readonly Finding[],
   copies: number,
 ): Totals {
-  // One pass over every call (it runs over every call of the verification).
-  const levels = new Map<Level | 'no_effect', number>();
-  let unmet = 0;
-  let warned = 0;
-  let excepted = 0;
-  let grandfathered = 0;
-  let pending = 0;
-  let notLogged = 0;
-  for (const c of calls) {
-    const l = c.level ?? 'no_effect';
-    levels.set(l, (levels.get(l) ?? 0) + 1);
-    if (c.below_required) unmet++;
-    if (c.warned) warned++;
-    if (c.excepted !== null) excepted++;
-    if (c.grandfathered) grandfathered++;
-    if (c.pending) pending++;
-    if (c.effect_not_logged) notLogged++;
-  }
-  const outcomes = count(records.map((r) => r.outcome));
   const severities = count(findings.map((f) => f.severity));
-  const totals: { [key: string]: number | Level | null } = { artifacts: runs, calls: calls.length };
-  for (const l of LEVELS_DESCENDING) totals[l] = levels.get(l) ?? 0;
-  totals['no_effect'] = levels.get('no_effect') ?? 0;
-  totals['weakest_level'] = weakest(calls);
-  totals['policy_unmet'] = unmet;
-  totals['policy_warned'] = warned;
-  totals['excepted'] = excepted;
-  totals['grandfathered'] = grandfathered;
-  totals['pending'] = pending;
-  totals['effect_not_logged'] = notLogged;
-  totals['records'] = records.length;
+  let calls = 0;
+  for (const n of tally.levels.values()) calls += n;
+  let records = 0;
+  for (const n of outcomes.values()) records += n;
+  const totals: { [key: string]: number | Level | null } = { artifacts: runs, calls };
+  // The weakest level earned: the lowest with a call (§9).
+  let weakestLevel: Level | null = null;
+  for (const l of LEVELS_DESCENDING) {
+    totals[l] = tally.levels.get(l) ?? 0;
+    if (tally.levels.has(l)) weakestLevel = l;
+  }
+  totals['no_effect'] = tally.levels.get('no_effect') ?? 0;
+  totals['weakest_level'] = weakestLevel;
+  totals['policy_unmet'] = tally.unmet;
+  totals['policy_warned'] = tally.warned;
+  totals['excepted'] = tally.excepted;
+  totals['grandfathered'] = tally.grandfathered;
+  totals['pending'] = tally.pending;
+  totals['effect_not_logged'] = tally.notLogged;
+  totals['records'] = records;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
   totals['imported_twice'] = copies;
   for (const s of SEVERITIES) totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
@@ -222,23 +265,46 @@ function statementReports(statements: readonly StatementInput[], coverage: Cover
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH: Instant = { seconds: 0, fraction: '' };
 
+/** Calls that earned a higher level than they claim: how many, how many verified, and the first (what `under_claimed` says). */
+interface UnderClaimed {
+  readonly count: number;
+  readonly verified: number;
+  readonly first: CallReport;
+}
+
+function underClaimedOf(calls: readonly CallReport[]): UnderClaimed | null {
+  let first: CallReport | null = null;
+  let n = 0;
+  let verified = 0;
+  for (const c of calls)
+    if (c.claimed_level !== null && c.level !== null && below(c.claimed_level, c.level)) {
+      first ??= c;
+      n++;
+      if (c.level === 'verified') verified++;
+    }
+  return first ? { count: n, verified, first } : null;
+}
+
 /**
  * Calls that earned a higher level than they claim, counted in one notice at the first of them: with
  * nightly exports, a call asserted at run time and verified the next morning is the normal state.
  */
-function underClaimed(calls: readonly CallReport[]): Finding | null {
-  const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && below(c.claimed_level, c.level));
-  const [first] = later;
-  if (!first) return null;
-  const verified = later.filter((c) => c.level === 'verified').length;
+function underClaimed(later: UnderClaimed): Finding {
+  const { first, verified } = later;
   const why =
     verified > 0 ? ` (${verified} verified by an audit record exported after the run: the normal state with nightly exports)` : '';
   const one = `${first.tool} claims ${first.claimed_level} but earned ${first.level}`;
   return finding(
     'under_claimed',
     { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) },
-    later.length === 1 ? `${one}${why}` : `${later.length} call(s) earned a higher level than they claim${why}; the first: ${one}`,
+    later.count === 1 ? `${one}${why}` : `${later.count} call(s) earned a higher level than they claim${why}; the first: ${one}`,
   );
+}
+
+/** Signed records with no trusted signer to check them: how many, and the first (what `signatures_unchecked` says). */
+interface SignedUnchecked {
+  readonly count: number;
+  readonly first: RecordInput;
 }
 
 /** What the allocation (phase 2) leaves: the files to judge and what judging reads, and what the report's tail reads. */
@@ -309,27 +375,77 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   return verifyHeld(evidence, options).report;
 }
 
+/** One verification: its report, how long it holds, and what it was made from (core/incremental.ts keeps the last two). */
+export interface Verification {
+  readonly report: Report;
+  readonly heldUntil: HeldUntil;
+  readonly shares: Shares;
+  readonly allocation: Allocation;
+}
+
 /**
  * The report, and until when a verification of the same evidence and options at a later time would
  * give the same report but for `verified_at` (clock.ts; design/incremental-verification.md, stop 1).
  */
 export function verifyHeld(evidence: Evidence, options: VerifyOptions): { readonly report: Report; readonly heldUntil: HeldUntil } {
+  const { report, heldUntil } = verification(evidence, options);
+  return { report, heldUntil };
+}
+
+export function verification(evidence: Evidence, options: VerifyOptions): Verification {
   const allocation = allocateAll(evidence, options);
   // Phase 3: each file judged on its own; merged in path order.
-  const report = reportOf(
+  const shares = sharesOf(
     evidence,
     options,
     allocation,
     allocation.files.map((f) => judgeFile(f, allocation.judging)),
   );
+  const report = assemble(shares, options, evidence, allocation.judging.requirements);
   // Without a verification time the two clocks judge by different ones (none, the epoch): no later time is claimed.
-  return { report, heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until() };
+  return {
+    report,
+    heldUntil: options.now === undefined ? { kind: 'this_instant' } : allocation.validity.until(),
+    shares,
+    allocation,
+  };
 }
 
-/** The report of one verification: the files' judgements merged in path order, with what needs every call (the findings' order, totals, the records' verdicts). */
-function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Allocation, judged: readonly FileJudgement[]): Report {
-  const policy = options.policy ?? NO_POLICY;
-  const now = options.now ?? EPOCH;
+/**
+ * What a verification's report is made from (`assemble`): its lists, its own findings in the order
+ * it makes them (without those the report's tail says once for the whole verification: the policy's,
+ * `under_claimed`, `signatures_unchecked`), and what the tail counts. Two verifications' shares add
+ * up (core/incremental.ts): each member is a list in path order or a count.
+ */
+export interface Shares {
+  readonly runs: readonly RunReport[];
+  readonly calls: readonly CallReport[];
+  readonly records: readonly RecordReport[];
+  readonly statements: readonly CoverageReport[];
+  readonly gaps: readonly GapReport[];
+  /** The readers' findings (`Evidence.findings`). */
+  readonly read: readonly Finding[];
+  /** `run_unattested`, per run in path order. */
+  readonly unattested: readonly Finding[];
+  /** The calls' findings, in call order. */
+  readonly calls_: readonly Finding[];
+  /** `coverage_empty`, then the untrusted statements'. */
+  readonly coverage: readonly Finding[];
+  /** The records' verdicts' findings, in record order. */
+  readonly records_: readonly Finding[];
+  readonly usage: Usage;
+  /** The classes of the calls a rule could apply to (what `rule_unused` names). */
+  readonly classes: ReadonlySet<string>;
+  readonly underClaimed: UnderClaimed | null;
+  readonly signed: SignedUnchecked | null;
+  readonly tally: CallTally;
+  readonly outcomes: ReadonlyMap<RecordOutcome, number>;
+  /** Second copies of one entry (counted once in `records`, §3.2). */
+  readonly copies: number;
+}
+
+/** The shares of one verification: the files' judgements merged in path order, the records' verdicts, what the tail counts. */
+function sharesOf(evidence: Evidence, options: VerifyOptions, allocation: Allocation, judged: readonly FileJudgement[]): Shares {
   const { runs, records, climbed, pinned } = allocation;
   const { requirements, coverage } = allocation.judging;
   const usage = requirements.usage();
@@ -341,50 +457,37 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
     for (const c of file.calls) callReports.push(c);
   }
   const all = allocation.files.flatMap((f) => f.calls);
-  const seen = classesOf(all);
-  const findings: Finding[] = [
-    ...evidence.findings,
-    ...requirements.findings(usage, (rule, takenBy) => unusedRequireRule(rule, seen, takenBy)),
-  ];
   const warnTrust = options.trustMode === 'warn';
+  const unattested: Finding[] = [];
   for (const run of runs) {
     // A grandfathered run is judged for honesty only: its attestation is not asked.
     if (run.attestation?.kind === 'unattested' && !requirements.isGrandfathered(run.artifact)) {
       const why = warnTrust
         ? `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged (trust mode warn: it would fail under enforce)`
         : `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-      findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
+      unattested.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why, warnTrust ? 'warning' : undefined));
     }
   }
-  for (const c of callReports) for (const f of c.findings) findings.push(f);
-  const later = underClaimed(callReports);
-  if (later) findings.push(later);
-  const statements = statementReports(evidence.statements ?? [], coverage);
-  // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
+  const callFindings: Finding[] = [];
+  for (const c of callReports) for (const f of c.findings) callFindings.push(f);
+  // Signed records with no trusted signer to check them look like unsigned ones: said once, in the tail.
   const signed =
     (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
       ? records.filter((r) => r.input.signer !== null)
       : [];
   const firstSigned = signed[0];
-  if (firstSigned)
-    findings.push(
-      finding(
-        'signatures_unchecked',
-        firstSigned.input.loc,
-        `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`,
-      ),
-    );
+  const coverageFindings: Finding[] = [];
   const named = providersNamed(all);
   for (const s of coverage.usable) {
     const why = coversNothing(s.statement, named);
     if (why)
-      findings.push(
+      coverageFindings.push(
         finding('coverage_empty', s.loc, `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}): ${why}`),
       );
   }
   for (const s of evidence.statements ?? [])
     if (s.trust.kind === 'untrusted' && !pinned.has(s.loc.file))
-      findings.push(
+      coverageFindings.push(
         finding(
           'record_untrusted',
           s.loc,
@@ -401,6 +504,7 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
     list.push(v.record.input);
     copies.set(check.first, list);
   }
+  const recordFindings: Finding[] = [];
   const recordReports: RecordReport[] = [];
   for (const found of climbed.records) {
     // A record that binds no call waits for its run while its export is younger than pending (docs/policy.md §12).
@@ -410,7 +514,7 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
         ? { outcome: 'awaiting_run', record: found.record, why: found.why, until: waits }
         : found;
     const judged = judgeRecord(v, options);
-    if (judged.finding) findings.push(judged.finding);
+    if (judged.finding) recordFindings.push(judged.finding);
     if (v.record.check.outcome === 'imported_twice') continue;
     const also = copies.get(v.record.input);
     const report = also ? withCopies(judged.report, also) : judged.report;
@@ -418,14 +522,61 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
     const notAsked = v.record.input.trust.kind === 'unchecked' && pinned.has(v.record.input.loc.file);
     recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
   }
+  return {
+    runs: runReports,
+    calls: callReports,
+    records: recordReports,
+    statements: statementReports(evidence.statements ?? [], coverage),
+    gaps: coverage.gaps().map((g) => ({ ...g, from: rfc3339(g.from), to: rfc3339(g.to) })),
+    read: evidence.findings,
+    unattested,
+    calls_: callFindings,
+    coverage: coverageFindings,
+    records_: recordFindings,
+    usage,
+    classes: new Set(classesOf(all)),
+    underClaimed: underClaimedOf(callReports),
+    signed: firstSigned ? { count: signed.length, first: firstSigned.input } : null,
+    tally: tallyCalls(callReports),
+    outcomes: count(recordReports.map((r) => r.outcome)),
+    copies: [...copies.values()].reduce((n, l) => n + l.length, 0),
+  };
+}
+
+/** The settings a report's `policy` member echoes: the options, and the trust settings the evidence was read with. */
+export type Echoed = Pick<Evidence, 'trustedSigners' | 'trustedProducers' | 'identities'>;
+
+/**
+ * A report from its shares: the findings in the order a verification makes them (the readers', the
+ * policy's, the runs', the calls', `under_claimed`, `signatures_unchecked`, the statements', the
+ * records'), then sorted; the totals from the counts. The one home of the report's tail, for a
+ * verification and for two merged (incremental.ts).
+ * @param requirements the policy's findings are made here, at its clock
+ */
+export function assemble(shares: Shares, options: VerifyOptions, echoed: Echoed, requirements: Requirements): Report {
+  const policy = options.policy ?? NO_POLICY;
+  const now = options.now ?? EPOCH;
+  const classes = [...shares.classes].sort(cmp);
+  const findings: Finding[] = [
+    ...shares.read,
+    ...requirements.findings(shares.usage, (rule, takenBy) => unusedRequireRule(rule, classes, takenBy)),
+    ...shares.unattested,
+    ...shares.calls_,
+  ];
+  if (shares.underClaimed) findings.push(underClaimed(shares.underClaimed));
+  const signed = shares.signed;
+  if (signed)
+    findings.push(
+      finding(
+        'signatures_unchecked',
+        signed.first.loc,
+        `${signed.count} audit record(s) are signed (the first by ${signed.first.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`,
+      ),
+    );
+  for (const f of shares.coverage) findings.push(f);
+  for (const f of shares.records_) findings.push(f);
   findings.sort(compareFindings);
-  const totals = tallyTotals(
-    runs.length,
-    callReports,
-    recordReports,
-    findings,
-    [...copies.values()].reduce((n, l) => n + l.length, 0),
-  );
+  const totals = tallyTotals(shares.runs.length, shares.tally, shares.outcomes, findings, shares.copies);
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
@@ -441,29 +592,29 @@ function reportOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
             grandfathered: policy.grandfathered.length,
           }
         : {}),
-      trusted_signers: evidence.trustedSigners ?? [],
-      trusted_producers: evidence.trustedProducers ?? [],
+      trusted_signers: echoed.trustedSigners ?? [],
+      trusted_producers: echoed.trustedProducers ?? [],
       allow_unmatched_records: options.allowUnmatchedRecords,
       strict_observed: options.strictObserved,
       ...(options.trustMode === 'warn' ? { trust_mode: 'warn' as const } : {}),
-      ...(evidence.identities
+      ...(echoed.identities
         ? {
             identities: {
-              trusted_signer_identities: evidence.identities.signers,
-              trusted_producer_identities: evidence.identities.producers,
-              source_repository: evidence.identities.sourceRepository,
-              source_refs: evidence.identities.sourceRefs,
-              certificate_oidc_issuer: evidence.identities.issuer,
-              ...(evidence.identities.roots ? { trusted_roots: evidence.identities.roots } : {}),
+              trusted_signer_identities: echoed.identities.signers,
+              trusted_producer_identities: echoed.identities.producers,
+              source_repository: echoed.identities.sourceRepository,
+              source_refs: echoed.identities.sourceRefs,
+              certificate_oidc_issuer: echoed.identities.issuer,
+              ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
             },
           }
         : {}),
     },
-    runs: runReports,
-    calls: callReports,
-    records: recordReports,
-    coverage: statements,
-    coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: rfc3339(g.from), to: rfc3339(g.to) })),
+    runs: shares.runs,
+    calls: shares.calls,
+    records: shares.records,
+    coverage: shares.statements,
+    coverage_gaps: shares.gaps,
     findings,
     totals,
   };

@@ -1,0 +1,241 @@
+/**
+ * Incremental verification, its core (design/incremental-verification.md, stop 2): a verification
+ * kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, and the
+ * couplings another file could have with them), and the merge of a part verified alone (files added
+ * after every kept one) onto a kept part. The merge is the report a full verification of both would
+ * give, byte for byte, or it declines and says why: a full run is then due. Every rule that reads
+ * across files (verify.ts and the modules it calls) is either answered here by a coupling that must
+ * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
+ * report from the merged shares, as it does for one verification.
+ */
+import { Clock, type HeldUntil, Validity } from './clock.js';
+import { narrowedDigest } from './diagnose.js';
+import { compareFindings, type Finding } from './findings.js';
+import type { Evidence, VerifyOptions } from './model.js';
+import { NO_POLICY } from './policy.js';
+import type { Report } from './report.js';
+import { Requirements } from './requirements.js';
+import { cmp } from './text.js';
+import { compareInstants, type Instant } from './time.js';
+import { addTallies, assemble, type Echoed, type Shares, verification } from './verify.js';
+import type { RecordOutcome } from './vocabulary.js';
+
+/** What a part's files hold that another part's files could be coupled to (the design's indexes, "The dirty set"). */
+interface Couplings {
+  /**
+   * Every subject digest its calls project to (eligible or not: a record's diagnosis names an
+   * ineligible call of its subject), and every record's binding, recomputed and narrowed digest: the
+   * allocation, the snags, replays and `same_subject` all meet by digest.
+   */
+  readonly digests: ReadonlySet<string>;
+  /** Every record's identity (provider, record_id): copies and conflicting copies meet across exports (records.ts). */
+  readonly identities: ReadonlySet<string>;
+  /** The (class, verb) of every call with a subject: what an unmatched record's nearest call is found among (nearest.ts). */
+  readonly callKinds: ReadonlySet<string>;
+  /** The (class, verb) of every record that bound no call: its diagnosis reads every call of its kind. */
+  readonly unboundKinds: ReadonlySet<string>;
+  /** The first and last run (path order), the first and last file holding a record; null: none. */
+  readonly runs: readonly [string, string] | null;
+  readonly recordFiles: readonly [string, string] | null;
+  /** Coverage statements read (usable or not). */
+  readonly statements: number;
+}
+
+/** A verification kept to be merged onto: its shares, when it was made, until when it holds, what it couples by. */
+export interface Part {
+  readonly at: Instant;
+  readonly heldUntil: HeldUntil;
+  readonly shares: Shares;
+  readonly couplings: Couplings;
+  /** The report's `policy` member as JSON text: the rules and trust settings it was judged under. */
+  readonly policy: string;
+}
+
+const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
+
+function span(paths: readonly string[]): readonly [string, string] | null {
+  let first: string | null = null;
+  let last: string | null = null;
+  for (const p of paths) {
+    if (first === null || cmp(p, first) < 0) first = p;
+    if (last === null || cmp(p, last) > 0) last = p;
+  }
+  return first === null || last === null ? null : [first, last];
+}
+
+/** A verification, and the part it keeps. */
+export function partOf(evidence: Evidence, options: VerifyOptions): { readonly report: Report; readonly part: Part | null } {
+  const v = verification(evidence, options);
+  if (options.now === undefined) return { report: v.report, part: null };
+  const digests = new Set<string>();
+  const callKinds = new Set<string>();
+  for (const file of v.allocation.files)
+    for (const call of file.calls) {
+      const p = call.input.projection;
+      if (p.kind === 'subject') {
+        digests.add(p.digest);
+        callKinds.add(kind(p.subject.action_class, p.subject.verb));
+      }
+      if (call.eligibility.ok) digests.add(call.eligibility.digest);
+    }
+  const identities = new Set<string>();
+  for (const r of v.allocation.records) {
+    const { record } = r.input;
+    digests.add(record.binding_digest);
+    if (r.input.recomputed.ok) digests.add(r.input.recomputed.digest);
+    const narrowed = narrowedDigest(r);
+    if (narrowed !== null) digests.add(narrowed);
+    identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
+  }
+  const unboundKinds = new Set<string>();
+  for (const verdict of v.allocation.climbed.records)
+    if (verdict.outcome === 'unmatched') {
+      const { action_class, verb } = verdict.record.input.record.subject;
+      unboundKinds.add(kind(action_class, verb));
+    }
+  return {
+    report: v.report,
+    part: {
+      at: options.now,
+      heldUntil: v.heldUntil,
+      shares: v.shares,
+      couplings: {
+        digests,
+        identities,
+        callKinds,
+        unboundKinds,
+        runs: span(v.allocation.runs.map((r) => r.artifact)),
+        recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
+        statements: (evidence.statements ?? []).length,
+      },
+      policy: JSON.stringify(v.report.policy),
+    },
+  };
+}
+
+export type Merged =
+  | { readonly kind: 'merged'; readonly report: Report; readonly heldUntil: HeldUntil }
+  /** A full verification is due: why (a sentence for the log). */
+  | { readonly kind: 'declined'; readonly reason: string };
+
+const declined = (reason: string): Merged => ({ kind: 'declined', reason });
+
+function meets<T>(left: ReadonlySet<T>, right: ReadonlySet<T>): T | undefined {
+  const [small, large] = left.size <= right.size ? [left, right] : [right, left];
+  for (const x of small) if (large.has(x)) return x;
+  return undefined;
+}
+
+/** The earlier of two holds. */
+function earlier(a: HeldUntil, b: HeldUntil): HeldUntil {
+  if (a.kind === 'this_instant' || b.kind === 'always') return a;
+  if (b.kind === 'this_instant' || a.kind === 'always') return b;
+  return compareInstants(a.at, b.at) <= 0 ? a : b;
+}
+
+/** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
+function coupled(kept: Part, added: Part, options: VerifyOptions): string | null {
+  const now = options.now;
+  if (now === undefined) return 'no verification time';
+  if (compareInstants(added.at, now) !== 0) return 'the added files were verified at another time';
+  const policy = options.policy ?? NO_POLICY;
+  // A grandfathered entry names files (a run added may be the one it names) and `onlyIn` reads the base: neither is in a part.
+  if (policy.grandfathered.length > 0) return 'the policy grandfathers files';
+  if (policy.exceptions.some((e) => e.onlyIn)) return 'the pull request adds exceptions';
+  // Every call is judged against every usable statement (stop 4 of the design limits a statement's reach).
+  if (kept.couplings.statements + added.couplings.statements > 0) return 'coverage statements are read';
+  if (compareInstants(now, kept.at) < 0) return 'the verification time is before the kept verification’s';
+  const held = kept.heldUntil;
+  if (held.kind === 'this_instant') return 'the kept verification holds for its own instant only';
+  if (held.kind === 'until' && compareInstants(now, held.at) >= 0) return 'the kept verification no longer holds at this time';
+  const k = kept.couplings;
+  const a = added.couplings;
+  // The shares are lists in path order: the added files must all come after the kept ones.
+  if (k.runs && a.runs && cmp(a.runs[0], k.runs[1]) <= 0) return `run ${a.runs[0]} does not sort after every kept run`;
+  if (k.recordFiles && a.recordFiles && cmp(a.recordFiles[0], k.recordFiles[1]) <= 0)
+    return `audit file ${a.recordFiles[0]} does not sort after every kept one`;
+  const digest = meets(k.digests, a.digests);
+  if (digest !== undefined) return `subject digest ${digest} is in both`;
+  if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
+  if (meets(k.unboundKinds, a.callKinds) !== undefined || meets(a.unboundKinds, k.callKinds) !== undefined)
+    return 'an unmatched record’s kind has calls on the other side (its nearest call)';
+  return null;
+}
+
+function sum<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, number> {
+  const out = new Map(a);
+  for (const [key, n] of b) out.set(key, (out.get(key) ?? 0) + n);
+  return out;
+}
+
+/** The findings each part made on its own (the tail's aside). */
+const own = (s: Shares): readonly Finding[][] => [[...s.read], [...s.unattested], [...s.calls_], [...s.coverage], [...s.records_]];
+
+/** Whether a finding of one part sorts equal to one of the other: their order would then be the full run's insertion order, not known here. */
+function tied(kept: Shares, added: Shares): boolean {
+  const all = [
+    ...own(kept)
+      .flat()
+      .map((f) => ({ f, side: 0 })),
+    ...own(added)
+      .flat()
+      .map((f) => ({ f, side: 1 })),
+  ];
+  all.sort((x, y) => compareFindings(x.f, y.f));
+  for (let i = 1; i < all.length; i++) {
+    const x = all[i - 1];
+    const y = all[i];
+    if (x && y && x.side !== y.side && compareFindings(x.f, y.f) === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * The report of a full verification of the kept part's evidence and the added part's, from the two
+ * parts: the added part verified alone at `options.now`, with the same options and trust settings.
+ */
+export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed): Merged {
+  const why = coupled(kept, added, options);
+  if (why !== null) return declined(why);
+  if (tied(kept.shares, added.shares)) return declined('a finding of the added files sorts equal to a kept one');
+  const k = kept.shares;
+  const a = added.shares;
+  const validity = new Validity();
+  const requirements = new Requirements(options.policy ?? NO_POLICY, new Clock(options.now ?? { seconds: 0, fraction: '' }, validity), []);
+  const usage = requirements.usage();
+  usage.merge(k.usage);
+  usage.merge(a.usage);
+  const underClaimed =
+    k.underClaimed && a.underClaimed
+      ? {
+          count: k.underClaimed.count + a.underClaimed.count,
+          verified: k.underClaimed.verified + a.underClaimed.verified,
+          first: k.underClaimed.first,
+        }
+      : (k.underClaimed ?? a.underClaimed);
+  const signed = k.signed && a.signed ? { count: k.signed.count + a.signed.count, first: k.signed.first } : (k.signed ?? a.signed);
+  const shares: Shares = {
+    runs: [...k.runs, ...a.runs],
+    calls: [...k.calls, ...a.calls],
+    records: [...k.records, ...a.records],
+    statements: [],
+    gaps: [],
+    read: [...k.read, ...a.read],
+    unattested: [...k.unattested, ...a.unattested],
+    calls_: [...k.calls_, ...a.calls_],
+    coverage: [],
+    records_: [...k.records_, ...a.records_],
+    usage,
+    classes: new Set([...k.classes, ...a.classes]),
+    underClaimed,
+    signed,
+    tally: addTallies(k.tally, a.tally),
+    outcomes: sum<RecordOutcome>(k.outcomes, a.outcomes),
+    copies: k.copies + a.copies,
+  };
+  const report = assemble(shares, options, echoed, requirements);
+  const policy = JSON.stringify(report.policy);
+  if (policy !== kept.policy || policy !== added.policy)
+    return declined('the kept verification was judged under other rules or trust settings');
+  return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
+}
