@@ -35,10 +35,16 @@ const hour = (h: number): Instant => minutesFrom(at('2026-11-29T00:00:00Z'), h *
 
 const KEPT_REPOS = ['a', 'prod-b', 'c', 'prod-d'];
 const OTHER_REPOS = ['x', 'prod-y', 'z', 'prod-w'];
-const keyOn = (repo: string, provider: string | null) => deployKey({ owner: 'org', provider, repo, title: 'k' });
+const OWNERS = ['org', 'other'];
+const TITLES = ['k', 'j'];
+/** A deploy key's target: its bound fields (owner, repo, title) each drawn, so a record's nearest call is nearer or farther. */
+const keyOn = (repo: string, provider: string | null, owner = 0, title = 0) =>
+  deployKey({ owner: OWNERS[owner] ?? 'org', provider, repo, title: TITLES[title] ?? 'k' });
 
 const arbDecision = fc.record({
   repo: fc.nat(3),
+  owner: fc.nat(1),
+  title: fc.nat(1),
   verb: fc.constantFrom('create', 'delete', 'get'),
   provider: fc.constantFrom('github', 'gitlab', null),
   asserted: fc.boolean(),
@@ -60,6 +66,8 @@ const arbRecord = fc.record({
   // Mostly the subject of a decision of its side (the k-th, in run order), so it binds; else drawn.
   of: fc.option(fc.nat(11), { nil: null, freq: 3 }),
   repo: fc.nat(3),
+  owner: fc.nat(1),
+  title: fc.nat(1),
   verb: fc.constantFrom('create', 'delete', 'get'),
   id: fc.constantFrom('1', '2', '3', '4'),
   provider: fc.constantFrom('github', 'gitlab'),
@@ -116,7 +124,7 @@ function runOf(ds: readonly Drawn[], artifact: string, repos: readonly string[])
           tool: 'github.x',
           verb: d.verb,
           resourceType: 'github_deploy_key',
-          target: keyOn(repos[d.repo] ?? 'a', d.provider),
+          target: keyOn(repos[d.repo] ?? 'a', d.provider, d.owner, d.title),
           asserted: d.asserted,
           claim: d.claim,
           status: d.status,
@@ -144,7 +152,7 @@ function recordOf(
       tool: 't',
       verb: d?.verb ?? r.verb,
       resourceType: 'github_deploy_key',
-      target: keyOn(repos[d?.repo ?? r.repo] ?? 'a', null),
+      target: keyOn(repos[d?.repo ?? r.repo] ?? 'a', null, d?.owner ?? r.owner, d?.title ?? r.title),
     }),
     r.tampered ? { editTarget: { title: 'changed' } } : {},
   );
@@ -175,7 +183,17 @@ interface Built {
   readonly after: VerifyOptions;
 }
 
-const PROD_CREATE: Drawn = { repo: 1, verb: 'create', provider: null, asserted: true, claim: 'asserted', status: 'success', hour: 10 };
+const PROD_CREATE: Drawn = {
+  repo: 1,
+  owner: 0,
+  title: 0,
+  verb: 'create',
+  provider: null,
+  asserted: true,
+  claim: 'asserted',
+  status: 'success',
+  hour: 10,
+};
 
 function build(drawn: Case): Built {
   const c: Case =
@@ -285,7 +303,8 @@ describe('merging a verification of added files onto a kept one (design/incremen
     for (const why of [
       'subject digest',
       'identity',
-      'nearest call',
+      'as its nearest',
+      'kept calls of its kind',
       'does not sort after',
       'coverage statements',
       'sorts equal',

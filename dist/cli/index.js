@@ -15859,6 +15859,18 @@ function sameField(left, right, file) {
     const y = valueKey(right[file]);
     return x.isString === y.isString && x.key === y.key;
 }
+/**
+ * How near a call's target is to a record's, as the nearest call is chosen: its bound fields equal,
+ * all k counting as k - 1 (all k equal is an exact match, found by digest before any nearest call).
+ * Of the calls of one class and verb, the first with the greatest nearness is the nearest.
+ */
+function nearness(fields, callTarget, target) {
+    let equal = 0;
+    for (const f of fields)
+        if (sameField(callTarget, target, f))
+            equal++;
+    return Math.min(fields.length - 1, equal);
+}
 /** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
 function fingerprint(text) {
     const n = text.length;
@@ -15966,11 +15978,10 @@ class GroupIndex {
     }
     /** A target not given first, by a scan: the first member with the most fields equal (all k count as k - 1, as in the levels). */
     scan(target) {
-        const k = this.fields.length;
         let best = null;
         let most = -1;
         for (const m of this.members) {
-            const equal = Math.min(k - 1, this.fields.filter((f) => sameField(targetOf(m), target, f)).length);
+            const equal = nearness(this.fields, targetOf(m), target);
             if (equal > most) {
                 best = m;
                 most = equal;

@@ -11,8 +11,11 @@
 import { Clock, type HeldUntil, Validity } from './clock.js';
 import { narrowedDigest } from './diagnose.js';
 import { compareFindings, type Finding } from './findings.js';
+import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
+import { nearness, push, sameField, targetOf } from './nearest.js';
 import { NO_POLICY } from './policy.js';
+import { boundFields } from './projection.js';
 import type { Report } from './report.js';
 import { Requirements } from './requirements.js';
 import { cmp } from './text.js';
@@ -34,6 +37,14 @@ interface Couplings {
   readonly callKinds: ReadonlySet<string>;
   /** The (class, verb) of every record that bound no call: its diagnosis reads every call of its kind. */
   readonly unboundKinds: ReadonlySet<string>;
+  /**
+   * Per (class, verb), each record that bound no call and whose nearest call a later call could
+   * change: its target, and how near its nearest call is (`nearness`; all bound fields equal: their
+   * count; null: no call of its kind, so any later one becomes its nearest).
+   */
+  readonly unbound: ReadonlyMap<string, readonly { readonly target: JsonObject; readonly nearest: number | null }[]>;
+  /** Per (class, verb), the targets of the calls with a subject, in call order. */
+  readonly targets: ReadonlyMap<string, readonly JsonObject[]>;
   /** The first and last run (path order), the first and last file holding a record; null: none. */
   readonly runs: readonly [string, string] | null;
   readonly recordFiles: readonly [string, string] | null;
@@ -69,12 +80,15 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
   if (options.now === undefined) return { report: v.report, part: null };
   const digests = new Set<string>();
   const callKinds = new Set<string>();
+  const targets = new Map<string, JsonObject[]>();
   for (const file of v.allocation.files)
     for (const call of file.calls) {
       const p = call.input.projection;
       if (p.kind === 'subject') {
         digests.add(p.digest);
-        callKinds.add(kind(p.subject.action_class, p.subject.verb));
+        const k = kind(p.subject.action_class, p.subject.verb);
+        callKinds.add(k);
+        push(targets, k, p.subject.target);
       }
       if (call.eligibility.ok) digests.add(call.eligibility.digest);
     }
@@ -88,11 +102,22 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
   }
   const unboundKinds = new Set<string>();
-  for (const verdict of v.allocation.climbed.records)
-    if (verdict.outcome === 'unmatched') {
-      const { action_class, verb } = verdict.record.input.record.subject;
-      unboundKinds.add(kind(action_class, verb));
-    }
+  const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
+  for (const verdict of v.allocation.climbed.records) {
+    if (verdict.outcome !== 'unmatched') continue;
+    const { action_class, verb, target } = verdict.record.input.record.subject;
+    const k = kind(action_class, verb);
+    unboundKinds.add(k);
+    const fields = boundFields(action_class);
+    // No bound fields: never a nearest call; a call of its subject (same_subject) meets it by digest.
+    if (!fields || verdict.why.kind === 'same_subject') continue;
+    const why = verdict.why;
+    const near = why.kind === 'nearest' ? targetOf(why.call) : null;
+    push(unbound, k, {
+      target,
+      nearest: near === null ? null : fields.every((f) => sameField(near, target, f)) ? fields.length : nearness(fields, near, target),
+    });
+  }
   return {
     report: v.report,
     part: {
@@ -104,6 +129,8 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
         identities,
         callKinds,
         unboundKinds,
+        unbound,
+        targets,
         runs: span(v.allocation.runs.map((r) => r.artifact)),
         recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
         statements: (evidence.statements ?? []).length,
@@ -157,8 +184,17 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   const digest = meets(k.digests, a.digests);
   if (digest !== undefined) return `subject digest ${digest} is in both`;
   if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
-  if (meets(k.unboundKinds, a.callKinds) !== undefined || meets(a.unboundKinds, k.callKinds) !== undefined)
-    return 'an unmatched record’s kind has calls on the other side (its nearest call)';
+  // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
+  for (const [key, records] of k.unbound) {
+    const added = a.targets.get(key);
+    const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+    if (!added || !fields) continue;
+    for (const r of records)
+      if (r.nearest === null || added.some((t) => nearness(fields, t, r.target) > (r.nearest ?? 0)))
+        return 'a kept record that bound no call would have an added call as its nearest';
+  }
+  // An added one's nearest call would be looked for among the kept calls, which a part does not hold (stop 2 of the design: its index).
+  if (meets(a.unboundKinds, k.callKinds) !== undefined) return 'an added record that bound no call has kept calls of its kind';
   return null;
 }
 
