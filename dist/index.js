@@ -3188,12 +3188,7 @@ function ruleFor(policy, call) {
             best = r;
     return best;
 }
-/**
- * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
- * match only (a rule shadowed for every call is unused, and the earlier rule that took the first
- * call it matched is kept to say so); of the `require` input, every rule that matches it.
- */
-class RuleUse {
+class policy_RuleUse {
     policy;
     unused;
     /** Of a file's unused rules, those a call matched: the earlier rule that took the first such call. */
@@ -3229,6 +3224,37 @@ class RuleUse {
     /** For a rule no call used that a call matched: the earlier rule that took the first such call (the first match wins); else null. */
     takenBy(rule) {
         return this.taken.get(rule) ?? null;
+    }
+    /** As plain data, rules by their position in the policy (a snapshot keeps it: gate/snapshot.ts). */
+    toJson() {
+        const at = new Map(this.policy.rules.map((r, i) => [r, i]));
+        return {
+            unused: this.policy.rules.flatMap((r, i) => (this.unused.has(r) ? [i] : [])),
+            taken: [...this.taken].map(([r, by]) => [at.get(r) ?? -1, at.get(by) ?? -1]),
+        };
+    }
+    /** The use `json` says (`toJson` of the same policy's), or why it cannot be this policy's. */
+    static fromJson(policy, json) {
+        const rule = (i) => (Number.isInteger(i) ? policy.rules[i] : undefined);
+        const use = new policy_RuleUse(policy);
+        const unused = new Set();
+        for (const i of json.unused) {
+            const r = rule(i);
+            if (!r)
+                return { ok: false, reason: `rule position ${i} is not in the policy` };
+            unused.add(r);
+        }
+        for (const r of policy.rules)
+            if (!unused.has(r))
+                use.unused.delete(r);
+        for (const [i, j] of json.taken) {
+            const r = rule(i);
+            const by = rule(j);
+            if (!r || !by || !unused.has(r))
+                return { ok: false, reason: `rule positions ${i}, ${j} are not an unused rule and one of the policy` };
+            use.taken.set(r, by);
+        }
+        return { ok: true, value: use };
     }
     /** Adds what other calls (after this one's) used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
     merge(other) {
@@ -5244,12 +5270,6 @@ function factsOf(call) {
 }
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruledCall = (call) => call.claim.asserted && !call.input.denied;
-/**
- * What judging some calls used of the policy: the calls each exception excused, the calls an expired
- * one would have excused (the first named), the rules applied. Each file's calls are judged with
- * their own, merged in path order, so "the first" is the first of the verification (the files'
- * calls come in artifact order) and the counts are the same however the files were shared out.
- */
 class Usage {
     policy;
     positions;
@@ -5257,14 +5277,23 @@ class Usage {
     lapsed = new Map();
     rules;
     /** @param positions each exception of `policy` → its position (made once per policy by `Requirements`) */
-    constructor(policy, positions) {
+    constructor(policy, positions, rules = new policy_RuleUse(policy)) {
         this.policy = policy;
         this.positions = positions;
-        this.rules = new RuleUse(policy);
+        this.rules = rules;
     }
     /** This policy's exception at the position `later`'s policy (perhaps another copy of it) gives `e`. */
     mine(later, e) {
         return this.policy.exceptions[later.positions.get(e) ?? -1];
+    }
+    /** As plain data, exceptions by their position in the policy (a snapshot keeps it: gate/snapshot.ts). */
+    toJson() {
+        const at = (e) => this.positions.get(e) ?? -1;
+        return {
+            excused: [...this.excused].map(([e, n]) => [at(e), n]),
+            lapsed: [...this.lapsed].map(([e, { first, count }]) => [at(e), first.artifact, first.index, first.line, first.order, count]),
+            rules: this.rules.toJson(),
+        };
     }
     /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
     merge(later) {
@@ -5283,6 +5312,28 @@ class Usage {
         }
         this.rules.merge(later.rules);
     }
+}
+/** The use `json` says (`Usage.toJson` under `policy`), or why it cannot be this policy's (a snapshot read back: gate/snapshot.ts). */
+function readUsage(policy, json) {
+    const rules = RuleUse.fromJson(policy, json.rules);
+    if (!rules.ok)
+        return rules;
+    const usage = new Usage(policy, new Map(policy.exceptions.map((e, i) => [e, i])), rules.value);
+    const exception = (i) => (Number.isInteger(i) ? policy.exceptions[i] : undefined);
+    const count = (n) => Number.isSafeInteger(n) && n > 0;
+    for (const [i, n] of json.excused) {
+        const e = exception(i);
+        if (!e || !count(n) || usage.excused.has(e))
+            return { ok: false, reason: `exception position ${i} (${n} call(s)) is not one of the policy's, once` };
+        usage.excused.set(e, n);
+    }
+    for (const [i, artifact, index, line, order, n] of json.lapsed) {
+        const e = exception(i);
+        if (!e || !count(n) || usage.lapsed.has(e) || ![index, line, order].every((x) => Number.isSafeInteger(x) && x >= 0))
+            return { ok: false, reason: `lapsed exception position ${i} is not one of the policy's, once, with a call` };
+        usage.lapsed.set(e, { first: { artifact, index, line, order }, count: n });
+    }
+    return { ok: true, value: usage };
 }
 /**
  * One verification's requirements: what each call must reach, decided per call and the same for every
@@ -5889,6 +5940,7 @@ function sharesOf(evidence, options, allocation, judged) {
         recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
     }
     return {
+        runCount: runReports.length,
         runs: runReports,
         calls: callReports,
         records: recordReports,
@@ -5935,7 +5987,7 @@ function assemble(shares, options, echoed, requirements) {
     for (const f of shares.records_)
         findings.push(f);
     findings.sort(core_findings/* compareFindings */.Eg);
-    const totals = tallyTotals(shares.runs.length, shares.tally, shares.outcomes, findings, shares.copies);
+    const totals = tallyTotals(shares.runCount, shares.tally, shares.outcomes, findings, shares.copies);
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
@@ -15292,28 +15344,42 @@ const BUFFER = 1 << 20;
  * json`. `##[` occurs only inside strings in JSON.
  */
 const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
+/** The report's lists in the writer's order, each with the form its elements are written in. */
+const listsOf = (report) => [
+    ['runs', report.runs, (x) => x],
+    ['calls', report.calls, callJson],
+    ['records', report.records, (x) => x],
+    ['coverage', report.coverage, (x) => x],
+    ['coverage_gaps', report.coverage_gaps, (x) => x],
+    ['findings', report.findings, (x) => x],
+];
+/** Between two elements of a list. */
+const SEPARATOR = ',\n    ';
 /**
  * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
- * after a line, so `##[` is never split between two).
+ * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
+ * first, as its bytes, before the report's own elements of that list (a merged verification: the
+ * report's totals and findings count both).
  */
-function* jsonChunks(report, size = CHUNK) {
+function* jsonChunks(report, size = CHUNK, kept = null) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
     let parts = [
         `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
     ];
     let length = 0;
-    const lists = [
-        ['runs', report.runs, (x) => x],
-        ['calls', report.calls, callJson],
-        ['records', report.records, (x) => x],
-        ['coverage', report.coverage, (x) => x],
-        ['coverage_gaps', report.coverage_gaps, (x) => x],
-        ['findings', report.findings, (x) => x],
-    ];
-    for (const [name, items, form] of lists) {
+    for (const [name, items, form] of listsOf(report)) {
         parts.push(`,\n  "${name}": [`);
+        const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
+        const first = before !== null && before.count > 0 ? 1 : 0;
+        if (before !== null && first === 1) {
+            parts.push('\n    ');
+            yield inertJson(parts.join(''));
+            yield before.bytes;
+            parts = [];
+            length = 0;
+        }
         for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
+            const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
             parts.push(line);
             length += line.length;
             if (length >= size) {
@@ -15322,7 +15388,7 @@ function* jsonChunks(report, size = CHUNK) {
                 length = 0;
             }
         }
-        parts.push(items.length > 0 ? '\n  ]' : ']');
+        parts.push(items.length + first > 0 ? '\n  ]' : ']');
     }
     if (report.policy_change)
         parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
@@ -15330,15 +15396,46 @@ function* jsonChunks(report, size = CHUNK) {
     yield inertJson(parts.join(''));
 }
 /**
+ * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
+ * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
+ * bytes are the full one's.
+ */
+function* listPieces(report, name) {
+    const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
+    let parts = [];
+    let length = 0;
+    for (let i = 0; i < items.length; i++) {
+        const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i]))}`;
+        parts.push(text);
+        length += text.length;
+        if (length >= PIECE) {
+            yield inertJson(parts.join(''));
+            parts = [];
+            length = 0;
+        }
+    }
+    if (parts.length > 0)
+        yield inertJson(parts.join(''));
+}
+/**
  * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
  * output is written from, one piece after another, never one string (for 100 000 calls, 80 MB) and
  * never held whole; no piece leaves V8's ordinary heap pages (see PIECE).
  */
-const jsonPieces = (report) => jsonChunks(report, PIECE);
-const renderJson = (report) => [...jsonChunks(report)].join('');
+const jsonPieces = (report) => textChunks(report, PIECE);
+/** The pieces of a report with no kept lists: text only. */
+function* textChunks(report, size) {
+    for (const piece of jsonChunks(report, size)) {
+        if (typeof piece !== 'string')
+            throw new RangeError('a report with no kept lists wrote bytes');
+        yield piece;
+    }
+}
+/** The report's whole text; with `kept`, a merged report's (tests, and small reports: a large one is written in pieces). */
+const renderJson = (report, kept = null) => [...jsonChunks(report, CHUNK, kept)].map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
 /** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
 function digestedPieces(report) {
-    const pieces = [...jsonChunks(report)];
+    const pieces = [...textChunks(report, CHUNK)];
     const hash = (0,external_node_crypto_.createHash)('sha256');
     for (const piece of pieces)
         hash.update(piece, 'utf8');
@@ -15397,6 +15494,12 @@ async function writePieces(fh, pieces, hash, inPlace) {
     };
     try {
         for (const piece of pieces) {
+            // Bytes kept from another report (KeptLists): written as they are, after the bytes before them.
+            if (typeof piece !== 'string') {
+                await flush();
+                await send(piece);
+                continue;
+            }
             if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
                 await flush();
             if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
@@ -15417,14 +15520,14 @@ async function writePieces(fh, pieces, hash, inPlace) {
  * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
  * ended, so none is left running).
  */
-async function writeJson(report, file) {
+async function writeJson(report, file, kept = null) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
-    await writeJsonHashing(report, file, hash);
+    await writeJsonHashing(report, file, hash, kept);
     return `sha256:${hash.digest('hex')}`;
 }
 /** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
-const writeJsonOnly = (report, file) => writeJsonHashing(report, file, null);
-async function writeJsonHashing(report, file, hash) {
+const writeJsonOnly = (report, file, kept = null) => writeJsonHashing(report, file, null, kept);
+async function writeJsonHashing(report, file, hash, kept) {
     const made = (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
     // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
     // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
@@ -15433,7 +15536,7 @@ async function writeJsonHashing(report, file, hash) {
     const fh = await (tmp === null ? (0,promises_.open)(file, 'w') : (0,promises_.open)(tmp, 'wx', 0o644));
     try {
         try {
-            await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace);
+            await writePieces(fh, jsonChunks(report, PIECE, kept), hash, inPlace);
         }
         finally {
             await fh.close();

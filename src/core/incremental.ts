@@ -24,7 +24,7 @@ import { addTallies, assemble, type Echoed, type Shares, verification } from './
 import type { RecordOutcome } from './vocabulary.js';
 
 /** What a part's files hold that another part's files could be coupled to (the design's indexes, "The dirty set"). */
-interface Couplings {
+export interface Couplings {
   /**
    * Every subject digest its calls project to (eligible or not: a record's diagnosis names an
    * ineligible call of its subject), and every record's binding, recomputed and narrowed digest: the
@@ -251,6 +251,7 @@ export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echo
       : (k.underClaimed ?? a.underClaimed);
   const signed = k.signed && a.signed ? { count: k.signed.count + a.signed.count, first: k.signed.first } : (k.signed ?? a.signed);
   const shares: Shares = {
+    runCount: k.runCount + a.runCount,
     runs: [...k.runs, ...a.runs],
     calls: [...k.calls, ...a.calls],
     records: [...k.records, ...a.records],

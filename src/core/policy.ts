@@ -325,6 +325,12 @@ export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
  * match only (a rule shadowed for every call is unused, and the earlier rule that took the first
  * call it matched is kept to say so); of the `require` input, every rule that matches it.
  */
+/** What `RuleUse` holds, by the rules' positions in the policy. */
+export interface RuleUseJson {
+  readonly unused: readonly number[];
+  readonly taken: readonly (readonly [number, number])[];
+}
+
 export class RuleUse {
   private readonly unused: Set<Rule>;
   /** Of a file's unused rules, those a call matched: the earlier rule that took the first such call. */
@@ -352,6 +358,36 @@ export class RuleUse {
   takenBy(rule: Rule): Rule | null {
     return this.taken.get(rule) ?? null;
   }
+  /** As plain data, rules by their position in the policy (a snapshot keeps it: gate/snapshot.ts). */
+  toJson(): RuleUseJson {
+    const at = new Map(this.policy.rules.map((r, i) => [r, i]));
+    return {
+      unused: this.policy.rules.flatMap((r, i) => (this.unused.has(r) ? [i] : [])),
+      taken: [...this.taken].map(([r, by]) => [at.get(r) ?? -1, at.get(by) ?? -1]),
+    };
+  }
+
+  /** The use `json` says (`toJson` of the same policy's), or why it cannot be this policy's. */
+  static fromJson(policy: Policy, json: RuleUseJson): Result<RuleUse, string> {
+    const rule = (i: number): Rule | undefined => (Number.isInteger(i) ? policy.rules[i] : undefined);
+    const use = new RuleUse(policy);
+    const unused = new Set<Rule>();
+    for (const i of json.unused) {
+      const r = rule(i);
+      if (!r) return { ok: false, reason: `rule position ${i} is not in the policy` };
+      unused.add(r);
+    }
+    for (const r of policy.rules) if (!unused.has(r)) use.unused.delete(r);
+    for (const [i, j] of json.taken) {
+      const r = rule(i);
+      const by = rule(j);
+      if (!r || !by || !unused.has(r))
+        return { ok: false, reason: `rule positions ${i}, ${j} are not an unused rule and one of the policy` };
+      use.taken.set(r, by);
+    }
+    return { ok: true, value: use };
+  }
+
   /** Adds what other calls (after this one's) used (`other`: the same policy's rules, perhaps another copy of them: matched by position). */
   merge(other: RuleUse): void {
     other.policy.rules.forEach((r, i) => {

@@ -20,9 +20,11 @@ import {
   type PolicyException,
   type Rule,
   RuleUse,
+  type RuleUseJson,
   ruleFor,
   untoldWhy,
 } from './policy.js';
+import type { Result } from './result.js';
 import { cmp, nearestName, quote } from './text.js';
 import { below, type Level } from './vocabulary.js';
 
@@ -80,6 +82,13 @@ const ruledCall = (call: Call): boolean => call.claim.asserted && !call.input.de
  * their own, merged in path order, so "the first" is the first of the verification (the files'
  * calls come in artifact order) and the counts are the same however the files were shared out.
  */
+/** What `Usage` holds, by the exceptions' positions in the policy: excused [position, calls]; lapsed [position, the first call (artifact, index, line, order), calls]. */
+export interface UsageJson {
+  readonly excused: readonly (readonly [number, number])[];
+  readonly lapsed: readonly (readonly [number, string, number, number, number, number])[];
+  readonly rules: RuleUseJson;
+}
+
 export class Usage {
   readonly excused = new Map<PolicyException, number>();
   readonly lapsed = new Map<PolicyException, { readonly first: CallRef; count: number }>();
@@ -89,13 +98,24 @@ export class Usage {
   constructor(
     private readonly policy: Policy,
     private readonly positions: ReadonlyMap<PolicyException, number>,
+    rules: RuleUse = new RuleUse(policy),
   ) {
-    this.rules = new RuleUse(policy);
+    this.rules = rules;
   }
 
   /** This policy's exception at the position `later`'s policy (perhaps another copy of it) gives `e`. */
   private mine(later: Usage, e: PolicyException): PolicyException {
     return this.policy.exceptions[later.positions.get(e) ?? -1] as PolicyException;
+  }
+
+  /** As plain data, exceptions by their position in the policy (a snapshot keeps it: gate/snapshot.ts). */
+  toJson(): UsageJson {
+    const at = (e: PolicyException): number => this.positions.get(e) ?? -1;
+    return {
+      excused: [...this.excused].map(([e, n]) => [at(e), n]),
+      lapsed: [...this.lapsed].map(([e, { first, count }]) => [at(e), first.artifact, first.index, first.line, first.order, count]),
+      rules: this.rules.toJson(),
+    };
   }
 
   /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
@@ -113,6 +133,28 @@ export class Usage {
     }
     this.rules.merge(later.rules);
   }
+}
+
+/** The use `json` says (`Usage.toJson` under `policy`), or why it cannot be this policy's (a snapshot read back: gate/snapshot.ts). */
+export function readUsage(policy: Policy, json: UsageJson): Result<Usage, string> {
+  const rules = RuleUse.fromJson(policy, json.rules);
+  if (!rules.ok) return rules;
+  const usage = new Usage(policy, new Map(policy.exceptions.map((e, i) => [e, i])), rules.value);
+  const exception = (i: number): PolicyException | undefined => (Number.isInteger(i) ? policy.exceptions[i] : undefined);
+  const count = (n: number): boolean => Number.isSafeInteger(n) && n > 0;
+  for (const [i, n] of json.excused) {
+    const e = exception(i);
+    if (!e || !count(n) || usage.excused.has(e))
+      return { ok: false, reason: `exception position ${i} (${n} call(s)) is not one of the policy's, once` };
+    usage.excused.set(e, n);
+  }
+  for (const [i, artifact, index, line, order, n] of json.lapsed) {
+    const e = exception(i);
+    if (!e || !count(n) || usage.lapsed.has(e) || ![index, line, order].every((x) => Number.isSafeInteger(x) && x >= 0))
+      return { ok: false, reason: `lapsed exception position ${i} is not one of the policy's, once, with a call` };
+    usage.lapsed.set(e, { first: { artifact, index, line, order }, count: n });
+  }
+  return { ok: true, value: usage };
 }
 
 /**

@@ -266,10 +266,11 @@ function statementReports(statements: readonly StatementInput[], coverage: Cover
 const EPOCH: Instant = { seconds: 0, fraction: '' };
 
 /** Calls that earned a higher level than they claim: how many, how many verified, and the first (what `under_claimed` says). */
-interface UnderClaimed {
+export interface UnderClaimed {
   readonly count: number;
   readonly verified: number;
-  readonly first: CallReport;
+  /** What the notice says of the first. */
+  readonly first: Pick<CallReport, 'tool' | 'claimed_level' | 'level' | 'artifact' | 'line' | 'column' | 'member'>;
 }
 
 function underClaimedOf(calls: readonly CallReport[]): UnderClaimed | null {
@@ -304,7 +305,8 @@ function underClaimed(later: UnderClaimed): Finding {
 /** Signed records with no trusted signer to check them: how many, and the first (what `signatures_unchecked` says). */
 interface SignedUnchecked {
   readonly count: number;
-  readonly first: RecordInput;
+  /** Where the first is, and its signer. */
+  readonly first: Pick<RecordInput, 'loc' | 'signer'>;
 }
 
 /** What the allocation (phase 2) leaves: the files to judge and what judging reads, and what the report's tail reads. */
@@ -418,6 +420,8 @@ export function verification(evidence: Evidence, options: VerifyOptions): Verifi
  * up (core/incremental.ts): each member is a list in path order or a count.
  */
 export interface Shares {
+  /** How many runs (`runs` may hold none of them: a kept verification's lists are bytes, gate/snapshot.ts). */
+  readonly runCount: number;
   readonly runs: readonly RunReport[];
   readonly calls: readonly CallReport[];
   readonly records: readonly RecordReport[];
@@ -523,6 +527,7 @@ function sharesOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
     recordReports.push(notAsked ? { ...report, trust_not_asked: true } : report);
   }
   return {
+    runCount: runReports.length,
     runs: runReports,
     calls: callReports,
     records: recordReports,
@@ -576,7 +581,7 @@ export function assemble(shares: Shares, options: VerifyOptions, echoed: Echoed,
   for (const f of shares.coverage) findings.push(f);
   for (const f of shares.records_) findings.push(f);
   findings.sort(compareFindings);
-  const totals = tallyTotals(shares.runs.length, shares.tally, shares.outcomes, findings, shares.copies);
+  const totals = tallyTotals(shares.runCount, shares.tally, shares.outcomes, findings, shares.copies);
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,

@@ -4065,3 +4065,2808 @@ validate0.errors = vErrors;
 return errors === 0;
 }
 
+export const snapshot = validate91;
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v1"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}}}};
+const schema28 = {"type":"integer","minimum":0};
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate92.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.severity === undefined) && (missing0 = "severity")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.file === undefined) && (missing0 = "file"))) || ((data.line === undefined) && (missing0 = "line"))) || ((data.column === undefined) && (missing0 = "column"))) || ((data.message === undefined) && (missing0 = "message"))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+const _errs3 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "severity") || (key0 === "code")) || (key0 === "file")) || (key0 === "line")) || (key0 === "column")) || (key0 === "message")) || (key0 === "member")) || (key0 === "commit"))){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+break;
+}
+}
+if(_errs3 === errors){
+if(data.severity !== undefined){
+const _errs4 = errors;
+if(typeof data.severity !== "string"){
+const err2 = {instancePath:instancePath+"/severity",schemaPath:"#/oneOf/0/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.code !== undefined){
+const _errs6 = errors;
+if(typeof data.code !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/0/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.file !== undefined){
+const _errs8 = errors;
+if(typeof data.file !== "string"){
+const err4 = {instancePath:instancePath+"/file",schemaPath:"#/oneOf/0/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.line !== undefined){
+const _errs10 = errors;
+if(!(validate4(data.line, {instancePath:instancePath+"/line",parentData:data,parentDataProperty:"line",rootData}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.column !== undefined){
+const _errs11 = errors;
+if(!(validate4(data.column, {instancePath:instancePath+"/column",parentData:data,parentDataProperty:"column",rootData}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.message !== undefined){
+const _errs12 = errors;
+if(typeof data.message !== "string"){
+const err5 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/0/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.member !== undefined){
+const _errs14 = errors;
+if(typeof data.member !== "string"){
+const err6 = {instancePath:instancePath+"/member",schemaPath:"#/oneOf/0/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.commit !== undefined){
+const _errs16 = errors;
+if(typeof data.commit !== "string"){
+const err7 = {instancePath:instancePath+"/commit",schemaPath:"#/oneOf/0/properties/commit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs18 = errors;
+if(errors === _errs18){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((((((data.severity === undefined) && (missing1 = "severity")) || ((data.code === undefined) && (missing1 = "code"))) || ((data.input === undefined) && (missing1 = "input"))) || ((data.file === undefined) && (missing1 = "file"))) || ((data.line === undefined) && (missing1 = "line"))) || ((data.column === undefined) && (missing1 = "column"))) || ((data.message === undefined) && (missing1 = "message"))){
+const err9 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+const _errs20 = errors;
+for(const key1 in data){
+if(!(((((((key1 === "severity") || (key1 === "code")) || (key1 === "input")) || (key1 === "file")) || (key1 === "line")) || (key1 === "column")) || (key1 === "message"))){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+break;
+}
+}
+if(_errs20 === errors){
+if(data.severity !== undefined){
+const _errs21 = errors;
+if(typeof data.severity !== "string"){
+const err11 = {instancePath:instancePath+"/severity",schemaPath:"#/oneOf/1/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.code !== undefined){
+const _errs23 = errors;
+if(typeof data.code !== "string"){
+const err12 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/1/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.input !== undefined){
+const _errs25 = errors;
+if(typeof data.input !== "string"){
+const err13 = {instancePath:instancePath+"/input",schemaPath:"#/oneOf/1/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.file !== undefined){
+const _errs27 = errors;
+if(data.file !== null){
+const err14 = {instancePath:instancePath+"/file",schemaPath:"#/oneOf/1/properties/file/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.line !== undefined){
+const _errs29 = errors;
+if(data.line !== null){
+const err15 = {instancePath:instancePath+"/line",schemaPath:"#/oneOf/1/properties/line/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var valid2 = _errs29 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.column !== undefined){
+const _errs31 = errors;
+if(data.column !== null){
+const err16 = {instancePath:instancePath+"/column",schemaPath:"#/oneOf/1/properties/column/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var valid2 = _errs31 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.message !== undefined){
+const _errs33 = errors;
+if(typeof data.message !== "string"){
+const err17 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/1/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var valid2 = _errs33 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid0 = _errs18 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err19 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate99.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate99.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
+validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "schema") || (key0 === "key")) || (key0 === "at")) || (key0 === "held")) || (key0 === "policy")) || (key0 === "lists")) || (key0 === "shares")) || (key0 === "couplings"))){
+validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.schema !== undefined){
+const _errs2 = errors;
+if("receipt-gate.verification-snapshot.v1" !== data.schema){
+validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v1"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.key !== undefined){
+let data1 = data.key;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(!pattern1.test(data1)){
+validate91.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.at !== undefined){
+const _errs5 = errors;
+if(typeof data.at !== "string"){
+validate91.errors = [{instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.held !== undefined){
+let data3 = data.held;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate91.errors = [{instancePath:instancePath+"/held",schemaPath:"#/properties/held/type",keyword:"type",params:{type: schema27.properties.held.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.policy !== undefined){
+const _errs9 = errors;
+if(typeof data.policy !== "string"){
+validate91.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lists !== undefined){
+let data5 = data.lists;
+const _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if((((data5.runs === undefined) && (missing1 = "runs")) || ((data5.calls === undefined) && (missing1 = "calls"))) || ((data5.records === undefined) && (missing1 = "records"))){
+validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs13 = errors;
+for(const key1 in data5){
+if(!(((key1 === "runs") || (key1 === "calls")) || (key1 === "records"))){
+validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs13 === errors){
+if(data5.runs !== undefined){
+let data6 = data5.runs;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data6)){
+if(data6.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len0 = data6.length;
+if(!(len0 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len1 = data6.length;
+if(len1 > 0){
+const _errs16 = errors;
+if(!(validate92(data6[0], {instancePath:instancePath+"/lists/runs/0",parentData:data6,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs16 === errors;
+}
+if(valid2){
+if(len1 > 1){
+const _errs17 = errors;
+if(!(validate92(data6[1], {instancePath:instancePath+"/lists/runs/1",parentData:data6,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs17 === errors;
+}
+if(valid2){
+if(len1 > 2){
+let data9 = data6[2];
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data9 === "string"){
+if(!pattern1.test(data9)){
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs18 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.calls !== undefined){
+let data10 = data5.calls;
+const _errs20 = errors;
+if(errors === _errs20){
+if(Array.isArray(data10)){
+if(data10.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len2 = data10.length;
+if(!(len2 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len3 = data10.length;
+if(len3 > 0){
+const _errs22 = errors;
+if(!(validate92(data10[0], {instancePath:instancePath+"/lists/calls/0",parentData:data10,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs22 === errors;
+}
+if(valid3){
+if(len3 > 1){
+const _errs23 = errors;
+if(!(validate92(data10[1], {instancePath:instancePath+"/lists/calls/1",parentData:data10,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs23 === errors;
+}
+if(valid3){
+if(len3 > 2){
+let data13 = data10[2];
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data13 === "string"){
+if(!pattern1.test(data13)){
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs24 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs20 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.records !== undefined){
+let data14 = data5.records;
+const _errs26 = errors;
+if(errors === _errs26){
+if(Array.isArray(data14)){
+if(data14.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len4 = data14.length;
+if(!(len4 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len5 = data14.length;
+if(len5 > 0){
+const _errs28 = errors;
+if(!(validate92(data14[0], {instancePath:instancePath+"/lists/records/0",parentData:data14,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs28 === errors;
+}
+if(valid4){
+if(len5 > 1){
+const _errs29 = errors;
+if(!(validate92(data14[1], {instancePath:instancePath+"/lists/records/1",parentData:data14,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs29 === errors;
+}
+if(valid4){
+if(len5 > 2){
+let data17 = data14[2];
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data17 === "string"){
+if(!pattern1.test(data17)){
+validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs26 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.shares !== undefined){
+let data18 = data.shares;
+const _errs32 = errors;
+if(errors === _errs32){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let missing2;
+if(((((((((((((data18.read === undefined) && (missing2 = "read")) || ((data18.unattested === undefined) && (missing2 = "unattested"))) || ((data18.calls === undefined) && (missing2 = "calls"))) || ((data18.records === undefined) && (missing2 = "records"))) || ((data18.usage === undefined) && (missing2 = "usage"))) || ((data18.classes === undefined) && (missing2 = "classes"))) || ((data18.under_claimed === undefined) && (missing2 = "under_claimed"))) || ((data18.signed === undefined) && (missing2 = "signed"))) || ((data18.levels === undefined) && (missing2 = "levels"))) || ((data18.shortfalls === undefined) && (missing2 = "shortfalls"))) || ((data18.outcomes === undefined) && (missing2 = "outcomes"))) || ((data18.copies === undefined) && (missing2 = "copies"))){
+validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs34 = errors;
+for(const key2 in data18){
+if(!(func0.call(schema27.properties.shares.properties, key2))){
+validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs34 === errors){
+if(data18.read !== undefined){
+let data19 = data18.read;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data19)){
+var valid6 = true;
+const len6 = data19.length;
+for(let i0=0; i0<len6; i0++){
+const _errs37 = errors;
+if(!(validate99(data19[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data19,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs37 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/properties/shares/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs35 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.unattested !== undefined){
+let data21 = data18.unattested;
+const _errs38 = errors;
+if(errors === _errs38){
+if(Array.isArray(data21)){
+var valid7 = true;
+const len7 = data21.length;
+for(let i1=0; i1<len7; i1++){
+const _errs40 = errors;
+if(!(validate99(data21[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data21,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+errors = vErrors.length;
+}
+var valid7 = _errs40 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:"#/properties/shares/properties/unattested/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs38 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.calls !== undefined){
+let data23 = data18.calls;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data23)){
+var valid8 = true;
+const len8 = data23.length;
+for(let i2=0; i2<len8; i2++){
+const _errs43 = errors;
+if(!(validate99(data23[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data23,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs43 === errors;
+if(!valid8){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/properties/shares/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs41 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.records !== undefined){
+let data25 = data18.records;
+const _errs44 = errors;
+if(errors === _errs44){
+if(Array.isArray(data25)){
+var valid9 = true;
+const len9 = data25.length;
+for(let i3=0; i3<len9; i3++){
+const _errs46 = errors;
+if(!(validate99(data25[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data25,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs46 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/properties/shares/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs44 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.usage !== undefined){
+let data27 = data18.usage;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing3;
+if((((data27.excused === undefined) && (missing3 = "excused")) || ((data27.lapsed === undefined) && (missing3 = "lapsed"))) || ((data27.rules === undefined) && (missing3 = "rules"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs49 = errors;
+for(const key3 in data27){
+if(!(((key3 === "excused") || (key3 === "lapsed")) || (key3 === "rules"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs49 === errors){
+if(data27.excused !== undefined){
+let data28 = data27.excused;
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data28)){
+var valid11 = true;
+const len10 = data28.length;
+for(let i4=0; i4<len10; i4++){
+let data29 = data28[i4];
+const _errs52 = errors;
+if(errors === _errs52){
+if(Array.isArray(data29)){
+if(data29.length < 2){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+const len11 = data29.length;
+if(!(len11 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len12 = data29.length;
+if(len12 > 0){
+let data30 = data29[0];
+const _errs54 = errors;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs54){
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid12 = _errs54 === errors;
+}
+if(valid12){
+if(len12 > 1){
+let data31 = data29[1];
+const _errs56 = errors;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs56){
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 1 || isNaN(data31)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid12 = _errs56 === errors;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid11 = _errs52 === errors;
+if(!valid11){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPath:"#/properties/shares/properties/usage/properties/excused/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid10 = _errs50 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data27.lapsed !== undefined){
+let data32 = data27.lapsed;
+const _errs58 = errors;
+if(errors === _errs58){
+if(Array.isArray(data32)){
+var valid13 = true;
+const len13 = data32.length;
+for(let i5=0; i5<len13; i5++){
+let data33 = data32[i5];
+const _errs60 = errors;
+if(errors === _errs60){
+if(Array.isArray(data33)){
+if(data33.length < 6){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
+return false;
+}
+else {
+const len14 = data33.length;
+if(!(len14 <= 6)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
+return false;
+}
+else {
+const len15 = data33.length;
+if(len15 > 0){
+let data34 = data33[0];
+const _errs62 = errors;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs62){
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid14 = _errs62 === errors;
+}
+if(valid14){
+if(len15 > 1){
+const _errs64 = errors;
+if(typeof data33[1] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid14 = _errs64 === errors;
+}
+if(valid14){
+if(len15 > 2){
+let data36 = data33[2];
+const _errs66 = errors;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs66){
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid14 = _errs66 === errors;
+}
+if(valid14){
+if(len15 > 3){
+let data37 = data33[3];
+const _errs68 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs68){
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 1 || isNaN(data37)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid14 = _errs68 === errors;
+}
+if(valid14){
+if(len15 > 4){
+let data38 = data33[4];
+const _errs70 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs70){
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid14 = _errs70 === errors;
+}
+if(valid14){
+if(len15 > 5){
+let data39 = data33[5];
+const _errs72 = errors;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs72){
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid14 = _errs72 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid13 = _errs60 === errors;
+if(!valid13){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid10 = _errs58 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data27.rules !== undefined){
+let data40 = data27.rules;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+let missing4;
+if(((data40.unused === undefined) && (missing4 = "unused")) || ((data40.taken === undefined) && (missing4 = "taken"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+const _errs76 = errors;
+for(const key4 in data40){
+if(!((key4 === "unused") || (key4 === "taken"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs76 === errors){
+if(data40.unused !== undefined){
+let data41 = data40.unused;
+const _errs77 = errors;
+if(errors === _errs77){
+if(Array.isArray(data41)){
+var valid16 = true;
+const len16 = data41.length;
+for(let i6=0; i6<len16; i6++){
+let data42 = data41[i6];
+const _errs79 = errors;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs79){
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 0 || isNaN(data42)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid16 = _errs79 === errors;
+if(!valid16){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid15 = _errs77 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data40.taken !== undefined){
+let data43 = data40.taken;
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data43)){
+var valid17 = true;
+const len17 = data43.length;
+for(let i7=0; i7<len17; i7++){
+let data44 = data43[i7];
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data44)){
+if(data44.length < 2){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+const len18 = data44.length;
+if(!(len18 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len19 = data44.length;
+if(len19 > 0){
+let data45 = data44[0];
+const _errs85 = errors;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs85){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid18 = _errs85 === errors;
+}
+if(valid18){
+if(len19 > 1){
+let data46 = data44[1];
+const _errs87 = errors;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs87){
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid18 = _errs87 === errors;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid17 = _errs83 === errors;
+if(!valid17){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid15 = _errs81 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid10 = _errs74 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs47 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.classes !== undefined){
+let data47 = data18.classes;
+const _errs89 = errors;
+if(errors === _errs89){
+if(Array.isArray(data47)){
+var valid19 = true;
+const len20 = data47.length;
+for(let i8=0; i8<len20; i8++){
+const _errs91 = errors;
+if(typeof data47[i8] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i8,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid19 = _errs91 === errors;
+if(!valid19){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/properties/shares/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs89 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.under_claimed !== undefined){
+let data49 = data18.under_claimed;
+const _errs93 = errors;
+const _errs94 = errors;
+let valid20 = false;
+let passing0 = null;
+const _errs95 = errors;
+if(data49 !== null){
+const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs95 === errors;
+if(_valid0){
+valid20 = true;
+passing0 = 0;
+}
+const _errs97 = errors;
+if(errors === _errs97){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+let missing5;
+if((((data49.count === undefined) && (missing5 = "count")) || ((data49.verified === undefined) && (missing5 = "verified"))) || ((data49.first === undefined) && (missing5 = "first"))){
+const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+const _errs99 = errors;
+for(const key5 in data49){
+if(!(((key5 === "count") || (key5 === "verified")) || (key5 === "first"))){
+const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+break;
+}
+}
+if(_errs99 === errors){
+if(data49.count !== undefined){
+let data50 = data49.count;
+const _errs100 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(errors === _errs100){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+var valid21 = _errs100 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data49.verified !== undefined){
+let data51 = data49.verified;
+const _errs102 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(errors === _errs102){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+var valid21 = _errs102 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data49.first !== undefined){
+let data52 = data49.first;
+const _errs104 = errors;
+if(errors === _errs104){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+let missing6;
+if((((((((data52.tool === undefined) && (missing6 = "tool")) || ((data52.claimed_level === undefined) && (missing6 = "claimed_level"))) || ((data52.level === undefined) && (missing6 = "level"))) || ((data52.artifact === undefined) && (missing6 = "artifact"))) || ((data52.line === undefined) && (missing6 = "line"))) || ((data52.column === undefined) && (missing6 = "column"))) || ((data52.member === undefined) && (missing6 = "member"))){
+const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+const _errs106 = errors;
+for(const key6 in data52){
+if(!(((((((key6 === "tool") || (key6 === "claimed_level")) || (key6 === "level")) || (key6 === "artifact")) || (key6 === "line")) || (key6 === "column")) || (key6 === "member"))){
+const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+break;
+}
+}
+if(_errs106 === errors){
+if(data52.tool !== undefined){
+let data53 = data52.tool;
+const _errs107 = errors;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid22 = _errs107 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.claimed_level !== undefined){
+const _errs109 = errors;
+if(typeof data52.claimed_level !== "string"){
+const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid22 = _errs109 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.level !== undefined){
+const _errs111 = errors;
+if(typeof data52.level !== "string"){
+const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var valid22 = _errs111 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.artifact !== undefined){
+const _errs113 = errors;
+if(typeof data52.artifact !== "string"){
+const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var valid22 = _errs113 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.line !== undefined){
+let data57 = data52.line;
+const _errs115 = errors;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(errors === _errs115){
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 1 || isNaN(data57)){
+const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+var valid22 = _errs115 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.column !== undefined){
+let data58 = data52.column;
+const _errs117 = errors;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(errors === _errs117){
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 1 || isNaN(data58)){
+const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+var valid22 = _errs117 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data52.member !== undefined){
+let data59 = data52.member;
+const _errs119 = errors;
+if((typeof data59 !== "string") && (data59 !== null)){
+const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var valid22 = _errs119 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var valid21 = _errs104 === errors;
+}
+else {
+var valid21 = true;
+}
+}
+}
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid0 = _errs97 === errors;
+if(_valid0 && valid20){
+valid20 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid20 = true;
+passing0 = 1;
+}
+}
+if(!valid20){
+const err20 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+validate91.errors = vErrors;
+return false;
+}
+else {
+errors = _errs94;
+if(vErrors !== null){
+if(_errs94){
+vErrors.length = _errs94;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid5 = _errs93 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.signed !== undefined){
+let data60 = data18.signed;
+const _errs121 = errors;
+const _errs122 = errors;
+let valid23 = false;
+let passing1 = null;
+const _errs123 = errors;
+if(data60 !== null){
+const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid1 = _errs123 === errors;
+if(_valid1){
+valid23 = true;
+passing1 = 0;
+}
+const _errs125 = errors;
+if(errors === _errs125){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+let missing7;
+if(((((((data60.count === undefined) && (missing7 = "count")) || ((data60.signer === undefined) && (missing7 = "signer"))) || ((data60.file === undefined) && (missing7 = "file"))) || ((data60.line === undefined) && (missing7 = "line"))) || ((data60.column === undefined) && (missing7 = "column"))) || ((data60.member === undefined) && (missing7 = "member"))){
+const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+else {
+const _errs127 = errors;
+for(const key7 in data60){
+if(!((((((key7 === "count") || (key7 === "signer")) || (key7 === "file")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
+const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+break;
+}
+}
+if(_errs127 === errors){
+if(data60.count !== undefined){
+let data61 = data60.count;
+const _errs128 = errors;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(errors === _errs128){
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+var valid24 = _errs128 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data60.signer !== undefined){
+const _errs130 = errors;
+if(typeof data60.signer !== "string"){
+const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var valid24 = _errs130 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data60.file !== undefined){
+const _errs132 = errors;
+if(typeof data60.file !== "string"){
+const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var valid24 = _errs132 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data60.line !== undefined){
+let data64 = data60.line;
+const _errs134 = errors;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(errors === _errs134){
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 < 1 || isNaN(data64)){
+const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+var valid24 = _errs134 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data60.column !== undefined){
+let data65 = data60.column;
+const _errs136 = errors;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(errors === _errs136){
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 1 || isNaN(data65)){
+const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+var valid24 = _errs136 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data60.member !== undefined){
+let data66 = data60.member;
+const _errs138 = errors;
+if((typeof data66 !== "string") && (data66 !== null)){
+const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var valid24 = _errs138 === errors;
+}
+else {
+var valid24 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+var _valid1 = _errs125 === errors;
+if(_valid1 && valid23){
+valid23 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid23 = true;
+passing1 = 1;
+}
+}
+if(!valid23){
+const err34 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+validate91.errors = vErrors;
+return false;
+}
+else {
+errors = _errs122;
+if(vErrors !== null){
+if(_errs122){
+vErrors.length = _errs122;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid5 = _errs121 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.levels !== undefined){
+let data67 = data18.levels;
+const _errs140 = errors;
+if(errors === _errs140){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key8 in data67){
+let data68 = data67[key8];
+const _errs143 = errors;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs143){
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid25 = _errs143 === errors;
+if(!valid25){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/properties/shares/properties/levels/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs140 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.shortfalls !== undefined){
+let data69 = data18.shortfalls;
+const _errs145 = errors;
+if(errors === _errs145){
+if(Array.isArray(data69)){
+if(data69.length < 6){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
+return false;
+}
+else {
+const len21 = data69.length;
+if(!(len21 <= 6)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
+return false;
+}
+else {
+const len22 = data69.length;
+if(len22 > 0){
+let data70 = data69[0];
+const _errs147 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs147){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs147 === errors;
+}
+if(valid26){
+if(len22 > 1){
+let data71 = data69[1];
+const _errs149 = errors;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs149){
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs149 === errors;
+}
+if(valid26){
+if(len22 > 2){
+let data72 = data69[2];
+const _errs151 = errors;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs151){
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 0 || isNaN(data72)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs151 === errors;
+}
+if(valid26){
+if(len22 > 3){
+let data73 = data69[3];
+const _errs153 = errors;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs153){
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs153 === errors;
+}
+if(valid26){
+if(len22 > 4){
+let data74 = data69[4];
+const _errs155 = errors;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs155){
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs155 === errors;
+}
+if(valid26){
+if(len22 > 5){
+let data75 = data69[5];
+const _errs157 = errors;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs157){
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid26 = _errs157 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs145 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.outcomes !== undefined){
+let data76 = data18.outcomes;
+const _errs159 = errors;
+if(errors === _errs159){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key9 in data76){
+let data77 = data76[key9];
+const _errs162 = errors;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs162){
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid27 = _errs162 === errors;
+if(!valid27){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#/properties/shares/properties/outcomes/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs159 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.copies !== undefined){
+let data78 = data18.copies;
+const _errs164 = errors;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs164){
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 0 || isNaN(data78)){
+validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid5 = _errs164 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.couplings !== undefined){
+let data79 = data.couplings;
+const _errs166 = errors;
+if(errors === _errs166){
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+let missing8;
+if((((((((data79.digests === undefined) && (missing8 = "digests")) || ((data79.identities === undefined) && (missing8 = "identities"))) || ((data79.call_kinds === undefined) && (missing8 = "call_kinds"))) || ((data79.unbound_kinds === undefined) && (missing8 = "unbound_kinds"))) || ((data79.unbound === undefined) && (missing8 = "unbound"))) || ((data79.runs === undefined) && (missing8 = "runs"))) || ((data79.record_files === undefined) && (missing8 = "record_files"))){
+validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+return false;
+}
+else {
+const _errs168 = errors;
+for(const key10 in data79){
+if(!(((((((key10 === "digests") || (key10 === "identities")) || (key10 === "call_kinds")) || (key10 === "unbound_kinds")) || (key10 === "unbound")) || (key10 === "runs")) || (key10 === "record_files"))){
+validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs168 === errors){
+if(data79.digests !== undefined){
+let data80 = data79.digests;
+const _errs169 = errors;
+if(errors === _errs169){
+if(Array.isArray(data80)){
+var valid29 = true;
+const len23 = data80.length;
+for(let i9=0; i9<len23; i9++){
+const _errs171 = errors;
+if(typeof data80[i9] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/digests/" + i9,schemaPath:"#/properties/couplings/properties/digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid29 = _errs171 === errors;
+if(!valid29){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/digests",schemaPath:"#/properties/couplings/properties/digests/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs169 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.identities !== undefined){
+let data82 = data79.identities;
+const _errs173 = errors;
+if(errors === _errs173){
+if(Array.isArray(data82)){
+var valid30 = true;
+const len24 = data82.length;
+for(let i10=0; i10<len24; i10++){
+const _errs175 = errors;
+if(typeof data82[i10] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/identities/" + i10,schemaPath:"#/properties/couplings/properties/identities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid30 = _errs175 === errors;
+if(!valid30){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/identities",schemaPath:"#/properties/couplings/properties/identities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs173 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.call_kinds !== undefined){
+let data84 = data79.call_kinds;
+const _errs177 = errors;
+if(errors === _errs177){
+if(Array.isArray(data84)){
+var valid31 = true;
+const len25 = data84.length;
+for(let i11=0; i11<len25; i11++){
+const _errs179 = errors;
+if(typeof data84[i11] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i11,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid31 = _errs179 === errors;
+if(!valid31){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPath:"#/properties/couplings/properties/call_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs177 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.unbound_kinds !== undefined){
+let data86 = data79.unbound_kinds;
+const _errs181 = errors;
+if(errors === _errs181){
+if(Array.isArray(data86)){
+var valid32 = true;
+const len26 = data86.length;
+for(let i12=0; i12<len26; i12++){
+const _errs183 = errors;
+if(typeof data86[i12] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i12,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid32 = _errs183 === errors;
+if(!valid32){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schemaPath:"#/properties/couplings/properties/unbound_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs181 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.unbound !== undefined){
+let data88 = data79.unbound;
+const _errs185 = errors;
+if(errors === _errs185){
+if(Array.isArray(data88)){
+var valid33 = true;
+const len27 = data88.length;
+for(let i13=0; i13<len27; i13++){
+let data89 = data88[i13];
+const _errs187 = errors;
+if(errors === _errs187){
+if(Array.isArray(data89)){
+if(data89.length < 3){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len28 = data89.length;
+if(!(len28 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len29 = data89.length;
+if(len29 > 0){
+const _errs189 = errors;
+if(typeof data89[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid34 = _errs189 === errors;
+}
+if(valid34){
+if(len29 > 1){
+let data91 = data89[1];
+const _errs191 = errors;
+if(!(data91 && typeof data91 == "object" && !Array.isArray(data91))){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid34 = _errs191 === errors;
+}
+if(valid34){
+if(len29 > 2){
+let data92 = data89[2];
+const _errs193 = errors;
+if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs193){
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 < 0 || isNaN(data92)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid34 = _errs193 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid33 = _errs187 === errors;
+if(!valid33){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:"#/properties/couplings/properties/unbound/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs185 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.runs !== undefined){
+let data93 = data79.runs;
+const _errs195 = errors;
+const _errs196 = errors;
+let valid35 = false;
+let passing2 = null;
+const _errs197 = errors;
+if(data93 !== null){
+const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid2 = _errs197 === errors;
+if(_valid2){
+valid35 = true;
+passing2 = 0;
+}
+const _errs199 = errors;
+if(errors === _errs199){
+if(Array.isArray(data93)){
+if(data93.length < 2){
+const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+const len30 = data93.length;
+if(!(len30 <= 2)){
+const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+const len31 = data93.length;
+if(len31 > 0){
+const _errs201 = errors;
+if(typeof data93[0] !== "string"){
+const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var valid36 = _errs201 === errors;
+}
+if(valid36){
+if(len31 > 1){
+const _errs203 = errors;
+if(typeof data93[1] !== "string"){
+const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var valid36 = _errs203 === errors;
+}
+}
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+var _valid2 = _errs199 === errors;
+if(_valid2 && valid35){
+valid35 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid35 = true;
+passing2 = 1;
+}
+}
+if(!valid35){
+const err41 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+validate91.errors = vErrors;
+return false;
+}
+else {
+errors = _errs196;
+if(vErrors !== null){
+if(_errs196){
+vErrors.length = _errs196;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid28 = _errs195 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.record_files !== undefined){
+let data96 = data79.record_files;
+const _errs205 = errors;
+const _errs206 = errors;
+let valid37 = false;
+let passing3 = null;
+const _errs207 = errors;
+if(data96 !== null){
+const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid3 = _errs207 === errors;
+if(_valid3){
+valid37 = true;
+passing3 = 0;
+}
+const _errs209 = errors;
+if(errors === _errs209){
+if(Array.isArray(data96)){
+if(data96.length < 2){
+const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+const len32 = data96.length;
+if(!(len32 <= 2)){
+const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+else {
+const len33 = data96.length;
+if(len33 > 0){
+const _errs211 = errors;
+if(typeof data96[0] !== "string"){
+const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var valid38 = _errs211 === errors;
+}
+if(valid38){
+if(len33 > 1){
+const _errs213 = errors;
+if(typeof data96[1] !== "string"){
+const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+var valid38 = _errs213 === errors;
+}
+}
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+var _valid3 = _errs209 === errors;
+if(_valid3 && valid37){
+valid37 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid3){
+valid37 = true;
+passing3 = 1;
+}
+}
+if(!valid37){
+const err48 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+validate91.errors = vErrors;
+return false;
+}
+else {
+errors = _errs206;
+if(vErrors !== null){
+if(_errs206){
+vErrors.length = _errs206;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid28 = _errs205 === errors;
+}
+else {
+var valid28 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs166 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+

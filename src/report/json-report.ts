@@ -52,28 +52,57 @@ const BUFFER = 1 << 20;
  */
 const inertJson = (text: string): string => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
 
+/** The lists a kept verification's report holds before a merged one's own (core/incremental.ts; gate/snapshot.ts): each its element count and bytes as this writer wrote them. */
+export interface KeptLists {
+  readonly runs: KeptList;
+  readonly calls: KeptList;
+  readonly records: KeptList;
+}
+
+/** A list's elements' JSON texts joined by the writer's separator (`,` and a new line), as bytes. */
+interface KeptList {
+  readonly count: number;
+  readonly bytes: Buffer;
+}
+
+/** The report's lists in the writer's order, each with the form its elements are written in. */
+const listsOf = (report: Report): readonly (readonly [string, readonly unknown[], (x: never) => unknown])[] => [
+  ['runs', report.runs, (x) => x],
+  ['calls', report.calls, callJson],
+  ['records', report.records, (x) => x],
+  ['coverage', report.coverage, (x) => x],
+  ['coverage_gaps', report.coverage_gaps, (x) => x],
+  ['findings', report.findings, (x) => x],
+];
+
+/** Between two elements of a list. */
+const SEPARATOR = ',\n    ';
+
 /**
  * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
- * after a line, so `##[` is never split between two).
+ * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
+ * first, as its bytes, before the report's own elements of that list (a merged verification: the
+ * report's totals and findings count both).
  */
-function* jsonChunks(report: Report, size: number = CHUNK): Generator<string> {
+function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | null = null): Generator<string | Buffer> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
   let parts: string[] = [
     `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
   ];
   let length = 0;
-  const lists: readonly (readonly [string, readonly unknown[], (x: never) => unknown])[] = [
-    ['runs', report.runs, (x) => x],
-    ['calls', report.calls, callJson],
-    ['records', report.records, (x) => x],
-    ['coverage', report.coverage, (x) => x],
-    ['coverage_gaps', report.coverage_gaps, (x) => x],
-    ['findings', report.findings, (x) => x],
-  ];
-  for (const [name, items, form] of lists) {
+  for (const [name, items, form] of listsOf(report)) {
     parts.push(`,\n  "${name}": [`);
+    const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
+    const first = before !== null && before.count > 0 ? 1 : 0;
+    if (before !== null && first === 1) {
+      parts.push('\n    ');
+      yield inertJson(parts.join(''));
+      yield before.bytes;
+      parts = [];
+      length = 0;
+    }
     for (let i = 0; i < items.length; i++) {
-      const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i] as never))}`;
+      const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i] as never))}`;
       parts.push(line);
       length += line.length;
       if (length >= size) {
@@ -82,7 +111,7 @@ function* jsonChunks(report: Report, size: number = CHUNK): Generator<string> {
         length = 0;
       }
     }
-    parts.push(items.length > 0 ? '\n  ]' : ']');
+    parts.push(items.length + first > 0 ? '\n  ]' : ']');
   }
   if (report.policy_change) parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
   parts.push('\n}\n');
@@ -90,17 +119,49 @@ function* jsonChunks(report: Report, size: number = CHUNK): Generator<string> {
 }
 
 /**
+ * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
+ * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
+ * bytes are the full one's.
+ */
+export function* listPieces(report: Report, name: 'runs' | 'calls' | 'records'): Generator<string> {
+  const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x: never) => x];
+  let parts: string[] = [];
+  let length = 0;
+  for (let i = 0; i < items.length; i++) {
+    const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i] as never))}`;
+    parts.push(text);
+    length += text.length;
+    if (length >= PIECE) {
+      yield inertJson(parts.join(''));
+      parts = [];
+      length = 0;
+    }
+  }
+  if (parts.length > 0) yield inertJson(parts.join(''));
+}
+
+/**
  * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
  * output is written from, one piece after another, never one string (for 100 000 calls, 80 MB) and
  * never held whole; no piece leaves V8's ordinary heap pages (see PIECE).
  */
-export const jsonPieces = (report: Report): Iterable<string> => jsonChunks(report, PIECE);
+export const jsonPieces = (report: Report): Iterable<string> => textChunks(report, PIECE);
 
-export const renderJson = (report: Report): string => [...jsonChunks(report)].join('');
+/** The pieces of a report with no kept lists: text only. */
+function* textChunks(report: Report, size: number): Generator<string> {
+  for (const piece of jsonChunks(report, size)) {
+    if (typeof piece !== 'string') throw new RangeError('a report with no kept lists wrote bytes');
+    yield piece;
+  }
+}
+
+/** The report's whole text; with `kept`, a merged report's (tests, and small reports: a large one is written in pieces). */
+export const renderJson = (report: Report, kept: KeptLists | null = null): string =>
+  [...jsonChunks(report, CHUNK, kept)].map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
 
 /** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
 export function digestedPieces(report: Report): { readonly pieces: readonly string[]; readonly digest: string } {
-  const pieces = [...jsonChunks(report)];
+  const pieces = [...textChunks(report, CHUNK)];
   const hash = createHash('sha256');
   for (const piece of pieces) hash.update(piece, 'utf8');
   return { pieces, digest: `sha256:${hash.digest('hex')}` };
@@ -130,7 +191,7 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number | null): 
  * long line) is written from its own bytes, after the bytes before it. A failed write rejects, after
  * every write has ended (none is left running on the file handle).
  */
-export async function writePieces(fh: FileHandle, pieces: Iterable<string>, hash: Hash | null, inPlace: boolean): Promise<void> {
+export async function writePieces(fh: FileHandle, pieces: Iterable<string | Buffer>, hash: Hash | null, inPlace: boolean): Promise<void> {
   // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
   const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
   const busy: (Promise<void> | null)[] = ring.map(() => null);
@@ -159,6 +220,12 @@ export async function writePieces(fh: FileHandle, pieces: Iterable<string>, hash
   };
   try {
     for (const piece of pieces) {
+      // Bytes kept from another report (KeptLists): written as they are, after the bytes before them.
+      if (typeof piece !== 'string') {
+        await flush();
+        await send(piece);
+        continue;
+      }
       if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled) await flush();
       if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
         await send(Buffer.from(piece, 'utf8'));
@@ -178,16 +245,17 @@ export async function writePieces(fh: FileHandle, pieces: Iterable<string>, hash
  * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
  * ended, so none is left running).
  */
-export async function writeJson(report: Report, file: string): Promise<string> {
+export async function writeJson(report: Report, file: string, kept: KeptLists | null = null): Promise<string> {
   const hash = createHash('sha256');
-  await writeJsonHashing(report, file, hash);
+  await writeJsonHashing(report, file, hash, kept);
   return `sha256:${hash.digest('hex')}`;
 }
 
 /** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
-export const writeJsonOnly = (report: Report, file: string): Promise<void> => writeJsonHashing(report, file, null);
+export const writeJsonOnly = (report: Report, file: string, kept: KeptLists | null = null): Promise<void> =>
+  writeJsonHashing(report, file, null, kept);
 
-async function writeJsonHashing(report: Report, file: string, hash: Hash | null): Promise<void> {
+async function writeJsonHashing(report: Report, file: string, hash: Hash | null, kept: KeptLists | null): Promise<void> {
   const made = makeDirs(path.dirname(file));
   // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
   // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
@@ -196,7 +264,7 @@ async function writeJsonHashing(report: Report, file: string, hash: Hash | null)
   const fh = await (tmp === null ? open(file, 'w') : open(tmp, 'wx', 0o644));
   try {
     try {
-      await writePieces(fh, jsonChunks(report, PIECE), hash, inPlace);
+      await writePieces(fh, jsonChunks(report, PIECE, kept), hash, inPlace);
     } finally {
       await fh.close();
     }

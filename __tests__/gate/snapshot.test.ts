@@ -1,0 +1,176 @@
+/**
+ * A verification snapshot (gate/snapshot.ts; design/incremental-verification.md, stop 2): a kept
+ * verification written as one file and read back merges a verification of added files to the full
+ * run's report, byte for byte as the JSON report writes it, its lists copied as bytes; a snapshot
+ * that is cut short, changed, made under another key or naming what no table holds is refused with
+ * why, never merged.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mergeAdded, partOf } from '../../src/core/incremental.js';
+import type { Policy } from '../../src/core/policy.js';
+import { verifyHeld } from '../../src/core/verify.js';
+import { readSnapshot, snapshotOf } from '../../src/gate/snapshot.js';
+import { snapshot as shape } from '../../src/read/cache-entry.generated.js';
+import { loadYamlParser } from '../../src/read/strict-yaml.js';
+import { renderJson, writeJson } from '../../src/report/json-report.js';
+import { arbCase, type Built, build } from '../support/incremental.js';
+
+// The cases below are drawn as the file is collected (before any hook): the policy reader's YAML parser first.
+await loadYamlParser();
+
+const KEY = 'a'.repeat(64);
+
+/** A kept side's snapshot bytes, or why it keeps none. */
+function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why: string | null } {
+  const { report, part } = partOf(b.kept, b.before);
+  if (!part) throw new Error('a verification with a time keeps a part');
+  const made = snapshotOf(part, report, KEY);
+  return made.ok ? { bytes: Buffer.concat([...made.value]), why: null } : { bytes: null, why: made.reason };
+}
+
+const policyOf = (b: Built): Policy => {
+  const p = b.after.policy;
+  if (!p) throw new Error('the case has a policy');
+  return p;
+};
+
+describe('a verification snapshot (design/incremental-verification.md, stop 2)', () => {
+  it('read back, merges added files to the bytes of the full run’s JSON report, or declines as the kept verification itself does', () => {
+    let merged = 0;
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const b = build(c);
+        const kept = partOf(b.kept, b.before).part;
+        const added = partOf(b.added, b.after).part;
+        if (!kept || !added) throw new Error('a verification with a time keeps a part');
+        const inMemory = mergeAdded(kept, added, b.after, b.full);
+        const { bytes, why } = snapshotBytes(b);
+        if (bytes === null) {
+          // A snapshot is kept only of what a merge could use: the in-memory merge declines too.
+          expect(why).toMatch(/own instant|coverage statements/);
+          expect(inMemory.kind).toBe('declined');
+          return;
+        }
+        const read = readSnapshot(bytes, KEY, policyOf(b), shape);
+        if (!read.ok) throw new Error(read.reason);
+        const m = mergeAdded(read.value.part, added, b.after, b.full);
+        if (inMemory.kind === 'declined') {
+          expect(m).toEqual(inMemory);
+          return;
+        }
+        merged++;
+        if (m.kind !== 'merged') throw new Error(`the snapshot declined what the kept verification merged: ${m.reason}`);
+        expect(m.heldUntil).toEqual(inMemory.heldUntil);
+        expect(renderJson(m.report, read.value.lists)).toBe(renderJson(verifyHeld(b.full, b.after).report));
+      }),
+      { numRuns: 500 },
+    );
+    expect(merged).toBeGreaterThan(50);
+  });
+
+  it('writes the merged report to a file with the full report’s bytes and digest', async () => {
+    const b = fc
+      .sample(arbCase, { seed: 3, numRuns: 400 })
+      .map(build)
+      .find((x) => {
+        const a = partOf(x.added, x.after).part;
+        const s = snapshotBytes(x).bytes;
+        const r = s && readSnapshot(s, KEY, policyOf(x), shape);
+        return (
+          x.kept.runs.length > 1 &&
+          x.kept.records.length > 0 &&
+          a &&
+          r?.ok &&
+          mergeAdded(r.value.part, a, x.after, x.full).kind === 'merged'
+        );
+      });
+    if (!b) throw new Error('a drawn case merges');
+    const read = readSnapshot(snapshotBytes(b).bytes ?? Buffer.alloc(0), KEY, policyOf(b), shape);
+    const added = partOf(b.added, b.after).part;
+    if (!read.ok || !added) throw new Error('the case merges');
+    const m = mergeAdded(read.value.part, added, b.after, b.full);
+    if (m.kind !== 'merged') throw new Error(m.reason);
+    const dir = mkdtempSync(path.join(tmpdir(), 'snapshot-'));
+    try {
+      const full = verifyHeld(b.full, b.after).report;
+      const fullDigest = await writeJson(full, path.join(dir, 'full.json'));
+      const mergedDigest = await writeJson(m.report, path.join(dir, 'merged.json'), read.value.lists);
+      expect(readFileSync(path.join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(path.join(dir, 'full.json'), 'utf8'));
+      expect(mergedDigest).toBe(fullDigest);
+      expect(full.calls.length).toBeGreaterThan(m.report.calls.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('refused with why, never merged', () => {
+    const b = fc
+      .sample(arbCase, { seed: 5, numRuns: 300 })
+      .map(build)
+      .find((x) => {
+        const s = snapshotBytes(x).bytes;
+        return s !== null && x.kept.records.length > 0 && x.kept.runs.some((r) => r.decisions.length > 0);
+      });
+    const bytes = (b && snapshotBytes(b).bytes) ?? Buffer.alloc(0);
+    const header = bytes.subarray(0, bytes.indexOf(10)).toString('utf8');
+    const lists = bytes.subarray(bytes.indexOf(10));
+    /** The snapshot with its header edited as JSON (its lists as they are). */
+    const edited = (edit: (h: { shares: Record<string, unknown> } & Record<string, unknown>) => void): Buffer => {
+      const h = JSON.parse(header);
+      edit(h);
+      return Buffer.concat([Buffer.from(JSON.stringify(h)), lists]);
+    };
+    const refused = (x: Buffer, key = KEY) => {
+      if (!b) throw new Error('a drawn case keeps a snapshot');
+      const got = readSnapshot(x, key, policyOf(b), shape);
+      return got.ok ? 'read' : got.reason;
+    };
+
+    it('the same bytes read back', () => {
+      expect(refused(bytes)).toBe('read');
+    });
+    it.each([
+      ['cut short in its lists', () => bytes.subarray(0, bytes.length - 5), /truncated|sha256/],
+      ['cut in its header', () => bytes.subarray(0, 40), /no header line/],
+      [
+        'a byte of its lists changed',
+        () => Buffer.concat([bytes.subarray(0, bytes.length - 3), Buffer.from('X'), bytes.subarray(bytes.length - 2)]),
+        /sha256 differs/,
+      ],
+      ['bytes after its lists', () => Buffer.concat([bytes, Buffer.from('\n')]), /follow its lists/],
+      ['a header that is not JSON', () => Buffer.concat([Buffer.from('{"schema"'), lists]), /not JSON/],
+      ['another schema', () => edited((h) => Object.assign(h, { schema: 'receipt-gate.verification-snapshot.v0' })), /shape/],
+      ['an unknown member', () => edited((h) => Object.assign(h, { extra: 1 })), /shape/],
+      [
+        'a finding code not in the table',
+        () =>
+          edited((h) =>
+            Object.assign(h.shares, { read: [{ severity: 'error', code: 'no_such_code', file: 'f', line: 1, column: 1, message: 'm' }] }),
+          ),
+        /code or severity/,
+      ],
+      ['a level not in the table', () => edited((h) => Object.assign(h.shares, { levels: { proven: 1 } })), /not a level/],
+      ['an outcome not in the table', () => edited((h) => Object.assign(h.shares, { outcomes: { kept: 1 } })), /not an outcome/],
+      [
+        'an exception position the policy does not have',
+        () => edited((h) => Object.assign(h.shares, { usage: { excused: [[99, 1]], lapsed: [], rules: { unused: [], taken: [] } } })),
+        /exception position 99/,
+      ],
+      [
+        'a rule position the policy does not have',
+        () => edited((h) => Object.assign(h.shares, { usage: { excused: [], lapsed: [], rules: { unused: [7], taken: [] } } })),
+        /rule position 7/,
+      ],
+      ['a time that is not one', () => edited((h) => Object.assign(h, { at: 'yesterday' })), /not a time/],
+    ])('%s', (_what, make, why) => {
+      expect(refused(make())).toMatch(why);
+    });
+    it('made under another key', () => {
+      expect(refused(bytes, 'b'.repeat(64))).toMatch(/key differs/);
+    });
+  });
+});

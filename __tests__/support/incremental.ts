@@ -1,0 +1,244 @@
+/**
+ * Generated histories split in two (core/incremental.ts): a kept side and files added after it,
+ * coupled in every way the design lists (design/incremental-verification.md, stop 2), for the
+ * merge's property (__tests__/core/incremental.test.ts) and the snapshot's (__tests__/gate/snapshot.test.ts).
+ */
+import fc from 'fast-check';
+import { binding } from '../../src/core/binding.js';
+import { prepareDecision } from '../../src/core/decision.js';
+import type { Finding } from '../../src/core/findings.js';
+import type { Evidence, RecordInput, RunInput, StatementInput, VerifyOptions } from '../../src/core/model.js';
+import { type Instant, parseRfc3339 } from '../../src/core/time.js';
+import { checkStatement } from '../../src/read/coverage-statement.js';
+import { coverageStatement, decision, deployKey, record } from './corpus.js';
+import { prodKeysPolicy } from './policies.js';
+
+const at = (s: string): Instant => {
+  const t = parseRfc3339(s);
+  if (!t.ok) throw new Error(t.reason);
+  return t.value;
+};
+export const NOW = at('2026-12-01T12:00:00Z');
+const minutesFrom = (base: Instant, minutes: number): Instant => ({ seconds: base.seconds + minutes * 60, fraction: base.fraction });
+/** Hours from 2026-11-29T00:00Z: the verification time is hour 60; past 60 a call may be from the future. */
+const hour = (h: number): Instant => minutesFrom(at('2026-11-29T00:00:00Z'), h * 60);
+
+const KEPT_REPOS = ['a', 'prod-b', 'c', 'prod-d'];
+const OTHER_REPOS = ['x', 'prod-y', 'z', 'prod-w'];
+const OWNERS = ['org', 'other'];
+const TITLES = ['k', 'j'];
+/** A deploy key's target: its bound fields (owner, repo, title) each drawn, so a record's nearest call is nearer or farther. */
+const keyOn = (repo: string, provider: string | null, owner = 0, title = 0) =>
+  deployKey({ owner: OWNERS[owner] ?? 'org', provider, repo, title: TITLES[title] ?? 'k' });
+
+const arbDecision = fc.record({
+  repo: fc.nat(3),
+  owner: fc.nat(1),
+  title: fc.nat(1),
+  verb: fc.constantFrom('create', 'delete', 'get'),
+  provider: fc.constantFrom('github', 'gitlab', null),
+  asserted: fc.boolean(),
+  claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'none') as fc.Arbitrary<
+    'asserted' | 'observed_confirmed' | 'verified' | 'none'
+  >,
+  status: fc.constantFrom('success', 'error'),
+  // Mostly before the verification time, now and then from the future (past its 5 minutes' grace).
+  hour: fc.option(
+    fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 0, max: 59 }) }, { weight: 1, arbitrary: fc.integer({ min: 60, max: 64 }) }),
+    {
+      nil: null,
+    },
+  ),
+});
+type Drawn = typeof arbDecision extends fc.Arbitrary<infer T> ? T : never;
+
+const arbRecord = fc.record({
+  // Mostly the subject of a decision of its side (the k-th, in run order), so it binds; else drawn.
+  of: fc.option(fc.nat(11), { nil: null, freq: 3 }),
+  repo: fc.nat(3),
+  owner: fc.nat(1),
+  title: fc.nat(1),
+  verb: fc.constantFrom('create', 'delete', 'get'),
+  id: fc.constantFrom('1', '2', '3', '4'),
+  provider: fc.constantFrom('github', 'gitlab'),
+  signed: fc.boolean(),
+  tampered: fc.constantFrom(false, false, false, true),
+});
+type DrawnRecord = typeof arbRecord extends fc.Arbitrary<infer T> ? T : never;
+
+const arbSide = fc.record({
+  runs: fc.array(fc.array(arbDecision, { maxLength: 4 }), { maxLength: 3 }),
+  records: fc.array(arbRecord, { maxLength: 4 }),
+});
+
+export const arbCase = fc.record({
+  kept: arbSide,
+  added: arbSide,
+  // The couplings: the added side's subjects and record ids drawn from the kept side's, a replay of a kept run.
+  sameSubjects: fc.constantFrom(false, false, false, true),
+  sameIds: fc.constantFrom(false, false, false, true),
+  replay: fc.constantFrom(null, null, null, null, null, null, 0, 1, 2),
+  // Mostly the added files sort after the kept ones (what the merge needs).
+  after: fc.constantFrom(true, true, true, true, true, true, true, false),
+  covered: fc.constantFrom(false, false, false, false, false, false, false, false, false, false, false, true),
+  // A reader's finding on each side: none, the side's own, or the same finding on both.
+  read: fc.constantFrom('none', 'own', 'own', 'own', 'own', 'same'),
+  // The readers' findings in either order (the core takes them as given).
+  readsFirst: fc.boolean(),
+  exceptions: fc.array(
+    fc.record({
+      run: fc.nat(5),
+      i: fc.nat(3),
+      expires: fc.constantFrom('2026-11-01', '2026-12-01', '2026-12-02', '2026-12-04', '2026-12-12', '2027-06-01'),
+    }),
+    { maxLength: 3 },
+  ),
+  // A kept prod key created and only asserted, excused by an exception that expires within the days drawn below.
+  excused: fc.constantFrom(null, null, null, null, null, null, '2026-12-02', '2026-12-04'),
+  // The added files are verified this many minutes after the kept ones (before, sometimes).
+  later: fc.oneof(
+    { weight: 1, arbitrary: fc.integer({ min: -2 * 24 * 60, max: -1 }) },
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 6 * 24 * 60 }) },
+  ),
+});
+export type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
+
+function runOf(ds: readonly Drawn[], artifact: string, repos: readonly string[]): RunInput {
+  return {
+    artifact,
+    decisions: ds.map((d, i) =>
+      prepareDecision(
+        { file: artifact, line: 3 * i + 2, column: 3 },
+        i,
+        decision({
+          tool: 'github.x',
+          verb: d.verb,
+          resourceType: 'github_deploy_key',
+          target: keyOn(repos[d.repo] ?? 'a', d.provider, d.owner, d.title),
+          asserted: d.asserted,
+          claim: d.claim,
+          status: d.status,
+        }),
+        d.hour === null ? null : hour(d.hour),
+      ),
+    ),
+  };
+}
+
+function recordOf(
+  r: DrawnRecord,
+  file: string,
+  line: number,
+  repos: readonly string[],
+  ids: string,
+  side: readonly Drawn[][],
+): RecordInput {
+  const ds = side.flat();
+  const d = r.of === null ? undefined : ds[r.of % Math.max(1, ds.length)];
+  const made = record(
+    d?.provider ?? r.provider,
+    `${ids}${r.id}`,
+    decision({
+      tool: 't',
+      verb: d?.verb ?? r.verb,
+      resourceType: 'github_deploy_key',
+      target: keyOn(repos[d?.repo ?? r.repo] ?? 'a', null, d?.owner ?? r.owner, d?.title ?? r.title),
+    }),
+    r.tampered ? { editTarget: { title: 'changed' } } : {},
+  );
+  return {
+    loc: { file, line, column: 1 },
+    record: made as never,
+    recomputed: binding(made['subject']),
+    signer: r.signed ? 'k1' : null,
+    trust: { kind: 'unchecked' },
+  };
+}
+
+const readFinding = (file: string, member: string): Finding => ({
+  code: 'invalid_artifact',
+  severity: 'error',
+  file,
+  line: 1,
+  column: 1,
+  member,
+  message: `${file}: a reader's finding`,
+});
+
+export interface Built {
+  readonly kept: Evidence;
+  readonly added: Evidence;
+  readonly full: Evidence;
+  readonly before: VerifyOptions;
+  readonly after: VerifyOptions;
+}
+
+const PROD_CREATE: Drawn = {
+  repo: 1,
+  owner: 0,
+  title: 0,
+  verb: 'create',
+  provider: null,
+  asserted: true,
+  claim: 'asserted',
+  status: 'success',
+  hour: 10,
+};
+
+export function build(drawn: Case): Built {
+  const c: Case =
+    drawn.excused === null
+      ? drawn
+      : {
+          ...drawn,
+          kept: { ...drawn.kept, runs: [[PROD_CREATE, ...(drawn.kept.runs[0] ?? [])], ...drawn.kept.runs.slice(1)] },
+          exceptions: [...drawn.exceptions, { run: 0, i: 0, expires: drawn.excused }],
+        };
+  const prefix = c.after ? 'b' : '0';
+  const keptRuns = c.kept.runs.map((ds, i) => runOf(ds, `runs/a-${i}.json`, KEPT_REPOS));
+  const addedRepos = c.sameSubjects ? KEPT_REPOS : OTHER_REPOS;
+  const addedRuns = c.added.runs.map((ds, i) => runOf(ds, `runs/${prefix}-${i}.json`, addedRepos));
+  const copied = c.replay === null ? undefined : c.kept.runs[c.replay];
+  if (copied) addedRuns.push(runOf(copied, `runs/${prefix}-copy.json`, KEPT_REPOS));
+  const keptRecords = c.kept.records.map((r, i) => recordOf(r, 'audit/a.json', i + 1, KEPT_REPOS, '', c.kept.runs));
+  const addedRecords = c.added.records.map((r, i) =>
+    recordOf(r, `audit/${prefix}.json`, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
+  );
+  const statements: StatementInput[] = [];
+  if (c.covered) {
+    const s = checkStatement(coverageStatement('2026-11-29', '2026-11-30', { actors: ['bot'] }) as never);
+    if (!s.ok) throw new Error(s.reason);
+    statements.push({
+      loc: { file: `audit/${prefix}.json`, line: 99, column: 1 },
+      statement: s.value,
+      signer: null,
+      trust: { kind: 'unchecked' },
+    });
+  }
+  // 'same': one place and words on both sides, another bundle member (what the findings' order does not compare).
+  const keptRead = c.read === 'none' ? [] : [readFinding('runs/a-0.json', 'kept')];
+  const addedRead = c.read === 'none' ? [] : [readFinding(c.read === 'same' ? 'runs/a-0.json' : `runs/${prefix}-0.json`, 'added')];
+  const all = [...keptRuns, ...addedRuns];
+  const policyAt = (now: Instant) =>
+    prodKeysPolicy(
+      now,
+      'default: observed_confirmed\n',
+      all,
+      c.exceptions.map((e) => ({ run: e.run, i: e.i, expires: e.expires })),
+    );
+  const later = minutesFrom(NOW, c.later);
+  // One policy object for both times (what the snapshot's key asks: the same rules and exceptions).
+  const policy = policyAt(NOW);
+  return {
+    kept: { runs: keptRuns, records: keptRecords, statements: [], findings: keptRead },
+    added: { runs: addedRuns, records: addedRecords, statements, findings: addedRead },
+    full: {
+      runs: all,
+      records: [...keptRecords, ...addedRecords],
+      statements,
+      findings: c.readsFirst ? [...addedRead, ...keptRead] : [...keptRead, ...addedRead],
+    },
+    before: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy },
+    after: { allowUnmatchedRecords: false, strictObserved: false, now: later, policy },
+  };
+}

@@ -1,0 +1,359 @@
+/**
+ * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
+ * (core/incremental.ts `Part`) as one file, so a later run can merge a verification of added files
+ * onto it without reading the kept files' evidence. A header line (schemas/verification-snapshot.schema.json)
+ * holds what the report's tail and the merge's checks read: the findings each file made, what the
+ * calls used of the policy (by position), the counts, the couplings. The report's runs, calls and
+ * records follow it as the JSON report writes them (report/json-report.ts `listPieces`), never
+ * decoded: a merged report copies them as bytes.
+ *
+ * It is read back checked: its shape, every vocabulary member against its table, the positions
+ * against the policy, the times, the lengths against the bytes, and the key the caller asks for
+ * (what the verification depended on besides the files: the build, the read set-up, the policy's
+ * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
+ * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
+ */
+import { sha256Hex } from '../core/binding.js';
+import type { HeldUntil } from '../core/clock.js';
+import { FINDING_CODES, type Finding } from '../core/findings.js';
+import type { Couplings, Part } from '../core/incremental.js';
+import type { JsonObject } from '../core/json.js';
+import type { Policy } from '../core/policy.js';
+import type { Report } from '../core/report.js';
+import { readUsage, type UsageJson } from '../core/requirements.js';
+import type { Result } from '../core/result.js';
+import { SEVERITIES } from '../core/severity.js';
+import { messageOf } from '../core/text.js';
+import { type Instant, parseRfc3339, rfc3339 } from '../core/time.js';
+import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
+import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
+import type { GeneratedValidator } from '../read/validators.generated.js';
+import { type KeptLists, listPieces } from '../report/json-report.js';
+
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
+
+/** A snapshot read back: the kept part (its lists not decoded) and its report's lists as bytes. */
+export interface Snapshot {
+  readonly part: Part;
+  readonly lists: KeptLists;
+}
+
+const LIST_NAMES = ['runs', 'calls', 'records'] as const;
+
+/** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
+function unkept(part: Part): string | null {
+  if (part.heldUntil.kind === 'this_instant') return 'its report holds for its own instant only';
+  if (part.couplings.statements > 0) return 'it read coverage statements';
+  return null;
+}
+
+/** The header line's members, as written and as read (after the shape check). */
+interface Header {
+  readonly schema: typeof SNAPSHOT_SCHEMA;
+  readonly key: string;
+  readonly at: string;
+  readonly held: string | null;
+  readonly policy: string;
+  /** Per list: its elements, its bytes, their sha256. */
+  readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: readonly [number, number, string] };
+  readonly shares: {
+    readonly read: readonly Finding[];
+    readonly unattested: readonly Finding[];
+    readonly calls: readonly Finding[];
+    readonly records: readonly Finding[];
+    readonly usage: UsageJson;
+    readonly classes: readonly string[];
+    readonly under_claimed: {
+      readonly count: number;
+      readonly verified: number;
+      readonly first: {
+        readonly tool: string | null;
+        readonly claimed_level: string;
+        readonly level: string;
+        readonly artifact: string;
+        readonly line: number;
+        readonly column: number;
+        readonly member: string | null;
+      };
+    } | null;
+    readonly signed: {
+      readonly count: number;
+      readonly signer: string;
+      readonly file: string;
+      readonly line: number;
+      readonly column: number;
+      readonly member: string | null;
+    } | null;
+    readonly levels: { readonly [level: string]: number };
+    /** unmet, warned, excepted, grandfathered, pending, effect not logged. */
+    readonly shortfalls: readonly [number, number, number, number, number, number];
+    readonly outcomes: { readonly [outcome: string]: number };
+    readonly copies: number;
+  };
+  readonly couplings: {
+    readonly digests: readonly string[];
+    readonly identities: readonly string[];
+    readonly call_kinds: readonly string[];
+    readonly unbound_kinds: readonly string[];
+    readonly unbound: readonly (readonly [string, JsonObject, number | null])[];
+    readonly runs: readonly [string, string] | null;
+    readonly record_files: readonly [string, string] | null;
+  };
+}
+
+/** The bytes of each of the report's kept lists, as the writer writes them. */
+function listBytes(report: Report): { readonly [name in (typeof LIST_NAMES)[number]]: Buffer } {
+  const bytes = (name: (typeof LIST_NAMES)[number]) => Buffer.concat([...listPieces(report, name)].map((p) => Buffer.from(p, 'utf8')));
+  return { runs: bytes('runs'), calls: bytes('calls'), records: bytes('records') };
+}
+
+/**
+ * The snapshot of a verification: its header line and its report's lists, as bytes in order (the
+ * caller writes them to one file), or why it keeps none.
+ * @param key what the verification depended on besides its files (the caller's; checked on reading)
+ */
+export function snapshotOf(part: Part, report: Report, key: string): Result<readonly Buffer[], string> {
+  const why = unkept(part);
+  if (why !== null) return { ok: false, reason: why };
+  const s = part.shares;
+  const c = part.couplings;
+  const lists = listBytes(report);
+  const under = s.underClaimed;
+  const signed = s.signed;
+  const header: Header = {
+    schema: SNAPSHOT_SCHEMA,
+    key,
+    at: rfc3339(part.at),
+    held: part.heldUntil.kind === 'until' ? rfc3339(part.heldUntil.at) : null,
+    policy: part.policy,
+    lists: {
+      runs: [report.runs.length, lists.runs.length, sha256Hex(lists.runs)],
+      calls: [report.calls.length, lists.calls.length, sha256Hex(lists.calls)],
+      records: [report.records.length, lists.records.length, sha256Hex(lists.records)],
+    },
+    shares: {
+      read: s.read,
+      unattested: s.unattested,
+      calls: s.calls_,
+      records: s.records_,
+      usage: s.usage.toJson(),
+      classes: [...s.classes],
+      under_claimed: under
+        ? {
+            count: under.count,
+            verified: under.verified,
+            first: {
+              tool: under.first.tool,
+              claimed_level: under.first.claimed_level ?? '',
+              level: under.first.level ?? '',
+              artifact: under.first.artifact,
+              line: under.first.line,
+              column: under.first.column,
+              member: under.first.member,
+            },
+          }
+        : null,
+      signed: signed
+        ? {
+            count: signed.count,
+            signer: signed.first.signer ?? '',
+            file: signed.first.loc.file,
+            line: signed.first.loc.line,
+            column: signed.first.loc.column,
+            member: signed.first.loc.member ?? null,
+          }
+        : null,
+      levels: Object.fromEntries(s.tally.levels),
+      shortfalls: [s.tally.unmet, s.tally.warned, s.tally.excepted, s.tally.grandfathered, s.tally.pending, s.tally.notLogged],
+      outcomes: Object.fromEntries(s.outcomes),
+      copies: s.copies,
+    },
+    couplings: {
+      digests: [...c.digests],
+      identities: [...c.identities],
+      call_kinds: [...c.callKinds],
+      unbound_kinds: [...c.unboundKinds],
+      unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest] as const)),
+      runs: c.runs,
+      record_files: c.recordFiles,
+    },
+  };
+  return { ok: true, value: [Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), lists.runs, lists.calls, lists.records] };
+}
+
+const FINDING_CODE_SET: ReadonlySet<string> = new Set(FINDING_CODES);
+const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
+const OUTCOME_SET: ReadonlySet<string> = new Set(RECORD_OUTCOME_NAMES);
+
+/** A finding's members, each the program's own name for it (its shape checked: no other is present). */
+const FINDING_MEMBERS: ReadonlyMap<string, keyof Finding> = new Map(
+  (['severity', 'code', 'input', 'file', 'line', 'column', 'message', 'member', 'commit'] as const).map((k) => [k, k]),
+);
+
+/**
+ * A finding of the header, rebuilt member by member in the order it was written (the report writes
+ * a finding as it is: its bytes depend on that order), or null when a vocabulary member is not in its table.
+ */
+function findingOf(f: Finding): Finding | null {
+  if (!FINDING_CODE_SET.has(f.code) || !SEVERITY_SET.has(f.severity)) return null;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(f)) {
+    const member = FINDING_MEMBERS.get(k);
+    if (member !== undefined) out[member] = f[member];
+  }
+  return out as unknown as Finding;
+}
+
+function findingsOf(list: readonly Finding[], where: string): Result<Finding[], string> {
+  const out: Finding[] = [];
+  for (const f of list) {
+    const g = findingOf(f);
+    if (g === null)
+      return { ok: false, reason: `a finding of ${where} names a code or severity not in the table (${f.code}, ${f.severity})` };
+    out.push(g);
+  }
+  return { ok: true, value: out };
+}
+
+function instant(text: string, what: string): Result<Instant, string> {
+  const t = parseRfc3339(text);
+  return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
+}
+
+/** The header's parts once checked; each step says why it refuses. */
+function partOf(h: Header, policy: Policy): Result<Part, string> {
+  const at = instant(h.at, 'time');
+  if (!at.ok) return at;
+  let heldUntil: HeldUntil = { kind: 'always' };
+  if (h.held !== null) {
+    const held = instant(h.held, 'hold');
+    if (!held.ok) return held;
+    heldUntil = { kind: 'until', at: held.value };
+  }
+  const lists: Finding[][] = [];
+  for (const [list, where] of [
+    [h.shares.read, 'the readers'],
+    [h.shares.unattested, 'the runs'],
+    [h.shares.calls, 'the calls'],
+    [h.shares.records, 'the records'],
+  ] as const) {
+    const got = findingsOf(list, where);
+    if (!got.ok) return got;
+    lists.push(got.value);
+  }
+  const usage = readUsage(policy, h.shares.usage);
+  if (!usage.ok) return { ok: false, reason: `what its calls used of the policy: ${usage.reason}` };
+  const levels = new Map<Level | 'no_effect', number>();
+  for (const [level, n] of Object.entries(h.shares.levels)) {
+    if (level !== 'no_effect' && !isLevel(level))
+      return { ok: false, reason: `its calls' levels name ${JSON.stringify(level)}, not a level` };
+    levels.set(level, n);
+  }
+  const outcomes = new Map<RecordOutcome, number>();
+  for (const [outcome, n] of Object.entries(h.shares.outcomes)) {
+    if (!OUTCOME_SET.has(outcome)) return { ok: false, reason: `its records' outcomes name ${JSON.stringify(outcome)}, not an outcome` };
+    outcomes.set(outcome as RecordOutcome, n);
+  }
+  const [unmet, warned, excepted, grandfathered, pending, notLogged] = h.shares.shortfalls;
+  const tally: CallTally = { levels, unmet, warned, excepted, grandfathered, pending, notLogged };
+  const u = h.shares.under_claimed;
+  let underClaimed: UnderClaimed | null = null;
+  if (u) {
+    const { claimed_level, level } = u.first;
+    if (!isLevel(claimed_level) || !isLevel(level)) return { ok: false, reason: 'its under-claimed call names a level not in the table' };
+    const { tool, artifact, line, column, member } = u.first;
+    underClaimed = { count: u.count, verified: u.verified, first: { tool, claimed_level, level, artifact, line, column, member } };
+  }
+  const g = h.shares.signed;
+  const shares: Shares = {
+    runCount: h.lists.runs[0],
+    runs: [],
+    calls: [],
+    records: [],
+    statements: [],
+    gaps: [],
+    read: lists[0] ?? [],
+    unattested: lists[1] ?? [],
+    calls_: lists[2] ?? [],
+    coverage: [],
+    records_: lists[3] ?? [],
+    usage: usage.value,
+    classes: new Set(h.shares.classes),
+    underClaimed,
+    signed: g
+      ? {
+          count: g.count,
+          first: {
+            loc: { file: g.file, line: g.line, column: g.column, ...(g.member !== null ? { member: g.member } : {}) },
+            signer: g.signer,
+          },
+        }
+      : null,
+    tally,
+    outcomes,
+    copies: h.shares.copies,
+  };
+  const c = h.couplings;
+  const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
+  for (const [kind, target, nearest] of c.unbound) {
+    const list = unbound.get(kind) ?? [];
+    list.push({ target, nearest });
+    unbound.set(kind, list);
+  }
+  const couplings: Couplings = {
+    digests: new Set(c.digests),
+    identities: new Set(c.identities),
+    callKinds: new Set(c.call_kinds),
+    unboundKinds: new Set(c.unbound_kinds),
+    unbound,
+    // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
+    targets: new Map(),
+    runs: c.runs,
+    recordFiles: c.record_files,
+    statements: 0,
+  };
+  return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+}
+
+/**
+ * A snapshot read back from its bytes, checked against `key` and the policy it must have been judged
+ * under, or why it is refused.
+ * @param shape the header's generated validator (`snapshot`, read/cache-entry.generated.js)
+ */
+export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
+  const newline = bytes.indexOf(10);
+  if (newline < 0) return { ok: false, reason: 'it has no header line (truncated?)' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8', 0, newline));
+  } catch (error) {
+    return { ok: false, reason: `its header is not JSON (${messageOf(error)})` };
+  }
+  if (!shape(parsed)) {
+    const e = shape.errors?.[0];
+    return {
+      ok: false,
+      reason: `its header does not have a snapshot's shape (${e ? `${e.instancePath || '/'} ${e.message ?? ''}` : 'unknown'})`,
+    };
+  }
+  const h = parsed as Header;
+  if (h.key !== key) return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
+  let from = newline + 1;
+  const kept: Partial<Record<(typeof LIST_NAMES)[number], { count: number; bytes: Buffer }>> = {};
+  for (const name of LIST_NAMES) {
+    const [count, length, sha256] = h.lists[name];
+    if (from + length > bytes.length || (count === 0) !== (length === 0))
+      return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
+    const list = bytes.subarray(from, from + length);
+    // Copied into a report as they are, never decoded: their digest is their only check.
+    if (sha256Hex(list) !== sha256) return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
+    kept[name] = { count, bytes: list };
+    from += length;
+  }
+  if (from !== bytes.length) return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
+  const part = partOf(h, policy);
+  if (!part.ok) return part;
+  const { runs, calls, records } = kept;
+  if (!runs || !calls || !records) return { ok: false, reason: 'its lists are missing' };
+  return { ok: true, value: { part: part.value, lists: { runs, calls, records } } };
+}
