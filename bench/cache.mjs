@@ -1,4 +1,4 @@
-// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed]
+// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed] [--clean-pr]
 // What a pull request costs with the evidence cache (docs/cache.md): the default branch's history
 // (the deterministic corpus, seed 42) has been verified once with --cache (the entries are kept
 // aside); a pull request adds one run of 200 calls and the export with its records. Three runs,
@@ -13,6 +13,10 @@
 // Prints medians and minimums, pr / full, cold / full and floor / full, and fails unless the three reports are
 // the same bytes and the pull request run read exactly the two new files. `--signed`: every record
 // signed, its key trusted (the history's signatures are checked once, by the default branch).
+// The default branch's run also keeps a verification snapshot (gate/incremental.ts), and the pull
+// request's run merges onto it when it can; what it did is printed. `--clean-pr`: the pull request's
+// export records every call (a pull request that passes: none of its records is unmatched), and the
+// pull request run must have merged.
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: 'auto' },
     dist: { type: 'string', default: path.join(root, 'dist') },
     signed: { type: 'boolean', default: false },
+    'clean-pr': { type: 'boolean', default: false },
   },
 });
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-cache-'));
@@ -65,7 +70,7 @@ if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${war
 // The pull request: one run of 200 calls and the export with its records, new work: its calls are
 // numbered after the history's, so their targets and record ids are ones the history does not hold
 // (a call's target and record id follow from its number; the seed only draws the claims).
-const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first: Number(values.calls) });
+const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first: Number(values.calls), recorded: values['clean-pr'] });
 const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
 const audits = readdirSync(pr.audit);
 if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);
@@ -84,6 +89,7 @@ const pairs = Number(values.pairs);
 const modes = ['full', 'pr', 'cold', 'floor'];
 const times = new Map(modes.map((m) => [m, []]));
 const digests = new Map();
+let said = '';
 for (let i = 0; i < pairs; i++) {
   for (let k = 0; k < modes.length; k++) {
     const mode = modes[(i + k) % modes.length];
@@ -106,6 +112,9 @@ for (let i = 0; i < pairs; i++) {
     if (r.status !== 1) throw new Error(`${mode} exited ${r.status}: ${r.stderr}`);
     if (mode === 'pr' && !r.stderr.includes(`${c.files} of ${c.files + 2} file(s) from the cache; 2 read and stored`))
       throw new Error(`the pull request run did not read exactly its two files: ${r.stderr}`);
+    if (mode === 'pr') said = /incremental: (.*)/.exec(r.stderr)?.[1] ?? '(nothing said)';
+    if (mode === 'pr' && values['clean-pr'] && !said.includes('merged onto the snapshot'))
+      throw new Error(`the clean pull request did not merge: ${said}`);
     times.get(mode).push(r.ms);
     digests.set(mode, createHash('sha256').update(readFileSync(out)).digest('hex'));
   }
@@ -115,12 +124,13 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const med = (m) => median(times.get(m));
 const min = (m) => Math.min(...times.get(m));
 console.log(
-  `evidence cache, ${c.calls} calls in ${c.files} files${values.signed ? ' (every record signed, its key trusted)' : ''} + a pull request of 200 calls (2 files), --jobs ${values.jobs}, ${pairs} rounds`,
+  `evidence cache, ${c.calls} calls in ${c.files} files${values.signed ? ' (every record signed, its key trusted)' : ''} + a pull request of 200 calls (2 files${values['clean-pr'] ? ', every call recorded' : ''}), --jobs ${values.jobs}, ${pairs} rounds`,
 );
 for (const m of modes) console.log(`  ${m.padEnd(5)} median ${fmt(med(m))}, min ${fmt(min(m))}`);
 console.log(
   `  pr / full ${(med('pr') / med('full')).toFixed(3)} (minimums ${(min('pr') / min('full')).toFixed(3)}); cold / full ${(med('cold') / med('full')).toFixed(3)} (minimums ${(min('cold') / min('full')).toFixed(3)}); floor / full ${(med('floor') / med('full')).toFixed(3)} (minimums ${(min('floor') / min('full')).toFixed(3)})`,
 );
 console.log(`  reports byte-identical: sha256 ${[...digests.values()][0]}`);
+console.log(`  the pull request run: ${said}`);
 writeFileSync(path.join(tmp, 'done'), '');
 rmSync(tmp, { recursive: true, force: true });

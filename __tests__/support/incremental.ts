@@ -77,6 +77,8 @@ export const arbCase = fc.record({
   // The couplings: the added side's subjects and record ids drawn from the kept side's, a replay of a kept run.
   sameSubjects: fc.constantFrom(false, false, false, true),
   sameIds: fc.constantFrom(false, false, false, true),
+  // The added export holds records of the kept calls' subjects (their run was committed before their export).
+  crossRecords: fc.constantFrom(false, false, false, true),
   replay: fc.constantFrom(null, null, null, null, null, null, 0, 1, 2),
   // Mostly the added files sort after the kept ones (what the merge needs).
   after: fc.constantFrom(true, true, true, true, true, true, true, false),
@@ -202,7 +204,9 @@ export function build(drawn: Case): Built {
   if (copied) addedRuns.push(runOf(copied, `runs/${prefix}-copy.json`, KEPT_REPOS));
   const keptRecords = c.kept.records.map((r, i) => recordOf(r, 'audit/a.json', i + 1, KEPT_REPOS, '', c.kept.runs));
   const addedRecords = c.added.records.map((r, i) =>
-    recordOf(r, `audit/${prefix}.json`, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
+    c.crossRecords
+      ? recordOf(r, `audit/${prefix}.json`, i + 1, KEPT_REPOS, c.sameIds ? '' : 'n', c.kept.runs)
+      : recordOf(r, `audit/${prefix}.json`, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
   );
   const statements: StatementInput[] = [];
   if (c.covered) {

@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v1"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v1"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"type":"array","items":{"type":"string"}},"record_digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4515,14 +4515,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
+if((((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.files === undefined) && (missing0 = "files"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
 validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "schema") || (key0 === "key")) || (key0 === "at")) || (key0 === "held")) || (key0 === "policy")) || (key0 === "lists")) || (key0 === "shares")) || (key0 === "couplings"))){
+if(!(func0.call(schema27.properties, key0))){
 validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6358,22 +6358,22 @@ const _errs166 = errors;
 if(errors === _errs166){
 if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
 let missing8;
-if((((((((data79.digests === undefined) && (missing8 = "digests")) || ((data79.identities === undefined) && (missing8 = "identities"))) || ((data79.call_kinds === undefined) && (missing8 = "call_kinds"))) || ((data79.unbound_kinds === undefined) && (missing8 = "unbound_kinds"))) || ((data79.unbound === undefined) && (missing8 = "unbound"))) || ((data79.runs === undefined) && (missing8 = "runs"))) || ((data79.record_files === undefined) && (missing8 = "record_files"))){
+if(((((((((data79.call_digests === undefined) && (missing8 = "call_digests")) || ((data79.record_digests === undefined) && (missing8 = "record_digests"))) || ((data79.identities === undefined) && (missing8 = "identities"))) || ((data79.call_kinds === undefined) && (missing8 = "call_kinds"))) || ((data79.unbound_kinds === undefined) && (missing8 = "unbound_kinds"))) || ((data79.unbound === undefined) && (missing8 = "unbound"))) || ((data79.runs === undefined) && (missing8 = "runs"))) || ((data79.record_files === undefined) && (missing8 = "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
 const _errs168 = errors;
 for(const key10 in data79){
-if(!(((((((key10 === "digests") || (key10 === "identities")) || (key10 === "call_kinds")) || (key10 === "unbound_kinds")) || (key10 === "unbound")) || (key10 === "runs")) || (key10 === "record_files"))){
+if(!((((((((key10 === "call_digests") || (key10 === "record_digests")) || (key10 === "identities")) || (key10 === "call_kinds")) || (key10 === "unbound_kinds")) || (key10 === "unbound")) || (key10 === "runs")) || (key10 === "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs168 === errors){
-if(data79.digests !== undefined){
-let data80 = data79.digests;
+if(data79.call_digests !== undefined){
+let data80 = data79.call_digests;
 const _errs169 = errors;
 if(errors === _errs169){
 if(Array.isArray(data80)){
@@ -6382,7 +6382,7 @@ const len23 = data80.length;
 for(let i9=0; i9<len23; i9++){
 const _errs171 = errors;
 if(typeof data80[i9] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/digests/" + i9,schemaPath:"#/properties/couplings/properties/digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i9,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid29 = _errs171 === errors;
@@ -6392,7 +6392,7 @@ break;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/digests",schemaPath:"#/properties/couplings/properties/digests/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schemaPath:"#/properties/couplings/properties/call_digests/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6402,8 +6402,8 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data79.identities !== undefined){
-let data82 = data79.identities;
+if(data79.record_digests !== undefined){
+let data82 = data79.record_digests;
 const _errs173 = errors;
 if(errors === _errs173){
 if(Array.isArray(data82)){
@@ -6412,7 +6412,7 @@ const len24 = data82.length;
 for(let i10=0; i10<len24; i10++){
 const _errs175 = errors;
 if(typeof data82[i10] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/identities/" + i10,schemaPath:"#/properties/couplings/properties/identities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i10,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid30 = _errs175 === errors;
@@ -6422,7 +6422,7 @@ break;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/identities",schemaPath:"#/properties/couplings/properties/identities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",schemaPath:"#/properties/couplings/properties/record_digests/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6432,8 +6432,8 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data79.call_kinds !== undefined){
-let data84 = data79.call_kinds;
+if(data79.identities !== undefined){
+let data84 = data79.identities;
 const _errs177 = errors;
 if(errors === _errs177){
 if(Array.isArray(data84)){
@@ -6442,7 +6442,7 @@ const len25 = data84.length;
 for(let i11=0; i11<len25; i11++){
 const _errs179 = errors;
 if(typeof data84[i11] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i11,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/identities/" + i11,schemaPath:"#/properties/couplings/properties/identities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid31 = _errs179 === errors;
@@ -6452,7 +6452,7 @@ break;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPath:"#/properties/couplings/properties/call_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/identities",schemaPath:"#/properties/couplings/properties/identities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6462,8 +6462,8 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data79.unbound_kinds !== undefined){
-let data86 = data79.unbound_kinds;
+if(data79.call_kinds !== undefined){
+let data86 = data79.call_kinds;
 const _errs181 = errors;
 if(errors === _errs181){
 if(Array.isArray(data86)){
@@ -6472,7 +6472,7 @@ const len26 = data86.length;
 for(let i12=0; i12<len26; i12++){
 const _errs183 = errors;
 if(typeof data86[i12] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i12,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i12,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid32 = _errs183 === errors;
@@ -6482,7 +6482,7 @@ break;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schemaPath:"#/properties/couplings/properties/unbound_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPath:"#/properties/couplings/properties/call_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6492,75 +6492,18 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data79.unbound !== undefined){
-let data88 = data79.unbound;
+if(data79.unbound_kinds !== undefined){
+let data88 = data79.unbound_kinds;
 const _errs185 = errors;
 if(errors === _errs185){
 if(Array.isArray(data88)){
 var valid33 = true;
 const len27 = data88.length;
 for(let i13=0; i13<len27; i13++){
-let data89 = data88[i13];
 const _errs187 = errors;
-if(errors === _errs187){
-if(Array.isArray(data89)){
-if(data89.length < 3){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+if(typeof data88[i13] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i13,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-else {
-const len28 = data89.length;
-if(!(len28 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len29 = data89.length;
-if(len29 > 0){
-const _errs189 = errors;
-if(typeof data89[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid34 = _errs189 === errors;
-}
-if(valid34){
-if(len29 > 1){
-let data91 = data89[1];
-const _errs191 = errors;
-if(!(data91 && typeof data91 == "object" && !Array.isArray(data91))){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid34 = _errs191 === errors;
-}
-if(valid34){
-if(len29 > 2){
-let data92 = data89[2];
-const _errs193 = errors;
-if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs193){
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 < 0 || isNaN(data92)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid34 = _errs193 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid33 = _errs187 === errors;
 if(!valid33){
@@ -6569,7 +6512,7 @@ break;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:"#/properties/couplings/properties/unbound/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schemaPath:"#/properties/couplings/properties/unbound_kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6579,14 +6522,101 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data79.runs !== undefined){
-let data93 = data79.runs;
+if(data79.unbound !== undefined){
+let data90 = data79.unbound;
+const _errs189 = errors;
+if(errors === _errs189){
+if(Array.isArray(data90)){
+var valid34 = true;
+const len28 = data90.length;
+for(let i14=0; i14<len28; i14++){
+let data91 = data90[i14];
+const _errs191 = errors;
+if(errors === _errs191){
+if(Array.isArray(data91)){
+if(data91.length < 3){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len29 = data91.length;
+if(!(len29 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len30 = data91.length;
+if(len30 > 0){
+const _errs193 = errors;
+if(typeof data91[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid35 = _errs193 === errors;
+}
+if(valid35){
+if(len30 > 1){
+let data93 = data91[1];
 const _errs195 = errors;
-const _errs196 = errors;
-let valid35 = false;
-let passing2 = null;
+if(!(data93 && typeof data93 == "object" && !Array.isArray(data93))){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid35 = _errs195 === errors;
+}
+if(valid35){
+if(len30 > 2){
+let data94 = data91[2];
 const _errs197 = errors;
-if(data93 !== null){
+if((!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))) && (data94 !== null)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs197){
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid35 = _errs197 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid34 = _errs191 === errors;
+if(!valid34){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:"#/properties/couplings/properties/unbound/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid28 = _errs189 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data79.runs !== undefined){
+let data95 = data79.runs;
+const _errs199 = errors;
+const _errs200 = errors;
+let valid36 = false;
+let passing2 = null;
+const _errs201 = errors;
+if(data95 !== null){
 const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err35];
@@ -6596,15 +6626,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid2 = _errs197 === errors;
+var _valid2 = _errs201 === errors;
 if(_valid2){
-valid35 = true;
+valid36 = true;
 passing2 = 0;
 }
-const _errs199 = errors;
-if(errors === _errs199){
-if(Array.isArray(data93)){
-if(data93.length < 2){
+const _errs203 = errors;
+if(errors === _errs203){
+if(Array.isArray(data95)){
+if(data95.length < 2){
 const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err36];
@@ -6615,8 +6645,8 @@ vErrors.push(err36);
 errors++;
 }
 else {
-const len30 = data93.length;
-if(!(len30 <= 2)){
+const len31 = data95.length;
+if(!(len31 <= 2)){
 const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err37];
@@ -6627,10 +6657,10 @@ vErrors.push(err37);
 errors++;
 }
 else {
-const len31 = data93.length;
-if(len31 > 0){
-const _errs201 = errors;
-if(typeof data93[0] !== "string"){
+const len32 = data95.length;
+if(len32 > 0){
+const _errs205 = errors;
+if(typeof data95[0] !== "string"){
 const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
@@ -6640,12 +6670,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-var valid36 = _errs201 === errors;
+var valid37 = _errs205 === errors;
 }
-if(valid36){
-if(len31 > 1){
-const _errs203 = errors;
-if(typeof data93[1] !== "string"){
+if(valid37){
+if(len32 > 1){
+const _errs207 = errors;
+if(typeof data95[1] !== "string"){
 const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
@@ -6655,7 +6685,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-var valid36 = _errs203 === errors;
+var valid37 = _errs207 === errors;
 }
 }
 }
@@ -6672,18 +6702,18 @@ vErrors.push(err40);
 errors++;
 }
 }
-var _valid2 = _errs199 === errors;
-if(_valid2 && valid35){
-valid35 = false;
+var _valid2 = _errs203 === errors;
+if(_valid2 && valid36){
+valid36 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid2){
-valid35 = true;
+valid36 = true;
 passing2 = 1;
 }
 }
-if(!valid35){
+if(!valid36){
 const err41 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err41];
@@ -6696,30 +6726,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs196;
+errors = _errs200;
 if(vErrors !== null){
-if(_errs196){
-vErrors.length = _errs196;
+if(_errs200){
+vErrors.length = _errs200;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs195 === errors;
+var valid28 = _errs199 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
 if(data79.record_files !== undefined){
-let data96 = data79.record_files;
-const _errs205 = errors;
-const _errs206 = errors;
-let valid37 = false;
+let data98 = data79.record_files;
+const _errs209 = errors;
+const _errs210 = errors;
+let valid38 = false;
 let passing3 = null;
-const _errs207 = errors;
-if(data96 !== null){
+const _errs211 = errors;
+if(data98 !== null){
 const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6729,15 +6759,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid3 = _errs207 === errors;
+var _valid3 = _errs211 === errors;
 if(_valid3){
-valid37 = true;
+valid38 = true;
 passing3 = 0;
 }
-const _errs209 = errors;
-if(errors === _errs209){
-if(Array.isArray(data96)){
-if(data96.length < 2){
+const _errs213 = errors;
+if(errors === _errs213){
+if(Array.isArray(data98)){
+if(data98.length < 2){
 const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err43];
@@ -6748,8 +6778,8 @@ vErrors.push(err43);
 errors++;
 }
 else {
-const len32 = data96.length;
-if(!(len32 <= 2)){
+const len33 = data98.length;
+if(!(len33 <= 2)){
 const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err44];
@@ -6760,10 +6790,10 @@ vErrors.push(err44);
 errors++;
 }
 else {
-const len33 = data96.length;
-if(len33 > 0){
-const _errs211 = errors;
-if(typeof data96[0] !== "string"){
+const len34 = data98.length;
+if(len34 > 0){
+const _errs215 = errors;
+if(typeof data98[0] !== "string"){
 const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
@@ -6773,12 +6803,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-var valid38 = _errs211 === errors;
+var valid39 = _errs215 === errors;
 }
-if(valid38){
-if(len33 > 1){
-const _errs213 = errors;
-if(typeof data96[1] !== "string"){
+if(valid39){
+if(len34 > 1){
+const _errs217 = errors;
+if(typeof data98[1] !== "string"){
 const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
@@ -6788,7 +6818,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid38 = _errs213 === errors;
+var valid39 = _errs217 === errors;
 }
 }
 }
@@ -6805,18 +6835,18 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid3 = _errs209 === errors;
-if(_valid3 && valid37){
-valid37 = false;
+var _valid3 = _errs213 === errors;
+if(_valid3 && valid38){
+valid38 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid37 = true;
+valid38 = true;
 passing3 = 1;
 }
 }
-if(!valid37){
+if(!valid38){
 const err48 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err48];
@@ -6829,20 +6859,21 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs206;
+errors = _errs210;
 if(vErrors !== null){
-if(_errs206){
-vErrors.length = _errs206;
+if(_errs210){
+vErrors.length = _errs210;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs205 === errors;
+var valid28 = _errs209 === errors;
 }
 else {
 var valid28 = true;
+}
 }
 }
 }
@@ -6862,6 +6893,83 @@ var valid0 = _errs166 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.files !== undefined){
+let data101 = data.files;
+const _errs219 = errors;
+if(errors === _errs219){
+if(Array.isArray(data101)){
+var valid40 = true;
+const len35 = data101.length;
+for(let i15=0; i15<len35; i15++){
+let data102 = data101[i15];
+const _errs221 = errors;
+if(errors === _errs221){
+if(Array.isArray(data102)){
+if(data102.length < 2){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+const len36 = data102.length;
+if(!(len36 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len37 = data102.length;
+if(len37 > 0){
+const _errs223 = errors;
+if(typeof data102[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid41 = _errs223 === errors;
+}
+if(valid41){
+if(len37 > 1){
+let data104 = data102[1];
+const _errs225 = errors;
+if(errors === _errs225){
+if(typeof data104 === "string"){
+if(!pattern1.test(data104)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid41 = _errs225 === errors;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid40 = _errs221 === errors;
+if(!valid40){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs219 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

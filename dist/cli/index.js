@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5382);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3984);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 5382:
+/***/ 3984:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10189,7 +10189,7 @@ function ruleFor(policy, call) {
             best = r;
     return best;
 }
-class policy_RuleUse {
+class RuleUse {
     policy;
     unused;
     /** Of a file's unused rules, those a call matched: the earlier rule that took the first such call. */
@@ -10237,7 +10237,7 @@ class policy_RuleUse {
     /** The use `json` says (`toJson` of the same policy's), or why it cannot be this policy's. */
     static fromJson(policy, json) {
         const rule = (i) => (Number.isInteger(i) ? policy.rules[i] : undefined);
-        const use = new policy_RuleUse(policy);
+        const use = new RuleUse(policy);
         const unused = new Set();
         for (const i of json.unused) {
             const r = rule(i);
@@ -16995,7 +16995,7 @@ class Usage {
     lapsed = new Map();
     rules;
     /** @param positions each exception of `policy` → its position (made once per policy by `Requirements`) */
-    constructor(policy, positions, rules = new policy_RuleUse(policy)) {
+    constructor(policy, positions, rules = new RuleUse(policy)) {
         this.policy = policy;
         this.positions = positions;
         this.rules = rules;
@@ -18154,6 +18154,8 @@ function readEntry(file) {
 let shapeCheck = null;
 /** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
 const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
+/** A verification snapshot's header check (gate/snapshot.ts), in the entries' module. */
+const snapshotShape = () => __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.snapshot);
 /** The entry stored under `key`, checked, or why an entry there was ignored (null reason: there was none). */
 function lookUp(cache, key, shape) {
     const got = readEntry(entryPath(cache, key));
@@ -18593,8 +18595,9 @@ async function deliver(task, setup, form) {
         return null;
     };
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
+    const keyed = (n) => (key === null ? n : { ...n, key });
     if (got.kind === 'found')
-        return { value: form.found(got.value, file.rel), cache: { hit: true } };
+        return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
     const evidence = await judge(task, got.read, sidecars, setup);
     if (cache === null)
         return { value: form.read(evidence, null, file.rel), cache: null };
@@ -18603,7 +18606,7 @@ async function deliver(task, setup, form) {
         return { value: form.read(evidence, null, file.rel), cache: note(ignored, got.unkeyed ?? 'it has no key') };
     // Encoded once: the entry's body is the text a reading thread sends.
     const wire = encodeRead(evidence, file.rel);
-    return { value: form.read(evidence, wire, file.rel), cache: note(ignored, store(cache, key, wire)) };
+    return { value: form.read(evidence, wire, file.rel), cache: keyed(note(ignored, store(cache, key, wire))) };
 }
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
 function note(ignored, unstored) {
@@ -18718,6 +18721,945 @@ function nearFolder(cwd, given, role) {
         return null;
     const found = external_node_path_default().relative(cwd, near).split((external_node_path_default()).sep).join('/');
     return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? What it holds is not read (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input, or rename it)`, 'error');
+}
+
+;// CONCATENATED MODULE: ./src/core/incremental.ts
+/**
+ * Incremental verification, its core (design/incremental-verification.md, stop 2): a verification
+ * kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, and the
+ * couplings another file could have with them), and the merge of a part verified alone (files added
+ * after every kept one) onto a kept part. The merge is the report a full verification of both would
+ * give, byte for byte, or it declines and says why: a full run is then due. Every rule that reads
+ * across files (verify.ts and the modules it calls) is either answered here by a coupling that must
+ * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
+ * report from the merged shares, as it does for one verification.
+ */
+
+
+
+
+
+
+
+
+
+
+const kind = (actionClass, verb) => `${actionClass}\u0000${verb}`;
+function span(paths) {
+    let first = null;
+    let last = null;
+    for (const p of paths) {
+        if (first === null || (0,core_text/* cmp */.r2)(p, first) < 0)
+            first = p;
+        if (last === null || (0,core_text/* cmp */.r2)(p, last) > 0)
+            last = p;
+    }
+    return first === null || last === null ? null : [first, last];
+}
+/** A verification, and the part it keeps. */
+function partOf(evidence, options) {
+    const v = verification(evidence, options);
+    if (options.now === undefined)
+        return { report: v.report, part: null };
+    const callDigests = new Set();
+    const recordDigests = new Set();
+    const callKinds = new Set();
+    const targets = new Map();
+    for (const file of v.allocation.files)
+        for (const call of file.calls) {
+            const p = call.input.projection;
+            if (p.kind === 'subject') {
+                callDigests.add(p.digest);
+                const k = kind(p.subject.action_class, p.subject.verb);
+                callKinds.add(k);
+                push(targets, k, p.subject.target);
+            }
+            if (call.eligibility.ok)
+                callDigests.add(call.eligibility.digest);
+        }
+    const identities = new Set();
+    for (const r of v.allocation.records) {
+        const { record } = r.input;
+        recordDigests.add(record.binding_digest);
+        if (r.input.recomputed.ok)
+            recordDigests.add(r.input.recomputed.digest);
+        const narrowed = narrowedDigest(r);
+        if (narrowed !== null)
+            recordDigests.add(narrowed);
+        identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
+    }
+    const unboundKinds = new Set();
+    const unbound = new Map();
+    for (const verdict of v.allocation.climbed.records) {
+        if (verdict.outcome !== 'unmatched')
+            continue;
+        const { action_class, verb, target } = verdict.record.input.record.subject;
+        const k = kind(action_class, verb);
+        unboundKinds.add(k);
+        const fields = boundFields(action_class);
+        // No bound fields: never a nearest call; a call of its subject (same_subject) meets it by digest.
+        if (!fields || verdict.why.kind === 'same_subject')
+            continue;
+        const why = verdict.why;
+        const near = why.kind === 'nearest' ? targetOf(why.call) : null;
+        push(unbound, k, {
+            target,
+            nearest: near === null ? null : fields.every((f) => sameField(near, target, f)) ? fields.length : nearness(fields, near, target),
+        });
+    }
+    return {
+        report: v.report,
+        part: {
+            at: options.now,
+            heldUntil: v.heldUntil,
+            shares: v.shares,
+            couplings: {
+                callDigests,
+                recordDigests,
+                identities,
+                callKinds,
+                unboundKinds,
+                unbound,
+                targets,
+                runs: span(v.allocation.runs.map((r) => r.artifact)),
+                recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
+                statements: (evidence.statements ?? []).length,
+            },
+            policy: JSON.stringify(v.report.policy),
+        },
+    };
+}
+const declined = (reason) => ({ kind: 'declined', reason });
+function meets(left, right) {
+    const [small, large] = left.size <= right.size ? [left, right] : [right, left];
+    for (const x of small)
+        if (large.has(x))
+            return x;
+    return undefined;
+}
+/** The earlier of two holds. */
+function earlier(a, b) {
+    if (a.kind === 'this_instant' || b.kind === 'always')
+        return a;
+    if (b.kind === 'this_instant' || a.kind === 'always')
+        return b;
+    return (0,core_time/* compareInstants */.QI)(a.at, b.at) <= 0 ? a : b;
+}
+/** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
+function coupled(kept, added, options) {
+    const now = options.now;
+    if (now === undefined)
+        return 'no verification time';
+    if ((0,core_time/* compareInstants */.QI)(added.at, now) !== 0)
+        return 'the added files were verified at another time';
+    const policy = options.policy ?? policy_NO_POLICY;
+    // A grandfathered entry names files (a run added may be the one it names) and `onlyIn` reads the base: neither is in a part.
+    if (policy.grandfathered.length > 0)
+        return 'the policy grandfathers files';
+    if (policy.exceptions.some((e) => e.onlyIn))
+        return 'the pull request adds exceptions';
+    // Every call is judged against every usable statement (stop 4 of the design limits a statement's reach).
+    if (kept.couplings.statements + added.couplings.statements > 0)
+        return 'coverage statements are read';
+    if ((0,core_time/* compareInstants */.QI)(now, kept.at) < 0)
+        return 'the verification time is before the kept verification’s';
+    const held = kept.heldUntil;
+    if (held.kind === 'this_instant')
+        return 'the kept verification holds for its own instant only';
+    if (held.kind === 'until' && (0,core_time/* compareInstants */.QI)(now, held.at) >= 0)
+        return 'the kept verification no longer holds at this time';
+    const k = kept.couplings;
+    const a = added.couplings;
+    // The shares are lists in path order: the added files must all come after the kept ones.
+    if (k.runs && a.runs && (0,core_text/* cmp */.r2)(a.runs[0], k.runs[1]) <= 0)
+        return `run ${a.runs[0]} does not sort after every kept run`;
+    if (k.recordFiles && a.recordFiles && (0,core_text/* cmp */.r2)(a.recordFiles[0], k.recordFiles[1]) <= 0)
+        return `audit file ${a.recordFiles[0]} does not sort after every kept one`;
+    // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
+    // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
+    const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
+    if (digest !== undefined)
+        return `subject digest ${digest} is in both`;
+    if (meets(k.identities, a.identities) !== undefined)
+        return 'an audit record’s identity is in both';
+    // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
+    for (const [key, records] of k.unbound) {
+        const added = a.targets.get(key);
+        const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+        if (!added || !fields)
+            continue;
+        for (const r of records)
+            if (r.nearest === null || added.some((t) => nearness(fields, t, r.target) > (r.nearest ?? 0)))
+                return 'a kept record that bound no call would have an added call as its nearest';
+    }
+    // An added one's nearest call would be looked for among the kept calls, which a part does not hold (stop 2 of the design: its index).
+    if (meets(a.unboundKinds, k.callKinds) !== undefined)
+        return 'an added record that bound no call has kept calls of its kind';
+    return null;
+}
+function sum(a, b) {
+    const out = new Map(a);
+    for (const [key, n] of b)
+        out.set(key, (out.get(key) ?? 0) + n);
+    return out;
+}
+/** The findings each part made on its own (the tail's aside). */
+const own = (s) => [[...s.read], [...s.unattested], [...s.calls_], [...s.coverage], [...s.records_]];
+/** Whether a finding of one part sorts equal to one of the other: their order would then be the full run's insertion order, not known here. */
+function tied(kept, added) {
+    const all = [
+        ...own(kept)
+            .flat()
+            .map((f) => ({ f, side: 0 })),
+        ...own(added)
+            .flat()
+            .map((f) => ({ f, side: 1 })),
+    ];
+    all.sort((x, y) => (0,core_findings/* compareFindings */.Eg)(x.f, y.f));
+    for (let i = 1; i < all.length; i++) {
+        const x = all[i - 1];
+        const y = all[i];
+        if (x && y && x.side !== y.side && (0,core_findings/* compareFindings */.Eg)(x.f, y.f) === 0)
+            return true;
+    }
+    return false;
+}
+/**
+ * The report of a full verification of the kept part's evidence and the added part's, from the two
+ * parts: the added part verified alone at `options.now`, with the same options and trust settings.
+ */
+function mergeAdded(kept, added, options, echoed) {
+    const why = coupled(kept, added, options);
+    if (why !== null)
+        return declined(why);
+    if (tied(kept.shares, added.shares))
+        return declined('a finding of the added files sorts equal to a kept one');
+    const k = kept.shares;
+    const a = added.shares;
+    const validity = new Validity();
+    const requirements = new Requirements(options.policy ?? policy_NO_POLICY, new Clock(options.now ?? { seconds: 0, fraction: '' }, validity), []);
+    const usage = requirements.usage();
+    usage.merge(k.usage);
+    usage.merge(a.usage);
+    const underClaimed = k.underClaimed && a.underClaimed
+        ? {
+            count: k.underClaimed.count + a.underClaimed.count,
+            verified: k.underClaimed.verified + a.underClaimed.verified,
+            first: k.underClaimed.first,
+        }
+        : (k.underClaimed ?? a.underClaimed);
+    const signed = k.signed && a.signed ? { count: k.signed.count + a.signed.count, first: k.signed.first } : (k.signed ?? a.signed);
+    const shares = {
+        runCount: k.runCount + a.runCount,
+        runs: [...k.runs, ...a.runs],
+        calls: [...k.calls, ...a.calls],
+        records: [...k.records, ...a.records],
+        statements: [],
+        gaps: [],
+        read: [...k.read, ...a.read],
+        unattested: [...k.unattested, ...a.unattested],
+        calls_: [...k.calls_, ...a.calls_],
+        coverage: [],
+        records_: [...k.records_, ...a.records_],
+        usage,
+        classes: new Set([...k.classes, ...a.classes]),
+        underClaimed,
+        signed,
+        tally: addTallies(k.tally, a.tally),
+        outcomes: sum(k.outcomes, a.outcomes),
+        copies: k.copies + a.copies,
+    };
+    const report = assemble(shares, options, echoed, requirements);
+    const policy = JSON.stringify(report.policy);
+    if (policy !== kept.policy || policy !== added.policy)
+        return declined('the kept verification was judged under other rules or trust settings');
+    return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/json-report.ts
+/**
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
+ */
+
+
+
+
+const json_report_CHUNK = 1 << 20;
+/** A call's JSON form: its members in schema order, without what only the reporters read. */
+const callJson = (c) => ({
+    artifact: c.artifact,
+    index: c.index,
+    line: c.line,
+    column: c.column,
+    member: c.member,
+    tool: c.tool,
+    asserted: c.asserted,
+    claimed_level: c.claimed_level,
+    level: c.level,
+    required_level: c.required_level,
+    subject_digest: c.subject_digest,
+    record: c.record,
+    reason: c.reason,
+    rule: c.rule,
+    mode: c.mode,
+    excepted: c.excepted,
+    grandfathered: c.grandfathered,
+    time: c.time,
+    coverage: c.coverage,
+});
+/**
+ * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
+ * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
+ * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
+ * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
+ * written in turn and reused.
+ */
+const PIECE = 1 << 15;
+const BUFFER = 1 << 20;
+/**
+ * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
+ * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
+ * json`. `##[` occurs only inside strings in JSON.
+ */
+const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
+/** The report's lists in the writer's order, each with the form its elements are written in. */
+const listsOf = (report) => [
+    ['runs', report.runs, (x) => x],
+    ['calls', report.calls, callJson],
+    ['records', report.records, (x) => x],
+    ['coverage', report.coverage, (x) => x],
+    ['coverage_gaps', report.coverage_gaps, (x) => x],
+    ['findings', report.findings, (x) => x],
+];
+/** Between two elements of a list. */
+const SEPARATOR = ',\n    ';
+/**
+ * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
+ * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
+ * first, as its bytes, before the report's own elements of that list (a merged verification: the
+ * report's totals and findings count both).
+ */
+function* jsonChunks(report, size = json_report_CHUNK, kept = null) {
+    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
+    let length = 0;
+    for (const [name, items, form] of listsOf(report)) {
+        parts.push(`,\n  "${name}": [`);
+        const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
+        const first = before !== null && before.count > 0 ? 1 : 0;
+        if (before !== null && first === 1) {
+            parts.push('\n    ');
+            yield inertJson(parts.join(''));
+            yield before.bytes;
+            parts = [];
+            length = 0;
+        }
+        for (let i = 0; i < items.length; i++) {
+            const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
+            parts.push(line);
+            length += line.length;
+            if (length >= size) {
+                yield inertJson(parts.join(''));
+                parts = [];
+                length = 0;
+            }
+        }
+        parts.push(items.length + first > 0 ? '\n  ]' : ']');
+    }
+    if (report.policy_change)
+        parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
+    parts.push('\n}\n');
+    yield inertJson(parts.join(''));
+}
+/**
+ * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
+ * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
+ * bytes are the full one's.
+ */
+function* listPieces(report, name) {
+    const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
+    let parts = [];
+    let length = 0;
+    for (let i = 0; i < items.length; i++) {
+        const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i]))}`;
+        parts.push(text);
+        length += text.length;
+        if (length >= PIECE) {
+            yield inertJson(parts.join(''));
+            parts = [];
+            length = 0;
+        }
+    }
+    if (parts.length > 0)
+        yield inertJson(parts.join(''));
+}
+/**
+ * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
+ * output is written from, one piece after another, never one string (for 100 000 calls, 80 MB) and
+ * never held whole; no piece leaves V8's ordinary heap pages (see PIECE).
+ */
+const jsonPieces = (report) => textChunks(report, PIECE);
+/** The pieces of a report with no kept lists: text only. */
+function* textChunks(report, size) {
+    for (const piece of jsonChunks(report, size)) {
+        if (typeof piece !== 'string')
+            throw new RangeError('a report with no kept lists wrote bytes');
+        yield piece;
+    }
+}
+/** The report's whole text; with `kept`, a merged report's (tests, and small reports: a large one is written in pieces). */
+const renderJson = (report, kept = null) => [...jsonChunks(report, json_report_CHUNK, kept)].map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
+/** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
+function digestedPieces(report) {
+    const pieces = [...textChunks(report, json_report_CHUNK)];
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    for (const piece of pieces)
+        hash.update(piece, 'utf8');
+    return { pieces, digest: `sha256:${hash.digest('hex')}` };
+}
+/** Buffers being written while the next is filled: the next piece is rendered while the disk takes the last ones. */
+const IN_FLIGHT = 4;
+/** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
+const MAX_BYTES_PER_UNIT = 3;
+/** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
+async function writeAt(fh, bytes, position) {
+    let off = 0;
+    while (off < bytes.length) {
+        const n = (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
+}
+/**
+ * The report's bytes, written in order through a ring of reused buffers: each filled with whole
+ * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
+ * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
+ * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
+ * long line) is written from its own bytes, after the bytes before it. A failed write rejects, after
+ * every write has ended (none is left running on the file handle).
+ */
+async function writePieces(fh, pieces, hash, inPlace) {
+    // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
+    const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
+    const busy = ring.map(() => null);
+    const writes = [];
+    let k = 0;
+    let filled = 0;
+    let position = 0;
+    const send = (bytes) => {
+        hash?.update(bytes);
+        const w = writeAt(fh, bytes, inPlace ? null : position);
+        // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited below.
+        w.catch(() => { });
+        writes.push(w);
+        position += bytes.length;
+        return w;
+    };
+    const flush = async () => {
+        if (filled === 0)
+            return;
+        busy[k] = send(ring[k].subarray(0, filled));
+        k = (k + 1) % ring.length;
+        filled = 0;
+        // The next buffer is filled only once the disk has taken what it held (a failed write rejects here).
+        const pending = busy[k];
+        busy[k] = null;
+        if (pending)
+            await pending;
+    };
+    try {
+        for (const piece of pieces) {
+            // Bytes kept from another report (KeptLists): written as they are, after the bytes before them.
+            if (typeof piece !== 'string') {
+                await flush();
+                await send(piece);
+                continue;
+            }
+            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
+                await flush();
+            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
+                await send(Buffer.from(piece, 'utf8'));
+                continue;
+            }
+            filled += ring[k].write(piece, filled, 'utf8');
+        }
+        await flush();
+        await Promise.all(writes);
+    }
+    finally {
+        await Promise.allSettled(writes);
+    }
+}
+/**
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
+ * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * ended, so none is left running).
+ */
+async function writeJson(report, file, kept = null) {
+    const hash = createHash('sha256');
+    await writeJsonHashing(report, file, hash, kept);
+    return `sha256:${hash.digest('hex')}`;
+}
+/** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
+const writeJsonOnly = (report, file, kept = null) => writeJsonHashing(report, file, null, kept);
+async function writeJsonHashing(report, file, hash, kept) {
+    const made = (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
+    // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
+    // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
+    const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
+    const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
+    const fh = await (tmp === null ? (0,promises_namespaceObject.open)(file, 'w') : (0,promises_namespaceObject.open)(tmp, 'wx', 0o644));
+    try {
+        try {
+            await writePieces(fh, jsonChunks(report, PIECE, kept), hash, inPlace);
+        }
+        finally {
+            await fh.close();
+        }
+        // The rename replaces a link at `file`, never writing through it.
+        if (tmp !== null)
+            await (0,promises_namespaceObject.rename)(tmp, file);
+    }
+    catch (error) {
+        if (tmp !== null)
+            await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        (0,output/* removeDirs */.Xr)(made);
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gate/snapshot.ts
+/**
+ * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
+ * (core/incremental.ts `Part`) as one file, so a later run can merge a verification of added files
+ * onto it without reading the kept files' evidence. A header line (schemas/verification-snapshot.schema.json)
+ * holds what the report's tail and the merge's checks read: the findings each file made, what the
+ * calls used of the policy (by position), the counts, the couplings. The report's runs, calls and
+ * records follow it as the JSON report writes them (report/json-report.ts `listPieces`), never
+ * decoded: a merged report copies them as bytes.
+ *
+ * It is read back checked: its shape, every vocabulary member against its table, the positions
+ * against the policy, the times, the lengths against the bytes, and the key the caller asks for
+ * (what the verification depended on besides the files: the build, the read set-up, the policy's
+ * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
+ * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
+ */
+
+
+
+
+
+
+
+
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
+const LIST_NAMES = ['runs', 'calls', 'records'];
+/** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
+function unkept(part) {
+    if (part.heldUntil.kind === 'this_instant')
+        return 'its report holds for its own instant only';
+    if (part.couplings.statements > 0)
+        return 'it read coverage statements';
+    return null;
+}
+/** The bytes of each of the report's kept lists, as the writer writes them. */
+function listBytes(report) {
+    const bytes = (name) => Buffer.concat([...listPieces(report, name)].map((p) => Buffer.from(p, 'utf8')));
+    return { runs: bytes('runs'), calls: bytes('calls'), records: bytes('records') };
+}
+/**
+ * The snapshot of a verification: its header line and its report's lists, as bytes in order (the
+ * caller writes them to one file), or why it keeps none.
+ * @param key what the verification depended on besides its files (the caller's; checked on reading)
+ */
+function snapshotOf(part, report, key, files) {
+    const why = unkept(part);
+    if (why !== null)
+        return { ok: false, reason: why };
+    const s = part.shares;
+    const c = part.couplings;
+    const lists = listBytes(report);
+    const under = s.underClaimed;
+    const signed = s.signed;
+    const header = {
+        schema: SNAPSHOT_SCHEMA,
+        key,
+        at: (0,core_time/* rfc3339 */.ag)(part.at),
+        held: part.heldUntil.kind === 'until' ? (0,core_time/* rfc3339 */.ag)(part.heldUntil.at) : null,
+        policy: part.policy,
+        files,
+        lists: {
+            runs: [report.runs.length, lists.runs.length, (0,binding/* sha256Hex */.fg)(lists.runs)],
+            calls: [report.calls.length, lists.calls.length, (0,binding/* sha256Hex */.fg)(lists.calls)],
+            records: [report.records.length, lists.records.length, (0,binding/* sha256Hex */.fg)(lists.records)],
+        },
+        shares: {
+            read: s.read,
+            unattested: s.unattested,
+            calls: s.calls_,
+            records: s.records_,
+            usage: s.usage.toJson(),
+            classes: [...s.classes],
+            under_claimed: under
+                ? {
+                    count: under.count,
+                    verified: under.verified,
+                    first: {
+                        tool: under.first.tool,
+                        claimed_level: under.first.claimed_level ?? '',
+                        level: under.first.level ?? '',
+                        artifact: under.first.artifact,
+                        line: under.first.line,
+                        column: under.first.column,
+                        member: under.first.member,
+                    },
+                }
+                : null,
+            signed: signed
+                ? {
+                    count: signed.count,
+                    signer: signed.first.signer ?? '',
+                    file: signed.first.loc.file,
+                    line: signed.first.loc.line,
+                    column: signed.first.loc.column,
+                    member: signed.first.loc.member ?? null,
+                }
+                : null,
+            levels: Object.fromEntries(s.tally.levels),
+            shortfalls: [s.tally.unmet, s.tally.warned, s.tally.excepted, s.tally.grandfathered, s.tally.pending, s.tally.notLogged],
+            outcomes: Object.fromEntries(s.outcomes),
+            copies: s.copies,
+        },
+        couplings: {
+            call_digests: [...c.callDigests],
+            record_digests: [...c.recordDigests],
+            identities: [...c.identities],
+            call_kinds: [...c.callKinds],
+            unbound_kinds: [...c.unboundKinds],
+            unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest])),
+            runs: c.runs,
+            record_files: c.recordFiles,
+        },
+    };
+    return { ok: true, value: [Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), lists.runs, lists.calls, lists.records] };
+}
+const snapshot_FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
+const snapshot_SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
+const OUTCOME_SET = new Set(vocabulary/* RECORD_OUTCOME_NAMES */.Kc);
+/** A finding's members, each the program's own name for it (its shape checked: no other is present). */
+const FINDING_MEMBERS = new Map(['severity', 'code', 'input', 'file', 'line', 'column', 'message', 'member', 'commit'].map((k) => [k, k]));
+/**
+ * A finding of the header, rebuilt member by member in the order it was written (the report writes
+ * a finding as it is: its bytes depend on that order), or null when a vocabulary member is not in its table.
+ */
+function findingOf(f) {
+    if (!snapshot_FINDING_CODE_SET.has(f.code) || !snapshot_SEVERITY_SET.has(f.severity))
+        return null;
+    const out = {};
+    for (const k of Object.keys(f)) {
+        const member = FINDING_MEMBERS.get(k);
+        if (member !== undefined)
+            out[member] = f[member];
+    }
+    return out;
+}
+function findingsOf(list, where) {
+    const out = [];
+    for (const f of list) {
+        const g = findingOf(f);
+        if (g === null)
+            return { ok: false, reason: `a finding of ${where} names a code or severity not in the table (${f.code}, ${f.severity})` };
+        out.push(g);
+    }
+    return { ok: true, value: out };
+}
+function instant(text, what) {
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
+    return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
+}
+/** The header's parts once checked; each step says why it refuses. */
+function snapshot_partOf(h, policy) {
+    const at = instant(h.at, 'time');
+    if (!at.ok)
+        return at;
+    let heldUntil = { kind: 'always' };
+    if (h.held !== null) {
+        const held = instant(h.held, 'hold');
+        if (!held.ok)
+            return held;
+        heldUntil = { kind: 'until', at: held.value };
+    }
+    const lists = [];
+    for (const [list, where] of [
+        [h.shares.read, 'the readers'],
+        [h.shares.unattested, 'the runs'],
+        [h.shares.calls, 'the calls'],
+        [h.shares.records, 'the records'],
+    ]) {
+        const got = findingsOf(list, where);
+        if (!got.ok)
+            return got;
+        lists.push(got.value);
+    }
+    const usage = readUsage(policy, h.shares.usage);
+    if (!usage.ok)
+        return { ok: false, reason: `what its calls used of the policy: ${usage.reason}` };
+    const levels = new Map();
+    for (const [level, n] of Object.entries(h.shares.levels)) {
+        if (level !== 'no_effect' && !(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `its calls' levels name ${JSON.stringify(level)}, not a level` };
+        levels.set(level, n);
+    }
+    const outcomes = new Map();
+    for (const [outcome, n] of Object.entries(h.shares.outcomes)) {
+        if (!OUTCOME_SET.has(outcome))
+            return { ok: false, reason: `its records' outcomes name ${JSON.stringify(outcome)}, not an outcome` };
+        outcomes.set(outcome, n);
+    }
+    const [unmet, warned, excepted, grandfathered, pending, notLogged] = h.shares.shortfalls;
+    const tally = { levels, unmet, warned, excepted, grandfathered, pending, notLogged };
+    const u = h.shares.under_claimed;
+    let underClaimed = null;
+    if (u) {
+        const { claimed_level, level } = u.first;
+        if (!(0,vocabulary/* isLevel */.NW)(claimed_level) || !(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: 'its under-claimed call names a level not in the table' };
+        const { tool, artifact, line, column, member } = u.first;
+        underClaimed = { count: u.count, verified: u.verified, first: { tool, claimed_level, level, artifact, line, column, member } };
+    }
+    const g = h.shares.signed;
+    const shares = {
+        runCount: h.lists.runs[0],
+        runs: [],
+        calls: [],
+        records: [],
+        statements: [],
+        gaps: [],
+        read: lists[0] ?? [],
+        unattested: lists[1] ?? [],
+        calls_: lists[2] ?? [],
+        coverage: [],
+        records_: lists[3] ?? [],
+        usage: usage.value,
+        classes: new Set(h.shares.classes),
+        underClaimed,
+        signed: g
+            ? {
+                count: g.count,
+                first: {
+                    loc: { file: g.file, line: g.line, column: g.column, ...(g.member !== null ? { member: g.member } : {}) },
+                    signer: g.signer,
+                },
+            }
+            : null,
+        tally,
+        outcomes,
+        copies: h.shares.copies,
+    };
+    const c = h.couplings;
+    const unbound = new Map();
+    for (const [kind, target, nearest] of c.unbound) {
+        const list = unbound.get(kind) ?? [];
+        list.push({ target, nearest });
+        unbound.set(kind, list);
+    }
+    const couplings = {
+        callDigests: new Set(c.call_digests),
+        recordDigests: new Set(c.record_digests),
+        identities: new Set(c.identities),
+        callKinds: new Set(c.call_kinds),
+        unboundKinds: new Set(c.unbound_kinds),
+        unbound,
+        // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
+        targets: new Map(),
+        runs: c.runs,
+        recordFiles: c.record_files,
+        statements: 0,
+    };
+    return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+}
+/**
+ * A snapshot read back from its bytes, checked against `key` and the policy it must have been judged
+ * under, or why it is refused.
+ * @param shape the header's generated validator (`snapshot`, read/cache-entry.generated.js)
+ */
+function readSnapshot(bytes, key, policy, shape) {
+    const newline = bytes.indexOf(10);
+    if (newline < 0)
+        return { ok: false, reason: 'it has no header line (truncated?)' };
+    let parsed;
+    try {
+        parsed = JSON.parse(bytes.toString('utf8', 0, newline));
+    }
+    catch (error) {
+        return { ok: false, reason: `its header is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
+    }
+    if (!shape(parsed)) {
+        const e = shape.errors?.[0];
+        return {
+            ok: false,
+            reason: `its header does not have a snapshot's shape (${e ? `${e.instancePath || '/'} ${e.message ?? ''}` : 'unknown'})`,
+        };
+    }
+    const h = parsed;
+    if (h.key !== key)
+        return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
+    let from = newline + 1;
+    const kept = {};
+    for (const name of LIST_NAMES) {
+        const [count, length, sha256] = h.lists[name];
+        if (from + length > bytes.length || (count === 0) !== (length === 0))
+            return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
+        const list = bytes.subarray(from, from + length);
+        // Copied into a report as they are, never decoded: their digest is their only check.
+        if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
+            return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
+        kept[name] = { count, bytes: list };
+        from += length;
+    }
+    if (from !== bytes.length)
+        return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
+    const part = snapshot_partOf(h, policy);
+    if (!part.ok)
+        return part;
+    const { runs, calls, records } = kept;
+    if (!runs || !calls || !records)
+        return { ok: false, reason: 'its lists are missing' };
+    const files = new Map();
+    for (const [rel, k] of h.files) {
+        if (files.has(rel))
+            return { ok: false, reason: `it names ${rel} twice` };
+        files.set(rel, k);
+    }
+    return { ok: true, value: { part: part.value, lists: { runs, calls, records }, files } };
+}
+
+;// CONCATENATED MODULE: ./src/gate/incremental.ts
+/**
+ * Incremental verification in the gate (design/incremental-verification.md, stop 2): with the
+ * evidence cache, a full run keeps a verification snapshot of itself beside the entries
+ * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus files added
+ * after them verifies only the added files and merges them onto it (core/incremental.ts): the same
+ * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
+ * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** What a verification depends on besides its files: the read set-up (the build in it), the policy's bytes or rules, the options. */
+function judgingKey(setupKey, options) {
+    const p = options.policy ?? policy_NO_POLICY;
+    return (0,binding/* sha256Hex */.fg)(JSON.stringify([
+        'receipt-gate.verification-snapshot.v1',
+        setupKey,
+        p.kind,
+        p.source?.sha256 ?? null,
+        p.rules.map(ruleJson),
+        p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
+        options.allowUnmatchedRecords,
+        options.strictObserved,
+        options.trustMode ?? 'enforce',
+    ]));
+}
+const snapshotFile = (dir, key) => external_node_path_default().join(dir, `snapshot-${key}`);
+/** The evidence of some files only (`files`: their paths), with the findings no file made (the gate's own) and theirs. */
+function evidenceOf(evidence, files, own) {
+    return {
+        runs: evidence.runs.filter((r) => files.has(r.artifact)),
+        records: evidence.records.filter((r) => files.has(r.loc.file)),
+        statements: (evidence.statements ?? []).filter((s) => files.has(s.loc.file)),
+        findings: own,
+        ...(evidence.trustedSigners ? { trustedSigners: evidence.trustedSigners } : {}),
+        ...(evidence.trustedProducers ? { trustedProducers: evidence.trustedProducers } : {}),
+        ...(evidence.identities ? { identities: evidence.identities } : {}),
+        ...(evidence.fileSha256 ? { fileSha256: evidence.fileSha256 } : {}),
+    };
+}
+/** Writes the snapshot of a full verification beside the cache's entries (atomically), or says why not. */
+function keep(dir, key, files, evidence, options) {
+    const { report, part } = partOf(evidence, options);
+    if (!part)
+        return { report, said: 'no snapshot kept: no verification time' };
+    const unkeyed = files.find((f) => f.key === null);
+    if (unkeyed)
+        return { report, said: `no snapshot kept: ${unkeyed.rel} has no key in the cache` };
+    // What the files' reading made is kept per file; the gate's own findings are made again on every run.
+    const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
+    const made = snapshotOf(perFile, report, key, files.map((f) => [f.rel, f.key ?? '']));
+    if (!made.ok)
+        return { report, said: `no snapshot kept: ${made.reason}` };
+    const file = snapshotFile(dir, key);
+    const tmp = `${file}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
+    try {
+        (0,output/* makeDirs */.X2)(dir);
+        (0,external_node_fs_.writeFileSync)(tmp, Buffer.concat([...made.value]));
+        (0,external_node_fs_.renameSync)(tmp, file);
+    }
+    catch (error) {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        return { report, said: `no snapshot kept: ${(0,core_text/* messageOf */.bD)(error)}` };
+    }
+    return { report, said: `snapshot kept (verified at ${report.verified_at})` };
+}
+/**
+ * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
+ * here with the same key, the rest added after them), else a full verification that keeps a
+ * snapshot of itself.
+ * @param own the findings the gate made itself (no file's reading made them)
+ */
+async function verifyIncremental(evidence, options, files, own, cache) {
+    const key = judgingKey(cache.setupKey, options);
+    const full = (why) => {
+        const kept = keep(cache.dir, key, files, evidence, options);
+        return { report: kept.report, kept: null, said: `a full run (${why}); ${kept.said}` };
+    };
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_.readFileSync)(snapshotFile(cache.dir, key));
+    }
+    catch {
+        return full('no snapshot for this set-up, policy and options');
+    }
+    const read = readSnapshot(bytes, key, options.policy ?? policy_NO_POLICY, await snapshotShape());
+    if (!read.ok)
+        return full(`the snapshot is refused: ${read.reason}`);
+    const named = read.value.files;
+    const now = new Map(files.map((f) => [f.rel, f.key]));
+    for (const [rel, k] of named) {
+        const here = now.get(rel);
+        if (here === undefined)
+            return full(`${rel} is no longer read (removed files: stop 3 of the design)`);
+        if (here !== k)
+            return full(`${rel} changed since the snapshot`);
+    }
+    const added = files.filter((f) => !named.has(f.rel));
+    const paths = new Set(added.map((f) => f.rel));
+    const addedPart = partOf(evidenceOf(evidence, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+    if (!addedPart)
+        return full('no verification time');
+    const merged = mergeAdded(read.value.part, addedPart, options, evidence);
+    if (merged.kind === 'declined')
+        return full(merged.reason);
+    return {
+        report: merged.report,
+        kept: read.value.lists,
+        said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(read.value.part.at)} (${named.size} file(s))`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
@@ -19659,6 +20601,7 @@ function withBreakGlass(base, head, added, atBase) {
 
 
 
+
 function discoverAll(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
@@ -19748,6 +20691,7 @@ async function collect(settings, setup, roots, open, found) {
     const strayFiles = [];
     const rejected = new Map();
     const notes = [];
+    const files = [];
     try {
         for (const { role, d } of found) {
             for (const f of d.findings)
@@ -19764,6 +20708,7 @@ async function collect(settings, setup, roots, open, found) {
                 const { value: evidence, cache } = await readers.read(next++);
                 if (cache)
                     notes.push([file.rel, cache]);
+                files.push({ rel: file.rel, key: cache?.key ?? null, findings: evidence.findings });
                 for (const [rel, sha256] of evidence.digests)
                     inputs.set(rel, sha256);
                 for (const f of evidence.findings)
@@ -19819,7 +20764,10 @@ async function collect(settings, setup, roots, open, found) {
     const identities = settings.keyless ? identityTrust(settings.keyless, roots) : null;
     const keys = settings.trustedKeys;
     const producers = settings.trustedProducers;
+    const read = new Set(files.flatMap((f) => f.findings));
     return {
+        files,
+        own: findings.filter((f) => !read.has(f)),
         runs,
         records,
         statements,
@@ -20026,7 +20974,12 @@ async function runGate(settings, digests = false, open = openReaders) {
     if (rootInvalid)
         added.push(rootInvalid);
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
-    const report = verify(checked, optionsOf(settings));
+    // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be.
+    const cache = prepared.value.setup.cache;
+    const incremental = settings.cache?.incremental && cache?.read && !settings.policyReview
+        ? await verifyIncremental(checked, optionsOf(settings), evidence.files, [...evidence.own, ...added], cache)
+        : null;
+    const report = incremental ? incremental.report : verify(checked, optionsOf(settings));
     const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
     // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
     const before = settings.policyReview?.before;
@@ -20039,6 +20992,8 @@ async function runGate(settings, digests = false, open = openReaders) {
                 : report,
             inputs: evidence.inputs,
             cache: settings.cache ? evidence.cache : null,
+            kept: incremental?.kept ?? null,
+            incremental: incremental?.said ?? null,
         },
     };
 }
@@ -20875,265 +21830,6 @@ function buildSettings(given) {
 
 // EXTERNAL MODULE: ./src/report/text.ts
 var report_text = __nccwpck_require__(5655);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/report/json-report.ts
-/**
- * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
- * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
- * with its digest computed on the way, so a release can attach both.
- */
-
-
-
-
-const json_report_CHUNK = 1 << 20;
-/** A call's JSON form: its members in schema order, without what only the reporters read. */
-const callJson = (c) => ({
-    artifact: c.artifact,
-    index: c.index,
-    line: c.line,
-    column: c.column,
-    member: c.member,
-    tool: c.tool,
-    asserted: c.asserted,
-    claimed_level: c.claimed_level,
-    level: c.level,
-    required_level: c.required_level,
-    subject_digest: c.subject_digest,
-    record: c.record,
-    reason: c.reason,
-    rule: c.rule,
-    mode: c.mode,
-    excepted: c.excepted,
-    grandfathered: c.grandfathered,
-    time: c.time,
-    coverage: c.coverage,
-});
-/**
- * What the file is written from: pieces of text small enough to stay in V8's ordinary heap pages
- * (a string past ~128 KiB gets fresh pages of its own, faulted in and given back each time: on this
- * project's VM a page fault costs ~10 µs, and 1 MiB strings with a new Buffer each cost the report
- * ~25 000 faults at N = 100 000, BENCHMARKS.md), encoded into a few buffers of BUFFER bytes that are
- * written in turn and reused.
- */
-const PIECE = 1 << 15;
-const BUFFER = 1 << 20;
-/**
- * JSON text with `##[` written `\u0023#[` inside its strings (the same value): the runner reads that
- * form as a command anywhere in a line, and the report goes to a `run:` step's output with `--format
- * json`. `##[` occurs only inside strings in JSON.
- */
-const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
-/** The report's lists in the writer's order, each with the form its elements are written in. */
-const listsOf = (report) => [
-    ['runs', report.runs, (x) => x],
-    ['calls', report.calls, callJson],
-    ['records', report.records, (x) => x],
-    ['coverage', report.coverage, (x) => x],
-    ['coverage_gaps', report.coverage_gaps, (x) => x],
-    ['findings', report.findings, (x) => x],
-];
-/** Between two elements of a list. */
-const SEPARATOR = ',\n    ';
-/**
- * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
- * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
- * first, as its bytes, before the report's own elements of that list (a merged verification: the
- * report's totals and findings count both).
- */
-function* jsonChunks(report, size = json_report_CHUNK, kept = null) {
-    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [
-        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
-    ];
-    let length = 0;
-    for (const [name, items, form] of listsOf(report)) {
-        parts.push(`,\n  "${name}": [`);
-        const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
-        const first = before !== null && before.count > 0 ? 1 : 0;
-        if (before !== null && first === 1) {
-            parts.push('\n    ');
-            yield inertJson(parts.join(''));
-            yield before.bytes;
-            parts = [];
-            length = 0;
-        }
-        for (let i = 0; i < items.length; i++) {
-            const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
-            parts.push(line);
-            length += line.length;
-            if (length >= size) {
-                yield inertJson(parts.join(''));
-                parts = [];
-                length = 0;
-            }
-        }
-        parts.push(items.length + first > 0 ? '\n  ]' : ']');
-    }
-    if (report.policy_change)
-        parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
-    parts.push('\n}\n');
-    yield inertJson(parts.join(''));
-}
-/**
- * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
- * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
- * bytes are the full one's.
- */
-function* listPieces(report, name) {
-    const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
-    let parts = [];
-    let length = 0;
-    for (let i = 0; i < items.length; i++) {
-        const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i]))}`;
-        parts.push(text);
-        length += text.length;
-        if (length >= PIECE) {
-            yield inertJson(parts.join(''));
-            parts = [];
-            length = 0;
-        }
-    }
-    if (parts.length > 0)
-        yield inertJson(parts.join(''));
-}
-/**
- * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
- * output is written from, one piece after another, never one string (for 100 000 calls, 80 MB) and
- * never held whole; no piece leaves V8's ordinary heap pages (see PIECE).
- */
-const jsonPieces = (report) => textChunks(report, PIECE);
-/** The pieces of a report with no kept lists: text only. */
-function* textChunks(report, size) {
-    for (const piece of jsonChunks(report, size)) {
-        if (typeof piece !== 'string')
-            throw new RangeError('a report with no kept lists wrote bytes');
-        yield piece;
-    }
-}
-/** The report's whole text; with `kept`, a merged report's (tests, and small reports: a large one is written in pieces). */
-const renderJson = (report, kept = null) => [...jsonChunks(report, json_report_CHUNK, kept)].map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
-/** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
-function digestedPieces(report) {
-    const pieces = [...textChunks(report, json_report_CHUNK)];
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    for (const piece of pieces)
-        hash.update(piece, 'utf8');
-    return { pieces, digest: `sha256:${hash.digest('hex')}` };
-}
-/** Buffers being written while the next is filled: the next piece is rendered while the disk takes the last ones. */
-const IN_FLIGHT = 4;
-/** A UTF-16 code unit is at most 3 bytes in UTF-8 (a surrogate pair, two units, is 4). */
-const MAX_BYTES_PER_UNIT = 3;
-/** `bytes` at `position`, or (null) where the output stands: a FIFO or the process's own output cannot seek. */
-async function writeAt(fh, bytes, position) {
-    let off = 0;
-    while (off < bytes.length) {
-        const n = (await fh.write(bytes, off, bytes.length - off, position === null ? null : position + off)).bytesWritten;
-        if (n <= 0)
-            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
-        off += n;
-    }
-}
-/**
- * The report's bytes, written in order through a ring of reused buffers: each filled with whole
- * pieces, hashed, handed to the disk, and filled again only once its write has ended (IN_FLIGHT + 1
- * buffers: at most IN_FLIGHT writes in flight while the next one is filled, one more just after it
- * is sent; in place, one buffer and one write at a time). A piece that may not fit a buffer (one very
- * long line) is written from its own bytes, after the bytes before it. A failed write rejects, after
- * every write has ended (none is left running on the file handle).
- */
-async function writePieces(fh, pieces, hash, inPlace) {
-    // In place, each write ends before the next begins (a FIFO takes them in order); else several at once, each at its offset.
-    const ring = Array.from({ length: inPlace ? 1 : IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(BUFFER));
-    const busy = ring.map(() => null);
-    const writes = [];
-    let k = 0;
-    let filled = 0;
-    let position = 0;
-    const send = (bytes) => {
-        hash?.update(bytes);
-        const w = writeAt(fh, bytes, inPlace ? null : position);
-        // Handled here so a failure is never an unhandled rejection while the next piece is rendered; awaited below.
-        w.catch(() => { });
-        writes.push(w);
-        position += bytes.length;
-        return w;
-    };
-    const flush = async () => {
-        if (filled === 0)
-            return;
-        busy[k] = send(ring[k].subarray(0, filled));
-        k = (k + 1) % ring.length;
-        filled = 0;
-        // The next buffer is filled only once the disk has taken what it held (a failed write rejects here).
-        const pending = busy[k];
-        busy[k] = null;
-        if (pending)
-            await pending;
-    };
-    try {
-        for (const piece of pieces) {
-            // Bytes kept from another report (KeptLists): written as they are, after the bytes before them.
-            if (typeof piece !== 'string') {
-                await flush();
-                await send(piece);
-                continue;
-            }
-            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER - filled)
-                await flush();
-            if (piece.length * MAX_BYTES_PER_UNIT > BUFFER) {
-                await send(Buffer.from(piece, 'utf8'));
-                continue;
-            }
-            filled += ring[k].write(piece, filled, 'utf8');
-        }
-        await flush();
-        await Promise.all(writes);
-    }
-    finally {
-        await Promise.allSettled(writes);
-    }
-}
-/**
- * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
- * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
- * ended, so none is left running).
- */
-async function writeJson(report, file, kept = null) {
-    const hash = createHash('sha256');
-    await writeJsonHashing(report, file, hash, kept);
-    return `sha256:${hash.digest('hex')}`;
-}
-/** The same, when nothing asks for the digest (the CLI's `--output` without a verdict): 80 MB not hashed for nobody. */
-const writeJsonOnly = (report, file, kept = null) => writeJsonHashing(report, file, null, kept);
-async function writeJsonHashing(report, file, hash, kept) {
-    const made = (0,output/* makeDirs */.X2)(external_node_path_default().dirname(file));
-    // An output written in place (a FIFO, /dev/stdout into a pipe) takes its chunks one after another, in order;
-    // any other is written whole beside its place and renamed over it (a write that fails leaves nothing, never a report cut short).
-    const inPlace = (0,output/* outputPlace */.hb)(file) === 'in place';
-    const tmp = inPlace ? null : (0,output/* tempBeside */.p8)(file);
-    const fh = await (tmp === null ? (0,promises_namespaceObject.open)(file, 'w') : (0,promises_namespaceObject.open)(tmp, 'wx', 0o644));
-    try {
-        try {
-            await writePieces(fh, jsonChunks(report, PIECE, kept), hash, inPlace);
-        }
-        finally {
-            await fh.close();
-        }
-        // The rename replaces a link at `file`, never writing through it.
-        if (tmp !== null)
-            await (0,promises_namespaceObject.rename)(tmp, file);
-    }
-    catch (error) {
-        if (tmp !== null)
-            await (0,promises_namespaceObject.rm)(tmp, { force: true });
-        (0,output/* removeDirs */.Xr)(made);
-        throw error;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
 /**
  * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
@@ -21637,6 +22333,7 @@ function writeVerdict(report, origin, files, beside = []) {
 
 
 
+
 /** What selects, trusts and judges the evidence: the options `verify` and `policy` share. */
 const GATE_OPTIONS = [
     {
@@ -22051,7 +22748,9 @@ function verifyRequest(argv, ctx) {
     // The files the flags name that are read: the policy file, keys and roots (the gate refuses an evidence file among the outputs).
     distinctOutputs([...outputs, ['--vsa-key', at(f['vsa-key'])]], [external_node_path_default().resolve(dir, f.policy ?? defaults_DEFAULTS.policy), ...trustFlagFiles(f, at)]);
     // A verdict rests on every byte: it stores what it read and reads no entry.
-    const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
+    // A JSON report written to a file, and nothing else, can be merged onto a kept verification (gate/incremental.ts).
+    const incremental = vsa === null && format === 'json' && output !== null && sarif === null;
+    const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key, incremental };
     return {
         settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache, writes: given(outputs) }), dir),
         format,
@@ -22096,7 +22795,8 @@ async function run(ctx) {
         return (0,cli_command/* usageError */.Wp)(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message, gated.reason.code !== 'policy');
     const { report, inputs } = gated.value;
     const code = report.ok ? cli_command/* EXIT */.dc.pass : cli_command/* EXIT */.dc.problem;
-    const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n` : '';
+    const merged = gated.value.incremental === null ? '' : `${(0,core_text/* visible */.RK)(`receipt-gate: incremental: ${gated.value.incremental}`)}\n`;
+    const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n${merged}` : '';
     const sarifText = req.sarif ? renderSarif(report, '', ctx.version) : null;
     if (req.sarif && sarifText !== null && (req.vsa === null || req.output === null)) {
         try {
@@ -22138,7 +22838,7 @@ async function run(ctx) {
     else {
         try {
             if (req.format === 'json')
-                await writeJsonOnly(report, req.output);
+                await writeJsonOnly(report, req.output, gated.value.kept);
             else
                 writeWhole(req.output, renderTable(report, { color: false }));
         }

@@ -10087,6 +10087,8 @@ function readEntry(file) {
 let shapeCheck = null;
 /** The entries' shape check, loaded once per thread and only when a cache is read (its generated code weighs 100 KB). */
 const entryShape = () => (shapeCheck ??= __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.cacheEntry));
+/** A verification snapshot's header check (gate/snapshot.ts), in the entries' module. */
+const snapshotShape = () => __nccwpck_require__.e(/* import() */ 971).then(__nccwpck_require__.bind(__nccwpck_require__, 1971)).then((m) => m.snapshot);
 /** The entry stored under `key`, checked, or why an entry there was ignored (null reason: there was none). */
 function lookUp(cache, key, shape) {
     const got = readEntry(entryPath(cache, key));
@@ -10342,8 +10344,9 @@ async function deliver(task, setup, form) {
         return null;
     };
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
+    const keyed = (n) => (key === null ? n : { ...n, key });
     if (got.kind === 'found')
-        return { value: form.found(got.value, file.rel), cache: { hit: true } };
+        return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
     const evidence = await judge(task, got.read, sidecars, setup);
     if (cache === null)
         return { value: form.read(evidence, null, file.rel), cache: null };
@@ -10352,7 +10355,7 @@ async function deliver(task, setup, form) {
         return { value: form.read(evidence, null, file.rel), cache: note(ignored, got.unkeyed ?? 'it has no key') };
     // Encoded once: the entry's body is the text a reading thread sends.
     const wire = encodeRead(evidence, file.rel);
-    return { value: form.read(evidence, wire, file.rel), cache: note(ignored, store(cache, key, wire)) };
+    return { value: form.read(evidence, wire, file.rel), cache: keyed(note(ignored, store(cache, key, wire))) };
 }
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */
 function note(ignored, unstored) {

@@ -27,10 +27,15 @@ import type { RecordOutcome } from './vocabulary.js';
 export interface Couplings {
   /**
    * Every subject digest its calls project to (eligible or not: a record's diagnosis names an
-   * ineligible call of its subject), and every record's binding, recomputed and narrowed digest: the
-   * allocation, the snags, replays and `same_subject` all meet by digest.
+   * ineligible call of its subject) and claim: the allocation, the snags, replays and `same_subject`
+   * all meet a call by digest.
    */
-  readonly digests: ReadonlySet<string>;
+  readonly callDigests: ReadonlySet<string>;
+  /**
+   * Every record's binding, recomputed and narrowed digest. Records of one digest that no call holds
+   * on either side meet nothing: each is diagnosed as it would be alone (its identity aside, below).
+   */
+  readonly recordDigests: ReadonlySet<string>;
   /** Every record's identity (provider, record_id): copies and conflicting copies meet across exports (records.ts). */
   readonly identities: ReadonlySet<string>;
   /** The (class, verb) of every call with a subject: what an unmatched record's nearest call is found among (nearest.ts). */
@@ -78,27 +83,28 @@ function span(paths: readonly string[]): readonly [string, string] | null {
 export function partOf(evidence: Evidence, options: VerifyOptions): { readonly report: Report; readonly part: Part | null } {
   const v = verification(evidence, options);
   if (options.now === undefined) return { report: v.report, part: null };
-  const digests = new Set<string>();
+  const callDigests = new Set<string>();
+  const recordDigests = new Set<string>();
   const callKinds = new Set<string>();
   const targets = new Map<string, JsonObject[]>();
   for (const file of v.allocation.files)
     for (const call of file.calls) {
       const p = call.input.projection;
       if (p.kind === 'subject') {
-        digests.add(p.digest);
+        callDigests.add(p.digest);
         const k = kind(p.subject.action_class, p.subject.verb);
         callKinds.add(k);
         push(targets, k, p.subject.target);
       }
-      if (call.eligibility.ok) digests.add(call.eligibility.digest);
+      if (call.eligibility.ok) callDigests.add(call.eligibility.digest);
     }
   const identities = new Set<string>();
   for (const r of v.allocation.records) {
     const { record } = r.input;
-    digests.add(record.binding_digest);
-    if (r.input.recomputed.ok) digests.add(r.input.recomputed.digest);
+    recordDigests.add(record.binding_digest);
+    if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
     const narrowed = narrowedDigest(r);
-    if (narrowed !== null) digests.add(narrowed);
+    if (narrowed !== null) recordDigests.add(narrowed);
     identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
   }
   const unboundKinds = new Set<string>();
@@ -125,7 +131,8 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
       heldUntil: v.heldUntil,
       shares: v.shares,
       couplings: {
-        digests,
+        callDigests,
+        recordDigests,
         identities,
         callKinds,
         unboundKinds,
@@ -181,7 +188,9 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   if (k.runs && a.runs && cmp(a.runs[0], k.runs[1]) <= 0) return `run ${a.runs[0]} does not sort after every kept run`;
   if (k.recordFiles && a.recordFiles && cmp(a.recordFiles[0], k.recordFiles[1]) <= 0)
     return `audit file ${a.recordFiles[0]} does not sort after every kept one`;
-  const digest = meets(k.digests, a.digests);
+  // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
+  // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
+  const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
   if (digest !== undefined) return `subject digest ${digest} is in both`;
   if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
   // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.

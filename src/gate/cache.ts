@@ -129,6 +129,9 @@ let shapeCheck: Promise<GeneratedValidator> | null = null;
 export const entryShape = (): Promise<GeneratedValidator> =>
   (shapeCheck ??= import('../read/cache-entry.generated.js').then((m) => m.cacheEntry));
 
+/** A verification snapshot's header check (gate/snapshot.ts), in the entries' module. */
+export const snapshotShape = (): Promise<GeneratedValidator> => import('../read/cache-entry.generated.js').then((m) => m.snapshot);
+
 /** A sound entry: its body's text and the same body checked (gate/evidence.ts decodes it, or a worker sends the text). */
 export interface Entry {
   readonly text: string;
@@ -186,6 +189,8 @@ export function store(cache: CacheSetup, key: string, wire: string): string | nu
 /** What the evidence cache did for one file: found it; or the file was read, with why an entry was ignored or not stored. */
 export interface CacheNote {
   readonly hit: boolean;
+  /** The file's key (its bytes, the bytes beside it, its path and the set-up), when it has one: what a verification snapshot names it by (gate/snapshot.ts). */
+  readonly key?: string;
   readonly ignored?: string;
   readonly unstored?: string;
 }

@@ -254,7 +254,8 @@ async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Prom
     return null;
   };
   const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
-  if (got.kind === 'found') return { value: form.found(got.value, file.rel), cache: { hit: true } };
+  const keyed = (n: CacheNote): CacheNote => (key === null ? n : { ...n, key });
+  if (got.kind === 'found') return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
   const evidence = await judge(task, got.read, sidecars, setup);
   if (cache === null) return { value: form.read(evidence, null, file.rel), cache: null };
   // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).
@@ -262,7 +263,7 @@ async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Prom
     return { value: form.read(evidence, null, file.rel), cache: note(ignored, got.unkeyed ?? 'it has no key') };
   // Encoded once: the entry's body is the text a reading thread sends.
   const wire = encodeRead(evidence, file.rel);
-  return { value: form.read(evidence, wire, file.rel), cache: note(ignored, store(cache, key, wire)) };
+  return { value: form.read(evidence, wire, file.rel), cache: keyed(note(ignored, store(cache, key, wire))) };
 }
 
 /** What the cache did for a file that was read: an entry ignored, and why it was not stored (null: it was). */

@@ -14,11 +14,13 @@ import { cmp } from '../core/text.js';
 import { prepareRun, verify } from '../core/verify.js';
 import { type Discovery, discover, evidenceHeldBy, type FoundFile, inside, isFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
+import type { KeptLists } from '../report/json-report.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
 import { type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
+import { type FileRead, verifyIncremental } from './incremental.js';
 import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
@@ -26,6 +28,10 @@ import { trustChanged } from './settings/policy.js';
 import { PolicyMistake, type Settings, type UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {
+  /** Every input file read, in the order read: its key in the cache and the findings its reading made. */
+  readonly files: readonly FileRead[];
+  /** The findings no file's reading made (the gate's own: discovery, inputs, strays, the shipped root …). */
+  readonly own: readonly Finding[];
   /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
   readonly inputs: ReadonlyMap<string, string>;
   /** Classes found only in rejected runs, each with the first such file. */
@@ -145,6 +151,7 @@ async function collect(
   const strayFiles: { readonly rel: string; readonly role: 'runs' | 'audit'; readonly n: number }[] = [];
   const rejected = new Map<string, string>();
   const notes: [string, CacheNote][] = [];
+  const files: FileRead[] = [];
   try {
     for (const { role, d } of found) {
       for (const f of d.findings) findings.push(f);
@@ -163,6 +170,7 @@ async function collect(
       for (const file of d.files) {
         const { value: evidence, cache } = await readers.read(next++);
         if (cache) notes.push([file.rel, cache]);
+        files.push({ rel: file.rel, key: cache?.key ?? null, findings: evidence.findings });
         for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) {
@@ -225,7 +233,10 @@ async function collect(
   const identities = settings.keyless ? identityTrust(settings.keyless, roots) : null;
   const keys = settings.trustedKeys;
   const producers = settings.trustedProducers;
+  const read = new Set(files.flatMap((f) => f.findings));
   return {
+    files,
+    own: findings.filter((f) => !read.has(f)),
     runs,
     records,
     statements,
@@ -391,6 +402,10 @@ export interface Gated {
   readonly inputs: ReadonlyMap<string, string>;
   /** What the evidence cache did, when there is one. */
   readonly cache: CacheTally | null;
+  /** A merged report's kept lists (gate/incremental.ts): written before the report's own (a JSON report only). */
+  readonly kept: KeptLists | null;
+  /** What incremental verification did, when asked for (a line for the log). */
+  readonly incremental: string | null;
 }
 
 /** Every class of the input with its verbs (what a rule may name besides the §2 table). */
@@ -493,7 +508,13 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   added.push(...headInvalid);
   if (rootInvalid) added.push(rootInvalid);
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
-  const report = verify(checked, optionsOf(settings));
+  // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be.
+  const cache = prepared.value.setup.cache;
+  const incremental =
+    settings.cache?.incremental && cache?.read && !settings.policyReview
+      ? await verifyIncremental(checked, optionsOf(settings), evidence.files, [...evidence.own, ...added], cache)
+      : null;
+  const report = incremental ? incremental.report : verify(checked, optionsOf(settings));
   const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
   // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
   const before = settings.policyReview?.before;
@@ -511,6 +532,8 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
         : report,
       inputs: evidence.inputs,
       cache: settings.cache ? evidence.cache : null,
+      kept: incremental?.kept ?? null,
+      incremental: incremental?.said ?? null,
     },
   };
 }

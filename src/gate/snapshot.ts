@@ -36,6 +36,8 @@ const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
 export interface Snapshot {
   readonly part: Part;
   readonly lists: KeptLists;
+  /** Every input file of the kept verification, path → its key in the evidence cache. */
+  readonly files: ReadonlyMap<string, string>;
 }
 
 const LIST_NAMES = ['runs', 'calls', 'records'] as const;
@@ -54,6 +56,8 @@ interface Header {
   readonly at: string;
   readonly held: string | null;
   readonly policy: string;
+  /** Every input file: [path, its key in the evidence cache]. */
+  readonly files: readonly (readonly [string, string])[];
   /** Per list: its elements, its bytes, their sha256. */
   readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: readonly [number, number, string] };
   readonly shares: {
@@ -91,7 +95,8 @@ interface Header {
     readonly copies: number;
   };
   readonly couplings: {
-    readonly digests: readonly string[];
+    readonly call_digests: readonly string[];
+    readonly record_digests: readonly string[];
     readonly identities: readonly string[];
     readonly call_kinds: readonly string[];
     readonly unbound_kinds: readonly string[];
@@ -112,7 +117,12 @@ function listBytes(report: Report): { readonly [name in (typeof LIST_NAMES)[numb
  * caller writes them to one file), or why it keeps none.
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
-export function snapshotOf(part: Part, report: Report, key: string): Result<readonly Buffer[], string> {
+export function snapshotOf(
+  part: Part,
+  report: Report,
+  key: string,
+  files: readonly (readonly [string, string])[],
+): Result<readonly Buffer[], string> {
   const why = unkept(part);
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
@@ -126,6 +136,7 @@ export function snapshotOf(part: Part, report: Report, key: string): Result<read
     at: rfc3339(part.at),
     held: part.heldUntil.kind === 'until' ? rfc3339(part.heldUntil.at) : null,
     policy: part.policy,
+    files,
     lists: {
       runs: [report.runs.length, lists.runs.length, sha256Hex(lists.runs)],
       calls: [report.calls.length, lists.calls.length, sha256Hex(lists.calls)],
@@ -169,7 +180,8 @@ export function snapshotOf(part: Part, report: Report, key: string): Result<read
       copies: s.copies,
     },
     couplings: {
-      digests: [...c.digests],
+      call_digests: [...c.callDigests],
+      record_digests: [...c.recordDigests],
       identities: [...c.identities],
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
@@ -301,7 +313,8 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
     unbound.set(kind, list);
   }
   const couplings: Couplings = {
-    digests: new Set(c.digests),
+    callDigests: new Set(c.call_digests),
+    recordDigests: new Set(c.record_digests),
     identities: new Set(c.identities),
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
@@ -355,5 +368,10 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
   if (!part.ok) return part;
   const { runs, calls, records } = kept;
   if (!runs || !calls || !records) return { ok: false, reason: 'its lists are missing' };
-  return { ok: true, value: { part: part.value, lists: { runs, calls, records } } };
+  const files = new Map<string, string>();
+  for (const [rel, k] of h.files) {
+    if (files.has(rel)) return { ok: false, reason: `it names ${rel} twice` };
+    files.set(rel, k);
+  }
+  return { ok: true, value: { part: part.value, lists: { runs, calls, records }, files } };
 }

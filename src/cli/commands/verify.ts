@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Result } from '../../core/result.js';
+import { visible } from '../../core/text.js';
 import { buildOf, cacheText } from '../../gate/cache.js';
 import { runGate } from '../../gate/gate.js';
 import {
@@ -508,7 +509,10 @@ export function verifyRequest(
     [path.resolve(dir, f.policy ?? DEFAULTS.policy), ...trustFlagFiles(f, at)],
   );
   // A verdict rests on every byte: it stores what it read and reads no entry.
-  const cache = f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key };
+  // A JSON report written to a file, and nothing else, can be merged onto a kept verification (gate/incremental.ts).
+  const incremental = vsa === null && format === 'json' && output !== null && sarif === null;
+  const cache =
+    f.cache === undefined || f['no-cache'] ? null : { dir: f.cache, read: vsa === null, build: buildOf(ctx.version).key, incremental };
   return {
     settings: historyAtRef(buildSettings({ ...gateInputs(f, dir, ctx.now ?? new Date()), cache, writes: given(outputs) }), dir),
     format,
@@ -558,7 +562,8 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     );
   const { report, inputs } = gated.value;
   const code = report.ok ? EXIT.pass : EXIT.problem;
-  const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n` : '';
+  const merged = gated.value.incremental === null ? '' : `${visible(`receipt-gate: incremental: ${gated.value.incremental}`)}\n`;
+  const cached = gated.value.cache && req.settings.cache ? `${cacheText(gated.value.cache, req.settings.cache.dir)}\n${merged}` : '';
   const sarifText = req.sarif ? renderSarif(report, '', ctx.version) : null;
   if (req.sarif && sarifText !== null && (req.vsa === null || req.output === null)) {
     try {
@@ -600,7 +605,7 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
     attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
   } else {
     try {
-      if (req.format === 'json') await writeJsonOnly(report, req.output);
+      if (req.format === 'json') await writeJsonOnly(report, req.output, gated.value.kept);
       else writeWhole(req.output, renderTable(report, { color: false }));
     } catch (thrown) {
       return cannotWrite('--output', req.output, thrown);

@@ -115,6 +115,11 @@ export interface CacheSettings {
   readonly dir: string;
   readonly read: boolean;
   readonly build: string;
+  /**
+   * The report can take lists kept as bytes (a JSON report written to a file, nothing else written):
+   * a verification snapshot is kept beside the entries and merged onto (gate/incremental.ts).
+   */
+  readonly incremental?: boolean;
 }
 
 /** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */

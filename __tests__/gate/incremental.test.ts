@@ -1,0 +1,119 @@
+/**
+ * Incremental verification in the gate (gate/incremental.ts; design/incremental-verification.md,
+ * stop 2): with --cache and a JSON report written to a file, a full run keeps a verification
+ * snapshot beside the entries, and a later run whose files are its files, unchanged, plus files added
+ * after them verifies only those and merges them onto it: the same report bytes as a run without the
+ * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
+ * the kept ones is a full run, said with why; any other output takes no part in it.
+ */
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addKey, demoCorpus, json, record, surface } from '../support/corpus.js';
+import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const NEW_RUN = '.assay/runs/2026-12-01-more-keys.json';
+const NEW_EXPORT = '.assay/audit/zz/2026-12.json';
+
+/** The demo in a fresh repository, a cache folder outside it, and where reports go. */
+function repo(): { dir: string; cache: string; out: string } {
+  return { dir: writeFiles(tempDir(), demoCorpus()), cache: path.join(tempDir(), 'cache'), out: tempDir() };
+}
+
+/** A run adding a key to a new repository, and the export that records it: new work, committed after the history. */
+function addWork(dir: string, runPath = NEW_RUN, exportPath = NEW_EXPORT): void {
+  const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
+  writeFiles(
+    dir,
+    new Map([
+      [runPath, json(surface([d]))],
+      [exportPath, json([record('github', 'github-audit-9000001', d)])],
+    ]),
+  );
+}
+
+/** `verify --format json --output <out>/<name>` with the cache (or not): its stderr and the report's bytes. */
+async function verify(r: ReturnType<typeof repo>, name: string, cache = true, extra: readonly string[] = []) {
+  const file = path.join(r.out, name);
+  const got = await cli(['verify', '--format', 'json', '--output', file, ...(cache ? ['--cache', r.cache] : []), ...extra], r.dir);
+  return { code: got.code, stderr: got.stderr, bytes: readFileSync(file, 'utf8') };
+}
+
+const snapshots = (cache: string): string[] => readdirSync(cache).filter((f) => f.startsWith('snapshot-'));
+
+describe('incremental verification in the gate (stop 2)', () => {
+  it('a full run keeps a snapshot; files added after it are verified alone and merged: the bytes of a run without the cache', async () => {
+    const r = repo();
+    const first = await verify(r, 'first.json');
+    expect(first.stderr).toContain('incremental: a full run (no snapshot for this set-up, policy and options); snapshot kept');
+    expect(snapshots(r.cache)).toHaveLength(1);
+    addWork(r.dir);
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
+    const full = await verify(r, 'full.json', false);
+    expect(full.stderr).not.toContain('incremental');
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    // The merged report holds the kept calls and the added one.
+    expect(JSON.parse(merged.bytes).calls.some((c: { artifact: string }) => c.artifact === NEW_RUN)).toBe(true);
+    expect(JSON.parse(merged.bytes).totals.calls).toBe(JSON.parse(first.bytes).totals.calls + 1);
+  });
+
+  it.each([
+    [
+      'a kept file changed',
+      (dir: string) => writeFileSync(path.join(dir, '.assay/audit/slack/2026-11.ndjson'), '\n', { flag: 'a' }),
+      /slack\/2026-11\.ndjson changed since the snapshot/,
+    ],
+    [
+      'a kept file removed',
+      (dir: string) => rmSync(path.join(dir, '.assay/audit/slack/2026-11.ndjson')),
+      /slack\/2026-11\.ndjson is no longer read/,
+    ],
+    [
+      'an added run sorting before a kept one',
+      (dir: string) => addWork(dir, '.assay/runs/2026-10-01-early.json'),
+      /does not sort after every kept run/,
+    ],
+  ])('%s: a full run, said with why, the bytes of a run without the cache', async (_what, change, why) => {
+    const r = repo();
+    await verify(r, 'first.json');
+    change(r.dir);
+    const again = await verify(r, 'again.json');
+    expect(again.stderr).toMatch(why);
+    expect(again.stderr).toContain('a full run');
+    expect(again.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+  });
+
+  it('a snapshot changed, cut short or made under another policy is refused with why: a full run, the same bytes', async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    const [name] = snapshots(r.cache);
+    const file = path.join(r.cache, name ?? '');
+    const bytes = readFileSync(file);
+    addWork(r.dir);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, bytes.length - 2), Buffer.from('x\n')]));
+    const changed = await verify(r, 'changed.json');
+    expect(changed.stderr).toMatch(/the snapshot is refused: its records are not the bytes its header names/);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    const cut = await verify(r, 'cut.json');
+    expect(cut.stderr).toMatch(/the snapshot is refused: .*truncated/);
+    const full = await verify(r, 'full.json', false);
+    expect(changed.bytes).toBe(full.bytes);
+    expect(cut.bytes).toBe(full.bytes);
+    // Another policy is another snapshot: none is kept for it yet.
+    const strict = await verify(r, 'strict.json', true, ['--strict-observed']);
+    expect(strict.stderr).toContain('no snapshot for this set-up, policy and options');
+  });
+
+  it('only a JSON report written to a file takes part: with a SARIF file, or the report on standard output, nothing is kept or said', async () => {
+    const r = repo();
+    const sarif = await verify(r, 'with-sarif.json', true, ['--sarif-file', path.join(r.out, 'x.sarif')]);
+    expect(sarif.stderr).not.toContain('incremental');
+    const stdout = await cli(['verify', '--format', 'json', '--cache', r.cache], r.dir);
+    expect(stdout.stderr).not.toContain('incremental');
+    expect(snapshots(r.cache)).toHaveLength(0);
+  });
+});

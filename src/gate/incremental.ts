@@ -1,0 +1,151 @@
+/**
+ * Incremental verification in the gate (design/incremental-verification.md, stop 2): with the
+ * evidence cache, a full run keeps a verification snapshot of itself beside the entries
+ * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus files added
+ * after them verifies only the added files and merges them onto it (core/incremental.ts): the same
+ * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
+ * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '../core/binding.js';
+import type { Finding } from '../core/findings.js';
+import { mergeAdded, partOf } from '../core/incremental.js';
+import type { Evidence, VerifyOptions } from '../core/model.js';
+import { NO_POLICY, ruleJson } from '../core/policy.js';
+import type { Report } from '../core/report.js';
+import { messageOf } from '../core/text.js';
+import { rfc3339 } from '../core/time.js';
+import type { KeptLists } from '../report/json-report.js';
+import { makeDirs } from '../report/output.js';
+import { snapshotShape } from './cache.js';
+import { readSnapshot, snapshotOf } from './snapshot.js';
+
+/** One input file as the gate read it: its key in the cache (null: none), and the findings its reading made (sidecars' included). */
+export interface FileRead {
+  readonly rel: string;
+  readonly key: string | null;
+  readonly findings: readonly Finding[];
+}
+
+/** The result: the report (with `kept`, the kept lists written before its own), and what the log says. */
+export interface Incremental {
+  readonly report: Report;
+  readonly kept: KeptLists | null;
+  readonly said: string;
+}
+
+/** What a verification depends on besides its files: the read set-up (the build in it), the policy's bytes or rules, the options. */
+function judgingKey(setupKey: string, options: VerifyOptions): string {
+  const p = options.policy ?? NO_POLICY;
+  return sha256Hex(
+    JSON.stringify([
+      'receipt-gate.verification-snapshot.v1',
+      setupKey,
+      p.kind,
+      p.source?.sha256 ?? null,
+      p.rules.map(ruleJson),
+      p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
+      options.allowUnmatchedRecords,
+      options.strictObserved,
+      options.trustMode ?? 'enforce',
+    ]),
+  );
+}
+
+const snapshotFile = (dir: string, key: string): string => path.join(dir, `snapshot-${key}`);
+
+/** The evidence of some files only (`files`: their paths), with the findings no file made (the gate's own) and theirs. */
+function evidenceOf(evidence: Evidence, files: ReadonlySet<string>, own: readonly Finding[]): Evidence {
+  return {
+    runs: evidence.runs.filter((r) => files.has(r.artifact)),
+    records: evidence.records.filter((r) => files.has(r.loc.file)),
+    statements: (evidence.statements ?? []).filter((s) => files.has(s.loc.file)),
+    findings: own,
+    ...(evidence.trustedSigners ? { trustedSigners: evidence.trustedSigners } : {}),
+    ...(evidence.trustedProducers ? { trustedProducers: evidence.trustedProducers } : {}),
+    ...(evidence.identities ? { identities: evidence.identities } : {}),
+    ...(evidence.fileSha256 ? { fileSha256: evidence.fileSha256 } : {}),
+  };
+}
+
+/** Writes the snapshot of a full verification beside the cache's entries (atomically), or says why not. */
+function keep(
+  dir: string,
+  key: string,
+  files: readonly FileRead[],
+  evidence: Evidence,
+  options: VerifyOptions,
+): { report: Report; said: string } {
+  const { report, part } = partOf(evidence, options);
+  if (!part) return { report, said: 'no snapshot kept: no verification time' };
+  const unkeyed = files.find((f) => f.key === null);
+  if (unkeyed) return { report, said: `no snapshot kept: ${unkeyed.rel} has no key in the cache` };
+  // What the files' reading made is kept per file; the gate's own findings are made again on every run.
+  const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
+  const made = snapshotOf(
+    perFile,
+    report,
+    key,
+    files.map((f) => [f.rel, f.key ?? '']),
+  );
+  if (!made.ok) return { report, said: `no snapshot kept: ${made.reason}` };
+  const file = snapshotFile(dir, key);
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    makeDirs(dir);
+    writeFileSync(tmp, Buffer.concat([...made.value]));
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    return { report, said: `no snapshot kept: ${messageOf(error)}` };
+  }
+  return { report, said: `snapshot kept (verified at ${report.verified_at})` };
+}
+
+/**
+ * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
+ * here with the same key, the rest added after them), else a full verification that keeps a
+ * snapshot of itself.
+ * @param own the findings the gate made itself (no file's reading made them)
+ */
+export async function verifyIncremental(
+  evidence: Evidence,
+  options: VerifyOptions,
+  files: readonly FileRead[],
+  own: readonly Finding[],
+  cache: { readonly dir: string; readonly setupKey: string },
+): Promise<Incremental> {
+  const key = judgingKey(cache.setupKey, options);
+  const full = (why: string): Incremental => {
+    const kept = keep(cache.dir, key, files, evidence, options);
+    return { report: kept.report, kept: null, said: `a full run (${why}); ${kept.said}` };
+  };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(snapshotFile(cache.dir, key));
+  } catch {
+    return full('no snapshot for this set-up, policy and options');
+  }
+  const read = readSnapshot(bytes, key, options.policy ?? NO_POLICY, await snapshotShape());
+  if (!read.ok) return full(`the snapshot is refused: ${read.reason}`);
+  const named = read.value.files;
+  const now = new Map(files.map((f) => [f.rel, f.key]));
+  for (const [rel, k] of named) {
+    const here = now.get(rel);
+    if (here === undefined) return full(`${rel} is no longer read (removed files: stop 3 of the design)`);
+    if (here !== k) return full(`${rel} changed since the snapshot`);
+  }
+  const added = files.filter((f) => !named.has(f.rel));
+  const paths = new Set(added.map((f) => f.rel));
+  const addedPart = partOf(evidenceOf(evidence, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+  if (!addedPart) return full('no verification time');
+  const merged = mergeAdded(read.value.part, addedPart, options, evidence);
+  if (merged.kind === 'declined') return full(merged.reason);
+  return {
+    report: merged.report,
+    kept: read.value.lists,
+    said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(read.value.part.at)} (${named.size} file(s))`,
+  };
+}
