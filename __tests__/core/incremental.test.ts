@@ -72,7 +72,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
       'kept calls of its kind',
       'does not sort after',
       'coverage statements',
-      'sorts equal',
+      'sort equal but differ',
       'before the kept',
       'no longer holds',
     ])

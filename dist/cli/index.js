@@ -18783,7 +18783,11 @@ function partOf(evidence, options) {
         recordDigests.add(record.binding_digest);
         if (r.input.recomputed.ok)
             recordDigests.add(r.input.recomputed.digest);
-        const narrowed = narrowedDigest(r);
+        // A target of bound fields only narrows to itself: its narrowed digest is the one recomputed (no second canonical form made).
+        const { action_class, target } = record.subject;
+        const fields = boundFields(action_class);
+        const whole = r.input.recomputed.ok && fields !== undefined && Object.keys(target).every((f) => fields.includes(f));
+        const narrowed = whole ? null : narrowedDigest(r);
         if (narrowed !== null)
             recordDigests.add(narrowed);
         identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
@@ -18904,22 +18908,18 @@ function sum(a, b) {
     return out;
 }
 /** The findings each part made on its own (the tail's aside). */
-const own = (s) => [[...s.read], [...s.unattested], [...s.calls_], [...s.coverage], [...s.records_]];
-/** Whether a finding of one part sorts equal to one of the other: their order would then be the full run's insertion order, not known here. */
+const own = (s) => [...s.read, ...s.unattested, ...s.calls_, ...s.coverage, ...s.records_];
+/**
+ * Whether two findings of the parts sort equal and are not the same bytes: their order in the report
+ * would be the full run's insertion order (the readers' findings come in the gate's order, the
+ * gate's own among them), which the parts do not hold. Equal bytes may come in either order.
+ */
 function tied(kept, added) {
-    const all = [
-        ...own(kept)
-            .flat()
-            .map((f) => ({ f, side: 0 })),
-        ...own(added)
-            .flat()
-            .map((f) => ({ f, side: 1 })),
-    ];
-    all.sort((x, y) => (0,core_findings/* compareFindings */.Eg)(x.f, y.f));
+    const all = [...own(kept), ...own(added)].sort(core_findings/* compareFindings */.Eg);
     for (let i = 1; i < all.length; i++) {
         const x = all[i - 1];
         const y = all[i];
-        if (x && y && x.side !== y.side && (0,core_findings/* compareFindings */.Eg)(x.f, y.f) === 0)
+        if (x && y && (0,core_findings/* compareFindings */.Eg)(x, y) === 0 && JSON.stringify(x) !== JSON.stringify(y))
             return true;
     }
     return false;
@@ -18933,7 +18933,7 @@ function mergeAdded(kept, added, options, echoed) {
     if (why !== null)
         return declined(why);
     if (tied(kept.shares, added.shares))
-        return declined('a finding of the added files sorts equal to a kept one');
+        return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
     const k = kept.shares;
     const a = added.shares;
     const validity = new Validity();
@@ -19056,7 +19056,9 @@ function* jsonChunks(report, size = json_report_CHUNK, kept = null) {
         if (before !== null && first === 1) {
             parts.push('\n    ');
             yield inertJson(parts.join(''));
-            yield before.bytes;
+            // Already inert: written by this writer (`listPieces`).
+            for (const piece of before.pieces)
+                yield piece;
             parts = [];
             length = 0;
         }
@@ -19259,6 +19261,7 @@ async function writeJsonHashing(report, file, hash, kept) {
 
 
 
+
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
@@ -19269,23 +19272,40 @@ function unkept(part) {
         return 'it read coverage statements';
     return null;
 }
-/** The bytes of each of the report's kept lists, as the writer writes them. */
-function listBytes(report) {
-    const bytes = (name) => Buffer.concat([...listPieces(report, name)].map((p) => Buffer.from(p, 'utf8')));
-    return { runs: bytes('runs'), calls: bytes('calls'), records: bytes('records') };
+/** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
+function keptListsOf(report) {
+    const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
+    return {
+        runs: list('runs', report.runs.length),
+        calls: list('calls', report.calls.length),
+        records: list('records', report.records.length),
+    };
+}
+/** A list's byte length and sha256. */
+function measure(list) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    let length = 0;
+    for (const piece of list.pieces) {
+        hash.update(piece);
+        length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+    }
+    return [length, hash.digest('hex')];
 }
 /**
- * The snapshot of a verification: its header line and its report's lists, as bytes in order (the
- * caller writes them to one file), or why it keeps none.
+ * The header line of a verification's snapshot (the caller writes it, then its lists' pieces, to one
+ * file), or why it keeps none.
+ * @param lists the report's lists as the writer writes them (`keptListsOf`)
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
-function snapshotOf(part, report, key, files) {
+function snapshotHeader(part, lists, key, files) {
     const why = unkept(part);
     if (why !== null)
         return { ok: false, reason: why };
     const s = part.shares;
     const c = part.couplings;
-    const lists = listBytes(report);
+    const [runsLength, runsSha] = measure(lists.runs);
+    const [callsLength, callsSha] = measure(lists.calls);
+    const [recordsLength, recordsSha] = measure(lists.records);
     const under = s.underClaimed;
     const signed = s.signed;
     const header = {
@@ -19296,9 +19316,9 @@ function snapshotOf(part, report, key, files) {
         policy: part.policy,
         files,
         lists: {
-            runs: [report.runs.length, lists.runs.length, (0,binding/* sha256Hex */.fg)(lists.runs)],
-            calls: [report.calls.length, lists.calls.length, (0,binding/* sha256Hex */.fg)(lists.calls)],
-            records: [report.records.length, lists.records.length, (0,binding/* sha256Hex */.fg)(lists.records)],
+            runs: [lists.runs.count, runsLength, runsSha],
+            calls: [lists.calls.count, callsLength, callsSha],
+            records: [lists.records.count, recordsLength, recordsSha],
         },
         shares: {
             read: s.read,
@@ -19348,7 +19368,7 @@ function snapshotOf(part, report, key, files) {
             record_files: c.recordFiles,
         },
     };
-    return { ok: true, value: [Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), lists.runs, lists.calls, lists.records] };
+    return { ok: true, value: `${JSON.stringify(header)}\n` };
 }
 const snapshot_FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
 const snapshot_SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
@@ -19512,16 +19532,12 @@ function readSnapshot(bytes, key, policy, shape) {
     if (h.key !== key)
         return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
     let from = newline + 1;
-    const kept = {};
+    const spans = [];
     for (const name of LIST_NAMES) {
         const [count, length, sha256] = h.lists[name];
         if (from + length > bytes.length || (count === 0) !== (length === 0))
             return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-        const list = bytes.subarray(from, from + length);
-        // Copied into a report as they are, never decoded: their digest is their only check.
-        if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
-            return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
-        kept[name] = { count, bytes: list };
+        spans.push([name, count, bytes.subarray(from, from + length), sha256]);
         from += length;
     }
     if (from !== bytes.length)
@@ -19529,16 +19545,28 @@ function readSnapshot(bytes, key, policy, shape) {
     const part = snapshot_partOf(h, policy);
     if (!part.ok)
         return part;
-    const { runs, calls, records } = kept;
-    if (!runs || !calls || !records)
-        return { ok: false, reason: 'its lists are missing' };
+    // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
+    let checked = null;
+    const lists = () => {
+        if (checked)
+            return checked;
+        const kept = {};
+        for (const [name, count, list, sha256] of spans) {
+            if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
+                return (checked = { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` });
+            kept[name] = { count, pieces: [list] };
+        }
+        const { runs, calls, records } = kept;
+        checked = runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+        return checked;
+    };
     const files = new Map();
     for (const [rel, k] of h.files) {
         if (files.has(rel))
             return { ok: false, reason: `it names ${rel} twice` };
         files.set(rel, k);
     }
-    return { ok: true, value: { part: part.value, lists: { runs, calls, records }, files } };
+    return { ok: true, value: { part: part.value, lists, files } };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts
@@ -19550,6 +19578,7 @@ function readSnapshot(bytes, key, policy, shape) {
  * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
+
 
 
 
@@ -19590,31 +19619,57 @@ function evidenceOf(evidence, files, own) {
         ...(evidence.fileSha256 ? { fileSha256: evidence.fileSha256 } : {}),
     };
 }
-/** Writes the snapshot of a full verification beside the cache's entries (atomically), or says why not. */
+/** Every byte of `piece` to `fd` (a write may take fewer). */
+function writeAll(fd, piece) {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    for (let off = 0; off < bytes.length;) {
+        const n = (0,external_node_fs_.writeSync)(fd, bytes, off, bytes.length - off);
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
+}
+/** A report without its runs, calls and records: written with them kept as pieces (`KeptLists`). */
+const listless = (report) => ({ ...report, runs: [], calls: [], records: [] });
+/**
+ * A full verification, and its snapshot written beside the cache's entries (atomically), or why none
+ * was. The report's lists are rendered once: the snapshot holds them, and the report is written from them.
+ */
 function keep(dir, key, files, evidence, options) {
     const { report, part } = partOf(evidence, options);
+    const none = (why) => ({ report, kept: null, said: `no snapshot kept: ${why}` });
     if (!part)
-        return { report, said: 'no snapshot kept: no verification time' };
+        return none('no verification time');
     const unkeyed = files.find((f) => f.key === null);
     if (unkeyed)
-        return { report, said: `no snapshot kept: ${unkeyed.rel} has no key in the cache` };
+        return none(`${unkeyed.rel} has no key in the cache`);
+    const lists = keptListsOf(report);
     // What the files' reading made is kept per file; the gate's own findings are made again on every run.
     const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
-    const made = snapshotOf(perFile, report, key, files.map((f) => [f.rel, f.key ?? '']));
-    if (!made.ok)
-        return { report, said: `no snapshot kept: ${made.reason}` };
+    const header = snapshotHeader(perFile, lists, key, files.map((f) => [f.rel, f.key ?? '']));
+    if (!header.ok)
+        return none(header.reason);
     const file = snapshotFile(dir, key);
     const tmp = `${file}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
     try {
         (0,output/* makeDirs */.X2)(dir);
-        (0,external_node_fs_.writeFileSync)(tmp, Buffer.concat([...made.value]));
+        const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+        try {
+            writeAll(fd, header.value);
+            for (const list of [lists.runs, lists.calls, lists.records])
+                for (const piece of list.pieces)
+                    writeAll(fd, piece);
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
         (0,external_node_fs_.renameSync)(tmp, file);
     }
     catch (error) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
-        return { report, said: `no snapshot kept: ${(0,core_text/* messageOf */.bD)(error)}` };
+        return none((0,core_text/* messageOf */.bD)(error));
     }
-    return { report, said: `snapshot kept (verified at ${report.verified_at})` };
+    return { report: listless(report), kept: lists, said: `snapshot kept (verified at ${report.verified_at})` };
 }
 /**
  * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
@@ -19624,9 +19679,10 @@ function keep(dir, key, files, evidence, options) {
  */
 async function verifyIncremental(evidence, options, files, own, cache) {
     const key = judgingKey(cache.setupKey, options);
+    // A full run keeps a snapshot of itself when the cache's is missing or out of date.
     const full = (why) => {
         const kept = keep(cache.dir, key, files, evidence, options);
-        return { report: kept.report, kept: null, said: `a full run (${why}); ${kept.said}` };
+        return { ...kept, said: `a full run (${why}); ${kept.said}` };
     };
     let bytes;
     try {
@@ -19653,11 +19709,15 @@ async function verifyIncremental(evidence, options, files, own, cache) {
     if (!addedPart)
         return full('no verification time');
     const merged = mergeAdded(read.value.part, addedPart, options, evidence);
+    // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.
     if (merged.kind === 'declined')
-        return full(merged.reason);
+        return { report: verify(evidence, options), kept: null, said: `a full run (${merged.reason}); the snapshot kept as it was` };
+    const lists = read.value.lists();
+    if (!lists.ok)
+        return full(`the snapshot is refused: ${lists.reason}`);
     return {
         report: merged.report,
-        kept: read.value.lists,
+        kept: lists.value,
         said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(read.value.part.at)} (${named.size} file(s))`,
     };
 }

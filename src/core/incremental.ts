@@ -103,7 +103,11 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     const { record } = r.input;
     recordDigests.add(record.binding_digest);
     if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
-    const narrowed = narrowedDigest(r);
+    // A target of bound fields only narrows to itself: its narrowed digest is the one recomputed (no second canonical form made).
+    const { action_class, target } = record.subject;
+    const fields = boundFields(action_class);
+    const whole = r.input.recomputed.ok && fields !== undefined && Object.keys(target).every((f) => fields.includes(f));
+    const narrowed = whole ? null : narrowedDigest(r);
     if (narrowed !== null) recordDigests.add(narrowed);
     identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
   }
@@ -214,23 +218,19 @@ function sum<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, nu
 }
 
 /** The findings each part made on its own (the tail's aside). */
-const own = (s: Shares): readonly Finding[][] => [[...s.read], [...s.unattested], [...s.calls_], [...s.coverage], [...s.records_]];
+const own = (s: Shares): readonly Finding[] => [...s.read, ...s.unattested, ...s.calls_, ...s.coverage, ...s.records_];
 
-/** Whether a finding of one part sorts equal to one of the other: their order would then be the full run's insertion order, not known here. */
+/**
+ * Whether two findings of the parts sort equal and are not the same bytes: their order in the report
+ * would be the full run's insertion order (the readers' findings come in the gate's order, the
+ * gate's own among them), which the parts do not hold. Equal bytes may come in either order.
+ */
 function tied(kept: Shares, added: Shares): boolean {
-  const all = [
-    ...own(kept)
-      .flat()
-      .map((f) => ({ f, side: 0 })),
-    ...own(added)
-      .flat()
-      .map((f) => ({ f, side: 1 })),
-  ];
-  all.sort((x, y) => compareFindings(x.f, y.f));
+  const all = [...own(kept), ...own(added)].sort(compareFindings);
   for (let i = 1; i < all.length; i++) {
     const x = all[i - 1];
     const y = all[i];
-    if (x && y && x.side !== y.side && compareFindings(x.f, y.f) === 0) return true;
+    if (x && y && compareFindings(x, y) === 0 && JSON.stringify(x) !== JSON.stringify(y)) return true;
   }
   return false;
 }
@@ -242,7 +242,8 @@ function tied(kept: Shares, added: Shares): boolean {
 export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed): Merged {
   const why = coupled(kept, added, options);
   if (why !== null) return declined(why);
-  if (tied(kept.shares, added.shares)) return declined('a finding of the added files sorts equal to a kept one');
+  if (tied(kept.shares, added.shares))
+    return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
   const k = kept.shares;
   const a = added.shares;
   const validity = new Validity();

@@ -7,7 +7,7 @@
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
@@ -17,10 +17,11 @@ import { NO_POLICY, ruleJson } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
+import { verify } from '../core/verify.js';
 import type { KeptLists } from '../report/json-report.js';
 import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
-import { readSnapshot, snapshotOf } from './snapshot.js';
+import { keptListsOf, readSnapshot, snapshotHeader } from './snapshot.js';
 
 /** One input file as the gate read it: its key in the cache (null: none), and the findings its reading made (sidecars' included). */
 export interface FileRead {
@@ -70,38 +71,56 @@ function evidenceOf(evidence: Evidence, files: ReadonlySet<string>, own: readonl
   };
 }
 
-/** Writes the snapshot of a full verification beside the cache's entries (atomically), or says why not. */
-function keep(
-  dir: string,
-  key: string,
-  files: readonly FileRead[],
-  evidence: Evidence,
-  options: VerifyOptions,
-): { report: Report; said: string } {
+/** Every byte of `piece` to `fd` (a write may take fewer). */
+function writeAll(fd: number, piece: string | Buffer): void {
+  const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+  for (let off = 0; off < bytes.length; ) {
+    const n = writeSync(fd, bytes, off, bytes.length - off);
+    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+    off += n;
+  }
+}
+
+/** A report without its runs, calls and records: written with them kept as pieces (`KeptLists`). */
+const listless = (report: Report): Report => ({ ...report, runs: [], calls: [], records: [] });
+
+/**
+ * A full verification, and its snapshot written beside the cache's entries (atomically), or why none
+ * was. The report's lists are rendered once: the snapshot holds them, and the report is written from them.
+ */
+function keep(dir: string, key: string, files: readonly FileRead[], evidence: Evidence, options: VerifyOptions): Incremental {
   const { report, part } = partOf(evidence, options);
-  if (!part) return { report, said: 'no snapshot kept: no verification time' };
+  const none = (why: string): Incremental => ({ report, kept: null, said: `no snapshot kept: ${why}` });
+  if (!part) return none('no verification time');
   const unkeyed = files.find((f) => f.key === null);
-  if (unkeyed) return { report, said: `no snapshot kept: ${unkeyed.rel} has no key in the cache` };
+  if (unkeyed) return none(`${unkeyed.rel} has no key in the cache`);
+  const lists = keptListsOf(report);
   // What the files' reading made is kept per file; the gate's own findings are made again on every run.
   const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
-  const made = snapshotOf(
+  const header = snapshotHeader(
     perFile,
-    report,
+    lists,
     key,
     files.map((f) => [f.rel, f.key ?? '']),
   );
-  if (!made.ok) return { report, said: `no snapshot kept: ${made.reason}` };
+  if (!header.ok) return none(header.reason);
   const file = snapshotFile(dir, key);
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     makeDirs(dir);
-    writeFileSync(tmp, Buffer.concat([...made.value]));
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeAll(fd, header.value);
+      for (const list of [lists.runs, lists.calls, lists.records]) for (const piece of list.pieces) writeAll(fd, piece);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (error) {
     rmSync(tmp, { force: true });
-    return { report, said: `no snapshot kept: ${messageOf(error)}` };
+    return none(messageOf(error));
   }
-  return { report, said: `snapshot kept (verified at ${report.verified_at})` };
+  return { report: listless(report), kept: lists, said: `snapshot kept (verified at ${report.verified_at})` };
 }
 
 /**
@@ -118,9 +137,10 @@ export async function verifyIncremental(
   cache: { readonly dir: string; readonly setupKey: string },
 ): Promise<Incremental> {
   const key = judgingKey(cache.setupKey, options);
+  // A full run keeps a snapshot of itself when the cache's is missing or out of date.
   const full = (why: string): Incremental => {
     const kept = keep(cache.dir, key, files, evidence, options);
-    return { report: kept.report, kept: null, said: `a full run (${why}); ${kept.said}` };
+    return { ...kept, said: `a full run (${why}); ${kept.said}` };
   };
   let bytes: Buffer;
   try {
@@ -142,10 +162,14 @@ export async function verifyIncremental(
   const addedPart = partOf(evidenceOf(evidence, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
   if (!addedPart) return full('no verification time');
   const merged = mergeAdded(read.value.part, addedPart, options, evidence);
-  if (merged.kind === 'declined') return full(merged.reason);
+  // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.
+  if (merged.kind === 'declined')
+    return { report: verify(evidence, options), kept: null, said: `a full run (${merged.reason}); the snapshot kept as it was` };
+  const lists = read.value.lists();
+  if (!lists.ok) return full(`the snapshot is refused: ${lists.reason}`);
   return {
     report: merged.report,
-    kept: read.value.lists,
+    kept: lists.value,
     said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(read.value.part.at)} (${named.size} file(s))`,
   };
 }

@@ -13,6 +13,7 @@
  * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
  * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
+import { createHash } from 'node:crypto';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
@@ -28,14 +29,15 @@ import { type Instant, parseRfc3339, rfc3339 } from '../core/time.js';
 import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
-import { type KeptLists, listPieces } from '../report/json-report.js';
+import { type KeptList, type KeptLists, listPieces } from '../report/json-report.js';
 
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
 
 /** A snapshot read back: the kept part (its lists not decoded) and its report's lists as bytes. */
 export interface Snapshot {
   readonly part: Part;
-  readonly lists: KeptLists;
+  /** Its lists, checked against the sha256 its header names when first asked for (only a merge needs them), or why they are refused. */
+  readonly lists: () => Result<KeptLists, string>;
   /** Every input file of the kept verification, path → its key in the evidence cache. */
   readonly files: ReadonlyMap<string, string>;
 }
@@ -106,28 +108,46 @@ interface Header {
   };
 }
 
-/** The bytes of each of the report's kept lists, as the writer writes them. */
-function listBytes(report: Report): { readonly [name in (typeof LIST_NAMES)[number]]: Buffer } {
-  const bytes = (name: (typeof LIST_NAMES)[number]) => Buffer.concat([...listPieces(report, name)].map((p) => Buffer.from(p, 'utf8')));
-  return { runs: bytes('runs'), calls: bytes('calls'), records: bytes('records') };
+/** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
+export function keptListsOf(report: Report): KeptLists {
+  const list = (name: (typeof LIST_NAMES)[number], count: number) => ({ count, pieces: [...listPieces(report, name)] });
+  return {
+    runs: list('runs', report.runs.length),
+    calls: list('calls', report.calls.length),
+    records: list('records', report.records.length),
+  };
+}
+
+/** A list's byte length and sha256. */
+function measure(list: KeptList): readonly [number, string] {
+  const hash = createHash('sha256');
+  let length = 0;
+  for (const piece of list.pieces) {
+    hash.update(piece);
+    length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  }
+  return [length, hash.digest('hex')];
 }
 
 /**
- * The snapshot of a verification: its header line and its report's lists, as bytes in order (the
- * caller writes them to one file), or why it keeps none.
+ * The header line of a verification's snapshot (the caller writes it, then its lists' pieces, to one
+ * file), or why it keeps none.
+ * @param lists the report's lists as the writer writes them (`keptListsOf`)
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
-export function snapshotOf(
+export function snapshotHeader(
   part: Part,
-  report: Report,
+  lists: KeptLists,
   key: string,
   files: readonly (readonly [string, string])[],
-): Result<readonly Buffer[], string> {
+): Result<string, string> {
   const why = unkept(part);
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
   const c = part.couplings;
-  const lists = listBytes(report);
+  const [runsLength, runsSha] = measure(lists.runs);
+  const [callsLength, callsSha] = measure(lists.calls);
+  const [recordsLength, recordsSha] = measure(lists.records);
   const under = s.underClaimed;
   const signed = s.signed;
   const header: Header = {
@@ -138,9 +158,9 @@ export function snapshotOf(
     policy: part.policy,
     files,
     lists: {
-      runs: [report.runs.length, lists.runs.length, sha256Hex(lists.runs)],
-      calls: [report.calls.length, lists.calls.length, sha256Hex(lists.calls)],
-      records: [report.records.length, lists.records.length, sha256Hex(lists.records)],
+      runs: [lists.runs.count, runsLength, runsSha],
+      calls: [lists.calls.count, callsLength, callsSha],
+      records: [lists.records.count, recordsLength, recordsSha],
     },
     shares: {
       read: s.read,
@@ -190,7 +210,7 @@ export function snapshotOf(
       record_files: c.recordFiles,
     },
   };
-  return { ok: true, value: [Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), lists.runs, lists.calls, lists.records] };
+  return { ok: true, value: `${JSON.stringify(header)}\n` };
 }
 
 const FINDING_CODE_SET: ReadonlySet<string> = new Set(FINDING_CODES);
@@ -352,26 +372,35 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
   const h = parsed as Header;
   if (h.key !== key) return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
   let from = newline + 1;
-  const kept: Partial<Record<(typeof LIST_NAMES)[number], { count: number; bytes: Buffer }>> = {};
+  const spans: (readonly [(typeof LIST_NAMES)[number], number, Buffer, string])[] = [];
   for (const name of LIST_NAMES) {
     const [count, length, sha256] = h.lists[name];
     if (from + length > bytes.length || (count === 0) !== (length === 0))
       return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-    const list = bytes.subarray(from, from + length);
-    // Copied into a report as they are, never decoded: their digest is their only check.
-    if (sha256Hex(list) !== sha256) return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
-    kept[name] = { count, bytes: list };
+    spans.push([name, count, bytes.subarray(from, from + length), sha256]);
     from += length;
   }
   if (from !== bytes.length) return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
   const part = partOf(h, policy);
   if (!part.ok) return part;
-  const { runs, calls, records } = kept;
-  if (!runs || !calls || !records) return { ok: false, reason: 'its lists are missing' };
+  // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
+  let checked: Result<KeptLists, string> | null = null;
+  const lists = (): Result<KeptLists, string> => {
+    if (checked) return checked;
+    const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
+    for (const [name, count, list, sha256] of spans) {
+      if (sha256Hex(list) !== sha256)
+        return (checked = { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` });
+      kept[name] = { count, pieces: [list] };
+    }
+    const { runs, calls, records } = kept;
+    checked = runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+    return checked;
+  };
   const files = new Map<string, string>();
   for (const [rel, k] of h.files) {
     if (files.has(rel)) return { ok: false, reason: `it names ${rel} twice` };
     files.set(rel, k);
   }
-  return { ok: true, value: { part: part.value, lists: { runs, calls, records }, files } };
+  return { ok: true, value: { part: part.value, lists, files } };
 }

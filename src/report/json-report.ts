@@ -59,10 +59,10 @@ export interface KeptLists {
   readonly records: KeptList;
 }
 
-/** A list's elements' JSON texts joined by the writer's separator (`,` and a new line), as bytes. */
-interface KeptList {
+/** A list's elements' JSON texts joined by the writer's separator (`,` and a new line): as text in pieces (`listPieces`), or as bytes read back. */
+export interface KeptList {
   readonly count: number;
-  readonly bytes: Buffer;
+  readonly pieces: readonly (string | Buffer)[];
 }
 
 /** The report's lists in the writer's order, each with the form its elements are written in. */
@@ -97,7 +97,8 @@ function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | nul
     if (before !== null && first === 1) {
       parts.push('\n    ');
       yield inertJson(parts.join(''));
-      yield before.bytes;
+      // Already inert: written by this writer (`listPieces`).
+      for (const piece of before.pieces) yield piece;
       parts = [];
       length = 0;
     }
