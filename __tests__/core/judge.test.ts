@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prepareDecision } from '../../src/core/decision.js';
 import { type FileJudgement, judgeFile } from '../../src/core/judge.js';
 import type { Evidence, RunInput, StatementInput } from '../../src/core/model.js';
 import { parseRfc3339 } from '../../src/core/time.js';
@@ -15,7 +14,7 @@ import { allocateAll, verify } from '../../src/core/verify.js';
 import { checkStatement } from '../../src/read/coverage-statement.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { coverageStatement, decision, deployKey, record } from '../support/corpus.js';
-import { recordAt } from '../support/evidence.js';
+import { DRAWN_CALL, deployKeyRun, recordAt } from '../support/evidence.js';
 import { prodKeysPolicy } from '../support/policies.js';
 
 beforeAll(loadYamlParser);
@@ -31,13 +30,7 @@ const keyOn = (repo: string, provider: string | null) => deployKey({ owner: 'org
 
 const arbDecision = fc.record({
   repo: fc.constantFrom(...REPOS),
-  verb: fc.constantFrom('create', 'delete', 'get'),
-  provider: fc.constantFrom('github', 'gitlab', null),
-  asserted: fc.boolean(),
-  claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'none') as fc.Arbitrary<
-    'asserted' | 'observed_confirmed' | 'verified' | 'none'
-  >,
-  status: fc.constantFrom('success', 'error'),
+  ...DRAWN_CALL,
   hour: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
 });
 type Drawn = typeof arbDecision extends fc.Arbitrary<infer T> ? T : never;
@@ -66,27 +59,18 @@ const PINNED = 'd56962bddf8d2ba7f1e6287356cafe45286f4e86561bf7a9311dc3c7c8ca3a82
 
 const hour = (h: number) => at(`2026-11-${29 + Math.floor(h / 24)}T${String(h % 24).padStart(2, '0')}:00:00Z`);
 
-function runOf(ds: readonly Drawn[], artifact: string): RunInput {
-  return {
+const runOf = (ds: readonly Drawn[], artifact: string): RunInput =>
+  deployKeyRun(
     artifact,
-    decisions: ds.map((d, i) =>
-      prepareDecision(
-        { file: artifact, line: 3 * i + 2, column: 3 },
-        i,
-        decision({
-          tool: 'github.x',
-          verb: d.verb,
-          resourceType: 'github_deploy_key',
-          target: keyOn(d.repo, d.provider),
-          asserted: d.asserted,
-          claim: d.claim,
-          status: d.status,
-        }),
-        d.hour === null ? null : hour(d.hour),
-      ),
-    ),
-  };
-}
+    ds.map((d) => ({
+      verb: d.verb,
+      target: keyOn(d.repo, d.provider),
+      asserted: d.asserted,
+      claim: d.claim,
+      status: d.status,
+      time: d.hour === null ? null : hour(d.hour),
+    })),
+  );
 
 type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
 

@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { binding } from '../../src/core/binding.js';
-import { prepareDecision } from '../../src/core/decision.js';
 import type { Finding } from '../../src/core/findings.js';
 import type { Evidence, RecordInput, RunInput, StatementInput, VerifyOptions } from '../../src/core/model.js';
 import { type Instant, parseRfc3339 } from '../../src/core/time.js';
 import { checkStatement } from '../../src/read/coverage-statement.js';
 import { coverageStatement, decision, deployKey, record } from './corpus.js';
+import { DRAWN_CALL, deployKeyRun } from './evidence.js';
 import { prodKeysPolicy } from './policies.js';
 
 const at = (s: string): Instant => {
@@ -35,13 +35,7 @@ const arbDecision = fc.record({
   repo: fc.nat(3),
   owner: fc.nat(1),
   title: fc.nat(1),
-  verb: fc.constantFrom('create', 'delete', 'get'),
-  provider: fc.constantFrom('github', 'gitlab', null),
-  asserted: fc.boolean(),
-  claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'none') as fc.Arbitrary<
-    'asserted' | 'observed_confirmed' | 'verified' | 'none'
-  >,
-  status: fc.constantFrom('success', 'error'),
+  ...DRAWN_CALL,
   // Mostly before the verification time, now and then from the future (past its 5 minutes' grace).
   hour: fc.option(
     fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 0, max: 59 }) }, { weight: 1, arbitrary: fc.integer({ min: 60, max: 64 }) }),
@@ -105,27 +99,18 @@ export const arbCase = fc.record({
 });
 export type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
 
-function runOf(ds: readonly Drawn[], artifact: string, repos: readonly string[]): RunInput {
-  return {
+const runOf = (ds: readonly Drawn[], artifact: string, repos: readonly string[]): RunInput =>
+  deployKeyRun(
     artifact,
-    decisions: ds.map((d, i) =>
-      prepareDecision(
-        { file: artifact, line: 3 * i + 2, column: 3 },
-        i,
-        decision({
-          tool: 'github.x',
-          verb: d.verb,
-          resourceType: 'github_deploy_key',
-          target: keyOn(repos[d.repo] ?? 'a', d.provider, d.owner, d.title),
-          asserted: d.asserted,
-          claim: d.claim,
-          status: d.status,
-        }),
-        d.hour === null ? null : hour(d.hour),
-      ),
-    ),
-  };
-}
+    ds.map((d) => ({
+      verb: d.verb,
+      target: keyOn(repos[d.repo] ?? 'a', d.provider, d.owner, d.title),
+      asserted: d.asserted,
+      claim: d.claim,
+      status: d.status,
+      time: d.hour === null ? null : hour(d.hour),
+    })),
+  );
 
 function recordOf(
   r: DrawnRecord,
