@@ -116,4 +116,23 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(stdout.stderr).not.toContain('incremental');
     expect(snapshots(r.cache)).toHaveLength(0);
   });
+
+  it('a file read as a run and as an audit export is a full run, and keeps no snapshot (a red team: its records were left out of both parts, a pass where a full run fails)', async () => {
+    const r = repo();
+    const mixed = '.assay/runs/zz-mixed.ndjson';
+    const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') } });
+    const stray = addKey({ target: { owner: 'acme', repo: 'nobody-called', key_title_hash: 'sha256:'.padEnd(71, '8') } });
+    writeFiles(
+      r.dir,
+      new Map([[mixed, `${JSON.stringify(surface([d]))}\n${JSON.stringify(record('github', 'github-audit-7777777', stray))}\n`]]),
+    );
+    await verify(r, 'first.json');
+    const both = ['--runs', '.assay/runs', '--audit', '.assay/audit', '--audit', mixed];
+    const again = await verify(r, 'again.json', true, both);
+    expect(again.stderr).toContain(`incremental: a full run (${mixed} is read as a run and as an audit export); no snapshot kept`);
+    const full = await verify(r, 'full.json', false, both);
+    expect(again.bytes).toBe(full.bytes);
+    expect(again.code).toBe(full.code);
+    expect(JSON.parse(full.bytes).records.some((x: { record_id: string }) => x.record_id === 'github-audit-7777777')).toBe(true);
+  });
 });

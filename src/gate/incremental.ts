@@ -137,6 +137,16 @@ export async function verifyIncremental(
   cache: { readonly dir: string; readonly setupKey: string },
 ): Promise<Incremental> {
   const key = judgingKey(cache.setupKey, options);
+  // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
+  // the run's unchanged key stood for both, and the export's records were left out of both parts, a pass where a full run fails).
+  const seen = new Set<string>();
+  const twice = files.find((f) => seen.size === seen.add(f.rel).size);
+  if (twice)
+    return {
+      report: verify(evidence, options),
+      kept: null,
+      said: `a full run (${twice.rel} is read as a run and as an audit export); no snapshot kept`,
+    };
   // A full run keeps a snapshot of itself when the cache's is missing or out of date.
   const full = (why: string): Incremental => {
     const kept = keep(cache.dir, key, files, evidence, options);
