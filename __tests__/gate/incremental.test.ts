@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildBundle } from '../support/bundle-writer.js';
 import { addKey, demoCorpus, json, record, surface } from '../support/corpus.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
@@ -134,5 +135,29 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(again.bytes).toBe(full.bytes);
     expect(again.code).toBe(full.code);
     expect(JSON.parse(full.bytes).records.some((x: { record_id: string }) => x.record_id === 'github-audit-7777777')).toBe(true);
+  });
+
+  it("an added evidence bundle merges too: its calls are found by the bundle's path (a red team asked)", async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    const d = addKey({ target: { owner: 'acme', repo: 'bundled', key_title_hash: 'sha256:'.padEnd(71, '9') }, claim: 'verified' });
+    const bundle = buildBundle({
+      runId: 'run_bundled',
+      source: 'urn:assay:mcp-proxy',
+      time: '2026-11-30T16:30:00Z',
+      events: [{ type: 'assay.tool_decision_surface.v0', data: surface([d]) }],
+    });
+    writeFiles(
+      r.dir,
+      new Map<string, string | Buffer>([
+        ['.assay/runs/2026-12-02-bundled.tar.gz', bundle.gz],
+        [NEW_EXPORT, json([record('github', 'github-audit-9000555', d)])],
+      ]),
+    );
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged');
+    expect(merged.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+    const calls = JSON.parse(merged.bytes).calls as { artifact: string; level: string }[];
+    expect(calls.filter((c) => c.artifact === '.assay/runs/2026-12-02-bundled.tar.gz').map((c) => c.level)).toEqual(['verified']);
   });
 });
