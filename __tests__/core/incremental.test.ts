@@ -9,11 +9,15 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { binding } from '../../src/core/binding.js';
 import { mergeAdded, partOf } from '../../src/core/incremental.js';
+import type { JsonObject } from '../../src/core/json.js';
 import type { VerifyOptions } from '../../src/core/model.js';
 import { compareInstants, type Instant } from '../../src/core/time.js';
 import { verifyHeld } from '../../src/core/verify.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
+import { addKey, record } from '../support/corpus.js';
+import { OPTIONS, recordAt } from '../support/evidence.js';
 import { arbCase, type Built, build, NOW } from '../support/incremental.js';
 
 beforeAll(loadYamlParser);
@@ -114,5 +118,21 @@ describe('merging a verification of added files onto a kept one (design/incremen
       kind: 'declined',
       reason: 'the kept verification was judged under other rules or trust settings',
     });
+  });
+
+  it('a record’s narrowed digest is in its part’s couplings when its subject carries more than the class, verb and target (its binding then differs)', () => {
+    const d = addKey({ target: { owner: 'acme', repo: 'r', key_title_hash: 'sha256:'.padEnd(71, '1') } });
+    const made = record('github', 'x-1', d);
+    const subject = made['subject'] as JsonObject;
+    const more = { ...subject, note: 'more' };
+    const bound = binding(more);
+    if (!bound.ok) throw new Error('the subject binds');
+    // A consistent record: its binding_digest is its whole subject's.
+    const extra = { ...made, subject: more, binding_digest: bound.digest };
+    const part = partOf({ runs: [], records: [recordAt(extra, 1)], findings: [] }, { ...OPTIONS, now: NOW }).part;
+    const narrowed = binding({ action_class: subject['action_class'], verb: subject['verb'], target: subject['target'] });
+    if (!narrowed.ok || !part) throw new Error('the subject binds');
+    expect(bound.digest).not.toBe(narrowed.digest);
+    expect(part.couplings.recordDigests.has(narrowed.digest)).toBe(true);
   });
 });

@@ -15679,15 +15679,18 @@ function precheck(input) {
         return { outcome: 'untrusted', recomputed: bound.digest, code: input.trust.code, reason: input.trust.reason };
     return { outcome: 'usable', recomputed: bound.digest };
 }
+/**
+ * A record's identity (provider, record_id) as one string, one to one: the provider's length, then
+ * the provider and the record_id (the length says where the provider ends).
+ */
+const recordIdentity = (r) => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
 function checkRecords(records) {
     const checks = records.map(precheck);
     // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
-    // The provider's length, then the provider and the record_id: one string per pair, one to one (the length says where the provider ends).
-    const identity = (r) => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? recordIdentity(item(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -15890,12 +15893,14 @@ function sameField(left, right, file) {
  * all k counting as k - 1 (all k equal is an exact match, found by digest before any nearest call).
  * Of the calls of one class and verb, the first with the greatest nearness is the nearest.
  */
-function nearness(fields, callTarget, target) {
+const nearness = (fields, callTarget, target) => Math.min(fields.length - 1, equalFields(fields, callTarget, target));
+/** How many of `fields` two targets agree on (`sameField`). */
+function equalFields(fields, left, right) {
     let equal = 0;
     for (const f of fields)
-        if (sameField(callTarget, target, f))
+        if (sameField(left, right, f))
             equal++;
-    return Math.min(fields.length - 1, equal);
+    return equal;
 }
 /** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
 function fingerprint(text) {
@@ -16105,7 +16110,14 @@ function snagIndex(records, holders) {
 }
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
 function narrowedDigest(record) {
-    const { action_class, verb, target } = record.input.record.subject;
+    const { subject } = record.input.record;
+    const { action_class, verb, target } = subject;
+    // A subject of just its class, verb and a target of bound fields narrows to itself: its digest is the one recomputed (no second canonical form).
+    const recomputed = record.input.recomputed;
+    const fields = boundFields(action_class);
+    const keys = Object.keys(target);
+    if (recomputed.ok && fields && keys.length > 0 && Object.keys(subject).length === 3 && keys.every((f) => fields.includes(f)))
+        return recomputed.digest;
     const narrowed = narrowTarget(action_class, target);
     const bound = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
     return bound?.ok ? bound.digest : null;
@@ -17031,12 +17043,14 @@ class Usage {
         this.rules.merge(later.rules);
     }
 }
+/** Each exception of a policy → its position (an object at two places: the last), how `Usage` names them across copies of the policy. */
+const positionsOf = (policy) => new Map(policy.exceptions.map((e, i) => [e, i]));
 /** The use `json` says (`Usage.toJson` under `policy`), or why it cannot be this policy's (a snapshot read back: gate/snapshot.ts). */
 function readUsage(policy, json) {
     const rules = RuleUse.fromJson(policy, json.rules);
     if (!rules.ok)
         return rules;
-    const usage = new Usage(policy, new Map(policy.exceptions.map((e, i) => [e, i])), rules.value);
+    const usage = new Usage(policy, positionsOf(policy), rules.value);
     const exception = (i) => (Number.isInteger(i) ? policy.exceptions[i] : undefined);
     const count = (n) => Number.isSafeInteger(n) && n > 0;
     for (const [i, n] of json.excused) {
@@ -17073,7 +17087,7 @@ class Requirements {
     clock, runs, fileSha256 = new Map()) {
         this.policy = policy;
         this.clock = clock;
-        this.positions = new Map(policy.exceptions.map((e, i) => [e, i]));
+        this.positions = positionsOf(policy);
         for (const e of policy.exceptions) {
             const list = this.byBinding.get(e.binding);
             if (list)
@@ -18744,17 +18758,18 @@ function nearFolder(cwd, given, role) {
 
 
 
+
 const kind = (actionClass, verb) => `${actionClass}\u0000${verb}`;
-function span(paths) {
-    let first = null;
-    let last = null;
-    for (const p of paths) {
-        if (first === null || (0,core_text/* cmp */.r2)(p, first) < 0)
-            first = p;
-        if (last === null || (0,core_text/* cmp */.r2)(p, last) > 0)
-            last = p;
-    }
-    return first === null || last === null ? null : [first, last];
+/** The first and last of paths in path order. */
+function span(sorted) {
+    const first = sorted[0];
+    const last = sorted[sorted.length - 1];
+    return first === undefined || last === undefined ? null : [first, last];
+}
+/** `make`'s value, made once, when first asked. */
+function memo(make) {
+    let made = null;
+    return () => (made ??= { value: make() }).value;
 }
 /** A verification, and the part it keeps. */
 function partOf(evidence, options) {
@@ -18764,15 +18779,12 @@ function partOf(evidence, options) {
     const callDigests = new Set();
     const recordDigests = new Set();
     const callKinds = new Set();
-    const targets = new Map();
     for (const file of v.allocation.files)
         for (const call of file.calls) {
             const p = call.input.projection;
             if (p.kind === 'subject') {
                 callDigests.add(p.digest);
-                const k = kind(p.subject.action_class, p.subject.verb);
-                callKinds.add(k);
-                push(targets, k, p.subject.target);
+                callKinds.add(kind(p.subject.action_class, p.subject.verb));
             }
             if (call.eligibility.ok)
                 callDigests.add(call.eligibility.digest);
@@ -18783,14 +18795,10 @@ function partOf(evidence, options) {
         recordDigests.add(record.binding_digest);
         if (r.input.recomputed.ok)
             recordDigests.add(r.input.recomputed.digest);
-        // A target of bound fields only narrows to itself: its narrowed digest is the one recomputed (no second canonical form made).
-        const { action_class, target } = record.subject;
-        const fields = boundFields(action_class);
-        const whole = r.input.recomputed.ok && fields !== undefined && Object.keys(target).every((f) => fields.includes(f));
-        const narrowed = whole ? null : narrowedDigest(r);
+        const narrowed = narrowedDigest(r);
         if (narrowed !== null)
             recordDigests.add(narrowed);
-        identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
+        identities.add(recordIdentity(r.input));
     }
     const unboundKinds = new Set();
     const unbound = new Map();
@@ -18806,10 +18814,8 @@ function partOf(evidence, options) {
             continue;
         const why = verdict.why;
         const near = why.kind === 'nearest' ? targetOf(why.call) : null;
-        push(unbound, k, {
-            target,
-            nearest: near === null ? null : fields.every((f) => sameField(near, target, f)) ? fields.length : nearness(fields, near, target),
-        });
+        // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
+        push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
     }
     return {
         report: v.report,
@@ -18824,7 +18830,17 @@ function partOf(evidence, options) {
                 callKinds,
                 unboundKinds,
                 unbound,
-                targets,
+                targets: memo(() => {
+                    const targets = new Map();
+                    for (const file of v.allocation.files)
+                        for (const call of file.calls) {
+                            const p = call.input.projection;
+                            if (p.kind === 'subject')
+                                push(targets, kind(p.subject.action_class, p.subject.verb), p.subject.target);
+                        }
+                    return targets;
+                }),
+                // The allocation holds the runs in path order and the records in location order.
                 runs: span(v.allocation.runs.map((r) => r.artifact)),
                 recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
                 statements: (evidence.statements ?? []).length,
@@ -18888,7 +18904,7 @@ function coupled(kept, added, options) {
         return 'an audit record’s identity is in both';
     // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
     for (const [key, records] of k.unbound) {
-        const added = a.targets.get(key);
+        const added = a.targets().get(key);
         const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
         if (!added || !fields)
             continue;
@@ -19038,61 +19054,19 @@ const listsOf = (report) => [
 /** Between two elements of a list. */
 const SEPARATOR = ',\n    ';
 /**
- * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
- * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
- * first, as its bytes, before the report's own elements of that list (a merged verification: the
- * report's totals and findings count both).
+ * A list's elements as this writer writes them: each one's JSON text, the separator before every one
+ * but the first (before the first too when `after`: it follows kept elements), made inert, in pieces
+ * of about `size` UTF-16 code units that end after an element (so `##[` is never split between two).
  */
-function* jsonChunks(report, size = json_report_CHUNK, kept = null) {
+function* elementPieces(items, form, size, after) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [
-        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
-    ];
-    let length = 0;
-    for (const [name, items, form] of listsOf(report)) {
-        parts.push(`,\n  "${name}": [`);
-        const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
-        const first = before !== null && before.count > 0 ? 1 : 0;
-        if (before !== null && first === 1) {
-            parts.push('\n    ');
-            yield inertJson(parts.join(''));
-            // Already inert: written by this writer (`listPieces`).
-            for (const piece of before.pieces)
-                yield piece;
-            parts = [];
-            length = 0;
-        }
-        for (let i = 0; i < items.length; i++) {
-            const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
-            parts.push(line);
-            length += line.length;
-            if (length >= size) {
-                yield inertJson(parts.join(''));
-                parts = [];
-                length = 0;
-            }
-        }
-        parts.push(items.length + first > 0 ? '\n  ]' : ']');
-    }
-    if (report.policy_change)
-        parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
-    parts.push('\n}\n');
-    yield inertJson(parts.join(''));
-}
-/**
- * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
- * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
- * bytes are the full one's.
- */
-function* listPieces(report, name) {
-    const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
     let parts = [];
     let length = 0;
     for (let i = 0; i < items.length; i++) {
-        const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i]))}`;
+        const text = `${i === 0 && !after ? '' : SEPARATOR}${JSON.stringify(form(items[i]))}`;
         parts.push(text);
         length += text.length;
-        if (length >= PIECE) {
+        if (length >= size) {
             yield inertJson(parts.join(''));
             parts = [];
             length = 0;
@@ -19100,6 +19074,37 @@ function* listPieces(report, name) {
     }
     if (parts.length > 0)
         yield inertJson(parts.join(''));
+}
+/**
+ * The report's text in pieces of about `size` UTF-16 code units. With `kept`, each of its lists is
+ * written first, as its bytes, before the report's own elements of that list (a merged verification:
+ * the report's totals and findings count both).
+ */
+function* jsonChunks(report, size = json_report_CHUNK, kept = null) {
+    let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
+    for (const [name, items, form] of listsOf(report)) {
+        const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
+        const held = before !== null && before.count > 0;
+        const open = held || items.length > 0;
+        yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
+        // Already inert: written by this writer (`listPieces`).
+        if (held)
+            yield* before.pieces;
+        yield* elementPieces(items, form, size, held);
+        text = open ? '\n  ]' : ']';
+    }
+    if (report.policy_change)
+        text += `,\n  "policy_change": ${JSON.stringify(report.policy_change)}`;
+    yield inertJson(`${text}\n}\n`);
+}
+/**
+ * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
+ * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
+ * bytes are the full one's.
+ */
+function listPieces(report, name) {
+    const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
+    return elementPieces(items, form, PIECE, false);
 }
 /**
  * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
@@ -19498,7 +19503,7 @@ function snapshot_partOf(h, policy) {
         unboundKinds: new Set(c.unbound_kinds),
         unbound,
         // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
-        targets: new Map(),
+        targets: () => new Map(),
         runs: c.runs,
         recordFiles: c.record_files,
         statements: 0,

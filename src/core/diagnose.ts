@@ -8,7 +8,7 @@
 import { binding } from './binding.js';
 import { type Call, type CallRef, callRef, isEligible, isIneligible } from './call.js';
 import { NearestCalls, type NearestQuery, push, sameField, targetOf } from './nearest.js';
-import { narrowTarget } from './projection.js';
+import { boundFields, narrowTarget } from './projection.js';
 import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 import type { Instant } from './time.js';
 
@@ -146,7 +146,14 @@ function snagIndex(
 
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
 export function narrowedDigest(record: CheckedRecord): string | null {
-  const { action_class, verb, target } = record.input.record.subject;
+  const { subject } = record.input.record;
+  const { action_class, verb, target } = subject;
+  // A subject of just its class, verb and a target of bound fields narrows to itself: its digest is the one recomputed (no second canonical form).
+  const recomputed = record.input.recomputed;
+  const fields = boundFields(action_class);
+  const keys = Object.keys(target);
+  if (recomputed.ok && fields && keys.length > 0 && Object.keys(subject).length === 3 && keys.every((f) => fields.includes(f)))
+    return recomputed.digest;
   const narrowed = narrowTarget(action_class, target);
   const bound = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
   return bound?.ok ? bound.digest : null;

@@ -13,9 +13,10 @@ import { narrowedDigest } from './diagnose.js';
 import { compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
-import { nearness, push, sameField, targetOf } from './nearest.js';
+import { equalFields, nearness, push, targetOf } from './nearest.js';
 import { NO_POLICY } from './policy.js';
 import { boundFields } from './projection.js';
+import { recordIdentity } from './records.js';
 import type { Report } from './report.js';
 import { Requirements } from './requirements.js';
 import { cmp } from './text.js';
@@ -48,8 +49,8 @@ export interface Couplings {
    * count; null: no call of its kind, so any later one becomes its nearest).
    */
   readonly unbound: ReadonlyMap<string, readonly { readonly target: JsonObject; readonly nearest: number | null }[]>;
-  /** Per (class, verb), the targets of the calls with a subject, in call order. */
-  readonly targets: ReadonlyMap<string, readonly JsonObject[]>;
+  /** Per (class, verb), the targets of the calls with a subject, in call order: made when first asked (only an added part's are). */
+  readonly targets: () => ReadonlyMap<string, readonly JsonObject[]>;
   /** The first and last run (path order), the first and last file holding a record; null: none. */
   readonly runs: readonly [string, string] | null;
   readonly recordFiles: readonly [string, string] | null;
@@ -69,14 +70,17 @@ export interface Part {
 
 const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
 
-function span(paths: readonly string[]): readonly [string, string] | null {
-  let first: string | null = null;
-  let last: string | null = null;
-  for (const p of paths) {
-    if (first === null || cmp(p, first) < 0) first = p;
-    if (last === null || cmp(p, last) > 0) last = p;
-  }
-  return first === null || last === null ? null : [first, last];
+/** The first and last of paths in path order. */
+function span(sorted: readonly string[]): readonly [string, string] | null {
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  return first === undefined || last === undefined ? null : [first, last];
+}
+
+/** `make`'s value, made once, when first asked. */
+function memo<T>(make: () => T): () => T {
+  let made: { readonly value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** A verification, and the part it keeps. */
@@ -86,15 +90,12 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
   const callDigests = new Set<string>();
   const recordDigests = new Set<string>();
   const callKinds = new Set<string>();
-  const targets = new Map<string, JsonObject[]>();
   for (const file of v.allocation.files)
     for (const call of file.calls) {
       const p = call.input.projection;
       if (p.kind === 'subject') {
         callDigests.add(p.digest);
-        const k = kind(p.subject.action_class, p.subject.verb);
-        callKinds.add(k);
-        push(targets, k, p.subject.target);
+        callKinds.add(kind(p.subject.action_class, p.subject.verb));
       }
       if (call.eligibility.ok) callDigests.add(call.eligibility.digest);
     }
@@ -103,13 +104,9 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     const { record } = r.input;
     recordDigests.add(record.binding_digest);
     if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
-    // A target of bound fields only narrows to itself: its narrowed digest is the one recomputed (no second canonical form made).
-    const { action_class, target } = record.subject;
-    const fields = boundFields(action_class);
-    const whole = r.input.recomputed.ok && fields !== undefined && Object.keys(target).every((f) => fields.includes(f));
-    const narrowed = whole ? null : narrowedDigest(r);
+    const narrowed = narrowedDigest(r);
     if (narrowed !== null) recordDigests.add(narrowed);
-    identities.add(`${record.provider.length}:${record.provider}${record.record_id}`);
+    identities.add(recordIdentity(r.input));
   }
   const unboundKinds = new Set<string>();
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
@@ -123,10 +120,8 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     if (!fields || verdict.why.kind === 'same_subject') continue;
     const why = verdict.why;
     const near = why.kind === 'nearest' ? targetOf(why.call) : null;
-    push(unbound, k, {
-      target,
-      nearest: near === null ? null : fields.every((f) => sameField(near, target, f)) ? fields.length : nearness(fields, near, target),
-    });
+    // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
+    push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
   }
   return {
     report: v.report,
@@ -141,7 +136,16 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
         callKinds,
         unboundKinds,
         unbound,
-        targets,
+        targets: memo(() => {
+          const targets = new Map<string, JsonObject[]>();
+          for (const file of v.allocation.files)
+            for (const call of file.calls) {
+              const p = call.input.projection;
+              if (p.kind === 'subject') push(targets, kind(p.subject.action_class, p.subject.verb), p.subject.target);
+            }
+          return targets;
+        }),
+        // The allocation holds the runs in path order and the records in location order.
         runs: span(v.allocation.runs.map((r) => r.artifact)),
         recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
         statements: (evidence.statements ?? []).length,
@@ -199,7 +203,7 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
   // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
   for (const [key, records] of k.unbound) {
-    const added = a.targets.get(key);
+    const added = a.targets().get(key);
     const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
     if (!added || !fields) continue;
     for (const r of records)

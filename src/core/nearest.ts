@@ -107,10 +107,14 @@ export function sameField(left: JsonObject, right: JsonObject, file: string): bo
  * all k counting as k - 1 (all k equal is an exact match, found by digest before any nearest call).
  * Of the calls of one class and verb, the first with the greatest nearness is the nearest.
  */
-export function nearness(fields: readonly string[], callTarget: JsonObject, target: JsonObject): number {
+export const nearness = (fields: readonly string[], callTarget: JsonObject, target: JsonObject): number =>
+  Math.min(fields.length - 1, equalFields(fields, callTarget, target));
+
+/** How many of `fields` two targets agree on (`sameField`). */
+export function equalFields(fields: readonly string[], left: JsonObject, right: JsonObject): number {
   let equal = 0;
-  for (const f of fields) if (sameField(callTarget, target, f)) equal++;
-  return Math.min(fields.length - 1, equal);
+  for (const f of fields) if (sameField(left, right, f)) equal++;
+  return equal;
 }
 
 /** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */

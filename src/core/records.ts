@@ -59,15 +59,19 @@ function precheck(input: RecordInput): RecordCheck {
   return { outcome: 'usable', recomputed: bound.digest };
 }
 
+/**
+ * A record's identity (provider, record_id) as one string, one to one: the provider's length, then
+ * the provider and the record_id (the length says where the provider ends).
+ */
+export const recordIdentity = (r: RecordInput): string => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
+
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const checks = records.map(precheck);
   // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
-  // The provider's length, then the provider and the record_id: one string per pair, one to one (the length says where the provider ends).
-  const identity = (r: RecordInput): string => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
   const firstOf = new Map<string, { readonly index: number; readonly recomputed: string }>();
   const conflicted = new Map<string, number>();
   // Each usable record's identity, made once (both passes read it); null for the others.
-  const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+  const ids = checks.map((check, index) => (check.outcome === 'usable' ? recordIdentity(item(records, index)) : null));
   checks.forEach((check, index) => {
     const id = ids[index];
     if (check.outcome !== 'usable' || id == null) return;

@@ -135,11 +135,14 @@ export class Usage {
   }
 }
 
+/** Each exception of a policy → its position (an object at two places: the last), how `Usage` names them across copies of the policy. */
+const positionsOf = (policy: Policy): ReadonlyMap<PolicyException, number> => new Map(policy.exceptions.map((e, i) => [e, i]));
+
 /** The use `json` says (`Usage.toJson` under `policy`), or why it cannot be this policy's (a snapshot read back: gate/snapshot.ts). */
 export function readUsage(policy: Policy, json: UsageJson): Result<Usage, string> {
   const rules = RuleUse.fromJson(policy, json.rules);
   if (!rules.ok) return rules;
-  const usage = new Usage(policy, new Map(policy.exceptions.map((e, i) => [e, i])), rules.value);
+  const usage = new Usage(policy, positionsOf(policy), rules.value);
   const exception = (i: number): PolicyException | undefined => (Number.isInteger(i) ? policy.exceptions[i] : undefined);
   const count = (n: number): boolean => Number.isSafeInteger(n) && n > 0;
   for (const [i, n] of json.excused) {
@@ -178,7 +181,7 @@ export class Requirements {
     runs: readonly RunInput[],
     fileSha256: ReadonlyMap<string, string> = new Map(),
   ) {
-    this.positions = new Map(policy.exceptions.map((e, i) => [e, i]));
+    this.positions = positionsOf(policy);
     for (const e of policy.exceptions) {
       const list = this.byBinding.get(e.binding);
       if (list) list.push(e);

@@ -340,7 +340,7 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
     unboundKinds: new Set(c.unbound_kinds),
     unbound,
     // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
-    targets: new Map(),
+    targets: () => new Map(),
     runs: c.runs,
     recordFiles: c.record_files,
     statements: 0,

@@ -79,44 +79,46 @@ const listsOf = (report: Report): readonly (readonly [string, readonly unknown[]
 const SEPARATOR = ',\n    ';
 
 /**
- * The report's text in pieces of about `size` UTF-16 code units (whole lines: a piece ends only
- * after a line, so `##[` is never split between two). With `kept`, each of its lists is written
- * first, as its bytes, before the report's own elements of that list (a merged verification: the
- * report's totals and findings count both).
+ * A list's elements as this writer writes them: each one's JSON text, the separator before every one
+ * but the first (before the first too when `after`: it follows kept elements), made inert, in pieces
+ * of about `size` UTF-16 code units that end after an element (so `##[` is never split between two).
  */
-function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | null = null): Generator<string | Buffer> {
+function* elementPieces(items: readonly unknown[], form: (x: never) => unknown, size: number, after: boolean): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-  let parts: string[] = [
-    `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
-  ];
+  let parts: string[] = [];
   let length = 0;
-  for (const [name, items, form] of listsOf(report)) {
-    parts.push(`,\n  "${name}": [`);
-    const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
-    const first = before !== null && before.count > 0 ? 1 : 0;
-    if (before !== null && first === 1) {
-      parts.push('\n    ');
+  for (let i = 0; i < items.length; i++) {
+    const text = `${i === 0 && !after ? '' : SEPARATOR}${JSON.stringify(form(items[i] as never))}`;
+    parts.push(text);
+    length += text.length;
+    if (length >= size) {
       yield inertJson(parts.join(''));
-      // Already inert: written by this writer (`listPieces`).
-      for (const piece of before.pieces) yield piece;
       parts = [];
       length = 0;
     }
-    for (let i = 0; i < items.length; i++) {
-      const line = `${i + first === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i] as never))}`;
-      parts.push(line);
-      length += line.length;
-      if (length >= size) {
-        yield inertJson(parts.join(''));
-        parts = [];
-        length = 0;
-      }
-    }
-    parts.push(items.length + first > 0 ? '\n  ]' : ']');
   }
-  if (report.policy_change) parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
-  parts.push('\n}\n');
-  yield inertJson(parts.join(''));
+  if (parts.length > 0) yield inertJson(parts.join(''));
+}
+
+/**
+ * The report's text in pieces of about `size` UTF-16 code units. With `kept`, each of its lists is
+ * written first, as its bytes, before the report's own elements of that list (a merged verification:
+ * the report's totals and findings count both).
+ */
+function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | null = null): Generator<string | Buffer> {
+  let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
+  for (const [name, items, form] of listsOf(report)) {
+    const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
+    const held = before !== null && before.count > 0;
+    const open = held || items.length > 0;
+    yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
+    // Already inert: written by this writer (`listPieces`).
+    if (held) yield* before.pieces;
+    yield* elementPieces(items, form, size, held);
+    text = open ? '\n  ]' : ']';
+  }
+  if (report.policy_change) text += `,\n  "policy_change": ${JSON.stringify(report.policy_change)}`;
+  yield inertJson(`${text}\n}\n`);
 }
 
 /**
@@ -124,21 +126,9 @@ function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | nul
  * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
  * bytes are the full one's.
  */
-export function* listPieces(report: Report, name: 'runs' | 'calls' | 'records'): Generator<string> {
+export function listPieces(report: Report, name: 'runs' | 'calls' | 'records'): Generator<string> {
   const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x: never) => x];
-  let parts: string[] = [];
-  let length = 0;
-  for (let i = 0; i < items.length; i++) {
-    const text = `${i === 0 ? '' : SEPARATOR}${JSON.stringify(form(items[i] as never))}`;
-    parts.push(text);
-    length += text.length;
-    if (length >= PIECE) {
-      yield inertJson(parts.join(''));
-      parts = [];
-      length = 0;
-    }
-  }
-  if (parts.length > 0) yield inertJson(parts.join(''));
+  return elementPieces(items, form, PIECE, false);
 }
 
 /**
