@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildBundle } from '../support/bundle-writer.js';
-import { addKey, demoCorpus, json, record, surface } from '../support/corpus.js';
+import { addKey, decision, demoCorpus, json, record, surface } from '../support/corpus.js';
 import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -60,6 +60,66 @@ describe('incremental verification in the gate (stop 2)', () => {
     // The merged report holds the kept calls and the added one.
     expect(JSON.parse(merged.bytes).calls.some((c: { artifact: string }) => c.artifact === NEW_RUN)).toBe(true);
     expect(JSON.parse(merged.bytes).totals.calls).toBe(JSON.parse(first.bytes).totals.calls + 1);
+  });
+
+  it('a kept file is hashed, never decoded: its entry is not looked up when the merge holds, and looked up (and read past when damaged) when it declines', async () => {
+    const r = repo();
+    const first = await verify(r, 'first.json');
+    const files = Number(/0 of (\d+) file\(s\) from the cache/.exec(first.stderr)?.[1]);
+    expect(files).toBeGreaterThan(3);
+    // Every kept file's entry made garbage: a run that looked one up would say it ignored it.
+    const entries = readdirSync(r.cache).filter((f) => /^[0-9a-f]{64}\.json$/.test(f));
+    expect(entries).toHaveLength(files);
+    for (const e of entries) writeFileSync(path.join(r.cache, e), 'garbage\n');
+    addWork(r.dir);
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain(`(${files} file(s), ${files} of them hashed and not decoded)`);
+    expect(merged.stderr).toContain(`${files} of ${files + 2} file(s) from the cache; 2 read and stored`);
+    expect(merged.stderr).not.toContain('ignored');
+    expect(merged.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+    // An added run sorting first: the merge declines, every kept file is collected again, and its damaged entry is said and read past
+    // (the added files as the first collection read and stored them).
+    const r2 = repo();
+    await verify(r2, 'first.json');
+    for (const e of readdirSync(r2.cache).filter((f) => /^[0-9a-f]{64}\.json$/.test(f))) writeFileSync(path.join(r2.cache, e), 'garbage\n');
+    addWork(r2.dir, '.assay/runs/2026-10-01-early.json');
+    const declined = await verify(r2, 'declined.json');
+    expect(declined.stderr).toMatch(/does not sort after every kept run/);
+    expect(declined.stderr).toContain(
+      `0 of ${files + 2} file(s) from the cache; ${files + 2} read and stored; ${files} entries ignored and the file read`,
+    );
+    expect(declined.bytes).toBe((await verify(r2, 'full.json', false)).bytes);
+  });
+
+  it('the gate’s checks over every file read a kept file’s facts: a run among the exports, a rule naming a class only kept runs hold', async () => {
+    const r = repo();
+    // A run object in an export the runs inputs do not read: an error about that file, made by the gate on every run.
+    // A kept run of a class the gate's table does not hold: a rule may name it because the input does.
+    const vault = decision({
+      tool: 'vault.rotate',
+      verb: 'rotate',
+      resourceType: 'vault_secret',
+      target: { path: 'kv/ci' },
+      claim: 'none',
+    });
+    writeFiles(
+      r.dir,
+      new Map([
+        ['.assay/audit/github/2026-11-stray.json', json(surface([addKey()]))],
+        ['.assay/runs/2026-11-25-vault.json', json(surface([vault]))],
+      ]),
+    );
+    const rule = ['--require', 'vault_secret:rotate=asserted'];
+    const first = await verify(r, 'first.json', true, rule);
+    expect(first.stderr).toContain('snapshot kept');
+    addWork(r.dir);
+    const merged = await verify(r, 'merged.json', true, rule);
+    expect(merged.stderr).toMatch(/2 added file\(s\) verified and merged .* of them hashed and not decoded/);
+    const full = await verify(r, 'full.json', false, rule);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    const findings = JSON.parse(merged.bytes).findings as { code: string; file?: string; message: string }[];
+    expect(findings.some((f) => f.file === '.assay/audit/github/2026-11-stray.json' && /holds 1 run object/.test(f.message))).toBe(true);
   });
 
   it.each([

@@ -136,6 +136,7 @@ parentPort.on('message', (t) => {
     const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
     for (const [i, rel] of names.entries()) {
       const r = (got[i] as Delivered<FileEvidence>).value;
+      if (r === null) throw new Error(`${rel} came back kept, and no task kept it`);
       if (rel === 'garble-1.json' && r.findings.length > 0) {
         // An answer that does not decode fails its file, as a thread that dies does.
         expect(r.findings[0]).toMatchObject({ code: 'invalid_artifact', severity: 'error', file: rel });
@@ -171,7 +172,7 @@ parentPort.on('message', (t) => parentPort.postMessage({ id: t.id, text: JSON.st
     for (const rel of names) writeFileSync(path.join(dir, rel), '[]');
     const tasks: ReadTask[] = names.map((rel) => ({ file: { path: path.join(dir, rel), rel }, role: 'audit' }));
     const got = await readAll(openReaders(tasks, setup, threads, script), tasks.length);
-    const byWorkers = got.flatMap((r) => r.value.digests).filter(([, how]) => how !== undefined && !/^[0-9a-f]{64}$/.test(how));
+    const byWorkers = got.flatMap((r) => r.value?.digests ?? []).filter(([, how]) => how !== undefined && !/^[0-9a-f]{64}$/.test(how));
     expect(byWorkers.length).toBeGreaterThan(0);
     expect(new Set(byWorkers.map(([, how]) => how))).toEqual(new Set(['inline']));
   });

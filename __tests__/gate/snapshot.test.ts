@@ -5,15 +5,15 @@
  * that is cut short, changed, made under another key or naming what no table holds is refused with
  * why, never merged.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mergeAdded, partOf } from '../../src/core/incremental.js';
 import type { Policy } from '../../src/core/policy.js';
 import { verifyHeld } from '../../src/core/verify.js';
-import { keptListsOf, readSnapshot, type Snapshot, snapshotHeader } from '../../src/gate/snapshot.js';
+import { keptListsOf, openSnapshot, readSnapshot, type Snapshot, snapshotHeader } from '../../src/gate/snapshot.js';
 import { snapshot as shape } from '../../src/read/cache-entry.generated.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { type KeptLists, renderJson, writeJson } from '../../src/report/json-report.js';
@@ -29,7 +29,8 @@ function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why:
   const { report, part } = partOf(b.kept, b.before);
   if (!part) throw new Error('a verification with a time keeps a part');
   const lists = keptListsOf(report);
-  const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY]]);
+  const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
+  const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY, facts]]);
   const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
   return made.ok ? { bytes: Buffer.concat([Buffer.from(made.value), ...pieces]), why: null } : { bytes: null, why: made.reason };
 }
@@ -177,8 +178,86 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         /rule position 7/,
       ],
       ['a time that is not one', () => edited((h) => Object.assign(h, { at: 'yesterday' })), /not a time/],
+      [
+        "its files' findings not the readers' findings",
+        () =>
+          edited((h) => {
+            const files = h.files as [string, string, { findings: number }][];
+            const first = files[0];
+            if (first) first[2].findings += 1;
+          }),
+        /its files made \d+ finding\(s\) and its readers' findings are \d+/,
+      ],
+      [
+        'a file named twice',
+        () =>
+          edited((h) => {
+            const files = h.files as unknown[];
+            files.push(files[0]);
+          }),
+        /names runs\/a-0\.json twice/,
+      ],
     ])('%s', (_what, make, why) => {
       expect(refused(make())).toMatch(why);
+    });
+
+    describe('from its file, its header read first and its lists only when asked', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'snapshot-file-'));
+      afterAll(() => rmSync(dir, { recursive: true, force: true }));
+      const opened = (file: string) => {
+        if (!b) throw new Error('a drawn case keeps a snapshot');
+        return openSnapshot(file, KEY, policyOf(b), shape);
+      };
+      it('the same snapshot as its bytes, its files’ facts and findings with it', () => {
+        const file = path.join(dir, 'same');
+        writeFileSync(file, bytes);
+        const got = opened(file);
+        const mem = b && readSnapshot(bytes, KEY, policyOf(b), shape);
+        if (!got?.ok || !mem?.ok) throw new Error('read');
+        expect([...got.value.files]).toEqual([...mem.value.files]);
+        expect(got.value.files.get('runs/a-0.json')?.findings).toEqual(got.value.part.shares.read);
+        const [l, m] = [got.value.lists(), mem.value.lists()];
+        if (!l.ok || !m.ok) throw new Error('lists');
+        expect(Buffer.concat(l.value.calls.pieces.map((p) => Buffer.from(p)))).toEqual(
+          Buffer.concat(m.value.calls.pieces.map((p) => Buffer.from(p))),
+        );
+      });
+      it('none there: null; a folder or a link in its place: refused', () => {
+        expect(opened(path.join(dir, 'absent'))).toBeNull();
+        mkdirSync(path.join(dir, 'folder'));
+        expect(opened(path.join(dir, 'folder'))).toMatchObject({ ok: false });
+        writeFileSync(path.join(dir, 'target'), bytes);
+        symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'));
+        expect(opened(path.join(dir, 'link'))).toMatchObject({ ok: false, reason: expect.stringMatching(/symbolic link|cannot be read/) });
+      });
+      it('lists changed after its header was read: refused when a merge asks for them', () => {
+        const file = path.join(dir, 'changed');
+        writeFileSync(file, bytes);
+        const got = opened(file);
+        if (!got?.ok) throw new Error('read');
+        writeFileSync(file, Buffer.concat([bytes.subarray(0, bytes.length - 3), Buffer.from('X'), bytes.subarray(bytes.length - 2)]));
+        const lists = got.value.lists();
+        expect(lists).toMatchObject({ ok: false, reason: expect.stringMatching(/sha256 differs/) });
+      });
+      it('lists removed after its header was read: refused, with why', () => {
+        const file = path.join(dir, 'removed');
+        writeFileSync(file, bytes);
+        const got = opened(file);
+        if (!got?.ok) throw new Error('read');
+        rmSync(file);
+        expect(got.value.lists()).toMatchObject({ ok: false, reason: 'it was removed' });
+      });
+      it('a header line longer than a read (several chunks) is read whole', () => {
+        const file = path.join(dir, 'long');
+        // Its policy member made 2.5 MB long (the header is read 1 MB at a time).
+        const long = edited((h) => Object.assign(h, { policy: 'p'.repeat(2_500_000) }));
+        writeFileSync(file, long);
+        expect(long.indexOf(10)).toBeGreaterThan(2_500_000);
+        const got = opened(file);
+        if (!got?.ok) throw new Error(got?.reason ?? 'none');
+        expect(got.value.part.policy).toHaveLength(2_500_000);
+        expect(got.value.lists().ok).toBe(true);
+      });
     });
     it('made under another key', () => {
       expect(refused(bytes, 'b'.repeat(64))).toMatch(/key differs/);

@@ -27,8 +27,11 @@ const SETUP: ReadSetup = {
   cache: null,
   signatures: 'pool',
 };
-const evidenceOf = async (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) =>
-  (await readEvidence({ file: { path: p, rel }, role }, setup)).value;
+const evidenceOf = async (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP): Promise<FileEvidence> => {
+  const { value } = await readEvidence({ file: { path: p, rel }, role }, setup);
+  if (value === null) throw new Error(`${rel} came back kept, and no task kept it`);
+  return value;
+};
 /** What a reading thread of no trust makes of an artifact's bytes. */
 const asEvidence = (r: Awaited<ReturnType<typeof readArtifact>>): FileEvidence => ({
   run: r.run,

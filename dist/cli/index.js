@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3984);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(765);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 3984:
+/***/ 765:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18579,6 +18579,8 @@ const AS_WIRE = {
     found: (entry) => entry.text,
     read: (evidence, wire, rel) => wire ?? encodeRead(evidence, rel),
 };
+/** What a look-up answers for a file its task keeps, unchanged (`ReadTask.kept`). */
+const KEPT = Symbol('kept');
 /** One file and everything beside it → what it contributes, trust decided (see `deliver`). */
 const readEvidence = (task, setup) => deliver(task, setup, AS_EVIDENCE);
 /** The same, encoded for the thread that asked (a worker's answer). */
@@ -18599,6 +18601,8 @@ async function deliver(task, setup, form) {
         if (cache === null)
             return null;
         key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
+        if (key === task.kept)
+            return KEPT;
         if (shape === null)
             return null;
         const entry = lookUp(cache, key, shape);
@@ -18611,7 +18615,9 @@ async function deliver(task, setup, form) {
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
     const keyed = (n) => (key === null ? n : { ...n, key });
     if (got.kind === 'found')
-        return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
+        return got.value === KEPT
+            ? { value: null, cache: keyed({ hit: true, kept: true }) }
+            : { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
     const evidence = await judge(task, got.read, sidecars, setup);
     if (cache === null)
         return { value: form.read(evidence, null, file.rel), cache: null };
@@ -18665,6 +18671,42 @@ async function judge(task, read, sidecars, setup) {
         ...(read.strays ? { strays: read.strays } : {}),
         ...(read.rejectedClasses ? { rejectedClasses: read.rejectedClasses } : {}),
     };
+}
+
+;// CONCATENATED MODULE: ./src/gate/facts.ts
+/** A file's facts, from its evidence. */
+function facts_factsOf(evidence) {
+    const classes = new Map();
+    for (const d of evidence.run?.decisions ?? []) {
+        if (d.actionClass === null)
+            continue;
+        let verbs = classes.get(d.actionClass);
+        if (!verbs)
+            classes.set(d.actionClass, (verbs = new Set()));
+        if (d.verb !== null)
+            verbs.add(d.verb);
+    }
+    return {
+        findings: evidence.findings.length,
+        strays: evidence.strays ?? 0,
+        decisions: evidence.run?.decisions.length ?? 0,
+        entries: evidence.records.length + evidence.statements.length,
+        rejected: evidence.rejectedClasses ?? [],
+        classes: [...classes].map(([c, verbs]) => [c, [...verbs]]),
+    };
+}
+/** Every class of the input with its verbs (what a rule may name besides the §2 table), from every file's facts. */
+function facts_classesOf(facts) {
+    const seen = new Map();
+    for (const f of facts)
+        for (const [c, verbs] of f.classes) {
+            let all = seen.get(c);
+            if (!all)
+                seen.set(c, (all = new Set()));
+            for (const v of verbs)
+                all.add(v);
+        }
+    return seen;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/hints.ts
@@ -19267,7 +19309,9 @@ async function writeJsonHashing(report, file, hash, kept) {
 
 
 
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
+
+/** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
 function unkept(part) {
@@ -19511,17 +19555,16 @@ function snapshot_partOf(h, policy) {
     return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
 }
 /**
- * A snapshot read back from its bytes, checked against `key` and the policy it must have been judged
- * under, or why it is refused.
- * @param shape the header's generated validator (`snapshot`, read/cache-entry.generated.js)
+ * A snapshot read back, checked against `key` and the policy it must have been judged under, or why
+ * it is refused. Its lists are read only when asked for (`Snapshot.lists`): a run that declines its
+ * merge reads the header alone.
  */
-function readSnapshot(bytes, key, policy, shape) {
-    const newline = bytes.indexOf(10);
-    if (newline < 0)
+function snapshotOf(source, key, policy, shape) {
+    if (source.header === null)
         return { ok: false, reason: 'it has no header line (truncated?)' };
     let parsed;
     try {
-        parsed = JSON.parse(bytes.toString('utf8', 0, newline));
+        parsed = JSON.parse(source.header.toString('utf8'));
     }
     catch (error) {
         return { ok: false, reason: `its header is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
@@ -19536,42 +19579,149 @@ function readSnapshot(bytes, key, policy, shape) {
     const h = parsed;
     if (h.key !== key)
         return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
-    let from = newline + 1;
-    const spans = [];
+    for (const name of LIST_NAMES) {
+        const [count, length] = h.lists[name];
+        if ((count === 0) !== (length === 0))
+            return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
+    }
+    const part = snapshot_partOf(h, policy);
+    if (!part.ok)
+        return part;
+    const files = new Map();
+    let at = 0;
+    const read = part.value.shares.read;
+    for (const [rel, k, facts] of h.files) {
+        if (files.has(rel))
+            return { ok: false, reason: `it names ${rel} twice` };
+        files.set(rel, { key: k, facts, findings: read.slice(at, at + facts.findings) });
+        at += facts.findings;
+    }
+    if (at !== read.length)
+        return { ok: false, reason: `its files made ${at} finding(s) and its readers' findings are ${read.length}` };
+    // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
+    let checked = null;
+    const lists = () => {
+        checked ??= snapshot_listsOf(h, source);
+        return checked;
+    };
+    return { ok: true, value: { part: part.value, lists, files } };
+}
+/** A snapshot's lists, each the bytes its header measures, with the sha256 it names, or why not. */
+function snapshot_listsOf(h, source) {
+    const rest = source.rest();
+    if (!rest.ok)
+        return rest;
+    const bytes = rest.value;
+    let from = 0;
+    const kept = {};
     for (const name of LIST_NAMES) {
         const [count, length, sha256] = h.lists[name];
-        if (from + length > bytes.length || (count === 0) !== (length === 0))
+        if (from + length > bytes.length)
             return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-        spans.push([name, count, bytes.subarray(from, from + length), sha256]);
+        const list = bytes.subarray(from, from + length);
+        if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
+            return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
+        kept[name] = { count, pieces: [list] };
         from += length;
     }
     if (from !== bytes.length)
         return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
-    const part = snapshot_partOf(h, policy);
-    if (!part.ok)
-        return part;
-    // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
-    let checked = null;
-    const lists = () => {
-        if (checked)
-            return checked;
-        const kept = {};
-        for (const [name, count, list, sha256] of spans) {
-            if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
-                return (checked = { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` });
-            kept[name] = { count, pieces: [list] };
-        }
-        const { runs, calls, records } = kept;
-        checked = runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
-        return checked;
-    };
-    const files = new Map();
-    for (const [rel, k] of h.files) {
-        if (files.has(rel))
-            return { ok: false, reason: `it names ${rel} twice` };
-        files.set(rel, k);
+    const { runs, calls, records } = kept;
+    return runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+}
+/** A snapshot read back from its bytes in memory (see `openSnapshot`). */
+function readSnapshot(bytes, key, policy, shape) {
+    const newline = bytes.indexOf(10);
+    return snapshotOf({ header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: bytes.subarray(newline + 1) }) }, key, policy, shape);
+}
+/** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
+const MAX_HEADER_BYTES = 512 * 1024 * 1024;
+const snapshot_CHUNK = 1024 * 1024;
+/** Opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent. */
+function openFile(file) {
+    try {
+        return { ok: true, value: (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0)) };
     }
-    return { ok: true, value: { part: part.value, lists, files } };
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return null;
+        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+    }
+}
+/** Every byte of `fd` from `from` to its end (a regular file's). */
+function readFrom(fd, from) {
+    const st = (0,external_node_fs_.fstatSync)(fd);
+    if (!st.isFile())
+        throw new Error('it is not a regular file');
+    const out = Buffer.allocUnsafe(Math.max(0, st.size - from));
+    let got = 0;
+    while (got < out.length) {
+        const n = (0,external_node_fs_.readSync)(fd, out, got, out.length - got, from + got);
+        if (n === 0)
+            break;
+        got += n;
+    }
+    return out.subarray(0, got);
+}
+/**
+ * The snapshot kept in `file`, its header read and checked (see `snapshotOf`); null when there is
+ * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
+ */
+function openSnapshot(file, key, policy, shape) {
+    const opened = openFile(file);
+    if (opened === null)
+        return null;
+    if (!opened.ok)
+        return opened;
+    const fd = opened.value;
+    let header = null;
+    try {
+        if (!(0,external_node_fs_.fstatSync)(fd).isFile())
+            return { ok: false, reason: 'it is not a regular file' };
+        const chunks = [];
+        let length = 0;
+        for (;;) {
+            const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
+            const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, length);
+            if (n === 0)
+                break;
+            const newline = chunk.subarray(0, n).indexOf(10);
+            chunks.push(chunk.subarray(0, newline < 0 ? n : newline));
+            length += newline < 0 ? n : newline;
+            if (newline >= 0) {
+                header = Buffer.concat(chunks, length);
+                break;
+            }
+            if (length > MAX_HEADER_BYTES)
+                return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+        }
+    }
+    catch (error) {
+        return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+    const from = header === null ? 0 : header.length + 1;
+    // Read again by name when asked: whatever is there then is checked against the header's lengths and digests.
+    const rest = () => {
+        const again = openFile(file);
+        if (again === null)
+            return { ok: false, reason: 'it was removed' };
+        if (!again.ok)
+            return again;
+        try {
+            return { ok: true, value: readFrom(again.value, from) };
+        }
+        catch (error) {
+            return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(again.value);
+        }
+    };
+    return snapshotOf({ header, rest }, key, policy, shape);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts
@@ -19599,7 +19749,7 @@ function readSnapshot(bytes, key, policy, shape) {
 function judgingKey(setupKey, options) {
     const p = options.policy ?? policy_NO_POLICY;
     return (0,binding/* sha256Hex */.fg)(JSON.stringify([
-        'receipt-gate.verification-snapshot.v1',
+        SNAPSHOT_SCHEMA,
         setupKey,
         p.kind,
         p.source?.sha256 ?? null,
@@ -19651,7 +19801,7 @@ function keep(dir, key, files, evidence, options) {
     const lists = keptListsOf(report);
     // What the files' reading made is kept per file; the gate's own findings are made again on every run.
     const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
-    const header = snapshotHeader(perFile, lists, key, files.map((f) => [f.rel, f.key ?? '']));
+    const header = snapshotHeader(perFile, lists, key, files.map((f) => [f.rel, f.key ?? '', f.facts]));
     if (!header.ok)
         return none(header.reason);
     const file = snapshotFile(dir, key);
@@ -19677,63 +19827,76 @@ function keep(dir, key, files, evidence, options) {
     return { report: listless(report), kept: lists, said: `snapshot kept (verified at ${report.verified_at})` };
 }
 /**
+ * The cache's snapshot for this set-up, policy and options, its header read and checked (gate/snapshot.ts):
+ * opened before the files are read, so the files it names, unchanged, are never decoded (`keptBy`).
+ */
+async function openKept(cache, options) {
+    const key = judgingKey(cache.setupKey, options);
+    const read = openSnapshot(snapshotFile(cache.dir, key), key, options.policy ?? policy_NO_POLICY, await snapshotShape());
+    return { dir: cache.dir, key, read };
+}
+/** The files a snapshot names, when it was read: what the gate may keep (`collect`'s `kept`). */
+const keptBy = (k) => (k?.read?.ok ? k.read.value.files : null);
+/**
  * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
  * here with the same key, the rest added after them), else a full verification that keeps a
- * snapshot of itself.
- * @param own the findings the gate made itself (no file's reading made them)
+ * snapshot of itself. With files kept (`collected.kept`), a full verification reads them first (`whole`).
  */
-async function verifyIncremental(evidence, options, files, own, cache) {
-    const key = judgingKey(cache.setupKey, options);
+async function verifyIncremental(collected, options, kept, whole) {
+    // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
+    let all = collected.kept === 0 ? collected : null;
+    const wholly = async () => (all ??= await whole());
+    const made = await merged(collected, options, kept, wholly);
+    return { ...made, used: all ?? collected };
+}
+async function merged(collected, options, kept, wholly) {
+    const { files, own } = collected;
     // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
     // the run's unchanged key stood for both, and the export's records were left out of both parts, a pass where a full run fails).
     const seen = new Set();
     const twice = files.find((f) => seen.size === seen.add(f.rel).size);
     if (twice)
         return {
-            report: verify(evidence, options),
+            report: verify(await wholly(), options),
             kept: null,
             said: `a full run (${twice.rel} is read as a run and as an audit export); no snapshot kept`,
         };
     // A full run keeps a snapshot of itself when the cache's is missing or out of date.
-    const full = (why) => {
-        const kept = keep(cache.dir, key, files, evidence, options);
-        return { ...kept, said: `a full run (${why}); ${kept.said}` };
+    const full = async (why) => {
+        const every = await wholly();
+        const made = keep(kept.dir, kept.key, every.files, every, options);
+        return { ...made, said: `a full run (${why}); ${made.said}` };
     };
-    let bytes;
-    try {
-        bytes = (0,external_node_fs_.readFileSync)(snapshotFile(cache.dir, key));
-    }
-    catch {
+    if (kept.read === null)
         return full('no snapshot for this set-up, policy and options');
-    }
-    const read = readSnapshot(bytes, key, options.policy ?? policy_NO_POLICY, await snapshotShape());
-    if (!read.ok)
-        return full(`the snapshot is refused: ${read.reason}`);
-    const named = read.value.files;
+    if (!kept.read.ok)
+        return full(`the snapshot is refused: ${kept.read.reason}`);
+    const snapshot = kept.read.value;
+    const named = snapshot.files;
     const now = new Map(files.map((f) => [f.rel, f.key]));
     for (const [rel, k] of named) {
         const here = now.get(rel);
         if (here === undefined)
             return full(`${rel} is no longer read (removed files: stop 3 of the design)`);
-        if (here !== k)
+        if (here !== k.key)
             return full(`${rel} changed since the snapshot`);
     }
     const added = files.filter((f) => !named.has(f.rel));
     const paths = new Set(added.map((f) => f.rel));
-    const addedPart = partOf(evidenceOf(evidence, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+    const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
     if (!addedPart)
         return full('no verification time');
-    const merged = mergeAdded(read.value.part, addedPart, options, evidence);
+    const merge = mergeAdded(snapshot.part, addedPart, options, collected);
     // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.
-    if (merged.kind === 'declined')
-        return { report: verify(evidence, options), kept: null, said: `a full run (${merged.reason}); the snapshot kept as it was` };
-    const lists = read.value.lists();
+    if (merge.kind === 'declined')
+        return { report: verify(await wholly(), options), kept: null, said: `a full run (${merge.reason}); the snapshot kept as it was` };
+    const lists = snapshot.lists();
     if (!lists.ok)
         return full(`the snapshot is refused: ${lists.reason}`);
     return {
-        report: merged.report,
+        report: merge.report,
         kept: lists.value,
-        said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(read.value.part.at)} (${named.size} file(s))`,
+        said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
     };
 }
 
@@ -19767,8 +19930,10 @@ const stopped = (rel, why) => ({
     value: failed(rel, `the thread reading this file stopped (${why}); it is not verified`),
     cache: null,
 });
-/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash); null: the file is kept. */
 function decoded(text, rel, cache) {
+    if (text === null)
+        return { value: null, cache };
     try {
         return { value: decodeRead(text, rel), cache };
     }
@@ -19908,7 +20073,7 @@ class WorkerReaders {
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null });
         }
     }
     done(worker, m) {
@@ -19967,7 +20132,7 @@ function serveReads(port, setup) {
     };
     port.on('message', (t) => {
         chain = chain.then(() => {
-            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role }, setup));
+            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
             return new Promise((resolve) => setImmediate(resolve));
         });
     });
@@ -20677,6 +20842,20 @@ function withBreakGlass(base, head, added, atBase) {
 
 
 
+
+/**
+ * What the cache did for each file over the run: as `used` tells it for a file `first` kept (the
+ * merge declined: every file was collected again), as `first` tells it for every other (a file read
+ * and stored by the first collection is found by the second).
+ */
+function notesOver(first, used) {
+    if (first === used)
+        return first.notes;
+    return first.notes.map((n, i) => {
+        const again = used.notes[i];
+        return n[1].kept && again?.[0] === n[0] ? again : n;
+    });
+}
 function discoverAll(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
@@ -20752,7 +20931,11 @@ function outputOverInput(writes, found) {
         }
     return null;
 }
-async function collect(settings, setup, roots, open, found) {
+/**
+ * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
+ * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
+ */
+async function collect(settings, setup, roots, open, found, kept) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -20760,13 +20943,19 @@ async function collect(settings, setup, roots, open, found) {
     const statements = [];
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
-    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => {
+        const k = kept?.get(file.rel)?.key;
+        return k === undefined ? { file, role } : { file, role, kept: k };
+    })), setup, settings.jobs);
     let next = 0;
     const strays = { runs: 0, audit: 0 };
     const strayFiles = [];
     const rejected = new Map();
     const notes = [];
     const files = [];
+    let keptFiles = 0;
+    let decisions = 0;
+    let entries = 0;
     try {
         for (const { role, d } of found) {
             for (const f of d.findings)
@@ -20783,25 +20972,42 @@ async function collect(settings, setup, roots, open, found) {
                 const { value: evidence, cache } = await readers.read(next++);
                 if (cache)
                     notes.push([file.rel, cache]);
-                files.push({ rel: file.rel, key: cache?.key ?? null, findings: evidence.findings });
-                for (const [rel, sha256] of evidence.digests)
-                    inputs.set(rel, sha256);
-                for (const f of evidence.findings)
-                    findings.push(f);
-                if (evidence.run) {
-                    runs.push(evidence.run);
-                    prepareRun(evidence.run);
+                let facts;
+                let made;
+                if (evidence === null) {
+                    const k = kept?.get(file.rel);
+                    // Only a file whose task names the key it has now comes back kept (gate/evidence.ts).
+                    if (k === undefined)
+                        throw new Error(`${file.rel} came back kept, and no snapshot names it`);
+                    keptFiles++;
+                    facts = k.facts;
+                    made = k.findings;
                 }
-                strays[role] += evidence.strays ?? 0;
-                if (evidence.strays)
-                    strayFiles.push({ rel: file.rel, role, n: evidence.strays });
-                for (const c of evidence.rejectedClasses ?? [])
+                else {
+                    facts = facts_factsOf(evidence);
+                    made = evidence.findings;
+                    for (const [rel, sha256] of evidence.digests)
+                        inputs.set(rel, sha256);
+                    if (evidence.run) {
+                        runs.push(evidence.run);
+                        prepareRun(evidence.run);
+                    }
+                    for (const r of evidence.records)
+                        records.push(r);
+                    for (const s of evidence.statements)
+                        statements.push(s);
+                }
+                files.push({ rel: file.rel, key: cache?.key ?? null, findings: made, facts });
+                for (const f of made)
+                    findings.push(f);
+                decisions += facts.decisions;
+                entries += facts.entries;
+                strays[role] += facts.strays;
+                if (facts.strays)
+                    strayFiles.push({ rel: file.rel, role, n: facts.strays });
+                for (const c of facts.rejected)
                     if (!rejected.has(c))
                         rejected.set(c, file.rel);
-                for (const r of evidence.records)
-                    records.push(r);
-                for (const s of evidence.statements)
-                    statements.push(s);
             }
         }
     }
@@ -20810,7 +21016,7 @@ async function collect(settings, setup, roots, open, found) {
     }
     const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
     // Only when nothing else already failed: a run that did not parse is the root cause, named once.
-    if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
+    if (runFiles > 0 && decisions === 0 && !findings.some((f) => f.severity === 'error'))
         findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
     // The other role's objects in a file no input of that role names are never read: an error, not a
     // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
@@ -20825,7 +21031,7 @@ async function collect(settings, setup, roots, open, found) {
     // Audit inputs that read run objects and not one record or statement (pointed at the runs folder): no
     // export was read, and a gate that read none must not pass quietly (a red team: a notice, and a pass).
     const auditFiles = found.find((f) => f.role === 'audit')?.d.files.length ?? 0;
-    if (auditFiles > 0 && strays.audit > 0 && records.length === 0 && statements.length === 0)
+    if (auditFiles > 0 && strays.audit > 0 && entries === 0)
         findings.push((0,core_findings/* inputFinding */.uY)('no_match', `audit: ${settings.audit.join(', ')}`, `the audit inputs (${settings.audit.join(', ')}) hold ${strays.audit} run object(s) and not one audit record or coverage statement: no audit export was read; are runs and audit swapped?`, 'error'));
     // The attestation files the readers open: each file's <file>.sigstore.json, a run bundle's <bundle>.intoto.jsonl.
     const opened = new Set(found.flatMap(({ role, d }) => d.files.flatMap((f) => role === 'runs' && formats_formatOf(f.rel) === 'bundle' ? [sigstoreOf(f.path), sidecarOf(f.path)] : [sigstoreOf(f.path)])));
@@ -20853,7 +21059,9 @@ async function collect(settings, setup, roots, open, found) {
         inputs,
         fileSha256: inputs,
         rejected,
-        cache: tally(notes),
+        classes: facts_classesOf(files.map((f) => f.facts)),
+        kept: keptFiles,
+        notes,
     };
 }
 /**
@@ -20954,21 +21162,6 @@ const optionsOf = (s) => ({
     now: s.now,
     trustMode: s.trustMode,
 });
-/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
-function classesSeen(runs) {
-    const seen = new Map();
-    for (const r of runs)
-        for (const d of r.decisions) {
-            if (d.actionClass === null)
-                continue;
-            let verbs = seen.get(d.actionClass);
-            if (!verbs)
-                seen.set(d.actionClass, (verbs = new Set()));
-            if (d.verb !== null)
-                verbs.add(d.verb);
-        }
-    return seen;
-}
 /**
  * What every reading thread is told: the limits, whether to hash, and the trust configured. With
  * identities, the trusted roots are read once here and loaded, so a root that cannot be used is a
@@ -21020,8 +21213,15 @@ async function runGate(settings, digests = false, open = openReaders) {
     const over = outputOverInput(settings.writes, found);
     if (over !== null)
         return { ok: false, reason: { code: 'conflict', message: over } };
-    const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
-    const seen = classesSeen(evidence.runs);
+    const { setup, roots } = prepared.value;
+    const options = optionsOf(settings);
+    // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be,
+    // which is opened first: the files it names, unchanged, are kept (never decoded); with every file hashed (a run pinned by a
+    // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
+    const snapshot = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? await openKept(setup.cache, options) : null;
+    const collectWith = (kept) => collect(settings, setup, roots, open, found, kept);
+    const evidence = await collectWith(setup.digest ? null : keptBy(snapshot));
+    const seen = evidence.classes;
     // A policy whose rules name what nothing has.
     const names = checkRuleNames(settings.policy, seen, evidence.rejected);
     if (!names.ok) {
@@ -21049,12 +21249,11 @@ async function runGate(settings, digests = false, open = openReaders) {
     if (rootInvalid)
         added.push(rootInvalid);
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
-    // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be.
-    const cache = prepared.value.setup.cache;
-    const incremental = settings.cache?.incremental && cache?.read && !settings.policyReview
-        ? await verifyIncremental(checked, optionsOf(settings), evidence.files, [...evidence.own, ...added], cache)
-        : null;
-    const report = incremental ? incremental.report : verify(checked, optionsOf(settings));
+    // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
+    const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, () => collectWith(null)) : null;
+    const report = incremental ? incremental.report : verify(checked, options);
+    // The evidence the report rests on: with files kept and the merge declined, every file collected again.
+    const used = incremental?.used ?? evidence;
     const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
     // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
     const before = settings.policyReview?.before;
@@ -21065,8 +21264,8 @@ async function runGate(settings, digests = false, open = openReaders) {
             report: head
                 ? withEffect(report, from, verify(checked, { ...optionsOf(settings), policy: head }), trustChanged(settings.policy.trust, head.trust))
                 : report,
-            inputs: evidence.inputs,
-            cache: settings.cache ? evidence.cache : null,
+            inputs: used.inputs,
+            cache: settings.cache ? tally(notesOver(evidence, used)) : null,
             kept: incremental?.kept ?? null,
             incremental: incremental?.said ?? null,
         },

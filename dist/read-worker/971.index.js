@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v1"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"type":"array","items":{"type":"string"}},"record_digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v2"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"type":"array","items":{"type":"string"}},"record_digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4531,8 +4531,8 @@ break;
 if(_errs1 === errors){
 if(data.schema !== undefined){
 const _errs2 = errors;
-if("receipt-gate.verification-snapshot.v1" !== data.schema){
-validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v1"},message:"must be equal to constant"}];
+if("receipt-gate.verification-snapshot.v2" !== data.schema){
+validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v2"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6907,14 +6907,14 @@ let data102 = data101[i15];
 const _errs221 = errors;
 if(errors === _errs221){
 if(Array.isArray(data102)){
-if(data102.length < 2){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+if(data102.length < 3){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
 const len36 = data102.length;
-if(!(len36 <= 2)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+if(!(len36 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
@@ -6944,6 +6944,241 @@ return false;
 }
 }
 var valid41 = _errs225 === errors;
+}
+if(valid41){
+if(len37 > 2){
+let data105 = data102[2];
+const _errs227 = errors;
+if(errors === _errs227){
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+let missing9;
+if(((((((data105.findings === undefined) && (missing9 = "findings")) || ((data105.strays === undefined) && (missing9 = "strays"))) || ((data105.decisions === undefined) && (missing9 = "decisions"))) || ((data105.entries === undefined) && (missing9 = "entries"))) || ((data105.rejected === undefined) && (missing9 = "rejected"))) || ((data105.classes === undefined) && (missing9 = "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+return false;
+}
+else {
+const _errs229 = errors;
+for(const key11 in data105){
+if(!((((((key11 === "findings") || (key11 === "strays")) || (key11 === "decisions")) || (key11 === "entries")) || (key11 === "rejected")) || (key11 === "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs229 === errors){
+if(data105.findings !== undefined){
+let data106 = data105.findings;
+const _errs230 = errors;
+if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs230){
+if((typeof data106 == "number") && (isFinite(data106))){
+if(data106 < 0 || isNaN(data106)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid42 = _errs230 === errors;
+}
+else {
+var valid42 = true;
+}
+if(valid42){
+if(data105.strays !== undefined){
+let data107 = data105.strays;
+const _errs232 = errors;
+if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs232){
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 0 || isNaN(data107)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid42 = _errs232 === errors;
+}
+else {
+var valid42 = true;
+}
+if(valid42){
+if(data105.decisions !== undefined){
+let data108 = data105.decisions;
+const _errs234 = errors;
+if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs234){
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 < 0 || isNaN(data108)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid42 = _errs234 === errors;
+}
+else {
+var valid42 = true;
+}
+if(valid42){
+if(data105.entries !== undefined){
+let data109 = data105.entries;
+const _errs236 = errors;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs236){
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 < 0 || isNaN(data109)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid42 = _errs236 === errors;
+}
+else {
+var valid42 = true;
+}
+if(valid42){
+if(data105.rejected !== undefined){
+let data110 = data105.rejected;
+const _errs238 = errors;
+if(errors === _errs238){
+if(Array.isArray(data110)){
+var valid43 = true;
+const len38 = data110.length;
+for(let i16=0; i16<len38; i16++){
+const _errs240 = errors;
+if(typeof data110[i16] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid43 = _errs240 === errors;
+if(!valid43){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",schemaPath:"#/properties/files/items/items/2/properties/rejected/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid42 = _errs238 === errors;
+}
+else {
+var valid42 = true;
+}
+if(valid42){
+if(data105.classes !== undefined){
+let data112 = data105.classes;
+const _errs242 = errors;
+if(errors === _errs242){
+if(Array.isArray(data112)){
+var valid44 = true;
+const len39 = data112.length;
+for(let i17=0; i17<len39; i17++){
+let data113 = data112[i17];
+const _errs244 = errors;
+if(errors === _errs244){
+if(Array.isArray(data113)){
+if(data113.length < 2){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+const len40 = data113.length;
+if(!(len40 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len41 = data113.length;
+if(len41 > 0){
+const _errs246 = errors;
+if(typeof data113[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid45 = _errs246 === errors;
+}
+if(valid45){
+if(len41 > 1){
+let data115 = data113[1];
+const _errs248 = errors;
+if(errors === _errs248){
+if(Array.isArray(data115)){
+var valid46 = true;
+const len42 = data115.length;
+for(let i18=0; i18<len42; i18++){
+const _errs250 = errors;
+if(typeof data115[i18] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid46 = _errs250 === errors;
+if(!valid46){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid45 = _errs248 === errors;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid44 = _errs244 === errors;
+if(!valid44){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",schemaPath:"#/properties/files/items/items/2/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid42 = _errs242 === errors;
+}
+else {
+var valid42 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid41 = _errs227 === errors;
+}
 }
 }
 }

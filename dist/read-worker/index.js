@@ -10314,6 +10314,8 @@ const AS_WIRE = {
     found: (entry) => entry.text,
     read: (evidence, wire, rel) => wire ?? encodeRead(evidence, rel),
 };
+/** What a look-up answers for a file its task keeps, unchanged (`ReadTask.kept`). */
+const KEPT = Symbol('kept');
 /** One file and everything beside it → what it contributes, trust decided (see `deliver`). */
 const evidence_readEvidence = (task, setup) => deliver(task, setup, AS_EVIDENCE);
 /** The same, encoded for the thread that asked (a worker's answer). */
@@ -10334,6 +10336,8 @@ async function deliver(task, setup, form) {
         if (cache === null)
             return null;
         key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
+        if (key === task.kept)
+            return KEPT;
         if (shape === null)
             return null;
         const entry = lookUp(cache, key, shape);
@@ -10346,7 +10350,9 @@ async function deliver(task, setup, form) {
     const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
     const keyed = (n) => (key === null ? n : { ...n, key });
     if (got.kind === 'found')
-        return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
+        return got.value === KEPT
+            ? { value: null, cache: keyed({ hit: true, kept: true }) }
+            : { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
     const evidence = await judge(task, got.read, sidecars, setup);
     if (cache === null)
         return { value: form.read(evidence, null, file.rel), cache: null };
@@ -10432,8 +10438,10 @@ const stopped = (rel, why) => ({
     value: failed(rel, `the thread reading this file stopped (${why}); it is not verified`),
     cache: null,
 });
-/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash); null: the file is kept. */
 function decoded(text, rel, cache) {
+    if (text === null)
+        return { value: null, cache };
     try {
         return { value: decodeRead(text, rel), cache };
     }
@@ -10573,7 +10581,7 @@ class WorkerReaders {
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null });
         }
     }
     done(worker, m) {
@@ -10632,7 +10640,7 @@ function serveReads(port, setup) {
     };
     port.on('message', (t) => {
         chain = chain.then(() => {
-            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role }, setup));
+            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
             return new Promise((resolve) => setImmediate(resolve));
         });
     });

@@ -189,6 +189,8 @@ export function store(cache: CacheSetup, key: string, wire: string): string | nu
 /** What the evidence cache did for one file: found it; or the file was read, with why an entry was ignored or not stored. */
 export interface CacheNote {
   readonly hit: boolean;
+  /** A verification snapshot keeps the file (its key is the one the snapshot names): its entry was not looked up (gate/incremental.ts). */
+  readonly kept?: true;
   /** The file's key (its bytes, the bytes beside it, its path and the set-up), when it has one: what a verification snapshot names it by (gate/snapshot.ts). */
   readonly key?: string;
   readonly ignored?: string;

@@ -31,6 +31,11 @@ import { besideKey, type CacheNote, type CacheSetup, type Entry, entryKey, entry
 export interface ReadTask {
   readonly file: FoundFile;
   readonly role: Role;
+  /**
+   * The key a verification snapshot names this file by (gate/incremental.ts), when it names it: a
+   * file whose key is that one now is kept (its evidence is the snapshot's), never looked up or read.
+   */
+  readonly kept?: string;
 }
 
 /** A trusted public key as plain data (a worker rebuilds the key from it). */
@@ -202,9 +207,11 @@ const forRecord = (c: CheckerDecision, i: number): TrustDecision =>
 /**
  * One file's result as the thread that read it hands it on, and what the evidence cache did for it
  * (null: no cache). The main thread takes evidence; a worker sends the encoded text (read/wire.ts).
+ * `value` null: the file is kept (its key is the one its task names, `ReadTask.kept`): its evidence is
+ * the snapshot's, and nothing of it was looked up or read.
  */
 export interface Delivered<T> {
-  readonly value: T;
+  readonly value: T | null;
   readonly cache: CacheNote | null;
 }
 
@@ -226,6 +233,9 @@ const AS_WIRE: Form<string> = {
   read: (evidence, wire, rel) => wire ?? encodeRead(evidence, rel),
 };
 
+/** What a look-up answers for a file its task keeps, unchanged (`ReadTask.kept`). */
+const KEPT = Symbol('kept');
+
 /** One file and everything beside it → what it contributes, trust decided (see `deliver`). */
 export const readEvidence = (task: ReadTask, setup: ReadSetup): Promise<Delivered<FileEvidence>> => deliver(task, setup, AS_EVIDENCE);
 
@@ -244,9 +254,10 @@ async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Prom
   const shape = cache?.read ? await entryShape() : null;
   let key: string | null = null;
   let ignored: string | undefined;
-  const found = (sha256: string): Entry | null => {
+  const found = (sha256: string): Entry | typeof KEPT | null => {
     if (cache === null) return null;
     key = entryKey(cache, role, file.rel, sha256, [besideKey(sidecars.dsse), besideKey(sidecars.sigstore)]);
+    if (key === task.kept) return KEPT;
     if (shape === null) return null;
     const entry = lookUp(cache, key, shape);
     if (entry.ok) return entry.value;
@@ -255,7 +266,10 @@ async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Prom
   };
   const got = await readOneUnless(file, role, setup.limits, setup.digest || identitiesFor(setup, role), cache === null ? null : found);
   const keyed = (n: CacheNote): CacheNote => (key === null ? n : { ...n, key });
-  if (got.kind === 'found') return { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
+  if (got.kind === 'found')
+    return got.value === KEPT
+      ? { value: null, cache: keyed({ hit: true, kept: true }) }
+      : { value: form.found(got.value, file.rel), cache: keyed({ hit: true }) };
   const evidence = await judge(task, got.read, sidecars, setup);
   if (cache === null) return { value: form.read(evidence, null, file.rel), cache: null };
   // Only evidence of exactly the bytes hashed is stored (a bundle that changed while it was read is not).

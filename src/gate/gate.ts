@@ -6,7 +6,7 @@ import { existsSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { changes, changesText, loosens, PULL_CHANGE } from '../core/effect.js';
 import { compareFindings, type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
-import type { Evidence, IdentityTrust, RecordInput, RunInput, StatementInput, VerifyOptions } from '../core/model.js';
+import type { IdentityTrust, RecordInput, RunInput, StatementInput, VerifyOptions } from '../core/model.js';
 import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
@@ -19,24 +19,38 @@ import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/shipped-root.js';
 import { type CacheNote, type CacheTally, setupKey, tally } from './cache.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
+import { classesOf, type FileFacts, factsOf } from './facts.js';
 import { nearFolder, noRunsHint } from './hints.js';
-import { type FileRead, verifyIncremental } from './incremental.js';
+import { type FileRead, type Gathered, keptBy, openKept, verifyIncremental } from './incremental.js';
 import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
 import { trustChanged } from './settings/policy.js';
 import { PolicyMistake, type Settings, type UsageProblem } from './settings/types.js';
+import type { KeptFile } from './snapshot.js';
 
-interface Collected extends Evidence {
-  /** Every input file read, in the order read: its key in the cache and the findings its reading made. */
-  readonly files: readonly FileRead[];
-  /** The findings no file's reading made (the gate's own: discovery, inputs, strays, the shipped root …). */
-  readonly own: readonly Finding[];
+interface Collected extends Gathered {
   /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
   readonly inputs: ReadonlyMap<string, string>;
   /** Classes found only in rejected runs, each with the first such file. */
   readonly rejected: ReadonlyMap<string, string>;
-  readonly cache: CacheTally;
+  /** Every class of the input with its verbs (what a rule may name besides the §2 table). */
+  readonly classes: ReadonlyMap<string, ReadonlySet<string>>;
+  /** What the evidence cache did for each file, in the order read. */
+  readonly notes: readonly (readonly [string, CacheNote])[];
+}
+
+/**
+ * What the cache did for each file over the run: as `used` tells it for a file `first` kept (the
+ * merge declined: every file was collected again), as `first` tells it for every other (a file read
+ * and stored by the first collection is found by the second).
+ */
+function notesOver(first: Collected, used: Collected): readonly (readonly [string, CacheNote])[] {
+  if (first === used) return first.notes;
+  return first.notes.map((n, i) => {
+    const again = used.notes[i];
+    return n[1].kept && again?.[0] === n[0] ? again : n;
+  });
 }
 
 /** Where the files are read (gate/readers.ts): the main thread or worker threads. */
@@ -127,12 +141,17 @@ function outputOverInput(writes: Settings['writes'], found: Found): string | nul
   return null;
 }
 
+/**
+ * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
+ * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
+ */
 async function collect(
   settings: Settings,
   setup: ReadSetup,
   roots: readonly string[],
   open: OpenReaders,
   found: Found,
+  kept: ReadonlyMap<string, KeptFile> | null,
 ): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
@@ -142,7 +161,12 @@ async function collect(
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
   const readers = await open(
-    found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
+    found.flatMap(({ role, d }) =>
+      d.files.map((file) => {
+        const k = kept?.get(file.rel)?.key;
+        return k === undefined ? { file, role } : { file, role, kept: k };
+      }),
+    ),
     setup,
     settings.jobs,
   );
@@ -152,6 +176,9 @@ async function collect(
   const rejected = new Map<string, string>();
   const notes: [string, CacheNote][] = [];
   const files: FileRead[] = [];
+  let keptFiles = 0;
+  let decisions = 0;
+  let entries = 0;
   try {
     for (const { role, d } of found) {
       for (const f of d.findings) findings.push(f);
@@ -170,18 +197,33 @@ async function collect(
       for (const file of d.files) {
         const { value: evidence, cache } = await readers.read(next++);
         if (cache) notes.push([file.rel, cache]);
-        files.push({ rel: file.rel, key: cache?.key ?? null, findings: evidence.findings });
-        for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
-        for (const f of evidence.findings) findings.push(f);
-        if (evidence.run) {
-          runs.push(evidence.run);
-          prepareRun(evidence.run);
+        let facts: FileFacts;
+        let made: readonly Finding[];
+        if (evidence === null) {
+          const k = kept?.get(file.rel);
+          // Only a file whose task names the key it has now comes back kept (gate/evidence.ts).
+          if (k === undefined) throw new Error(`${file.rel} came back kept, and no snapshot names it`);
+          keptFiles++;
+          facts = k.facts;
+          made = k.findings;
+        } else {
+          facts = factsOf(evidence);
+          made = evidence.findings;
+          for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
+          if (evidence.run) {
+            runs.push(evidence.run);
+            prepareRun(evidence.run);
+          }
+          for (const r of evidence.records) records.push(r);
+          for (const s of evidence.statements) statements.push(s);
         }
-        strays[role] += evidence.strays ?? 0;
-        if (evidence.strays) strayFiles.push({ rel: file.rel, role, n: evidence.strays });
-        for (const c of evidence.rejectedClasses ?? []) if (!rejected.has(c)) rejected.set(c, file.rel);
-        for (const r of evidence.records) records.push(r);
-        for (const s of evidence.statements) statements.push(s);
+        files.push({ rel: file.rel, key: cache?.key ?? null, findings: made, facts });
+        for (const f of made) findings.push(f);
+        decisions += facts.decisions;
+        entries += facts.entries;
+        strays[role] += facts.strays;
+        if (facts.strays) strayFiles.push({ rel: file.rel, role, n: facts.strays });
+        for (const c of facts.rejected) if (!rejected.has(c)) rejected.set(c, file.rel);
       }
     }
   } finally {
@@ -189,7 +231,7 @@ async function collect(
   }
   const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
   // Only when nothing else already failed: a run that did not parse is the root cause, named once.
-  if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
+  if (runFiles > 0 && decisions === 0 && !findings.some((f) => f.severity === 'error'))
     findings.push(noDecisions(settings, runFiles, strays, findings.find((f) => f.code === 'run_not_started') ?? null));
   // The other role's objects in a file no input of that role names are never read: an error, not a
   // notice (a red team: a failing run among the audit exports, a tampered record among the runs, passed).
@@ -209,7 +251,7 @@ async function collect(
   // Audit inputs that read run objects and not one record or statement (pointed at the runs folder): no
   // export was read, and a gate that read none must not pass quietly (a red team: a notice, and a pass).
   const auditFiles = found.find((f) => f.role === 'audit')?.d.files.length ?? 0;
-  if (auditFiles > 0 && strays.audit > 0 && records.length === 0 && statements.length === 0)
+  if (auditFiles > 0 && strays.audit > 0 && entries === 0)
     findings.push(
       inputFinding(
         'no_match',
@@ -247,7 +289,9 @@ async function collect(
     inputs,
     fileSha256: inputs,
     rejected,
-    cache: tally(notes),
+    classes: classesOf(files.map((f) => f.facts)),
+    kept: keptFiles,
+    notes,
   };
 }
 
@@ -408,19 +452,6 @@ export interface Gated {
   readonly incremental: string | null;
 }
 
-/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
-function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
-  const seen = new Map<string, Set<string>>();
-  for (const r of runs)
-    for (const d of r.decisions) {
-      if (d.actionClass === null) continue;
-      let verbs = seen.get(d.actionClass);
-      if (!verbs) seen.set(d.actionClass, (verbs = new Set()));
-      if (d.verb !== null) verbs.add(d.verb);
-    }
-  return seen;
-}
-
 /**
  * What every reading thread is told: the limits, whether to hash, and the trust configured. With
  * identities, the trusted roots are read once here and loaded, so a root that cannot be used is a
@@ -473,8 +504,16 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   if (clash !== null) return { ok: false, reason: { code: 'path', input: 'cache', message: clash } };
   const over = outputOverInput(settings.writes, found);
   if (over !== null) return { ok: false, reason: { code: 'conflict', message: over } };
-  const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open, found);
-  const seen = classesSeen(evidence.runs);
+  const { setup, roots } = prepared.value;
+  const options = optionsOf(settings);
+  // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be,
+  // which is opened first: the files it names, unchanged, are kept (never decoded); with every file hashed (a run pinned by a
+  // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
+  const snapshot = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? await openKept(setup.cache, options) : null;
+  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null): Promise<Collected> =>
+    collect(settings, setup, roots, open, found, kept);
+  const evidence = await collectWith(setup.digest ? null : keptBy(snapshot));
+  const seen = evidence.classes;
   // A policy whose rules name what nothing has.
   const names = checkRuleNames(settings.policy, seen, evidence.rejected);
   if (!names.ok) {
@@ -508,13 +547,11 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   added.push(...headInvalid);
   if (rootInvalid) added.push(rootInvalid);
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
-  // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be.
-  const cache = prepared.value.setup.cache;
-  const incremental =
-    settings.cache?.incremental && cache?.read && !settings.policyReview
-      ? await verifyIncremental(checked, optionsOf(settings), evidence.files, [...evidence.own, ...added], cache)
-      : null;
-  const report = incremental ? incremental.report : verify(checked, optionsOf(settings));
+  // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
+  const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, () => collectWith(null)) : null;
+  const report = incremental ? incremental.report : verify(checked, options);
+  // The evidence the report rests on: with files kept and the merge declined, every file collected again.
+  const used = incremental?.used ?? evidence;
   const head = headInvalid.length > 0 ? null : settings.policyReview?.head;
   // With break-glass entries applied now, the change is measured from the base's own policy (docs/policy.md §10, §11).
   const before = settings.policyReview?.before;
@@ -530,8 +567,8 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
             trustChanged(settings.policy.trust, head.trust),
           )
         : report,
-      inputs: evidence.inputs,
-      cache: settings.cache ? evidence.cache : null,
+      inputs: used.inputs,
+      cache: settings.cache ? tally(notesOver(evidence, used)) : null,
       kept: incremental?.kept ?? null,
       incremental: incremental?.said ?? null,
     },

@@ -7,7 +7,7 @@
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
@@ -15,19 +15,40 @@ import { mergeAdded, partOf } from '../core/incremental.js';
 import type { Evidence, VerifyOptions } from '../core/model.js';
 import { NO_POLICY, ruleJson } from '../core/policy.js';
 import type { Report } from '../core/report.js';
+import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
 import { verify } from '../core/verify.js';
 import type { KeptLists } from '../report/json-report.js';
 import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
-import { keptListsOf, readSnapshot, snapshotHeader } from './snapshot.js';
+import type { FileFacts } from './facts.js';
+import { type KeptFile, keptListsOf, openSnapshot, SNAPSHOT_SCHEMA, type Snapshot, snapshotHeader } from './snapshot.js';
 
-/** One input file as the gate read it: its key in the cache (null: none), and the findings its reading made (sidecars' included). */
+/** One input file as the gate read it: its key in the cache (null: none), the findings its reading made (sidecars' included), its facts. */
 export interface FileRead {
   readonly rel: string;
   readonly key: string | null;
   readonly findings: readonly Finding[];
+  readonly facts: FileFacts;
+}
+
+/**
+ * The evidence as the gate collected it (gate.ts): every file read, the findings no file made (the
+ * gate's own), and how many files were kept (a snapshot names them, unchanged: their runs, records
+ * and statements are not in the evidence; only a merge may use it then).
+ */
+export interface Gathered extends Evidence {
+  readonly files: readonly FileRead[];
+  readonly own: readonly Finding[];
+  readonly kept: number;
+}
+
+/** The cache's snapshot for this set-up, policy and options, as opened before the files are read: its key, and what was read (null: there is none). */
+export interface KeptSnapshot {
+  readonly dir: string;
+  readonly key: string;
+  readonly read: Result<Snapshot, string> | null;
 }
 
 /** The result: the report (with `kept`, the kept lists written before its own), and what the log says. */
@@ -42,7 +63,7 @@ function judgingKey(setupKey: string, options: VerifyOptions): string {
   const p = options.policy ?? NO_POLICY;
   return sha256Hex(
     JSON.stringify([
-      'receipt-gate.verification-snapshot.v1',
+      SNAPSHOT_SCHEMA,
       setupKey,
       p.kind,
       p.source?.sha256 ?? null,
@@ -101,7 +122,7 @@ function keep(dir: string, key: string, files: readonly FileRead[], evidence: Ev
     perFile,
     lists,
     key,
-    files.map((f) => [f.rel, f.key ?? '']),
+    files.map((f) => [f.rel, f.key ?? '', f.facts]),
   );
   if (!header.ok) return none(header.reason);
   const file = snapshotFile(dir, key);
@@ -124,62 +145,82 @@ function keep(dir: string, key: string, files: readonly FileRead[], evidence: Ev
 }
 
 /**
+ * The cache's snapshot for this set-up, policy and options, its header read and checked (gate/snapshot.ts):
+ * opened before the files are read, so the files it names, unchanged, are never decoded (`keptBy`).
+ */
+export async function openKept(cache: { readonly dir: string; readonly setupKey: string }, options: VerifyOptions): Promise<KeptSnapshot> {
+  const key = judgingKey(cache.setupKey, options);
+  const read = openSnapshot(snapshotFile(cache.dir, key), key, options.policy ?? NO_POLICY, await snapshotShape());
+  return { dir: cache.dir, key, read };
+}
+
+/** The files a snapshot names, when it was read: what the gate may keep (`collect`'s `kept`). */
+export const keptBy = (k: KeptSnapshot | null): ReadonlyMap<string, KeptFile> | null => (k?.read?.ok ? k.read.value.files : null);
+
+/**
  * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
  * here with the same key, the rest added after them), else a full verification that keeps a
- * snapshot of itself.
- * @param own the findings the gate made itself (no file's reading made them)
+ * snapshot of itself. With files kept (`collected.kept`), a full verification reads them first (`whole`).
  */
-export async function verifyIncremental(
-  evidence: Evidence,
+export async function verifyIncremental<C extends Gathered>(
+  collected: C,
   options: VerifyOptions,
-  files: readonly FileRead[],
-  own: readonly Finding[],
-  cache: { readonly dir: string; readonly setupKey: string },
+  kept: KeptSnapshot,
+  whole: () => Promise<C>,
+): Promise<Incremental & { readonly used: C }> {
+  // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
+  let all: C | null = collected.kept === 0 ? collected : null;
+  const wholly = async (): Promise<C> => (all ??= await whole());
+  const made = await merged(collected, options, kept, wholly);
+  return { ...made, used: all ?? collected };
+}
+
+async function merged(
+  collected: Gathered,
+  options: VerifyOptions,
+  kept: KeptSnapshot,
+  wholly: () => Promise<Gathered>,
 ): Promise<Incremental> {
-  const key = judgingKey(cache.setupKey, options);
+  const { files, own } = collected;
   // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
   // the run's unchanged key stood for both, and the export's records were left out of both parts, a pass where a full run fails).
   const seen = new Set<string>();
   const twice = files.find((f) => seen.size === seen.add(f.rel).size);
   if (twice)
     return {
-      report: verify(evidence, options),
+      report: verify(await wholly(), options),
       kept: null,
       said: `a full run (${twice.rel} is read as a run and as an audit export); no snapshot kept`,
     };
   // A full run keeps a snapshot of itself when the cache's is missing or out of date.
-  const full = (why: string): Incremental => {
-    const kept = keep(cache.dir, key, files, evidence, options);
-    return { ...kept, said: `a full run (${why}); ${kept.said}` };
+  const full = async (why: string): Promise<Incremental> => {
+    const every = await wholly();
+    const made = keep(kept.dir, kept.key, every.files, every, options);
+    return { ...made, said: `a full run (${why}); ${made.said}` };
   };
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(snapshotFile(cache.dir, key));
-  } catch {
-    return full('no snapshot for this set-up, policy and options');
-  }
-  const read = readSnapshot(bytes, key, options.policy ?? NO_POLICY, await snapshotShape());
-  if (!read.ok) return full(`the snapshot is refused: ${read.reason}`);
-  const named = read.value.files;
+  if (kept.read === null) return full('no snapshot for this set-up, policy and options');
+  if (!kept.read.ok) return full(`the snapshot is refused: ${kept.read.reason}`);
+  const snapshot = kept.read.value;
+  const named = snapshot.files;
   const now = new Map(files.map((f) => [f.rel, f.key]));
   for (const [rel, k] of named) {
     const here = now.get(rel);
     if (here === undefined) return full(`${rel} is no longer read (removed files: stop 3 of the design)`);
-    if (here !== k) return full(`${rel} changed since the snapshot`);
+    if (here !== k.key) return full(`${rel} changed since the snapshot`);
   }
   const added = files.filter((f) => !named.has(f.rel));
   const paths = new Set(added.map((f) => f.rel));
-  const addedPart = partOf(evidenceOf(evidence, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+  const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
   if (!addedPart) return full('no verification time');
-  const merged = mergeAdded(read.value.part, addedPart, options, evidence);
+  const merge = mergeAdded(snapshot.part, addedPart, options, collected);
   // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.
-  if (merged.kind === 'declined')
-    return { report: verify(evidence, options), kept: null, said: `a full run (${merged.reason}); the snapshot kept as it was` };
-  const lists = read.value.lists();
+  if (merge.kind === 'declined')
+    return { report: verify(await wholly(), options), kept: null, said: `a full run (${merge.reason}); the snapshot kept as it was` };
+  const lists = snapshot.lists();
   if (!lists.ok) return full(`the snapshot is refused: ${lists.reason}`);
   return {
-    report: merged.report,
+    report: merge.report,
     kept: lists.value,
-    said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(read.value.part.at)} (${named.size} file(s))`,
+    said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
   };
 }

@@ -38,10 +38,12 @@ interface TaskMessage {
   readonly path: string;
   readonly rel: string;
   readonly role: Role;
+  /** The key a verification snapshot names the file by (ReadTask.kept), or null. */
+  readonly kept: string | null;
 }
-/** worker → main: the encoded result with what the cache did for it (never part of the encoding: it is what is stored), or why reading threw (a bug: the file still fails). */
+/** worker → main: the encoded result (null: the file is kept, ReadTask.kept) with what the cache did for it (never part of the encoding: it is what is stored), or why reading threw (a bug: the file still fails). */
 type ResultMessage =
-  | { readonly id: number; readonly text: string; readonly cache: CacheNote | null }
+  | { readonly id: number; readonly text: string | null; readonly cache: CacheNote | null }
   | { readonly id: number; readonly thrown: string };
 /** worker → main, first: its reader is loaded (a worker that ends before this read nothing). */
 interface ReadyMessage {
@@ -76,8 +78,9 @@ const stopped = (rel: string, why: string): Delivered<FileEvidence> => ({
   cache: null,
 });
 
-/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
-function decoded(text: string, rel: string, cache: CacheNote | null): Delivered<FileEvidence> {
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash); null: the file is kept. */
+function decoded(text: string | null, rel: string, cache: CacheNote | null): Delivered<FileEvidence> {
+  if (text === null) return { value: null, cache };
   try {
     return { value: decodeRead(text, rel), cache };
   } catch (error) {
@@ -215,7 +218,7 @@ export class WorkerReaders implements Readers {
       if (id === undefined) return;
       const t = item(this.tasks, id);
       held.push(id);
-      worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
+      worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null } satisfies TaskMessage);
     }
   }
 
@@ -274,7 +277,7 @@ export function serveReads(port: MessagePort, setup: ReadSetup): void {
   };
   port.on('message', (t: TaskMessage) => {
     chain = chain.then(() => {
-      reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role }, setup));
+      reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
       return new Promise((resolve) => setImmediate(resolve));
     });
   });

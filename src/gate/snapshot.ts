@@ -14,6 +14,7 @@
  * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
 import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
@@ -30,17 +31,29 @@ import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
 import { type KeptList, type KeptLists, listPieces } from '../report/json-report.js';
+import type { FileFacts } from './facts.js';
 
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v1';
+/** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
+export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
+
+/** One input file of a kept verification: its key in the evidence cache, its facts, and the findings its reading made. */
+export interface KeptFile {
+  readonly key: string;
+  readonly facts: FileFacts;
+  readonly findings: readonly Finding[];
+}
 
 /** A snapshot read back: the kept part (its lists not decoded) and its report's lists as bytes. */
 export interface Snapshot {
   readonly part: Part;
-  /** Its lists, checked against the sha256 its header names when first asked for (only a merge needs them), or why they are refused. */
+  /** Its lists, read and checked against the sha256 its header names when first asked for (only a merge needs them), or why they are refused. */
   readonly lists: () => Result<KeptLists, string>;
-  /** Every input file of the kept verification, path → its key in the evidence cache. */
-  readonly files: ReadonlyMap<string, string>;
+  /** Every input file of the kept verification, by path. */
+  readonly files: ReadonlyMap<string, KeptFile>;
 }
+
+/** A file of a snapshot as its header names it: its path, its key in the evidence cache, its facts. */
+export type FileEntry = readonly [string, string, FileFacts];
 
 const LIST_NAMES = ['runs', 'calls', 'records'] as const;
 
@@ -58,8 +71,8 @@ interface Header {
   readonly at: string;
   readonly held: string | null;
   readonly policy: string;
-  /** Every input file: [path, its key in the evidence cache]. */
-  readonly files: readonly (readonly [string, string])[];
+  /** Every input file, in the order read (their findings are `shares.read`, in that order). */
+  readonly files: readonly FileEntry[];
   /** Per list: its elements, its bytes, their sha256. */
   readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: readonly [number, number, string] };
   readonly shares: {
@@ -135,12 +148,7 @@ function measure(list: KeptList): readonly [number, string] {
  * @param lists the report's lists as the writer writes them (`keptListsOf`)
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
-export function snapshotHeader(
-  part: Part,
-  lists: KeptLists,
-  key: string,
-  files: readonly (readonly [string, string])[],
-): Result<string, string> {
+export function snapshotHeader(part: Part, lists: KeptLists, key: string, files: readonly FileEntry[]): Result<string, string> {
   const why = unkept(part);
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
@@ -349,16 +357,25 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
 }
 
 /**
- * A snapshot read back from its bytes, checked against `key` and the policy it must have been judged
- * under, or why it is refused.
- * @param shape the header's generated validator (`snapshot`, read/cache-entry.generated.js)
+ * A snapshot's bytes as they are read: its header line, first; then, when a merge asks, its lists
+ * (`rest`: the bytes after the header line, and how many there are, or why they cannot be read).
  */
-export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
-  const newline = bytes.indexOf(10);
-  if (newline < 0) return { ok: false, reason: 'it has no header line (truncated?)' };
+interface SnapshotBytes {
+  /** The header line, without its line break; null: there is none (truncated?). */
+  readonly header: Buffer | null;
+  readonly rest: () => Result<Buffer, string>;
+}
+
+/**
+ * A snapshot read back, checked against `key` and the policy it must have been judged under, or why
+ * it is refused. Its lists are read only when asked for (`Snapshot.lists`): a run that declines its
+ * merge reads the header alone.
+ */
+function snapshotOf(source: SnapshotBytes, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
+  if (source.header === null) return { ok: false, reason: 'it has no header line (truncated?)' };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8', 0, newline));
+    parsed = JSON.parse(source.header.toString('utf8'));
   } catch (error) {
     return { ok: false, reason: `its header is not JSON (${messageOf(error)})` };
   }
@@ -371,36 +388,135 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
   }
   const h = parsed as Header;
   if (h.key !== key) return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
-  let from = newline + 1;
-  const spans: (readonly [(typeof LIST_NAMES)[number], number, Buffer, string])[] = [];
   for (const name of LIST_NAMES) {
-    const [count, length, sha256] = h.lists[name];
-    if (from + length > bytes.length || (count === 0) !== (length === 0))
-      return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-    spans.push([name, count, bytes.subarray(from, from + length), sha256]);
-    from += length;
+    const [count, length] = h.lists[name];
+    if ((count === 0) !== (length === 0)) return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
   }
-  if (from !== bytes.length) return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
   const part = partOf(h, policy);
   if (!part.ok) return part;
+  const files = new Map<string, KeptFile>();
+  let at = 0;
+  const read = part.value.shares.read;
+  for (const [rel, k, facts] of h.files) {
+    if (files.has(rel)) return { ok: false, reason: `it names ${rel} twice` };
+    files.set(rel, { key: k, facts, findings: read.slice(at, at + facts.findings) });
+    at += facts.findings;
+  }
+  if (at !== read.length) return { ok: false, reason: `its files made ${at} finding(s) and its readers' findings are ${read.length}` };
   // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
   let checked: Result<KeptLists, string> | null = null;
   const lists = (): Result<KeptLists, string> => {
-    if (checked) return checked;
-    const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
-    for (const [name, count, list, sha256] of spans) {
-      if (sha256Hex(list) !== sha256)
-        return (checked = { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` });
-      kept[name] = { count, pieces: [list] };
-    }
-    const { runs, calls, records } = kept;
-    checked = runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+    checked ??= listsOf(h, source);
     return checked;
   };
-  const files = new Map<string, string>();
-  for (const [rel, k] of h.files) {
-    if (files.has(rel)) return { ok: false, reason: `it names ${rel} twice` };
-    files.set(rel, k);
-  }
   return { ok: true, value: { part: part.value, lists, files } };
+}
+
+/** A snapshot's lists, each the bytes its header measures, with the sha256 it names, or why not. */
+function listsOf(h: Header, source: SnapshotBytes): Result<KeptLists, string> {
+  const rest = source.rest();
+  if (!rest.ok) return rest;
+  const bytes = rest.value;
+  let from = 0;
+  const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
+  for (const name of LIST_NAMES) {
+    const [count, length, sha256] = h.lists[name];
+    if (from + length > bytes.length) return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
+    const list = bytes.subarray(from, from + length);
+    if (sha256Hex(list) !== sha256) return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
+    kept[name] = { count, pieces: [list] };
+    from += length;
+  }
+  if (from !== bytes.length) return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
+  const { runs, calls, records } = kept;
+  return runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+}
+
+/** A snapshot read back from its bytes in memory (see `openSnapshot`). */
+export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
+  const newline = bytes.indexOf(10);
+  return snapshotOf(
+    { header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: bytes.subarray(newline + 1) }) },
+    key,
+    policy,
+    shape,
+  );
+}
+
+/** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
+const MAX_HEADER_BYTES = 512 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+
+/** Opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent. */
+function openFile(file: string): Result<number, string> | null {
+  try {
+    return { ok: true, value: openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+  }
+}
+
+/** Every byte of `fd` from `from` to its end (a regular file's). */
+function readFrom(fd: number, from: number): Buffer {
+  const st = fstatSync(fd);
+  if (!st.isFile()) throw new Error('it is not a regular file');
+  const out = Buffer.allocUnsafe(Math.max(0, st.size - from));
+  let got = 0;
+  while (got < out.length) {
+    const n = readSync(fd, out, got, out.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return out.subarray(0, got);
+}
+
+/**
+ * The snapshot kept in `file`, its header read and checked (see `snapshotOf`); null when there is
+ * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
+ */
+export function openSnapshot(file: string, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> | null {
+  const opened = openFile(file);
+  if (opened === null) return null;
+  if (!opened.ok) return opened;
+  const fd = opened.value;
+  let header: Buffer | null = null;
+  try {
+    if (!fstatSync(fd).isFile()) return { ok: false, reason: 'it is not a regular file' };
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, chunk, 0, CHUNK, length);
+      if (n === 0) break;
+      const newline = chunk.subarray(0, n).indexOf(10);
+      chunks.push(chunk.subarray(0, newline < 0 ? n : newline));
+      length += newline < 0 ? n : newline;
+      if (newline >= 0) {
+        header = Buffer.concat(chunks, length);
+        break;
+      }
+      if (length > MAX_HEADER_BYTES) return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+    }
+  } catch (error) {
+    return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+  const from = header === null ? 0 : header.length + 1;
+  // Read again by name when asked: whatever is there then is checked against the header's lengths and digests.
+  const rest = (): Result<Buffer, string> => {
+    const again = openFile(file);
+    if (again === null) return { ok: false, reason: 'it was removed' };
+    if (!again.ok) return again;
+    try {
+      return { ok: true, value: readFrom(again.value, from) };
+    } catch (error) {
+      return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
+    } finally {
+      closeSync(again.value);
+    }
+  };
+  return snapshotOf({ header, rest }, key, policy, shape);
 }
