@@ -16,7 +16,7 @@ import { verifyHeld } from '../../src/core/verify.js';
 import { keptListsOf, openSnapshot, readSnapshot, type Snapshot, snapshotHeader } from '../../src/gate/snapshot.js';
 import { snapshot as shape } from '../../src/read/cache-entry.generated.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
-import { type KeptLists, renderJson, writeJson } from '../../src/report/json-report.js';
+import { type KeptLists, pieceBytes, renderJson, writeJson } from '../../src/report/json-report.js';
 import { arbCase, type Built, build } from '../support/incremental.js';
 
 // The cases below are drawn as the file is collected (before any hook): the policy reader's YAML parser first.
@@ -31,7 +31,7 @@ function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why:
   const lists = keptListsOf(report);
   const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
   const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY, facts]]);
-  const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
+  const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes);
   return made.ok ? { bytes: Buffer.concat([Buffer.from(made.value), ...pieces]), why: null } : { bytes: null, why: made.reason };
 }
 
@@ -218,9 +218,8 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         expect(got.value.files.get('runs/a-0.json')?.findings).toEqual(got.value.part.shares.read);
         const [l, m] = [got.value.lists(), mem.value.lists()];
         if (!l.ok || !m.ok) throw new Error('lists');
-        expect(Buffer.concat(l.value.calls.pieces.map((p) => Buffer.from(p)))).toEqual(
-          Buffer.concat(m.value.calls.pieces.map((p) => Buffer.from(p))),
-        );
+        expect(Buffer.concat(l.value.calls.pieces.map(pieceBytes))).toEqual(Buffer.concat(m.value.calls.pieces.map(pieceBytes)));
+        l.value.close();
       });
       it('none there: null; a folder or a link in its place: refused', () => {
         expect(opened(path.join(dir, 'absent'))).toBeNull();

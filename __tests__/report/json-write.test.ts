@@ -7,13 +7,13 @@
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallReport, Report } from '../../src/core/report.js';
-import { renderJson, writeJson, writeJsonOnly, writePieces } from '../../src/report/json-report.js';
+import { FileSpan, renderJson, writeJson, writeJsonOnly, writePieces } from '../../src/report/json-report.js';
 import { cleanup, gate, ROOT, tempDir } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -119,17 +119,34 @@ describe('the JSON report written to a file', () => {
       };
       return { fh, file, most: () => most };
     };
-    const pieces: string[] = [];
-    for (let k = 0; k < 400; k++) pieces.push(k % 97 === 5 ? 'ж'.repeat(360_000) : `${k} ${'é中😀'.repeat(k % 5000)}`);
+    // Spans of a file (a snapshot's kept lists) among them: one longer than a buffer, one of a few bytes, one after a long line.
+    const kept = Buffer.from(Array.from({ length: 3_300_000 }, (_, i) => 32 + ((i * 7919) % 90)));
+    const keptFile = path.join(tempDir(), 'kept');
+    writeFileSync(keptFile, kept);
+    const fd = openSync(keptFile, 'r');
+    const pieces: (string | FileSpan)[] = [];
+    for (let k = 0; k < 400; k++) {
+      pieces.push(k % 97 === 5 ? 'ж'.repeat(360_000) : `${k} ${'é中😀'.repeat(k % 5000)}`);
+      if (k === 50) pieces.push(new FileSpan(fd, 17, 2_600_000));
+      if (k === 120) pieces.push(new FileSpan(fd, 5, 10));
+      if (k === 199) pieces.push(new FileSpan(fd, 3_000_000, 300_000));
+    }
+    const expected = Buffer.concat(
+      pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : kept.subarray(p.from, p.from + p.length))),
+    );
     for (const inPlace of [false, true]) {
       const disk = fake();
       const hash = createHash('sha256');
       await writePieces(disk.fh, pieces, hash, inPlace);
-      const expected = Buffer.from(pieces.join(''), 'utf8');
       expect(disk.file().equals(expected), `in place: ${inPlace}`).toBe(true);
       expect(`sha256:${hash.digest('hex')}`).toBe(sha256(expected));
       expect(disk.most()).toBeLessThanOrEqual(inPlace ? 1 : 5);
     }
+    // A span past the file's end: the write rejects, saying the kept bytes were cut short.
+    await expect(writePieces(fake().fh, ['a', new FileSpan(fd, 3_299_990, 20)], null, false)).rejects.toThrow(
+      /ended 10 byte\(s\) before its end/,
+    );
+    closeSync(fd);
   });
 
   it.skipIf(process.platform === 'win32')('in place (a FIFO): every buffer in order', async () => {

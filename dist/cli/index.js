@@ -19046,6 +19046,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
+
 const json_report_CHUNK = 1 << 20;
 /** A call's JSON form: its members in schema order, without what only the reporters read. */
 const callJson = (c) => ({
@@ -19084,6 +19085,37 @@ const BUFFER = 1 << 20;
  * json`. `##[` occurs only inside strings in JSON.
  */
 const inertJson = (text) => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
+/**
+ * Bytes of an open file, `length` of them from `from`: a snapshot's kept lists (gate/snapshot.ts),
+ * copied through the writer's own buffers, never held whole (80 MB read into one buffer of its own
+ * cost 300 ms of page faults at N = 100 000, chunks of a reused one 20 ms).
+ */
+class FileSpan {
+    fd;
+    from;
+    length;
+    constructor(fd, from, length) {
+        this.fd = fd;
+        this.from = from;
+        this.length = length;
+    }
+    /** Bytes of the span from `offset` into `into` at `at`, at most `n`; throws when the file ends first. */
+    readInto(into, at, offset, n) {
+        const got = (0,external_node_fs_.readSync)(this.fd, into, at, Math.min(n, this.length - offset), this.from + offset);
+        if (got <= 0)
+            throw new Error(`a kept list's file ended ${this.length - offset} byte(s) before its end (cut short?)`);
+        return got;
+    }
+    /** The span's bytes in one buffer (tests, and small reports). */
+    bytes() {
+        const out = Buffer.allocUnsafe(this.length);
+        for (let off = 0; off < this.length;)
+            off += this.readInto(out, off, off, this.length - off);
+        return out;
+    }
+}
+/** A piece's bytes, in one buffer. */
+const pieceBytes = (piece) => typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece instanceof FileSpan ? piece.bytes() : piece;
 /** The report's lists in the writer's order, each with the form its elements are written in. */
 const listsOf = (report) => [
     ['runs', report.runs, (x) => x],
@@ -19163,7 +19195,7 @@ function* textChunks(report, size) {
     }
 }
 /** The report's whole text; with `kept`, a merged report's (tests, and small reports: a large one is written in pieces). */
-const renderJson = (report, kept = null) => [...jsonChunks(report, json_report_CHUNK, kept)].map((p) => (typeof p === 'string' ? p : p.toString('utf8'))).join('');
+const renderJson = (report, kept = null) => [...jsonChunks(report, json_report_CHUNK, kept)].map((p) => (typeof p === 'string' ? p : pieceBytes(p).toString('utf8'))).join('');
 /** The report's pieces and the sha256 digest of their bytes: a text written beside a verdict, never joined (a report past V8's longest string would throw). */
 function digestedPieces(report) {
     const pieces = [...textChunks(report, json_report_CHUNK)];
@@ -19225,6 +19257,17 @@ async function writePieces(fh, pieces, hash, inPlace) {
     };
     try {
         for (const piece of pieces) {
+            // Bytes of a file kept from another report: read into the ring as it is filled, as text is.
+            if (piece instanceof FileSpan) {
+                for (let off = 0; off < piece.length;) {
+                    if (filled === BUFFER)
+                        await flush();
+                    const n = piece.readInto(ring[k], filled, off, BUFFER - filled);
+                    filled += n;
+                    off += n;
+                }
+                continue;
+            }
             // Bytes kept from another report (KeptLists): written as they are, after the bytes before them.
             if (typeof piece !== 'string') {
                 await flush();
@@ -19328,6 +19371,7 @@ function keptListsOf(report) {
         runs: list('runs', report.runs.length),
         calls: list('calls', report.calls.length),
         records: list('records', report.records.length),
+        close: () => { },
     };
 }
 /** A list's byte length and sha256. */
@@ -19335,8 +19379,9 @@ function measure(list) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     let length = 0;
     for (const piece of list.pieces) {
-        hash.update(piece);
-        length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+        const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
+        hash.update(bytes);
+        length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
     }
     return [length, hash.digest('hex')];
 }
@@ -19612,27 +19657,39 @@ function snapshot_listsOf(h, source) {
     if (!rest.ok)
         return rest;
     const bytes = rest.value;
+    const refuse = (reason) => {
+        bytes.close();
+        return { ok: false, reason };
+    };
     let from = 0;
     const kept = {};
     for (const name of LIST_NAMES) {
         const [count, length, sha256] = h.lists[name];
-        if (from + length > bytes.length)
-            return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-        const list = bytes.subarray(from, from + length);
-        if ((0,binding/* sha256Hex */.fg)(list) !== sha256)
-            return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
-        kept[name] = { count, pieces: [list] };
+        if (from + length > bytes.size)
+            return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
+        if (bytes.sha256(from, length) !== sha256)
+            return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
+        kept[name] = { count, pieces: length === 0 ? [] : [bytes.piece(from, length)] };
         from += length;
     }
-    if (from !== bytes.length)
-        return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
+    if (from !== bytes.size)
+        return refuse(`${bytes.size - from} byte(s) follow its lists`);
     const { runs, calls, records } = kept;
-    return runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+    if (!(runs && calls && records))
+        return refuse('its lists are missing');
+    return { ok: true, value: { runs, calls, records, close: () => bytes.close() } };
 }
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 function readSnapshot(bytes, key, policy, shape) {
     const newline = bytes.indexOf(10);
-    return snapshotOf({ header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: bytes.subarray(newline + 1) }) }, key, policy, shape);
+    const rest = bytes.subarray(newline + 1);
+    const lists = {
+        size: rest.length,
+        sha256: (from, length) => sha256Hex(rest.subarray(from, from + length)),
+        piece: (from, length) => rest.subarray(from, from + length),
+        close: () => { },
+    };
+    return snapshotOf({ header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: lists }) }, key, policy, shape);
 }
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
@@ -19649,20 +19706,37 @@ function openFile(file) {
         return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
     }
 }
-/** Every byte of `fd` from `from` to its end (a regular file's). */
-function readFrom(fd, from) {
+/**
+ * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
+ * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
+ * held whole. The file stays open until `close` (a snapshot written over it meanwhile is renamed into
+ * place: this one's bytes stay what was checked).
+ */
+function fileLists(fd, after) {
     const st = (0,external_node_fs_.fstatSync)(fd);
     if (!st.isFile())
         throw new Error('it is not a regular file');
-    const out = Buffer.allocUnsafe(Math.max(0, st.size - from));
-    let got = 0;
-    while (got < out.length) {
-        const n = (0,external_node_fs_.readSync)(fd, out, got, out.length - got, from + got);
-        if (n === 0)
-            break;
-        got += n;
-    }
-    return out.subarray(0, got);
+    const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
+    let open = true;
+    return {
+        size: Math.max(0, st.size - after),
+        sha256: (from, length) => {
+            const hash = (0,external_node_crypto_.createHash)('sha256');
+            const span = new FileSpan(fd, after + from, length);
+            for (let off = 0; off < length;) {
+                const n = span.readInto(chunk, 0, off, snapshot_CHUNK);
+                hash.update(chunk.subarray(0, n));
+                off += n;
+            }
+            return hash.digest('hex');
+        },
+        piece: (from, length) => new FileSpan(fd, after + from, length),
+        close: () => {
+            if (open)
+                (0,external_node_fs_.closeSync)(fd);
+            open = false;
+        },
+    };
 }
 /**
  * The snapshot kept in `file`, its header read and checked (see `snapshotOf`); null when there is
@@ -19704,7 +19778,7 @@ function openSnapshot(file, key, policy, shape) {
         (0,external_node_fs_.closeSync)(fd);
     }
     const from = header === null ? 0 : header.length + 1;
-    // Read again by name when asked: whatever is there then is checked against the header's lengths and digests.
+    // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
     const rest = () => {
         const again = openFile(file);
         if (again === null)
@@ -19712,13 +19786,11 @@ function openSnapshot(file, key, policy, shape) {
         if (!again.ok)
             return again;
         try {
-            return { ok: true, value: readFrom(again.value, from) };
+            return { ok: true, value: fileLists(again.value, from) };
         }
         catch (error) {
-            return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
-        }
-        finally {
             (0,external_node_fs_.closeSync)(again.value);
+            return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
         }
     };
     return snapshotOf({ header, rest }, key, policy, shape);
@@ -19733,6 +19805,7 @@ function openSnapshot(file, key, policy, shape) {
  * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
+
 
 
 
@@ -19776,7 +19849,7 @@ function evidenceOf(evidence, files, own) {
 }
 /** Every byte of `piece` to `fd` (a write may take fewer). */
 function writeAll(fd, piece) {
-    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    const bytes = pieceBytes(piece);
     for (let off = 0; off < bytes.length;) {
         const n = (0,external_node_fs_.writeSync)(fd, bytes, off, bytes.length - off);
         if (n <= 0)
@@ -23118,6 +23191,9 @@ async function run(ctx) {
         }
         catch (thrown) {
             return cannotWrite('--output', req.output, thrown);
+        }
+        finally {
+            gated.value.kept?.close();
         }
     }
     return {

@@ -19,7 +19,7 @@ import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
 import { verify } from '../core/verify.js';
-import type { KeptLists } from '../report/json-report.js';
+import { type FileSpan, type KeptLists, pieceBytes } from '../report/json-report.js';
 import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
 import type { FileFacts } from './facts.js';
@@ -93,8 +93,8 @@ function evidenceOf(evidence: Evidence, files: ReadonlySet<string>, own: readonl
 }
 
 /** Every byte of `piece` to `fd` (a write may take fewer). */
-function writeAll(fd: number, piece: string | Buffer): void {
-  const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+function writeAll(fd: number, piece: string | Buffer | FileSpan): void {
+  const bytes = pieceBytes(piece);
   for (let off = 0; off < bytes.length; ) {
     const n = writeSync(fd, bytes, off, bytes.length - off);
     if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);

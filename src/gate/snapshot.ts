@@ -30,7 +30,7 @@ import { type Instant, parseRfc3339, rfc3339 } from '../core/time.js';
 import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
-import { type KeptList, type KeptLists, listPieces } from '../report/json-report.js';
+import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
 import type { FileFacts } from './facts.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
@@ -128,6 +128,7 @@ export function keptListsOf(report: Report): KeptLists {
     runs: list('runs', report.runs.length),
     calls: list('calls', report.calls.length),
     records: list('records', report.records.length),
+    close: () => {},
   };
 }
 
@@ -136,8 +137,9 @@ function measure(list: KeptList): readonly [number, string] {
   const hash = createHash('sha256');
   let length = 0;
   for (const piece of list.pieces) {
-    hash.update(piece);
-    length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+    const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
+    hash.update(bytes);
+    length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
   }
   return [length, hash.digest('hex')];
 }
@@ -356,14 +358,25 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
   return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
 }
 
+/** The bytes after a snapshot's header line, as its lists are read from them (in memory, or an open file). */
+interface ListBytes {
+  readonly size: number;
+  /** The sha256 (hex) of `length` bytes from `from`. */
+  sha256(from: number, length: number): string;
+  /** Those bytes as a piece the JSON writer copies. */
+  piece(from: number, length: number): Buffer | FileSpan;
+  /** Nothing is read again. */
+  close(): void;
+}
+
 /**
- * A snapshot's bytes as they are read: its header line, first; then, when a merge asks, its lists
- * (`rest`: the bytes after the header line, and how many there are, or why they cannot be read).
+ * A snapshot's bytes as they are read: its header line, first; then, when a merge asks, the bytes
+ * after it (`rest`), or why they cannot be read.
  */
 interface SnapshotBytes {
   /** The header line, without its line break; null: there is none (truncated?). */
   readonly header: Buffer | null;
-  readonly rest: () => Result<Buffer, string>;
+  readonly rest: () => Result<ListBytes, string>;
 }
 
 /**
@@ -417,26 +430,37 @@ function listsOf(h: Header, source: SnapshotBytes): Result<KeptLists, string> {
   const rest = source.rest();
   if (!rest.ok) return rest;
   const bytes = rest.value;
+  const refuse = (reason: string): Result<KeptLists, string> => {
+    bytes.close();
+    return { ok: false, reason };
+  };
   let from = 0;
   const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
   for (const name of LIST_NAMES) {
     const [count, length, sha256] = h.lists[name];
-    if (from + length > bytes.length) return { ok: false, reason: `its ${name} are not the ${length} bytes its header says (truncated?)` };
-    const list = bytes.subarray(from, from + length);
-    if (sha256Hex(list) !== sha256) return { ok: false, reason: `its ${name} are not the bytes its header names (their sha256 differs)` };
-    kept[name] = { count, pieces: [list] };
+    if (from + length > bytes.size) return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
+    if (bytes.sha256(from, length) !== sha256) return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
+    kept[name] = { count, pieces: length === 0 ? [] : [bytes.piece(from, length)] };
     from += length;
   }
-  if (from !== bytes.length) return { ok: false, reason: `${bytes.length - from} byte(s) follow its lists` };
+  if (from !== bytes.size) return refuse(`${bytes.size - from} byte(s) follow its lists`);
   const { runs, calls, records } = kept;
-  return runs && calls && records ? { ok: true, value: { runs, calls, records } } : { ok: false, reason: 'its lists are missing' };
+  if (!(runs && calls && records)) return refuse('its lists are missing');
+  return { ok: true, value: { runs, calls, records, close: () => bytes.close() } };
 }
 
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
   const newline = bytes.indexOf(10);
+  const rest = bytes.subarray(newline + 1);
+  const lists: ListBytes = {
+    size: rest.length,
+    sha256: (from, length) => sha256Hex(rest.subarray(from, from + length)),
+    piece: (from, length) => rest.subarray(from, from + length),
+    close: () => {},
+  };
   return snapshotOf(
-    { header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: bytes.subarray(newline + 1) }) },
+    { header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: lists }) },
     key,
     policy,
     shape,
@@ -458,18 +482,35 @@ function openFile(file: string): Result<number, string> | null {
   }
 }
 
-/** Every byte of `fd` from `from` to its end (a regular file's). */
-function readFrom(fd: number, from: number): Buffer {
+/**
+ * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
+ * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
+ * held whole. The file stays open until `close` (a snapshot written over it meanwhile is renamed into
+ * place: this one's bytes stay what was checked).
+ */
+function fileLists(fd: number, after: number): ListBytes {
   const st = fstatSync(fd);
   if (!st.isFile()) throw new Error('it is not a regular file');
-  const out = Buffer.allocUnsafe(Math.max(0, st.size - from));
-  let got = 0;
-  while (got < out.length) {
-    const n = readSync(fd, out, got, out.length - got, from + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return out.subarray(0, got);
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let open = true;
+  return {
+    size: Math.max(0, st.size - after),
+    sha256: (from, length) => {
+      const hash = createHash('sha256');
+      const span = new FileSpan(fd, after + from, length);
+      for (let off = 0; off < length; ) {
+        const n = span.readInto(chunk, 0, off, CHUNK);
+        hash.update(chunk.subarray(0, n));
+        off += n;
+      }
+      return hash.digest('hex');
+    },
+    piece: (from, length) => new FileSpan(fd, after + from, length),
+    close: () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /**
@@ -505,17 +546,16 @@ export function openSnapshot(file: string, key: string, policy: Policy, shape: G
     closeSync(fd);
   }
   const from = header === null ? 0 : header.length + 1;
-  // Read again by name when asked: whatever is there then is checked against the header's lengths and digests.
-  const rest = (): Result<Buffer, string> => {
+  // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
+  const rest = (): Result<ListBytes, string> => {
     const again = openFile(file);
     if (again === null) return { ok: false, reason: 'it was removed' };
     if (!again.ok) return again;
     try {
-      return { ok: true, value: readFrom(again.value, from) };
+      return { ok: true, value: fileLists(again.value, from) };
     } catch (error) {
-      return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
-    } finally {
       closeSync(again.value);
+      return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
     }
   };
   return snapshotOf({ header, rest }, key, policy, shape);

@@ -609,6 +609,8 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       else writeWhole(req.output, renderTable(report, { color: false }));
     } catch (thrown) {
       return cannotWrite('--output', req.output, thrown);
+    } finally {
+      gated.value.kept?.close();
     }
   }
   return {
