@@ -12723,12 +12723,14 @@ function partOf(evidence, options) {
     };
 }
 const declined = (reason) => ({ kind: 'declined', reason });
+/** The least member of both (by code unit: the same whatever order either holds its members in, so the reason said is too), if any. */
 function meets(left, right) {
     const [small, large] = left.size <= right.size ? [left, right] : [right, left];
+    let least;
     for (const x of small)
-        if (large.has(x))
-            return x;
-    return undefined;
+        if ((least === undefined || x < least) && large.has(x))
+            least = x;
+    return least;
 }
 /** The earlier of two holds. */
 function earlier(a, b) {
@@ -13160,6 +13162,8 @@ async function writeJsonHashing(report, file, hash, kept) {
     }
 }
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/gate/snapshot.ts
 /**
  * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
@@ -13186,6 +13190,7 @@ async function writeJsonHashing(report, file, hash, kept) {
 
 
 
+
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
 const LIST_NAMES = ['runs', 'calls', 'records'];
@@ -13196,6 +13201,82 @@ function unkept(part) {
     if (part.couplings.statements > 0)
         return 'it read coverage statements';
     return null;
+}
+/**
+ * Digests as a snapshot holds them: every `sha256:` one as its 32 bytes, sorted, in a section of the
+ * file after the header line (measured in the header's `digests`), and every other listed in the
+ * header. 100 000 digests as a JSON list cost their reader ~150 ms to parse and put in a set, and as
+ * one string of hex ~90 ms (JSON.parse reads a long string a character at a time); as bytes they are
+ * read as they are and looked up by halving.
+ */
+const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
+const DIGEST_BYTES = 32;
+/** Digests as a section's bytes (sorted: lower-case hex sorts as its bytes do) and the others. */
+function packed(digests) {
+    const hex = [];
+    const others = [];
+    for (const d of digests) {
+        if (SHA256_DIGEST.test(d))
+            hex.push(d.slice(7));
+        else
+            others.push(d);
+    }
+    return { bytes: Buffer.from(hex.sort().join(''), 'hex'), others: others.sort() };
+}
+/** A snapshot's packed digests, looked up by halving (`Members`, core/incremental.ts). */
+class PackedDigests {
+    bytes;
+    others;
+    size;
+    count;
+    constructor(bytes, others) {
+        this.bytes = bytes;
+        this.others = others;
+        this.count = bytes.length / DIGEST_BYTES;
+        this.size = this.count + others.size;
+    }
+    has(value) {
+        if (!SHA256_DIGEST.test(value))
+            return this.others.has(value);
+        const want = Buffer.from(value.slice(7), 'hex');
+        for (let lo = 0, hi = this.count - 1; lo <= hi;) {
+            const mid = (lo + hi) >>> 1;
+            const order = this.bytes.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
+            if (order === 0)
+                return true;
+            if (order < 0)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        return false;
+    }
+    *[Symbol.iterator]() {
+        for (let i = 0; i < this.count; i++)
+            yield `sha256:${this.bytes.toString('hex', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES)}`;
+        yield* this.others;
+    }
+}
+/** Whether each digest of a section comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
+function ascending(bytes) {
+    for (let at = DIGEST_BYTES; at < bytes.length; at += DIGEST_BYTES) {
+        let i = 0;
+        while (i < DIGEST_BYTES && bytes[at - DIGEST_BYTES + i] === bytes[at + i])
+            i++;
+        if (i === DIGEST_BYTES || (bytes[at - DIGEST_BYTES + i] ?? 0) > (bytes[at + i] ?? 0))
+            return false;
+    }
+    return true;
+}
+/** A digest section read back: whole digests, strictly ascending (a look-up by halving finds every one), or why not. */
+function unpacked(bytes, [count, , sha256], others, what) {
+    if (bytes.length !== count * DIGEST_BYTES)
+        return { ok: false, reason: `${what} are not ${count} whole sha256 digests` };
+    if ((0,binding/* sha256Hex */.fg)(bytes) !== sha256)
+        return { ok: false, reason: `${what} are not the bytes its header names (their sha256 differs)` };
+    if (!ascending(bytes))
+        return { ok: false, reason: `${what} are not in ascending order` };
+    return { ok: true, value: new PackedDigests(bytes, new Set(others)) };
 }
 /** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
 function keptListsOf(report) {
@@ -13219,8 +13300,8 @@ function measure(list) {
     return [length, hash.digest('hex')];
 }
 /**
- * The header line of a verification's snapshot (the caller writes it, then its lists' pieces, to one
- * file), or why it keeps none.
+ * The header line of a verification's snapshot and its digest sections (the caller writes them, then
+ * its lists' pieces, to one file), or why it keeps none.
  * @param lists the report's lists as the writer writes them (`keptListsOf`)
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
@@ -13235,6 +13316,8 @@ function snapshotHeader(part, lists, key, files) {
     const [recordsLength, recordsSha] = measure(lists.records);
     const under = s.underClaimed;
     const signed = s.signed;
+    const calls = packed(c.callDigests);
+    const records = packed(c.recordDigests);
     const header = {
         schema: SNAPSHOT_SCHEMA,
         key,
@@ -13242,6 +13325,10 @@ function snapshotHeader(part, lists, key, files) {
         held: part.heldUntil.kind === 'until' ? (0,core_time/* rfc3339 */.ag)(part.heldUntil.at) : null,
         policy: part.policy,
         files,
+        digests: {
+            calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, (0,binding/* sha256Hex */.fg)(calls.bytes)],
+            records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, (0,binding/* sha256Hex */.fg)(records.bytes)],
+        },
         lists: {
             runs: [lists.runs.count, runsLength, runsSha],
             calls: [lists.calls.count, callsLength, callsSha],
@@ -13285,8 +13372,8 @@ function snapshotHeader(part, lists, key, files) {
             copies: s.copies,
         },
         couplings: {
-            call_digests: [...c.callDigests],
-            record_digests: [...c.recordDigests],
+            call_digests: calls.others,
+            record_digests: records.others,
             identities: [...c.identities],
             call_kinds: [...c.callKinds],
             unbound_kinds: [...c.unboundKinds],
@@ -13295,8 +13382,14 @@ function snapshotHeader(part, lists, key, files) {
             record_files: c.recordFiles,
         },
     };
-    return { ok: true, value: `${JSON.stringify(header)}\n` };
+    return { ok: true, value: Buffer.concat([Buffer.from(`${asciiJson(header)}\n`, 'latin1'), calls.bytes, records.bytes]) };
 }
+/**
+ * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
+ * header is then read back as one byte per character (latin1), which is a copy, where decoding UTF-8
+ * cost ~80 ms for 12 MB.
+ */
+const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
 const SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
 const OUTCOME_SET = new Set(vocabulary/* RECORD_OUTCOME_NAMES */.Kc);
@@ -13331,8 +13424,8 @@ function instant(text, what) {
     const t = (0,core_time/* parseRfc3339 */.TM)(text);
     return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
-/** The header's parts once checked; each step says why it refuses. */
-function snapshot_partOf(h, policy) {
+/** The header's parts once checked, with its digest sections' bytes (`sections`); each step says why it refuses. */
+function snapshot_partOf(h, policy, sections) {
     const at = instant(h.at, 'time');
     if (!at.ok)
         return at;
@@ -13411,6 +13504,12 @@ function snapshot_partOf(h, policy) {
         copies: h.shares.copies,
     };
     const c = h.couplings;
+    const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
+    if (!call.ok)
+        return call;
+    const record = unpacked(sections.subarray(h.digests.calls[1]), h.digests.records, c.record_digests, 'its records’ digests');
+    if (!record.ok)
+        return record;
     const unbound = new Map();
     for (const [kind, target, nearest] of c.unbound) {
         const list = unbound.get(kind) ?? [];
@@ -13418,8 +13517,8 @@ function snapshot_partOf(h, policy) {
         unbound.set(kind, list);
     }
     const couplings = {
-        callDigests: new Set(c.call_digests),
-        recordDigests: new Set(c.record_digests),
+        callDigests: call.value,
+        recordDigests: record.value,
         identities: new Set(c.identities),
         callKinds: new Set(c.call_kinds),
         unboundKinds: new Set(c.unbound_kinds),
@@ -13440,9 +13539,11 @@ function snapshot_partOf(h, policy) {
 function snapshotOf(source, key, policy, shape) {
     if (source.header === null)
         return { ok: false, reason: 'it has no header line (truncated?)' };
+    if (typeof source.header !== 'string')
+        return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
     let parsed;
     try {
-        parsed = JSON.parse(source.header.toString('utf8'));
+        parsed = JSON.parse(source.header);
     }
     catch (error) {
         return { ok: false, reason: `its header is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
@@ -13462,7 +13563,11 @@ function snapshotOf(source, key, policy, shape) {
         if ((count === 0) !== (length === 0))
             return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
     }
-    const part = snapshot_partOf(h, policy);
+    const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+    const sections = source.sections(sectionsLength);
+    if (!sections.ok)
+        return sections;
+    const part = snapshot_partOf(h, policy, sections.value);
     if (!part.ok)
         return part;
     const files = new Map();
@@ -13479,13 +13584,13 @@ function snapshotOf(source, key, policy, shape) {
     // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
     let checked = null;
     const lists = () => {
-        checked ??= snapshot_listsOf(h, source);
+        checked ??= snapshot_listsOf(h, source, sectionsLength);
         return checked;
     };
     return { ok: true, value: { part: part.value, lists, files } };
 }
 /** A snapshot's lists, each the bytes its header measures, with the sha256 it names, or why not. */
-function snapshot_listsOf(h, source) {
+function snapshot_listsOf(h, source, after) {
     const rest = source.rest();
     if (!rest.ok)
         return rest;
@@ -13494,7 +13599,7 @@ function snapshot_listsOf(h, source) {
         bytes.close();
         return { ok: false, reason };
     };
-    let from = 0;
+    let from = after;
     const kept = {};
     for (const name of LIST_NAMES) {
         const [count, length, sha256] = h.lists[name];
@@ -13512,6 +13617,8 @@ function snapshot_listsOf(h, source) {
         return refuse('its lists are missing');
     return { ok: true, value: { runs, calls, records, close: () => bytes.close() } };
 }
+/** Bytes as text when they are ASCII (one byte a character), else the bytes. */
+const ascii = (bytes) => ((0,external_node_buffer_.isAscii)(bytes) ? bytes.toString('latin1') : bytes);
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 function readSnapshot(bytes, key, policy, shape) {
     const newline = bytes.indexOf(10);
@@ -13522,7 +13629,8 @@ function readSnapshot(bytes, key, policy, shape) {
         piece: (from, length) => rest.subarray(from, from + length),
         close: () => { },
     };
-    return snapshotOf({ header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: lists }) }, key, policy, shape);
+    const sections = (length) => length <= rest.length ? { ok: true, value: rest.subarray(0, length) } : { ok: false, reason: 'its digest sections are cut short' };
+    return snapshotOf({ header: newline < 0 ? null : ascii(bytes.subarray(0, newline)), sections, rest: () => ({ ok: true, value: lists }) }, key, policy, shape);
 }
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
@@ -13582,27 +13690,8 @@ function openSnapshot(file, key, policy, shape) {
     if (!opened.ok)
         return opened;
     const fd = opened.value;
-    let header = null;
     try {
-        if (!(0,external_node_fs_.fstatSync)(fd).isFile())
-            return { ok: false, reason: 'it is not a regular file' };
-        const chunks = [];
-        let length = 0;
-        for (;;) {
-            const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
-            const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, length);
-            if (n === 0)
-                break;
-            const newline = chunk.subarray(0, n).indexOf(10);
-            chunks.push(chunk.subarray(0, newline < 0 ? n : newline));
-            length += newline < 0 ? n : newline;
-            if (newline >= 0) {
-                header = Buffer.concat(chunks, length);
-                break;
-            }
-            if (length > MAX_HEADER_BYTES)
-                return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
-        }
+        return snapshotFrom(file, fd, key, policy, shape);
     }
     catch (error) {
         return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
@@ -13610,7 +13699,48 @@ function openSnapshot(file, key, policy, shape) {
     finally {
         (0,external_node_fs_.closeSync)(fd);
     }
-    const from = header === null ? 0 : header.length + 1;
+}
+/** `openSnapshot` with the file open as `fd`: its header and digest sections read from it; its lists, when asked, from the file opened again. */
+function snapshotFrom(file, fd, key, policy, shape) {
+    if (!(0,external_node_fs_.fstatSync)(fd).isFile())
+        return { ok: false, reason: 'it is not a regular file' };
+    let header = null;
+    let length = 0;
+    // Read through one buffer, each chunk taken as text as it comes (the text joined, never the bytes).
+    const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
+    let text = '';
+    for (;;) {
+        const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, length);
+        if (n === 0)
+            break;
+        const newline = chunk.subarray(0, n).indexOf(10);
+        const piece = ascii(chunk.subarray(0, newline < 0 ? n : newline));
+        if (typeof piece !== 'string') {
+            header = piece;
+            break;
+        }
+        text += piece;
+        length += newline < 0 ? n : newline;
+        if (newline >= 0) {
+            header = text;
+            break;
+        }
+        if (length > MAX_HEADER_BYTES)
+            return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+    }
+    const from = length + 1;
+    const sections = (n) => {
+        const bytes = Buffer.allocUnsafe(n);
+        const span = new FileSpan(fd, from, n);
+        try {
+            for (let off = 0; off < n;)
+                off += span.readInto(bytes, off, off, n - off);
+        }
+        catch {
+            return { ok: false, reason: 'its digest sections are cut short' };
+        }
+        return { ok: true, value: bytes };
+    };
     // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
     const rest = () => {
         const again = openFile(file);
@@ -13626,7 +13756,7 @@ function openSnapshot(file, key, policy, shape) {
             return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
         }
     };
-    return snapshotOf({ header, rest }, key, policy, shape);
+    return snapshotOf({ header, sections, rest }, key, policy, shape);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts

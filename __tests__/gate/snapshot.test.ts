@@ -5,6 +5,8 @@
  * that is cut short, changed, made under another key or naming what no table holds is refused with
  * why, never merged.
  */
+import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -134,6 +136,19 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
       edit(h);
       return Buffer.concat([Buffer.from(JSON.stringify(h)), lists]);
     };
+    /** The snapshot with its calls' digests these (its lists as they are). */
+    const withDigests = (digests: readonly string[]): Buffer => {
+      if (!b) throw new Error('a drawn case keeps a snapshot');
+      const { report, part } = partOf(b.kept, b.before);
+      if (!part) throw new Error('a part');
+      const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
+      const made = snapshotHeader({ ...part, couplings: { ...part.couplings, callDigests: new Set(digests) } }, keptListsOf(report), KEY, [
+        ['runs/a-0.json', KEY, facts],
+      ]);
+      if (!made.ok) throw new Error(made.reason);
+      return Buffer.concat([made.value, lists.subarray(1)]);
+    };
+    const DRAWN_DIGESTS = ['1', '2'].map((x) => `sha256:${createHash('sha256').update(x).digest('hex')}`);
     const refused = (x: Buffer, key = KEY) => {
       if (!b) throw new Error('a drawn case keeps a snapshot');
       const got = readSnapshot(x, key, policyOf(b), shape);
@@ -189,6 +204,42 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         /its files made \d+ finding\(s\) and its readers' findings are \d+/,
       ],
       [
+        'a digest section of another length than its header says',
+        () =>
+          edited((h) => {
+            const d = h.digests as { calls: [number, number, string] };
+            d.calls[0] += 1;
+          }),
+        /its calls’ digests are not \d+ whole sha256 digests/,
+      ],
+      [
+        'a digest section changed',
+        () => {
+          const x = withDigests(DRAWN_DIGESTS);
+          const at = x.indexOf(10) + 1;
+          x[at + 3] = (x[at + 3] ?? 0) ^ 1;
+          return x;
+        },
+        /its calls’ digests are not the bytes its header names/,
+      ],
+      [
+        'a digest section out of order (a look-up by halving would miss one)',
+        () => {
+          const x = withDigests(DRAWN_DIGESTS);
+          const at = x.indexOf(10) + 1;
+          const first = Buffer.from(x.subarray(at, at + 32));
+          x.copy(x, at, at + 32, at + 64);
+          first.copy(x, at + 32);
+          const h = JSON.parse(x.subarray(0, at - 1).toString('latin1'));
+          h.digests.calls[2] = createHash('sha256')
+            .update(x.subarray(at, at + 64))
+            .digest('hex');
+          return Buffer.concat([Buffer.from(JSON.stringify(h)), x.subarray(at - 1)]);
+        },
+        /its calls’ digests are not in ascending order/,
+      ],
+      ['a header that is not ASCII', () => edited((h) => Object.assign(h, { policy: 'é' })), /header line is not ASCII/],
+      [
         'a file named twice',
         () =>
           edited((h) => {
@@ -220,6 +271,46 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         if (!l.ok || !m.ok) throw new Error('lists');
         expect(Buffer.concat(l.value.calls.pieces.map(pieceBytes))).toEqual(Buffer.concat(m.value.calls.pieces.map(pieceBytes)));
         l.value.close();
+      });
+      it('a header written in ASCII: text past it read back as written', () => {
+        if (!b) throw new Error('a drawn case keeps a snapshot');
+        const { report, part } = partOf(b.kept, b.before);
+        if (!part) throw new Error('a part');
+        const said = {
+          severity: 'notice',
+          code: 'skipped_object',
+          file: 'runs/é中😀.json',
+          line: 1,
+          column: 1,
+          message: 'ж “quoted” \u2028 😀',
+        } as const;
+        const lists = keptListsOf(report);
+        const facts = { findings: 1, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [['classé', ['vérb']]] as const };
+        const made = snapshotHeader({ ...part, shares: { ...part.shares, read: [said] } }, lists, KEY, [['runs/é中😀.json', KEY, facts]]);
+        if (!made.ok) throw new Error(made.reason);
+        const text = made.value;
+        expect(isAscii(text.subarray(0, text.indexOf(10)))).toBe(true);
+        const file = path.join(dir, 'ascii');
+        writeFileSync(file, Buffer.concat([text, ...[lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes)]));
+        const got = opened(file);
+        if (!got?.ok) throw new Error(got?.reason ?? 'none');
+        expect(got.value.part.shares.read).toEqual([said]);
+        expect(got.value.files.get('runs/é中😀.json')).toEqual({ key: KEY, facts, findings: [said] });
+      });
+      it('200 000 packed digests read back, each found by halving, and no other', () => {
+        const hex = Array.from({ length: 200_000 }, (_, i) => createHash('sha256').update(String(i)).digest('hex')).sort();
+        const file = path.join(dir, 'many');
+        writeFileSync(file, withDigests([...hex.map((x) => `sha256:${x}`).reverse(), 'not-sha256']));
+        const got = opened(file);
+        if (!got?.ok) throw new Error(got?.reason ?? 'none');
+        const digests = got.value.part.couplings.callDigests;
+        expect(digests.size).toBe(200_001);
+        for (const i of [0, 1, 99_999, 199_998, 199_999]) expect(digests.has(`sha256:${hex[i]}`)).toBe(true);
+        expect(digests.has('not-sha256')).toBe(true);
+        expect(digests.has(`sha256:${createHash('sha256').update('x').digest('hex')}`)).toBe(false);
+        expect(digests.has(`sha256:${'0'.repeat(64)}`)).toBe(false);
+        expect(digests.has(`sha256:${'f'.repeat(64)}`)).toBe(false);
+        expect([...digests].slice(0, 2)).toEqual([`sha256:${hex[0]}`, `sha256:${hex[1]}`]);
       });
       it('none there: null; a folder or a link in its place: refused', () => {
         expect(opened(path.join(dir, 'absent'))).toBeNull();

@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v2"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"type":"array","items":{"type":"string"}},"record_digests":{"type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v2"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls' and of the records'","type":"object","required":["calls","records"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4101,7 +4101,7 @@ return errors === 0;
 }
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4489,7 +4489,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate99.errors = vErrors;
+validate103.errors = vErrors;
 return false;
 }
 else {
@@ -4503,7 +4503,7 @@ vErrors = null;
 }
 }
 }
-validate99.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
@@ -4515,7 +4515,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.files === undefined) && (missing0 = "files"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
+if(((((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.files === undefined) && (missing0 = "files"))) || ((data.digests === undefined) && (missing0 = "digests"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
 validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -4599,46 +4599,46 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lists !== undefined){
-let data5 = data.lists;
+if(data.digests !== undefined){
+let data5 = data.digests;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
-if((((data5.runs === undefined) && (missing1 = "runs")) || ((data5.calls === undefined) && (missing1 = "calls"))) || ((data5.records === undefined) && (missing1 = "records"))){
-validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(((data5.calls === undefined) && (missing1 = "calls")) || ((data5.records === undefined) && (missing1 = "records"))){
+validate91.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
-if(!(((key1 === "runs") || (key1 === "calls")) || (key1 === "records"))){
-validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!((key1 === "calls") || (key1 === "records"))){
+validate91.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs13 === errors){
-if(data5.runs !== undefined){
-let data6 = data5.runs;
+if(data5.calls !== undefined){
+let data6 = data5.calls;
 const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data6)){
 if(data6.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/digests/calls",schemaPath:"#/properties/digests/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
 const len0 = data6.length;
 if(!(len0 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/digests/calls",schemaPath:"#/properties/digests/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 const len1 = data6.length;
 if(len1 > 0){
 const _errs16 = errors;
-if(!(validate92(data6[0], {instancePath:instancePath+"/lists/runs/0",parentData:data6,parentDataProperty:0,rootData}))){
+if(!(validate92(data6[0], {instancePath:instancePath+"/digests/calls/0",parentData:data6,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4647,7 +4647,7 @@ var valid2 = _errs16 === errors;
 if(valid2){
 if(len1 > 1){
 const _errs17 = errors;
-if(!(validate92(data6[1], {instancePath:instancePath+"/lists/runs/1",parentData:data6,parentDataProperty:1,rootData}))){
+if(!(validate92(data6[1], {instancePath:instancePath+"/digests/calls/1",parentData:data6,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4660,12 +4660,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data9 === "string"){
 if(!pattern1.test(data9)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/digests/calls/2",schemaPath:"#/properties/digests/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/digests/calls/2",schemaPath:"#/properties/digests/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4677,7 +4677,7 @@ var valid2 = _errs18 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/digests/calls",schemaPath:"#/properties/digests/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4687,26 +4687,26 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data5.calls !== undefined){
-let data10 = data5.calls;
+if(data5.records !== undefined){
+let data10 = data5.records;
 const _errs20 = errors;
 if(errors === _errs20){
 if(Array.isArray(data10)){
 if(data10.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/digests/records",schemaPath:"#/properties/digests/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
 const len2 = data10.length;
 if(!(len2 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/digests/records",schemaPath:"#/properties/digests/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 const len3 = data10.length;
 if(len3 > 0){
 const _errs22 = errors;
-if(!(validate92(data10[0], {instancePath:instancePath+"/lists/calls/0",parentData:data10,parentDataProperty:0,rootData}))){
+if(!(validate92(data10[0], {instancePath:instancePath+"/digests/records/0",parentData:data10,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4715,7 +4715,7 @@ var valid3 = _errs22 === errors;
 if(valid3){
 if(len3 > 1){
 const _errs23 = errors;
-if(!(validate92(data10[1], {instancePath:instancePath+"/lists/calls/1",parentData:data10,parentDataProperty:1,rootData}))){
+if(!(validate92(data10[1], {instancePath:instancePath+"/digests/records/1",parentData:data10,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4728,12 +4728,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data13 === "string"){
 if(!pattern1.test(data13)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/digests/records/2",schemaPath:"#/properties/digests/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/digests/records/2",schemaPath:"#/properties/digests/properties/records/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4745,7 +4745,7 @@ var valid3 = _errs24 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/digests/records",schemaPath:"#/properties/digests/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4754,48 +4754,218 @@ var valid1 = _errs20 === errors;
 else {
 var valid1 = true;
 }
-if(valid1){
-if(data5.records !== undefined){
-let data14 = data5.records;
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lists !== undefined){
+let data14 = data.lists;
 const _errs26 = errors;
 if(errors === _errs26){
-if(Array.isArray(data14)){
-if(data14.length < 3){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing2;
+if((((data14.runs === undefined) && (missing2 = "runs")) || ((data14.calls === undefined) && (missing2 = "calls"))) || ((data14.records === undefined) && (missing2 = "records"))){
+validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key2 in data14){
+if(!(((key2 === "runs") || (key2 === "calls")) || (key2 === "records"))){
+validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data14.runs !== undefined){
+let data15 = data14.runs;
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data15)){
+if(data15.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len4 = data15.length;
+if(!(len4 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len5 = data15.length;
+if(len5 > 0){
+const _errs31 = errors;
+if(!(validate92(data15[0], {instancePath:instancePath+"/lists/runs/0",parentData:data15,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs31 === errors;
+}
+if(valid5){
+if(len5 > 1){
+const _errs32 = errors;
+if(!(validate92(data15[1], {instancePath:instancePath+"/lists/runs/1",parentData:data15,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs32 === errors;
+}
+if(valid5){
+if(len5 > 2){
+let data18 = data15[2];
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data18 === "string"){
+if(!pattern1.test(data18)){
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs33 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4 = _errs29 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data14.calls !== undefined){
+let data19 = data14.calls;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data19)){
+if(data19.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len6 = data19.length;
+if(!(len6 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len7 = data19.length;
+if(len7 > 0){
+const _errs37 = errors;
+if(!(validate92(data19[0], {instancePath:instancePath+"/lists/calls/0",parentData:data19,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs37 === errors;
+}
+if(valid6){
+if(len7 > 1){
+const _errs38 = errors;
+if(!(validate92(data19[1], {instancePath:instancePath+"/lists/calls/1",parentData:data19,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs38 === errors;
+}
+if(valid6){
+if(len7 > 2){
+let data22 = data19[2];
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs39 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4 = _errs35 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data14.records !== undefined){
+let data23 = data14.records;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data23)){
+if(data23.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len4 = data14.length;
-if(!(len4 <= 3)){
+const len8 = data23.length;
+if(!(len8 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len5 = data14.length;
-if(len5 > 0){
-const _errs28 = errors;
-if(!(validate92(data14[0], {instancePath:instancePath+"/lists/records/0",parentData:data14,parentDataProperty:0,rootData}))){
+const len9 = data23.length;
+if(len9 > 0){
+const _errs43 = errors;
+if(!(validate92(data23[0], {instancePath:instancePath+"/lists/records/0",parentData:data23,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs28 === errors;
+var valid7 = _errs43 === errors;
 }
-if(valid4){
-if(len5 > 1){
-const _errs29 = errors;
-if(!(validate92(data14[1], {instancePath:instancePath+"/lists/records/1",parentData:data14,parentDataProperty:1,rootData}))){
+if(valid7){
+if(len9 > 1){
+const _errs44 = errors;
+if(!(validate92(data23[1], {instancePath:instancePath+"/lists/records/1",parentData:data23,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs29 === errors;
+var valid7 = _errs44 === errors;
 }
-if(valid4){
-if(len5 > 2){
-let data17 = data14[2];
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+if(valid7){
+if(len9 > 2){
+let data26 = data23[2];
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data26 === "string"){
+if(!pattern1.test(data26)){
 validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4805,7 +4975,7 @@ validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#
 return false;
 }
 }
-var valid4 = _errs30 === errors;
+var valid7 = _errs45 === errors;
 }
 }
 }
@@ -4817,10 +4987,10 @@ validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/p
 return false;
 }
 }
-var valid1 = _errs26 === errors;
+var valid4 = _errs41 === errors;
 }
 else {
-var valid1 = true;
+var valid4 = true;
 }
 }
 }
@@ -4832,47 +5002,47 @@ validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shares !== undefined){
-let data18 = data.shares;
-const _errs32 = errors;
-if(errors === _errs32){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-let missing2;
-if(((((((((((((data18.read === undefined) && (missing2 = "read")) || ((data18.unattested === undefined) && (missing2 = "unattested"))) || ((data18.calls === undefined) && (missing2 = "calls"))) || ((data18.records === undefined) && (missing2 = "records"))) || ((data18.usage === undefined) && (missing2 = "usage"))) || ((data18.classes === undefined) && (missing2 = "classes"))) || ((data18.under_claimed === undefined) && (missing2 = "under_claimed"))) || ((data18.signed === undefined) && (missing2 = "signed"))) || ((data18.levels === undefined) && (missing2 = "levels"))) || ((data18.shortfalls === undefined) && (missing2 = "shortfalls"))) || ((data18.outcomes === undefined) && (missing2 = "outcomes"))) || ((data18.copies === undefined) && (missing2 = "copies"))){
-validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+let data27 = data.shares;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing3;
+if(((((((((((((data27.read === undefined) && (missing3 = "read")) || ((data27.unattested === undefined) && (missing3 = "unattested"))) || ((data27.calls === undefined) && (missing3 = "calls"))) || ((data27.records === undefined) && (missing3 = "records"))) || ((data27.usage === undefined) && (missing3 = "usage"))) || ((data27.classes === undefined) && (missing3 = "classes"))) || ((data27.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data27.signed === undefined) && (missing3 = "signed"))) || ((data27.levels === undefined) && (missing3 = "levels"))) || ((data27.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data27.outcomes === undefined) && (missing3 = "outcomes"))) || ((data27.copies === undefined) && (missing3 = "copies"))){
+validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs34 = errors;
-for(const key2 in data18){
-if(!(func0.call(schema27.properties.shares.properties, key2))){
-validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+const _errs49 = errors;
+for(const key3 in data27){
+if(!(func0.call(schema27.properties.shares.properties, key3))){
+validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs34 === errors){
-if(data18.read !== undefined){
-let data19 = data18.read;
-const _errs35 = errors;
-if(errors === _errs35){
-if(Array.isArray(data19)){
-var valid6 = true;
-const len6 = data19.length;
-for(let i0=0; i0<len6; i0++){
-const _errs37 = errors;
-if(!(validate99(data19[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data19,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(_errs49 === errors){
+if(data27.read !== undefined){
+let data28 = data27.read;
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data28)){
+var valid9 = true;
+const len10 = data28.length;
+for(let i0=0; i0<len10; i0++){
+const _errs52 = errors;
+if(!(validate103(data28[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data28,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs37 === errors;
-if(!valid6){
+var valid9 = _errs52 === errors;
+if(!valid9){
 break;
 }
 }
@@ -4882,27 +5052,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/pro
 return false;
 }
 }
-var valid5 = _errs35 === errors;
+var valid8 = _errs50 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.unattested !== undefined){
-let data21 = data18.unattested;
-const _errs38 = errors;
-if(errors === _errs38){
-if(Array.isArray(data21)){
-var valid7 = true;
-const len7 = data21.length;
-for(let i1=0; i1<len7; i1++){
-const _errs40 = errors;
-if(!(validate99(data21[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data21,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(valid8){
+if(data27.unattested !== undefined){
+let data30 = data27.unattested;
+const _errs53 = errors;
+if(errors === _errs53){
+if(Array.isArray(data30)){
+var valid10 = true;
+const len11 = data30.length;
+for(let i1=0; i1<len11; i1++){
+const _errs55 = errors;
+if(!(validate103(data30[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data30,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs40 === errors;
-if(!valid7){
+var valid10 = _errs55 === errors;
+if(!valid10){
 break;
 }
 }
@@ -4912,27 +5082,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:
 return false;
 }
 }
-var valid5 = _errs38 === errors;
+var valid8 = _errs53 === errors;
 }
 else {
-var valid5 = true;
-}
-if(valid5){
-if(data18.calls !== undefined){
-let data23 = data18.calls;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data23)){
 var valid8 = true;
-const len8 = data23.length;
-for(let i2=0; i2<len8; i2++){
-const _errs43 = errors;
-if(!(validate99(data23[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data23,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+}
+if(valid8){
+if(data27.calls !== undefined){
+let data32 = data27.calls;
+const _errs56 = errors;
+if(errors === _errs56){
+if(Array.isArray(data32)){
+var valid11 = true;
+const len12 = data32.length;
+for(let i2=0; i2<len12; i2++){
+const _errs58 = errors;
+if(!(validate103(data32[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data32,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs43 === errors;
-if(!valid8){
+var valid11 = _errs58 === errors;
+if(!valid11){
 break;
 }
 }
@@ -4942,27 +5112,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/pr
 return false;
 }
 }
-var valid5 = _errs41 === errors;
+var valid8 = _errs56 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.records !== undefined){
-let data25 = data18.records;
-const _errs44 = errors;
-if(errors === _errs44){
-if(Array.isArray(data25)){
-var valid9 = true;
-const len9 = data25.length;
-for(let i3=0; i3<len9; i3++){
-const _errs46 = errors;
-if(!(validate99(data25[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data25,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(valid8){
+if(data27.records !== undefined){
+let data34 = data27.records;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data34)){
+var valid12 = true;
+const len13 = data34.length;
+for(let i3=0; i3<len13; i3++){
+const _errs61 = errors;
+if(!(validate103(data34[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data34,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs46 === errors;
-if(!valid9){
+var valid12 = _errs61 === errors;
+if(!valid12){
 break;
 }
 }
@@ -4972,90 +5142,90 @@ validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/
 return false;
 }
 }
-var valid5 = _errs44 === errors;
+var valid8 = _errs59 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.usage !== undefined){
-let data27 = data18.usage;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing3;
-if((((data27.excused === undefined) && (missing3 = "excused")) || ((data27.lapsed === undefined) && (missing3 = "lapsed"))) || ((data27.rules === undefined) && (missing3 = "rules"))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+if(valid8){
+if(data27.usage !== undefined){
+let data36 = data27.usage;
+const _errs62 = errors;
+if(errors === _errs62){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let missing4;
+if((((data36.excused === undefined) && (missing4 = "excused")) || ((data36.lapsed === undefined) && (missing4 = "lapsed"))) || ((data36.rules === undefined) && (missing4 = "rules"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs49 = errors;
-for(const key3 in data27){
-if(!(((key3 === "excused") || (key3 === "lapsed")) || (key3 === "rules"))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+const _errs64 = errors;
+for(const key4 in data36){
+if(!(((key4 === "excused") || (key4 === "lapsed")) || (key4 === "rules"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs49 === errors){
-if(data27.excused !== undefined){
-let data28 = data27.excused;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data28)){
-var valid11 = true;
-const len10 = data28.length;
-for(let i4=0; i4<len10; i4++){
-let data29 = data28[i4];
-const _errs52 = errors;
-if(errors === _errs52){
-if(Array.isArray(data29)){
-if(data29.length < 2){
+if(_errs64 === errors){
+if(data36.excused !== undefined){
+let data37 = data36.excused;
+const _errs65 = errors;
+if(errors === _errs65){
+if(Array.isArray(data37)){
+var valid14 = true;
+const len14 = data37.length;
+for(let i4=0; i4<len14; i4++){
+let data38 = data37[i4];
+const _errs67 = errors;
+if(errors === _errs67){
+if(Array.isArray(data38)){
+if(data38.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len11 = data29.length;
-if(!(len11 <= 2)){
+const len15 = data38.length;
+if(!(len15 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len12 = data29.length;
-if(len12 > 0){
-let data30 = data29[0];
-const _errs54 = errors;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const len16 = data38.length;
+if(len16 > 0){
+let data39 = data38[0];
+const _errs69 = errors;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs54){
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 0 || isNaN(data30)){
+if(errors === _errs69){
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid12 = _errs54 === errors;
+var valid15 = _errs69 === errors;
 }
-if(valid12){
-if(len12 > 1){
-let data31 = data29[1];
-const _errs56 = errors;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+if(valid15){
+if(len16 > 1){
+let data40 = data38[1];
+const _errs71 = errors;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs56){
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 1 || isNaN(data31)){
+if(errors === _errs71){
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid12 = _errs56 === errors;
+var valid15 = _errs71 === errors;
 }
 }
 }
@@ -5066,8 +5236,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,sc
 return false;
 }
 }
-var valid11 = _errs52 === errors;
-if(!valid11){
+var valid14 = _errs67 === errors;
+if(!valid14){
 break;
 }
 }
@@ -5077,133 +5247,133 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPa
 return false;
 }
 }
-var valid10 = _errs50 === errors;
+var valid13 = _errs65 === errors;
 }
 else {
-var valid10 = true;
-}
-if(valid10){
-if(data27.lapsed !== undefined){
-let data32 = data27.lapsed;
-const _errs58 = errors;
-if(errors === _errs58){
-if(Array.isArray(data32)){
 var valid13 = true;
-const len13 = data32.length;
-for(let i5=0; i5<len13; i5++){
-let data33 = data32[i5];
-const _errs60 = errors;
-if(errors === _errs60){
-if(Array.isArray(data33)){
-if(data33.length < 6){
+}
+if(valid13){
+if(data36.lapsed !== undefined){
+let data41 = data36.lapsed;
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data41)){
+var valid16 = true;
+const len17 = data41.length;
+for(let i5=0; i5<len17; i5++){
+let data42 = data41[i5];
+const _errs75 = errors;
+if(errors === _errs75){
+if(Array.isArray(data42)){
+if(data42.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len14 = data33.length;
-if(!(len14 <= 6)){
+const len18 = data42.length;
+if(!(len18 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len15 = data33.length;
-if(len15 > 0){
-let data34 = data33[0];
-const _errs62 = errors;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const len19 = data42.length;
+if(len19 > 0){
+let data43 = data42[0];
+const _errs77 = errors;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs62){
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 0 || isNaN(data34)){
+if(errors === _errs77){
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid14 = _errs62 === errors;
+var valid17 = _errs77 === errors;
 }
-if(valid14){
-if(len15 > 1){
-const _errs64 = errors;
-if(typeof data33[1] !== "string"){
+if(valid17){
+if(len19 > 1){
+const _errs79 = errors;
+if(typeof data42[1] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid14 = _errs64 === errors;
+var valid17 = _errs79 === errors;
 }
-if(valid14){
-if(len15 > 2){
-let data36 = data33[2];
-const _errs66 = errors;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+if(valid17){
+if(len19 > 2){
+let data45 = data42[2];
+const _errs81 = errors;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs66){
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 0 || isNaN(data36)){
+if(errors === _errs81){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid14 = _errs66 === errors;
+var valid17 = _errs81 === errors;
 }
-if(valid14){
-if(len15 > 3){
-let data37 = data33[3];
-const _errs68 = errors;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+if(valid17){
+if(len19 > 3){
+let data46 = data42[3];
+const _errs83 = errors;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs68){
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
+if(errors === _errs83){
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid14 = _errs68 === errors;
+var valid17 = _errs83 === errors;
 }
-if(valid14){
-if(len15 > 4){
-let data38 = data33[4];
-const _errs70 = errors;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+if(valid17){
+if(len19 > 4){
+let data47 = data42[4];
+const _errs85 = errors;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs70){
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
+if(errors === _errs85){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid14 = _errs70 === errors;
+var valid17 = _errs85 === errors;
 }
-if(valid14){
-if(len15 > 5){
-let data39 = data33[5];
-const _errs72 = errors;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+if(valid17){
+if(len19 > 5){
+let data48 = data42[5];
+const _errs87 = errors;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs72){
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
+if(errors === _errs87){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid14 = _errs72 === errors;
+var valid17 = _errs87 === errors;
 }
 }
 }
@@ -5218,8 +5388,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,sch
 return false;
 }
 }
-var valid13 = _errs60 === errors;
-if(!valid13){
+var valid16 = _errs75 === errors;
+if(!valid16){
 break;
 }
 }
@@ -5229,56 +5399,56 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPat
 return false;
 }
 }
-var valid10 = _errs58 === errors;
+var valid13 = _errs73 === errors;
 }
 else {
-var valid10 = true;
+var valid13 = true;
 }
-if(valid10){
-if(data27.rules !== undefined){
-let data40 = data27.rules;
-const _errs74 = errors;
-if(errors === _errs74){
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-let missing4;
-if(((data40.unused === undefined) && (missing4 = "unused")) || ((data40.taken === undefined) && (missing4 = "taken"))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+if(valid13){
+if(data36.rules !== undefined){
+let data49 = data36.rules;
+const _errs89 = errors;
+if(errors === _errs89){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+let missing5;
+if(((data49.unused === undefined) && (missing5 = "unused")) || ((data49.taken === undefined) && (missing5 = "taken"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs76 = errors;
-for(const key4 in data40){
-if(!((key4 === "unused") || (key4 === "taken"))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+const _errs91 = errors;
+for(const key5 in data49){
+if(!((key5 === "unused") || (key5 === "taken"))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs76 === errors){
-if(data40.unused !== undefined){
-let data41 = data40.unused;
-const _errs77 = errors;
-if(errors === _errs77){
-if(Array.isArray(data41)){
-var valid16 = true;
-const len16 = data41.length;
-for(let i6=0; i6<len16; i6++){
-let data42 = data41[i6];
-const _errs79 = errors;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+if(_errs91 === errors){
+if(data49.unused !== undefined){
+let data50 = data49.unused;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data50)){
+var valid19 = true;
+const len20 = data50.length;
+for(let i6=0; i6<len20; i6++){
+let data51 = data50[i6];
+const _errs94 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs79){
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 0 || isNaN(data42)){
+if(errors === _errs94){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid16 = _errs79 === errors;
-if(!valid16){
+var valid19 = _errs94 === errors;
+if(!valid19){
 break;
 }
 }
@@ -5288,70 +5458,70 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",sch
 return false;
 }
 }
-var valid15 = _errs77 === errors;
+var valid18 = _errs92 === errors;
 }
 else {
-var valid15 = true;
+var valid18 = true;
 }
-if(valid15){
-if(data40.taken !== undefined){
-let data43 = data40.taken;
-const _errs81 = errors;
-if(errors === _errs81){
-if(Array.isArray(data43)){
-var valid17 = true;
-const len17 = data43.length;
-for(let i7=0; i7<len17; i7++){
-let data44 = data43[i7];
-const _errs83 = errors;
-if(errors === _errs83){
-if(Array.isArray(data44)){
-if(data44.length < 2){
+if(valid18){
+if(data49.taken !== undefined){
+let data52 = data49.taken;
+const _errs96 = errors;
+if(errors === _errs96){
+if(Array.isArray(data52)){
+var valid20 = true;
+const len21 = data52.length;
+for(let i7=0; i7<len21; i7++){
+let data53 = data52[i7];
+const _errs98 = errors;
+if(errors === _errs98){
+if(Array.isArray(data53)){
+if(data53.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len18 = data44.length;
-if(!(len18 <= 2)){
+const len22 = data53.length;
+if(!(len22 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len19 = data44.length;
-if(len19 > 0){
-let data45 = data44[0];
-const _errs85 = errors;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const len23 = data53.length;
+if(len23 > 0){
+let data54 = data53[0];
+const _errs100 = errors;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs85){
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
+if(errors === _errs100){
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid18 = _errs85 === errors;
+var valid21 = _errs100 === errors;
 }
-if(valid18){
-if(len19 > 1){
-let data46 = data44[1];
-const _errs87 = errors;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+if(valid21){
+if(len23 > 1){
+let data55 = data53[1];
+const _errs102 = errors;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs87){
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 0 || isNaN(data46)){
+if(errors === _errs102){
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid18 = _errs87 === errors;
+var valid21 = _errs102 === errors;
 }
 }
 }
@@ -5362,8 +5532,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i
 return false;
 }
 }
-var valid17 = _errs83 === errors;
-if(!valid17){
+var valid20 = _errs98 === errors;
+if(!valid20){
 break;
 }
 }
@@ -5373,10 +5543,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",sche
 return false;
 }
 }
-var valid15 = _errs81 === errors;
+var valid18 = _errs96 === errors;
 }
 else {
-var valid15 = true;
+var valid18 = true;
 }
 }
 }
@@ -5387,10 +5557,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 }
-var valid10 = _errs74 === errors;
+var valid13 = _errs89 === errors;
 }
 else {
-var valid10 = true;
+var valid13 = true;
 }
 }
 }
@@ -5402,27 +5572,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 }
-var valid5 = _errs47 === errors;
+var valid8 = _errs62 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.classes !== undefined){
-let data47 = data18.classes;
-const _errs89 = errors;
-if(errors === _errs89){
-if(Array.isArray(data47)){
-var valid19 = true;
-const len20 = data47.length;
-for(let i8=0; i8<len20; i8++){
-const _errs91 = errors;
-if(typeof data47[i8] !== "string"){
+if(valid8){
+if(data27.classes !== undefined){
+let data56 = data27.classes;
+const _errs104 = errors;
+if(errors === _errs104){
+if(Array.isArray(data56)){
+var valid22 = true;
+const len24 = data56.length;
+for(let i8=0; i8<len24; i8++){
+const _errs106 = errors;
+if(typeof data56[i8] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i8,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid19 = _errs91 === errors;
-if(!valid19){
+var valid22 = _errs106 === errors;
+if(!valid22){
 break;
 }
 }
@@ -5432,20 +5602,20 @@ validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/
 return false;
 }
 }
-var valid5 = _errs89 === errors;
+var valid8 = _errs104 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.under_claimed !== undefined){
-let data49 = data18.under_claimed;
-const _errs93 = errors;
-const _errs94 = errors;
-let valid20 = false;
+if(valid8){
+if(data27.under_claimed !== undefined){
+let data58 = data27.under_claimed;
+const _errs108 = errors;
+const _errs109 = errors;
+let valid23 = false;
 let passing0 = null;
-const _errs95 = errors;
-if(data49 !== null){
+const _errs110 = errors;
+if(data58 !== null){
 const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5455,17 +5625,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs95 === errors;
+var _valid0 = _errs110 === errors;
 if(_valid0){
-valid20 = true;
+valid23 = true;
 passing0 = 0;
 }
-const _errs97 = errors;
-if(errors === _errs97){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-let missing5;
-if((((data49.count === undefined) && (missing5 = "count")) || ((data49.verified === undefined) && (missing5 = "verified"))) || ((data49.first === undefined) && (missing5 = "first"))){
-const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+const _errs112 = errors;
+if(errors === _errs112){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+let missing6;
+if((((data58.count === undefined) && (missing6 = "count")) || ((data58.verified === undefined) && (missing6 = "verified"))) || ((data58.first === undefined) && (missing6 = "first"))){
+const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5475,10 +5645,10 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs99 = errors;
-for(const key5 in data49){
-if(!(((key5 === "count") || (key5 === "verified")) || (key5 === "first"))){
-const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const _errs114 = errors;
+for(const key6 in data58){
+if(!(((key6 === "count") || (key6 === "verified")) || (key6 === "first"))){
+const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5489,11 +5659,11 @@ errors++;
 break;
 }
 }
-if(_errs99 === errors){
-if(data49.count !== undefined){
-let data50 = data49.count;
-const _errs100 = errors;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+if(_errs114 === errors){
+if(data58.count !== undefined){
+let data59 = data58.count;
+const _errs115 = errors;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
 const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5503,9 +5673,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(errors === _errs100){
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 1 || isNaN(data50)){
+if(errors === _errs115){
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
 const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5517,16 +5687,16 @@ errors++;
 }
 }
 }
-var valid21 = _errs100 === errors;
+var valid24 = _errs115 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
-if(data49.verified !== undefined){
-let data51 = data49.verified;
-const _errs102 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+if(valid24){
+if(data58.verified !== undefined){
+let data60 = data58.verified;
+const _errs117 = errors;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
 const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5536,9 +5706,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(errors === _errs102){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 0 || isNaN(data51)){
+if(errors === _errs117){
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 0 || isNaN(data60)){
 const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5550,20 +5720,20 @@ errors++;
 }
 }
 }
-var valid21 = _errs102 === errors;
+var valid24 = _errs117 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
-if(data49.first !== undefined){
-let data52 = data49.first;
-const _errs104 = errors;
-if(errors === _errs104){
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-let missing6;
-if((((((((data52.tool === undefined) && (missing6 = "tool")) || ((data52.claimed_level === undefined) && (missing6 = "claimed_level"))) || ((data52.level === undefined) && (missing6 = "level"))) || ((data52.artifact === undefined) && (missing6 = "artifact"))) || ((data52.line === undefined) && (missing6 = "line"))) || ((data52.column === undefined) && (missing6 = "column"))) || ((data52.member === undefined) && (missing6 = "member"))){
-const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(valid24){
+if(data58.first !== undefined){
+let data61 = data58.first;
+const _errs119 = errors;
+if(errors === _errs119){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+let missing7;
+if((((((((data61.tool === undefined) && (missing7 = "tool")) || ((data61.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data61.level === undefined) && (missing7 = "level"))) || ((data61.artifact === undefined) && (missing7 = "artifact"))) || ((data61.line === undefined) && (missing7 = "line"))) || ((data61.column === undefined) && (missing7 = "column"))) || ((data61.member === undefined) && (missing7 = "member"))){
+const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5573,10 +5743,10 @@ vErrors.push(err7);
 errors++;
 }
 else {
-const _errs106 = errors;
-for(const key6 in data52){
-if(!(((((((key6 === "tool") || (key6 === "claimed_level")) || (key6 === "level")) || (key6 === "artifact")) || (key6 === "line")) || (key6 === "column")) || (key6 === "member"))){
-const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const _errs121 = errors;
+for(const key7 in data61){
+if(!(((((((key7 === "tool") || (key7 === "claimed_level")) || (key7 === "level")) || (key7 === "artifact")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
+const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5587,11 +5757,11 @@ errors++;
 break;
 }
 }
-if(_errs106 === errors){
-if(data52.tool !== undefined){
-let data53 = data52.tool;
-const _errs107 = errors;
-if((typeof data53 !== "string") && (data53 !== null)){
+if(_errs121 === errors){
+if(data61.tool !== undefined){
+let data62 = data61.tool;
+const _errs122 = errors;
+if((typeof data62 !== "string") && (data62 !== null)){
 const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
@@ -5601,15 +5771,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid22 = _errs107 === errors;
+var valid25 = _errs122 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.claimed_level !== undefined){
-const _errs109 = errors;
-if(typeof data52.claimed_level !== "string"){
+if(valid25){
+if(data61.claimed_level !== undefined){
+const _errs124 = errors;
+if(typeof data61.claimed_level !== "string"){
 const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5619,15 +5789,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid22 = _errs109 === errors;
+var valid25 = _errs124 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.level !== undefined){
-const _errs111 = errors;
-if(typeof data52.level !== "string"){
+if(valid25){
+if(data61.level !== undefined){
+const _errs126 = errors;
+if(typeof data61.level !== "string"){
 const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
@@ -5637,15 +5807,15 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid22 = _errs111 === errors;
+var valid25 = _errs126 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.artifact !== undefined){
-const _errs113 = errors;
-if(typeof data52.artifact !== "string"){
+if(valid25){
+if(data61.artifact !== undefined){
+const _errs128 = errors;
+if(typeof data61.artifact !== "string"){
 const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5655,16 +5825,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid22 = _errs113 === errors;
+var valid25 = _errs128 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.line !== undefined){
-let data57 = data52.line;
-const _errs115 = errors;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+if(valid25){
+if(data61.line !== undefined){
+let data66 = data61.line;
+const _errs130 = errors;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
 const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5674,9 +5844,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(errors === _errs115){
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 < 1 || isNaN(data57)){
+if(errors === _errs130){
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 1 || isNaN(data66)){
 const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5688,16 +5858,16 @@ errors++;
 }
 }
 }
-var valid22 = _errs115 === errors;
+var valid25 = _errs130 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.column !== undefined){
-let data58 = data52.column;
-const _errs117 = errors;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+if(valid25){
+if(data61.column !== undefined){
+let data67 = data61.column;
+const _errs132 = errors;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
 const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -5707,9 +5877,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs117){
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 1 || isNaN(data58)){
+if(errors === _errs132){
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 < 1 || isNaN(data67)){
 const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5721,16 +5891,16 @@ errors++;
 }
 }
 }
-var valid22 = _errs117 === errors;
+var valid25 = _errs132 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
-if(valid22){
-if(data52.member !== undefined){
-let data59 = data52.member;
-const _errs119 = errors;
-if((typeof data59 !== "string") && (data59 !== null)){
+if(valid25){
+if(data61.member !== undefined){
+let data68 = data61.member;
+const _errs134 = errors;
+if((typeof data68 !== "string") && (data68 !== null)){
 const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
@@ -5740,10 +5910,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid22 = _errs119 === errors;
+var valid25 = _errs134 === errors;
 }
 else {
-var valid22 = true;
+var valid25 = true;
 }
 }
 }
@@ -5765,10 +5935,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid21 = _errs104 === errors;
+var valid24 = _errs119 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
 }
 }
@@ -5786,18 +5956,18 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid0 = _errs97 === errors;
-if(_valid0 && valid20){
-valid20 = false;
+var _valid0 = _errs112 === errors;
+if(_valid0 && valid23){
+valid23 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid20 = true;
+valid23 = true;
 passing0 = 1;
 }
 }
-if(!valid20){
+if(!valid23){
 const err20 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err20];
@@ -5810,30 +5980,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs94;
+errors = _errs109;
 if(vErrors !== null){
-if(_errs94){
-vErrors.length = _errs94;
+if(_errs109){
+vErrors.length = _errs109;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid5 = _errs93 === errors;
+var valid8 = _errs108 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.signed !== undefined){
-let data60 = data18.signed;
-const _errs121 = errors;
-const _errs122 = errors;
-let valid23 = false;
+if(valid8){
+if(data27.signed !== undefined){
+let data69 = data27.signed;
+const _errs136 = errors;
+const _errs137 = errors;
+let valid26 = false;
 let passing1 = null;
-const _errs123 = errors;
-if(data60 !== null){
+const _errs138 = errors;
+if(data69 !== null){
 const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err21];
@@ -5843,17 +6013,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs123 === errors;
+var _valid1 = _errs138 === errors;
 if(_valid1){
-valid23 = true;
+valid26 = true;
 passing1 = 0;
 }
-const _errs125 = errors;
-if(errors === _errs125){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-let missing7;
-if(((((((data60.count === undefined) && (missing7 = "count")) || ((data60.signer === undefined) && (missing7 = "signer"))) || ((data60.file === undefined) && (missing7 = "file"))) || ((data60.line === undefined) && (missing7 = "line"))) || ((data60.column === undefined) && (missing7 = "column"))) || ((data60.member === undefined) && (missing7 = "member"))){
-const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+const _errs140 = errors;
+if(errors === _errs140){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+let missing8;
+if(((((((data69.count === undefined) && (missing8 = "count")) || ((data69.signer === undefined) && (missing8 = "signer"))) || ((data69.file === undefined) && (missing8 = "file"))) || ((data69.line === undefined) && (missing8 = "line"))) || ((data69.column === undefined) && (missing8 = "column"))) || ((data69.member === undefined) && (missing8 = "member"))){
+const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5863,10 +6033,10 @@ vErrors.push(err22);
 errors++;
 }
 else {
-const _errs127 = errors;
-for(const key7 in data60){
-if(!((((((key7 === "count") || (key7 === "signer")) || (key7 === "file")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
-const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const _errs142 = errors;
+for(const key8 in data69){
+if(!((((((key8 === "count") || (key8 === "signer")) || (key8 === "file")) || (key8 === "line")) || (key8 === "column")) || (key8 === "member"))){
+const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5877,11 +6047,11 @@ errors++;
 break;
 }
 }
-if(_errs127 === errors){
-if(data60.count !== undefined){
-let data61 = data60.count;
-const _errs128 = errors;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+if(_errs142 === errors){
+if(data69.count !== undefined){
+let data70 = data69.count;
+const _errs143 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
 const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
@@ -5891,9 +6061,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(errors === _errs128){
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 1 || isNaN(data61)){
+if(errors === _errs143){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 1 || isNaN(data70)){
 const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
@@ -5905,15 +6075,15 @@ errors++;
 }
 }
 }
-var valid24 = _errs128 === errors;
+var valid27 = _errs143 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
-if(valid24){
-if(data60.signer !== undefined){
-const _errs130 = errors;
-if(typeof data60.signer !== "string"){
+if(valid27){
+if(data69.signer !== undefined){
+const _errs145 = errors;
+if(typeof data69.signer !== "string"){
 const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
@@ -5923,15 +6093,15 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid24 = _errs130 === errors;
+var valid27 = _errs145 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
-if(valid24){
-if(data60.file !== undefined){
-const _errs132 = errors;
-if(typeof data60.file !== "string"){
+if(valid27){
+if(data69.file !== undefined){
+const _errs147 = errors;
+if(typeof data69.file !== "string"){
 const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -5941,16 +6111,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid24 = _errs132 === errors;
+var valid27 = _errs147 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
-if(valid24){
-if(data60.line !== undefined){
-let data64 = data60.line;
-const _errs134 = errors;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+if(valid27){
+if(data69.line !== undefined){
+let data73 = data69.line;
+const _errs149 = errors;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
 const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
@@ -5960,9 +6130,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(errors === _errs134){
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 < 1 || isNaN(data64)){
+if(errors === _errs149){
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 1 || isNaN(data73)){
 const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err29];
@@ -5974,16 +6144,16 @@ errors++;
 }
 }
 }
-var valid24 = _errs134 === errors;
+var valid27 = _errs149 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
-if(valid24){
-if(data60.column !== undefined){
-let data65 = data60.column;
-const _errs136 = errors;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+if(valid27){
+if(data69.column !== undefined){
+let data74 = data69.column;
+const _errs151 = errors;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
 const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
@@ -5993,9 +6163,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(errors === _errs136){
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 1 || isNaN(data65)){
+if(errors === _errs151){
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 1 || isNaN(data74)){
 const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
@@ -6007,16 +6177,16 @@ errors++;
 }
 }
 }
-var valid24 = _errs136 === errors;
+var valid27 = _errs151 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
-if(valid24){
-if(data60.member !== undefined){
-let data66 = data60.member;
-const _errs138 = errors;
-if((typeof data66 !== "string") && (data66 !== null)){
+if(valid27){
+if(data69.member !== undefined){
+let data75 = data69.member;
+const _errs153 = errors;
+if((typeof data75 !== "string") && (data75 !== null)){
 const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
@@ -6026,10 +6196,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid24 = _errs138 === errors;
+var valid27 = _errs153 === errors;
 }
 else {
-var valid24 = true;
+var valid27 = true;
 }
 }
 }
@@ -6050,18 +6220,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid1 = _errs125 === errors;
-if(_valid1 && valid23){
-valid23 = false;
+var _valid1 = _errs140 === errors;
+if(_valid1 && valid26){
+valid26 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid23 = true;
+valid26 = true;
 passing1 = 1;
 }
 }
-if(!valid23){
+if(!valid26){
 const err34 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
@@ -6074,44 +6244,44 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs122;
+errors = _errs137;
 if(vErrors !== null){
-if(_errs122){
-vErrors.length = _errs122;
+if(_errs137){
+vErrors.length = _errs137;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid5 = _errs121 === errors;
+var valid8 = _errs136 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.levels !== undefined){
-let data67 = data18.levels;
-const _errs140 = errors;
-if(errors === _errs140){
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-for(const key8 in data67){
-let data68 = data67[key8];
-const _errs143 = errors;
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(valid8){
+if(data27.levels !== undefined){
+let data76 = data27.levels;
+const _errs155 = errors;
+if(errors === _errs155){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key9 in data76){
+let data77 = data76[key9];
+const _errs158 = errors;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs143){
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 0 || isNaN(data68)){
-validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs158){
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid25 = _errs143 === errors;
-if(!valid25){
+var valid28 = _errs158 === errors;
+if(!valid28){
 break;
 }
 }
@@ -6121,135 +6291,135 @@ validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/p
 return false;
 }
 }
-var valid5 = _errs140 === errors;
+var valid8 = _errs155 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.shortfalls !== undefined){
-let data69 = data18.shortfalls;
-const _errs145 = errors;
-if(errors === _errs145){
-if(Array.isArray(data69)){
-if(data69.length < 6){
+if(valid8){
+if(data27.shortfalls !== undefined){
+let data78 = data27.shortfalls;
+const _errs160 = errors;
+if(errors === _errs160){
+if(Array.isArray(data78)){
+if(data78.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len21 = data69.length;
-if(!(len21 <= 6)){
+const len25 = data78.length;
+if(!(len25 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len22 = data69.length;
-if(len22 > 0){
-let data70 = data69[0];
-const _errs147 = errors;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const len26 = data78.length;
+if(len26 > 0){
+let data79 = data78[0];
+const _errs162 = errors;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs147){
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 0 || isNaN(data70)){
+if(errors === _errs162){
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs147 === errors;
+var valid29 = _errs162 === errors;
 }
-if(valid26){
-if(len22 > 1){
-let data71 = data69[1];
-const _errs149 = errors;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+if(valid29){
+if(len26 > 1){
+let data80 = data78[1];
+const _errs164 = errors;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs149){
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 0 || isNaN(data71)){
+if(errors === _errs164){
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs149 === errors;
+var valid29 = _errs164 === errors;
 }
-if(valid26){
-if(len22 > 2){
-let data72 = data69[2];
-const _errs151 = errors;
-if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+if(valid29){
+if(len26 > 2){
+let data81 = data78[2];
+const _errs166 = errors;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs151){
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 < 0 || isNaN(data72)){
+if(errors === _errs166){
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs151 === errors;
+var valid29 = _errs166 === errors;
 }
-if(valid26){
-if(len22 > 3){
-let data73 = data69[3];
-const _errs153 = errors;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+if(valid29){
+if(len26 > 3){
+let data82 = data78[3];
+const _errs168 = errors;
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs153){
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
+if(errors === _errs168){
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs153 === errors;
+var valid29 = _errs168 === errors;
 }
-if(valid26){
-if(len22 > 4){
-let data74 = data69[4];
-const _errs155 = errors;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+if(valid29){
+if(len26 > 4){
+let data83 = data78[4];
+const _errs170 = errors;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs155){
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
+if(errors === _errs170){
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs155 === errors;
+var valid29 = _errs170 === errors;
 }
-if(valid26){
-if(len22 > 5){
-let data75 = data69[5];
-const _errs157 = errors;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+if(valid29){
+if(len26 > 5){
+let data84 = data78[5];
+const _errs172 = errors;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs157){
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
+if(errors === _errs172){
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid26 = _errs157 === errors;
+var valid29 = _errs172 === errors;
 }
 }
 }
@@ -6264,34 +6434,34 @@ validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:
 return false;
 }
 }
-var valid5 = _errs145 === errors;
+var valid8 = _errs160 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.outcomes !== undefined){
-let data76 = data18.outcomes;
-const _errs159 = errors;
-if(errors === _errs159){
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-for(const key9 in data76){
-let data77 = data76[key9];
-const _errs162 = errors;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(valid8){
+if(data27.outcomes !== undefined){
+let data85 = data27.outcomes;
+const _errs174 = errors;
+if(errors === _errs174){
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+for(const key10 in data85){
+let data86 = data85[key10];
+const _errs177 = errors;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs162){
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 0 || isNaN(data77)){
-validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs177){
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
+validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid27 = _errs162 === errors;
-if(!valid27){
+var valid30 = _errs177 === errors;
+if(!valid30){
 break;
 }
 }
@@ -6301,31 +6471,31 @@ validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#
 return false;
 }
 }
-var valid5 = _errs159 === errors;
+var valid8 = _errs174 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data18.copies !== undefined){
-let data78 = data18.copies;
-const _errs164 = errors;
-if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+if(valid8){
+if(data27.copies !== undefined){
+let data87 = data27.copies;
+const _errs179 = errors;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs164){
-if((typeof data78 == "number") && (isFinite(data78))){
-if(data78 < 0 || isNaN(data78)){
+if(errors === _errs179){
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid5 = _errs164 === errors;
+var valid8 = _errs179 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
 }
 }
@@ -6346,47 +6516,47 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.couplings !== undefined){
-let data79 = data.couplings;
-const _errs166 = errors;
-if(errors === _errs166){
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-let missing8;
-if(((((((((data79.call_digests === undefined) && (missing8 = "call_digests")) || ((data79.record_digests === undefined) && (missing8 = "record_digests"))) || ((data79.identities === undefined) && (missing8 = "identities"))) || ((data79.call_kinds === undefined) && (missing8 = "call_kinds"))) || ((data79.unbound_kinds === undefined) && (missing8 = "unbound_kinds"))) || ((data79.unbound === undefined) && (missing8 = "unbound"))) || ((data79.runs === undefined) && (missing8 = "runs"))) || ((data79.record_files === undefined) && (missing8 = "record_files"))){
-validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+let data88 = data.couplings;
+const _errs181 = errors;
+if(errors === _errs181){
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+let missing9;
+if(((((((((data88.call_digests === undefined) && (missing9 = "call_digests")) || ((data88.record_digests === undefined) && (missing9 = "record_digests"))) || ((data88.identities === undefined) && (missing9 = "identities"))) || ((data88.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data88.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data88.unbound === undefined) && (missing9 = "unbound"))) || ((data88.runs === undefined) && (missing9 = "runs"))) || ((data88.record_files === undefined) && (missing9 = "record_files"))){
+validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-const _errs168 = errors;
-for(const key10 in data79){
-if(!((((((((key10 === "call_digests") || (key10 === "record_digests")) || (key10 === "identities")) || (key10 === "call_kinds")) || (key10 === "unbound_kinds")) || (key10 === "unbound")) || (key10 === "runs")) || (key10 === "record_files"))){
-validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+const _errs183 = errors;
+for(const key11 in data88){
+if(!((((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "identities")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
+validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs168 === errors){
-if(data79.call_digests !== undefined){
-let data80 = data79.call_digests;
-const _errs169 = errors;
-if(errors === _errs169){
-if(Array.isArray(data80)){
-var valid29 = true;
-const len23 = data80.length;
-for(let i9=0; i9<len23; i9++){
-const _errs171 = errors;
-if(typeof data80[i9] !== "string"){
+if(_errs183 === errors){
+if(data88.call_digests !== undefined){
+let data89 = data88.call_digests;
+const _errs184 = errors;
+if(errors === _errs184){
+if(Array.isArray(data89)){
+var valid32 = true;
+const len27 = data89.length;
+for(let i9=0; i9<len27; i9++){
+const _errs186 = errors;
+if(typeof data89[i9] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i9,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid29 = _errs171 === errors;
-if(!valid29){
+var valid32 = _errs186 === errors;
+if(!valid32){
 break;
 }
 }
@@ -6396,27 +6566,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schema
 return false;
 }
 }
-var valid28 = _errs169 === errors;
+var valid31 = _errs184 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.record_digests !== undefined){
-let data82 = data79.record_digests;
-const _errs173 = errors;
-if(errors === _errs173){
-if(Array.isArray(data82)){
-var valid30 = true;
-const len24 = data82.length;
-for(let i10=0; i10<len24; i10++){
-const _errs175 = errors;
-if(typeof data82[i10] !== "string"){
+if(valid31){
+if(data88.record_digests !== undefined){
+let data91 = data88.record_digests;
+const _errs188 = errors;
+if(errors === _errs188){
+if(Array.isArray(data91)){
+var valid33 = true;
+const len28 = data91.length;
+for(let i10=0; i10<len28; i10++){
+const _errs190 = errors;
+if(typeof data91[i10] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i10,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid30 = _errs175 === errors;
-if(!valid30){
+var valid33 = _errs190 === errors;
+if(!valid33){
 break;
 }
 }
@@ -6426,27 +6596,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",sche
 return false;
 }
 }
-var valid28 = _errs173 === errors;
+var valid31 = _errs188 === errors;
 }
 else {
-var valid28 = true;
-}
-if(valid28){
-if(data79.identities !== undefined){
-let data84 = data79.identities;
-const _errs177 = errors;
-if(errors === _errs177){
-if(Array.isArray(data84)){
 var valid31 = true;
-const len25 = data84.length;
-for(let i11=0; i11<len25; i11++){
-const _errs179 = errors;
-if(typeof data84[i11] !== "string"){
+}
+if(valid31){
+if(data88.identities !== undefined){
+let data93 = data88.identities;
+const _errs192 = errors;
+if(errors === _errs192){
+if(Array.isArray(data93)){
+var valid34 = true;
+const len29 = data93.length;
+for(let i11=0; i11<len29; i11++){
+const _errs194 = errors;
+if(typeof data93[i11] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/identities/" + i11,schemaPath:"#/properties/couplings/properties/identities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid31 = _errs179 === errors;
-if(!valid31){
+var valid34 = _errs194 === errors;
+if(!valid34){
 break;
 }
 }
@@ -6456,27 +6626,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/identities",schemaPa
 return false;
 }
 }
-var valid28 = _errs177 === errors;
+var valid31 = _errs192 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.call_kinds !== undefined){
-let data86 = data79.call_kinds;
-const _errs181 = errors;
-if(errors === _errs181){
-if(Array.isArray(data86)){
-var valid32 = true;
-const len26 = data86.length;
-for(let i12=0; i12<len26; i12++){
-const _errs183 = errors;
-if(typeof data86[i12] !== "string"){
+if(valid31){
+if(data88.call_kinds !== undefined){
+let data95 = data88.call_kinds;
+const _errs196 = errors;
+if(errors === _errs196){
+if(Array.isArray(data95)){
+var valid35 = true;
+const len30 = data95.length;
+for(let i12=0; i12<len30; i12++){
+const _errs198 = errors;
+if(typeof data95[i12] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i12,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid32 = _errs183 === errors;
-if(!valid32){
+var valid35 = _errs198 === errors;
+if(!valid35){
 break;
 }
 }
@@ -6486,27 +6656,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPa
 return false;
 }
 }
-var valid28 = _errs181 === errors;
+var valid31 = _errs196 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.unbound_kinds !== undefined){
-let data88 = data79.unbound_kinds;
-const _errs185 = errors;
-if(errors === _errs185){
-if(Array.isArray(data88)){
-var valid33 = true;
-const len27 = data88.length;
-for(let i13=0; i13<len27; i13++){
-const _errs187 = errors;
-if(typeof data88[i13] !== "string"){
+if(valid31){
+if(data88.unbound_kinds !== undefined){
+let data97 = data88.unbound_kinds;
+const _errs200 = errors;
+if(errors === _errs200){
+if(Array.isArray(data97)){
+var valid36 = true;
+const len31 = data97.length;
+for(let i13=0; i13<len31; i13++){
+const _errs202 = errors;
+if(typeof data97[i13] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i13,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid33 = _errs187 === errors;
-if(!valid33){
+var valid36 = _errs202 === errors;
+if(!valid36){
 break;
 }
 }
@@ -6516,71 +6686,71 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schem
 return false;
 }
 }
-var valid28 = _errs185 === errors;
+var valid31 = _errs200 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.unbound !== undefined){
-let data90 = data79.unbound;
-const _errs189 = errors;
-if(errors === _errs189){
-if(Array.isArray(data90)){
-var valid34 = true;
-const len28 = data90.length;
-for(let i14=0; i14<len28; i14++){
-let data91 = data90[i14];
-const _errs191 = errors;
-if(errors === _errs191){
-if(Array.isArray(data91)){
-if(data91.length < 3){
+if(valid31){
+if(data88.unbound !== undefined){
+let data99 = data88.unbound;
+const _errs204 = errors;
+if(errors === _errs204){
+if(Array.isArray(data99)){
+var valid37 = true;
+const len32 = data99.length;
+for(let i14=0; i14<len32; i14++){
+let data100 = data99[i14];
+const _errs206 = errors;
+if(errors === _errs206){
+if(Array.isArray(data100)){
+if(data100.length < 3){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len29 = data91.length;
-if(!(len29 <= 3)){
+const len33 = data100.length;
+if(!(len33 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len30 = data91.length;
-if(len30 > 0){
-const _errs193 = errors;
-if(typeof data91[0] !== "string"){
+const len34 = data100.length;
+if(len34 > 0){
+const _errs208 = errors;
+if(typeof data100[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs193 === errors;
+var valid38 = _errs208 === errors;
 }
-if(valid35){
-if(len30 > 1){
-let data93 = data91[1];
-const _errs195 = errors;
-if(!(data93 && typeof data93 == "object" && !Array.isArray(data93))){
+if(valid38){
+if(len34 > 1){
+let data102 = data100[1];
+const _errs210 = errors;
+if(!(data102 && typeof data102 == "object" && !Array.isArray(data102))){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-var valid35 = _errs195 === errors;
+var valid38 = _errs210 === errors;
 }
-if(valid35){
-if(len30 > 2){
-let data94 = data91[2];
-const _errs197 = errors;
-if((!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))) && (data94 !== null)){
+if(valid38){
+if(len34 > 2){
+let data103 = data100[2];
+const _errs212 = errors;
+if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
 return false;
 }
-if(errors === _errs197){
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
+if(errors === _errs212){
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 0 || isNaN(data103)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid35 = _errs197 === errors;
+var valid38 = _errs212 === errors;
 }
 }
 }
@@ -6592,8 +6762,8 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,sche
 return false;
 }
 }
-var valid34 = _errs191 === errors;
-if(!valid34){
+var valid37 = _errs206 === errors;
+if(!valid37){
 break;
 }
 }
@@ -6603,20 +6773,20 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:
 return false;
 }
 }
-var valid28 = _errs189 === errors;
+var valid31 = _errs204 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.runs !== undefined){
-let data95 = data79.runs;
-const _errs199 = errors;
-const _errs200 = errors;
-let valid36 = false;
+if(valid31){
+if(data88.runs !== undefined){
+let data104 = data88.runs;
+const _errs214 = errors;
+const _errs215 = errors;
+let valid39 = false;
 let passing2 = null;
-const _errs201 = errors;
-if(data95 !== null){
+const _errs216 = errors;
+if(data104 !== null){
 const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err35];
@@ -6626,15 +6796,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid2 = _errs201 === errors;
+var _valid2 = _errs216 === errors;
 if(_valid2){
-valid36 = true;
+valid39 = true;
 passing2 = 0;
 }
-const _errs203 = errors;
-if(errors === _errs203){
-if(Array.isArray(data95)){
-if(data95.length < 2){
+const _errs218 = errors;
+if(errors === _errs218){
+if(Array.isArray(data104)){
+if(data104.length < 2){
 const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err36];
@@ -6645,8 +6815,8 @@ vErrors.push(err36);
 errors++;
 }
 else {
-const len31 = data95.length;
-if(!(len31 <= 2)){
+const len35 = data104.length;
+if(!(len35 <= 2)){
 const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err37];
@@ -6657,10 +6827,10 @@ vErrors.push(err37);
 errors++;
 }
 else {
-const len32 = data95.length;
-if(len32 > 0){
-const _errs205 = errors;
-if(typeof data95[0] !== "string"){
+const len36 = data104.length;
+if(len36 > 0){
+const _errs220 = errors;
+if(typeof data104[0] !== "string"){
 const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
@@ -6670,12 +6840,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-var valid37 = _errs205 === errors;
+var valid40 = _errs220 === errors;
 }
-if(valid37){
-if(len32 > 1){
-const _errs207 = errors;
-if(typeof data95[1] !== "string"){
+if(valid40){
+if(len36 > 1){
+const _errs222 = errors;
+if(typeof data104[1] !== "string"){
 const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
@@ -6685,7 +6855,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-var valid37 = _errs207 === errors;
+var valid40 = _errs222 === errors;
 }
 }
 }
@@ -6702,18 +6872,18 @@ vErrors.push(err40);
 errors++;
 }
 }
-var _valid2 = _errs203 === errors;
-if(_valid2 && valid36){
-valid36 = false;
+var _valid2 = _errs218 === errors;
+if(_valid2 && valid39){
+valid39 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid2){
-valid36 = true;
+valid39 = true;
 passing2 = 1;
 }
 }
-if(!valid36){
+if(!valid39){
 const err41 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err41];
@@ -6726,30 +6896,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs200;
+errors = _errs215;
 if(vErrors !== null){
-if(_errs200){
-vErrors.length = _errs200;
+if(_errs215){
+vErrors.length = _errs215;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs199 === errors;
+var valid31 = _errs214 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
-if(valid28){
-if(data79.record_files !== undefined){
-let data98 = data79.record_files;
-const _errs209 = errors;
-const _errs210 = errors;
-let valid38 = false;
+if(valid31){
+if(data88.record_files !== undefined){
+let data107 = data88.record_files;
+const _errs224 = errors;
+const _errs225 = errors;
+let valid41 = false;
 let passing3 = null;
-const _errs211 = errors;
-if(data98 !== null){
+const _errs226 = errors;
+if(data107 !== null){
 const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6759,15 +6929,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid3 = _errs211 === errors;
+var _valid3 = _errs226 === errors;
 if(_valid3){
-valid38 = true;
+valid41 = true;
 passing3 = 0;
 }
-const _errs213 = errors;
-if(errors === _errs213){
-if(Array.isArray(data98)){
-if(data98.length < 2){
+const _errs228 = errors;
+if(errors === _errs228){
+if(Array.isArray(data107)){
+if(data107.length < 2){
 const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err43];
@@ -6778,8 +6948,8 @@ vErrors.push(err43);
 errors++;
 }
 else {
-const len33 = data98.length;
-if(!(len33 <= 2)){
+const len37 = data107.length;
+if(!(len37 <= 2)){
 const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err44];
@@ -6790,10 +6960,10 @@ vErrors.push(err44);
 errors++;
 }
 else {
-const len34 = data98.length;
-if(len34 > 0){
-const _errs215 = errors;
-if(typeof data98[0] !== "string"){
+const len38 = data107.length;
+if(len38 > 0){
+const _errs230 = errors;
+if(typeof data107[0] !== "string"){
 const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
@@ -6803,12 +6973,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-var valid39 = _errs215 === errors;
+var valid42 = _errs230 === errors;
 }
-if(valid39){
-if(len34 > 1){
-const _errs217 = errors;
-if(typeof data98[1] !== "string"){
+if(valid42){
+if(len38 > 1){
+const _errs232 = errors;
+if(typeof data107[1] !== "string"){
 const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
@@ -6818,7 +6988,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid39 = _errs217 === errors;
+var valid42 = _errs232 === errors;
 }
 }
 }
@@ -6835,18 +7005,18 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid3 = _errs213 === errors;
-if(_valid3 && valid38){
-valid38 = false;
+var _valid3 = _errs228 === errors;
+if(_valid3 && valid41){
+valid41 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid38 = true;
+valid41 = true;
 passing3 = 1;
 }
 }
-if(!valid38){
+if(!valid41){
 const err48 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err48];
@@ -6859,20 +7029,20 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs210;
+errors = _errs225;
 if(vErrors !== null){
-if(_errs210){
-vErrors.length = _errs210;
+if(_errs225){
+vErrors.length = _errs225;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs209 === errors;
+var valid31 = _errs224 === errors;
 }
 else {
-var valid28 = true;
+var valid31 = true;
 }
 }
 }
@@ -6889,51 +7059,51 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs166 === errors;
+var valid0 = _errs181 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.files !== undefined){
-let data101 = data.files;
-const _errs219 = errors;
-if(errors === _errs219){
-if(Array.isArray(data101)){
-var valid40 = true;
-const len35 = data101.length;
-for(let i15=0; i15<len35; i15++){
-let data102 = data101[i15];
-const _errs221 = errors;
-if(errors === _errs221){
-if(Array.isArray(data102)){
-if(data102.length < 3){
+let data110 = data.files;
+const _errs234 = errors;
+if(errors === _errs234){
+if(Array.isArray(data110)){
+var valid43 = true;
+const len39 = data110.length;
+for(let i15=0; i15<len39; i15++){
+let data111 = data110[i15];
+const _errs236 = errors;
+if(errors === _errs236){
+if(Array.isArray(data111)){
+if(data111.length < 3){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len36 = data102.length;
-if(!(len36 <= 3)){
+const len40 = data111.length;
+if(!(len40 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len37 = data102.length;
-if(len37 > 0){
-const _errs223 = errors;
-if(typeof data102[0] !== "string"){
+const len41 = data111.length;
+if(len41 > 0){
+const _errs238 = errors;
+if(typeof data111[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid41 = _errs223 === errors;
+var valid44 = _errs238 === errors;
 }
-if(valid41){
-if(len37 > 1){
-let data104 = data102[1];
-const _errs225 = errors;
-if(errors === _errs225){
-if(typeof data104 === "string"){
-if(!pattern1.test(data104)){
+if(valid44){
+if(len41 > 1){
+let data113 = data111[1];
+const _errs240 = errors;
+if(errors === _errs240){
+if(typeof data113 === "string"){
+if(!pattern1.test(data113)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -6943,128 +7113,128 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:
 return false;
 }
 }
-var valid41 = _errs225 === errors;
+var valid44 = _errs240 === errors;
 }
-if(valid41){
-if(len37 > 2){
-let data105 = data102[2];
-const _errs227 = errors;
-if(errors === _errs227){
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-let missing9;
-if(((((((data105.findings === undefined) && (missing9 = "findings")) || ((data105.strays === undefined) && (missing9 = "strays"))) || ((data105.decisions === undefined) && (missing9 = "decisions"))) || ((data105.entries === undefined) && (missing9 = "entries"))) || ((data105.rejected === undefined) && (missing9 = "rejected"))) || ((data105.classes === undefined) && (missing9 = "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+if(valid44){
+if(len41 > 2){
+let data114 = data111[2];
+const _errs242 = errors;
+if(errors === _errs242){
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+let missing10;
+if(((((((data114.findings === undefined) && (missing10 = "findings")) || ((data114.strays === undefined) && (missing10 = "strays"))) || ((data114.decisions === undefined) && (missing10 = "decisions"))) || ((data114.entries === undefined) && (missing10 = "entries"))) || ((data114.rejected === undefined) && (missing10 = "rejected"))) || ((data114.classes === undefined) && (missing10 = "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-const _errs229 = errors;
-for(const key11 in data105){
-if(!((((((key11 === "findings") || (key11 === "strays")) || (key11 === "decisions")) || (key11 === "entries")) || (key11 === "rejected")) || (key11 === "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+const _errs244 = errors;
+for(const key12 in data114){
+if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs229 === errors){
-if(data105.findings !== undefined){
-let data106 = data105.findings;
-const _errs230 = errors;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
+if(_errs244 === errors){
+if(data114.findings !== undefined){
+let data115 = data114.findings;
+const _errs245 = errors;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs230){
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 < 0 || isNaN(data106)){
+if(errors === _errs245){
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 < 0 || isNaN(data115)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid42 = _errs230 === errors;
+var valid45 = _errs245 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
-if(data105.strays !== undefined){
-let data107 = data105.strays;
-const _errs232 = errors;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
+if(valid45){
+if(data114.strays !== undefined){
+let data116 = data114.strays;
+const _errs247 = errors;
+if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs232){
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 < 0 || isNaN(data107)){
+if(errors === _errs247){
+if((typeof data116 == "number") && (isFinite(data116))){
+if(data116 < 0 || isNaN(data116)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid42 = _errs232 === errors;
+var valid45 = _errs247 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
-if(data105.decisions !== undefined){
-let data108 = data105.decisions;
-const _errs234 = errors;
-if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+if(valid45){
+if(data114.decisions !== undefined){
+let data117 = data114.decisions;
+const _errs249 = errors;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs234){
-if((typeof data108 == "number") && (isFinite(data108))){
-if(data108 < 0 || isNaN(data108)){
+if(errors === _errs249){
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 < 0 || isNaN(data117)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid42 = _errs234 === errors;
+var valid45 = _errs249 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
-if(data105.entries !== undefined){
-let data109 = data105.entries;
-const _errs236 = errors;
-if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+if(valid45){
+if(data114.entries !== undefined){
+let data118 = data114.entries;
+const _errs251 = errors;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs236){
-if((typeof data109 == "number") && (isFinite(data109))){
-if(data109 < 0 || isNaN(data109)){
+if(errors === _errs251){
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 0 || isNaN(data118)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid42 = _errs236 === errors;
+var valid45 = _errs251 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
-if(data105.rejected !== undefined){
-let data110 = data105.rejected;
-const _errs238 = errors;
-if(errors === _errs238){
-if(Array.isArray(data110)){
-var valid43 = true;
-const len38 = data110.length;
-for(let i16=0; i16<len38; i16++){
-const _errs240 = errors;
-if(typeof data110[i16] !== "string"){
+if(valid45){
+if(data114.rejected !== undefined){
+let data119 = data114.rejected;
+const _errs253 = errors;
+if(errors === _errs253){
+if(Array.isArray(data119)){
+var valid46 = true;
+const len42 = data119.length;
+for(let i16=0; i16<len42; i16++){
+const _errs255 = errors;
+if(typeof data119[i16] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid43 = _errs240 === errors;
-if(!valid43){
+var valid46 = _errs255 === errors;
+if(!valid46){
 break;
 }
 }
@@ -7074,60 +7244,60 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",sc
 return false;
 }
 }
-var valid42 = _errs238 === errors;
+var valid45 = _errs253 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
-if(data105.classes !== undefined){
-let data112 = data105.classes;
-const _errs242 = errors;
-if(errors === _errs242){
-if(Array.isArray(data112)){
-var valid44 = true;
-const len39 = data112.length;
-for(let i17=0; i17<len39; i17++){
-let data113 = data112[i17];
-const _errs244 = errors;
-if(errors === _errs244){
-if(Array.isArray(data113)){
-if(data113.length < 2){
+if(valid45){
+if(data114.classes !== undefined){
+let data121 = data114.classes;
+const _errs257 = errors;
+if(errors === _errs257){
+if(Array.isArray(data121)){
+var valid47 = true;
+const len43 = data121.length;
+for(let i17=0; i17<len43; i17++){
+let data122 = data121[i17];
+const _errs259 = errors;
+if(errors === _errs259){
+if(Array.isArray(data122)){
+if(data122.length < 2){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len40 = data113.length;
-if(!(len40 <= 2)){
+const len44 = data122.length;
+if(!(len44 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len41 = data113.length;
-if(len41 > 0){
-const _errs246 = errors;
-if(typeof data113[0] !== "string"){
+const len45 = data122.length;
+if(len45 > 0){
+const _errs261 = errors;
+if(typeof data122[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid45 = _errs246 === errors;
+var valid48 = _errs261 === errors;
 }
-if(valid45){
-if(len41 > 1){
-let data115 = data113[1];
-const _errs248 = errors;
-if(errors === _errs248){
-if(Array.isArray(data115)){
-var valid46 = true;
-const len42 = data115.length;
-for(let i18=0; i18<len42; i18++){
-const _errs250 = errors;
-if(typeof data115[i18] !== "string"){
+if(valid48){
+if(len45 > 1){
+let data124 = data122[1];
+const _errs263 = errors;
+if(errors === _errs263){
+if(Array.isArray(data124)){
+var valid49 = true;
+const len46 = data124.length;
+for(let i18=0; i18<len46; i18++){
+const _errs265 = errors;
+if(typeof data124[i18] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid46 = _errs250 === errors;
-if(!valid46){
+var valid49 = _errs265 === errors;
+if(!valid49){
 break;
 }
 }
@@ -7137,7 +7307,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid45 = _errs248 === errors;
+var valid48 = _errs263 === errors;
 }
 }
 }
@@ -7148,8 +7318,8 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid44 = _errs244 === errors;
-if(!valid44){
+var valid47 = _errs259 === errors;
+if(!valid47){
 break;
 }
 }
@@ -7159,10 +7329,10 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",sch
 return false;
 }
 }
-var valid42 = _errs242 === errors;
+var valid45 = _errs257 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
 }
 }
@@ -7177,7 +7347,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:
 return false;
 }
 }
-var valid41 = _errs227 === errors;
+var valid44 = _errs242 === errors;
 }
 }
 }
@@ -7189,8 +7359,8 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/pr
 return false;
 }
 }
-var valid40 = _errs221 === errors;
-if(!valid40){
+var valid43 = _errs236 === errors;
+if(!valid43){
 break;
 }
 }
@@ -7200,10 +7370,11 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs219 === errors;
+var valid0 = _errs234 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -24,6 +24,12 @@ import { compareInstants, type Instant } from './time.js';
 import { addTallies, assemble, type Echoed, type Shares, verification } from './verify.js';
 import type { RecordOutcome } from './vocabulary.js';
 
+/** Strings as a merge reads them: how many, whether one is there, each in turn (a Set; a snapshot's packed digests, gate/snapshot.ts). */
+export interface Members extends Iterable<string> {
+  readonly size: number;
+  has(value: string): boolean;
+}
+
 /** What a part's files hold that another part's files could be coupled to (the design's indexes, "The dirty set"). */
 export interface Couplings {
   /**
@@ -31,12 +37,12 @@ export interface Couplings {
    * ineligible call of its subject) and claim: the allocation, the snags, replays and `same_subject`
    * all meet a call by digest.
    */
-  readonly callDigests: ReadonlySet<string>;
+  readonly callDigests: Members;
   /**
    * Every record's binding, recomputed and narrowed digest. Records of one digest that no call holds
    * on either side meet nothing: each is diagnosed as it would be alone (its identity aside, below).
    */
-  readonly recordDigests: ReadonlySet<string>;
+  readonly recordDigests: Members;
   /** Every record's identity (provider, record_id): copies and conflicting copies meet across exports (records.ts). */
   readonly identities: ReadonlySet<string>;
   /** The (class, verb) of every call with a subject: what an unmatched record's nearest call is found among (nearest.ts). */
@@ -162,10 +168,12 @@ export type Merged =
 
 const declined = (reason: string): Merged => ({ kind: 'declined', reason });
 
-function meets<T>(left: ReadonlySet<T>, right: ReadonlySet<T>): T | undefined {
+/** The least member of both (by code unit: the same whatever order either holds its members in, so the reason said is too), if any. */
+function meets(left: Members, right: Members): string | undefined {
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
-  for (const x of small) if (large.has(x)) return x;
-  return undefined;
+  let least: string | undefined;
+  for (const x of small) if ((least === undefined || x < least) && large.has(x)) least = x;
+  return least;
 }
 
 /** The earlier of two holds. */

@@ -13,12 +13,14 @@
  * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
  * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
+
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
-import type { Couplings, Part } from '../core/incremental.js';
+import type { Couplings, Members, Part } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
 import type { Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -64,6 +66,79 @@ function unkept(part: Part): string | null {
   return null;
 }
 
+/**
+ * Digests as a snapshot holds them: every `sha256:` one as its 32 bytes, sorted, in a section of the
+ * file after the header line (measured in the header's `digests`), and every other listed in the
+ * header. 100 000 digests as a JSON list cost their reader ~150 ms to parse and put in a set, and as
+ * one string of hex ~90 ms (JSON.parse reads a long string a character at a time); as bytes they are
+ * read as they are and looked up by halving.
+ */
+const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
+const DIGEST_BYTES = 32;
+
+/** Digests as a section's bytes (sorted: lower-case hex sorts as its bytes do) and the others. */
+function packed(digests: Iterable<string>): { readonly bytes: Buffer; readonly others: readonly string[] } {
+  const hex: string[] = [];
+  const others: string[] = [];
+  for (const d of digests) {
+    if (SHA256_DIGEST.test(d)) hex.push(d.slice(7));
+    else others.push(d);
+  }
+  return { bytes: Buffer.from(hex.sort().join(''), 'hex'), others: others.sort() };
+}
+
+/** A snapshot's packed digests, looked up by halving (`Members`, core/incremental.ts). */
+class PackedDigests implements Members {
+  readonly size: number;
+  private readonly count: number;
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly others: ReadonlySet<string>,
+  ) {
+    this.count = bytes.length / DIGEST_BYTES;
+    this.size = this.count + others.size;
+  }
+
+  has(value: string): boolean {
+    if (!SHA256_DIGEST.test(value)) return this.others.has(value);
+    const want = Buffer.from(value.slice(7), 'hex');
+    for (let lo = 0, hi = this.count - 1; lo <= hi; ) {
+      const mid = (lo + hi) >>> 1;
+      const order = this.bytes.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
+      if (order === 0) return true;
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.count; i++) yield `sha256:${this.bytes.toString('hex', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES)}`;
+    yield* this.others;
+  }
+}
+
+/** Whether each digest of a section comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
+function ascending(bytes: Buffer): boolean {
+  for (let at = DIGEST_BYTES; at < bytes.length; at += DIGEST_BYTES) {
+    let i = 0;
+    while (i < DIGEST_BYTES && bytes[at - DIGEST_BYTES + i] === bytes[at + i]) i++;
+    if (i === DIGEST_BYTES || (bytes[at - DIGEST_BYTES + i] ?? 0) > (bytes[at + i] ?? 0)) return false;
+  }
+  return true;
+}
+
+/** A digest section read back: whole digests, strictly ascending (a look-up by halving finds every one), or why not. */
+function unpacked(bytes: Buffer, [count, , sha256]: Measure, others: readonly string[], what: string): Result<Members, string> {
+  if (bytes.length !== count * DIGEST_BYTES) return { ok: false, reason: `${what} are not ${count} whole sha256 digests` };
+  if (sha256Hex(bytes) !== sha256) return { ok: false, reason: `${what} are not the bytes its header names (their sha256 differs)` };
+  if (!ascending(bytes)) return { ok: false, reason: `${what} are not in ascending order` };
+  return { ok: true, value: new PackedDigests(bytes, new Set(others)) };
+}
+
+/** A span of the file after the header line: its elements, its bytes, their sha256. */
+type Measure = readonly [number, number, string];
+
 /** The header line's members, as written and as read (after the shape check). */
 interface Header {
   readonly schema: typeof SNAPSHOT_SCHEMA;
@@ -73,8 +148,10 @@ interface Header {
   readonly policy: string;
   /** Every input file, in the order read (their findings are `shares.read`, in that order). */
   readonly files: readonly FileEntry[];
-  /** Per list: its elements, its bytes, their sha256. */
-  readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: readonly [number, number, string] };
+  /** The digest sections, right after the header line: the calls', then the records' (`packed`). */
+  readonly digests: { readonly calls: Measure; readonly records: Measure };
+  /** Per list, after the digest sections: its elements, its bytes, their sha256. */
+  readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: Measure };
   readonly shares: {
     readonly read: readonly Finding[];
     readonly unattested: readonly Finding[];
@@ -110,6 +187,7 @@ interface Header {
     readonly copies: number;
   };
   readonly couplings: {
+    /** The digests no section holds (not `sha256:` and 64 hex digits). */
     readonly call_digests: readonly string[];
     readonly record_digests: readonly string[];
     readonly identities: readonly string[];
@@ -145,12 +223,12 @@ function measure(list: KeptList): readonly [number, string] {
 }
 
 /**
- * The header line of a verification's snapshot (the caller writes it, then its lists' pieces, to one
- * file), or why it keeps none.
+ * The header line of a verification's snapshot and its digest sections (the caller writes them, then
+ * its lists' pieces, to one file), or why it keeps none.
  * @param lists the report's lists as the writer writes them (`keptListsOf`)
  * @param key what the verification depended on besides its files (the caller's; checked on reading)
  */
-export function snapshotHeader(part: Part, lists: KeptLists, key: string, files: readonly FileEntry[]): Result<string, string> {
+export function snapshotHeader(part: Part, lists: KeptLists, key: string, files: readonly FileEntry[]): Result<Buffer, string> {
   const why = unkept(part);
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
@@ -160,6 +238,8 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const [recordsLength, recordsSha] = measure(lists.records);
   const under = s.underClaimed;
   const signed = s.signed;
+  const calls = packed(c.callDigests);
+  const records = packed(c.recordDigests);
   const header: Header = {
     schema: SNAPSHOT_SCHEMA,
     key,
@@ -167,6 +247,10 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     held: part.heldUntil.kind === 'until' ? rfc3339(part.heldUntil.at) : null,
     policy: part.policy,
     files,
+    digests: {
+      calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, sha256Hex(calls.bytes)],
+      records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, sha256Hex(records.bytes)],
+    },
     lists: {
       runs: [lists.runs.count, runsLength, runsSha],
       calls: [lists.calls.count, callsLength, callsSha],
@@ -210,8 +294,8 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       copies: s.copies,
     },
     couplings: {
-      call_digests: [...c.callDigests],
-      record_digests: [...c.recordDigests],
+      call_digests: calls.others,
+      record_digests: records.others,
       identities: [...c.identities],
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
@@ -220,8 +304,16 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       record_files: c.recordFiles,
     },
   };
-  return { ok: true, value: `${JSON.stringify(header)}\n` };
+  return { ok: true, value: Buffer.concat([Buffer.from(`${asciiJson(header)}\n`, 'latin1'), calls.bytes, records.bytes]) };
 }
+
+/**
+ * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
+ * header is then read back as one byte per character (latin1), which is a copy, where decoding UTF-8
+ * cost ~80 ms for 12 MB.
+ */
+const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const FINDING_CODE_SET: ReadonlySet<string> = new Set(FINDING_CODES);
 const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
@@ -262,8 +354,8 @@ function instant(text: string, what: string): Result<Instant, string> {
   return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
 
-/** The header's parts once checked; each step says why it refuses. */
-function partOf(h: Header, policy: Policy): Result<Part, string> {
+/** The header's parts once checked, with its digest sections' bytes (`sections`); each step says why it refuses. */
+function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, string> {
   const at = instant(h.at, 'time');
   if (!at.ok) return at;
   let heldUntil: HeldUntil = { kind: 'always' };
@@ -336,6 +428,10 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
     copies: h.shares.copies,
   };
   const c = h.couplings;
+  const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
+  if (!call.ok) return call;
+  const record = unpacked(sections.subarray(h.digests.calls[1]), h.digests.records, c.record_digests, 'its records’ digests');
+  if (!record.ok) return record;
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
   for (const [kind, target, nearest] of c.unbound) {
     const list = unbound.get(kind) ?? [];
@@ -343,8 +439,8 @@ function partOf(h: Header, policy: Policy): Result<Part, string> {
     unbound.set(kind, list);
   }
   const couplings: Couplings = {
-    callDigests: new Set(c.call_digests),
-    recordDigests: new Set(c.record_digests),
+    callDigests: call.value,
+    recordDigests: record.value,
     identities: new Set(c.identities),
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
@@ -374,8 +470,10 @@ interface ListBytes {
  * after it (`rest`), or why they cannot be read.
  */
 interface SnapshotBytes {
-  /** The header line, without its line break; null: there is none (truncated?). */
-  readonly header: Buffer | null;
+  /** The header line's text, without its line break; null: there is none (truncated?); a Buffer: its bytes are not all ASCII. */
+  readonly header: string | Buffer | null;
+  /** The `length` bytes right after the header line (its digest sections), read now, or why not. */
+  readonly sections: (length: number) => Result<Buffer, string>;
   readonly rest: () => Result<ListBytes, string>;
 }
 
@@ -386,9 +484,10 @@ interface SnapshotBytes {
  */
 function snapshotOf(source: SnapshotBytes, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
   if (source.header === null) return { ok: false, reason: 'it has no header line (truncated?)' };
+  if (typeof source.header !== 'string') return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(source.header.toString('utf8'));
+    parsed = JSON.parse(source.header);
   } catch (error) {
     return { ok: false, reason: `its header is not JSON (${messageOf(error)})` };
   }
@@ -405,7 +504,10 @@ function snapshotOf(source: SnapshotBytes, key: string, policy: Policy, shape: G
     const [count, length] = h.lists[name];
     if ((count === 0) !== (length === 0)) return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
   }
-  const part = partOf(h, policy);
+  const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+  const sections = source.sections(sectionsLength);
+  if (!sections.ok) return sections;
+  const part = partOf(h, policy, sections.value);
   if (!part.ok) return part;
   const files = new Map<string, KeptFile>();
   let at = 0;
@@ -419,14 +521,14 @@ function snapshotOf(source: SnapshotBytes, key: string, policy: Policy, shape: G
   // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
   let checked: Result<KeptLists, string> | null = null;
   const lists = (): Result<KeptLists, string> => {
-    checked ??= listsOf(h, source);
+    checked ??= listsOf(h, source, sectionsLength);
     return checked;
   };
   return { ok: true, value: { part: part.value, lists, files } };
 }
 
 /** A snapshot's lists, each the bytes its header measures, with the sha256 it names, or why not. */
-function listsOf(h: Header, source: SnapshotBytes): Result<KeptLists, string> {
+function listsOf(h: Header, source: SnapshotBytes, after: number): Result<KeptLists, string> {
   const rest = source.rest();
   if (!rest.ok) return rest;
   const bytes = rest.value;
@@ -434,7 +536,7 @@ function listsOf(h: Header, source: SnapshotBytes): Result<KeptLists, string> {
     bytes.close();
     return { ok: false, reason };
   };
-  let from = 0;
+  let from = after;
   const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
   for (const name of LIST_NAMES) {
     const [count, length, sha256] = h.lists[name];
@@ -449,6 +551,9 @@ function listsOf(h: Header, source: SnapshotBytes): Result<KeptLists, string> {
   return { ok: true, value: { runs, calls, records, close: () => bytes.close() } };
 }
 
+/** Bytes as text when they are ASCII (one byte a character), else the bytes. */
+const ascii = (bytes: Buffer): string | Buffer => (isAscii(bytes) ? bytes.toString('latin1') : bytes);
+
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
   const newline = bytes.indexOf(10);
@@ -459,8 +564,10 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
     piece: (from, length) => rest.subarray(from, from + length),
     close: () => {},
   };
+  const sections = (length: number): Result<Buffer, string> =>
+    length <= rest.length ? { ok: true, value: rest.subarray(0, length) } : { ok: false, reason: 'its digest sections are cut short' };
   return snapshotOf(
-    { header: newline < 0 ? null : bytes.subarray(0, newline), rest: () => ({ ok: true, value: lists }) },
+    { header: newline < 0 ? null : ascii(bytes.subarray(0, newline)), sections, rest: () => ({ ok: true, value: lists }) },
     key,
     policy,
     shape,
@@ -522,30 +629,51 @@ export function openSnapshot(file: string, key: string, policy: Policy, shape: G
   if (opened === null) return null;
   if (!opened.ok) return opened;
   const fd = opened.value;
-  let header: Buffer | null = null;
   try {
-    if (!fstatSync(fd).isFile()) return { ok: false, reason: 'it is not a regular file' };
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const n = readSync(fd, chunk, 0, CHUNK, length);
-      if (n === 0) break;
-      const newline = chunk.subarray(0, n).indexOf(10);
-      chunks.push(chunk.subarray(0, newline < 0 ? n : newline));
-      length += newline < 0 ? n : newline;
-      if (newline >= 0) {
-        header = Buffer.concat(chunks, length);
-        break;
-      }
-      if (length > MAX_HEADER_BYTES) return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
-    }
+    return snapshotFrom(file, fd, key, policy, shape);
   } catch (error) {
     return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
   } finally {
     closeSync(fd);
   }
-  const from = header === null ? 0 : header.length + 1;
+}
+
+/** `openSnapshot` with the file open as `fd`: its header and digest sections read from it; its lists, when asked, from the file opened again. */
+function snapshotFrom(file: string, fd: number, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
+  if (!fstatSync(fd).isFile()) return { ok: false, reason: 'it is not a regular file' };
+  let header: string | Buffer | null = null;
+  let length = 0;
+  // Read through one buffer, each chunk taken as text as it comes (the text joined, never the bytes).
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let text = '';
+  for (;;) {
+    const n = readSync(fd, chunk, 0, CHUNK, length);
+    if (n === 0) break;
+    const newline = chunk.subarray(0, n).indexOf(10);
+    const piece = ascii(chunk.subarray(0, newline < 0 ? n : newline));
+    if (typeof piece !== 'string') {
+      header = piece;
+      break;
+    }
+    text += piece;
+    length += newline < 0 ? n : newline;
+    if (newline >= 0) {
+      header = text;
+      break;
+    }
+    if (length > MAX_HEADER_BYTES) return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+  }
+  const from = length + 1;
+  const sections = (n: number): Result<Buffer, string> => {
+    const bytes = Buffer.allocUnsafe(n);
+    const span = new FileSpan(fd, from, n);
+    try {
+      for (let off = 0; off < n; ) off += span.readInto(bytes, off, off, n - off);
+    } catch {
+      return { ok: false, reason: 'its digest sections are cut short' };
+    }
+    return { ok: true, value: bytes };
+  };
   // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
   const rest = (): Result<ListBytes, string> => {
     const again = openFile(file);
@@ -558,5 +686,5 @@ export function openSnapshot(file: string, key: string, policy: Policy, shape: G
       return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
     }
   };
-  return snapshotOf({ header, rest }, key, policy, shape);
+  return snapshotOf({ header, sections, rest }, key, policy, shape);
 }
