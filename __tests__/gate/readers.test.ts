@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Delivered, ReadSetup, ReadTask } from '../../src/gate/evidence.js';
 import { type OpenReaders, runGate } from '../../src/gate/gate.js';
 import type { Readers } from '../../src/gate/pool.js';
-import { inlineReaders, openReaders, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { inlineReaders, openReaders, startReaders, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
 import type { FileEvidence } from '../../src/read/file-read.js';
@@ -153,6 +153,57 @@ parentPort.on('message', (t) => {
         expect([byWorker, here[i]?.value]).toContainEqual(r);
       }
     }
+  });
+
+  describe('threads started before their tasks (startReaders: they load while a snapshot is read)', () => {
+    const settle = () => new Promise((r) => setTimeout(r, 400));
+    /** A stand-in reader: it says it is loaded, dies on crash-*, answers the rest. */
+    const standIn = (dir: string, atLoad = ''): string => {
+      const script = path.join(dir, 'worker.mjs');
+      writeFileSync(
+        script,
+        `import { parentPort } from 'node:worker_threads';
+${atLoad}
+parentPort.postMessage({ ready: true });
+parentPort.on('message', (t) => {
+  if (t.rel.startsWith('crash')) process.exit(7);
+  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"statements":[],"findings":[],"digests":[["' + t.rel + '","x"]],"strays":0,"rejectedClasses":[]}' });
+});
+`,
+      );
+      return script;
+    };
+    const filesIn = (dir: string, names: readonly string[]): ReadTask[] =>
+      names.map((rel, i) => {
+        writeFileSync(path.join(dir, rel), `[${' '.repeat(1000 * (names.length - i))}]`);
+        return { file: { path: path.join(dir, rel), rel }, role: 'audit' };
+      });
+
+    it('a worker loaded before its pool listens is still known loaded: a file it dies on fails, never read again as if it never started', async () => {
+      const dir = tempDir();
+      const tasks = filesIn(dir, ['crash-1.json', 'a.json', 'b.json']);
+      const start = await startReaders(tasks, setup, 2, standIn(dir));
+      await settle();
+      const got = await readAll(start(tasks), tasks.length);
+      expect(got[0]?.value?.findings[0]).toMatchObject({ code: 'invalid_artifact', file: 'crash-1.json' });
+      expect(got[0]?.value?.findings[0]?.message).toContain('code 7');
+    });
+
+    it('a worker that ended before its pool listens read nothing: every file is read on the main thread (never a read that waits for ever)', async () => {
+      const dir = tempDir();
+      const tasks = filesIn(dir, ['a.json', 'b.json', 'c.json']);
+      const start = await startReaders(tasks, setup, 2, standIn(dir, 'process.exit(3);'));
+      await settle();
+      expect(await readAll(start(tasks), tasks.length)).toEqual(await readAll(inlineReaders(tasks, setup), tasks.length));
+    });
+
+    it('given other tasks than it was started for, the threads started are stopped and the tasks still read', async () => {
+      const dir = tempDir();
+      const tasks = filesIn(dir, ['a.json', 'b.json', 'c.json']);
+      const start = await startReaders(tasks, setup, 2, distFile('read-worker.js'));
+      const other = tasks.slice(1);
+      expect(await readAll(start(other), other.length)).toEqual(await readAll(inlineReaders(other, setup), other.length));
+    });
   });
 
   it('with a reading thread on every core, each checks record signatures itself (the set-up a worker is given says so)', async () => {

@@ -20439,17 +20439,65 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
  * when workers may start; none when not built, as under tests of src/).
  */
 async function openReaders(tasks, setup, jobs, entry) {
+    return (await startReaders(tasks, setup, jobs, entry))(tasks);
+}
+/**
+ * The readers' threads started now, for tasks whose files and order are these but whose last word is
+ * not in yet (a verification snapshot's keys, gate/incremental.ts): a worker loads its code (~150 ms)
+ * while the gate reads the snapshot, and takes the final tasks when they come. The function must be
+ * called once, with tasks of the same files in the same order (else the threads started are stopped
+ * and the tasks read by threads of their own).
+ */
+async function startReaders(base, setup, jobs, entry) {
     // Where signatures are checked follows from how many threads read (`setupForThreads`).
-    if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setupForThreads(setup, 1));
-    const sizes = tasks.map((t) => weightOf(t, setup));
+    if (jobs === 1 || base.length <= 1)
+        return (tasks) => inlineReaders(tasks, setupForThreads(setup, 1));
+    const sizes = base.map((t) => weightOf(t, setup));
     const n = threadsFor(jobs, sizes);
     const script = n <= 1 ? null : (entry ?? workerScript());
     if (script === null)
-        return inlineReaders(tasks, setupForThreads(setup, 1));
+        return (tasks) => inlineReaders(tasks, setupForThreads(setup, 1));
     const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
     // When every core has a reading thread, each checks its records' signatures itself; spare cores are the pool's.
-    return new WorkerReaders(tasks, sizes, setupForThreads(setup, n), n - 1, (data) => new Worker(script, { workerData: data }));
+    const threads = setupForThreads(setup, n);
+    const start = (data) => new Worker(script, { workerData: data });
+    const started = Array.from({ length: n - 1 }, () => early(start(threads)));
+    return (tasks) => {
+        const same = tasks.length === base.length && tasks.every((t, i) => t.file.path === base[i]?.file.path && t.role === base[i]?.role);
+        if (!same)
+            for (const e of started.splice(0))
+                void e.worker.terminate();
+        return new WorkerReaders(tasks, same ? sizes : tasks.map((t) => weightOf(t, setup)), threads, n - 1, (data) => {
+            const e = started.shift();
+            if (!e)
+                return start(data);
+            // The pool's listeners are on by the time this runs: what the worker said before is told to them.
+            queueMicrotask(e.adopt);
+            return e.worker;
+        });
+    };
+}
+/**
+ * A worker started before its pool: what it says meanwhile (it is loaded, it failed, it ended) is
+ * held and told again once the pool listens (`adopt`), never lost; until then it keeps nothing
+ * running (a gate that stops before reading lets the process end).
+ */
+function early(worker) {
+    const said = [];
+    const message = (m) => said.push(['message', m]);
+    const error = (e) => said.push(['error', e]);
+    const exit = (code) => said.push(['exit', code]);
+    worker.on('message', message).on('error', error).on('exit', exit);
+    worker.unref();
+    return {
+        worker,
+        adopt: () => {
+            worker.off('message', message).off('error', error).off('exit', exit);
+            worker.ref();
+            for (const [event, value] of said)
+                worker.emit(event, value);
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/policy-file.ts
@@ -21134,6 +21182,11 @@ function outputOverInput(writes, found) {
         }
     return null;
 }
+/** Every input file to read, in the order read; a file a verification snapshot names is given with the key it names it by. */
+const tasksOf = (found, kept) => found.flatMap(({ role, d }) => d.files.map((file) => {
+    const k = kept?.get(file.rel)?.key;
+    return k === undefined ? { file, role } : { file, role, kept: k };
+}));
 /**
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
  * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
@@ -21146,10 +21199,7 @@ async function collect(settings, setup, roots, open, found, kept) {
     const statements = [];
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
-    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => {
-        const k = kept?.get(file.rel)?.key;
-        return k === undefined ? { file, role } : { file, role, kept: k };
-    })), setup, settings.jobs);
+    const readers = await open(tasksOf(found, kept), setup, settings.jobs);
     let next = 0;
     const strays = { runs: 0, audit: 0 };
     const strayFiles = [];
@@ -21421,9 +21471,12 @@ async function runGate(settings, digests = false, open = openReaders) {
     // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be,
     // which is opened first: the files it names, unchanged, are kept (never decoded); with every file hashed (a run pinned by a
     // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
-    const snapshot = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? await openKept(setup.cache, options) : null;
-    const collectWith = (kept) => collect(settings, setup, roots, open, found, kept);
-    const evidence = await collectWith(setup.digest ? null : keptBy(snapshot));
+    const merging = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? setup.cache : null;
+    // The reading threads start first, and load while the snapshot is read (the tasks take its keys when they come).
+    const early = merging && open === openReaders ? await startReaders(tasksOf(found, null), setup, settings.jobs) : null;
+    const snapshot = merging ? await openKept(merging, options) : null;
+    const collectWith = (kept, opening = open) => collect(settings, setup, roots, opening, found, kept);
+    const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), early ? (tasks) => early(tasks) : open);
     const seen = evidence.classes;
     // A policy whose rules name what nothing has.
     const names = checkRuleNames(settings.policy, seen, evidence.rejected);

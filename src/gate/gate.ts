@@ -23,7 +23,7 @@ import { classesOf, type FileFacts, factsOf } from './facts.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import { type FileRead, type Gathered, keptBy, openKept, verifyIncremental } from './incremental.js';
 import type { Readers } from './pool.js';
-import { openReaders } from './readers.js';
+import { openReaders, startReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
 import { trustChanged } from './settings/policy.js';
 import { PolicyMistake, type Settings, type UsageProblem } from './settings/types.js';
@@ -141,6 +141,15 @@ function outputOverInput(writes: Settings['writes'], found: Found): string | nul
   return null;
 }
 
+/** Every input file to read, in the order read; a file a verification snapshot names is given with the key it names it by. */
+const tasksOf = (found: Found, kept: ReadonlyMap<string, KeptFile> | null): ReadTask[] =>
+  found.flatMap(({ role, d }) =>
+    d.files.map((file) => {
+      const k = kept?.get(file.rel)?.key;
+      return k === undefined ? { file, role } : { file, role, kept: k };
+    }),
+  );
+
 /**
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
  * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
@@ -160,16 +169,7 @@ async function collect(
   const statements: StatementInput[] = [];
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
-  const readers = await open(
-    found.flatMap(({ role, d }) =>
-      d.files.map((file) => {
-        const k = kept?.get(file.rel)?.key;
-        return k === undefined ? { file, role } : { file, role, kept: k };
-      }),
-    ),
-    setup,
-    settings.jobs,
-  );
+  const readers = await open(tasksOf(found, kept), setup, settings.jobs);
   let next = 0;
   const strays = { runs: 0, audit: 0 };
   const strayFiles: { readonly rel: string; readonly role: 'runs' | 'audit'; readonly n: number }[] = [];
@@ -509,10 +509,13 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   // A JSON report to a file, with the cache read, and no policy change to weigh: merged onto the cache's snapshot when it can be,
   // which is opened first: the files it names, unchanged, are kept (never decoded); with every file hashed (a run pinned by a
   // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
-  const snapshot = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? await openKept(setup.cache, options) : null;
-  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null): Promise<Collected> =>
-    collect(settings, setup, roots, open, found, kept);
-  const evidence = await collectWith(setup.digest ? null : keptBy(snapshot));
+  const merging = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? setup.cache : null;
+  // The reading threads start first, and load while the snapshot is read (the tasks take its keys when they come).
+  const early = merging && open === openReaders ? await startReaders(tasksOf(found, null), setup, settings.jobs) : null;
+  const snapshot = merging ? await openKept(merging, options) : null;
+  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null, opening: OpenReaders = open): Promise<Collected> =>
+    collect(settings, setup, roots, opening, found, kept);
+  const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), early ? (tasks) => early(tasks) : open);
   const seen = evidence.classes;
   // A policy whose rules name what nothing has.
   const names = checkRuleNames(settings.policy, seen, evidence.rejected);

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // node:worker_threads is loaded only when workers start (a cost on every cold start otherwise).
+import type { Worker } from 'node:worker_threads';
 import type { FileEvidence } from '../read/file-read.js';
 import { sigstoreOf } from '../read/formats.js';
 import { type Delivered, identitiesFor, type ReadSetup, type ReadTask, readEvidence, setupForThreads } from './evidence.js';
@@ -103,13 +104,64 @@ export function threadsFor(jobs: number | null, sizes: readonly number[], cores 
  * when workers may start; none when not built, as under tests of src/).
  */
 export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> {
+  return (await startReaders(tasks, setup, jobs, entry))(tasks);
+}
+
+/**
+ * The readers' threads started now, for tasks whose files and order are these but whose last word is
+ * not in yet (a verification snapshot's keys, gate/incremental.ts): a worker loads its code (~150 ms)
+ * while the gate reads the snapshot, and takes the final tasks when they come. The function must be
+ * called once, with tasks of the same files in the same order (else the threads started are stopped
+ * and the tasks read by threads of their own).
+ */
+export async function startReaders(
+  base: readonly ReadTask[],
+  setup: ReadSetup,
+  jobs: number | null,
+  entry?: string,
+): Promise<(tasks: readonly ReadTask[]) => Readers> {
   // Where signatures are checked follows from how many threads read (`setupForThreads`).
-  if (jobs === 1 || tasks.length <= 1) return inlineReaders(tasks, setupForThreads(setup, 1));
-  const sizes = tasks.map((t) => weightOf(t, setup));
+  if (jobs === 1 || base.length <= 1) return (tasks) => inlineReaders(tasks, setupForThreads(setup, 1));
+  const sizes = base.map((t) => weightOf(t, setup));
   const n = threadsFor(jobs, sizes);
   const script = n <= 1 ? null : (entry ?? workerScript());
-  if (script === null) return inlineReaders(tasks, setupForThreads(setup, 1));
+  if (script === null) return (tasks) => inlineReaders(tasks, setupForThreads(setup, 1));
   const { Worker } = await import('node:worker_threads');
   // When every core has a reading thread, each checks its records' signatures itself; spare cores are the pool's.
-  return new WorkerReaders(tasks, sizes, setupForThreads(setup, n), n - 1, (data) => new Worker(script, { workerData: data }));
+  const threads = setupForThreads(setup, n);
+  const start = (data: ReadSetup) => new Worker(script, { workerData: data });
+  const started = Array.from({ length: n - 1 }, () => early(start(threads)));
+  return (tasks) => {
+    const same = tasks.length === base.length && tasks.every((t, i) => t.file.path === base[i]?.file.path && t.role === base[i]?.role);
+    if (!same) for (const e of started.splice(0)) void e.worker.terminate();
+    return new WorkerReaders(tasks, same ? sizes : tasks.map((t) => weightOf(t, setup)), threads, n - 1, (data) => {
+      const e = started.shift();
+      if (!e) return start(data);
+      // The pool's listeners are on by the time this runs: what the worker said before is told to them.
+      queueMicrotask(e.adopt);
+      return e.worker;
+    });
+  };
+}
+
+/**
+ * A worker started before its pool: what it says meanwhile (it is loaded, it failed, it ended) is
+ * held and told again once the pool listens (`adopt`), never lost; until then it keeps nothing
+ * running (a gate that stops before reading lets the process end).
+ */
+function early(worker: Worker): { readonly worker: Worker; readonly adopt: () => void } {
+  const said: (readonly ['message' | 'error' | 'exit', unknown])[] = [];
+  const message = (m: unknown) => said.push(['message', m]);
+  const error = (e: unknown) => said.push(['error', e]);
+  const exit = (code: unknown) => said.push(['exit', code]);
+  worker.on('message', message).on('error', error).on('exit', exit);
+  worker.unref();
+  return {
+    worker,
+    adopt: () => {
+      worker.off('message', message).off('error', error).off('exit', exit);
+      worker.ref();
+      for (const [event, value] of said) worker.emit(event, value);
+    },
+  };
 }
