@@ -13191,6 +13191,7 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 
 
 
+
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
 const LIST_NAMES = ['runs', 'calls', 'records'];
@@ -13635,18 +13636,6 @@ function readSnapshot(bytes, key, policy, shape) {
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
 const snapshot_CHUNK = 1024 * 1024;
-/** Opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent. */
-function openFile(file) {
-    try {
-        return { ok: true, value: (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0)) };
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            return null;
-        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
-    }
-}
 /**
  * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
  * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
@@ -13684,7 +13673,7 @@ function fileLists(fd, after) {
  * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
  */
 function openSnapshot(file, key, policy, shape) {
-    const opened = openFile(file);
+    const opened = (0,gate_cache/* openInCache */.y4)(file);
     if (opened === null)
         return null;
     if (!opened.ok)
@@ -13743,7 +13732,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
     };
     // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
     const rest = () => {
-        const again = openFile(file);
+        const again = (0,gate_cache/* openInCache */.y4)(file);
         if (again === null)
             return { ok: false, reason: 'it was removed' };
         if (!again.ok)
@@ -20736,6 +20725,7 @@ const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 /* harmony export */   k2: () => (/* binding */ entryKey),
 /* harmony export */   oc: () => (/* binding */ snapshotShape),
 /* harmony export */   rs: () => (/* binding */ ENTRY_NAME),
+/* harmony export */   y4: () => (/* binding */ openInCache),
 /* harmony export */   yL: () => (/* binding */ besideKey)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
@@ -20832,19 +20822,26 @@ const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(cache.dir, `${key}.json`);
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
-/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
-function readEntry(file) {
-    let fd;
+/** A file of the cache's folder opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent, else its descriptor or why not. */
+function openInCache(file) {
     try {
-        // Never blocking (a FIFO in its place would hang the gate), never through a link.
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW ?? 0) | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK ?? 0));
+        return { ok: true, value: (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW ?? 0) | (node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK ?? 0)) };
     }
     catch (error) {
         const code = error.code;
         if (code === 'ENOENT')
             return null;
-        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
     }
+}
+/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
+function readEntry(file) {
+    const opened = openInCache(file);
+    if (opened === null)
+        return null;
+    if (!opened.ok)
+        return { refused: opened.reason };
+    const fd = opened.value;
     try {
         const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd);
         if (!st.isFile())

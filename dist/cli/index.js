@@ -18129,19 +18129,26 @@ const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
-/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
-function readEntry(file) {
-    let fd;
+/** A file of the cache's folder opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent, else its descriptor or why not. */
+function openInCache(file) {
     try {
-        // Never blocking (a FIFO in its place would hang the gate), never through a link.
-        fd = (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0));
+        return { ok: true, value: (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0)) };
     }
     catch (error) {
         const code = error.code;
         if (code === 'ENOENT')
             return null;
-        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
     }
+}
+/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
+function readEntry(file) {
+    const opened = openInCache(file);
+    if (opened === null)
+        return null;
+    if (!opened.ok)
+        return { refused: opened.reason };
+    const fd = opened.value;
     try {
         const st = (0,external_node_fs_.fstatSync)(fd);
         if (!st.isFile())
@@ -19358,6 +19365,7 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 
 
 
+
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
 const LIST_NAMES = ['runs', 'calls', 'records'];
@@ -19802,18 +19810,6 @@ function readSnapshot(bytes, key, policy, shape) {
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
 const snapshot_CHUNK = 1024 * 1024;
-/** Opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent. */
-function openFile(file) {
-    try {
-        return { ok: true, value: (0,external_node_fs_.openSync)(file, external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0)) };
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            return null;
-        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
-    }
-}
 /**
  * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
  * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
@@ -19851,7 +19847,7 @@ function fileLists(fd, after) {
  * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
  */
 function openSnapshot(file, key, policy, shape) {
-    const opened = openFile(file);
+    const opened = openInCache(file);
     if (opened === null)
         return null;
     if (!opened.ok)
@@ -19910,7 +19906,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
     };
     // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
     const rest = () => {
-        const again = openFile(file);
+        const again = openInCache(file);
         if (again === null)
             return { ok: false, reason: 'it was removed' };
         if (!again.ok)

@@ -10048,19 +10048,26 @@ const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const entryPath = (cache, key) => external_node_path_default().join(cache.dir, `${key}.json`);
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
-/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
-function readEntry(file) {
-    let fd;
+/** A file of the cache's folder opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent, else its descriptor or why not. */
+function openInCache(file) {
     try {
-        // Never blocking (a FIFO in its place would hang the gate), never through a link.
-        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0) | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0));
+        return { ok: true, value: (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NOFOLLOW ?? 0) | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0)) };
     }
     catch (error) {
         const code = error.code;
         if (code === 'ENOENT')
             return null;
-        return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+        return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
     }
+}
+/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
+function readEntry(file) {
+    const opened = openInCache(file);
+    if (opened === null)
+        return null;
+    if (!opened.ok)
+        return { refused: opened.reason };
+    const fd = opened.value;
     try {
         const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
         if (!st.isFile())

@@ -94,17 +94,23 @@ const entryPath = (cache: CacheSetup, key: string): string => path.join(cache.di
 /** An entry larger than this is not read (nor written): it is no entry the gate wrote for one file within the limits. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
-/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
-function readEntry(file: string): Buffer | null | { readonly refused: string } {
-  let fd: number;
+/** A file of the cache's folder opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent, else its descriptor or why not. */
+export function openInCache(file: string): Result<number, string> | null {
   try {
-    // Never blocking (a FIFO in its place would hang the gate), never through a link.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    return { ok: true, value: openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
+    return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
   }
+}
+
+/** An entry's bytes, read with its own buffer (the file being looked up is in this thread's read buffer), or null when absent; a link is never followed. */
+function readEntry(file: string): Buffer | null | { readonly refused: string } {
+  const opened = openInCache(file);
+  if (opened === null) return null;
+  if (!opened.ok) return { refused: opened.reason };
+  const fd = opened.value;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { refused: 'it is not a regular file' };

@@ -16,7 +16,7 @@
 
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
@@ -33,6 +33,7 @@ import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
 import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
+import { openInCache } from './cache.js';
 import type { FileFacts } from './facts.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
@@ -578,17 +579,6 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 
-/** Opened for reading, never blocking (a FIFO in its place would hang the gate), never through a link; null when absent. */
-function openFile(file: string): Result<number, string> | null {
-  try {
-    return { ok: true, value: openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)) };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    return { ok: false, reason: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})` };
-  }
-}
-
 /**
  * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
  * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
@@ -625,7 +615,7 @@ function fileLists(fd: number, after: number): ListBytes {
  * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
  */
 export function openSnapshot(file: string, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> | null {
-  const opened = openFile(file);
+  const opened = openInCache(file);
   if (opened === null) return null;
   if (!opened.ok) return opened;
   const fd = opened.value;
@@ -676,7 +666,7 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   };
   // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
   const rest = (): Result<ListBytes, string> => {
-    const again = openFile(file);
+    const again = openInCache(file);
     if (again === null) return { ok: false, reason: 'it was removed' };
     if (!again.ok) return again;
     try {
