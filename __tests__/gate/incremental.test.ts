@@ -169,6 +169,34 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(strict.stderr).toContain('no snapshot for this set-up, policy and options');
   });
 
+  it('a digit of the snapshot’s header changed is refused (a red team: a kept run’s facts said 1 decision, not 0, and a run with none passed)', async () => {
+    const r = repo();
+    const empty = json({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [], non_claims: [] });
+    writeFiles(
+      r.dir,
+      new Map([
+        ['none/runs/a.json', empty],
+        ['none/audit/a.json', '[]\n'],
+      ]),
+    );
+    const only = ['--runs', 'none/runs', '--audit', 'none/audit'];
+    await verify(r, 'first.json', true, only);
+    const [name] = snapshots(r.cache);
+    const file = path.join(r.cache, name ?? '');
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('"decisions":0', 65) + 12;
+    expect(at).toBeGreaterThan(77);
+    bytes[at] = (bytes[at] ?? 0) ^ 1;
+    writeFileSync(file, bytes);
+    writeFiles(r.dir, new Map([['none/runs/b.json', empty]]));
+    const again = await verify(r, 'again.json', true, only);
+    expect(again.stderr).toMatch(/the snapshot is refused: its header is not the bytes its first line names/);
+    const full = await verify(r, 'full.json', false, only);
+    expect(again.bytes).toBe(full.bytes);
+    expect(again.code).toBe(full.code);
+    expect(full.code).toBe(1);
+  });
+
   it('only a JSON report written to a file takes part: with a SARIF file, or the report on standard output, nothing is kept or said', async () => {
     const r = repo();
     const sarif = await verify(r, 'with-sarif.json', true, ['--sarif-file', path.join(r.out, 'x.sarif')]);

@@ -37,6 +37,15 @@ function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why:
   return made.ok ? { bytes: Buffer.concat([Buffer.from(made.value), ...pieces]), why: null } : { bytes: null, why: made.reason };
 }
 
+/** A snapshot's header line (after its first line, the header's sha256). */
+const headerOf = (bytes: Buffer): string => bytes.toString('latin1', 65, bytes.indexOf(10, 65));
+
+/** A snapshot of this header text and what follows its line (`rest`, from its line break): its first line the header's sha256. */
+const withHeader = (text: string, rest: Buffer): Buffer => {
+  const line = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from(`${createHash('sha256').update(line).digest('hex')}\n`), line, rest]);
+};
+
 /** A snapshot's lists, checked. */
 function listsOf(s: Snapshot): KeptLists {
   const lists = s.lists();
@@ -128,13 +137,13 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         return s !== null && x.kept.records.length > 0 && x.kept.runs.some((r) => r.decisions.length > 0);
       });
     const bytes = (b && snapshotBytes(b).bytes) ?? Buffer.alloc(0);
-    const header = bytes.subarray(0, bytes.indexOf(10)).toString('utf8');
-    const lists = bytes.subarray(bytes.indexOf(10));
-    /** The snapshot with its header edited as JSON (its lists as they are). */
+    const header = headerOf(bytes);
+    const lists = bytes.subarray(bytes.indexOf(10, 65));
+    /** The snapshot with its header edited as JSON (its lists as they are), its first line naming the edited header's sha256. */
     const edited = (edit: (h: { shares: Record<string, unknown> } & Record<string, unknown>) => void): Buffer => {
       const h = JSON.parse(header);
       edit(h);
-      return Buffer.concat([Buffer.from(JSON.stringify(h)), lists]);
+      return withHeader(JSON.stringify(h), lists);
     };
     /** The snapshot with its calls' digests these (its lists as they are). */
     const withDigests = (digests: readonly string[]): Buffer => {
@@ -169,7 +178,23 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         /sha256 differs/,
       ],
       ['bytes after its lists', () => Buffer.concat([bytes, Buffer.from('\n')]), /follow its lists/],
-      ['a header that is not JSON', () => Buffer.concat([Buffer.from('{"schema"'), lists]), /not JSON/],
+      ['a header that is not JSON', () => withHeader('{"schema"', lists), /not JSON/],
+      [
+        'a byte of its header changed (a kept file’s decisions counted 1, not 0: a red team’s false green)',
+        () => {
+          const x = Buffer.from(bytes);
+          const at = x.indexOf('"decisions":0', 65) + 12;
+          if (at < 65 + 12) throw new Error('the header holds a kept file’s decisions');
+          x[at] = (x[at] ?? 0) ^ 1;
+          return x;
+        },
+        /its header is not the bytes its first line names \(their sha256 differs\)/,
+      ],
+      [
+        'a first line that names no digest',
+        () => Buffer.concat([Buffer.from('x'.repeat(64)), bytes.subarray(64)]),
+        /its first line is not the sha256 of its header/,
+      ],
       ['another schema', () => edited((h) => Object.assign(h, { schema: 'receipt-gate.verification-snapshot.v0' })), /shape/],
       ['an unknown member', () => edited((h) => Object.assign(h, { extra: 1 })), /shape/],
       [
@@ -216,7 +241,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         'a digest section changed',
         () => {
           const x = withDigests(DRAWN_DIGESTS);
-          const at = x.indexOf(10) + 1;
+          const at = x.indexOf(10, 65) + 1;
           x[at + 3] = (x[at + 3] ?? 0) ^ 1;
           return x;
         },
@@ -226,15 +251,15 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         'a digest section out of order (a look-up by halving would miss one)',
         () => {
           const x = withDigests(DRAWN_DIGESTS);
-          const at = x.indexOf(10) + 1;
+          const at = x.indexOf(10, 65) + 1;
           const first = Buffer.from(x.subarray(at, at + 32));
           x.copy(x, at, at + 32, at + 64);
           first.copy(x, at + 32);
-          const h = JSON.parse(x.subarray(0, at - 1).toString('latin1'));
+          const h = JSON.parse(headerOf(x));
           h.digests.calls[2] = createHash('sha256')
             .update(x.subarray(at, at + 64))
             .digest('hex');
-          return Buffer.concat([Buffer.from(JSON.stringify(h)), x.subarray(at - 1)]);
+          return withHeader(JSON.stringify(h), x.subarray(at - 1));
         },
         /its calls’ digests are not in ascending order/,
       ],
@@ -289,7 +314,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         const made = snapshotHeader({ ...part, shares: { ...part.shares, read: [said] } }, lists, KEY, [['runs/é中😀.json', KEY, facts]]);
         if (!made.ok) throw new Error(made.reason);
         const text = made.value;
-        expect(isAscii(text.subarray(0, text.indexOf(10)))).toBe(true);
+        expect(isAscii(text.subarray(0, text.indexOf(10, 65)))).toBe(true);
         const file = path.join(dir, 'ascii');
         writeFileSync(file, Buffer.concat([text, ...[lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes)]));
         const got = opened(file);
@@ -342,7 +367,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         // Its policy member made 2.5 MB long (the header is read 1 MB at a time).
         const long = edited((h) => Object.assign(h, { policy: 'p'.repeat(2_500_000) }));
         writeFileSync(file, long);
-        expect(long.indexOf(10)).toBeGreaterThan(2_500_000);
+        expect(long.indexOf(10, 65)).toBeGreaterThan(2_500_000);
         const got = opened(file);
         if (!got?.ok) throw new Error(got?.reason ?? 'none');
         expect(got.value.part.policy).toHaveLength(2_500_000);

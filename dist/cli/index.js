@@ -19342,17 +19342,21 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 /**
  * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
  * (core/incremental.ts `Part`) as one file, so a later run can merge a verification of added files
- * onto it without reading the kept files' evidence. A header line (schemas/verification-snapshot.schema.json)
- * holds what the report's tail and the merge's checks read: the findings each file made, what the
- * calls used of the policy (by position), the counts, the couplings. The report's runs, calls and
- * records follow it as the JSON report writes them (report/json-report.ts `listPieces`), never
- * decoded: a merged report copies them as bytes.
+ * onto it without reading the kept files' evidence. In order:
+ * - a first line, the sha256 of the header line;
+ * - the header line (schemas/verification-snapshot.schema.json), JSON in ASCII: what the report's tail
+ *   and the merge's checks read (the findings and facts of each file, what the calls used of the
+ *   policy by position, the counts, the couplings);
+ * - the calls' and the records' digests as sorted bytes (`packed`), measured in the header;
+ * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
+ *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
- * It is read back checked: its shape, every vocabulary member against its table, the positions
- * against the policy, the times, the lengths against the bytes, and the key the caller asks for
- * (what the verification depended on besides the files: the build, the read set-up, the policy's
- * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
- * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
+ * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
+ * the positions against the policy, the times, each file's share of the findings, the digest
+ * sections' sha256 and order, the lists' lengths and sha256 (when a merge uses them), and the key the
+ * caller asks for (what the verification depended on besides the files: the build, the read set-up,
+ * the policy's bytes and the options). A snapshot that fails any check is refused with why; the run
+ * is then a full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
 
 
@@ -19557,7 +19561,8 @@ function snapshotHeader(part, lists, key, files) {
             record_files: c.recordFiles,
         },
     };
-    return { ok: true, value: Buffer.concat([Buffer.from(`${asciiJson(header)}\n`, 'latin1'), calls.bytes, records.bytes]) };
+    const line = Buffer.from(asciiJson(header), 'latin1');
+    return { ok: true, value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes]) };
 }
 /**
  * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
@@ -19712,10 +19717,14 @@ function snapshot_partOf(h, policy, sections) {
  * merge reads the header alone.
  */
 function snapshotOf(source, key, policy, shape) {
-    if (source.header === null)
+    if (source.header === null || source.digest === null)
         return { ok: false, reason: 'it has no header line (truncated?)' };
     if (typeof source.header !== 'string')
         return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
+    if (source.digest.named === null)
+        return { ok: false, reason: 'its first line is not the sha256 of its header' };
+    if (source.digest.named !== source.digest.actual)
+        return { ok: false, reason: 'its header is not the bytes its first line names (their sha256 differs)' };
     let parsed;
     try {
         parsed = JSON.parse(source.header);
@@ -19794,9 +19803,25 @@ function snapshot_listsOf(h, source, after) {
 }
 /** Bytes as text when they are ASCII (one byte a character), else the bytes. */
 const ascii = (bytes) => ((0,external_node_buffer_.isAscii)(bytes) ? bytes.toString('latin1') : bytes);
+const NEWLINE = Buffer.from('\n', 'latin1');
+/**
+ * The first line: the sha256 (hex) of the header line's bytes (a red team: a header was believed as it
+ * was, so a digit changed in a kept file's facts turned a failing run's report into a pass).
+ */
+const FIRST_LINE = 65;
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+/** The digest a first line names, or null. */
+function namedDigest(first) {
+    if (first.length !== FIRST_LINE || first[FIRST_LINE - 1] !== 10)
+        return null;
+    const hex = first.toString('latin1', 0, FIRST_LINE - 1);
+    return HEX_DIGEST.test(hex) ? hex : null;
+}
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 function readSnapshot(bytes, key, policy, shape) {
-    const newline = bytes.indexOf(10);
+    const first = bytes.subarray(0, FIRST_LINE);
+    const newline = bytes.indexOf(10, FIRST_LINE);
+    const line = bytes.subarray(FIRST_LINE, newline);
     const rest = bytes.subarray(newline + 1);
     const lists = {
         size: rest.length,
@@ -19805,7 +19830,13 @@ function readSnapshot(bytes, key, policy, shape) {
         close: () => { },
     };
     const sections = (length) => length <= rest.length ? { ok: true, value: rest.subarray(0, length) } : { ok: false, reason: 'its digest sections are cut short' };
-    return snapshotOf({ header: newline < 0 ? null : ascii(bytes.subarray(0, newline)), sections, rest: () => ({ ok: true, value: lists }) }, key, policy, shape);
+    const whole = newline >= 0 && first.length === FIRST_LINE;
+    return snapshotOf({
+        header: whole ? ascii(line) : null,
+        digest: whole ? { named: namedDigest(first), actual: sha256Hex(line) } : null,
+        sections,
+        rest: () => ({ ok: true, value: lists }),
+    }, key, policy, shape);
 }
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
@@ -19869,21 +19900,25 @@ function snapshotFrom(file, fd, key, policy, shape) {
         return { ok: false, reason: 'it is not a regular file' };
     let header = null;
     let length = 0;
-    // Read through one buffer, each chunk taken as text as it comes (the text joined, never the bytes).
+    // Read through one buffer, each chunk hashed and taken as text as it comes (the text joined, never the bytes).
     const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
+    const named = namedDigest(chunk.subarray(0, (0,external_node_fs_.readSync)(fd, chunk, 0, FIRST_LINE, 0)));
+    const hash = (0,external_node_crypto_.createHash)('sha256');
     let text = '';
     for (;;) {
-        const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, length);
+        const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, FIRST_LINE + length);
         if (n === 0)
             break;
         const newline = chunk.subarray(0, n).indexOf(10);
-        const piece = ascii(chunk.subarray(0, newline < 0 ? n : newline));
+        const bytes = chunk.subarray(0, newline < 0 ? n : newline);
+        hash.update(bytes);
+        const piece = ascii(bytes);
         if (typeof piece !== 'string') {
             header = piece;
             break;
         }
         text += piece;
-        length += newline < 0 ? n : newline;
+        length += bytes.length;
         if (newline >= 0) {
             header = text;
             break;
@@ -19891,7 +19926,8 @@ function snapshotFrom(file, fd, key, policy, shape) {
         if (length > MAX_HEADER_BYTES)
             return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
     }
-    const from = length + 1;
+    const digest = typeof header === 'string' ? { named, actual: hash.digest('hex') } : null;
+    const from = FIRST_LINE + length + 1;
     const sections = (n) => {
         const bytes = Buffer.allocUnsafe(n);
         const span = new FileSpan(fd, from, n);
@@ -19919,7 +19955,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
             return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
         }
     };
-    return snapshotOf({ header, sections, rest }, key, policy, shape);
+    return snapshotOf({ header, digest: header === null ? null : (digest ?? { named, actual: '' }), sections, rest }, key, policy, shape);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts

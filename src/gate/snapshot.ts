@@ -1,17 +1,21 @@
 /**
  * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
  * (core/incremental.ts `Part`) as one file, so a later run can merge a verification of added files
- * onto it without reading the kept files' evidence. A header line (schemas/verification-snapshot.schema.json)
- * holds what the report's tail and the merge's checks read: the findings each file made, what the
- * calls used of the policy (by position), the counts, the couplings. The report's runs, calls and
- * records follow it as the JSON report writes them (report/json-report.ts `listPieces`), never
- * decoded: a merged report copies them as bytes.
+ * onto it without reading the kept files' evidence. In order:
+ * - a first line, the sha256 of the header line;
+ * - the header line (schemas/verification-snapshot.schema.json), JSON in ASCII: what the report's tail
+ *   and the merge's checks read (the findings and facts of each file, what the calls used of the
+ *   policy by position, the counts, the couplings);
+ * - the calls' and the records' digests as sorted bytes (`packed`), measured in the header;
+ * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
+ *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
- * It is read back checked: its shape, every vocabulary member against its table, the positions
- * against the policy, the times, the lengths against the bytes, and the key the caller asks for
- * (what the verification depended on besides the files: the build, the read set-up, the policy's
- * bytes and the options). A snapshot that fails any check is refused with why; the run is then a
- * full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
+ * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
+ * the positions against the policy, the times, each file's share of the findings, the digest
+ * sections' sha256 and order, the lists' lengths and sha256 (when a merge uses them), and the key the
+ * caller asks for (what the verification depended on besides the files: the build, the read set-up,
+ * the policy's bytes and the options). A snapshot that fails any check is refused with why; the run
+ * is then a full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
 
 import { isAscii } from 'node:buffer';
@@ -305,7 +309,8 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       record_files: c.recordFiles,
     },
   };
-  return { ok: true, value: Buffer.concat([Buffer.from(`${asciiJson(header)}\n`, 'latin1'), calls.bytes, records.bytes]) };
+  const line = Buffer.from(asciiJson(header), 'latin1');
+  return { ok: true, value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes]) };
 }
 
 /**
@@ -473,6 +478,8 @@ interface ListBytes {
 interface SnapshotBytes {
   /** The header line's text, without its line break; null: there is none (truncated?); a Buffer: its bytes are not all ASCII. */
   readonly header: string | Buffer | null;
+  /** Its digest, named and made (null: no header). */
+  readonly digest: HeaderDigest | null;
   /** The `length` bytes right after the header line (its digest sections), read now, or why not. */
   readonly sections: (length: number) => Result<Buffer, string>;
   readonly rest: () => Result<ListBytes, string>;
@@ -484,8 +491,11 @@ interface SnapshotBytes {
  * merge reads the header alone.
  */
 function snapshotOf(source: SnapshotBytes, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
-  if (source.header === null) return { ok: false, reason: 'it has no header line (truncated?)' };
+  if (source.header === null || source.digest === null) return { ok: false, reason: 'it has no header line (truncated?)' };
   if (typeof source.header !== 'string') return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
+  if (source.digest.named === null) return { ok: false, reason: 'its first line is not the sha256 of its header' };
+  if (source.digest.named !== source.digest.actual)
+    return { ok: false, reason: 'its header is not the bytes its first line names (their sha256 differs)' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(source.header);
@@ -555,9 +565,33 @@ function listsOf(h: Header, source: SnapshotBytes, after: number): Result<KeptLi
 /** Bytes as text when they are ASCII (one byte a character), else the bytes. */
 const ascii = (bytes: Buffer): string | Buffer => (isAscii(bytes) ? bytes.toString('latin1') : bytes);
 
+const NEWLINE = Buffer.from('\n', 'latin1');
+
+/**
+ * The first line: the sha256 (hex) of the header line's bytes (a red team: a header was believed as it
+ * was, so a digit changed in a kept file's facts turned a failing run's report into a pass).
+ */
+const FIRST_LINE = 65;
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+/** The header's digest as the first line names it (null: it names none) and as its bytes give it. */
+interface HeaderDigest {
+  readonly named: string | null;
+  readonly actual: string;
+}
+
+/** The digest a first line names, or null. */
+function namedDigest(first: Buffer): string | null {
+  if (first.length !== FIRST_LINE || first[FIRST_LINE - 1] !== 10) return null;
+  const hex = first.toString('latin1', 0, FIRST_LINE - 1);
+  return HEX_DIGEST.test(hex) ? hex : null;
+}
+
 /** A snapshot read back from its bytes in memory (see `openSnapshot`). */
 export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> {
-  const newline = bytes.indexOf(10);
+  const first = bytes.subarray(0, FIRST_LINE);
+  const newline = bytes.indexOf(10, FIRST_LINE);
+  const line = bytes.subarray(FIRST_LINE, newline);
   const rest = bytes.subarray(newline + 1);
   const lists: ListBytes = {
     size: rest.length,
@@ -567,8 +601,14 @@ export function readSnapshot(bytes: Buffer, key: string, policy: Policy, shape: 
   };
   const sections = (length: number): Result<Buffer, string> =>
     length <= rest.length ? { ok: true, value: rest.subarray(0, length) } : { ok: false, reason: 'its digest sections are cut short' };
+  const whole = newline >= 0 && first.length === FIRST_LINE;
   return snapshotOf(
-    { header: newline < 0 ? null : ascii(bytes.subarray(0, newline)), sections, rest: () => ({ ok: true, value: lists }) },
+    {
+      header: whole ? ascii(line) : null,
+      digest: whole ? { named: namedDigest(first), actual: sha256Hex(line) } : null,
+      sections,
+      rest: () => ({ ok: true, value: lists }),
+    },
     key,
     policy,
     shape,
@@ -633,27 +673,32 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   if (!fstatSync(fd).isFile()) return { ok: false, reason: 'it is not a regular file' };
   let header: string | Buffer | null = null;
   let length = 0;
-  // Read through one buffer, each chunk taken as text as it comes (the text joined, never the bytes).
+  // Read through one buffer, each chunk hashed and taken as text as it comes (the text joined, never the bytes).
   const chunk = Buffer.allocUnsafe(CHUNK);
+  const named = namedDigest(chunk.subarray(0, readSync(fd, chunk, 0, FIRST_LINE, 0)));
+  const hash = createHash('sha256');
   let text = '';
   for (;;) {
-    const n = readSync(fd, chunk, 0, CHUNK, length);
+    const n = readSync(fd, chunk, 0, CHUNK, FIRST_LINE + length);
     if (n === 0) break;
     const newline = chunk.subarray(0, n).indexOf(10);
-    const piece = ascii(chunk.subarray(0, newline < 0 ? n : newline));
+    const bytes = chunk.subarray(0, newline < 0 ? n : newline);
+    hash.update(bytes);
+    const piece = ascii(bytes);
     if (typeof piece !== 'string') {
       header = piece;
       break;
     }
     text += piece;
-    length += newline < 0 ? n : newline;
+    length += bytes.length;
     if (newline >= 0) {
       header = text;
       break;
     }
     if (length > MAX_HEADER_BYTES) return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
   }
-  const from = length + 1;
+  const digest = typeof header === 'string' ? { named, actual: hash.digest('hex') } : null;
+  const from = FIRST_LINE + length + 1;
   const sections = (n: number): Result<Buffer, string> => {
     const bytes = Buffer.allocUnsafe(n);
     const span = new FileSpan(fd, from, n);
@@ -676,5 +721,5 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
       return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
     }
   };
-  return snapshotOf({ header, sections, rest }, key, policy, shape);
+  return snapshotOf({ header, digest: header === null ? null : (digest ?? { named, actual: '' }), sections, rest }, key, policy, shape);
 }
