@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Delivered, ReadSetup, ReadTask } from '../../src/gate/evidence.js';
 import { type OpenReaders, runGate } from '../../src/gate/gate.js';
 import type { Readers } from '../../src/gate/pool.js';
-import { inlineReaders, openReaders, startReaders, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { inlineReaders, startReaders, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import type { Settings } from '../../src/gate/settings/types.js';
 import type { FileEvidence } from '../../src/read/file-read.js';
@@ -38,6 +38,10 @@ const setup: ReadSetup = {
   cache: null,
   signatures: 'pool',
 };
+
+/** Readers started and given the same tasks at once. */
+const openReaders = async (tasks: readonly ReadTask[], s: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> =>
+  (await startReaders(tasks, s, jobs, entry))(tasks);
 
 async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<Delivered<FileEvidence>[]> {
   const open = await opening;
@@ -78,7 +82,8 @@ describe('reading on worker threads', () => {
     /** Readers that finish in the order `keys` sorts the files into. */
     const shuffled =
       (keys: readonly number[]): OpenReaders =>
-      (tasks, s) => {
+      (_files, s) =>
+      (tasks) => {
         const inline = inlineReaders(tasks, s);
         const done: ((r: Delivered<FileEvidence>) => void)[] = [];
         const results = tasks.map(() => new Promise<Delivered<FileEvidence>>((r) => done.push(r)));

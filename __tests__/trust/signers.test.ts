@@ -66,7 +66,7 @@ async function withRecord(text: string, keys: readonly string[] = [readFileSync(
   const settings = { trustedKeys: trustedKeys(p.value) };
   const pooled = await gate(dir, settings);
   // Checked on the reading thread itself, as every reading thread does when each core has one: the same report.
-  expect(await gate(dir, settings, (tasks, setup) => inlineReaders(tasks, { ...setup, signatures: 'inline' }))).toEqual(pooled);
+  expect(await gate(dir, settings, (_files, setup) => (tasks) => inlineReaders(tasks, { ...setup, signatures: 'inline' }))).toEqual(pooled);
   return pooled;
 }
 

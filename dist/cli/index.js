@@ -20467,18 +20467,12 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
     return Math.max(n, 1);
 }
 /**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-async function openReaders(tasks, setup, jobs, entry) {
-    return (await startReaders(tasks, setup, jobs, entry))(tasks);
-}
-/**
- * The readers' threads started now, for tasks whose files and order are these but whose last word is
- * not in yet (a verification snapshot's keys, gate/incremental.ts): a worker loads its code (~150 ms)
- * while the gate reads the snapshot, and takes the final tasks when they come. The function must be
- * called once, with tasks of the same files in the same order (else the threads started are stopped
- * and the tasks read by threads of their own).
+ * The readers for this input, their threads started now for these files in this order; the tasks
+ * come later (with a verification snapshot's keys in them, gate/incremental.ts): a worker loads its
+ * code (~150 ms) while the gate reads the snapshot. The function returned is called once, with tasks
+ * of the same files in the same order (else the threads started are stopped and the tasks read by
+ * threads of their own). `entry`: the worker's entry (default: the bundled one, looked up only when
+ * workers may start; none when not built, as under tests of src/).
  */
 async function startReaders(base, setup, jobs, entry) {
     // Where signatures are checked follows from how many threads read (`setupForThreads`).
@@ -21223,7 +21217,7 @@ const tasksOf = (found, kept) => found.flatMap(({ role, d }) => d.files.map((fil
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
  * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
  */
-async function collect(settings, setup, roots, open, found, kept) {
+async function collect(settings, setup, roots, readersFor, found, kept) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -21231,7 +21225,7 @@ async function collect(settings, setup, roots, open, found, kept) {
     const statements = [];
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
-    const readers = await open(tasksOf(found, kept), setup, settings.jobs);
+    const readers = readersFor(tasksOf(found, kept));
     let next = 0;
     const strays = { runs: 0, audit: 0 };
     const strayFiles = [];
@@ -21487,7 +21481,7 @@ async function readSetup(settings, digests) {
  * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-async function runGate(settings, digests = false, open = openReaders) {
+async function runGate(settings, digests = false, open = startReaders) {
     const prepared = await readSetup(settings, digests);
     if (!prepared.ok)
         return prepared;
@@ -21505,10 +21499,11 @@ async function runGate(settings, digests = false, open = openReaders) {
     // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
     const merging = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? setup.cache : null;
     // The reading threads start first, and load while the snapshot is read (the tasks take its keys when they come).
-    const early = merging && open === openReaders ? await startReaders(tasksOf(found, null), setup, settings.jobs) : null;
+    const start = async () => open(tasksOf(found, null), setup, settings.jobs);
+    const started = await start();
     const snapshot = merging ? await openKept(merging, options) : null;
-    const collectWith = (kept, opening = open) => collect(settings, setup, roots, opening, found, kept);
-    const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), early ? (tasks) => early(tasks) : open);
+    const collectWith = (kept, readersFor) => collect(settings, setup, roots, readersFor, found, kept);
+    const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), started);
     const seen = evidence.classes;
     // A policy whose rules name what nothing has.
     const names = checkRuleNames(settings.policy, seen, evidence.rejected);
@@ -21538,7 +21533,7 @@ async function runGate(settings, digests = false, open = openReaders) {
         added.push(rootInvalid);
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
-    const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, () => collectWith(null)) : null;
+    const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start())) : null;
     const report = incremental ? incremental.report : verify(checked, options);
     // The evidence the report rests on: with files kept and the merge declined, every file collected again.
     const used = incremental?.used ?? evidence;

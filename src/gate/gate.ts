@@ -23,7 +23,7 @@ import { classesOf, type FileFacts, factsOf } from './facts.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import { type FileRead, type Gathered, keptBy, openKept, verifyIncremental } from './incremental.js';
 import type { Readers } from './pool.js';
-import { openReaders, startReaders } from './readers.js';
+import { startReaders } from './readers.js';
 import { canonical } from './settings/paths.js';
 import { trustChanged } from './settings/policy.js';
 import { PolicyMistake, type Settings, type UsageProblem } from './settings/types.js';
@@ -53,8 +53,15 @@ function notesOver(first: Collected, used: Collected): readonly (readonly [strin
   });
 }
 
-/** Where the files are read (gate/readers.ts): the main thread or worker threads. */
-export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null) => Readers | Promise<Readers>;
+/**
+ * Where the files are read (gate/readers.ts): the main thread or worker threads. Started for the
+ * input's files in their order (a worker loads meanwhile), then given the tasks to read: the same
+ * files, a verification snapshot's keys in them once it is read.
+ */
+export type OpenReaders = (files: readonly ReadTask[], setup: ReadSetup, jobs: number | null) => TakeTasks | Promise<TakeTasks>;
+
+/** Readers started (OpenReaders), given their tasks. */
+type TakeTasks = (tasks: readonly ReadTask[]) => Readers;
 
 /**
  * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
@@ -158,7 +165,7 @@ async function collect(
   settings: Settings,
   setup: ReadSetup,
   roots: readonly string[],
-  open: OpenReaders,
+  readersFor: TakeTasks,
   found: Found,
   kept: ReadonlyMap<string, KeptFile> | null,
 ): Promise<Collected> {
@@ -169,7 +176,7 @@ async function collect(
   const statements: StatementInput[] = [];
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
-  const readers = await open(tasksOf(found, kept), setup, settings.jobs);
+  const readers = readersFor(tasksOf(found, kept));
   let next = 0;
   const strays = { runs: 0, audit: 0 };
   const strayFiles: { readonly rel: string; readonly role: 'runs' | 'audit'; readonly n: number }[] = [];
@@ -496,7 +503,7 @@ async function readSetup(
  * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
+export async function runGate(settings: Settings, digests = false, open: OpenReaders = startReaders): Promise<Result<Gated, UsageProblem>> {
   const prepared = await readSetup(settings, digests);
   if (!prepared.ok) return prepared;
   const found = discoverAll(settings);
@@ -511,11 +518,12 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   // grandfathered entry), none is. Evidence with files kept goes to the merge alone, which collects every file when it declines.
   const merging = settings.cache?.incremental && setup.cache?.read && !settings.policyReview ? setup.cache : null;
   // The reading threads start first, and load while the snapshot is read (the tasks take its keys when they come).
-  const early = merging && open === openReaders ? await startReaders(tasksOf(found, null), setup, settings.jobs) : null;
+  const start = async (): Promise<TakeTasks> => open(tasksOf(found, null), setup, settings.jobs);
+  const started = await start();
   const snapshot = merging ? await openKept(merging, options) : null;
-  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null, opening: OpenReaders = open): Promise<Collected> =>
-    collect(settings, setup, roots, opening, found, kept);
-  const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), early ? (tasks) => early(tasks) : open);
+  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null, readersFor: TakeTasks): Promise<Collected> =>
+    collect(settings, setup, roots, readersFor, found, kept);
+  const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), started);
   const seen = evidence.classes;
   // A policy whose rules name what nothing has.
   const names = checkRuleNames(settings.policy, seen, evidence.rejected);
@@ -551,7 +559,7 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   if (rootInvalid) added.push(rootInvalid);
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
   // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
-  const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, () => collectWith(null)) : null;
+  const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start())) : null;
   const report = incremental ? incremental.report : verify(checked, options);
   // The evidence the report rests on: with files kept and the merge declined, every file collected again.
   const used = incremental?.used ?? evidence;

@@ -100,19 +100,12 @@ export function threadsFor(jobs: number | null, sizes: readonly number[], cores 
 }
 
 /**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> {
-  return (await startReaders(tasks, setup, jobs, entry))(tasks);
-}
-
-/**
- * The readers' threads started now, for tasks whose files and order are these but whose last word is
- * not in yet (a verification snapshot's keys, gate/incremental.ts): a worker loads its code (~150 ms)
- * while the gate reads the snapshot, and takes the final tasks when they come. The function must be
- * called once, with tasks of the same files in the same order (else the threads started are stopped
- * and the tasks read by threads of their own).
+ * The readers for this input, their threads started now for these files in this order; the tasks
+ * come later (with a verification snapshot's keys in them, gate/incremental.ts): a worker loads its
+ * code (~150 ms) while the gate reads the snapshot. The function returned is called once, with tasks
+ * of the same files in the same order (else the threads started are stopped and the tasks read by
+ * threads of their own). `entry`: the worker's entry (default: the bundled one, looked up only when
+ * workers may start; none when not built, as under tests of src/).
  */
 export async function startReaders(
   base: readonly ReadTask[],
