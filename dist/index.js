@@ -13537,98 +13537,6 @@ function snapshot_partOf(h, policy, sections) {
     };
     return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
 }
-/**
- * A snapshot read back, checked against `key` and the policy it must have been judged under, or why
- * it is refused. Its lists are read only when asked for (`Snapshot.lists`): a run that declines its
- * merge reads the header alone.
- */
-function snapshotOf(source, key, policy, shape) {
-    if (source.header === null || source.digest === null)
-        return { ok: false, reason: 'it has no header line (truncated?)' };
-    if (typeof source.header !== 'string')
-        return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
-    if (source.digest.named === null)
-        return { ok: false, reason: 'its first line is not the sha256 of its header' };
-    if (source.digest.named !== source.digest.actual)
-        return { ok: false, reason: 'its header is not the bytes its first line names (their sha256 differs)' };
-    let parsed;
-    try {
-        parsed = JSON.parse(source.header);
-    }
-    catch (error) {
-        return { ok: false, reason: `its header is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
-    }
-    if (!shape(parsed)) {
-        const e = shape.errors?.[0];
-        return {
-            ok: false,
-            reason: `its header does not have a snapshot's shape (${e ? `${e.instancePath || '/'} ${e.message ?? ''}` : 'unknown'})`,
-        };
-    }
-    const h = parsed;
-    if (h.key !== key)
-        return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
-    for (const name of LIST_NAMES) {
-        const [count, length] = h.lists[name];
-        if ((count === 0) !== (length === 0))
-            return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
-    }
-    const sectionsLength = h.digests.calls[1] + h.digests.records[1];
-    const sections = source.sections(sectionsLength);
-    if (!sections.ok)
-        return sections;
-    const part = snapshot_partOf(h, policy, sections.value);
-    if (!part.ok)
-        return part;
-    const files = new Map();
-    let at = 0;
-    const read = part.value.shares.read;
-    for (const [rel, k, facts] of h.files) {
-        if (files.has(rel))
-            return { ok: false, reason: `it names ${rel} twice` };
-        files.set(rel, { key: k, facts, findings: read.slice(at, at + facts.findings) });
-        at += facts.findings;
-    }
-    if (at !== read.length)
-        return { ok: false, reason: `its files made ${at} finding(s) and its readers' findings are ${read.length}` };
-    // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
-    let checked = null;
-    const lists = () => {
-        checked ??= snapshot_listsOf(h, source, sectionsLength);
-        return checked;
-    };
-    return { ok: true, value: { part: part.value, lists, files } };
-}
-/** A snapshot's lists, each the bytes its header measures, with the sha256 it names, or why not. */
-function snapshot_listsOf(h, source, after) {
-    const rest = source.rest();
-    if (!rest.ok)
-        return rest;
-    const bytes = rest.value;
-    const refuse = (reason) => {
-        bytes.close();
-        return { ok: false, reason };
-    };
-    let from = after;
-    const kept = {};
-    for (const name of LIST_NAMES) {
-        const [count, length, sha256] = h.lists[name];
-        if (from + length > bytes.size)
-            return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
-        if (bytes.sha256(from, length) !== sha256)
-            return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
-        kept[name] = { count, pieces: length === 0 ? [] : [bytes.piece(from, length)] };
-        from += length;
-    }
-    if (from !== bytes.size)
-        return refuse(`${bytes.size - from} byte(s) follow its lists`);
-    const { runs, calls, records } = kept;
-    if (!(runs && calls && records))
-        return refuse('its lists are missing');
-    return { ok: true, value: { runs, calls, records, close: () => bytes.close() } };
-}
-/** Bytes as text when they are ASCII (one byte a character), else the bytes. */
-const ascii = (bytes) => ((0,external_node_buffer_.isAscii)(bytes) ? bytes.toString('latin1') : bytes);
 const NEWLINE = Buffer.from('\n', 'latin1');
 /**
  * The first line: the sha256 (hex) of the header line's bytes (a red team: a header was believed as it
@@ -13643,64 +13551,32 @@ function namedDigest(first) {
     const hex = first.toString('latin1', 0, FIRST_LINE - 1);
     return HEX_DIGEST.test(hex) ? hex : null;
 }
-/** A snapshot read back from its bytes in memory (see `openSnapshot`). */
-function readSnapshot(bytes, key, policy, shape) {
-    const first = bytes.subarray(0, FIRST_LINE);
-    const newline = bytes.indexOf(10, FIRST_LINE);
-    const line = bytes.subarray(FIRST_LINE, newline);
-    const rest = bytes.subarray(newline + 1);
-    const lists = {
-        size: rest.length,
-        sha256: (from, length) => sha256Hex(rest.subarray(from, from + length)),
-        piece: (from, length) => rest.subarray(from, from + length),
-        close: () => { },
-    };
-    const sections = (length) => length <= rest.length ? { ok: true, value: rest.subarray(0, length) } : { ok: false, reason: 'its digest sections are cut short' };
-    const whole = newline >= 0 && first.length === FIRST_LINE;
-    return snapshotOf({
-        header: whole ? ascii(line) : null,
-        digest: whole ? { named: namedDigest(first), actual: sha256Hex(line) } : null,
-        sections,
-        rest: () => ({ ok: true, value: lists }),
-    }, key, policy, shape);
-}
 /** A header line longer than this is no header the gate wrote (it would hold the couplings of some 2 million calls). */
 const MAX_HEADER_BYTES = 512 * 1024 * 1024;
 const snapshot_CHUNK = 1024 * 1024;
-/**
- * The bytes after the header line of the open snapshot `fd` (a regular file), hashed through one
- * reused buffer and copied the same way by the writer (report/json-report.ts `FileSpan`): never
- * held whole. The file stays open until `close` (a snapshot written over it meanwhile is renamed into
- * place: this one's bytes stay what was checked).
- */
-function fileLists(fd, after) {
-    const st = (0,external_node_fs_.fstatSync)(fd);
-    if (!st.isFile())
-        throw new Error('it is not a regular file');
-    const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
-    let open = true;
-    return {
-        size: Math.max(0, st.size - after),
-        sha256: (from, length) => {
-            const hash = (0,external_node_crypto_.createHash)('sha256');
-            const span = new FileSpan(fd, after + from, length);
-            for (let off = 0; off < length;) {
-                const n = span.readInto(chunk, 0, off, snapshot_CHUNK);
-                hash.update(chunk.subarray(0, n));
-                off += n;
-            }
-            return hash.digest('hex');
-        },
-        piece: (from, length) => new FileSpan(fd, after + from, length),
-        close: () => {
-            if (open)
-                (0,external_node_fs_.closeSync)(fd);
-            open = false;
-        },
-    };
+/** The header line of the open snapshot `fd`: its text and the sha256 of its bytes, or why not. Read through one buffer, each chunk hashed and taken as text as it comes (never joined as bytes). */
+function headerLine(fd, chunk) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    let text = '';
+    for (let length = 0;;) {
+        const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, FIRST_LINE + length);
+        if (n === 0)
+            return { ok: false, reason: 'it has no header line (truncated?)' };
+        const newline = chunk.subarray(0, n).indexOf(10);
+        const bytes = chunk.subarray(0, newline < 0 ? n : newline);
+        if (!(0,external_node_buffer_.isAscii)(bytes))
+            return { ok: false, reason: 'its header line is not ASCII (this gate writes it so)' };
+        hash.update(bytes);
+        text += bytes.toString('latin1');
+        length += bytes.length;
+        if (newline >= 0)
+            return { ok: true, value: { text, sha256: hash.digest('hex') } };
+        if (length > MAX_HEADER_BYTES)
+            return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+    }
 }
 /**
- * The snapshot kept in `file`, its header read and checked (see `snapshotOf`); null when there is
+ * The snapshot kept in `file`, its header read and checked (see `snapshotFrom`); null when there is
  * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
  */
 function openSnapshot(file, key, policy, shape) {
@@ -13720,68 +13596,136 @@ function openSnapshot(file, key, policy, shape) {
         (0,external_node_fs_.closeSync)(fd);
     }
 }
-/** `openSnapshot` with the file open as `fd`: its header and digest sections read from it; its lists, when asked, from the file opened again. */
+/**
+ * The snapshot open as `fd`, checked against `key` and the policy it must have been judged under, or
+ * why it is refused: its header and digest sections read now, its lists only when asked for
+ * (`Snapshot.lists`, from the file opened again): a run that declines its merge never reads them.
+ */
 function snapshotFrom(file, fd, key, policy, shape) {
     if (!(0,external_node_fs_.fstatSync)(fd).isFile())
         return { ok: false, reason: 'it is not a regular file' };
-    let header = null;
-    let length = 0;
-    // Read through one buffer, each chunk hashed and taken as text as it comes (the text joined, never the bytes).
     const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
     const named = namedDigest(chunk.subarray(0, (0,external_node_fs_.readSync)(fd, chunk, 0, FIRST_LINE, 0)));
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    let text = '';
-    for (;;) {
-        const n = (0,external_node_fs_.readSync)(fd, chunk, 0, snapshot_CHUNK, FIRST_LINE + length);
-        if (n === 0)
-            break;
-        const newline = chunk.subarray(0, n).indexOf(10);
-        const bytes = chunk.subarray(0, newline < 0 ? n : newline);
-        hash.update(bytes);
-        const piece = ascii(bytes);
-        if (typeof piece !== 'string') {
-            header = piece;
-            break;
-        }
-        text += piece;
-        length += bytes.length;
-        if (newline >= 0) {
-            header = text;
-            break;
-        }
-        if (length > MAX_HEADER_BYTES)
-            return { ok: false, reason: `its header line is longer than ${MAX_HEADER_BYTES} bytes` };
+    const line = headerLine(fd, chunk);
+    if (!line.ok)
+        return line;
+    if (named === null)
+        return { ok: false, reason: 'its first line is not the sha256 of its header' };
+    if (named !== line.value.sha256)
+        return { ok: false, reason: 'its header is not the bytes its first line names (their sha256 differs)' };
+    let parsed;
+    try {
+        parsed = JSON.parse(line.value.text);
     }
-    const digest = typeof header === 'string' ? { named, actual: hash.digest('hex') } : null;
-    const from = FIRST_LINE + length + 1;
-    const sections = (n) => {
-        const bytes = Buffer.allocUnsafe(n);
-        const span = new FileSpan(fd, from, n);
-        try {
-            for (let off = 0; off < n;)
-                off += span.readInto(bytes, off, off, n - off);
-        }
-        catch {
-            return { ok: false, reason: 'its digest sections are cut short' };
-        }
-        return { ok: true, value: bytes };
+    catch (error) {
+        return { ok: false, reason: `its header is not JSON (${(0,core_text/* messageOf */.bD)(error)})` };
+    }
+    if (!shape(parsed)) {
+        const e = shape.errors?.[0];
+        return {
+            ok: false,
+            reason: `its header does not have a snapshot's shape (${e ? `${e.instancePath || '/'} ${e.message ?? ''}` : 'unknown'})`,
+        };
+    }
+    const h = parsed;
+    if (h.key !== key)
+        return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
+    for (const name of LIST_NAMES) {
+        const [count, length] = h.lists[name];
+        if ((count === 0) !== (length === 0))
+            return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
+    }
+    // The digest sections follow the header line; the lists follow them.
+    const from = FIRST_LINE + line.value.text.length + 1;
+    const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+    const sections = Buffer.allocUnsafe(sectionsLength);
+    try {
+        const span = new FileSpan(fd, from, sectionsLength);
+        for (let off = 0; off < sectionsLength;)
+            off += span.readInto(sections, off, off, sectionsLength - off);
+    }
+    catch {
+        return { ok: false, reason: 'its digest sections are cut short' };
+    }
+    const part = snapshot_partOf(h, policy, sections);
+    if (!part.ok)
+        return part;
+    const files = new Map();
+    let at = 0;
+    const read = part.value.shares.read;
+    for (const [rel, k, facts] of h.files) {
+        if (files.has(rel))
+            return { ok: false, reason: `it names ${rel} twice` };
+        files.set(rel, { key: k, facts, findings: read.slice(at, at + facts.findings) });
+        at += facts.findings;
+    }
+    if (at !== read.length)
+        return { ok: false, reason: `its files made ${at} finding(s) and its readers' findings are ${read.length}` };
+    // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
+    let checked = null;
+    const lists = () => {
+        checked ??= snapshot_listsOf(h, file, from + sectionsLength);
+        return checked;
     };
-    // Opened again by name when asked: whatever is there then is checked against the header's lengths and digests.
-    const rest = () => {
-        const again = (0,gate_cache/* openInCache */.y4)(file);
-        if (again === null)
-            return { ok: false, reason: 'it was removed' };
-        if (!again.ok)
-            return again;
-        try {
-            return { ok: true, value: fileLists(again.value, from) };
-        }
-        catch (error) {
-            (0,external_node_fs_.closeSync)(again.value);
-            return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
-        }
+    return { ok: true, value: { part: part.value, lists, files } };
+}
+/**
+ * A snapshot's lists, from `at` in `file` opened again (whatever is there then is checked against the
+ * header's lengths and digests), each the bytes its header measures with the sha256 it names, or why
+ * not. Hashed through one reused buffer and copied the same way by the writer (report/json-report.ts
+ * `FileSpan`), never held whole; the file stays open until `close` (a snapshot written over it
+ * meanwhile is renamed into place: this one's bytes stay what was checked).
+ */
+function snapshot_listsOf(h, file, at) {
+    const opened = (0,gate_cache/* openInCache */.y4)(file);
+    if (opened === null)
+        return { ok: false, reason: 'it was removed' };
+    if (!opened.ok)
+        return opened;
+    const fd = opened.value;
+    const refuse = (reason) => {
+        (0,external_node_fs_.closeSync)(fd);
+        return { ok: false, reason };
     };
-    return snapshotOf({ header, digest: header === null ? null : (digest ?? { named, actual: '' }), sections, rest }, key, policy, shape);
+    try {
+        const st = (0,external_node_fs_.fstatSync)(fd);
+        if (!st.isFile())
+            return refuse('it is not a regular file');
+        const chunk = Buffer.allocUnsafe(snapshot_CHUNK);
+        let from = at;
+        const kept = {};
+        for (const name of LIST_NAMES) {
+            const [count, length, sha256] = h.lists[name];
+            if (from + length > st.size)
+                return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
+            const span = new FileSpan(fd, from, length);
+            const hash = (0,external_node_crypto_.createHash)('sha256');
+            for (let off = 0; off < length;) {
+                const n = span.readInto(chunk, 0, off, snapshot_CHUNK);
+                hash.update(chunk.subarray(0, n));
+                off += n;
+            }
+            if (hash.digest('hex') !== sha256)
+                return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
+            kept[name] = { count, pieces: length === 0 ? [] : [span] };
+            from += length;
+        }
+        if (from !== st.size)
+            return refuse(`${st.size - from} byte(s) follow its lists`);
+        const { runs, calls, records } = kept;
+        if (!(runs && calls && records))
+            return refuse('its lists are missing');
+        let open = true;
+        const close = () => {
+            if (open)
+                (0,external_node_fs_.closeSync)(fd);
+            open = false;
+        };
+        return { ok: true, value: { runs, calls, records, close } };
+    }
+    catch (error) {
+        return refuse(`it cannot be read (${(0,core_text/* messageOf */.bD)(error)})`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts
@@ -15593,7 +15537,7 @@ const tasksOf = (found, kept) => found.flatMap(({ role, d }) => d.files.map((fil
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
  * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
  */
-async function collect(settings, setup, roots, readersFor, found, kept) {
+async function collect(settings, _setup, roots, readersFor, found, kept) {
     const findings = [];
     const inputs = new Map();
     const runs = [];

@@ -163,7 +163,7 @@ const tasksOf = (found: Found, kept: ReadonlyMap<string, KeptFile> | null): Read
  */
 async function collect(
   settings: Settings,
-  setup: ReadSetup,
+  _setup: ReadSetup,
   roots: readonly string[],
   readersFor: TakeTasks,
   found: Found,
