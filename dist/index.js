@@ -13779,16 +13779,6 @@ function evidenceOf(evidence, files, own) {
         ...(evidence.fileSha256 ? { fileSha256: evidence.fileSha256 } : {}),
     };
 }
-/** Every byte of `piece` to `fd` (a write may take fewer). */
-function writeAll(fd, piece) {
-    const bytes = pieceBytes(piece);
-    for (let off = 0; off < bytes.length;) {
-        const n = (0,external_node_fs_.writeSync)(fd, bytes, off, bytes.length - off);
-        if (n <= 0)
-            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
-        off += n;
-    }
-}
 /** A report without its runs, calls and records: written with them kept as pieces (`KeptLists`). */
 const listless = (report) => ({ ...report, runs: [], calls: [], records: [] });
 /**
@@ -13815,10 +13805,10 @@ function keep(dir, key, files, evidence, options) {
         (0,output/* makeDirs */.X2)(dir);
         const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
         try {
-            writeAll(fd, header.value);
+            (0,output/* writeFully */.KM)(fd, header.value);
             for (const list of [lists.runs, lists.calls, lists.records])
                 for (const piece of list.pieces)
-                    writeAll(fd, piece);
+                    (0,output/* writeFully */.KM)(fd, pieceBytes(piece));
         }
         finally {
             (0,external_node_fs_.closeSync)(fd);
@@ -17417,20 +17407,6 @@ const lstatOrNull = (file) => {
     }
 };
 /**
- * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
- * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
- * none is an error itself. Never a file cut short that is then renamed into place.
- */
-function writeFully(fd, text) {
-    const bytes = Buffer.from(text, 'utf8');
-    for (let off = 0; off < bytes.length;) {
-        const n = (0,external_node_fs_.writeSync)(fd, bytes, off, bytes.length - off);
-        if (n <= 0)
-            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
-        off += n;
-    }
-}
-/**
  * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
  * short name of its own (a legal name of 255 bytes has no room for a longer one); `made` collects the
  * folders made for it.
@@ -17442,10 +17418,10 @@ function writeTemp(file, text, made = []) {
     const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
         if (typeof text === 'string')
-            writeFully(fd, text);
+            (0,output/* writeFully */.KM)(fd, text);
         else
             for (const chunk of text)
-                writeFully(fd, chunk);
+                (0,output/* writeFully */.KM)(fd, chunk);
     }
     catch (error) {
         (0,external_node_fs_.closeSync)(fd);
@@ -17472,7 +17448,7 @@ function writeInPlace(file, text) {
     const fd = (0,external_node_fs_.openSync)(file, 'w');
     try {
         for (const chunk of text)
-            writeFully(fd, chunk);
+            (0,output/* writeFully */.KM)(fd, chunk);
     }
     finally {
         (0,external_node_fs_.closeSync)(fd);
@@ -22950,6 +22926,7 @@ function fromWire(w, rel) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gx: () => (/* binding */ cannotWriteText),
+/* harmony export */   KM: () => (/* binding */ writeFully),
 /* harmony export */   X2: () => (/* binding */ makeDirs),
 /* harmony export */   Xr: () => (/* binding */ removeDirs),
 /* harmony export */   hb: () => (/* binding */ outputPlace),
@@ -23064,6 +23041,20 @@ function removeDirs(made) {
 }
 /** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
 const tempBeside = (file) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), `.receipt-gate-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}.tmp`);
+/**
+ * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
+ * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
+ * none is an error itself. Never a file cut short that is then renamed into place.
+ */
+function writeFully(fd, text) {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    for (let off = 0; off < bytes.length;) {
+        const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync)(fd, bytes, off, bytes.length - off);
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
+}
 
 
 /***/ }),

@@ -9965,6 +9965,20 @@ function removeDirs(made) {
 }
 /** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
 const tempBeside = (file) => path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+/**
+ * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
+ * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
+ * none is an error itself. Never a file cut short that is then renamed into place.
+ */
+function writeFully(fd, text) {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    for (let off = 0; off < bytes.length;) {
+        const n = writeSync(fd, bytes, off, bytes.length - off);
+        if (n <= 0)
+            throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+        off += n;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/gate/cache.ts
 /**

@@ -7,7 +7,7 @@
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
@@ -19,8 +19,8 @@ import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
 import { verify } from '../core/verify.js';
-import { type FileSpan, type KeptLists, pieceBytes } from '../report/json-report.js';
-import { makeDirs } from '../report/output.js';
+import { type KeptLists, pieceBytes } from '../report/json-report.js';
+import { makeDirs, writeFully } from '../report/output.js';
 import { snapshotShape } from './cache.js';
 import type { FileFacts } from './facts.js';
 import { type KeptFile, keptListsOf, openSnapshot, SNAPSHOT_SCHEMA, type Snapshot, snapshotHeader } from './snapshot.js';
@@ -92,16 +92,6 @@ function evidenceOf(evidence: Evidence, files: ReadonlySet<string>, own: readonl
   };
 }
 
-/** Every byte of `piece` to `fd` (a write may take fewer). */
-function writeAll(fd: number, piece: string | Buffer | FileSpan): void {
-  const bytes = pieceBytes(piece);
-  for (let off = 0; off < bytes.length; ) {
-    const n = writeSync(fd, bytes, off, bytes.length - off);
-    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
-    off += n;
-  }
-}
-
 /** A report without its runs, calls and records: written with them kept as pieces (`KeptLists`). */
 const listless = (report: Report): Report => ({ ...report, runs: [], calls: [], records: [] });
 
@@ -131,8 +121,8 @@ function keep(dir: string, key: string, files: readonly FileRead[], evidence: Ev
     makeDirs(dir);
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeAll(fd, header.value);
-      for (const list of [lists.runs, lists.calls, lists.records]) for (const piece of list.pieces) writeAll(fd, piece);
+      writeFully(fd, header.value);
+      for (const list of [lists.runs, lists.calls, lists.records]) for (const piece of list.pieces) writeFully(fd, pieceBytes(piece));
     } finally {
       closeSync(fd);
     }

@@ -7,7 +7,7 @@
  * refused with its reason.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, rmdirSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, rmdirSync, type Stats, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
@@ -97,3 +97,17 @@ export function removeDirs(made: readonly string[]): void {
 /** A new temporary file's path beside `file`: a short name of its own (a legal name of 255 bytes has no room for a longer one). */
 export const tempBeside = (file: string): string =>
   path.join(path.dirname(file), `.receipt-gate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+
+/**
+ * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
+ * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
+ * none is an error itself. Never a file cut short that is then renamed into place.
+ */
+export function writeFully(fd: number, text: string | Buffer): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  for (let off = 0; off < bytes.length; ) {
+    const n = writeSync(fd, bytes, off, bytes.length - off);
+    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
+    off += n;
+  }
+}

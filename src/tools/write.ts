@@ -1,7 +1,7 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeDirs, outputPlace, removeDirs, tempBeside } from '../report/output.js';
+import { makeDirs, outputPlace, removeDirs, tempBeside, writeFully } from '../report/output.js';
 
 const lstatOrNull = (file: string): Stats | null => {
   try {
@@ -10,20 +10,6 @@ const lstatOrNull = (file: string): Stats | null => {
     return null;
   }
 };
-
-/**
- * Every byte of `text` at the file's position: a write may take fewer bytes than it is given without
- * an error (a disk that fills, a file-size limit), and the next one then says why; one that takes
- * none is an error itself. Never a file cut short that is then renamed into place.
- */
-function writeFully(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let off = 0; off < bytes.length; ) {
-    const n = writeSync(fd, bytes, off, bytes.length - off);
-    if (n <= 0) throw new Error(`a write took none of ${bytes.length - off} bytes (is the disk full?)`);
-    off += n;
-  }
-}
 
 /**
  * `text` (or its chunks, written as they come) in a new temporary file beside `file`: its path. A
