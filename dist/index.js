@@ -3942,6 +3942,7 @@ function identity(s) {
  * but this module can make, can ever bind a call.
  */
 
+
 const isUsable = (r) => r.check.outcome === 'usable';
 const isUnusable = (r) => r.check.outcome !== 'usable';
 /** Consistency and trust, each record on its own. */
@@ -3966,6 +3967,8 @@ function precheck(input) {
  * the provider and the record_id (the length says where the provider ends).
  */
 const recordIdentity = (r) => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
+/** A record's identity as a digest (`sha256:` and the hex of its text's sha256): how a kept verification holds it (core/incremental.ts). */
+const identityDigest = (r) => (0,binding/* sha256Digest */.sI)(recordIdentity(r));
 function checkRecords(records) {
     const checks = records.map(precheck);
     // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
@@ -12671,7 +12674,7 @@ function partOf(evidence, options) {
         const narrowed = narrowedDigest(r);
         if (narrowed !== null)
             recordDigests.add(narrowed);
-        identities.add(recordIdentity(r.input));
+        identities.add(identityDigest(r.input));
     }
     const unboundKinds = new Set();
     const unbound = new Map();
@@ -13173,7 +13176,8 @@ var external_node_buffer_ = __nccwpck_require__(4573);
  * - the header line (schemas/verification-snapshot.schema.json), JSON in ASCII: what the report's tail
  *   and the merge's checks read (the findings and facts of each file, what the calls used of the
  *   policy by position, the counts, the couplings);
- * - the calls' and the records' digests as sorted bytes (`packed`), measured in the header;
+ * - the calls' and the records' digests and the records' identities' (core/records.ts `identityDigest`)
+ *   as sorted bytes (`packed`), measured in the header;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
  *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
@@ -13197,7 +13201,7 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v3';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
 function unkept(part) {
@@ -13323,6 +13327,10 @@ function snapshotHeader(part, lists, key, files) {
     const signed = s.signed;
     const calls = packed(c.callDigests);
     const records = packed(c.recordDigests);
+    const identities = packed(c.identities);
+    // Identities are digests the core made (`identityDigest`): every one packs.
+    if (identities.others.length > 0)
+        return { ok: false, reason: `a record's identity is not a sha256 digest (${identities.others[0]})` };
     const header = {
         schema: SNAPSHOT_SCHEMA,
         key,
@@ -13333,6 +13341,7 @@ function snapshotHeader(part, lists, key, files) {
         digests: {
             calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, (0,binding/* sha256Hex */.fg)(calls.bytes)],
             records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, (0,binding/* sha256Hex */.fg)(records.bytes)],
+            identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, (0,binding/* sha256Hex */.fg)(identities.bytes)],
         },
         lists: {
             runs: [lists.runs.count, runsLength, runsSha],
@@ -13379,7 +13388,6 @@ function snapshotHeader(part, lists, key, files) {
         couplings: {
             call_digests: calls.others,
             record_digests: records.others,
-            identities: [...c.identities],
             call_kinds: [...c.callKinds],
             unbound_kinds: [...c.unboundKinds],
             unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest])),
@@ -13388,7 +13396,10 @@ function snapshotHeader(part, lists, key, files) {
         },
     };
     const line = Buffer.from(asciiJson(header), 'latin1');
-    return { ok: true, value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes]) };
+    return {
+        ok: true,
+        value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes, identities.bytes]),
+    };
 }
 /**
  * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
@@ -13513,9 +13524,13 @@ function snapshot_partOf(h, policy, sections) {
     const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
     if (!call.ok)
         return call;
-    const record = unpacked(sections.subarray(h.digests.calls[1]), h.digests.records, c.record_digests, 'its records’ digests');
+    const [callBytes, recordBytes] = [h.digests.calls[1], h.digests.records[1]];
+    const record = unpacked(sections.subarray(callBytes, callBytes + recordBytes), h.digests.records, c.record_digests, 'its records’ digests');
     if (!record.ok)
         return record;
+    const identity = unpacked(sections.subarray(callBytes + recordBytes), h.digests.identities, [], 'its records’ identities');
+    if (!identity.ok)
+        return identity;
     const unbound = new Map();
     for (const [kind, target, nearest] of c.unbound) {
         const list = unbound.get(kind) ?? [];
@@ -13525,7 +13540,7 @@ function snapshot_partOf(h, policy, sections) {
     const couplings = {
         callDigests: call.value,
         recordDigests: record.value,
-        identities: new Set(c.identities),
+        identities: identity.value,
         callKinds: new Set(c.call_kinds),
         unboundKinds: new Set(c.unbound_kinds),
         unbound,
@@ -13637,7 +13652,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
     }
     // The digest sections follow the header line; the lists follow them.
     const from = FIRST_LINE + line.value.text.length + 1;
-    const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+    const sectionsLength = h.digests.calls[1] + h.digests.records[1] + h.digests.identities[1];
     const sections = Buffer.allocUnsafe(sectionsLength);
     try {
         const span = new FileSpan(fd, from, sectionsLength);

@@ -138,6 +138,20 @@ describe('incremental verification in the gate (stop 2)', () => {
       (dir: string) => addWork(dir, '.assay/runs/2026-10-01-early.json'),
       /does not sort after every kept run/,
     ],
+    [
+      'an added export holding a kept record’s identity again (a copy that means another thing: both are duplicates)',
+      (dir: string) => {
+        const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
+        writeFiles(
+          dir,
+          new Map([
+            [NEW_RUN, json(surface([d]))],
+            [NEW_EXPORT, json([record('github', 'github-audit-8842211', d)])],
+          ]),
+        );
+      },
+      /an audit record’s identity is in both/,
+    ],
   ])('%s: a full run, said with why, the bytes of a run without the cache', async (_what, change, why) => {
     const r = repo();
     await verify(r, 'first.json');

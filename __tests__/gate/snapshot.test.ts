@@ -275,6 +275,19 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         },
         /its calls’ digests are not in ascending order/,
       ],
+      [
+        'its records’ identities changed (the third digest section)',
+        () => {
+          const x = Buffer.from(bytes);
+          const at = x.indexOf(10, 65) + 1;
+          const d = JSON.parse(headerOf(x)).digests;
+          if (!(d.identities[0] > 0)) throw new Error('the drawn case keeps records');
+          const i = at + d.calls[1] + d.records[1];
+          x[i] = (x[i] ?? 0) ^ 1;
+          return x;
+        },
+        /its records’ identities are not the bytes its header names/,
+      ],
       ['a header that is not ASCII', () => edited((h) => Object.assign(h, { policy: 'é' })), /header line is not ASCII/],
       [
         'a file named twice',

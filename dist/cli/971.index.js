@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v2"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls' and of the records'","type":"object","required":["calls","records"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","identities","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"identities":{"type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v3"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4101,7 +4101,7 @@ return errors === 0;
 }
 
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4489,7 +4489,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate103.errors = vErrors;
+validate105.errors = vErrors;
 return false;
 }
 else {
@@ -4503,7 +4503,7 @@ vErrors = null;
 }
 }
 }
-validate103.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
 
@@ -4531,8 +4531,8 @@ break;
 if(_errs1 === errors){
 if(data.schema !== undefined){
 const _errs2 = errors;
-if("receipt-gate.verification-snapshot.v2" !== data.schema){
-validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v2"},message:"must be equal to constant"}];
+if("receipt-gate.verification-snapshot.v3" !== data.schema){
+validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v3"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4605,14 +4605,14 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
-if(((data5.calls === undefined) && (missing1 = "calls")) || ((data5.records === undefined) && (missing1 = "records"))){
+if((((data5.calls === undefined) && (missing1 = "calls")) || ((data5.records === undefined) && (missing1 = "records"))) || ((data5.identities === undefined) && (missing1 = "identities"))){
 validate91.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
-if(!((key1 === "calls") || (key1 === "records"))){
+if(!(((key1 === "calls") || (key1 === "records")) || (key1 === "identities"))){
 validate91.errors = [{instancePath:instancePath+"/digests",schemaPath:"#/properties/digests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4754,6 +4754,75 @@ var valid1 = _errs20 === errors;
 else {
 var valid1 = true;
 }
+if(valid1){
+if(data5.identities !== undefined){
+let data14 = data5.identities;
+const _errs26 = errors;
+if(errors === _errs26){
+if(Array.isArray(data14)){
+if(data14.length < 3){
+validate91.errors = [{instancePath:instancePath+"/digests/identities",schemaPath:"#/properties/digests/properties/identities/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len4 = data14.length;
+if(!(len4 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/digests/identities",schemaPath:"#/properties/digests/properties/identities/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len5 = data14.length;
+if(len5 > 0){
+const _errs28 = errors;
+if(!(validate92(data14[0], {instancePath:instancePath+"/digests/identities/0",parentData:data14,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs28 === errors;
+}
+if(valid4){
+if(len5 > 1){
+const _errs29 = errors;
+if(!(validate92(data14[1], {instancePath:instancePath+"/digests/identities/1",parentData:data14,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs29 === errors;
+}
+if(valid4){
+if(len5 > 2){
+let data17 = data14[2];
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data17 === "string"){
+if(!pattern1.test(data17)){
+validate91.errors = [{instancePath:instancePath+"/digests/identities/2",schemaPath:"#/properties/digests/properties/identities/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/digests/identities/2",schemaPath:"#/properties/digests/properties/identities/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/digests/identities",schemaPath:"#/properties/digests/properties/identities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs26 === errors;
+}
+else {
+var valid1 = true;
+}
+}
 }
 }
 }
@@ -4770,113 +4839,45 @@ var valid0 = true;
 }
 if(valid0){
 if(data.lists !== undefined){
-let data14 = data.lists;
-const _errs26 = errors;
-if(errors === _errs26){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let data18 = data.lists;
+const _errs32 = errors;
+if(errors === _errs32){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 let missing2;
-if((((data14.runs === undefined) && (missing2 = "runs")) || ((data14.calls === undefined) && (missing2 = "calls"))) || ((data14.records === undefined) && (missing2 = "records"))){
+if((((data18.runs === undefined) && (missing2 = "runs")) || ((data18.calls === undefined) && (missing2 = "calls"))) || ((data18.records === undefined) && (missing2 = "records"))){
 validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-const _errs28 = errors;
-for(const key2 in data14){
+const _errs34 = errors;
+for(const key2 in data18){
 if(!(((key2 === "runs") || (key2 === "calls")) || (key2 === "records"))){
 validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs28 === errors){
-if(data14.runs !== undefined){
-let data15 = data14.runs;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data15)){
-if(data15.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len4 = data15.length;
-if(!(len4 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len5 = data15.length;
-if(len5 > 0){
-const _errs31 = errors;
-if(!(validate92(data15[0], {instancePath:instancePath+"/lists/runs/0",parentData:data15,parentDataProperty:0,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-var valid5 = _errs31 === errors;
-}
-if(valid5){
-if(len5 > 1){
-const _errs32 = errors;
-if(!(validate92(data15[1], {instancePath:instancePath+"/lists/runs/1",parentData:data15,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-var valid5 = _errs32 === errors;
-}
-if(valid5){
-if(len5 > 2){
-let data18 = data15[2];
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs33 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid4 = _errs29 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data14.calls !== undefined){
-let data19 = data14.calls;
+if(_errs34 === errors){
+if(data18.runs !== undefined){
+let data19 = data18.runs;
 const _errs35 = errors;
 if(errors === _errs35){
 if(Array.isArray(data19)){
 if(data19.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
 const len6 = data19.length;
 if(!(len6 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 const len7 = data19.length;
 if(len7 > 0){
 const _errs37 = errors;
-if(!(validate92(data19[0], {instancePath:instancePath+"/lists/calls/0",parentData:data19,parentDataProperty:0,rootData}))){
+if(!(validate92(data19[0], {instancePath:instancePath+"/lists/runs/0",parentData:data19,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4885,7 +4886,7 @@ var valid6 = _errs37 === errors;
 if(valid6){
 if(len7 > 1){
 const _errs38 = errors;
-if(!(validate92(data19[1], {instancePath:instancePath+"/lists/calls/1",parentData:data19,parentDataProperty:1,rootData}))){
+if(!(validate92(data19[1], {instancePath:instancePath+"/lists/runs/1",parentData:data19,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4898,12 +4899,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4915,36 +4916,36 @@ var valid6 = _errs39 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid4 = _errs35 === errors;
+var valid5 = _errs35 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
-if(valid4){
-if(data14.records !== undefined){
-let data23 = data14.records;
+if(valid5){
+if(data18.calls !== undefined){
+let data23 = data18.calls;
 const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data23)){
 if(data23.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
 const len8 = data23.length;
 if(!(len8 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 const len9 = data23.length;
 if(len9 > 0){
 const _errs43 = errors;
-if(!(validate92(data23[0], {instancePath:instancePath+"/lists/records/0",parentData:data23,parentDataProperty:0,rootData}))){
+if(!(validate92(data23[0], {instancePath:instancePath+"/lists/calls/0",parentData:data23,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4953,7 +4954,7 @@ var valid7 = _errs43 === errors;
 if(valid7){
 if(len9 > 1){
 const _errs44 = errors;
-if(!(validate92(data23[1], {instancePath:instancePath+"/lists/records/1",parentData:data23,parentDataProperty:1,rootData}))){
+if(!(validate92(data23[1], {instancePath:instancePath+"/lists/calls/1",parentData:data23,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -4966,12 +4967,12 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(typeof data26 === "string"){
 if(!pattern1.test(data26)){
-validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4983,14 +4984,82 @@ var valid7 = _errs45 === errors;
 }
 }
 else {
+validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs41 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data18.records !== undefined){
+let data27 = data18.records;
+const _errs47 = errors;
+if(errors === _errs47){
+if(Array.isArray(data27)){
+if(data27.length < 3){
+validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len10 = data27.length;
+if(!(len10 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len11 = data27.length;
+if(len11 > 0){
+const _errs49 = errors;
+if(!(validate92(data27[0], {instancePath:instancePath+"/lists/records/0",parentData:data27,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs49 === errors;
+}
+if(valid8){
+if(len11 > 1){
+const _errs50 = errors;
+if(!(validate92(data27[1], {instancePath:instancePath+"/lists/records/1",parentData:data27,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs50 === errors;
+}
+if(valid8){
+if(len11 > 2){
+let data30 = data27[2];
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data30 === "string"){
+if(!pattern1.test(data30)){
+validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid8 = _errs51 === errors;
+}
+}
+}
+}
+}
+}
+else {
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid4 = _errs41 === errors;
+var valid5 = _errs47 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
 }
 }
@@ -5002,47 +5071,47 @@ validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shares !== undefined){
-let data27 = data.shares;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let data31 = data.shares;
+const _errs53 = errors;
+if(errors === _errs53){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 let missing3;
-if(((((((((((((data27.read === undefined) && (missing3 = "read")) || ((data27.unattested === undefined) && (missing3 = "unattested"))) || ((data27.calls === undefined) && (missing3 = "calls"))) || ((data27.records === undefined) && (missing3 = "records"))) || ((data27.usage === undefined) && (missing3 = "usage"))) || ((data27.classes === undefined) && (missing3 = "classes"))) || ((data27.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data27.signed === undefined) && (missing3 = "signed"))) || ((data27.levels === undefined) && (missing3 = "levels"))) || ((data27.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data27.outcomes === undefined) && (missing3 = "outcomes"))) || ((data27.copies === undefined) && (missing3 = "copies"))){
+if(((((((((((((data31.read === undefined) && (missing3 = "read")) || ((data31.unattested === undefined) && (missing3 = "unattested"))) || ((data31.calls === undefined) && (missing3 = "calls"))) || ((data31.records === undefined) && (missing3 = "records"))) || ((data31.usage === undefined) && (missing3 = "usage"))) || ((data31.classes === undefined) && (missing3 = "classes"))) || ((data31.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data31.signed === undefined) && (missing3 = "signed"))) || ((data31.levels === undefined) && (missing3 = "levels"))) || ((data31.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data31.outcomes === undefined) && (missing3 = "outcomes"))) || ((data31.copies === undefined) && (missing3 = "copies"))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs49 = errors;
-for(const key3 in data27){
+const _errs55 = errors;
+for(const key3 in data31){
 if(!(func0.call(schema27.properties.shares.properties, key3))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs49 === errors){
-if(data27.read !== undefined){
-let data28 = data27.read;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data28)){
-var valid9 = true;
-const len10 = data28.length;
-for(let i0=0; i0<len10; i0++){
-const _errs52 = errors;
-if(!(validate103(data28[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data28,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(_errs55 === errors){
+if(data31.read !== undefined){
+let data32 = data31.read;
+const _errs56 = errors;
+if(errors === _errs56){
+if(Array.isArray(data32)){
+var valid10 = true;
+const len12 = data32.length;
+for(let i0=0; i0<len12; i0++){
+const _errs58 = errors;
+if(!(validate105(data32[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data32,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs52 === errors;
-if(!valid9){
+var valid10 = _errs58 === errors;
+if(!valid10){
 break;
 }
 }
@@ -5052,27 +5121,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/pro
 return false;
 }
 }
-var valid8 = _errs50 === errors;
+var valid9 = _errs56 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.unattested !== undefined){
-let data30 = data27.unattested;
-const _errs53 = errors;
-if(errors === _errs53){
-if(Array.isArray(data30)){
-var valid10 = true;
-const len11 = data30.length;
-for(let i1=0; i1<len11; i1++){
-const _errs55 = errors;
-if(!(validate103(data30[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data30,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(valid9){
+if(data31.unattested !== undefined){
+let data34 = data31.unattested;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data34)){
+var valid11 = true;
+const len13 = data34.length;
+for(let i1=0; i1<len13; i1++){
+const _errs61 = errors;
+if(!(validate105(data34[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data34,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs55 === errors;
-if(!valid10){
+var valid11 = _errs61 === errors;
+if(!valid11){
 break;
 }
 }
@@ -5082,27 +5151,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:
 return false;
 }
 }
-var valid8 = _errs53 === errors;
+var valid9 = _errs59 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.calls !== undefined){
-let data32 = data27.calls;
-const _errs56 = errors;
-if(errors === _errs56){
-if(Array.isArray(data32)){
-var valid11 = true;
-const len12 = data32.length;
-for(let i2=0; i2<len12; i2++){
-const _errs58 = errors;
-if(!(validate103(data32[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data32,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(valid9){
+if(data31.calls !== undefined){
+let data36 = data31.calls;
+const _errs62 = errors;
+if(errors === _errs62){
+if(Array.isArray(data36)){
+var valid12 = true;
+const len14 = data36.length;
+for(let i2=0; i2<len14; i2++){
+const _errs64 = errors;
+if(!(validate105(data36[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data36,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs58 === errors;
-if(!valid11){
+var valid12 = _errs64 === errors;
+if(!valid12){
 break;
 }
 }
@@ -5112,27 +5181,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/pr
 return false;
 }
 }
-var valid8 = _errs56 === errors;
+var valid9 = _errs62 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.records !== undefined){
-let data34 = data27.records;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data34)){
-var valid12 = true;
-const len13 = data34.length;
-for(let i3=0; i3<len13; i3++){
-const _errs61 = errors;
-if(!(validate103(data34[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data34,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(valid9){
+if(data31.records !== undefined){
+let data38 = data31.records;
+const _errs65 = errors;
+if(errors === _errs65){
+if(Array.isArray(data38)){
+var valid13 = true;
+const len15 = data38.length;
+for(let i3=0; i3<len15; i3++){
+const _errs67 = errors;
+if(!(validate105(data38[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data38,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
-var valid12 = _errs61 === errors;
-if(!valid12){
+var valid13 = _errs67 === errors;
+if(!valid13){
 break;
 }
 }
@@ -5142,90 +5211,90 @@ validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/
 return false;
 }
 }
-var valid8 = _errs59 === errors;
+var valid9 = _errs65 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.usage !== undefined){
-let data36 = data27.usage;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(valid9){
+if(data31.usage !== undefined){
+let data40 = data31.usage;
+const _errs68 = errors;
+if(errors === _errs68){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing4;
-if((((data36.excused === undefined) && (missing4 = "excused")) || ((data36.lapsed === undefined) && (missing4 = "lapsed"))) || ((data36.rules === undefined) && (missing4 = "rules"))){
+if((((data40.excused === undefined) && (missing4 = "excused")) || ((data40.lapsed === undefined) && (missing4 = "lapsed"))) || ((data40.rules === undefined) && (missing4 = "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs64 = errors;
-for(const key4 in data36){
+const _errs70 = errors;
+for(const key4 in data40){
 if(!(((key4 === "excused") || (key4 === "lapsed")) || (key4 === "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs64 === errors){
-if(data36.excused !== undefined){
-let data37 = data36.excused;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data37)){
-var valid14 = true;
-const len14 = data37.length;
-for(let i4=0; i4<len14; i4++){
-let data38 = data37[i4];
-const _errs67 = errors;
-if(errors === _errs67){
-if(Array.isArray(data38)){
-if(data38.length < 2){
+if(_errs70 === errors){
+if(data40.excused !== undefined){
+let data41 = data40.excused;
+const _errs71 = errors;
+if(errors === _errs71){
+if(Array.isArray(data41)){
+var valid15 = true;
+const len16 = data41.length;
+for(let i4=0; i4<len16; i4++){
+let data42 = data41[i4];
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data42)){
+if(data42.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len15 = data38.length;
-if(!(len15 <= 2)){
+const len17 = data42.length;
+if(!(len17 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len16 = data38.length;
-if(len16 > 0){
-let data39 = data38[0];
-const _errs69 = errors;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const len18 = data42.length;
+if(len18 > 0){
+let data43 = data42[0];
+const _errs75 = errors;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs69){
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
+if(errors === _errs75){
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid15 = _errs69 === errors;
+var valid16 = _errs75 === errors;
 }
-if(valid15){
-if(len16 > 1){
-let data40 = data38[1];
-const _errs71 = errors;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+if(valid16){
+if(len18 > 1){
+let data44 = data42[1];
+const _errs77 = errors;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs71){
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 1 || isNaN(data40)){
+if(errors === _errs77){
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid15 = _errs71 === errors;
+var valid16 = _errs77 === errors;
 }
 }
 }
@@ -5236,8 +5305,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,sc
 return false;
 }
 }
-var valid14 = _errs67 === errors;
-if(!valid14){
+var valid15 = _errs73 === errors;
+if(!valid15){
 break;
 }
 }
@@ -5247,133 +5316,133 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPa
 return false;
 }
 }
-var valid13 = _errs65 === errors;
+var valid14 = _errs71 === errors;
 }
 else {
-var valid13 = true;
+var valid14 = true;
 }
-if(valid13){
-if(data36.lapsed !== undefined){
-let data41 = data36.lapsed;
-const _errs73 = errors;
-if(errors === _errs73){
-if(Array.isArray(data41)){
-var valid16 = true;
-const len17 = data41.length;
-for(let i5=0; i5<len17; i5++){
-let data42 = data41[i5];
-const _errs75 = errors;
-if(errors === _errs75){
-if(Array.isArray(data42)){
-if(data42.length < 6){
+if(valid14){
+if(data40.lapsed !== undefined){
+let data45 = data40.lapsed;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data45)){
+var valid17 = true;
+const len19 = data45.length;
+for(let i5=0; i5<len19; i5++){
+let data46 = data45[i5];
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data46)){
+if(data46.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len18 = data42.length;
-if(!(len18 <= 6)){
+const len20 = data46.length;
+if(!(len20 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len19 = data42.length;
-if(len19 > 0){
-let data43 = data42[0];
-const _errs77 = errors;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const len21 = data46.length;
+if(len21 > 0){
+let data47 = data46[0];
+const _errs83 = errors;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs77){
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
+if(errors === _errs83){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid17 = _errs77 === errors;
+var valid18 = _errs83 === errors;
 }
-if(valid17){
-if(len19 > 1){
-const _errs79 = errors;
-if(typeof data42[1] !== "string"){
+if(valid18){
+if(len21 > 1){
+const _errs85 = errors;
+if(typeof data46[1] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid17 = _errs79 === errors;
+var valid18 = _errs85 === errors;
 }
-if(valid17){
-if(len19 > 2){
-let data45 = data42[2];
-const _errs81 = errors;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+if(valid18){
+if(len21 > 2){
+let data49 = data46[2];
+const _errs87 = errors;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs81){
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
+if(errors === _errs87){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid17 = _errs81 === errors;
+var valid18 = _errs87 === errors;
 }
-if(valid17){
-if(len19 > 3){
-let data46 = data42[3];
-const _errs83 = errors;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+if(valid18){
+if(len21 > 3){
+let data50 = data46[3];
+const _errs89 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs83){
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
+if(errors === _errs89){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid17 = _errs83 === errors;
+var valid18 = _errs89 === errors;
 }
-if(valid17){
-if(len19 > 4){
-let data47 = data42[4];
-const _errs85 = errors;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+if(valid18){
+if(len21 > 4){
+let data51 = data46[4];
+const _errs91 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs85){
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 0 || isNaN(data47)){
+if(errors === _errs91){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid17 = _errs85 === errors;
+var valid18 = _errs91 === errors;
 }
-if(valid17){
-if(len19 > 5){
-let data48 = data42[5];
-const _errs87 = errors;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+if(valid18){
+if(len21 > 5){
+let data52 = data46[5];
+const _errs93 = errors;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs87){
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
+if(errors === _errs93){
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 1 || isNaN(data52)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid17 = _errs87 === errors;
+var valid18 = _errs93 === errors;
 }
 }
 }
@@ -5388,8 +5457,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,sch
 return false;
 }
 }
-var valid16 = _errs75 === errors;
-if(!valid16){
+var valid17 = _errs81 === errors;
+if(!valid17){
 break;
 }
 }
@@ -5399,56 +5468,56 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPat
 return false;
 }
 }
-var valid13 = _errs73 === errors;
+var valid14 = _errs79 === errors;
 }
 else {
-var valid13 = true;
+var valid14 = true;
 }
-if(valid13){
-if(data36.rules !== undefined){
-let data49 = data36.rules;
-const _errs89 = errors;
-if(errors === _errs89){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(valid14){
+if(data40.rules !== undefined){
+let data53 = data40.rules;
+const _errs95 = errors;
+if(errors === _errs95){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing5;
-if(((data49.unused === undefined) && (missing5 = "unused")) || ((data49.taken === undefined) && (missing5 = "taken"))){
+if(((data53.unused === undefined) && (missing5 = "unused")) || ((data53.taken === undefined) && (missing5 = "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs91 = errors;
-for(const key5 in data49){
+const _errs97 = errors;
+for(const key5 in data53){
 if(!((key5 === "unused") || (key5 === "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs91 === errors){
-if(data49.unused !== undefined){
-let data50 = data49.unused;
-const _errs92 = errors;
-if(errors === _errs92){
-if(Array.isArray(data50)){
-var valid19 = true;
-const len20 = data50.length;
-for(let i6=0; i6<len20; i6++){
-let data51 = data50[i6];
-const _errs94 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+if(_errs97 === errors){
+if(data53.unused !== undefined){
+let data54 = data53.unused;
+const _errs98 = errors;
+if(errors === _errs98){
+if(Array.isArray(data54)){
+var valid20 = true;
+const len22 = data54.length;
+for(let i6=0; i6<len22; i6++){
+let data55 = data54[i6];
+const _errs100 = errors;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs94){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 0 || isNaN(data51)){
+if(errors === _errs100){
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid19 = _errs94 === errors;
-if(!valid19){
+var valid20 = _errs100 === errors;
+if(!valid20){
 break;
 }
 }
@@ -5458,70 +5527,70 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",sch
 return false;
 }
 }
-var valid18 = _errs92 === errors;
+var valid19 = _errs98 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
-if(valid18){
-if(data49.taken !== undefined){
-let data52 = data49.taken;
-const _errs96 = errors;
-if(errors === _errs96){
-if(Array.isArray(data52)){
-var valid20 = true;
-const len21 = data52.length;
-for(let i7=0; i7<len21; i7++){
-let data53 = data52[i7];
-const _errs98 = errors;
-if(errors === _errs98){
-if(Array.isArray(data53)){
-if(data53.length < 2){
+if(valid19){
+if(data53.taken !== undefined){
+let data56 = data53.taken;
+const _errs102 = errors;
+if(errors === _errs102){
+if(Array.isArray(data56)){
+var valid21 = true;
+const len23 = data56.length;
+for(let i7=0; i7<len23; i7++){
+let data57 = data56[i7];
+const _errs104 = errors;
+if(errors === _errs104){
+if(Array.isArray(data57)){
+if(data57.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len22 = data53.length;
-if(!(len22 <= 2)){
+const len24 = data57.length;
+if(!(len24 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len23 = data53.length;
-if(len23 > 0){
-let data54 = data53[0];
-const _errs100 = errors;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const len25 = data57.length;
+if(len25 > 0){
+let data58 = data57[0];
+const _errs106 = errors;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs100){
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
+if(errors === _errs106){
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 0 || isNaN(data58)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid21 = _errs100 === errors;
+var valid22 = _errs106 === errors;
 }
-if(valid21){
-if(len23 > 1){
-let data55 = data53[1];
-const _errs102 = errors;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+if(valid22){
+if(len25 > 1){
+let data59 = data57[1];
+const _errs108 = errors;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs102){
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 < 0 || isNaN(data55)){
+if(errors === _errs108){
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 0 || isNaN(data59)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid21 = _errs102 === errors;
+var valid22 = _errs108 === errors;
 }
 }
 }
@@ -5532,8 +5601,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i
 return false;
 }
 }
-var valid20 = _errs98 === errors;
-if(!valid20){
+var valid21 = _errs104 === errors;
+if(!valid21){
 break;
 }
 }
@@ -5543,10 +5612,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",sche
 return false;
 }
 }
-var valid18 = _errs96 === errors;
+var valid19 = _errs102 === errors;
 }
 else {
-var valid18 = true;
+var valid19 = true;
 }
 }
 }
@@ -5557,10 +5626,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 }
-var valid13 = _errs89 === errors;
+var valid14 = _errs95 === errors;
 }
 else {
-var valid13 = true;
+var valid14 = true;
 }
 }
 }
@@ -5572,27 +5641,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 }
-var valid8 = _errs62 === errors;
+var valid9 = _errs68 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.classes !== undefined){
-let data56 = data27.classes;
-const _errs104 = errors;
-if(errors === _errs104){
-if(Array.isArray(data56)){
-var valid22 = true;
-const len24 = data56.length;
-for(let i8=0; i8<len24; i8++){
-const _errs106 = errors;
-if(typeof data56[i8] !== "string"){
+if(valid9){
+if(data31.classes !== undefined){
+let data60 = data31.classes;
+const _errs110 = errors;
+if(errors === _errs110){
+if(Array.isArray(data60)){
+var valid23 = true;
+const len26 = data60.length;
+for(let i8=0; i8<len26; i8++){
+const _errs112 = errors;
+if(typeof data60[i8] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i8,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid22 = _errs106 === errors;
-if(!valid22){
+var valid23 = _errs112 === errors;
+if(!valid23){
 break;
 }
 }
@@ -5602,20 +5671,20 @@ validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/
 return false;
 }
 }
-var valid8 = _errs104 === errors;
+var valid9 = _errs110 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.under_claimed !== undefined){
-let data58 = data27.under_claimed;
-const _errs108 = errors;
-const _errs109 = errors;
-let valid23 = false;
+if(valid9){
+if(data31.under_claimed !== undefined){
+let data62 = data31.under_claimed;
+const _errs114 = errors;
+const _errs115 = errors;
+let valid24 = false;
 let passing0 = null;
-const _errs110 = errors;
-if(data58 !== null){
+const _errs116 = errors;
+if(data62 !== null){
 const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5625,16 +5694,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs110 === errors;
+var _valid0 = _errs116 === errors;
 if(_valid0){
-valid23 = true;
+valid24 = true;
 passing0 = 0;
 }
-const _errs112 = errors;
-if(errors === _errs112){
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+const _errs118 = errors;
+if(errors === _errs118){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 let missing6;
-if((((data58.count === undefined) && (missing6 = "count")) || ((data58.verified === undefined) && (missing6 = "verified"))) || ((data58.first === undefined) && (missing6 = "first"))){
+if((((data62.count === undefined) && (missing6 = "count")) || ((data62.verified === undefined) && (missing6 = "verified"))) || ((data62.first === undefined) && (missing6 = "first"))){
 const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5645,8 +5714,8 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs114 = errors;
-for(const key6 in data58){
+const _errs120 = errors;
+for(const key6 in data62){
 if(!(((key6 === "count") || (key6 === "verified")) || (key6 === "first"))){
 const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5659,11 +5728,11 @@ errors++;
 break;
 }
 }
-if(_errs114 === errors){
-if(data58.count !== undefined){
-let data59 = data58.count;
-const _errs115 = errors;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+if(_errs120 === errors){
+if(data62.count !== undefined){
+let data63 = data62.count;
+const _errs121 = errors;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
 const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5673,9 +5742,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(errors === _errs115){
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 1 || isNaN(data59)){
+if(errors === _errs121){
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 < 1 || isNaN(data63)){
 const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5687,16 +5756,16 @@ errors++;
 }
 }
 }
-var valid24 = _errs115 === errors;
+var valid25 = _errs121 === errors;
 }
 else {
-var valid24 = true;
+var valid25 = true;
 }
-if(valid24){
-if(data58.verified !== undefined){
-let data60 = data58.verified;
-const _errs117 = errors;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+if(valid25){
+if(data62.verified !== undefined){
+let data64 = data62.verified;
+const _errs123 = errors;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
 const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5706,9 +5775,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(errors === _errs117){
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 0 || isNaN(data60)){
+if(errors === _errs123){
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 < 0 || isNaN(data64)){
 const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5720,19 +5789,19 @@ errors++;
 }
 }
 }
-var valid24 = _errs117 === errors;
+var valid25 = _errs123 === errors;
 }
 else {
-var valid24 = true;
+var valid25 = true;
 }
-if(valid24){
-if(data58.first !== undefined){
-let data61 = data58.first;
-const _errs119 = errors;
-if(errors === _errs119){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(valid25){
+if(data62.first !== undefined){
+let data65 = data62.first;
+const _errs125 = errors;
+if(errors === _errs125){
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing7;
-if((((((((data61.tool === undefined) && (missing7 = "tool")) || ((data61.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data61.level === undefined) && (missing7 = "level"))) || ((data61.artifact === undefined) && (missing7 = "artifact"))) || ((data61.line === undefined) && (missing7 = "line"))) || ((data61.column === undefined) && (missing7 = "column"))) || ((data61.member === undefined) && (missing7 = "member"))){
+if((((((((data65.tool === undefined) && (missing7 = "tool")) || ((data65.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data65.level === undefined) && (missing7 = "level"))) || ((data65.artifact === undefined) && (missing7 = "artifact"))) || ((data65.line === undefined) && (missing7 = "line"))) || ((data65.column === undefined) && (missing7 = "column"))) || ((data65.member === undefined) && (missing7 = "member"))){
 const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5743,8 +5812,8 @@ vErrors.push(err7);
 errors++;
 }
 else {
-const _errs121 = errors;
-for(const key7 in data61){
+const _errs127 = errors;
+for(const key7 in data65){
 if(!(((((((key7 === "tool") || (key7 === "claimed_level")) || (key7 === "level")) || (key7 === "artifact")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
 const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5757,11 +5826,11 @@ errors++;
 break;
 }
 }
-if(_errs121 === errors){
-if(data61.tool !== undefined){
-let data62 = data61.tool;
-const _errs122 = errors;
-if((typeof data62 !== "string") && (data62 !== null)){
+if(_errs127 === errors){
+if(data65.tool !== undefined){
+let data66 = data65.tool;
+const _errs128 = errors;
+if((typeof data66 !== "string") && (data66 !== null)){
 const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
@@ -5771,15 +5840,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid25 = _errs122 === errors;
+var valid26 = _errs128 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.claimed_level !== undefined){
-const _errs124 = errors;
-if(typeof data61.claimed_level !== "string"){
+if(valid26){
+if(data65.claimed_level !== undefined){
+const _errs130 = errors;
+if(typeof data65.claimed_level !== "string"){
 const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5789,15 +5858,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid25 = _errs124 === errors;
+var valid26 = _errs130 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.level !== undefined){
-const _errs126 = errors;
-if(typeof data61.level !== "string"){
+if(valid26){
+if(data65.level !== undefined){
+const _errs132 = errors;
+if(typeof data65.level !== "string"){
 const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
@@ -5807,15 +5876,15 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid25 = _errs126 === errors;
+var valid26 = _errs132 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.artifact !== undefined){
-const _errs128 = errors;
-if(typeof data61.artifact !== "string"){
+if(valid26){
+if(data65.artifact !== undefined){
+const _errs134 = errors;
+if(typeof data65.artifact !== "string"){
 const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5825,16 +5894,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid25 = _errs128 === errors;
+var valid26 = _errs134 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.line !== undefined){
-let data66 = data61.line;
-const _errs130 = errors;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+if(valid26){
+if(data65.line !== undefined){
+let data70 = data65.line;
+const _errs136 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
 const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5844,9 +5913,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(errors === _errs130){
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 1 || isNaN(data66)){
+if(errors === _errs136){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 1 || isNaN(data70)){
 const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5858,16 +5927,16 @@ errors++;
 }
 }
 }
-var valid25 = _errs130 === errors;
+var valid26 = _errs136 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.column !== undefined){
-let data67 = data61.column;
-const _errs132 = errors;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+if(valid26){
+if(data65.column !== undefined){
+let data71 = data65.column;
+const _errs138 = errors;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
 const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -5877,9 +5946,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs132){
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 1 || isNaN(data67)){
+if(errors === _errs138){
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 1 || isNaN(data71)){
 const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5891,16 +5960,16 @@ errors++;
 }
 }
 }
-var valid25 = _errs132 === errors;
+var valid26 = _errs138 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
-if(valid25){
-if(data61.member !== undefined){
-let data68 = data61.member;
-const _errs134 = errors;
-if((typeof data68 !== "string") && (data68 !== null)){
+if(valid26){
+if(data65.member !== undefined){
+let data72 = data65.member;
+const _errs140 = errors;
+if((typeof data72 !== "string") && (data72 !== null)){
 const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
@@ -5910,10 +5979,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid25 = _errs134 === errors;
+var valid26 = _errs140 === errors;
 }
 else {
-var valid25 = true;
+var valid26 = true;
 }
 }
 }
@@ -5935,10 +6004,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid24 = _errs119 === errors;
+var valid25 = _errs125 === errors;
 }
 else {
-var valid24 = true;
+var valid25 = true;
 }
 }
 }
@@ -5956,18 +6025,18 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid0 = _errs112 === errors;
-if(_valid0 && valid23){
-valid23 = false;
+var _valid0 = _errs118 === errors;
+if(_valid0 && valid24){
+valid24 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid23 = true;
+valid24 = true;
 passing0 = 1;
 }
 }
-if(!valid23){
+if(!valid24){
 const err20 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err20];
@@ -5980,30 +6049,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs109;
+errors = _errs115;
 if(vErrors !== null){
-if(_errs109){
-vErrors.length = _errs109;
+if(_errs115){
+vErrors.length = _errs115;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid8 = _errs108 === errors;
+var valid9 = _errs114 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.signed !== undefined){
-let data69 = data27.signed;
-const _errs136 = errors;
-const _errs137 = errors;
-let valid26 = false;
+if(valid9){
+if(data31.signed !== undefined){
+let data73 = data31.signed;
+const _errs142 = errors;
+const _errs143 = errors;
+let valid27 = false;
 let passing1 = null;
-const _errs138 = errors;
-if(data69 !== null){
+const _errs144 = errors;
+if(data73 !== null){
 const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err21];
@@ -6013,16 +6082,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs138 === errors;
+var _valid1 = _errs144 === errors;
 if(_valid1){
-valid26 = true;
+valid27 = true;
 passing1 = 0;
 }
-const _errs140 = errors;
-if(errors === _errs140){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs146 = errors;
+if(errors === _errs146){
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
 let missing8;
-if(((((((data69.count === undefined) && (missing8 = "count")) || ((data69.signer === undefined) && (missing8 = "signer"))) || ((data69.file === undefined) && (missing8 = "file"))) || ((data69.line === undefined) && (missing8 = "line"))) || ((data69.column === undefined) && (missing8 = "column"))) || ((data69.member === undefined) && (missing8 = "member"))){
+if(((((((data73.count === undefined) && (missing8 = "count")) || ((data73.signer === undefined) && (missing8 = "signer"))) || ((data73.file === undefined) && (missing8 = "file"))) || ((data73.line === undefined) && (missing8 = "line"))) || ((data73.column === undefined) && (missing8 = "column"))) || ((data73.member === undefined) && (missing8 = "member"))){
 const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err22];
@@ -6033,8 +6102,8 @@ vErrors.push(err22);
 errors++;
 }
 else {
-const _errs142 = errors;
-for(const key8 in data69){
+const _errs148 = errors;
+for(const key8 in data73){
 if(!((((((key8 === "count") || (key8 === "signer")) || (key8 === "file")) || (key8 === "line")) || (key8 === "column")) || (key8 === "member"))){
 const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -6047,11 +6116,11 @@ errors++;
 break;
 }
 }
-if(_errs142 === errors){
-if(data69.count !== undefined){
-let data70 = data69.count;
-const _errs143 = errors;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+if(_errs148 === errors){
+if(data73.count !== undefined){
+let data74 = data73.count;
+const _errs149 = errors;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
 const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
@@ -6061,9 +6130,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(errors === _errs143){
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 1 || isNaN(data70)){
+if(errors === _errs149){
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 1 || isNaN(data74)){
 const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
@@ -6075,15 +6144,15 @@ errors++;
 }
 }
 }
-var valid27 = _errs143 === errors;
+var valid28 = _errs149 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data69.signer !== undefined){
-const _errs145 = errors;
-if(typeof data69.signer !== "string"){
+if(valid28){
+if(data73.signer !== undefined){
+const _errs151 = errors;
+if(typeof data73.signer !== "string"){
 const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
@@ -6093,15 +6162,15 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid27 = _errs145 === errors;
+var valid28 = _errs151 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data69.file !== undefined){
-const _errs147 = errors;
-if(typeof data69.file !== "string"){
+if(valid28){
+if(data73.file !== undefined){
+const _errs153 = errors;
+if(typeof data73.file !== "string"){
 const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -6111,16 +6180,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid27 = _errs147 === errors;
+var valid28 = _errs153 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data69.line !== undefined){
-let data73 = data69.line;
-const _errs149 = errors;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+if(valid28){
+if(data73.line !== undefined){
+let data77 = data73.line;
+const _errs155 = errors;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
 const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
@@ -6130,9 +6199,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(errors === _errs149){
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 1 || isNaN(data73)){
+if(errors === _errs155){
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 1 || isNaN(data77)){
 const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err29];
@@ -6144,16 +6213,16 @@ errors++;
 }
 }
 }
-var valid27 = _errs149 === errors;
+var valid28 = _errs155 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data69.column !== undefined){
-let data74 = data69.column;
-const _errs151 = errors;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+if(valid28){
+if(data73.column !== undefined){
+let data78 = data73.column;
+const _errs157 = errors;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
 const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
@@ -6163,9 +6232,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(errors === _errs151){
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 1 || isNaN(data74)){
+if(errors === _errs157){
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 1 || isNaN(data78)){
 const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
@@ -6177,16 +6246,16 @@ errors++;
 }
 }
 }
-var valid27 = _errs151 === errors;
+var valid28 = _errs157 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
-if(valid27){
-if(data69.member !== undefined){
-let data75 = data69.member;
-const _errs153 = errors;
-if((typeof data75 !== "string") && (data75 !== null)){
+if(valid28){
+if(data73.member !== undefined){
+let data79 = data73.member;
+const _errs159 = errors;
+if((typeof data79 !== "string") && (data79 !== null)){
 const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
@@ -6196,10 +6265,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid27 = _errs153 === errors;
+var valid28 = _errs159 === errors;
 }
 else {
-var valid27 = true;
+var valid28 = true;
 }
 }
 }
@@ -6220,18 +6289,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid1 = _errs140 === errors;
-if(_valid1 && valid26){
-valid26 = false;
+var _valid1 = _errs146 === errors;
+if(_valid1 && valid27){
+valid27 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid26 = true;
+valid27 = true;
 passing1 = 1;
 }
 }
-if(!valid26){
+if(!valid27){
 const err34 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
@@ -6244,44 +6313,44 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs137;
+errors = _errs143;
 if(vErrors !== null){
-if(_errs137){
-vErrors.length = _errs137;
+if(_errs143){
+vErrors.length = _errs143;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid8 = _errs136 === errors;
+var valid9 = _errs142 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.levels !== undefined){
-let data76 = data27.levels;
-const _errs155 = errors;
-if(errors === _errs155){
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-for(const key9 in data76){
-let data77 = data76[key9];
-const _errs158 = errors;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+if(valid9){
+if(data31.levels !== undefined){
+let data80 = data31.levels;
+const _errs161 = errors;
+if(errors === _errs161){
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+for(const key9 in data80){
+let data81 = data80[key9];
+const _errs164 = errors;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs158){
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 0 || isNaN(data77)){
+if(errors === _errs164){
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid28 = _errs158 === errors;
-if(!valid28){
+var valid29 = _errs164 === errors;
+if(!valid29){
 break;
 }
 }
@@ -6291,135 +6360,135 @@ validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/p
 return false;
 }
 }
-var valid8 = _errs155 === errors;
+var valid9 = _errs161 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.shortfalls !== undefined){
-let data78 = data27.shortfalls;
-const _errs160 = errors;
-if(errors === _errs160){
-if(Array.isArray(data78)){
-if(data78.length < 6){
+if(valid9){
+if(data31.shortfalls !== undefined){
+let data82 = data31.shortfalls;
+const _errs166 = errors;
+if(errors === _errs166){
+if(Array.isArray(data82)){
+if(data82.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len25 = data78.length;
-if(!(len25 <= 6)){
+const len27 = data82.length;
+if(!(len27 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len26 = data78.length;
-if(len26 > 0){
-let data79 = data78[0];
-const _errs162 = errors;
-if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const len28 = data82.length;
+if(len28 > 0){
+let data83 = data82[0];
+const _errs168 = errors;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs162){
-if((typeof data79 == "number") && (isFinite(data79))){
-if(data79 < 0 || isNaN(data79)){
+if(errors === _errs168){
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs162 === errors;
+var valid30 = _errs168 === errors;
 }
-if(valid29){
-if(len26 > 1){
-let data80 = data78[1];
-const _errs164 = errors;
-if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+if(valid30){
+if(len28 > 1){
+let data84 = data82[1];
+const _errs170 = errors;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs164){
-if((typeof data80 == "number") && (isFinite(data80))){
-if(data80 < 0 || isNaN(data80)){
+if(errors === _errs170){
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs164 === errors;
+var valid30 = _errs170 === errors;
 }
-if(valid29){
-if(len26 > 2){
-let data81 = data78[2];
-const _errs166 = errors;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+if(valid30){
+if(len28 > 2){
+let data85 = data82[2];
+const _errs172 = errors;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs166){
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
+if(errors === _errs172){
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs166 === errors;
+var valid30 = _errs172 === errors;
 }
-if(valid29){
-if(len26 > 3){
-let data82 = data78[3];
-const _errs168 = errors;
-if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
+if(valid30){
+if(len28 > 3){
+let data86 = data82[3];
+const _errs174 = errors;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs168){
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 < 0 || isNaN(data82)){
+if(errors === _errs174){
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs168 === errors;
+var valid30 = _errs174 === errors;
 }
-if(valid29){
-if(len26 > 4){
-let data83 = data78[4];
-const _errs170 = errors;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+if(valid30){
+if(len28 > 4){
+let data87 = data82[4];
+const _errs176 = errors;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs170){
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 0 || isNaN(data83)){
+if(errors === _errs176){
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs170 === errors;
+var valid30 = _errs176 === errors;
 }
-if(valid29){
-if(len26 > 5){
-let data84 = data78[5];
-const _errs172 = errors;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+if(valid30){
+if(len28 > 5){
+let data88 = data82[5];
+const _errs178 = errors;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs172){
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
+if(errors === _errs178){
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs172 === errors;
+var valid30 = _errs178 === errors;
 }
 }
 }
@@ -6434,34 +6503,34 @@ validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:
 return false;
 }
 }
-var valid8 = _errs160 === errors;
+var valid9 = _errs166 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.outcomes !== undefined){
-let data85 = data27.outcomes;
-const _errs174 = errors;
-if(errors === _errs174){
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key10 in data85){
-let data86 = data85[key10];
-const _errs177 = errors;
-if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+if(valid9){
+if(data31.outcomes !== undefined){
+let data89 = data31.outcomes;
+const _errs180 = errors;
+if(errors === _errs180){
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const key10 in data89){
+let data90 = data89[key10];
+const _errs183 = errors;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs177){
-if((typeof data86 == "number") && (isFinite(data86))){
-if(data86 < 0 || isNaN(data86)){
+if(errors === _errs183){
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs177 === errors;
-if(!valid30){
+var valid31 = _errs183 === errors;
+if(!valid31){
 break;
 }
 }
@@ -6471,31 +6540,31 @@ validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#
 return false;
 }
 }
-var valid8 = _errs174 === errors;
+var valid9 = _errs180 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
-if(valid8){
-if(data27.copies !== undefined){
-let data87 = data27.copies;
-const _errs179 = errors;
-if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+if(valid9){
+if(data31.copies !== undefined){
+let data91 = data31.copies;
+const _errs185 = errors;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs179){
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 < 0 || isNaN(data87)){
+if(errors === _errs185){
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 < 0 || isNaN(data91)){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid8 = _errs179 === errors;
+var valid9 = _errs185 === errors;
 }
 else {
-var valid8 = true;
+var valid9 = true;
 }
 }
 }
@@ -6516,47 +6585,47 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs53 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.couplings !== undefined){
-let data88 = data.couplings;
-const _errs181 = errors;
-if(errors === _errs181){
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+let data92 = data.couplings;
+const _errs187 = errors;
+if(errors === _errs187){
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
 let missing9;
-if(((((((((data88.call_digests === undefined) && (missing9 = "call_digests")) || ((data88.record_digests === undefined) && (missing9 = "record_digests"))) || ((data88.identities === undefined) && (missing9 = "identities"))) || ((data88.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data88.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data88.unbound === undefined) && (missing9 = "unbound"))) || ((data88.runs === undefined) && (missing9 = "runs"))) || ((data88.record_files === undefined) && (missing9 = "record_files"))){
+if((((((((data92.call_digests === undefined) && (missing9 = "call_digests")) || ((data92.record_digests === undefined) && (missing9 = "record_digests"))) || ((data92.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data92.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data92.unbound === undefined) && (missing9 = "unbound"))) || ((data92.runs === undefined) && (missing9 = "runs"))) || ((data92.record_files === undefined) && (missing9 = "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-const _errs183 = errors;
-for(const key11 in data88){
-if(!((((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "identities")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
+const _errs189 = errors;
+for(const key11 in data92){
+if(!(((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs183 === errors){
-if(data88.call_digests !== undefined){
-let data89 = data88.call_digests;
-const _errs184 = errors;
-if(errors === _errs184){
-if(Array.isArray(data89)){
-var valid32 = true;
-const len27 = data89.length;
-for(let i9=0; i9<len27; i9++){
-const _errs186 = errors;
-if(typeof data89[i9] !== "string"){
+if(_errs189 === errors){
+if(data92.call_digests !== undefined){
+let data93 = data92.call_digests;
+const _errs190 = errors;
+if(errors === _errs190){
+if(Array.isArray(data93)){
+var valid33 = true;
+const len29 = data93.length;
+for(let i9=0; i9<len29; i9++){
+const _errs192 = errors;
+if(typeof data93[i9] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i9,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid32 = _errs186 === errors;
-if(!valid32){
+var valid33 = _errs192 === errors;
+if(!valid33){
 break;
 }
 }
@@ -6566,27 +6635,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schema
 return false;
 }
 }
-var valid31 = _errs184 === errors;
+var valid32 = _errs190 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.record_digests !== undefined){
-let data91 = data88.record_digests;
-const _errs188 = errors;
-if(errors === _errs188){
-if(Array.isArray(data91)){
-var valid33 = true;
-const len28 = data91.length;
-for(let i10=0; i10<len28; i10++){
-const _errs190 = errors;
-if(typeof data91[i10] !== "string"){
+if(valid32){
+if(data92.record_digests !== undefined){
+let data95 = data92.record_digests;
+const _errs194 = errors;
+if(errors === _errs194){
+if(Array.isArray(data95)){
+var valid34 = true;
+const len30 = data95.length;
+for(let i10=0; i10<len30; i10++){
+const _errs196 = errors;
+if(typeof data95[i10] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i10,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid33 = _errs190 === errors;
-if(!valid33){
+var valid34 = _errs196 === errors;
+if(!valid34){
 break;
 }
 }
@@ -6596,56 +6665,26 @@ validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",sche
 return false;
 }
 }
-var valid31 = _errs188 === errors;
+var valid32 = _errs194 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.identities !== undefined){
-let data93 = data88.identities;
-const _errs192 = errors;
-if(errors === _errs192){
-if(Array.isArray(data93)){
-var valid34 = true;
-const len29 = data93.length;
-for(let i11=0; i11<len29; i11++){
-const _errs194 = errors;
-if(typeof data93[i11] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/identities/" + i11,schemaPath:"#/properties/couplings/properties/identities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid34 = _errs194 === errors;
-if(!valid34){
-break;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/couplings/identities",schemaPath:"#/properties/couplings/properties/identities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid31 = _errs192 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data88.call_kinds !== undefined){
-let data95 = data88.call_kinds;
-const _errs196 = errors;
-if(errors === _errs196){
-if(Array.isArray(data95)){
-var valid35 = true;
-const len30 = data95.length;
-for(let i12=0; i12<len30; i12++){
+if(valid32){
+if(data92.call_kinds !== undefined){
+let data97 = data92.call_kinds;
 const _errs198 = errors;
-if(typeof data95[i12] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i12,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs198){
+if(Array.isArray(data97)){
+var valid35 = true;
+const len31 = data97.length;
+for(let i11=0; i11<len31; i11++){
+const _errs200 = errors;
+if(typeof data97[i11] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i11,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs198 === errors;
+var valid35 = _errs200 === errors;
 if(!valid35){
 break;
 }
@@ -6656,26 +6695,26 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPa
 return false;
 }
 }
-var valid31 = _errs196 === errors;
+var valid32 = _errs198 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.unbound_kinds !== undefined){
-let data97 = data88.unbound_kinds;
-const _errs200 = errors;
-if(errors === _errs200){
-if(Array.isArray(data97)){
-var valid36 = true;
-const len31 = data97.length;
-for(let i13=0; i13<len31; i13++){
+if(valid32){
+if(data92.unbound_kinds !== undefined){
+let data99 = data92.unbound_kinds;
 const _errs202 = errors;
-if(typeof data97[i13] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i13,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs202){
+if(Array.isArray(data99)){
+var valid36 = true;
+const len32 = data99.length;
+for(let i12=0; i12<len32; i12++){
+const _errs204 = errors;
+if(typeof data99[i12] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i12,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid36 = _errs202 === errors;
+var valid36 = _errs204 === errors;
 if(!valid36){
 break;
 }
@@ -6686,71 +6725,71 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schem
 return false;
 }
 }
-var valid31 = _errs200 === errors;
+var valid32 = _errs202 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.unbound !== undefined){
-let data99 = data88.unbound;
-const _errs204 = errors;
-if(errors === _errs204){
-if(Array.isArray(data99)){
-var valid37 = true;
-const len32 = data99.length;
-for(let i14=0; i14<len32; i14++){
-let data100 = data99[i14];
+if(valid32){
+if(data92.unbound !== undefined){
+let data101 = data92.unbound;
 const _errs206 = errors;
 if(errors === _errs206){
-if(Array.isArray(data100)){
-if(data100.length < 3){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len33 = data100.length;
-if(!(len33 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len34 = data100.length;
-if(len34 > 0){
+if(Array.isArray(data101)){
+var valid37 = true;
+const len33 = data101.length;
+for(let i13=0; i13<len33; i13++){
+let data102 = data101[i13];
 const _errs208 = errors;
-if(typeof data100[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs208){
+if(Array.isArray(data102)){
+if(data102.length < 3){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
-var valid38 = _errs208 === errors;
+else {
+const len34 = data102.length;
+if(!(len34 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
 }
-if(valid38){
-if(len34 > 1){
-let data102 = data100[1];
+else {
+const len35 = data102.length;
+if(len35 > 0){
 const _errs210 = errors;
-if(!(data102 && typeof data102 == "object" && !Array.isArray(data102))){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+if(typeof data102[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid38 = _errs210 === errors;
 }
 if(valid38){
-if(len34 > 2){
-let data103 = data100[2];
+if(len35 > 1){
+let data104 = data102[1];
 const _errs212 = errors;
-if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+if(!(data104 && typeof data104 == "object" && !Array.isArray(data104))){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-if(errors === _errs212){
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 < 0 || isNaN(data103)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
 }
 var valid38 = _errs212 === errors;
+}
+if(valid38){
+if(len35 > 2){
+let data105 = data102[2];
+const _errs214 = errors;
+if((!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))) && (data105 !== null)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs214){
+if((typeof data105 == "number") && (isFinite(data105))){
+if(data105 < 0 || isNaN(data105)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid38 = _errs214 === errors;
 }
 }
 }
@@ -6758,11 +6797,11 @@ var valid38 = _errs212 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid37 = _errs206 === errors;
+var valid37 = _errs208 === errors;
 if(!valid37){
 break;
 }
@@ -6773,20 +6812,20 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:
 return false;
 }
 }
-var valid31 = _errs204 === errors;
+var valid32 = _errs206 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.runs !== undefined){
-let data104 = data88.runs;
-const _errs214 = errors;
-const _errs215 = errors;
+if(valid32){
+if(data92.runs !== undefined){
+let data106 = data92.runs;
+const _errs216 = errors;
+const _errs217 = errors;
 let valid39 = false;
 let passing2 = null;
-const _errs216 = errors;
-if(data104 !== null){
+const _errs218 = errors;
+if(data106 !== null){
 const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err35];
@@ -6796,15 +6835,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid2 = _errs216 === errors;
+var _valid2 = _errs218 === errors;
 if(_valid2){
 valid39 = true;
 passing2 = 0;
 }
-const _errs218 = errors;
-if(errors === _errs218){
-if(Array.isArray(data104)){
-if(data104.length < 2){
+const _errs220 = errors;
+if(errors === _errs220){
+if(Array.isArray(data106)){
+if(data106.length < 2){
 const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err36];
@@ -6815,8 +6854,8 @@ vErrors.push(err36);
 errors++;
 }
 else {
-const len35 = data104.length;
-if(!(len35 <= 2)){
+const len36 = data106.length;
+if(!(len36 <= 2)){
 const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err37];
@@ -6827,10 +6866,10 @@ vErrors.push(err37);
 errors++;
 }
 else {
-const len36 = data104.length;
-if(len36 > 0){
-const _errs220 = errors;
-if(typeof data104[0] !== "string"){
+const len37 = data106.length;
+if(len37 > 0){
+const _errs222 = errors;
+if(typeof data106[0] !== "string"){
 const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
@@ -6840,12 +6879,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-var valid40 = _errs220 === errors;
+var valid40 = _errs222 === errors;
 }
 if(valid40){
-if(len36 > 1){
-const _errs222 = errors;
-if(typeof data104[1] !== "string"){
+if(len37 > 1){
+const _errs224 = errors;
+if(typeof data106[1] !== "string"){
 const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
@@ -6855,7 +6894,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-var valid40 = _errs222 === errors;
+var valid40 = _errs224 === errors;
 }
 }
 }
@@ -6872,7 +6911,7 @@ vErrors.push(err40);
 errors++;
 }
 }
-var _valid2 = _errs218 === errors;
+var _valid2 = _errs220 === errors;
 if(_valid2 && valid39){
 valid39 = false;
 passing2 = [passing2, 1];
@@ -6896,30 +6935,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs215;
+errors = _errs217;
 if(vErrors !== null){
-if(_errs215){
-vErrors.length = _errs215;
+if(_errs217){
+vErrors.length = _errs217;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid31 = _errs214 === errors;
+var valid32 = _errs216 === errors;
 }
 else {
-var valid31 = true;
+var valid32 = true;
 }
-if(valid31){
-if(data88.record_files !== undefined){
-let data107 = data88.record_files;
-const _errs224 = errors;
-const _errs225 = errors;
+if(valid32){
+if(data92.record_files !== undefined){
+let data109 = data92.record_files;
+const _errs226 = errors;
+const _errs227 = errors;
 let valid41 = false;
 let passing3 = null;
-const _errs226 = errors;
-if(data107 !== null){
+const _errs228 = errors;
+if(data109 !== null){
 const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6929,15 +6968,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid3 = _errs226 === errors;
+var _valid3 = _errs228 === errors;
 if(_valid3){
 valid41 = true;
 passing3 = 0;
 }
-const _errs228 = errors;
-if(errors === _errs228){
-if(Array.isArray(data107)){
-if(data107.length < 2){
+const _errs230 = errors;
+if(errors === _errs230){
+if(Array.isArray(data109)){
+if(data109.length < 2){
 const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err43];
@@ -6948,8 +6987,8 @@ vErrors.push(err43);
 errors++;
 }
 else {
-const len37 = data107.length;
-if(!(len37 <= 2)){
+const len38 = data109.length;
+if(!(len38 <= 2)){
 const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err44];
@@ -6960,10 +6999,10 @@ vErrors.push(err44);
 errors++;
 }
 else {
-const len38 = data107.length;
-if(len38 > 0){
-const _errs230 = errors;
-if(typeof data107[0] !== "string"){
+const len39 = data109.length;
+if(len39 > 0){
+const _errs232 = errors;
+if(typeof data109[0] !== "string"){
 const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
@@ -6973,12 +7012,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-var valid42 = _errs230 === errors;
+var valid42 = _errs232 === errors;
 }
 if(valid42){
-if(len38 > 1){
-const _errs232 = errors;
-if(typeof data107[1] !== "string"){
+if(len39 > 1){
+const _errs234 = errors;
+if(typeof data109[1] !== "string"){
 const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
@@ -6988,7 +7027,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid42 = _errs232 === errors;
+var valid42 = _errs234 === errors;
 }
 }
 }
@@ -7005,7 +7044,7 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid3 = _errs228 === errors;
+var _valid3 = _errs230 === errors;
 if(_valid3 && valid41){
 valid41 = false;
 passing3 = [passing3, 1];
@@ -7029,21 +7068,20 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs225;
+errors = _errs227;
 if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
+if(_errs227){
+vErrors.length = _errs227;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid31 = _errs224 === errors;
+var valid32 = _errs226 === errors;
 }
 else {
-var valid31 = true;
-}
+var valid32 = true;
 }
 }
 }
@@ -7059,115 +7097,94 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs181 === errors;
+var valid0 = _errs187 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.files !== undefined){
-let data110 = data.files;
-const _errs234 = errors;
-if(errors === _errs234){
-if(Array.isArray(data110)){
-var valid43 = true;
-const len39 = data110.length;
-for(let i15=0; i15<len39; i15++){
-let data111 = data110[i15];
+let data112 = data.files;
 const _errs236 = errors;
 if(errors === _errs236){
-if(Array.isArray(data111)){
-if(data111.length < 3){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len40 = data111.length;
-if(!(len40 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len41 = data111.length;
-if(len41 > 0){
+if(Array.isArray(data112)){
+var valid43 = true;
+const len40 = data112.length;
+for(let i14=0; i14<len40; i14++){
+let data113 = data112[i14];
 const _errs238 = errors;
-if(typeof data111[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs238){
+if(Array.isArray(data113)){
+if(data113.length < 3){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
-}
-var valid44 = _errs238 === errors;
-}
-if(valid44){
-if(len41 > 1){
-let data113 = data111[1];
-const _errs240 = errors;
-if(errors === _errs240){
-if(typeof data113 === "string"){
-if(!pattern1.test(data113)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+const len41 = data113.length;
+if(!(len41 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
+else {
+const len42 = data113.length;
+if(len42 > 0){
+const _errs240 = errors;
+if(typeof data113[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid44 = _errs240 === errors;
 }
 if(valid44){
-if(len41 > 2){
-let data114 = data111[2];
+if(len42 > 1){
+let data115 = data113[1];
 const _errs242 = errors;
 if(errors === _errs242){
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(typeof data115 === "string"){
+if(!pattern1.test(data115)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:"#/properties/files/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid44 = _errs242 === errors;
+}
+if(valid44){
+if(len42 > 2){
+let data116 = data113[2];
+const _errs244 = errors;
+if(errors === _errs244){
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing10;
-if(((((((data114.findings === undefined) && (missing10 = "findings")) || ((data114.strays === undefined) && (missing10 = "strays"))) || ((data114.decisions === undefined) && (missing10 = "decisions"))) || ((data114.entries === undefined) && (missing10 = "entries"))) || ((data114.rejected === undefined) && (missing10 = "rejected"))) || ((data114.classes === undefined) && (missing10 = "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+if(((((((data116.findings === undefined) && (missing10 = "findings")) || ((data116.strays === undefined) && (missing10 = "strays"))) || ((data116.decisions === undefined) && (missing10 = "decisions"))) || ((data116.entries === undefined) && (missing10 = "entries"))) || ((data116.rejected === undefined) && (missing10 = "rejected"))) || ((data116.classes === undefined) && (missing10 = "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-const _errs244 = errors;
-for(const key12 in data114){
+const _errs246 = errors;
+for(const key12 in data116){
 if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs244 === errors){
-if(data114.findings !== undefined){
-let data115 = data114.findings;
-const _errs245 = errors;
-if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs245){
-if((typeof data115 == "number") && (isFinite(data115))){
-if(data115 < 0 || isNaN(data115)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid45 = _errs245 === errors;
-}
-else {
-var valid45 = true;
-}
-if(valid45){
-if(data114.strays !== undefined){
-let data116 = data114.strays;
+if(_errs246 === errors){
+if(data116.findings !== undefined){
+let data117 = data116.findings;
 const _errs247 = errors;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs247){
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 < 0 || isNaN(data116)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 < 0 || isNaN(data117)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7178,17 +7195,17 @@ else {
 var valid45 = true;
 }
 if(valid45){
-if(data114.decisions !== undefined){
-let data117 = data114.decisions;
+if(data116.strays !== undefined){
+let data118 = data116.strays;
 const _errs249 = errors;
-if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs249){
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 < 0 || isNaN(data117)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 0 || isNaN(data118)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7199,17 +7216,17 @@ else {
 var valid45 = true;
 }
 if(valid45){
-if(data114.entries !== undefined){
-let data118 = data114.entries;
+if(data116.decisions !== undefined){
+let data119 = data116.decisions;
 const _errs251 = errors;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs251){
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 0 || isNaN(data118)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 < 0 || isNaN(data119)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7220,28 +7237,19 @@ else {
 var valid45 = true;
 }
 if(valid45){
-if(data114.rejected !== undefined){
-let data119 = data114.rejected;
+if(data116.entries !== undefined){
+let data120 = data116.entries;
 const _errs253 = errors;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs253){
-if(Array.isArray(data119)){
-var valid46 = true;
-const len42 = data119.length;
-for(let i16=0; i16<len42; i16++){
-const _errs255 = errors;
-if(typeof data119[i16] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 < 0 || isNaN(data120)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
-var valid46 = _errs255 === errors;
-if(!valid46){
-break;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",schemaPath:"#/properties/files/items/items/2/properties/rejected/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
 }
 }
 var valid45 = _errs253 === errors;
@@ -7250,86 +7258,116 @@ else {
 var valid45 = true;
 }
 if(valid45){
-if(data114.classes !== undefined){
-let data121 = data114.classes;
-const _errs257 = errors;
-if(errors === _errs257){
+if(data116.rejected !== undefined){
+let data121 = data116.rejected;
+const _errs255 = errors;
+if(errors === _errs255){
 if(Array.isArray(data121)){
-var valid47 = true;
+var valid46 = true;
 const len43 = data121.length;
-for(let i17=0; i17<len43; i17++){
-let data122 = data121[i17];
+for(let i15=0; i15<len43; i15++){
+const _errs257 = errors;
+if(typeof data121[i15] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected/" + i15,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid46 = _errs257 === errors;
+if(!valid46){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected",schemaPath:"#/properties/files/items/items/2/properties/rejected/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid45 = _errs255 === errors;
+}
+else {
+var valid45 = true;
+}
+if(valid45){
+if(data116.classes !== undefined){
+let data123 = data116.classes;
 const _errs259 = errors;
 if(errors === _errs259){
-if(Array.isArray(data122)){
-if(data122.length < 2){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
-return false;
-}
-else {
-const len44 = data122.length;
-if(!(len44 <= 2)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-const len45 = data122.length;
-if(len45 > 0){
+if(Array.isArray(data123)){
+var valid47 = true;
+const len44 = data123.length;
+for(let i16=0; i16<len44; i16++){
+let data124 = data123[i16];
 const _errs261 = errors;
-if(typeof data122[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs261){
+if(Array.isArray(data124)){
+if(data124.length < 2){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
-var valid48 = _errs261 === errors;
+else {
+const len45 = data124.length;
+if(!(len45 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len46 = data124.length;
+if(len46 > 0){
+const _errs263 = errors;
+if(typeof data124[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid48 = _errs263 === errors;
 }
 if(valid48){
-if(len45 > 1){
-let data124 = data122[1];
-const _errs263 = errors;
-if(errors === _errs263){
-if(Array.isArray(data124)){
-var valid49 = true;
-const len46 = data124.length;
-for(let i18=0; i18<len46; i18++){
+if(len46 > 1){
+let data126 = data124[1];
 const _errs265 = errors;
-if(typeof data124[i18] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs265){
+if(Array.isArray(data126)){
+var valid49 = true;
+const len47 = data126.length;
+for(let i17=0; i17<len47; i17++){
+const _errs267 = errors;
+if(typeof data126[i17] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/1/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid49 = _errs265 === errors;
+var valid49 = _errs267 === errors;
 if(!valid49){
 break;
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/1",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid48 = _errs263 === errors;
+var valid48 = _errs265 === errors;
 }
 }
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid47 = _errs259 === errors;
+var valid47 = _errs261 === errors;
 if(!valid47){
 break;
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",schemaPath:"#/properties/files/items/items/2/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes",schemaPath:"#/properties/files/items/items/2/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid45 = _errs257 === errors;
+var valid45 = _errs259 === errors;
 }
 else {
 var valid45 = true;
@@ -7343,11 +7381,11 @@ var valid45 = true;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid44 = _errs242 === errors;
+var valid44 = _errs244 === errors;
 }
 }
 }
@@ -7355,11 +7393,11 @@ var valid44 = _errs242 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid43 = _errs236 === errors;
+var valid43 = _errs238 === errors;
 if(!valid43){
 break;
 }
@@ -7370,7 +7408,7 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs234 === errors;
+var valid0 = _errs236 === errors;
 }
 else {
 var valid0 = true;

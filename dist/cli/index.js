@@ -15646,6 +15646,7 @@ function identity(s) {
  * but this module can make, can ever bind a call.
  */
 
+
 const isUsable = (r) => r.check.outcome === 'usable';
 const isUnusable = (r) => r.check.outcome !== 'usable';
 /** Consistency and trust, each record on its own. */
@@ -15670,6 +15671,8 @@ function precheck(input) {
  * the provider and the record_id (the length says where the provider ends).
  */
 const recordIdentity = (r) => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
+/** A record's identity as a digest (`sha256:` and the hex of its text's sha256): how a kept verification holds it (core/incremental.ts). */
+const identityDigest = (r) => (0,binding/* sha256Digest */.sI)(recordIdentity(r));
 function checkRecords(records) {
     const checks = records.map(precheck);
     // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
@@ -18833,7 +18836,7 @@ function partOf(evidence, options) {
         const narrowed = narrowedDigest(r);
         if (narrowed !== null)
             recordDigests.add(narrowed);
-        identities.add(recordIdentity(r.input));
+        identities.add(identityDigest(r.input));
     }
     const unboundKinds = new Set();
     const unbound = new Map();
@@ -19333,7 +19336,8 @@ var external_node_buffer_ = __nccwpck_require__(4573);
  * - the header line (schemas/verification-snapshot.schema.json), JSON in ASCII: what the report's tail
  *   and the merge's checks read (the findings and facts of each file, what the calls used of the
  *   policy by position, the counts, the couplings);
- * - the calls' and the records' digests as sorted bytes (`packed`), measured in the header;
+ * - the calls' and the records' digests and the records' identities' (core/records.ts `identityDigest`)
+ *   as sorted bytes (`packed`), measured in the header;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
  *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
@@ -19357,7 +19361,7 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v3';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
 function unkept(part) {
@@ -19483,6 +19487,10 @@ function snapshotHeader(part, lists, key, files) {
     const signed = s.signed;
     const calls = packed(c.callDigests);
     const records = packed(c.recordDigests);
+    const identities = packed(c.identities);
+    // Identities are digests the core made (`identityDigest`): every one packs.
+    if (identities.others.length > 0)
+        return { ok: false, reason: `a record's identity is not a sha256 digest (${identities.others[0]})` };
     const header = {
         schema: SNAPSHOT_SCHEMA,
         key,
@@ -19493,6 +19501,7 @@ function snapshotHeader(part, lists, key, files) {
         digests: {
             calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, (0,binding/* sha256Hex */.fg)(calls.bytes)],
             records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, (0,binding/* sha256Hex */.fg)(records.bytes)],
+            identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, (0,binding/* sha256Hex */.fg)(identities.bytes)],
         },
         lists: {
             runs: [lists.runs.count, runsLength, runsSha],
@@ -19539,7 +19548,6 @@ function snapshotHeader(part, lists, key, files) {
         couplings: {
             call_digests: calls.others,
             record_digests: records.others,
-            identities: [...c.identities],
             call_kinds: [...c.callKinds],
             unbound_kinds: [...c.unboundKinds],
             unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest])),
@@ -19548,7 +19556,10 @@ function snapshotHeader(part, lists, key, files) {
         },
     };
     const line = Buffer.from(asciiJson(header), 'latin1');
-    return { ok: true, value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes]) };
+    return {
+        ok: true,
+        value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes, identities.bytes]),
+    };
 }
 /**
  * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
@@ -19673,9 +19684,13 @@ function snapshot_partOf(h, policy, sections) {
     const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
     if (!call.ok)
         return call;
-    const record = unpacked(sections.subarray(h.digests.calls[1]), h.digests.records, c.record_digests, 'its records’ digests');
+    const [callBytes, recordBytes] = [h.digests.calls[1], h.digests.records[1]];
+    const record = unpacked(sections.subarray(callBytes, callBytes + recordBytes), h.digests.records, c.record_digests, 'its records’ digests');
     if (!record.ok)
         return record;
+    const identity = unpacked(sections.subarray(callBytes + recordBytes), h.digests.identities, [], 'its records’ identities');
+    if (!identity.ok)
+        return identity;
     const unbound = new Map();
     for (const [kind, target, nearest] of c.unbound) {
         const list = unbound.get(kind) ?? [];
@@ -19685,7 +19700,7 @@ function snapshot_partOf(h, policy, sections) {
     const couplings = {
         callDigests: call.value,
         recordDigests: record.value,
-        identities: new Set(c.identities),
+        identities: identity.value,
         callKinds: new Set(c.call_kinds),
         unboundKinds: new Set(c.unbound_kinds),
         unbound,
@@ -19797,7 +19812,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
     }
     // The digest sections follow the header line; the lists follow them.
     const from = FIRST_LINE + line.value.text.length + 1;
-    const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+    const sectionsLength = h.digests.calls[1] + h.digests.records[1] + h.digests.identities[1];
     const sections = Buffer.allocUnsafe(sectionsLength);
     try {
         const span = new FileSpan(fd, from, sectionsLength);

@@ -16,7 +16,7 @@ import type { Evidence, VerifyOptions } from './model.js';
 import { equalFields, nearness, push, targetOf } from './nearest.js';
 import { NO_POLICY } from './policy.js';
 import { boundFields } from './projection.js';
-import { recordIdentity } from './records.js';
+import { identityDigest } from './records.js';
 import type { Report } from './report.js';
 import { Requirements } from './requirements.js';
 import { cmp } from './text.js';
@@ -43,8 +43,13 @@ export interface Couplings {
    * on either side meet nothing: each is diagnosed as it would be alone (its identity aside, below).
    */
   readonly recordDigests: Members;
-  /** Every record's identity (provider, record_id): copies and conflicting copies meet across exports (records.ts). */
-  readonly identities: ReadonlySet<string>;
+  /**
+   * Every record's identity (provider, record_id) as the sha256 digest of its text (`identityDigest`):
+   * copies and conflicting copies meet across exports (records.ts). Digests, so a snapshot keeps them
+   * as it keeps the subjects' (packed bytes looked up by halving, gate/snapshot.ts), not as 60 000
+   * strings its header would parse at every merge.
+   */
+  readonly identities: Members;
   /** The (class, verb) of every call with a subject: what an unmatched record's nearest call is found among (nearest.ts). */
   readonly callKinds: ReadonlySet<string>;
   /** The (class, verb) of every record that bound no call: its diagnosis reads every call of its kind. */
@@ -112,7 +117,7 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
     const narrowed = narrowedDigest(r);
     if (narrowed !== null) recordDigests.add(narrowed);
-    identities.add(recordIdentity(r.input));
+    identities.add(identityDigest(r.input));
   }
   const unboundKinds = new Set<string>();
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();

@@ -7,6 +7,7 @@
  * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
  * but this module can make, can ever bind a call.
  */
+import { sha256Digest } from './binding.js';
 import { item, stored } from './lists.js';
 import type { RecordInput } from './model.js';
 import type { TrustCode } from './trust.js';
@@ -63,7 +64,10 @@ function precheck(input: RecordInput): RecordCheck {
  * A record's identity (provider, record_id) as one string, one to one: the provider's length, then
  * the provider and the record_id (the length says where the provider ends).
  */
-export const recordIdentity = (r: RecordInput): string => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
+const recordIdentity = (r: RecordInput): string => `${r.record.provider.length}:${r.record.provider}${r.record.record_id}`;
+
+/** A record's identity as a digest (`sha256:` and the hex of its text's sha256): how a kept verification holds it (core/incremental.ts). */
+export const identityDigest = (r: RecordInput): string => sha256Digest(recordIdentity(r));
 
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const checks = records.map(precheck);

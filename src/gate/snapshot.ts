@@ -6,7 +6,8 @@
  * - the header line (schemas/verification-snapshot.schema.json), JSON in ASCII: what the report's tail
  *   and the merge's checks read (the findings and facts of each file, what the calls used of the
  *   policy by position, the counts, the couplings);
- * - the calls' and the records' digests as sorted bytes (`packed`), measured in the header;
+ * - the calls' and the records' digests and the records' identities' (core/records.ts `identityDigest`)
+ *   as sorted bytes (`packed`), measured in the header;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
  *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
@@ -41,7 +42,7 @@ import { openInCache } from './cache.js';
 import type { FileFacts } from './facts.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v2';
+export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v3';
 
 /** One input file of a kept verification: its key in the evidence cache, its facts, and the findings its reading made. */
 export interface KeptFile {
@@ -153,8 +154,8 @@ interface Header {
   readonly policy: string;
   /** Every input file, in the order read (their findings are `shares.read`, in that order). */
   readonly files: readonly FileEntry[];
-  /** The digest sections, right after the header line: the calls', then the records' (`packed`). */
-  readonly digests: { readonly calls: Measure; readonly records: Measure };
+  /** The digest sections, right after the header line: the calls', the records', then the records' identities' (`packed`). */
+  readonly digests: { readonly calls: Measure; readonly records: Measure; readonly identities: Measure };
   /** Per list, after the digest sections: its elements, its bytes, their sha256. */
   readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: Measure };
   readonly shares: {
@@ -195,7 +196,6 @@ interface Header {
     /** The digests no section holds (not `sha256:` and 64 hex digits). */
     readonly call_digests: readonly string[];
     readonly record_digests: readonly string[];
-    readonly identities: readonly string[];
     readonly call_kinds: readonly string[];
     readonly unbound_kinds: readonly string[];
     readonly unbound: readonly (readonly [string, JsonObject, number | null])[];
@@ -245,6 +245,9 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const signed = s.signed;
   const calls = packed(c.callDigests);
   const records = packed(c.recordDigests);
+  const identities = packed(c.identities);
+  // Identities are digests the core made (`identityDigest`): every one packs.
+  if (identities.others.length > 0) return { ok: false, reason: `a record's identity is not a sha256 digest (${identities.others[0]})` };
   const header: Header = {
     schema: SNAPSHOT_SCHEMA,
     key,
@@ -255,6 +258,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     digests: {
       calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, sha256Hex(calls.bytes)],
       records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, sha256Hex(records.bytes)],
+      identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, sha256Hex(identities.bytes)],
     },
     lists: {
       runs: [lists.runs.count, runsLength, runsSha],
@@ -301,7 +305,6 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     couplings: {
       call_digests: calls.others,
       record_digests: records.others,
-      identities: [...c.identities],
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
       unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest] as const)),
@@ -310,7 +313,10 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     },
   };
   const line = Buffer.from(asciiJson(header), 'latin1');
-  return { ok: true, value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes]) };
+  return {
+    ok: true,
+    value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes, identities.bytes]),
+  };
 }
 
 /**
@@ -436,8 +442,16 @@ function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, strin
   const c = h.couplings;
   const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
   if (!call.ok) return call;
-  const record = unpacked(sections.subarray(h.digests.calls[1]), h.digests.records, c.record_digests, 'its records’ digests');
+  const [callBytes, recordBytes] = [h.digests.calls[1], h.digests.records[1]];
+  const record = unpacked(
+    sections.subarray(callBytes, callBytes + recordBytes),
+    h.digests.records,
+    c.record_digests,
+    'its records’ digests',
+  );
   if (!record.ok) return record;
+  const identity = unpacked(sections.subarray(callBytes + recordBytes), h.digests.identities, [], 'its records’ identities');
+  if (!identity.ok) return identity;
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
   for (const [kind, target, nearest] of c.unbound) {
     const list = unbound.get(kind) ?? [];
@@ -447,7 +461,7 @@ function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, strin
   const couplings: Couplings = {
     callDigests: call.value,
     recordDigests: record.value,
-    identities: new Set(c.identities),
+    identities: identity.value,
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
     unbound,
@@ -550,7 +564,7 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   }
   // The digest sections follow the header line; the lists follow them.
   const from = FIRST_LINE + line.value.text.length + 1;
-  const sectionsLength = h.digests.calls[1] + h.digests.records[1];
+  const sectionsLength = h.digests.calls[1] + h.digests.records[1] + h.digests.identities[1];
   const sections = Buffer.allocUnsafe(sectionsLength);
   try {
     const span = new FileSpan(fd, from, sectionsLength);
