@@ -13183,11 +13183,12 @@ var external_node_buffer_ = __nccwpck_require__(4573);
  *
  * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
  * the positions against the policy, the times, each file's share of the findings, the digest
- * sections' sha256 and order, the lists' lengths and sha256 (when a merge uses them), and the key the
+ * sections' sha256 and order, the lists' lengths and CRC-32 (when a merge uses them: `listCheck`), and the key the
  * caller asks for (what the verification depended on besides the files: the build, the read set-up,
  * the policy's bytes and the options). A snapshot that fails any check is refused with why; the run
  * is then a full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
  */
+
 
 
 
@@ -13287,6 +13288,15 @@ function unpacked(bytes, [count, , sha256], others, what) {
         return { ok: false, reason: `${what} are not in ascending order` };
     return { ok: true, value: new PackedDigests(bytes, new Set(others)) };
 }
+/**
+ * A list's check: zlib's CRC-32 of its bytes, continued piece by piece. The lists are most of a
+ * snapshot's bytes (80 MB at 100 000 calls) and every merge checks them: their sha256 cost a merged
+ * run 60–70 ms, their CRC-32 13–15 ms (bench/HISTORY.md, "Issue 44, twenty-second stop: a lighter
+ * snapshot to open and check"). A check against damage (a file cut short, a byte changed), which is
+ * all any digest here can be: whoever can write the cache can write any digest with it (docs/cache.md,
+ * "What the cache is trusted with"). The header, which the merge believes member by member, keeps its sha256.
+ */
+const listCheck = (bytes, crc = 0) => (0,external_node_zlib_.crc32)(bytes, crc);
 /** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
 function keptListsOf(report) {
     const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
@@ -13297,16 +13307,16 @@ function keptListsOf(report) {
         close: () => { },
     };
 }
-/** A list's byte length and sha256. */
+/** A list's byte length and check (`listCheck`). */
 function measure(list) {
-    const hash = (0,external_node_crypto_.createHash)('sha256');
+    let crc = 0;
     let length = 0;
     for (const piece of list.pieces) {
         const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
-        hash.update(bytes);
+        crc = listCheck(bytes, crc);
         length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
     }
-    return [length, hash.digest('hex')];
+    return [length, crc];
 }
 /**
  * The header line of a verification's snapshot and its digest sections (the caller writes them, then
@@ -13320,9 +13330,9 @@ function snapshotHeader(part, lists, key, files) {
         return { ok: false, reason: why };
     const s = part.shares;
     const c = part.couplings;
-    const [runsLength, runsSha] = measure(lists.runs);
-    const [callsLength, callsSha] = measure(lists.calls);
-    const [recordsLength, recordsSha] = measure(lists.records);
+    const [runsLength, runsCrc] = measure(lists.runs);
+    const [callsLength, callsCrc] = measure(lists.calls);
+    const [recordsLength, recordsCrc] = measure(lists.records);
     const under = s.underClaimed;
     const signed = s.signed;
     const calls = packed(c.callDigests);
@@ -13344,9 +13354,9 @@ function snapshotHeader(part, lists, key, files) {
             identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, (0,binding/* sha256Hex */.fg)(identities.bytes)],
         },
         lists: {
-            runs: [lists.runs.count, runsLength, runsSha],
-            calls: [lists.calls.count, callsLength, callsSha],
-            records: [lists.records.count, recordsLength, recordsSha],
+            runs: [lists.runs.count, runsLength, runsCrc],
+            calls: [lists.calls.count, callsLength, callsCrc],
+            records: [lists.records.count, recordsLength, recordsCrc],
         },
         shares: {
             read: s.read,
@@ -13592,7 +13602,7 @@ function headerLine(fd, chunk) {
 }
 /**
  * The snapshot kept in `file`, its header read and checked (see `snapshotFrom`); null when there is
- * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
+ * none. Its lists are read from the file when a merge asks for them, checked against their CRC-32.
  */
 function openSnapshot(file, key, policy, shape) {
     const opened = (0,gate_cache/* openInCache */.y4)(file);
@@ -13686,7 +13696,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
 }
 /**
  * A snapshot's lists, from `at` in `file` opened again (whatever is there then is checked against the
- * header's lengths and digests), each the bytes its header measures with the sha256 it names, or why
+ * header's lengths and checks), each the bytes its header measures with the CRC-32 it names, or why
  * not. Hashed through one reused buffer and copied the same way by the writer (report/json-report.ts
  * `FileSpan`), never held whole; the file stays open until `close` (a snapshot written over it
  * meanwhile is renamed into place: this one's bytes stay what was checked).
@@ -13710,18 +13720,18 @@ function snapshot_listsOf(h, file, at) {
         let from = at;
         const kept = {};
         for (const name of LIST_NAMES) {
-            const [count, length, sha256] = h.lists[name];
+            const [count, length, check] = h.lists[name];
             if (from + length > st.size)
                 return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
             const span = new FileSpan(fd, from, length);
-            const hash = (0,external_node_crypto_.createHash)('sha256');
+            let crc = 0;
             for (let off = 0; off < length;) {
                 const n = span.readInto(chunk, 0, off, snapshot_CHUNK);
-                hash.update(chunk.subarray(0, n));
+                crc = listCheck(chunk.subarray(0, n), crc);
                 off += n;
             }
-            if (hash.digest('hex') !== sha256)
-                return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
+            if (crc !== check)
+                return refuse(`its ${name} are not the bytes its header names (their CRC-32 differs)`);
             kept[name] = { count, pieces: length === 0 ? [] : [span] };
             from += length;
         }

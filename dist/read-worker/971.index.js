@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v3"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v3"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"description":"per list, after the digest sections: [elements, bytes, CRC-32 of the bytes]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4100,8 +4100,35 @@ validate92.errors = vErrors;
 return errors === 0;
 }
 
+const schema29 = {"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data > 4294967295 || isNaN(data)){
+validate101.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+return false;
+}
+else {
+if(data < 0 || isNaN(data)){
+validate101.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4489,7 +4516,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate105.errors = vErrors;
+validate109.errors = vErrors;
 return false;
 }
 else {
@@ -4503,7 +4530,7 @@ vErrors = null;
 }
 }
 }
-validate105.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
 
@@ -4894,19 +4921,10 @@ var valid6 = _errs38 === errors;
 }
 if(valid6){
 if(len7 > 2){
-let data22 = data19[2];
 const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data22 === "string"){
-if(!pattern1.test(data22)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs/2",schemaPath:"#/properties/lists/properties/runs/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
+if(!(validate101(data19[2], {instancePath:instancePath+"/lists/runs/2",parentData:data19,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+errors = vErrors.length;
 }
 var valid6 = _errs39 === errors;
 }
@@ -4928,8 +4946,8 @@ var valid5 = true;
 if(valid5){
 if(data18.calls !== undefined){
 let data23 = data18.calls;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs40 = errors;
+if(errors === _errs40){
 if(Array.isArray(data23)){
 if(data23.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
@@ -4944,39 +4962,30 @@ return false;
 else {
 const len9 = data23.length;
 if(len9 > 0){
-const _errs43 = errors;
+const _errs42 = errors;
 if(!(validate92(data23[0], {instancePath:instancePath+"/lists/calls/0",parentData:data23,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid7 = _errs42 === errors;
+}
+if(valid7){
+if(len9 > 1){
+const _errs43 = errors;
+if(!(validate92(data23[1], {instancePath:instancePath+"/lists/calls/1",parentData:data23,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs43 === errors;
 }
 if(valid7){
-if(len9 > 1){
+if(len9 > 2){
 const _errs44 = errors;
-if(!(validate92(data23[1], {instancePath:instancePath+"/lists/calls/1",parentData:data23,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate101(data23[2], {instancePath:instancePath+"/lists/calls/2",parentData:data23,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs44 === errors;
-}
-if(valid7){
-if(len9 > 2){
-let data26 = data23[2];
-const _errs45 = errors;
-if(errors === _errs45){
-if(typeof data26 === "string"){
-if(!pattern1.test(data26)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls/2",schemaPath:"#/properties/lists/properties/calls/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid7 = _errs45 === errors;
 }
 }
 }
@@ -4988,7 +4997,7 @@ validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/pro
 return false;
 }
 }
-var valid5 = _errs41 === errors;
+var valid5 = _errs40 === errors;
 }
 else {
 var valid5 = true;
@@ -4996,8 +5005,8 @@ var valid5 = true;
 if(valid5){
 if(data18.records !== undefined){
 let data27 = data18.records;
-const _errs47 = errors;
-if(errors === _errs47){
+const _errs45 = errors;
+if(errors === _errs45){
 if(Array.isArray(data27)){
 if(data27.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
@@ -5012,39 +5021,30 @@ return false;
 else {
 const len11 = data27.length;
 if(len11 > 0){
-const _errs49 = errors;
+const _errs47 = errors;
 if(!(validate92(data27[0], {instancePath:instancePath+"/lists/records/0",parentData:data27,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs49 === errors;
+var valid8 = _errs47 === errors;
 }
 if(valid8){
 if(len11 > 1){
-const _errs50 = errors;
+const _errs48 = errors;
 if(!(validate92(data27[1], {instancePath:instancePath+"/lists/records/1",parentData:data27,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs50 === errors;
+var valid8 = _errs48 === errors;
 }
 if(valid8){
 if(len11 > 2){
-let data30 = data27[2];
-const _errs51 = errors;
-if(errors === _errs51){
-if(typeof data30 === "string"){
-if(!pattern1.test(data30)){
-validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
+const _errs49 = errors;
+if(!(validate101(data27[2], {instancePath:instancePath+"/lists/records/2",parentData:data27,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+errors = vErrors.length;
 }
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/records/2",schemaPath:"#/properties/lists/properties/records/items/2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid8 = _errs51 === errors;
+var valid8 = _errs49 === errors;
 }
 }
 }
@@ -5056,7 +5056,7 @@ validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/p
 return false;
 }
 }
-var valid5 = _errs47 === errors;
+var valid5 = _errs45 === errors;
 }
 else {
 var valid5 = true;
@@ -5079,8 +5079,8 @@ var valid0 = true;
 if(valid0){
 if(data.shares !== undefined){
 let data31 = data.shares;
-const _errs53 = errors;
-if(errors === _errs53){
+const _errs50 = errors;
+if(errors === _errs50){
 if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 let missing3;
 if(((((((((((((data31.read === undefined) && (missing3 = "read")) || ((data31.unattested === undefined) && (missing3 = "unattested"))) || ((data31.calls === undefined) && (missing3 = "calls"))) || ((data31.records === undefined) && (missing3 = "records"))) || ((data31.usage === undefined) && (missing3 = "usage"))) || ((data31.classes === undefined) && (missing3 = "classes"))) || ((data31.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data31.signed === undefined) && (missing3 = "signed"))) || ((data31.levels === undefined) && (missing3 = "levels"))) || ((data31.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data31.outcomes === undefined) && (missing3 = "outcomes"))) || ((data31.copies === undefined) && (missing3 = "copies"))){
@@ -5088,7 +5088,7 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 else {
-const _errs55 = errors;
+const _errs52 = errors;
 for(const key3 in data31){
 if(!(func0.call(schema27.properties.shares.properties, key3))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
@@ -5096,21 +5096,21 @@ return false;
 break;
 }
 }
-if(_errs55 === errors){
+if(_errs52 === errors){
 if(data31.read !== undefined){
 let data32 = data31.read;
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs53 = errors;
+if(errors === _errs53){
 if(Array.isArray(data32)){
 var valid10 = true;
 const len12 = data32.length;
 for(let i0=0; i0<len12; i0++){
-const _errs58 = errors;
-if(!(validate105(data32[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data32,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+const _errs55 = errors;
+if(!(validate109(data32[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data32,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs58 === errors;
+var valid10 = _errs55 === errors;
 if(!valid10){
 break;
 }
@@ -5121,7 +5121,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs56 === errors;
+var valid9 = _errs53 === errors;
 }
 else {
 var valid9 = true;
@@ -5129,18 +5129,18 @@ var valid9 = true;
 if(valid9){
 if(data31.unattested !== undefined){
 let data34 = data31.unattested;
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs56 = errors;
+if(errors === _errs56){
 if(Array.isArray(data34)){
 var valid11 = true;
 const len13 = data34.length;
 for(let i1=0; i1<len13; i1++){
-const _errs61 = errors;
-if(!(validate105(data34[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data34,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+const _errs58 = errors;
+if(!(validate109(data34[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data34,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs61 === errors;
+var valid11 = _errs58 === errors;
 if(!valid11){
 break;
 }
@@ -5151,7 +5151,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:
 return false;
 }
 }
-var valid9 = _errs59 === errors;
+var valid9 = _errs56 === errors;
 }
 else {
 var valid9 = true;
@@ -5159,18 +5159,18 @@ var valid9 = true;
 if(valid9){
 if(data31.calls !== undefined){
 let data36 = data31.calls;
-const _errs62 = errors;
-if(errors === _errs62){
+const _errs59 = errors;
+if(errors === _errs59){
 if(Array.isArray(data36)){
 var valid12 = true;
 const len14 = data36.length;
 for(let i2=0; i2<len14; i2++){
-const _errs64 = errors;
-if(!(validate105(data36[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data36,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+const _errs61 = errors;
+if(!(validate109(data36[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data36,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var valid12 = _errs64 === errors;
+var valid12 = _errs61 === errors;
 if(!valid12){
 break;
 }
@@ -5181,7 +5181,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/pr
 return false;
 }
 }
-var valid9 = _errs62 === errors;
+var valid9 = _errs59 === errors;
 }
 else {
 var valid9 = true;
@@ -5189,18 +5189,18 @@ var valid9 = true;
 if(valid9){
 if(data31.records !== undefined){
 let data38 = data31.records;
-const _errs65 = errors;
-if(errors === _errs65){
+const _errs62 = errors;
+if(errors === _errs62){
 if(Array.isArray(data38)){
 var valid13 = true;
 const len15 = data38.length;
 for(let i3=0; i3<len15; i3++){
-const _errs67 = errors;
-if(!(validate105(data38[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data38,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+const _errs64 = errors;
+if(!(validate109(data38[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data38,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs67 === errors;
+var valid13 = _errs64 === errors;
 if(!valid13){
 break;
 }
@@ -5211,7 +5211,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs65 === errors;
+var valid9 = _errs62 === errors;
 }
 else {
 var valid9 = true;
@@ -5219,8 +5219,8 @@ var valid9 = true;
 if(valid9){
 if(data31.usage !== undefined){
 let data40 = data31.usage;
-const _errs68 = errors;
-if(errors === _errs68){
+const _errs65 = errors;
+if(errors === _errs65){
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing4;
 if((((data40.excused === undefined) && (missing4 = "excused")) || ((data40.lapsed === undefined) && (missing4 = "lapsed"))) || ((data40.rules === undefined) && (missing4 = "rules"))){
@@ -5228,7 +5228,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 else {
-const _errs70 = errors;
+const _errs67 = errors;
 for(const key4 in data40){
 if(!(((key4 === "excused") || (key4 === "lapsed")) || (key4 === "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
@@ -5236,18 +5236,18 @@ return false;
 break;
 }
 }
-if(_errs70 === errors){
+if(_errs67 === errors){
 if(data40.excused !== undefined){
 let data41 = data40.excused;
-const _errs71 = errors;
-if(errors === _errs71){
+const _errs68 = errors;
+if(errors === _errs68){
 if(Array.isArray(data41)){
 var valid15 = true;
 const len16 = data41.length;
 for(let i4=0; i4<len16; i4++){
 let data42 = data41[i4];
-const _errs73 = errors;
-if(errors === _errs73){
+const _errs70 = errors;
+if(errors === _errs70){
 if(Array.isArray(data42)){
 if(data42.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
@@ -5263,12 +5263,12 @@ else {
 const len18 = data42.length;
 if(len18 > 0){
 let data43 = data42[0];
-const _errs75 = errors;
+const _errs72 = errors;
 if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs75){
+if(errors === _errs72){
 if((typeof data43 == "number") && (isFinite(data43))){
 if(data43 < 0 || isNaN(data43)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5276,17 +5276,17 @@ return false;
 }
 }
 }
-var valid16 = _errs75 === errors;
+var valid16 = _errs72 === errors;
 }
 if(valid16){
 if(len18 > 1){
 let data44 = data42[1];
-const _errs77 = errors;
+const _errs74 = errors;
 if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs77){
+if(errors === _errs74){
 if((typeof data44 == "number") && (isFinite(data44))){
 if(data44 < 1 || isNaN(data44)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
@@ -5294,7 +5294,7 @@ return false;
 }
 }
 }
-var valid16 = _errs77 === errors;
+var valid16 = _errs74 === errors;
 }
 }
 }
@@ -5305,7 +5305,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,sc
 return false;
 }
 }
-var valid15 = _errs73 === errors;
+var valid15 = _errs70 === errors;
 if(!valid15){
 break;
 }
@@ -5316,7 +5316,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPa
 return false;
 }
 }
-var valid14 = _errs71 === errors;
+var valid14 = _errs68 === errors;
 }
 else {
 var valid14 = true;
@@ -5324,15 +5324,15 @@ var valid14 = true;
 if(valid14){
 if(data40.lapsed !== undefined){
 let data45 = data40.lapsed;
-const _errs79 = errors;
-if(errors === _errs79){
+const _errs76 = errors;
+if(errors === _errs76){
 if(Array.isArray(data45)){
 var valid17 = true;
 const len19 = data45.length;
 for(let i5=0; i5<len19; i5++){
 let data46 = data45[i5];
-const _errs81 = errors;
-if(errors === _errs81){
+const _errs78 = errors;
+if(errors === _errs78){
 if(Array.isArray(data46)){
 if(data46.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
@@ -5348,12 +5348,12 @@ else {
 const len21 = data46.length;
 if(len21 > 0){
 let data47 = data46[0];
-const _errs83 = errors;
+const _errs80 = errors;
 if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs83){
+if(errors === _errs80){
 if((typeof data47 == "number") && (isFinite(data47))){
 if(data47 < 0 || isNaN(data47)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5361,26 +5361,26 @@ return false;
 }
 }
 }
-var valid18 = _errs83 === errors;
+var valid18 = _errs80 === errors;
 }
 if(valid18){
 if(len21 > 1){
-const _errs85 = errors;
+const _errs82 = errors;
 if(typeof data46[1] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid18 = _errs85 === errors;
+var valid18 = _errs82 === errors;
 }
 if(valid18){
 if(len21 > 2){
 let data49 = data46[2];
-const _errs87 = errors;
+const _errs84 = errors;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs87){
+if(errors === _errs84){
 if((typeof data49 == "number") && (isFinite(data49))){
 if(data49 < 0 || isNaN(data49)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5388,17 +5388,17 @@ return false;
 }
 }
 }
-var valid18 = _errs87 === errors;
+var valid18 = _errs84 === errors;
 }
 if(valid18){
 if(len21 > 3){
 let data50 = data46[3];
-const _errs89 = errors;
+const _errs86 = errors;
 if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs89){
+if(errors === _errs86){
 if((typeof data50 == "number") && (isFinite(data50))){
 if(data50 < 1 || isNaN(data50)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
@@ -5406,17 +5406,17 @@ return false;
 }
 }
 }
-var valid18 = _errs89 === errors;
+var valid18 = _errs86 === errors;
 }
 if(valid18){
 if(len21 > 4){
 let data51 = data46[4];
-const _errs91 = errors;
+const _errs88 = errors;
 if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs91){
+if(errors === _errs88){
 if((typeof data51 == "number") && (isFinite(data51))){
 if(data51 < 0 || isNaN(data51)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5424,17 +5424,17 @@ return false;
 }
 }
 }
-var valid18 = _errs91 === errors;
+var valid18 = _errs88 === errors;
 }
 if(valid18){
 if(len21 > 5){
 let data52 = data46[5];
-const _errs93 = errors;
+const _errs90 = errors;
 if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs93){
+if(errors === _errs90){
 if((typeof data52 == "number") && (isFinite(data52))){
 if(data52 < 1 || isNaN(data52)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
@@ -5442,7 +5442,7 @@ return false;
 }
 }
 }
-var valid18 = _errs93 === errors;
+var valid18 = _errs90 === errors;
 }
 }
 }
@@ -5457,7 +5457,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,sch
 return false;
 }
 }
-var valid17 = _errs81 === errors;
+var valid17 = _errs78 === errors;
 if(!valid17){
 break;
 }
@@ -5468,7 +5468,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPat
 return false;
 }
 }
-var valid14 = _errs79 === errors;
+var valid14 = _errs76 === errors;
 }
 else {
 var valid14 = true;
@@ -5476,8 +5476,8 @@ var valid14 = true;
 if(valid14){
 if(data40.rules !== undefined){
 let data53 = data40.rules;
-const _errs95 = errors;
-if(errors === _errs95){
+const _errs92 = errors;
+if(errors === _errs92){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing5;
 if(((data53.unused === undefined) && (missing5 = "unused")) || ((data53.taken === undefined) && (missing5 = "taken"))){
@@ -5485,7 +5485,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 else {
-const _errs97 = errors;
+const _errs94 = errors;
 for(const key5 in data53){
 if(!((key5 === "unused") || (key5 === "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
@@ -5493,22 +5493,22 @@ return false;
 break;
 }
 }
-if(_errs97 === errors){
+if(_errs94 === errors){
 if(data53.unused !== undefined){
 let data54 = data53.unused;
-const _errs98 = errors;
-if(errors === _errs98){
+const _errs95 = errors;
+if(errors === _errs95){
 if(Array.isArray(data54)){
 var valid20 = true;
 const len22 = data54.length;
 for(let i6=0; i6<len22; i6++){
 let data55 = data54[i6];
-const _errs100 = errors;
+const _errs97 = errors;
 if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs100){
+if(errors === _errs97){
 if((typeof data55 == "number") && (isFinite(data55))){
 if(data55 < 0 || isNaN(data55)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5516,7 +5516,7 @@ return false;
 }
 }
 }
-var valid20 = _errs100 === errors;
+var valid20 = _errs97 === errors;
 if(!valid20){
 break;
 }
@@ -5527,7 +5527,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",sch
 return false;
 }
 }
-var valid19 = _errs98 === errors;
+var valid19 = _errs95 === errors;
 }
 else {
 var valid19 = true;
@@ -5535,15 +5535,15 @@ var valid19 = true;
 if(valid19){
 if(data53.taken !== undefined){
 let data56 = data53.taken;
-const _errs102 = errors;
-if(errors === _errs102){
+const _errs99 = errors;
+if(errors === _errs99){
 if(Array.isArray(data56)){
 var valid21 = true;
 const len23 = data56.length;
 for(let i7=0; i7<len23; i7++){
 let data57 = data56[i7];
-const _errs104 = errors;
-if(errors === _errs104){
+const _errs101 = errors;
+if(errors === _errs101){
 if(Array.isArray(data57)){
 if(data57.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
@@ -5559,12 +5559,12 @@ else {
 const len25 = data57.length;
 if(len25 > 0){
 let data58 = data57[0];
-const _errs106 = errors;
+const _errs103 = errors;
 if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs106){
+if(errors === _errs103){
 if((typeof data58 == "number") && (isFinite(data58))){
 if(data58 < 0 || isNaN(data58)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5572,17 +5572,17 @@ return false;
 }
 }
 }
-var valid22 = _errs106 === errors;
+var valid22 = _errs103 === errors;
 }
 if(valid22){
 if(len25 > 1){
 let data59 = data57[1];
-const _errs108 = errors;
+const _errs105 = errors;
 if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs108){
+if(errors === _errs105){
 if((typeof data59 == "number") && (isFinite(data59))){
 if(data59 < 0 || isNaN(data59)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -5590,7 +5590,7 @@ return false;
 }
 }
 }
-var valid22 = _errs108 === errors;
+var valid22 = _errs105 === errors;
 }
 }
 }
@@ -5601,7 +5601,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i
 return false;
 }
 }
-var valid21 = _errs104 === errors;
+var valid21 = _errs101 === errors;
 if(!valid21){
 break;
 }
@@ -5612,7 +5612,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",sche
 return false;
 }
 }
-var valid19 = _errs102 === errors;
+var valid19 = _errs99 === errors;
 }
 else {
 var valid19 = true;
@@ -5626,7 +5626,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 }
-var valid14 = _errs95 === errors;
+var valid14 = _errs92 === errors;
 }
 else {
 var valid14 = true;
@@ -5641,7 +5641,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 }
-var valid9 = _errs68 === errors;
+var valid9 = _errs65 === errors;
 }
 else {
 var valid9 = true;
@@ -5649,18 +5649,18 @@ var valid9 = true;
 if(valid9){
 if(data31.classes !== undefined){
 let data60 = data31.classes;
-const _errs110 = errors;
-if(errors === _errs110){
+const _errs107 = errors;
+if(errors === _errs107){
 if(Array.isArray(data60)){
 var valid23 = true;
 const len26 = data60.length;
 for(let i8=0; i8<len26; i8++){
-const _errs112 = errors;
+const _errs109 = errors;
 if(typeof data60[i8] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i8,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid23 = _errs112 === errors;
+var valid23 = _errs109 === errors;
 if(!valid23){
 break;
 }
@@ -5671,7 +5671,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs110 === errors;
+var valid9 = _errs107 === errors;
 }
 else {
 var valid9 = true;
@@ -5679,11 +5679,11 @@ var valid9 = true;
 if(valid9){
 if(data31.under_claimed !== undefined){
 let data62 = data31.under_claimed;
-const _errs114 = errors;
-const _errs115 = errors;
+const _errs111 = errors;
+const _errs112 = errors;
 let valid24 = false;
 let passing0 = null;
-const _errs116 = errors;
+const _errs113 = errors;
 if(data62 !== null){
 const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
@@ -5694,13 +5694,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs116 === errors;
+var _valid0 = _errs113 === errors;
 if(_valid0){
 valid24 = true;
 passing0 = 0;
 }
-const _errs118 = errors;
-if(errors === _errs118){
+const _errs115 = errors;
+if(errors === _errs115){
 if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 let missing6;
 if((((data62.count === undefined) && (missing6 = "count")) || ((data62.verified === undefined) && (missing6 = "verified"))) || ((data62.first === undefined) && (missing6 = "first"))){
@@ -5714,7 +5714,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs120 = errors;
+const _errs117 = errors;
 for(const key6 in data62){
 if(!(((key6 === "count") || (key6 === "verified")) || (key6 === "first"))){
 const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
@@ -5728,10 +5728,10 @@ errors++;
 break;
 }
 }
-if(_errs120 === errors){
+if(_errs117 === errors){
 if(data62.count !== undefined){
 let data63 = data62.count;
-const _errs121 = errors;
+const _errs118 = errors;
 if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
 const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -5742,7 +5742,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(errors === _errs121){
+if(errors === _errs118){
 if((typeof data63 == "number") && (isFinite(data63))){
 if(data63 < 1 || isNaN(data63)){
 const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -5756,7 +5756,7 @@ errors++;
 }
 }
 }
-var valid25 = _errs121 === errors;
+var valid25 = _errs118 === errors;
 }
 else {
 var valid25 = true;
@@ -5764,7 +5764,7 @@ var valid25 = true;
 if(valid25){
 if(data62.verified !== undefined){
 let data64 = data62.verified;
-const _errs123 = errors;
+const _errs120 = errors;
 if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
 const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -5775,7 +5775,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(errors === _errs123){
+if(errors === _errs120){
 if((typeof data64 == "number") && (isFinite(data64))){
 if(data64 < 0 || isNaN(data64)){
 const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
@@ -5789,7 +5789,7 @@ errors++;
 }
 }
 }
-var valid25 = _errs123 === errors;
+var valid25 = _errs120 === errors;
 }
 else {
 var valid25 = true;
@@ -5797,8 +5797,8 @@ var valid25 = true;
 if(valid25){
 if(data62.first !== undefined){
 let data65 = data62.first;
-const _errs125 = errors;
-if(errors === _errs125){
+const _errs122 = errors;
+if(errors === _errs122){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing7;
 if((((((((data65.tool === undefined) && (missing7 = "tool")) || ((data65.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data65.level === undefined) && (missing7 = "level"))) || ((data65.artifact === undefined) && (missing7 = "artifact"))) || ((data65.line === undefined) && (missing7 = "line"))) || ((data65.column === undefined) && (missing7 = "column"))) || ((data65.member === undefined) && (missing7 = "member"))){
@@ -5812,7 +5812,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-const _errs127 = errors;
+const _errs124 = errors;
 for(const key7 in data65){
 if(!(((((((key7 === "tool") || (key7 === "claimed_level")) || (key7 === "level")) || (key7 === "artifact")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
 const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
@@ -5826,10 +5826,10 @@ errors++;
 break;
 }
 }
-if(_errs127 === errors){
+if(_errs124 === errors){
 if(data65.tool !== undefined){
 let data66 = data65.tool;
-const _errs128 = errors;
+const _errs125 = errors;
 if((typeof data66 !== "string") && (data66 !== null)){
 const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
 if(vErrors === null){
@@ -5840,14 +5840,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid26 = _errs128 === errors;
+var valid26 = _errs125 === errors;
 }
 else {
 var valid26 = true;
 }
 if(valid26){
 if(data65.claimed_level !== undefined){
-const _errs130 = errors;
+const _errs127 = errors;
 if(typeof data65.claimed_level !== "string"){
 const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5858,14 +5858,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid26 = _errs130 === errors;
+var valid26 = _errs127 === errors;
 }
 else {
 var valid26 = true;
 }
 if(valid26){
 if(data65.level !== undefined){
-const _errs132 = errors;
+const _errs129 = errors;
 if(typeof data65.level !== "string"){
 const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5876,14 +5876,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid26 = _errs132 === errors;
+var valid26 = _errs129 === errors;
 }
 else {
 var valid26 = true;
 }
 if(valid26){
 if(data65.artifact !== undefined){
-const _errs134 = errors;
+const _errs131 = errors;
 if(typeof data65.artifact !== "string"){
 const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5894,7 +5894,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid26 = _errs134 === errors;
+var valid26 = _errs131 === errors;
 }
 else {
 var valid26 = true;
@@ -5902,7 +5902,7 @@ var valid26 = true;
 if(valid26){
 if(data65.line !== undefined){
 let data70 = data65.line;
-const _errs136 = errors;
+const _errs133 = errors;
 if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
 const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -5913,7 +5913,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(errors === _errs136){
+if(errors === _errs133){
 if((typeof data70 == "number") && (isFinite(data70))){
 if(data70 < 1 || isNaN(data70)){
 const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -5927,7 +5927,7 @@ errors++;
 }
 }
 }
-var valid26 = _errs136 === errors;
+var valid26 = _errs133 === errors;
 }
 else {
 var valid26 = true;
@@ -5935,7 +5935,7 @@ var valid26 = true;
 if(valid26){
 if(data65.column !== undefined){
 let data71 = data65.column;
-const _errs138 = errors;
+const _errs135 = errors;
 if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
 const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -5946,7 +5946,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs138){
+if(errors === _errs135){
 if((typeof data71 == "number") && (isFinite(data71))){
 if(data71 < 1 || isNaN(data71)){
 const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -5960,7 +5960,7 @@ errors++;
 }
 }
 }
-var valid26 = _errs138 === errors;
+var valid26 = _errs135 === errors;
 }
 else {
 var valid26 = true;
@@ -5968,7 +5968,7 @@ var valid26 = true;
 if(valid26){
 if(data65.member !== undefined){
 let data72 = data65.member;
-const _errs140 = errors;
+const _errs137 = errors;
 if((typeof data72 !== "string") && (data72 !== null)){
 const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
 if(vErrors === null){
@@ -5979,7 +5979,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid26 = _errs140 === errors;
+var valid26 = _errs137 === errors;
 }
 else {
 var valid26 = true;
@@ -6004,7 +6004,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid25 = _errs125 === errors;
+var valid25 = _errs122 === errors;
 }
 else {
 var valid25 = true;
@@ -6025,7 +6025,7 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid0 = _errs118 === errors;
+var _valid0 = _errs115 === errors;
 if(_valid0 && valid24){
 valid24 = false;
 passing0 = [passing0, 1];
@@ -6049,17 +6049,17 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs115;
+errors = _errs112;
 if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
+if(_errs112){
+vErrors.length = _errs112;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs114 === errors;
+var valid9 = _errs111 === errors;
 }
 else {
 var valid9 = true;
@@ -6067,11 +6067,11 @@ var valid9 = true;
 if(valid9){
 if(data31.signed !== undefined){
 let data73 = data31.signed;
-const _errs142 = errors;
-const _errs143 = errors;
+const _errs139 = errors;
+const _errs140 = errors;
 let valid27 = false;
 let passing1 = null;
-const _errs144 = errors;
+const _errs141 = errors;
 if(data73 !== null){
 const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
@@ -6082,13 +6082,13 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs144 === errors;
+var _valid1 = _errs141 === errors;
 if(_valid1){
 valid27 = true;
 passing1 = 0;
 }
-const _errs146 = errors;
-if(errors === _errs146){
+const _errs143 = errors;
+if(errors === _errs143){
 if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
 let missing8;
 if(((((((data73.count === undefined) && (missing8 = "count")) || ((data73.signer === undefined) && (missing8 = "signer"))) || ((data73.file === undefined) && (missing8 = "file"))) || ((data73.line === undefined) && (missing8 = "line"))) || ((data73.column === undefined) && (missing8 = "column"))) || ((data73.member === undefined) && (missing8 = "member"))){
@@ -6102,7 +6102,7 @@ vErrors.push(err22);
 errors++;
 }
 else {
-const _errs148 = errors;
+const _errs145 = errors;
 for(const key8 in data73){
 if(!((((((key8 === "count") || (key8 === "signer")) || (key8 === "file")) || (key8 === "line")) || (key8 === "column")) || (key8 === "member"))){
 const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
@@ -6116,10 +6116,10 @@ errors++;
 break;
 }
 }
-if(_errs148 === errors){
+if(_errs145 === errors){
 if(data73.count !== undefined){
 let data74 = data73.count;
-const _errs149 = errors;
+const _errs146 = errors;
 if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
 const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -6130,7 +6130,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(errors === _errs149){
+if(errors === _errs146){
 if((typeof data74 == "number") && (isFinite(data74))){
 if(data74 < 1 || isNaN(data74)){
 const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -6144,14 +6144,14 @@ errors++;
 }
 }
 }
-var valid28 = _errs149 === errors;
+var valid28 = _errs146 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
 if(data73.signer !== undefined){
-const _errs151 = errors;
+const _errs148 = errors;
 if(typeof data73.signer !== "string"){
 const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6162,14 +6162,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid28 = _errs151 === errors;
+var valid28 = _errs148 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
 if(data73.file !== undefined){
-const _errs153 = errors;
+const _errs150 = errors;
 if(typeof data73.file !== "string"){
 const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6180,7 +6180,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid28 = _errs153 === errors;
+var valid28 = _errs150 === errors;
 }
 else {
 var valid28 = true;
@@ -6188,7 +6188,7 @@ var valid28 = true;
 if(valid28){
 if(data73.line !== undefined){
 let data77 = data73.line;
-const _errs155 = errors;
+const _errs152 = errors;
 if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
 const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -6199,7 +6199,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(errors === _errs155){
+if(errors === _errs152){
 if((typeof data77 == "number") && (isFinite(data77))){
 if(data77 < 1 || isNaN(data77)){
 const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -6213,7 +6213,7 @@ errors++;
 }
 }
 }
-var valid28 = _errs155 === errors;
+var valid28 = _errs152 === errors;
 }
 else {
 var valid28 = true;
@@ -6221,7 +6221,7 @@ var valid28 = true;
 if(valid28){
 if(data73.column !== undefined){
 let data78 = data73.column;
-const _errs157 = errors;
+const _errs154 = errors;
 if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
 const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -6232,7 +6232,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(errors === _errs157){
+if(errors === _errs154){
 if((typeof data78 == "number") && (isFinite(data78))){
 if(data78 < 1 || isNaN(data78)){
 const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
@@ -6246,7 +6246,7 @@ errors++;
 }
 }
 }
-var valid28 = _errs157 === errors;
+var valid28 = _errs154 === errors;
 }
 else {
 var valid28 = true;
@@ -6254,7 +6254,7 @@ var valid28 = true;
 if(valid28){
 if(data73.member !== undefined){
 let data79 = data73.member;
-const _errs159 = errors;
+const _errs156 = errors;
 if((typeof data79 !== "string") && (data79 !== null)){
 const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
 if(vErrors === null){
@@ -6265,7 +6265,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid28 = _errs159 === errors;
+var valid28 = _errs156 === errors;
 }
 else {
 var valid28 = true;
@@ -6289,7 +6289,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid1 = _errs146 === errors;
+var _valid1 = _errs143 === errors;
 if(_valid1 && valid27){
 valid27 = false;
 passing1 = [passing1, 1];
@@ -6313,17 +6313,17 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs143;
+errors = _errs140;
 if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
+if(_errs140){
+vErrors.length = _errs140;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs142 === errors;
+var valid9 = _errs139 === errors;
 }
 else {
 var valid9 = true;
@@ -6331,17 +6331,17 @@ var valid9 = true;
 if(valid9){
 if(data31.levels !== undefined){
 let data80 = data31.levels;
-const _errs161 = errors;
-if(errors === _errs161){
+const _errs158 = errors;
+if(errors === _errs158){
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 for(const key9 in data80){
 let data81 = data80[key9];
-const _errs164 = errors;
+const _errs161 = errors;
 if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs164){
+if(errors === _errs161){
 if((typeof data81 == "number") && (isFinite(data81))){
 if(data81 < 0 || isNaN(data81)){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6349,7 +6349,7 @@ return false;
 }
 }
 }
-var valid29 = _errs164 === errors;
+var valid29 = _errs161 === errors;
 if(!valid29){
 break;
 }
@@ -6360,7 +6360,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/p
 return false;
 }
 }
-var valid9 = _errs161 === errors;
+var valid9 = _errs158 === errors;
 }
 else {
 var valid9 = true;
@@ -6368,8 +6368,8 @@ var valid9 = true;
 if(valid9){
 if(data31.shortfalls !== undefined){
 let data82 = data31.shortfalls;
-const _errs166 = errors;
-if(errors === _errs166){
+const _errs163 = errors;
+if(errors === _errs163){
 if(Array.isArray(data82)){
 if(data82.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
@@ -6385,12 +6385,12 @@ else {
 const len28 = data82.length;
 if(len28 > 0){
 let data83 = data82[0];
-const _errs168 = errors;
+const _errs165 = errors;
 if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs168){
+if(errors === _errs165){
 if((typeof data83 == "number") && (isFinite(data83))){
 if(data83 < 0 || isNaN(data83)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6398,17 +6398,17 @@ return false;
 }
 }
 }
-var valid30 = _errs168 === errors;
+var valid30 = _errs165 === errors;
 }
 if(valid30){
 if(len28 > 1){
 let data84 = data82[1];
-const _errs170 = errors;
+const _errs167 = errors;
 if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs170){
+if(errors === _errs167){
 if((typeof data84 == "number") && (isFinite(data84))){
 if(data84 < 0 || isNaN(data84)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6416,17 +6416,17 @@ return false;
 }
 }
 }
-var valid30 = _errs170 === errors;
+var valid30 = _errs167 === errors;
 }
 if(valid30){
 if(len28 > 2){
 let data85 = data82[2];
-const _errs172 = errors;
+const _errs169 = errors;
 if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs172){
+if(errors === _errs169){
 if((typeof data85 == "number") && (isFinite(data85))){
 if(data85 < 0 || isNaN(data85)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6434,17 +6434,17 @@ return false;
 }
 }
 }
-var valid30 = _errs172 === errors;
+var valid30 = _errs169 === errors;
 }
 if(valid30){
 if(len28 > 3){
 let data86 = data82[3];
-const _errs174 = errors;
+const _errs171 = errors;
 if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs174){
+if(errors === _errs171){
 if((typeof data86 == "number") && (isFinite(data86))){
 if(data86 < 0 || isNaN(data86)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6452,17 +6452,17 @@ return false;
 }
 }
 }
-var valid30 = _errs174 === errors;
+var valid30 = _errs171 === errors;
 }
 if(valid30){
 if(len28 > 4){
 let data87 = data82[4];
-const _errs176 = errors;
+const _errs173 = errors;
 if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs176){
+if(errors === _errs173){
 if((typeof data87 == "number") && (isFinite(data87))){
 if(data87 < 0 || isNaN(data87)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6470,17 +6470,17 @@ return false;
 }
 }
 }
-var valid30 = _errs176 === errors;
+var valid30 = _errs173 === errors;
 }
 if(valid30){
 if(len28 > 5){
 let data88 = data82[5];
-const _errs178 = errors;
+const _errs175 = errors;
 if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs178){
+if(errors === _errs175){
 if((typeof data88 == "number") && (isFinite(data88))){
 if(data88 < 0 || isNaN(data88)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6488,7 +6488,7 @@ return false;
 }
 }
 }
-var valid30 = _errs178 === errors;
+var valid30 = _errs175 === errors;
 }
 }
 }
@@ -6503,7 +6503,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:
 return false;
 }
 }
-var valid9 = _errs166 === errors;
+var valid9 = _errs163 === errors;
 }
 else {
 var valid9 = true;
@@ -6511,17 +6511,17 @@ var valid9 = true;
 if(valid9){
 if(data31.outcomes !== undefined){
 let data89 = data31.outcomes;
-const _errs180 = errors;
-if(errors === _errs180){
+const _errs177 = errors;
+if(errors === _errs177){
 if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
 for(const key10 in data89){
 let data90 = data89[key10];
-const _errs183 = errors;
+const _errs180 = errors;
 if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs183){
+if(errors === _errs180){
 if((typeof data90 == "number") && (isFinite(data90))){
 if(data90 < 0 || isNaN(data90)){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6529,7 +6529,7 @@ return false;
 }
 }
 }
-var valid31 = _errs183 === errors;
+var valid31 = _errs180 === errors;
 if(!valid31){
 break;
 }
@@ -6540,7 +6540,7 @@ validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#
 return false;
 }
 }
-var valid9 = _errs180 === errors;
+var valid9 = _errs177 === errors;
 }
 else {
 var valid9 = true;
@@ -6548,12 +6548,12 @@ var valid9 = true;
 if(valid9){
 if(data31.copies !== undefined){
 let data91 = data31.copies;
-const _errs185 = errors;
+const _errs182 = errors;
 if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs185){
+if(errors === _errs182){
 if((typeof data91 == "number") && (isFinite(data91))){
 if(data91 < 0 || isNaN(data91)){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6561,7 +6561,7 @@ return false;
 }
 }
 }
-var valid9 = _errs185 === errors;
+var valid9 = _errs182 === errors;
 }
 else {
 var valid9 = true;
@@ -6585,7 +6585,7 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs53 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
@@ -6593,8 +6593,8 @@ var valid0 = true;
 if(valid0){
 if(data.couplings !== undefined){
 let data92 = data.couplings;
-const _errs187 = errors;
-if(errors === _errs187){
+const _errs184 = errors;
+if(errors === _errs184){
 if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
 let missing9;
 if((((((((data92.call_digests === undefined) && (missing9 = "call_digests")) || ((data92.record_digests === undefined) && (missing9 = "record_digests"))) || ((data92.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data92.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data92.unbound === undefined) && (missing9 = "unbound"))) || ((data92.runs === undefined) && (missing9 = "runs"))) || ((data92.record_files === undefined) && (missing9 = "record_files"))){
@@ -6602,7 +6602,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 else {
-const _errs189 = errors;
+const _errs186 = errors;
 for(const key11 in data92){
 if(!(((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
@@ -6610,21 +6610,21 @@ return false;
 break;
 }
 }
-if(_errs189 === errors){
+if(_errs186 === errors){
 if(data92.call_digests !== undefined){
 let data93 = data92.call_digests;
-const _errs190 = errors;
-if(errors === _errs190){
+const _errs187 = errors;
+if(errors === _errs187){
 if(Array.isArray(data93)){
 var valid33 = true;
 const len29 = data93.length;
 for(let i9=0; i9<len29; i9++){
-const _errs192 = errors;
+const _errs189 = errors;
 if(typeof data93[i9] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i9,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid33 = _errs192 === errors;
+var valid33 = _errs189 === errors;
 if(!valid33){
 break;
 }
@@ -6635,7 +6635,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schema
 return false;
 }
 }
-var valid32 = _errs190 === errors;
+var valid32 = _errs187 === errors;
 }
 else {
 var valid32 = true;
@@ -6643,18 +6643,18 @@ var valid32 = true;
 if(valid32){
 if(data92.record_digests !== undefined){
 let data95 = data92.record_digests;
-const _errs194 = errors;
-if(errors === _errs194){
+const _errs191 = errors;
+if(errors === _errs191){
 if(Array.isArray(data95)){
 var valid34 = true;
 const len30 = data95.length;
 for(let i10=0; i10<len30; i10++){
-const _errs196 = errors;
+const _errs193 = errors;
 if(typeof data95[i10] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i10,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid34 = _errs196 === errors;
+var valid34 = _errs193 === errors;
 if(!valid34){
 break;
 }
@@ -6665,7 +6665,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",sche
 return false;
 }
 }
-var valid32 = _errs194 === errors;
+var valid32 = _errs191 === errors;
 }
 else {
 var valid32 = true;
@@ -6673,18 +6673,18 @@ var valid32 = true;
 if(valid32){
 if(data92.call_kinds !== undefined){
 let data97 = data92.call_kinds;
-const _errs198 = errors;
-if(errors === _errs198){
+const _errs195 = errors;
+if(errors === _errs195){
 if(Array.isArray(data97)){
 var valid35 = true;
 const len31 = data97.length;
 for(let i11=0; i11<len31; i11++){
-const _errs200 = errors;
+const _errs197 = errors;
 if(typeof data97[i11] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i11,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs200 === errors;
+var valid35 = _errs197 === errors;
 if(!valid35){
 break;
 }
@@ -6695,7 +6695,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPa
 return false;
 }
 }
-var valid32 = _errs198 === errors;
+var valid32 = _errs195 === errors;
 }
 else {
 var valid32 = true;
@@ -6703,18 +6703,18 @@ var valid32 = true;
 if(valid32){
 if(data92.unbound_kinds !== undefined){
 let data99 = data92.unbound_kinds;
-const _errs202 = errors;
-if(errors === _errs202){
+const _errs199 = errors;
+if(errors === _errs199){
 if(Array.isArray(data99)){
 var valid36 = true;
 const len32 = data99.length;
 for(let i12=0; i12<len32; i12++){
-const _errs204 = errors;
+const _errs201 = errors;
 if(typeof data99[i12] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i12,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid36 = _errs204 === errors;
+var valid36 = _errs201 === errors;
 if(!valid36){
 break;
 }
@@ -6725,7 +6725,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schem
 return false;
 }
 }
-var valid32 = _errs202 === errors;
+var valid32 = _errs199 === errors;
 }
 else {
 var valid32 = true;
@@ -6733,15 +6733,15 @@ var valid32 = true;
 if(valid32){
 if(data92.unbound !== undefined){
 let data101 = data92.unbound;
-const _errs206 = errors;
-if(errors === _errs206){
+const _errs203 = errors;
+if(errors === _errs203){
 if(Array.isArray(data101)){
 var valid37 = true;
 const len33 = data101.length;
 for(let i13=0; i13<len33; i13++){
 let data102 = data101[i13];
-const _errs208 = errors;
-if(errors === _errs208){
+const _errs205 = errors;
+if(errors === _errs205){
 if(Array.isArray(data102)){
 if(data102.length < 3){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
@@ -6756,32 +6756,32 @@ return false;
 else {
 const len35 = data102.length;
 if(len35 > 0){
-const _errs210 = errors;
+const _errs207 = errors;
 if(typeof data102[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid38 = _errs210 === errors;
+var valid38 = _errs207 === errors;
 }
 if(valid38){
 if(len35 > 1){
 let data104 = data102[1];
-const _errs212 = errors;
+const _errs209 = errors;
 if(!(data104 && typeof data104 == "object" && !Array.isArray(data104))){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-var valid38 = _errs212 === errors;
+var valid38 = _errs209 === errors;
 }
 if(valid38){
 if(len35 > 2){
 let data105 = data102[2];
-const _errs214 = errors;
+const _errs211 = errors;
 if((!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))) && (data105 !== null)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
 return false;
 }
-if(errors === _errs214){
+if(errors === _errs211){
 if((typeof data105 == "number") && (isFinite(data105))){
 if(data105 < 0 || isNaN(data105)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -6789,7 +6789,7 @@ return false;
 }
 }
 }
-var valid38 = _errs214 === errors;
+var valid38 = _errs211 === errors;
 }
 }
 }
@@ -6801,7 +6801,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,sche
 return false;
 }
 }
-var valid37 = _errs208 === errors;
+var valid37 = _errs205 === errors;
 if(!valid37){
 break;
 }
@@ -6812,7 +6812,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:
 return false;
 }
 }
-var valid32 = _errs206 === errors;
+var valid32 = _errs203 === errors;
 }
 else {
 var valid32 = true;
@@ -6820,11 +6820,11 @@ var valid32 = true;
 if(valid32){
 if(data92.runs !== undefined){
 let data106 = data92.runs;
-const _errs216 = errors;
-const _errs217 = errors;
+const _errs213 = errors;
+const _errs214 = errors;
 let valid39 = false;
 let passing2 = null;
-const _errs218 = errors;
+const _errs215 = errors;
 if(data106 !== null){
 const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
@@ -6835,13 +6835,13 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid2 = _errs218 === errors;
+var _valid2 = _errs215 === errors;
 if(_valid2){
 valid39 = true;
 passing2 = 0;
 }
-const _errs220 = errors;
-if(errors === _errs220){
+const _errs217 = errors;
+if(errors === _errs217){
 if(Array.isArray(data106)){
 if(data106.length < 2){
 const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
@@ -6868,7 +6868,7 @@ errors++;
 else {
 const len37 = data106.length;
 if(len37 > 0){
-const _errs222 = errors;
+const _errs219 = errors;
 if(typeof data106[0] !== "string"){
 const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6879,11 +6879,11 @@ vErrors.push(err38);
 }
 errors++;
 }
-var valid40 = _errs222 === errors;
+var valid40 = _errs219 === errors;
 }
 if(valid40){
 if(len37 > 1){
-const _errs224 = errors;
+const _errs221 = errors;
 if(typeof data106[1] !== "string"){
 const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6894,7 +6894,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-var valid40 = _errs224 === errors;
+var valid40 = _errs221 === errors;
 }
 }
 }
@@ -6911,7 +6911,7 @@ vErrors.push(err40);
 errors++;
 }
 }
-var _valid2 = _errs220 === errors;
+var _valid2 = _errs217 === errors;
 if(_valid2 && valid39){
 valid39 = false;
 passing2 = [passing2, 1];
@@ -6935,17 +6935,17 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs217;
+errors = _errs214;
 if(vErrors !== null){
-if(_errs217){
-vErrors.length = _errs217;
+if(_errs214){
+vErrors.length = _errs214;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid32 = _errs216 === errors;
+var valid32 = _errs213 === errors;
 }
 else {
 var valid32 = true;
@@ -6953,11 +6953,11 @@ var valid32 = true;
 if(valid32){
 if(data92.record_files !== undefined){
 let data109 = data92.record_files;
-const _errs226 = errors;
-const _errs227 = errors;
+const _errs223 = errors;
+const _errs224 = errors;
 let valid41 = false;
 let passing3 = null;
-const _errs228 = errors;
+const _errs225 = errors;
 if(data109 !== null){
 const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
@@ -6968,13 +6968,13 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid3 = _errs228 === errors;
+var _valid3 = _errs225 === errors;
 if(_valid3){
 valid41 = true;
 passing3 = 0;
 }
-const _errs230 = errors;
-if(errors === _errs230){
+const _errs227 = errors;
+if(errors === _errs227){
 if(Array.isArray(data109)){
 if(data109.length < 2){
 const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
@@ -7001,7 +7001,7 @@ errors++;
 else {
 const len39 = data109.length;
 if(len39 > 0){
-const _errs232 = errors;
+const _errs229 = errors;
 if(typeof data109[0] !== "string"){
 const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7012,11 +7012,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-var valid42 = _errs232 === errors;
+var valid42 = _errs229 === errors;
 }
 if(valid42){
 if(len39 > 1){
-const _errs234 = errors;
+const _errs231 = errors;
 if(typeof data109[1] !== "string"){
 const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7027,7 +7027,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid42 = _errs234 === errors;
+var valid42 = _errs231 === errors;
 }
 }
 }
@@ -7044,7 +7044,7 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid3 = _errs230 === errors;
+var _valid3 = _errs227 === errors;
 if(_valid3 && valid41){
 valid41 = false;
 passing3 = [passing3, 1];
@@ -7068,17 +7068,17 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs227;
+errors = _errs224;
 if(vErrors !== null){
-if(_errs227){
-vErrors.length = _errs227;
+if(_errs224){
+vErrors.length = _errs224;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid32 = _errs226 === errors;
+var valid32 = _errs223 === errors;
 }
 else {
 var valid32 = true;
@@ -7097,7 +7097,7 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs187 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;
@@ -7105,15 +7105,15 @@ var valid0 = true;
 if(valid0){
 if(data.files !== undefined){
 let data112 = data.files;
-const _errs236 = errors;
-if(errors === _errs236){
+const _errs233 = errors;
+if(errors === _errs233){
 if(Array.isArray(data112)){
 var valid43 = true;
 const len40 = data112.length;
 for(let i14=0; i14<len40; i14++){
 let data113 = data112[i14];
-const _errs238 = errors;
-if(errors === _errs238){
+const _errs235 = errors;
+if(errors === _errs235){
 if(Array.isArray(data113)){
 if(data113.length < 3){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
@@ -7128,18 +7128,18 @@ return false;
 else {
 const len42 = data113.length;
 if(len42 > 0){
-const _errs240 = errors;
+const _errs237 = errors;
 if(typeof data113[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid44 = _errs240 === errors;
+var valid44 = _errs237 === errors;
 }
 if(valid44){
 if(len42 > 1){
 let data115 = data113[1];
-const _errs242 = errors;
-if(errors === _errs242){
+const _errs239 = errors;
+if(errors === _errs239){
 if(typeof data115 === "string"){
 if(!pattern1.test(data115)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
@@ -7151,13 +7151,13 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:
 return false;
 }
 }
-var valid44 = _errs242 === errors;
+var valid44 = _errs239 === errors;
 }
 if(valid44){
 if(len42 > 2){
 let data116 = data113[2];
-const _errs244 = errors;
-if(errors === _errs244){
+const _errs241 = errors;
+if(errors === _errs241){
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing10;
 if(((((((data116.findings === undefined) && (missing10 = "findings")) || ((data116.strays === undefined) && (missing10 = "strays"))) || ((data116.decisions === undefined) && (missing10 = "decisions"))) || ((data116.entries === undefined) && (missing10 = "entries"))) || ((data116.rejected === undefined) && (missing10 = "rejected"))) || ((data116.classes === undefined) && (missing10 = "classes"))){
@@ -7165,7 +7165,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:
 return false;
 }
 else {
-const _errs246 = errors;
+const _errs243 = errors;
 for(const key12 in data116){
 if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
@@ -7173,15 +7173,15 @@ return false;
 break;
 }
 }
-if(_errs246 === errors){
+if(_errs243 === errors){
 if(data116.findings !== undefined){
 let data117 = data116.findings;
-const _errs247 = errors;
+const _errs244 = errors;
 if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs247){
+if(errors === _errs244){
 if((typeof data117 == "number") && (isFinite(data117))){
 if(data117 < 0 || isNaN(data117)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -7189,7 +7189,7 @@ return false;
 }
 }
 }
-var valid45 = _errs247 === errors;
+var valid45 = _errs244 === errors;
 }
 else {
 var valid45 = true;
@@ -7197,12 +7197,12 @@ var valid45 = true;
 if(valid45){
 if(data116.strays !== undefined){
 let data118 = data116.strays;
-const _errs249 = errors;
+const _errs246 = errors;
 if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs249){
+if(errors === _errs246){
 if((typeof data118 == "number") && (isFinite(data118))){
 if(data118 < 0 || isNaN(data118)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -7210,7 +7210,7 @@ return false;
 }
 }
 }
-var valid45 = _errs249 === errors;
+var valid45 = _errs246 === errors;
 }
 else {
 var valid45 = true;
@@ -7218,12 +7218,12 @@ var valid45 = true;
 if(valid45){
 if(data116.decisions !== undefined){
 let data119 = data116.decisions;
-const _errs251 = errors;
+const _errs248 = errors;
 if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs251){
+if(errors === _errs248){
 if((typeof data119 == "number") && (isFinite(data119))){
 if(data119 < 0 || isNaN(data119)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -7231,7 +7231,7 @@ return false;
 }
 }
 }
-var valid45 = _errs251 === errors;
+var valid45 = _errs248 === errors;
 }
 else {
 var valid45 = true;
@@ -7239,12 +7239,12 @@ var valid45 = true;
 if(valid45){
 if(data116.entries !== undefined){
 let data120 = data116.entries;
-const _errs253 = errors;
+const _errs250 = errors;
 if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs253){
+if(errors === _errs250){
 if((typeof data120 == "number") && (isFinite(data120))){
 if(data120 < 0 || isNaN(data120)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
@@ -7252,7 +7252,7 @@ return false;
 }
 }
 }
-var valid45 = _errs253 === errors;
+var valid45 = _errs250 === errors;
 }
 else {
 var valid45 = true;
@@ -7260,18 +7260,18 @@ var valid45 = true;
 if(valid45){
 if(data116.rejected !== undefined){
 let data121 = data116.rejected;
-const _errs255 = errors;
-if(errors === _errs255){
+const _errs252 = errors;
+if(errors === _errs252){
 if(Array.isArray(data121)){
 var valid46 = true;
 const len43 = data121.length;
 for(let i15=0; i15<len43; i15++){
-const _errs257 = errors;
+const _errs254 = errors;
 if(typeof data121[i15] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected/" + i15,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid46 = _errs257 === errors;
+var valid46 = _errs254 === errors;
 if(!valid46){
 break;
 }
@@ -7282,7 +7282,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected",sc
 return false;
 }
 }
-var valid45 = _errs255 === errors;
+var valid45 = _errs252 === errors;
 }
 else {
 var valid45 = true;
@@ -7290,15 +7290,15 @@ var valid45 = true;
 if(valid45){
 if(data116.classes !== undefined){
 let data123 = data116.classes;
-const _errs259 = errors;
-if(errors === _errs259){
+const _errs256 = errors;
+if(errors === _errs256){
 if(Array.isArray(data123)){
 var valid47 = true;
 const len44 = data123.length;
 for(let i16=0; i16<len44; i16++){
 let data124 = data123[i16];
-const _errs261 = errors;
-if(errors === _errs261){
+const _errs258 = errors;
+if(errors === _errs258){
 if(Array.isArray(data124)){
 if(data124.length < 2){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
@@ -7313,28 +7313,28 @@ return false;
 else {
 const len46 = data124.length;
 if(len46 > 0){
-const _errs263 = errors;
+const _errs260 = errors;
 if(typeof data124[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid48 = _errs263 === errors;
+var valid48 = _errs260 === errors;
 }
 if(valid48){
 if(len46 > 1){
 let data126 = data124[1];
-const _errs265 = errors;
-if(errors === _errs265){
+const _errs262 = errors;
+if(errors === _errs262){
 if(Array.isArray(data126)){
 var valid49 = true;
 const len47 = data126.length;
 for(let i17=0; i17<len47; i17++){
-const _errs267 = errors;
+const _errs264 = errors;
 if(typeof data126[i17] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/1/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid49 = _errs267 === errors;
+var valid49 = _errs264 === errors;
 if(!valid49){
 break;
 }
@@ -7345,7 +7345,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + 
 return false;
 }
 }
-var valid48 = _errs265 === errors;
+var valid48 = _errs262 === errors;
 }
 }
 }
@@ -7356,7 +7356,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + 
 return false;
 }
 }
-var valid47 = _errs261 === errors;
+var valid47 = _errs258 === errors;
 if(!valid47){
 break;
 }
@@ -7367,7 +7367,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes",sch
 return false;
 }
 }
-var valid45 = _errs259 === errors;
+var valid45 = _errs256 === errors;
 }
 else {
 var valid45 = true;
@@ -7385,7 +7385,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:
 return false;
 }
 }
-var valid44 = _errs244 === errors;
+var valid44 = _errs241 === errors;
 }
 }
 }
@@ -7397,7 +7397,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/pr
 return false;
 }
 }
-var valid43 = _errs238 === errors;
+var valid43 = _errs235 === errors;
 if(!valid43){
 break;
 }
@@ -7408,7 +7408,7 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs236 === errors;
+var valid0 = _errs233 === errors;
 }
 else {
 var valid0 = true;

@@ -13,7 +13,7 @@
  *
  * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
  * the positions against the policy, the times, each file's share of the findings, the digest
- * sections' sha256 and order, the lists' lengths and sha256 (when a merge uses them), and the key the
+ * sections' sha256 and order, the lists' lengths and CRC-32 (when a merge uses them: `listCheck`), and the key the
  * caller asks for (what the verification depended on besides the files: the build, the read set-up,
  * the policy's bytes and the options). A snapshot that fails any check is refused with why; the run
  * is then a full one. Who writes it is trusted as the cache's entries are (gate/cache.ts).
@@ -22,6 +22,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
@@ -54,7 +55,7 @@ export interface KeptFile {
 /** A snapshot read back: the kept part (its lists not decoded) and its report's lists as bytes. */
 export interface Snapshot {
   readonly part: Part;
-  /** Its lists, read and checked against the sha256 its header names when first asked for (only a merge needs them), or why they are refused. */
+  /** Its lists, read and checked against the CRC-32 its header names when first asked for (only a merge needs them), or why they are refused. */
   readonly lists: () => Result<KeptLists, string>;
   /** Every input file of the kept verification, by path. */
   readonly files: ReadonlyMap<string, KeptFile>;
@@ -144,6 +145,18 @@ function unpacked(bytes: Buffer, [count, , sha256]: Measure, others: readonly st
 
 /** A span of the file after the header line: its elements, its bytes, their sha256. */
 type Measure = readonly [number, number, string];
+/** A list after the digest sections: its elements, its bytes, their CRC-32 (`listCheck`). */
+type ListMeasure = readonly [number, number, number];
+
+/**
+ * A list's check: zlib's CRC-32 of its bytes, continued piece by piece. The lists are most of a
+ * snapshot's bytes (80 MB at 100 000 calls) and every merge checks them: their sha256 cost a merged
+ * run 60–70 ms, their CRC-32 13–15 ms (bench/HISTORY.md, "Issue 44, twenty-second stop: a lighter
+ * snapshot to open and check"). A check against damage (a file cut short, a byte changed), which is
+ * all any digest here can be: whoever can write the cache can write any digest with it (docs/cache.md,
+ * "What the cache is trusted with"). The header, which the merge believes member by member, keeps its sha256.
+ */
+const listCheck = (bytes: Uint8Array | string, crc = 0): number => crc32(bytes, crc);
 
 /** The header line's members, as written and as read (after the shape check). */
 interface Header {
@@ -156,8 +169,8 @@ interface Header {
   readonly files: readonly FileEntry[];
   /** The digest sections, right after the header line: the calls', the records', then the records' identities' (`packed`). */
   readonly digests: { readonly calls: Measure; readonly records: Measure; readonly identities: Measure };
-  /** Per list, after the digest sections: its elements, its bytes, their sha256. */
-  readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: Measure };
+  /** Per list, after the digest sections: its elements, its bytes, their CRC-32. */
+  readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: ListMeasure };
   readonly shares: {
     readonly read: readonly Finding[];
     readonly unattested: readonly Finding[];
@@ -215,16 +228,16 @@ export function keptListsOf(report: Report): KeptLists {
   };
 }
 
-/** A list's byte length and sha256. */
-function measure(list: KeptList): readonly [number, string] {
-  const hash = createHash('sha256');
+/** A list's byte length and check (`listCheck`). */
+function measure(list: KeptList): readonly [number, number] {
+  let crc = 0;
   let length = 0;
   for (const piece of list.pieces) {
     const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
-    hash.update(bytes);
+    crc = listCheck(bytes, crc);
     length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
   }
-  return [length, hash.digest('hex')];
+  return [length, crc];
 }
 
 /**
@@ -238,9 +251,9 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
   const c = part.couplings;
-  const [runsLength, runsSha] = measure(lists.runs);
-  const [callsLength, callsSha] = measure(lists.calls);
-  const [recordsLength, recordsSha] = measure(lists.records);
+  const [runsLength, runsCrc] = measure(lists.runs);
+  const [callsLength, callsCrc] = measure(lists.calls);
+  const [recordsLength, recordsCrc] = measure(lists.records);
   const under = s.underClaimed;
   const signed = s.signed;
   const calls = packed(c.callDigests);
@@ -261,9 +274,9 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, sha256Hex(identities.bytes)],
     },
     lists: {
-      runs: [lists.runs.count, runsLength, runsSha],
-      calls: [lists.calls.count, callsLength, callsSha],
-      records: [lists.records.count, recordsLength, recordsSha],
+      runs: [lists.runs.count, runsLength, runsCrc],
+      calls: [lists.calls.count, callsLength, callsCrc],
+      records: [lists.records.count, recordsLength, recordsCrc],
     },
     shares: {
       read: s.read,
@@ -514,7 +527,7 @@ function headerLine(fd: number, chunk: Buffer): Result<{ readonly text: string; 
 
 /**
  * The snapshot kept in `file`, its header read and checked (see `snapshotFrom`); null when there is
- * none. Its lists are read from the file when a merge asks for them, checked against their sha256.
+ * none. Its lists are read from the file when a merge asks for them, checked against their CRC-32.
  */
 export function openSnapshot(file: string, key: string, policy: Policy, shape: GeneratedValidator): Result<Snapshot, string> | null {
   const opened = openInCache(file);
@@ -594,7 +607,7 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
 
 /**
  * A snapshot's lists, from `at` in `file` opened again (whatever is there then is checked against the
- * header's lengths and digests), each the bytes its header measures with the sha256 it names, or why
+ * header's lengths and checks), each the bytes its header measures with the CRC-32 it names, or why
  * not. Hashed through one reused buffer and copied the same way by the writer (report/json-report.ts
  * `FileSpan`), never held whole; the file stays open until `close` (a snapshot written over it
  * meanwhile is renamed into place: this one's bytes stay what was checked).
@@ -615,16 +628,16 @@ function listsOf(h: Header, file: string, at: number): Result<KeptLists, string>
     let from = at;
     const kept: Partial<Record<(typeof LIST_NAMES)[number], KeptList>> = {};
     for (const name of LIST_NAMES) {
-      const [count, length, sha256] = h.lists[name];
+      const [count, length, check] = h.lists[name];
       if (from + length > st.size) return refuse(`its ${name} are not the ${length} bytes its header says (truncated?)`);
       const span = new FileSpan(fd, from, length);
-      const hash = createHash('sha256');
+      let crc = 0;
       for (let off = 0; off < length; ) {
         const n = span.readInto(chunk, 0, off, CHUNK);
-        hash.update(chunk.subarray(0, n));
+        crc = listCheck(chunk.subarray(0, n), crc);
         off += n;
       }
-      if (hash.digest('hex') !== sha256) return refuse(`its ${name} are not the bytes its header names (their sha256 differs)`);
+      if (crc !== check) return refuse(`its ${name} are not the bytes its header names (their CRC-32 differs)`);
       kept[name] = { count, pieces: length === 0 ? [] : [span] };
       from += length;
     }
