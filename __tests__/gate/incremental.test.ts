@@ -23,14 +23,14 @@ function repo(): { dir: string; cache: string; out: string } {
   return { dir: writeFiles(tempDir(), demoCorpus()), cache: path.join(tempDir(), 'cache'), out: tempDir() };
 }
 
-/** A run adding a key to a new repository, and the export that records it: new work, committed after the history. */
-function addWork(dir: string, runPath = NEW_RUN, exportPath = NEW_EXPORT): void {
+/** A run adding a key to a new repository, and the export that records it (as `recordId`): new work, committed after the history. */
+function addWork(dir: string, runPath = NEW_RUN, exportPath = NEW_EXPORT, recordId = 'github-audit-9000001'): void {
   const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
   writeFiles(
     dir,
     new Map([
       [runPath, json(surface([d]))],
-      [exportPath, json([record('github', 'github-audit-9000001', d)])],
+      [exportPath, json([record('github', recordId, d)])],
     ]),
   );
 }
@@ -140,16 +140,8 @@ describe('incremental verification in the gate (stop 2)', () => {
     ],
     [
       'an added export holding a kept record’s identity again (a copy that means another thing: both are duplicates)',
-      (dir: string) => {
-        const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
-        writeFiles(
-          dir,
-          new Map([
-            [NEW_RUN, json(surface([d]))],
-            [NEW_EXPORT, json([record('github', 'github-audit-8842211', d)])],
-          ]),
-        );
-      },
+      // The history's first export holds github-audit-8842211.
+      (dir: string) => addWork(dir, NEW_RUN, NEW_EXPORT, 'github-audit-8842211'),
       /an audit record’s identity is in both/,
     ],
   ])('%s: a full run, said with why, the bytes of a run without the cache', async (_what, change, why) => {
