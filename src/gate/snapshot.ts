@@ -94,6 +94,17 @@ function packed(digests: Iterable<string>): { readonly bytes: Buffer; readonly o
   return { bytes: Buffer.from(hex.sort().join(''), 'hex'), others: others.sort() };
 }
 
+/** A packed section as its header measures it: its digests, its bytes, their sha256. */
+const measured = (bytes: Buffer): Measure => [bytes.length / DIGEST_BYTES, bytes.length, sha256Hex(bytes)];
+
+/** The digest sections in the order they follow the header line, each with what its refusal calls it. */
+const SECTIONS = [
+  ['calls', 'its calls’ digests'],
+  ['records', 'its records’ digests'],
+  ['identities', 'its records’ identities'],
+] as const;
+type SectionName = (typeof SECTIONS)[number][0];
+
 /** A snapshot's packed digests, looked up by halving (`Members`, core/incremental.ts). */
 class PackedDigests implements Members {
   readonly size: number;
@@ -258,11 +269,10 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const [recordsLength, recordsCrc] = measure(lists.records);
   const under = s.underClaimed;
   const signed = s.signed;
-  const calls = packed(c.callDigests);
-  const records = packed(c.recordDigests);
-  const identities = packed(c.identities);
+  const packs = { calls: packed(c.callDigests), records: packed(c.recordDigests), identities: packed(c.identities) };
   // Identities are digests the core made (`identityDigest`): every one packs.
-  if (identities.others.length > 0) return { ok: false, reason: `a record's identity is not a sha256 digest (${identities.others[0]})` };
+  const odd = packs.identities.others[0];
+  if (odd !== undefined) return { ok: false, reason: `a record's identity is not a sha256 digest (${odd})` };
   const header: Header = {
     schema: SNAPSHOT_SCHEMA,
     key,
@@ -270,11 +280,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     held: part.heldUntil.kind === 'until' ? rfc3339(part.heldUntil.at) : null,
     policy: part.policy,
     files,
-    digests: {
-      calls: [calls.bytes.length / DIGEST_BYTES, calls.bytes.length, sha256Hex(calls.bytes)],
-      records: [records.bytes.length / DIGEST_BYTES, records.bytes.length, sha256Hex(records.bytes)],
-      identities: [identities.bytes.length / DIGEST_BYTES, identities.bytes.length, sha256Hex(identities.bytes)],
-    },
+    digests: { calls: measured(packs.calls.bytes), records: measured(packs.records.bytes), identities: measured(packs.identities.bytes) },
     lists: {
       runs: [lists.runs.count, runsLength, runsCrc],
       calls: [lists.calls.count, callsLength, callsCrc],
@@ -318,8 +324,8 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       copies: s.copies,
     },
     couplings: {
-      call_digests: calls.others,
-      record_digests: records.others,
+      call_digests: packs.calls.others,
+      record_digests: packs.records.others,
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
       unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest] as const)),
@@ -330,7 +336,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const line = Buffer.from(asciiJson(header), 'latin1');
   return {
     ok: true,
-    value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, calls.bytes, records.bytes, identities.bytes]),
+    value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, ...SECTIONS.map(([name]) => packs[name].bytes)]),
   };
 }
 
@@ -455,18 +461,23 @@ function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, strin
     copies: h.shares.copies,
   };
   const c = h.couplings;
-  const call = unpacked(sections.subarray(0, h.digests.calls[1]), h.digests.calls, c.call_digests, 'its calls’ digests');
-  if (!call.ok) return call;
-  const [callBytes, recordBytes] = [h.digests.calls[1], h.digests.records[1]];
-  const record = unpacked(
-    sections.subarray(callBytes, callBytes + recordBytes),
-    h.digests.records,
-    c.record_digests,
-    'its records’ digests',
-  );
-  if (!record.ok) return record;
-  const identity = unpacked(sections.subarray(callBytes + recordBytes), h.digests.identities, [], 'its records’ identities');
-  if (!identity.ok) return identity;
+  // The digests no section holds: every identity is one a section holds.
+  const others: { readonly [name in SectionName]: readonly string[] } = {
+    calls: c.call_digests,
+    records: c.record_digests,
+    identities: [],
+  };
+  const members: Partial<Record<SectionName, Members>> = {};
+  let from = 0;
+  for (const [name, what] of SECTIONS) {
+    const m = h.digests[name];
+    const got = unpacked(sections.subarray(from, from + m[1]), m, others[name], what);
+    if (!got.ok) return got;
+    members[name] = got.value;
+    from += m[1];
+  }
+  const { calls, records, identities } = members;
+  if (!(calls && records && identities)) return { ok: false, reason: 'its digest sections are missing' };
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
   for (const [kind, target, nearest] of c.unbound) {
     const list = unbound.get(kind) ?? [];
@@ -474,9 +485,9 @@ function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, strin
     unbound.set(kind, list);
   }
   const couplings: Couplings = {
-    callDigests: call.value,
-    recordDigests: record.value,
-    identities: identity.value,
+    callDigests: calls,
+    recordDigests: records,
+    identities,
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
     unbound,
@@ -579,7 +590,7 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   }
   // The digest sections follow the header line; the lists follow them.
   const from = FIRST_LINE + line.value.text.length + 1;
-  const sectionsLength = h.digests.calls[1] + h.digests.records[1] + h.digests.identities[1];
+  const sectionsLength = SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
   const sections = Buffer.allocUnsafe(sectionsLength);
   try {
     const span = new FileSpan(fd, from, sectionsLength);
