@@ -254,4 +254,21 @@ describe('incremental verification in the gate (stop 2)', () => {
     const calls = JSON.parse(merged.bytes).calls as { artifact: string; level: string }[];
     expect(calls.filter((c) => c.artifact === '.assay/runs/2026-12-02-bundled.tar.gz').map((c) => c.level)).toEqual(['verified']);
   });
+
+  it('an added export with a record that binds no call merges: its nearest call, a kept one, is found in the snapshot’s table (gate/kept-calls.ts)', async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    // A key added to a kept call's repository under another title: no call has its subject; the nearest is the kept payments-api call.
+    const d = addKey({ target: { owner: 'acme', repo: 'payments-api', key_title_hash: 'sha256:'.padEnd(71, '5') } });
+    writeFiles(r.dir, new Map([[NEW_EXPORT, json([record('github', 'github-audit-9000777', d)])]]));
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain('incremental: 1 added file(s) verified and merged onto the snapshot');
+    const full = await verify(r, 'full.json', false);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    const findings = JSON.parse(merged.bytes).findings as { code: string; message: string }[];
+    expect(findings.find((f) => f.code === 'record_unmatched')?.message).toMatch(
+      /nearest is \.assay\/runs\/\S+ decision \d+ \(line \d+\), whose target differs in key_title_hash\./,
+    );
+  });
 });

@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v3"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"lists":{"description":"per list, after the digest sections: [elements, bytes, CRC-32 of the bytes]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","kinds","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v4"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"kinds":{"description":"the kept calls' blocks after the digest sections, one per (class, verb) of calls with a subject (src/gate/kept-calls.ts): [class, verb, calls, bytes, CRC-32 of the bytes]","type":"array","items":{"type":"array","minItems":5,"items":[{"type":"string"},{"type":"string"},{"type":"integer","minimum":1},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}},"lists":{"description":"per list, after the kept calls' blocks: [elements, bytes, CRC-32 of the bytes]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4102,33 +4102,33 @@ return errors === 0;
 
 const schema29 = {"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 4294967295 || isNaN(data)){
-validate101.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate100.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate101.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate100.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-validate101.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4516,7 +4516,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate109.errors = vErrors;
+validate111.errors = vErrors;
 return false;
 }
 else {
@@ -4530,7 +4530,7 @@ vErrors = null;
 }
 }
 }
-validate109.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
@@ -4542,7 +4542,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.files === undefined) && (missing0 = "files"))) || ((data.digests === undefined) && (missing0 = "digests"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
+if((((((((((((data.schema === undefined) && (missing0 = "schema")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.at === undefined) && (missing0 = "at"))) || ((data.held === undefined) && (missing0 = "held"))) || ((data.policy === undefined) && (missing0 = "policy"))) || ((data.files === undefined) && (missing0 = "files"))) || ((data.digests === undefined) && (missing0 = "digests"))) || ((data.kinds === undefined) && (missing0 = "kinds"))) || ((data.lists === undefined) && (missing0 = "lists"))) || ((data.shares === undefined) && (missing0 = "shares"))) || ((data.couplings === undefined) && (missing0 = "couplings"))){
 validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -4558,8 +4558,8 @@ break;
 if(_errs1 === errors){
 if(data.schema !== undefined){
 const _errs2 = errors;
-if("receipt-gate.verification-snapshot.v3" !== data.schema){
-validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v3"},message:"must be equal to constant"}];
+if("receipt-gate.verification-snapshot.v4" !== data.schema){
+validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v4"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4865,68 +4865,174 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lists !== undefined){
-let data18 = data.lists;
+if(data.kinds !== undefined){
+let data18 = data.kinds;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(Array.isArray(data18)){
+var valid5 = true;
+const len6 = data18.length;
+for(let i0=0; i0<len6; i0++){
+let data19 = data18[i0];
+const _errs34 = errors;
+if(errors === _errs34){
+if(Array.isArray(data19)){
+if(data19.length < 5){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
+return false;
+}
+else {
+const len7 = data19.length;
+if(!(len7 <= 5)){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/additionalItems",keyword:"additionalItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
+return false;
+}
+else {
+const len8 = data19.length;
+if(len8 > 0){
+const _errs36 = errors;
+if(typeof data19[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0+"/0",schemaPath:"#/properties/kinds/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs36 === errors;
+}
+if(valid6){
+if(len8 > 1){
+const _errs38 = errors;
+if(typeof data19[1] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0+"/1",schemaPath:"#/properties/kinds/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs38 === errors;
+}
+if(valid6){
+if(len8 > 2){
+let data22 = data19[2];
+const _errs40 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0+"/2",schemaPath:"#/properties/kinds/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs40){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 1 || isNaN(data22)){
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0+"/2",schemaPath:"#/properties/kinds/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid6 = _errs40 === errors;
+}
+if(valid6){
+if(len8 > 3){
+const _errs42 = errors;
+if(!(validate92(data19[3], {instancePath:instancePath+"/kinds/" + i0+"/3",parentData:data19,parentDataProperty:3,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs42 === errors;
+}
+if(valid6){
+if(len8 > 4){
+const _errs43 = errors;
+if(!(validate100(data19[4], {instancePath:instancePath+"/kinds/" + i0+"/4",parentData:data19,parentDataProperty:4,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs43 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs34 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lists !== undefined){
+let data25 = data.lists;
+const _errs44 = errors;
+if(errors === _errs44){
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 let missing2;
-if((((data18.runs === undefined) && (missing2 = "runs")) || ((data18.calls === undefined) && (missing2 = "calls"))) || ((data18.records === undefined) && (missing2 = "records"))){
+if((((data25.runs === undefined) && (missing2 = "runs")) || ((data25.calls === undefined) && (missing2 = "calls"))) || ((data25.records === undefined) && (missing2 = "records"))){
 validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-const _errs34 = errors;
-for(const key2 in data18){
+const _errs46 = errors;
+for(const key2 in data25){
 if(!(((key2 === "runs") || (key2 === "calls")) || (key2 === "records"))){
 validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/properties/lists/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs34 === errors){
-if(data18.runs !== undefined){
-let data19 = data18.runs;
-const _errs35 = errors;
-if(errors === _errs35){
-if(Array.isArray(data19)){
-if(data19.length < 3){
+if(_errs46 === errors){
+if(data25.runs !== undefined){
+let data26 = data25.runs;
+const _errs47 = errors;
+if(errors === _errs47){
+if(Array.isArray(data26)){
+if(data26.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len6 = data19.length;
-if(!(len6 <= 3)){
+const len9 = data26.length;
+if(!(len9 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len7 = data19.length;
-if(len7 > 0){
-const _errs37 = errors;
-if(!(validate92(data19[0], {instancePath:instancePath+"/lists/runs/0",parentData:data19,parentDataProperty:0,rootData}))){
+const len10 = data26.length;
+if(len10 > 0){
+const _errs49 = errors;
+if(!(validate92(data26[0], {instancePath:instancePath+"/lists/runs/0",parentData:data26,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs37 === errors;
+var valid8 = _errs49 === errors;
 }
-if(valid6){
-if(len7 > 1){
-const _errs38 = errors;
-if(!(validate92(data19[1], {instancePath:instancePath+"/lists/runs/1",parentData:data19,parentDataProperty:1,rootData}))){
+if(valid8){
+if(len10 > 1){
+const _errs50 = errors;
+if(!(validate92(data26[1], {instancePath:instancePath+"/lists/runs/1",parentData:data26,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs38 === errors;
+var valid8 = _errs50 === errors;
 }
-if(valid6){
-if(len7 > 2){
-const _errs39 = errors;
-if(!(validate101(data19[2], {instancePath:instancePath+"/lists/runs/2",parentData:data19,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(valid8){
+if(len10 > 2){
+const _errs51 = errors;
+if(!(validate100(data26[2], {instancePath:instancePath+"/lists/runs/2",parentData:data26,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
-var valid6 = _errs39 === errors;
+var valid8 = _errs51 === errors;
 }
 }
 }
@@ -4938,54 +5044,54 @@ validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/prop
 return false;
 }
 }
-var valid5 = _errs35 === errors;
+var valid7 = _errs47 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data18.calls !== undefined){
-let data23 = data18.calls;
-const _errs40 = errors;
-if(errors === _errs40){
-if(Array.isArray(data23)){
-if(data23.length < 3){
+if(valid7){
+if(data25.calls !== undefined){
+let data30 = data25.calls;
+const _errs52 = errors;
+if(errors === _errs52){
+if(Array.isArray(data30)){
+if(data30.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len8 = data23.length;
-if(!(len8 <= 3)){
+const len11 = data30.length;
+if(!(len11 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len9 = data23.length;
-if(len9 > 0){
-const _errs42 = errors;
-if(!(validate92(data23[0], {instancePath:instancePath+"/lists/calls/0",parentData:data23,parentDataProperty:0,rootData}))){
+const len12 = data30.length;
+if(len12 > 0){
+const _errs54 = errors;
+if(!(validate92(data30[0], {instancePath:instancePath+"/lists/calls/0",parentData:data30,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs42 === errors;
+var valid9 = _errs54 === errors;
 }
-if(valid7){
-if(len9 > 1){
-const _errs43 = errors;
-if(!(validate92(data23[1], {instancePath:instancePath+"/lists/calls/1",parentData:data23,parentDataProperty:1,rootData}))){
+if(valid9){
+if(len12 > 1){
+const _errs55 = errors;
+if(!(validate92(data30[1], {instancePath:instancePath+"/lists/calls/1",parentData:data30,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs43 === errors;
+var valid9 = _errs55 === errors;
 }
-if(valid7){
-if(len9 > 2){
-const _errs44 = errors;
-if(!(validate101(data23[2], {instancePath:instancePath+"/lists/calls/2",parentData:data23,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(valid9){
+if(len12 > 2){
+const _errs56 = errors;
+if(!(validate100(data30[2], {instancePath:instancePath+"/lists/calls/2",parentData:data30,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs44 === errors;
+var valid9 = _errs56 === errors;
 }
 }
 }
@@ -4997,54 +5103,54 @@ validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/pro
 return false;
 }
 }
-var valid5 = _errs40 === errors;
+var valid7 = _errs52 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data18.records !== undefined){
-let data27 = data18.records;
-const _errs45 = errors;
-if(errors === _errs45){
-if(Array.isArray(data27)){
-if(data27.length < 3){
+if(valid7){
+if(data25.records !== undefined){
+let data34 = data25.records;
+const _errs57 = errors;
+if(errors === _errs57){
+if(Array.isArray(data34)){
+if(data34.length < 3){
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len10 = data27.length;
-if(!(len10 <= 3)){
+const len13 = data34.length;
+if(!(len13 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len11 = data27.length;
-if(len11 > 0){
-const _errs47 = errors;
-if(!(validate92(data27[0], {instancePath:instancePath+"/lists/records/0",parentData:data27,parentDataProperty:0,rootData}))){
+const len14 = data34.length;
+if(len14 > 0){
+const _errs59 = errors;
+if(!(validate92(data34[0], {instancePath:instancePath+"/lists/records/0",parentData:data34,parentDataProperty:0,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs47 === errors;
+var valid10 = _errs59 === errors;
 }
-if(valid8){
-if(len11 > 1){
-const _errs48 = errors;
-if(!(validate92(data27[1], {instancePath:instancePath+"/lists/records/1",parentData:data27,parentDataProperty:1,rootData}))){
+if(valid10){
+if(len14 > 1){
+const _errs60 = errors;
+if(!(validate92(data34[1], {instancePath:instancePath+"/lists/records/1",parentData:data34,parentDataProperty:1,rootData}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs48 === errors;
+var valid10 = _errs60 === errors;
 }
-if(valid8){
-if(len11 > 2){
-const _errs49 = errors;
-if(!(validate101(data27[2], {instancePath:instancePath+"/lists/records/2",parentData:data27,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(valid10){
+if(len14 > 2){
+const _errs61 = errors;
+if(!(validate100(data34[2], {instancePath:instancePath+"/lists/records/2",parentData:data34,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs49 === errors;
+var valid10 = _errs61 === errors;
 }
 }
 }
@@ -5056,10 +5162,10 @@ validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/p
 return false;
 }
 }
-var valid5 = _errs45 === errors;
+var valid7 = _errs57 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
 }
 }
@@ -5071,47 +5177,47 @@ validate91.errors = [{instancePath:instancePath+"/lists",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shares !== undefined){
-let data31 = data.shares;
-const _errs50 = errors;
-if(errors === _errs50){
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let data38 = data.shares;
+const _errs62 = errors;
+if(errors === _errs62){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing3;
-if(((((((((((((data31.read === undefined) && (missing3 = "read")) || ((data31.unattested === undefined) && (missing3 = "unattested"))) || ((data31.calls === undefined) && (missing3 = "calls"))) || ((data31.records === undefined) && (missing3 = "records"))) || ((data31.usage === undefined) && (missing3 = "usage"))) || ((data31.classes === undefined) && (missing3 = "classes"))) || ((data31.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data31.signed === undefined) && (missing3 = "signed"))) || ((data31.levels === undefined) && (missing3 = "levels"))) || ((data31.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data31.outcomes === undefined) && (missing3 = "outcomes"))) || ((data31.copies === undefined) && (missing3 = "copies"))){
+if(((((((((((((data38.read === undefined) && (missing3 = "read")) || ((data38.unattested === undefined) && (missing3 = "unattested"))) || ((data38.calls === undefined) && (missing3 = "calls"))) || ((data38.records === undefined) && (missing3 = "records"))) || ((data38.usage === undefined) && (missing3 = "usage"))) || ((data38.classes === undefined) && (missing3 = "classes"))) || ((data38.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data38.signed === undefined) && (missing3 = "signed"))) || ((data38.levels === undefined) && (missing3 = "levels"))) || ((data38.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data38.outcomes === undefined) && (missing3 = "outcomes"))) || ((data38.copies === undefined) && (missing3 = "copies"))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs52 = errors;
-for(const key3 in data31){
+const _errs64 = errors;
+for(const key3 in data38){
 if(!(func0.call(schema27.properties.shares.properties, key3))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs52 === errors){
-if(data31.read !== undefined){
-let data32 = data31.read;
-const _errs53 = errors;
-if(errors === _errs53){
-if(Array.isArray(data32)){
-var valid10 = true;
-const len12 = data32.length;
-for(let i0=0; i0<len12; i0++){
-const _errs55 = errors;
-if(!(validate109(data32[i0], {instancePath:instancePath+"/shares/read/" + i0,parentData:data32,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(_errs64 === errors){
+if(data38.read !== undefined){
+let data39 = data38.read;
+const _errs65 = errors;
+if(errors === _errs65){
+if(Array.isArray(data39)){
+var valid12 = true;
+const len15 = data39.length;
+for(let i1=0; i1<len15; i1++){
+const _errs67 = errors;
+if(!(validate111(data39[i1], {instancePath:instancePath+"/shares/read/" + i1,parentData:data39,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs55 === errors;
-if(!valid10){
+var valid12 = _errs67 === errors;
+if(!valid12){
 break;
 }
 }
@@ -5121,27 +5227,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/pro
 return false;
 }
 }
-var valid9 = _errs53 === errors;
+var valid11 = _errs65 === errors;
 }
 else {
-var valid9 = true;
-}
-if(valid9){
-if(data31.unattested !== undefined){
-let data34 = data31.unattested;
-const _errs56 = errors;
-if(errors === _errs56){
-if(Array.isArray(data34)){
 var valid11 = true;
-const len13 = data34.length;
-for(let i1=0; i1<len13; i1++){
-const _errs58 = errors;
-if(!(validate109(data34[i1], {instancePath:instancePath+"/shares/unattested/" + i1,parentData:data34,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+}
+if(valid11){
+if(data38.unattested !== undefined){
+let data41 = data38.unattested;
+const _errs68 = errors;
+if(errors === _errs68){
+if(Array.isArray(data41)){
+var valid13 = true;
+const len16 = data41.length;
+for(let i2=0; i2<len16; i2++){
+const _errs70 = errors;
+if(!(validate111(data41[i2], {instancePath:instancePath+"/shares/unattested/" + i2,parentData:data41,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs58 === errors;
-if(!valid11){
+var valid13 = _errs70 === errors;
+if(!valid13){
 break;
 }
 }
@@ -5151,27 +5257,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:
 return false;
 }
 }
-var valid9 = _errs56 === errors;
+var valid11 = _errs68 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.calls !== undefined){
-let data36 = data31.calls;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data36)){
-var valid12 = true;
-const len14 = data36.length;
-for(let i2=0; i2<len14; i2++){
-const _errs61 = errors;
-if(!(validate109(data36[i2], {instancePath:instancePath+"/shares/calls/" + i2,parentData:data36,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(valid11){
+if(data38.calls !== undefined){
+let data43 = data38.calls;
+const _errs71 = errors;
+if(errors === _errs71){
+if(Array.isArray(data43)){
+var valid14 = true;
+const len17 = data43.length;
+for(let i3=0; i3<len17; i3++){
+const _errs73 = errors;
+if(!(validate111(data43[i3], {instancePath:instancePath+"/shares/calls/" + i3,parentData:data43,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid12 = _errs61 === errors;
-if(!valid12){
+var valid14 = _errs73 === errors;
+if(!valid14){
 break;
 }
 }
@@ -5181,27 +5287,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/pr
 return false;
 }
 }
-var valid9 = _errs59 === errors;
+var valid11 = _errs71 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.records !== undefined){
-let data38 = data31.records;
-const _errs62 = errors;
-if(errors === _errs62){
-if(Array.isArray(data38)){
-var valid13 = true;
-const len15 = data38.length;
-for(let i3=0; i3<len15; i3++){
-const _errs64 = errors;
-if(!(validate109(data38[i3], {instancePath:instancePath+"/shares/records/" + i3,parentData:data38,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(valid11){
+if(data38.records !== undefined){
+let data45 = data38.records;
+const _errs74 = errors;
+if(errors === _errs74){
+if(Array.isArray(data45)){
+var valid15 = true;
+const len18 = data45.length;
+for(let i4=0; i4<len18; i4++){
+const _errs76 = errors;
+if(!(validate111(data45[i4], {instancePath:instancePath+"/shares/records/" + i4,parentData:data45,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs64 === errors;
-if(!valid13){
+var valid15 = _errs76 === errors;
+if(!valid15){
 break;
 }
 }
@@ -5211,102 +5317,102 @@ validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs62 === errors;
+var valid11 = _errs74 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.usage !== undefined){
-let data40 = data31.usage;
-const _errs65 = errors;
-if(errors === _errs65){
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(valid11){
+if(data38.usage !== undefined){
+let data47 = data38.usage;
+const _errs77 = errors;
+if(errors === _errs77){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 let missing4;
-if((((data40.excused === undefined) && (missing4 = "excused")) || ((data40.lapsed === undefined) && (missing4 = "lapsed"))) || ((data40.rules === undefined) && (missing4 = "rules"))){
+if((((data47.excused === undefined) && (missing4 = "excused")) || ((data47.lapsed === undefined) && (missing4 = "lapsed"))) || ((data47.rules === undefined) && (missing4 = "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs67 = errors;
-for(const key4 in data40){
+const _errs79 = errors;
+for(const key4 in data47){
 if(!(((key4 === "excused") || (key4 === "lapsed")) || (key4 === "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs67 === errors){
-if(data40.excused !== undefined){
-let data41 = data40.excused;
-const _errs68 = errors;
-if(errors === _errs68){
-if(Array.isArray(data41)){
-var valid15 = true;
-const len16 = data41.length;
-for(let i4=0; i4<len16; i4++){
-let data42 = data41[i4];
-const _errs70 = errors;
-if(errors === _errs70){
-if(Array.isArray(data42)){
-if(data42.length < 2){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+if(_errs79 === errors){
+if(data47.excused !== undefined){
+let data48 = data47.excused;
+const _errs80 = errors;
+if(errors === _errs80){
+if(Array.isArray(data48)){
+var valid17 = true;
+const len19 = data48.length;
+for(let i5=0; i5<len19; i5++){
+let data49 = data48[i5];
+const _errs82 = errors;
+if(errors === _errs82){
+if(Array.isArray(data49)){
+if(data49.length < 2){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len17 = data42.length;
-if(!(len17 <= 2)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+const len20 = data49.length;
+if(!(len20 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len18 = data42.length;
-if(len18 > 0){
-let data43 = data42[0];
-const _errs72 = errors;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+const len21 = data49.length;
+if(len21 > 0){
+let data50 = data49[0];
+const _errs84 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs72){
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid16 = _errs72 === errors;
-}
-if(valid16){
-if(len18 > 1){
-let data44 = data42[1];
-const _errs74 = errors;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs74){
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(errors === _errs84){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid16 = _errs74 === errors;
+var valid18 = _errs84 === errors;
+}
+if(valid18){
+if(len21 > 1){
+let data51 = data49[1];
+const _errs86 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs86){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 1 || isNaN(data51)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid18 = _errs86 === errors;
 }
 }
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i4,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid15 = _errs70 === errors;
-if(!valid15){
+var valid17 = _errs82 === errors;
+if(!valid17){
 break;
 }
 }
@@ -5316,133 +5422,133 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPa
 return false;
 }
 }
-var valid14 = _errs68 === errors;
+var valid16 = _errs80 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data40.lapsed !== undefined){
-let data45 = data40.lapsed;
-const _errs76 = errors;
-if(errors === _errs76){
-if(Array.isArray(data45)){
-var valid17 = true;
-const len19 = data45.length;
-for(let i5=0; i5<len19; i5++){
-let data46 = data45[i5];
-const _errs78 = errors;
-if(errors === _errs78){
-if(Array.isArray(data46)){
-if(data46.length < 6){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
-return false;
-}
-else {
-const len20 = data46.length;
-if(!(len20 <= 6)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
-return false;
-}
-else {
-const len21 = data46.length;
-if(len21 > 0){
-let data47 = data46[0];
-const _errs80 = errors;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs80){
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 0 || isNaN(data47)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid18 = _errs80 === errors;
-}
-if(valid18){
-if(len21 > 1){
-const _errs82 = errors;
-if(typeof data46[1] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid18 = _errs82 === errors;
-}
-if(valid18){
-if(len21 > 2){
-let data49 = data46[2];
-const _errs84 = errors;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs84){
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 0 || isNaN(data49)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid18 = _errs84 === errors;
-}
-if(valid18){
-if(len21 > 3){
-let data50 = data46[3];
-const _errs86 = errors;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs86){
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 1 || isNaN(data50)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-var valid18 = _errs86 === errors;
-}
-if(valid18){
-if(len21 > 4){
-let data51 = data46[4];
+if(valid16){
+if(data47.lapsed !== undefined){
+let data52 = data47.lapsed;
 const _errs88 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs88){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 0 || isNaN(data51)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid18 = _errs88 === errors;
-}
-if(valid18){
-if(len21 > 5){
-let data52 = data46[5];
+if(Array.isArray(data52)){
+var valid19 = true;
+const len22 = data52.length;
+for(let i6=0; i6<len22; i6++){
+let data53 = data52[i6];
 const _errs90 = errors;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs90){
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 1 || isNaN(data52)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(Array.isArray(data53)){
+if(data53.length < 6){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
+return false;
+}
+else {
+const len23 = data53.length;
+if(!(len23 <= 6)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
+return false;
+}
+else {
+const len24 = data53.length;
+if(len24 > 0){
+let data54 = data53[0];
+const _errs92 = errors;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs92){
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid18 = _errs90 === errors;
+var valid20 = _errs92 === errors;
+}
+if(valid20){
+if(len24 > 1){
+const _errs94 = errors;
+if(typeof data53[1] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs94 === errors;
+}
+if(valid20){
+if(len24 > 2){
+let data56 = data53[2];
+const _errs96 = errors;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs96){
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 < 0 || isNaN(data56)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid20 = _errs96 === errors;
+}
+if(valid20){
+if(len24 > 3){
+let data57 = data53[3];
+const _errs98 = errors;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs98){
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 1 || isNaN(data57)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid20 = _errs98 === errors;
+}
+if(valid20){
+if(len24 > 4){
+let data58 = data53[4];
+const _errs100 = errors;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs100){
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 0 || isNaN(data58)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid20 = _errs100 === errors;
+}
+if(valid20){
+if(len24 > 5){
+let data59 = data53[5];
+const _errs102 = errors;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs102){
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+var valid20 = _errs102 === errors;
 }
 }
 }
@@ -5453,12 +5559,12 @@ var valid18 = _errs90 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid17 = _errs78 === errors;
-if(!valid17){
+var valid19 = _errs90 === errors;
+if(!valid19){
 break;
 }
 }
@@ -5468,56 +5574,56 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPat
 return false;
 }
 }
-var valid14 = _errs76 === errors;
+var valid16 = _errs88 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
-if(valid14){
-if(data40.rules !== undefined){
-let data53 = data40.rules;
-const _errs92 = errors;
-if(errors === _errs92){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(valid16){
+if(data47.rules !== undefined){
+let data60 = data47.rules;
+const _errs104 = errors;
+if(errors === _errs104){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
 let missing5;
-if(((data53.unused === undefined) && (missing5 = "unused")) || ((data53.taken === undefined) && (missing5 = "taken"))){
+if(((data60.unused === undefined) && (missing5 = "unused")) || ((data60.taken === undefined) && (missing5 = "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs94 = errors;
-for(const key5 in data53){
+const _errs106 = errors;
+for(const key5 in data60){
 if(!((key5 === "unused") || (key5 === "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs94 === errors){
-if(data53.unused !== undefined){
-let data54 = data53.unused;
-const _errs95 = errors;
-if(errors === _errs95){
-if(Array.isArray(data54)){
-var valid20 = true;
-const len22 = data54.length;
-for(let i6=0; i6<len22; i6++){
-let data55 = data54[i6];
-const _errs97 = errors;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(_errs106 === errors){
+if(data60.unused !== undefined){
+let data61 = data60.unused;
+const _errs107 = errors;
+if(errors === _errs107){
+if(Array.isArray(data61)){
+var valid22 = true;
+const len25 = data61.length;
+for(let i7=0; i7<len25; i7++){
+let data62 = data61[i7];
+const _errs109 = errors;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs97){
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 < 0 || isNaN(data55)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs109){
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 0 || isNaN(data62)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid20 = _errs97 === errors;
-if(!valid20){
+var valid22 = _errs109 === errors;
+if(!valid22){
 break;
 }
 }
@@ -5527,82 +5633,82 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",sch
 return false;
 }
 }
-var valid19 = _errs95 === errors;
+var valid21 = _errs107 === errors;
 }
 else {
-var valid19 = true;
-}
-if(valid19){
-if(data53.taken !== undefined){
-let data56 = data53.taken;
-const _errs99 = errors;
-if(errors === _errs99){
-if(Array.isArray(data56)){
 var valid21 = true;
-const len23 = data56.length;
-for(let i7=0; i7<len23; i7++){
-let data57 = data56[i7];
-const _errs101 = errors;
-if(errors === _errs101){
-if(Array.isArray(data57)){
-if(data57.length < 2){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+}
+if(valid21){
+if(data60.taken !== undefined){
+let data63 = data60.taken;
+const _errs111 = errors;
+if(errors === _errs111){
+if(Array.isArray(data63)){
+var valid23 = true;
+const len26 = data63.length;
+for(let i8=0; i8<len26; i8++){
+let data64 = data63[i8];
+const _errs113 = errors;
+if(errors === _errs113){
+if(Array.isArray(data64)){
+if(data64.length < 2){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len24 = data57.length;
-if(!(len24 <= 2)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+const len27 = data64.length;
+if(!(len27 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len25 = data57.length;
-if(len25 > 0){
-let data58 = data57[0];
-const _errs103 = errors;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+const len28 = data64.length;
+if(len28 > 0){
+let data65 = data64[0];
+const _errs115 = errors;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs103){
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 0 || isNaN(data58)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid22 = _errs103 === errors;
-}
-if(valid22){
-if(len25 > 1){
-let data59 = data57[1];
-const _errs105 = errors;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs105){
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 0 || isNaN(data59)){
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs115){
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 0 || isNaN(data65)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid22 = _errs105 === errors;
+var valid24 = _errs115 === errors;
+}
+if(valid24){
+if(len28 > 1){
+let data66 = data64[1];
+const _errs117 = errors;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs117){
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 0 || isNaN(data66)){
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid24 = _errs117 === errors;
 }
 }
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid21 = _errs101 === errors;
-if(!valid21){
+var valid23 = _errs113 === errors;
+if(!valid23){
 break;
 }
 }
@@ -5612,10 +5718,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",sche
 return false;
 }
 }
-var valid19 = _errs99 === errors;
+var valid21 = _errs111 === errors;
 }
 else {
-var valid19 = true;
+var valid21 = true;
 }
 }
 }
@@ -5626,10 +5732,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 }
-var valid14 = _errs92 === errors;
+var valid16 = _errs104 === errors;
 }
 else {
-var valid14 = true;
+var valid16 = true;
 }
 }
 }
@@ -5641,27 +5747,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 }
-var valid9 = _errs65 === errors;
+var valid11 = _errs77 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.classes !== undefined){
-let data60 = data31.classes;
-const _errs107 = errors;
-if(errors === _errs107){
-if(Array.isArray(data60)){
-var valid23 = true;
-const len26 = data60.length;
-for(let i8=0; i8<len26; i8++){
-const _errs109 = errors;
-if(typeof data60[i8] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i8,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid11){
+if(data38.classes !== undefined){
+let data67 = data38.classes;
+const _errs119 = errors;
+if(errors === _errs119){
+if(Array.isArray(data67)){
+var valid25 = true;
+const len29 = data67.length;
+for(let i9=0; i9<len29; i9++){
+const _errs121 = errors;
+if(typeof data67[i9] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i9,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid23 = _errs109 === errors;
-if(!valid23){
+var valid25 = _errs121 === errors;
+if(!valid25){
 break;
 }
 }
@@ -5671,20 +5777,20 @@ validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/
 return false;
 }
 }
-var valid9 = _errs107 === errors;
+var valid11 = _errs119 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.under_claimed !== undefined){
-let data62 = data31.under_claimed;
-const _errs111 = errors;
-const _errs112 = errors;
-let valid24 = false;
+if(valid11){
+if(data38.under_claimed !== undefined){
+let data69 = data38.under_claimed;
+const _errs123 = errors;
+const _errs124 = errors;
+let valid26 = false;
 let passing0 = null;
-const _errs113 = errors;
-if(data62 !== null){
+const _errs125 = errors;
+if(data69 !== null){
 const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5694,16 +5800,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs113 === errors;
+var _valid0 = _errs125 === errors;
 if(_valid0){
-valid24 = true;
+valid26 = true;
 passing0 = 0;
 }
-const _errs115 = errors;
-if(errors === _errs115){
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+const _errs127 = errors;
+if(errors === _errs127){
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 let missing6;
-if((((data62.count === undefined) && (missing6 = "count")) || ((data62.verified === undefined) && (missing6 = "verified"))) || ((data62.first === undefined) && (missing6 = "first"))){
+if((((data69.count === undefined) && (missing6 = "count")) || ((data69.verified === undefined) && (missing6 = "verified"))) || ((data69.first === undefined) && (missing6 = "first"))){
 const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5714,8 +5820,8 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs117 = errors;
-for(const key6 in data62){
+const _errs129 = errors;
+for(const key6 in data69){
 if(!(((key6 === "count") || (key6 === "verified")) || (key6 === "first"))){
 const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5728,11 +5834,11 @@ errors++;
 break;
 }
 }
-if(_errs117 === errors){
-if(data62.count !== undefined){
-let data63 = data62.count;
-const _errs118 = errors;
-if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+if(_errs129 === errors){
+if(data69.count !== undefined){
+let data70 = data69.count;
+const _errs130 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
 const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5742,9 +5848,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(errors === _errs118){
-if((typeof data63 == "number") && (isFinite(data63))){
-if(data63 < 1 || isNaN(data63)){
+if(errors === _errs130){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 1 || isNaN(data70)){
 const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5756,16 +5862,16 @@ errors++;
 }
 }
 }
-var valid25 = _errs118 === errors;
+var valid27 = _errs130 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data62.verified !== undefined){
-let data64 = data62.verified;
-const _errs120 = errors;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+if(valid27){
+if(data69.verified !== undefined){
+let data71 = data69.verified;
+const _errs132 = errors;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
 const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5775,9 +5881,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(errors === _errs120){
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 < 0 || isNaN(data64)){
+if(errors === _errs132){
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
 const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5789,19 +5895,19 @@ errors++;
 }
 }
 }
-var valid25 = _errs120 === errors;
+var valid27 = _errs132 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data62.first !== undefined){
-let data65 = data62.first;
-const _errs122 = errors;
-if(errors === _errs122){
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(valid27){
+if(data69.first !== undefined){
+let data72 = data69.first;
+const _errs134 = errors;
+if(errors === _errs134){
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
 let missing7;
-if((((((((data65.tool === undefined) && (missing7 = "tool")) || ((data65.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data65.level === undefined) && (missing7 = "level"))) || ((data65.artifact === undefined) && (missing7 = "artifact"))) || ((data65.line === undefined) && (missing7 = "line"))) || ((data65.column === undefined) && (missing7 = "column"))) || ((data65.member === undefined) && (missing7 = "member"))){
+if((((((((data72.tool === undefined) && (missing7 = "tool")) || ((data72.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data72.level === undefined) && (missing7 = "level"))) || ((data72.artifact === undefined) && (missing7 = "artifact"))) || ((data72.line === undefined) && (missing7 = "line"))) || ((data72.column === undefined) && (missing7 = "column"))) || ((data72.member === undefined) && (missing7 = "member"))){
 const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5812,8 +5918,8 @@ vErrors.push(err7);
 errors++;
 }
 else {
-const _errs124 = errors;
-for(const key7 in data65){
+const _errs136 = errors;
+for(const key7 in data72){
 if(!(((((((key7 === "tool") || (key7 === "claimed_level")) || (key7 === "level")) || (key7 === "artifact")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
 const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5826,11 +5932,11 @@ errors++;
 break;
 }
 }
-if(_errs124 === errors){
-if(data65.tool !== undefined){
-let data66 = data65.tool;
-const _errs125 = errors;
-if((typeof data66 !== "string") && (data66 !== null)){
+if(_errs136 === errors){
+if(data72.tool !== undefined){
+let data73 = data72.tool;
+const _errs137 = errors;
+if((typeof data73 !== "string") && (data73 !== null)){
 const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
@@ -5840,15 +5946,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid26 = _errs125 === errors;
+var valid28 = _errs137 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.claimed_level !== undefined){
-const _errs127 = errors;
-if(typeof data65.claimed_level !== "string"){
+if(valid28){
+if(data72.claimed_level !== undefined){
+const _errs139 = errors;
+if(typeof data72.claimed_level !== "string"){
 const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5858,15 +5964,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid26 = _errs127 === errors;
+var valid28 = _errs139 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.level !== undefined){
-const _errs129 = errors;
-if(typeof data65.level !== "string"){
+if(valid28){
+if(data72.level !== undefined){
+const _errs141 = errors;
+if(typeof data72.level !== "string"){
 const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
@@ -5876,15 +5982,15 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid26 = _errs129 === errors;
+var valid28 = _errs141 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.artifact !== undefined){
-const _errs131 = errors;
-if(typeof data65.artifact !== "string"){
+if(valid28){
+if(data72.artifact !== undefined){
+const _errs143 = errors;
+if(typeof data72.artifact !== "string"){
 const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5894,16 +6000,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid26 = _errs131 === errors;
+var valid28 = _errs143 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.line !== undefined){
-let data70 = data65.line;
-const _errs133 = errors;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+if(valid28){
+if(data72.line !== undefined){
+let data77 = data72.line;
+const _errs145 = errors;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
 const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5913,9 +6019,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(errors === _errs133){
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 1 || isNaN(data70)){
+if(errors === _errs145){
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 1 || isNaN(data77)){
 const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5927,16 +6033,16 @@ errors++;
 }
 }
 }
-var valid26 = _errs133 === errors;
+var valid28 = _errs145 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.column !== undefined){
-let data71 = data65.column;
-const _errs135 = errors;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+if(valid28){
+if(data72.column !== undefined){
+let data78 = data72.column;
+const _errs147 = errors;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
 const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -5946,9 +6052,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs135){
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 1 || isNaN(data71)){
+if(errors === _errs147){
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 1 || isNaN(data78)){
 const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5960,16 +6066,16 @@ errors++;
 }
 }
 }
-var valid26 = _errs135 === errors;
+var valid28 = _errs147 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
-if(valid26){
-if(data65.member !== undefined){
-let data72 = data65.member;
-const _errs137 = errors;
-if((typeof data72 !== "string") && (data72 !== null)){
+if(valid28){
+if(data72.member !== undefined){
+let data79 = data72.member;
+const _errs149 = errors;
+if((typeof data79 !== "string") && (data79 !== null)){
 const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
@@ -5979,10 +6085,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid26 = _errs137 === errors;
+var valid28 = _errs149 === errors;
 }
 else {
-var valid26 = true;
+var valid28 = true;
 }
 }
 }
@@ -6004,10 +6110,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid25 = _errs122 === errors;
+var valid27 = _errs134 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
 }
 }
@@ -6025,18 +6131,18 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid0 = _errs115 === errors;
-if(_valid0 && valid24){
-valid24 = false;
+var _valid0 = _errs127 === errors;
+if(_valid0 && valid26){
+valid26 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid24 = true;
+valid26 = true;
 passing0 = 1;
 }
 }
-if(!valid24){
+if(!valid26){
 const err20 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err20];
@@ -6049,30 +6155,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs112;
+errors = _errs124;
 if(vErrors !== null){
-if(_errs112){
-vErrors.length = _errs112;
+if(_errs124){
+vErrors.length = _errs124;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs111 === errors;
+var valid11 = _errs123 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.signed !== undefined){
-let data73 = data31.signed;
-const _errs139 = errors;
-const _errs140 = errors;
-let valid27 = false;
+if(valid11){
+if(data38.signed !== undefined){
+let data80 = data38.signed;
+const _errs151 = errors;
+const _errs152 = errors;
+let valid29 = false;
 let passing1 = null;
-const _errs141 = errors;
-if(data73 !== null){
+const _errs153 = errors;
+if(data80 !== null){
 const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err21];
@@ -6082,16 +6188,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs141 === errors;
+var _valid1 = _errs153 === errors;
 if(_valid1){
-valid27 = true;
+valid29 = true;
 passing1 = 0;
 }
-const _errs143 = errors;
-if(errors === _errs143){
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+const _errs155 = errors;
+if(errors === _errs155){
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 let missing8;
-if(((((((data73.count === undefined) && (missing8 = "count")) || ((data73.signer === undefined) && (missing8 = "signer"))) || ((data73.file === undefined) && (missing8 = "file"))) || ((data73.line === undefined) && (missing8 = "line"))) || ((data73.column === undefined) && (missing8 = "column"))) || ((data73.member === undefined) && (missing8 = "member"))){
+if(((((((data80.count === undefined) && (missing8 = "count")) || ((data80.signer === undefined) && (missing8 = "signer"))) || ((data80.file === undefined) && (missing8 = "file"))) || ((data80.line === undefined) && (missing8 = "line"))) || ((data80.column === undefined) && (missing8 = "column"))) || ((data80.member === undefined) && (missing8 = "member"))){
 const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err22];
@@ -6102,8 +6208,8 @@ vErrors.push(err22);
 errors++;
 }
 else {
-const _errs145 = errors;
-for(const key8 in data73){
+const _errs157 = errors;
+for(const key8 in data80){
 if(!((((((key8 === "count") || (key8 === "signer")) || (key8 === "file")) || (key8 === "line")) || (key8 === "column")) || (key8 === "member"))){
 const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -6116,11 +6222,11 @@ errors++;
 break;
 }
 }
-if(_errs145 === errors){
-if(data73.count !== undefined){
-let data74 = data73.count;
-const _errs146 = errors;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+if(_errs157 === errors){
+if(data80.count !== undefined){
+let data81 = data80.count;
+const _errs158 = errors;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
@@ -6130,9 +6236,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(errors === _errs146){
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 1 || isNaN(data74)){
+if(errors === _errs158){
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 1 || isNaN(data81)){
 const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
@@ -6144,15 +6250,15 @@ errors++;
 }
 }
 }
-var valid28 = _errs146 === errors;
+var valid30 = _errs158 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
-if(valid28){
-if(data73.signer !== undefined){
-const _errs148 = errors;
-if(typeof data73.signer !== "string"){
+if(valid30){
+if(data80.signer !== undefined){
+const _errs160 = errors;
+if(typeof data80.signer !== "string"){
 const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
@@ -6162,15 +6268,15 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid28 = _errs148 === errors;
+var valid30 = _errs160 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
-if(valid28){
-if(data73.file !== undefined){
-const _errs150 = errors;
-if(typeof data73.file !== "string"){
+if(valid30){
+if(data80.file !== undefined){
+const _errs162 = errors;
+if(typeof data80.file !== "string"){
 const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -6180,16 +6286,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid28 = _errs150 === errors;
+var valid30 = _errs162 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
-if(valid28){
-if(data73.line !== undefined){
-let data77 = data73.line;
-const _errs152 = errors;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+if(valid30){
+if(data80.line !== undefined){
+let data84 = data80.line;
+const _errs164 = errors;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
 const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
@@ -6199,9 +6305,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(errors === _errs152){
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 1 || isNaN(data77)){
+if(errors === _errs164){
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 1 || isNaN(data84)){
 const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err29];
@@ -6213,16 +6319,16 @@ errors++;
 }
 }
 }
-var valid28 = _errs152 === errors;
+var valid30 = _errs164 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
-if(valid28){
-if(data73.column !== undefined){
-let data78 = data73.column;
-const _errs154 = errors;
-if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+if(valid30){
+if(data80.column !== undefined){
+let data85 = data80.column;
+const _errs166 = errors;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
 const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
@@ -6232,9 +6338,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(errors === _errs154){
-if((typeof data78 == "number") && (isFinite(data78))){
-if(data78 < 1 || isNaN(data78)){
+if(errors === _errs166){
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 1 || isNaN(data85)){
 const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
@@ -6246,16 +6352,16 @@ errors++;
 }
 }
 }
-var valid28 = _errs154 === errors;
+var valid30 = _errs166 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
-if(valid28){
-if(data73.member !== undefined){
-let data79 = data73.member;
-const _errs156 = errors;
-if((typeof data79 !== "string") && (data79 !== null)){
+if(valid30){
+if(data80.member !== undefined){
+let data86 = data80.member;
+const _errs168 = errors;
+if((typeof data86 !== "string") && (data86 !== null)){
 const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
@@ -6265,10 +6371,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid28 = _errs156 === errors;
+var valid30 = _errs168 === errors;
 }
 else {
-var valid28 = true;
+var valid30 = true;
 }
 }
 }
@@ -6289,18 +6395,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid1 = _errs143 === errors;
-if(_valid1 && valid27){
-valid27 = false;
+var _valid1 = _errs155 === errors;
+if(_valid1 && valid29){
+valid29 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid27 = true;
+valid29 = true;
 passing1 = 1;
 }
 }
-if(!valid27){
+if(!valid29){
 const err34 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
@@ -6313,44 +6419,44 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs140;
+errors = _errs152;
 if(vErrors !== null){
-if(_errs140){
-vErrors.length = _errs140;
+if(_errs152){
+vErrors.length = _errs152;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid9 = _errs139 === errors;
+var valid11 = _errs151 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.levels !== undefined){
-let data80 = data31.levels;
-const _errs158 = errors;
-if(errors === _errs158){
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-for(const key9 in data80){
-let data81 = data80[key9];
-const _errs161 = errors;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+if(valid11){
+if(data38.levels !== undefined){
+let data87 = data38.levels;
+const _errs170 = errors;
+if(errors === _errs170){
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key9 in data87){
+let data88 = data87[key9];
+const _errs173 = errors;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs161){
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
+if(errors === _errs173){
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid29 = _errs161 === errors;
-if(!valid29){
+var valid31 = _errs173 === errors;
+if(!valid31){
 break;
 }
 }
@@ -6360,135 +6466,135 @@ validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/p
 return false;
 }
 }
-var valid9 = _errs158 === errors;
+var valid11 = _errs170 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.shortfalls !== undefined){
-let data82 = data31.shortfalls;
-const _errs163 = errors;
-if(errors === _errs163){
-if(Array.isArray(data82)){
-if(data82.length < 6){
+if(valid11){
+if(data38.shortfalls !== undefined){
+let data89 = data38.shortfalls;
+const _errs175 = errors;
+if(errors === _errs175){
+if(Array.isArray(data89)){
+if(data89.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len27 = data82.length;
-if(!(len27 <= 6)){
+const len30 = data89.length;
+if(!(len30 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len28 = data82.length;
-if(len28 > 0){
-let data83 = data82[0];
-const _errs165 = errors;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const len31 = data89.length;
+if(len31 > 0){
+let data90 = data89[0];
+const _errs177 = errors;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs165){
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 0 || isNaN(data83)){
+if(errors === _errs177){
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs165 === errors;
+var valid32 = _errs177 === errors;
 }
-if(valid30){
-if(len28 > 1){
-let data84 = data82[1];
-const _errs167 = errors;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+if(valid32){
+if(len31 > 1){
+let data91 = data89[1];
+const _errs179 = errors;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs167){
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
+if(errors === _errs179){
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 < 0 || isNaN(data91)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs167 === errors;
+var valid32 = _errs179 === errors;
 }
-if(valid30){
-if(len28 > 2){
-let data85 = data82[2];
-const _errs169 = errors;
-if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
+if(valid32){
+if(len31 > 2){
+let data92 = data89[2];
+const _errs181 = errors;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs169){
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 0 || isNaN(data85)){
+if(errors === _errs181){
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 < 0 || isNaN(data92)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs169 === errors;
+var valid32 = _errs181 === errors;
 }
-if(valid30){
-if(len28 > 3){
-let data86 = data82[3];
-const _errs171 = errors;
-if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+if(valid32){
+if(len31 > 3){
+let data93 = data89[3];
+const _errs183 = errors;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs171){
-if((typeof data86 == "number") && (isFinite(data86))){
-if(data86 < 0 || isNaN(data86)){
+if(errors === _errs183){
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs171 === errors;
+var valid32 = _errs183 === errors;
 }
-if(valid30){
-if(len28 > 4){
-let data87 = data82[4];
-const _errs173 = errors;
-if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+if(valid32){
+if(len31 > 4){
+let data94 = data89[4];
+const _errs185 = errors;
+if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs173){
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 < 0 || isNaN(data87)){
+if(errors === _errs185){
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs173 === errors;
+var valid32 = _errs185 === errors;
 }
-if(valid30){
-if(len28 > 5){
-let data88 = data82[5];
-const _errs175 = errors;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+if(valid32){
+if(len31 > 5){
+let data95 = data89[5];
+const _errs187 = errors;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs175){
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 0 || isNaN(data88)){
+if(errors === _errs187){
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid30 = _errs175 === errors;
+var valid32 = _errs187 === errors;
 }
 }
 }
@@ -6503,34 +6609,34 @@ validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:
 return false;
 }
 }
-var valid9 = _errs163 === errors;
+var valid11 = _errs175 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.outcomes !== undefined){
-let data89 = data31.outcomes;
-const _errs177 = errors;
-if(errors === _errs177){
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key10 in data89){
-let data90 = data89[key10];
-const _errs180 = errors;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+if(valid11){
+if(data38.outcomes !== undefined){
+let data96 = data38.outcomes;
+const _errs189 = errors;
+if(errors === _errs189){
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+for(const key10 in data96){
+let data97 = data96[key10];
+const _errs192 = errors;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs180){
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
+if(errors === _errs192){
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid31 = _errs180 === errors;
-if(!valid31){
+var valid33 = _errs192 === errors;
+if(!valid33){
 break;
 }
 }
@@ -6540,31 +6646,31 @@ validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#
 return false;
 }
 }
-var valid9 = _errs177 === errors;
+var valid11 = _errs189 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
-if(valid9){
-if(data31.copies !== undefined){
-let data91 = data31.copies;
-const _errs182 = errors;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+if(valid11){
+if(data38.copies !== undefined){
+let data98 = data38.copies;
+const _errs194 = errors;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs182){
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 < 0 || isNaN(data91)){
+if(errors === _errs194){
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 < 0 || isNaN(data98)){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid9 = _errs182 === errors;
+var valid11 = _errs194 === errors;
 }
 else {
-var valid9 = true;
+var valid11 = true;
 }
 }
 }
@@ -6585,47 +6691,47 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs50 === errors;
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.couplings !== undefined){
-let data92 = data.couplings;
-const _errs184 = errors;
-if(errors === _errs184){
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+let data99 = data.couplings;
+const _errs196 = errors;
+if(errors === _errs196){
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
 let missing9;
-if((((((((data92.call_digests === undefined) && (missing9 = "call_digests")) || ((data92.record_digests === undefined) && (missing9 = "record_digests"))) || ((data92.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data92.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data92.unbound === undefined) && (missing9 = "unbound"))) || ((data92.runs === undefined) && (missing9 = "runs"))) || ((data92.record_files === undefined) && (missing9 = "record_files"))){
+if((((((((data99.call_digests === undefined) && (missing9 = "call_digests")) || ((data99.record_digests === undefined) && (missing9 = "record_digests"))) || ((data99.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data99.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data99.unbound === undefined) && (missing9 = "unbound"))) || ((data99.runs === undefined) && (missing9 = "runs"))) || ((data99.record_files === undefined) && (missing9 = "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-const _errs186 = errors;
-for(const key11 in data92){
+const _errs198 = errors;
+for(const key11 in data99){
 if(!(((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs186 === errors){
-if(data92.call_digests !== undefined){
-let data93 = data92.call_digests;
-const _errs187 = errors;
-if(errors === _errs187){
-if(Array.isArray(data93)){
-var valid33 = true;
-const len29 = data93.length;
-for(let i9=0; i9<len29; i9++){
-const _errs189 = errors;
-if(typeof data93[i9] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i9,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(_errs198 === errors){
+if(data99.call_digests !== undefined){
+let data100 = data99.call_digests;
+const _errs199 = errors;
+if(errors === _errs199){
+if(Array.isArray(data100)){
+var valid35 = true;
+const len32 = data100.length;
+for(let i10=0; i10<len32; i10++){
+const _errs201 = errors;
+if(typeof data100[i10] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i10,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid33 = _errs189 === errors;
-if(!valid33){
+var valid35 = _errs201 === errors;
+if(!valid35){
 break;
 }
 }
@@ -6635,27 +6741,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schema
 return false;
 }
 }
-var valid32 = _errs187 === errors;
+var valid34 = _errs199 === errors;
 }
 else {
-var valid32 = true;
-}
-if(valid32){
-if(data92.record_digests !== undefined){
-let data95 = data92.record_digests;
-const _errs191 = errors;
-if(errors === _errs191){
-if(Array.isArray(data95)){
 var valid34 = true;
-const len30 = data95.length;
-for(let i10=0; i10<len30; i10++){
-const _errs193 = errors;
-if(typeof data95[i10] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i10,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+}
+if(valid34){
+if(data99.record_digests !== undefined){
+let data102 = data99.record_digests;
+const _errs203 = errors;
+if(errors === _errs203){
+if(Array.isArray(data102)){
+var valid36 = true;
+const len33 = data102.length;
+for(let i11=0; i11<len33; i11++){
+const _errs205 = errors;
+if(typeof data102[i11] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i11,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid34 = _errs193 === errors;
-if(!valid34){
+var valid36 = _errs205 === errors;
+if(!valid36){
 break;
 }
 }
@@ -6665,27 +6771,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",sche
 return false;
 }
 }
-var valid32 = _errs191 === errors;
+var valid34 = _errs203 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
-if(valid32){
-if(data92.call_kinds !== undefined){
-let data97 = data92.call_kinds;
-const _errs195 = errors;
-if(errors === _errs195){
-if(Array.isArray(data97)){
-var valid35 = true;
-const len31 = data97.length;
-for(let i11=0; i11<len31; i11++){
-const _errs197 = errors;
-if(typeof data97[i11] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i11,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid34){
+if(data99.call_kinds !== undefined){
+let data104 = data99.call_kinds;
+const _errs207 = errors;
+if(errors === _errs207){
+if(Array.isArray(data104)){
+var valid37 = true;
+const len34 = data104.length;
+for(let i12=0; i12<len34; i12++){
+const _errs209 = errors;
+if(typeof data104[i12] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i12,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs197 === errors;
-if(!valid35){
+var valid37 = _errs209 === errors;
+if(!valid37){
 break;
 }
 }
@@ -6695,27 +6801,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPa
 return false;
 }
 }
-var valid32 = _errs195 === errors;
+var valid34 = _errs207 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
-if(valid32){
-if(data92.unbound_kinds !== undefined){
-let data99 = data92.unbound_kinds;
-const _errs199 = errors;
-if(errors === _errs199){
-if(Array.isArray(data99)){
-var valid36 = true;
-const len32 = data99.length;
-for(let i12=0; i12<len32; i12++){
-const _errs201 = errors;
-if(typeof data99[i12] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i12,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(valid34){
+if(data99.unbound_kinds !== undefined){
+let data106 = data99.unbound_kinds;
+const _errs211 = errors;
+if(errors === _errs211){
+if(Array.isArray(data106)){
+var valid38 = true;
+const len35 = data106.length;
+for(let i13=0; i13<len35; i13++){
+const _errs213 = errors;
+if(typeof data106[i13] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i13,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid36 = _errs201 === errors;
-if(!valid36){
+var valid38 = _errs213 === errors;
+if(!valid38){
 break;
 }
 }
@@ -6725,71 +6831,71 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schem
 return false;
 }
 }
-var valid32 = _errs199 === errors;
+var valid34 = _errs211 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
-if(valid32){
-if(data92.unbound !== undefined){
-let data101 = data92.unbound;
-const _errs203 = errors;
-if(errors === _errs203){
-if(Array.isArray(data101)){
-var valid37 = true;
-const len33 = data101.length;
-for(let i13=0; i13<len33; i13++){
-let data102 = data101[i13];
-const _errs205 = errors;
-if(errors === _errs205){
-if(Array.isArray(data102)){
-if(data102.length < 3){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len34 = data102.length;
-if(!(len34 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+if(valid34){
+if(data99.unbound !== undefined){
+let data108 = data99.unbound;
+const _errs215 = errors;
+if(errors === _errs215){
+if(Array.isArray(data108)){
+var valid39 = true;
+const len36 = data108.length;
+for(let i14=0; i14<len36; i14++){
+let data109 = data108[i14];
+const _errs217 = errors;
+if(errors === _errs217){
+if(Array.isArray(data109)){
+if(data109.length < 3){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len35 = data102.length;
-if(len35 > 0){
-const _errs207 = errors;
-if(typeof data102[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+const len37 = data109.length;
+if(!(len37 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
-var valid38 = _errs207 === errors;
-}
-if(valid38){
-if(len35 > 1){
-let data104 = data102[1];
-const _errs209 = errors;
-if(!(data104 && typeof data104 == "object" && !Array.isArray(data104))){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+else {
+const len38 = data109.length;
+if(len38 > 0){
+const _errs219 = errors;
+if(typeof data109[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid38 = _errs209 === errors;
+var valid40 = _errs219 === errors;
 }
-if(valid38){
-if(len35 > 2){
-let data105 = data102[2];
-const _errs211 = errors;
-if((!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))) && (data105 !== null)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+if(valid40){
+if(len38 > 1){
+let data111 = data109[1];
+const _errs221 = errors;
+if(!(data111 && typeof data111 == "object" && !Array.isArray(data111))){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-if(errors === _errs211){
-if((typeof data105 == "number") && (isFinite(data105))){
-if(data105 < 0 || isNaN(data105)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+var valid40 = _errs221 === errors;
+}
+if(valid40){
+if(len38 > 2){
+let data112 = data109[2];
+const _errs223 = errors;
+if((!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))) && (data112 !== null)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs223){
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 0 || isNaN(data112)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid38 = _errs211 === errors;
+var valid40 = _errs223 === errors;
 }
 }
 }
@@ -6797,12 +6903,12 @@ var valid38 = _errs211 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i13,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid37 = _errs205 === errors;
-if(!valid37){
+var valid39 = _errs217 === errors;
+if(!valid39){
 break;
 }
 }
@@ -6812,20 +6918,20 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:
 return false;
 }
 }
-var valid32 = _errs203 === errors;
+var valid34 = _errs215 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
-if(valid32){
-if(data92.runs !== undefined){
-let data106 = data92.runs;
-const _errs213 = errors;
-const _errs214 = errors;
-let valid39 = false;
+if(valid34){
+if(data99.runs !== undefined){
+let data113 = data99.runs;
+const _errs225 = errors;
+const _errs226 = errors;
+let valid41 = false;
 let passing2 = null;
-const _errs215 = errors;
-if(data106 !== null){
+const _errs227 = errors;
+if(data113 !== null){
 const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err35];
@@ -6835,15 +6941,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid2 = _errs215 === errors;
+var _valid2 = _errs227 === errors;
 if(_valid2){
-valid39 = true;
+valid41 = true;
 passing2 = 0;
 }
-const _errs217 = errors;
-if(errors === _errs217){
-if(Array.isArray(data106)){
-if(data106.length < 2){
+const _errs229 = errors;
+if(errors === _errs229){
+if(Array.isArray(data113)){
+if(data113.length < 2){
 const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err36];
@@ -6854,8 +6960,8 @@ vErrors.push(err36);
 errors++;
 }
 else {
-const len36 = data106.length;
-if(!(len36 <= 2)){
+const len39 = data113.length;
+if(!(len39 <= 2)){
 const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err37];
@@ -6866,10 +6972,10 @@ vErrors.push(err37);
 errors++;
 }
 else {
-const len37 = data106.length;
-if(len37 > 0){
-const _errs219 = errors;
-if(typeof data106[0] !== "string"){
+const len40 = data113.length;
+if(len40 > 0){
+const _errs231 = errors;
+if(typeof data113[0] !== "string"){
 const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
@@ -6879,12 +6985,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-var valid40 = _errs219 === errors;
+var valid42 = _errs231 === errors;
 }
-if(valid40){
-if(len37 > 1){
-const _errs221 = errors;
-if(typeof data106[1] !== "string"){
+if(valid42){
+if(len40 > 1){
+const _errs233 = errors;
+if(typeof data113[1] !== "string"){
 const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
@@ -6894,7 +7000,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-var valid40 = _errs221 === errors;
+var valid42 = _errs233 === errors;
 }
 }
 }
@@ -6911,18 +7017,18 @@ vErrors.push(err40);
 errors++;
 }
 }
-var _valid2 = _errs217 === errors;
-if(_valid2 && valid39){
-valid39 = false;
+var _valid2 = _errs229 === errors;
+if(_valid2 && valid41){
+valid41 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid2){
-valid39 = true;
+valid41 = true;
 passing2 = 1;
 }
 }
-if(!valid39){
+if(!valid41){
 const err41 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err41];
@@ -6935,30 +7041,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs214;
+errors = _errs226;
 if(vErrors !== null){
-if(_errs214){
-vErrors.length = _errs214;
+if(_errs226){
+vErrors.length = _errs226;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid32 = _errs213 === errors;
+var valid34 = _errs225 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
-if(valid32){
-if(data92.record_files !== undefined){
-let data109 = data92.record_files;
-const _errs223 = errors;
-const _errs224 = errors;
-let valid41 = false;
+if(valid34){
+if(data99.record_files !== undefined){
+let data116 = data99.record_files;
+const _errs235 = errors;
+const _errs236 = errors;
+let valid43 = false;
 let passing3 = null;
-const _errs225 = errors;
-if(data109 !== null){
+const _errs237 = errors;
+if(data116 !== null){
 const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6968,15 +7074,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid3 = _errs225 === errors;
+var _valid3 = _errs237 === errors;
 if(_valid3){
-valid41 = true;
+valid43 = true;
 passing3 = 0;
 }
-const _errs227 = errors;
-if(errors === _errs227){
-if(Array.isArray(data109)){
-if(data109.length < 2){
+const _errs239 = errors;
+if(errors === _errs239){
+if(Array.isArray(data116)){
+if(data116.length < 2){
 const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err43];
@@ -6987,8 +7093,8 @@ vErrors.push(err43);
 errors++;
 }
 else {
-const len38 = data109.length;
-if(!(len38 <= 2)){
+const len41 = data116.length;
+if(!(len41 <= 2)){
 const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err44];
@@ -6999,10 +7105,10 @@ vErrors.push(err44);
 errors++;
 }
 else {
-const len39 = data109.length;
-if(len39 > 0){
-const _errs229 = errors;
-if(typeof data109[0] !== "string"){
+const len42 = data116.length;
+if(len42 > 0){
+const _errs241 = errors;
+if(typeof data116[0] !== "string"){
 const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
@@ -7012,12 +7118,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-var valid42 = _errs229 === errors;
+var valid44 = _errs241 === errors;
 }
-if(valid42){
-if(len39 > 1){
-const _errs231 = errors;
-if(typeof data109[1] !== "string"){
+if(valid44){
+if(len42 > 1){
+const _errs243 = errors;
+if(typeof data116[1] !== "string"){
 const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
@@ -7027,7 +7133,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid42 = _errs231 === errors;
+var valid44 = _errs243 === errors;
 }
 }
 }
@@ -7044,18 +7150,18 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid3 = _errs227 === errors;
-if(_valid3 && valid41){
-valid41 = false;
+var _valid3 = _errs239 === errors;
+if(_valid3 && valid43){
+valid43 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid41 = true;
+valid43 = true;
 passing3 = 1;
 }
 }
-if(!valid41){
+if(!valid43){
 const err48 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err48];
@@ -7068,20 +7174,20 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs224;
+errors = _errs236;
 if(vErrors !== null){
-if(_errs224){
-vErrors.length = _errs224;
+if(_errs236){
+vErrors.length = _errs236;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid32 = _errs223 === errors;
+var valid34 = _errs235 === errors;
 }
 else {
-var valid32 = true;
+var valid34 = true;
 }
 }
 }
@@ -7097,280 +7203,280 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs184 === errors;
+var valid0 = _errs196 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.files !== undefined){
-let data112 = data.files;
-const _errs233 = errors;
-if(errors === _errs233){
-if(Array.isArray(data112)){
-var valid43 = true;
-const len40 = data112.length;
-for(let i14=0; i14<len40; i14++){
-let data113 = data112[i14];
-const _errs235 = errors;
-if(errors === _errs235){
-if(Array.isArray(data113)){
-if(data113.length < 3){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len41 = data113.length;
-if(!(len41 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len42 = data113.length;
-if(len42 > 0){
-const _errs237 = errors;
-if(typeof data113[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid44 = _errs237 === errors;
-}
-if(valid44){
-if(len42 > 1){
-let data115 = data113[1];
-const _errs239 = errors;
-if(errors === _errs239){
-if(typeof data115 === "string"){
-if(!pattern1.test(data115)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/1",schemaPath:"#/properties/files/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid44 = _errs239 === errors;
-}
-if(valid44){
-if(len42 > 2){
-let data116 = data113[2];
-const _errs241 = errors;
-if(errors === _errs241){
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-let missing10;
-if(((((((data116.findings === undefined) && (missing10 = "findings")) || ((data116.strays === undefined) && (missing10 = "strays"))) || ((data116.decisions === undefined) && (missing10 = "decisions"))) || ((data116.entries === undefined) && (missing10 = "entries"))) || ((data116.rejected === undefined) && (missing10 = "rejected"))) || ((data116.classes === undefined) && (missing10 = "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
-return false;
-}
-else {
-const _errs243 = errors;
-for(const key12 in data116){
-if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs243 === errors){
-if(data116.findings !== undefined){
-let data117 = data116.findings;
-const _errs244 = errors;
-if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs244){
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 < 0 || isNaN(data117)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid45 = _errs244 === errors;
-}
-else {
+let data119 = data.files;
+const _errs245 = errors;
+if(errors === _errs245){
+if(Array.isArray(data119)){
 var valid45 = true;
-}
-if(valid45){
-if(data116.strays !== undefined){
-let data118 = data116.strays;
-const _errs246 = errors;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs246){
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 0 || isNaN(data118)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid45 = _errs246 === errors;
-}
-else {
-var valid45 = true;
-}
-if(valid45){
-if(data116.decisions !== undefined){
-let data119 = data116.decisions;
-const _errs248 = errors;
-if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs248){
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 < 0 || isNaN(data119)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid45 = _errs248 === errors;
-}
-else {
-var valid45 = true;
-}
-if(valid45){
-if(data116.entries !== undefined){
-let data120 = data116.entries;
-const _errs250 = errors;
-if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs250){
-if((typeof data120 == "number") && (isFinite(data120))){
-if(data120 < 0 || isNaN(data120)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid45 = _errs250 === errors;
-}
-else {
-var valid45 = true;
-}
-if(valid45){
-if(data116.rejected !== undefined){
-let data121 = data116.rejected;
-const _errs252 = errors;
-if(errors === _errs252){
-if(Array.isArray(data121)){
-var valid46 = true;
-const len43 = data121.length;
+const len43 = data119.length;
 for(let i15=0; i15<len43; i15++){
-const _errs254 = errors;
-if(typeof data121[i15] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected/" + i15,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data120 = data119[i15];
+const _errs247 = errors;
+if(errors === _errs247){
+if(Array.isArray(data120)){
+if(data120.length < 3){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
-var valid46 = _errs254 === errors;
-if(!valid46){
+else {
+const len44 = data120.length;
+if(!(len44 <= 3)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len45 = data120.length;
+if(len45 > 0){
+const _errs249 = errors;
+if(typeof data120[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid46 = _errs249 === errors;
+}
+if(valid46){
+if(len45 > 1){
+let data122 = data120[1];
+const _errs251 = errors;
+if(errors === _errs251){
+if(typeof data122 === "string"){
+if(!pattern1.test(data122)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid46 = _errs251 === errors;
+}
+if(valid46){
+if(len45 > 2){
+let data123 = data120[2];
+const _errs253 = errors;
+if(errors === _errs253){
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+let missing10;
+if(((((((data123.findings === undefined) && (missing10 = "findings")) || ((data123.strays === undefined) && (missing10 = "strays"))) || ((data123.decisions === undefined) && (missing10 = "decisions"))) || ((data123.entries === undefined) && (missing10 = "entries"))) || ((data123.rejected === undefined) && (missing10 = "rejected"))) || ((data123.classes === undefined) && (missing10 = "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+return false;
+}
+else {
+const _errs255 = errors;
+for(const key12 in data123){
+if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs255 === errors){
+if(data123.findings !== undefined){
+let data124 = data123.findings;
+const _errs256 = errors;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs256){
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 < 0 || isNaN(data124)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid47 = _errs256 === errors;
+}
+else {
+var valid47 = true;
+}
+if(valid47){
+if(data123.strays !== undefined){
+let data125 = data123.strays;
+const _errs258 = errors;
+if(!(((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125))) && (isFinite(data125)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs258){
+if((typeof data125 == "number") && (isFinite(data125))){
+if(data125 < 0 || isNaN(data125)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid47 = _errs258 === errors;
+}
+else {
+var valid47 = true;
+}
+if(valid47){
+if(data123.decisions !== undefined){
+let data126 = data123.decisions;
+const _errs260 = errors;
+if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs260){
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 < 0 || isNaN(data126)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid47 = _errs260 === errors;
+}
+else {
+var valid47 = true;
+}
+if(valid47){
+if(data123.entries !== undefined){
+let data127 = data123.entries;
+const _errs262 = errors;
+if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs262){
+if((typeof data127 == "number") && (isFinite(data127))){
+if(data127 < 0 || isNaN(data127)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid47 = _errs262 === errors;
+}
+else {
+var valid47 = true;
+}
+if(valid47){
+if(data123.rejected !== undefined){
+let data128 = data123.rejected;
+const _errs264 = errors;
+if(errors === _errs264){
+if(Array.isArray(data128)){
+var valid48 = true;
+const len46 = data128.length;
+for(let i16=0; i16<len46; i16++){
+const _errs266 = errors;
+if(typeof data128[i16] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid48 = _errs266 === errors;
+if(!valid48){
 break;
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/rejected",schemaPath:"#/properties/files/items/items/2/properties/rejected/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",schemaPath:"#/properties/files/items/items/2/properties/rejected/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid45 = _errs252 === errors;
+var valid47 = _errs264 === errors;
 }
 else {
-var valid45 = true;
-}
-if(valid45){
-if(data116.classes !== undefined){
-let data123 = data116.classes;
-const _errs256 = errors;
-if(errors === _errs256){
-if(Array.isArray(data123)){
 var valid47 = true;
-const len44 = data123.length;
-for(let i16=0; i16<len44; i16++){
-let data124 = data123[i16];
-const _errs258 = errors;
-if(errors === _errs258){
-if(Array.isArray(data124)){
-if(data124.length < 2){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
-return false;
 }
-else {
-const len45 = data124.length;
-if(!(len45 <= 2)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
-return false;
-}
-else {
-const len46 = data124.length;
-if(len46 > 0){
-const _errs260 = errors;
-if(typeof data124[0] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid48 = _errs260 === errors;
-}
-if(valid48){
-if(len46 > 1){
-let data126 = data124[1];
-const _errs262 = errors;
-if(errors === _errs262){
-if(Array.isArray(data126)){
+if(valid47){
+if(data123.classes !== undefined){
+let data130 = data123.classes;
+const _errs268 = errors;
+if(errors === _errs268){
+if(Array.isArray(data130)){
 var valid49 = true;
-const len47 = data126.length;
+const len47 = data130.length;
 for(let i17=0; i17<len47; i17++){
-const _errs264 = errors;
-if(typeof data126[i17] !== "string"){
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/1/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+let data131 = data130[i17];
+const _errs270 = errors;
+if(errors === _errs270){
+if(Array.isArray(data131)){
+if(data131.length < 2){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
-var valid49 = _errs264 === errors;
+else {
+const len48 = data131.length;
+if(!(len48 <= 2)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len49 = data131.length;
+if(len49 > 0){
+const _errs272 = errors;
+if(typeof data131[0] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid50 = _errs272 === errors;
+}
+if(valid50){
+if(len49 > 1){
+let data133 = data131[1];
+const _errs274 = errors;
+if(errors === _errs274){
+if(Array.isArray(data133)){
+var valid51 = true;
+const len50 = data133.length;
+for(let i18=0; i18<len50; i18++){
+const _errs276 = errors;
+if(typeof data133[i18] !== "string"){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid51 = _errs276 === errors;
+if(!valid51){
+break;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid50 = _errs274 === errors;
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid49 = _errs270 === errors;
 if(!valid49){
 break;
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16+"/1",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",schemaPath:"#/properties/files/items/items/2/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid48 = _errs262 === errors;
-}
-}
-}
-}
+var valid47 = _errs268 === errors;
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes/" + i16,schemaPath:"#/properties/files/items/items/2/properties/classes/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid47 = _errs258 === errors;
-if(!valid47){
-break;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2/classes",schemaPath:"#/properties/files/items/items/2/properties/classes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid45 = _errs256 === errors;
-}
-else {
-var valid45 = true;
+var valid47 = true;
 }
 }
 }
@@ -7381,11 +7487,11 @@ var valid45 = true;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14+"/2",schemaPath:"#/properties/files/items/items/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid44 = _errs241 === errors;
+var valid46 = _errs253 === errors;
 }
 }
 }
@@ -7393,12 +7499,12 @@ var valid44 = _errs241 === errors;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/files/" + i14,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid43 = _errs235 === errors;
-if(!valid43){
+var valid45 = _errs247 === errors;
+if(!valid45){
 break;
 }
 }
@@ -7408,10 +7514,11 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs233 === errors;
+var valid0 = _errs245 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(765);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7144);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 765:
+/***/ 7144:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15786,6 +15786,12 @@ function allocate(claimants, records) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/nearest.ts
+/**
+ * The nearest call to a record that bound none (why a record bound nothing: core/diagnose.ts): among
+ * the calls of its class and verb, the one with the most bound fields equal. One index, built per
+ * class and verb only when a record asks about it; equal to a scan (a property test).
+ */
+
 
 
 
@@ -15799,6 +15805,24 @@ function push(map, k, v) {
 }
 /** The target of a call that has a subject. */
 const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+/** The first of `calls` (call order) with the greatest nearness to `target` under `fields`, or null when there are none. */
+function firstNearest(fields, calls, target) {
+    let best = null;
+    for (const c of calls) {
+        const n = nearness(fields, c.target, target);
+        if (best === null || n > best.nearness)
+            best = { call: c.call, target: c.target, nearness: n };
+    }
+    return best;
+}
+/** The nearest of two candidates, the earlier calls' first: it wins a tie (its calls come first in order). */
+function nearer(earlier, own) {
+    if (earlier === null)
+        return own;
+    return own === null || earlier.nearness >= own.nearness ? earlier : own;
+}
+/** A call with a subject as a nearest-call candidate. */
+const candidate = (c) => ({ call: callRef(c), target: targetOf(c) });
 /**
  * The nearest call to a record's subject among the calls of its class and verb: the most bound
  * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
@@ -15866,6 +15890,17 @@ function comboKey(fields, ids) {
 }
 /** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
 const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
+/**
+ * Field `f` of a target as one text that two targets share exactly when they agree on it
+ * (`sameField`): null when absent, a string marked "s", any other value "j" and its canonical text.
+ * What a kept verification's table of calls is keyed by (gate/snapshot.ts).
+ */
+function fieldText(target, f) {
+    if (!(0,core_json/* hasOwn */.$3)(target, f))
+        return null;
+    const { isString, key } = valueKey(target[f]);
+    return `${isString ? 's' : 'j'}${key}`;
+}
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(left, right, file) {
     const has = (0,core_json/* hasOwn */.$3)(left, file);
@@ -16027,7 +16062,8 @@ class GroupIndex {
 /** Records a reason names before it counts the rest. */
 const SNAGS_LISTED = 3;
 const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
-function diagnoser(calls, records, allocated) {
+/** @param earlier calls before these (a kept verification's, merged onto): a record that binds none may have its nearest among them */
+function diagnoser(calls, records, allocated, earlier) {
     const holders = new Map();
     for (const call of calls) {
         const record = allocated[call.order];
@@ -16038,7 +16074,7 @@ function diagnoser(calls, records, allocated) {
         noRecord: snagIndex(records, holders),
         verdicts: () => {
             const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
-            const unmatched = unmatchedIndex(calls, allocated, unbound);
+            const unmatched = unmatchedIndex(calls, allocated, unbound, earlier);
             return records.map((record) => {
                 if (isUnusable(record))
                     return { outcome: record.check.outcome, record: record };
@@ -16115,7 +16151,7 @@ function narrowedDigest(record) {
  * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
  * only for the digests those records name, and the nearest-call index only when one needs it.
  */
-function unmatchedIndex(calls, allocated, unbound) {
+function unmatchedIndex(calls, allocated, unbound, earlier) {
     const exact = new Map();
     const wanted = new Set();
     for (const r of unbound) {
@@ -16174,14 +16210,27 @@ function unmatchedIndex(calls, allocated, unbound) {
         const { action_class, verb, target } = record.input.record.subject;
         // A record whose target carries more than the bound fields may still equal a call on all of them.
         const hash = exact.get(record) ?? null;
-        const near = (hash === null ? undefined : byDigest.get(hash)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+        const exactly = hash === null ? undefined : byDigest.get(hash)?.[0];
+        const near = exactly
+            ? candidate(exactly)
+            : nearestOf(earlier, (nearest ??= nearestFor(byDigest)).find(action_class, verb, target), action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
-        const target2 = targetOf(near);
-        const keys = [...new Set([...Object.keys(target2), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => !sameField(target2, target, k));
-        return { kind: 'nearest', call: near, differ };
+        const keys = [...new Set([...Object.keys(near.target), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => !sameField(near.target, target, k));
+        return { kind: 'nearest', call: near.call, target: near.target, differ };
     };
+}
+/**
+ * The nearest call to a record's subject: this verification's own (`own`, found by the index) or an
+ * earlier one (a kept verification's), whichever is nearer, the earlier on a tie (it comes first).
+ */
+function nearestOf(earlier, own, actionClass, verb, target) {
+    if (!earlier)
+        return own && candidate(own);
+    const fields = boundFields(actionClass);
+    const mine = own && fields ? { ...candidate(own), nearness: nearness(fields, candidate(own).target, target) } : null;
+    return nearer(earlier.nearest(actionClass, verb, target), mine);
 }
 
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
@@ -16375,7 +16424,8 @@ function ladder_confirm(decisions) {
  * every record, each with its reason.
  * @param runs the calls of each run, in artifact then decision order
  */
-function climb(runs, records) {
+/** @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts) */
+function climb(runs, records, earlier) {
     const calls = runs.flat();
     const eligible = [];
     for (const call of calls) {
@@ -16404,7 +16454,7 @@ function climb(runs, records) {
             unconfirmed[call.order] = found.unconfirmed[i];
         });
     }
-    const diagnose = diagnoser(calls, records, allocated);
+    const diagnose = diagnoser(calls, records, allocated, earlier);
     const replayed = (call, why) => why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order]));
     const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], unconfirmed[call.order] ?? null, diagnose.noRecord, replayed));
     return { outcomes, records: diagnose.verdicts() };
@@ -16536,10 +16586,9 @@ const fieldList = (fields) => {
 };
 /** Whether the nearest call differs from the record only in the letter case of owner or repo. */
 function caseOnly(u, record) {
-    const projection = u.call.input.projection;
-    if (projection.kind !== 'subject' || u.differ.length === 0)
+    if (u.differ.length === 0)
         return false;
-    const left = projection.subject.target;
+    const left = u.target;
     const right = record.input.record.subject.target;
     return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
         typeof left[k] === 'string' &&
@@ -16565,7 +16614,7 @@ function unmatchedText(unmatched, record) {
             return parts.join('; ');
         }
         case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
         case 'no_call':
             return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
     }
@@ -17331,7 +17380,7 @@ function trustNotAsked(pinned, items, held = new Map(), relaxed = null) {
  * its trust, with every such record of its subject (so the call cannot take the next one), and the
  * allocation made once more: records of other subjects bind as before, so a second round finds none.
  */
-function climbPinned(evidence, pinned, perRun) {
+function climbPinned(evidence, pinned, perRun, earlier) {
     // Each held record as the original, refused as history_only: a replay, an error whatever the trust mode (a red team: under warn it merged, then verified).
     const held = new Map();
     // Only an entry the pull request adds limits where its records bind: without one, one allocation.
@@ -17340,7 +17389,7 @@ function climbPinned(evidence, pinned, perRun) {
         const relaxed = new Map();
         const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
         const records = checkRecords([...inputs].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
-        const climbed = climb(perRun, records);
+        const climbed = climb(perRun, records, earlier);
         if (!limited)
             return { records, climbed };
         const over = new Set();
@@ -17530,7 +17579,7 @@ function underClaimed(later) {
  * another copy of its run), and each run file handed on with its calls and their outcomes as one
  * `FileToJudge`, which `judgeFile` judges on its own.
  */
-function allocateAll(evidence, options) {
+function allocateAll(evidence, options, earlier) {
     const policy = options.policy ?? policy_NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
@@ -17541,7 +17590,7 @@ function allocateAll(evidence, options) {
         first += file.calls.length;
         return file;
     });
-    const { records, climbed } = climbPinned(evidence, pinned, read.map((f) => f.calls));
+    const { records, climbed } = climbPinned(evidence, pinned, read.map((f) => f.calls), earlier);
     let from = 0;
     const files = read.map(({ calls, claimFindings }, i) => ({
         run: item(runs, i),
@@ -17574,8 +17623,9 @@ function verifyHeld(evidence, options) {
     const { report, heldUntil } = verification(evidence, options);
     return { report, heldUntil };
 }
-function verification(evidence, options) {
-    const allocation = allocateAll(evidence, options);
+/** @param earlier calls before these runs' (a kept verification's, merged onto: core/incremental.ts), where a record that binds none may find its nearest call */
+function verification(evidence, options, earlier) {
+    const allocation = allocateAll(evidence, options, earlier);
     // Phase 3: each file judged on its own; merged in path order.
     const shares = sharesOf(evidence, options, allocation, allocation.files.map((f) => judgeFile(f, allocation.judging)));
     const report = assemble(shares, options, evidence, allocation.judging.requirements);
@@ -18798,6 +18848,17 @@ function nearFolder(cwd, given, role) {
 
 
 const kind = (actionClass, verb) => `${actionClass}\u0000${verb}`;
+/** Calls by (class, verb) as earlier calls (`EarlierCalls`): the first nearest, by a scan (nearest.ts `firstNearest`). */
+function earlierCalls(calls) {
+    return {
+        nearest: (actionClass, verb, target) => {
+            const fields = boundFields(actionClass);
+            const list = calls().get(kind(actionClass, verb));
+            return fields && list ? firstNearest(fields, list, target) : null;
+        },
+        doubt: () => null,
+    };
+}
 /** The first and last of paths in path order. */
 function span(sorted) {
     const first = sorted[0];
@@ -18809,9 +18870,12 @@ function memo(make) {
     let made = null;
     return () => (made ??= { value: make() }).value;
 }
-/** A verification, and the part it keeps. */
-function partOf(evidence, options) {
-    const v = verification(evidence, options);
+/**
+ * A verification, and the part it keeps.
+ * @param earlier a kept part's calls (`Couplings.earlier`) when this part is to be merged onto it: its records are diagnosed against them too
+ */
+function partOf(evidence, options, earlier) {
+    const v = verification(evidence, options, earlier);
     if (options.now === undefined)
         return { report: v.report, part: null };
     const callDigests = new Set();
@@ -18851,13 +18915,24 @@ function partOf(evidence, options) {
         if (!fields || verdict.why.kind === 'same_subject')
             continue;
         const why = verdict.why;
-        const near = why.kind === 'nearest' ? targetOf(why.call) : null;
+        const near = why.kind === 'nearest' ? why.target : null;
         // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
         push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
     }
+    const calls = memo(() => {
+        const byKind = new Map();
+        for (const file of v.allocation.files)
+            for (const call of file.calls) {
+                const p = call.input.projection;
+                if (p.kind === 'subject')
+                    push(byKind, kind(p.subject.action_class, p.subject.verb), candidate(call));
+            }
+        return byKind;
+    });
     return {
         report: v.report,
         part: {
+            after: earlier ?? null,
             at: options.now,
             heldUntil: v.heldUntil,
             shares: v.shares,
@@ -18868,16 +18943,8 @@ function partOf(evidence, options) {
                 callKinds,
                 unboundKinds,
                 unbound,
-                targets: memo(() => {
-                    const targets = new Map();
-                    for (const file of v.allocation.files)
-                        for (const call of file.calls) {
-                            const p = call.input.projection;
-                            if (p.kind === 'subject')
-                                push(targets, kind(p.subject.action_class, p.subject.verb), p.subject.target);
-                        }
-                    return targets;
-                }),
+                calls,
+                earlier: earlierCalls(calls),
                 // The allocation holds the runs in path order and the records in location order.
                 runs: span(v.allocation.runs.map((r) => r.artifact)),
                 recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
@@ -18944,17 +19011,22 @@ function coupled(kept, added, options) {
         return 'an audit record’s identity is in both';
     // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
     for (const [key, records] of k.unbound) {
-        const added = a.targets().get(key);
-        const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
-        if (!added || !fields)
+        const later = a.calls().get(key);
+        const fields = later && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+        if (!later || !fields)
             continue;
         for (const r of records)
-            if (r.nearest === null || added.some((t) => nearness(fields, t, r.target) > (r.nearest ?? 0)))
+            if (r.nearest === null || later.some((c) => nearness(fields, c.target, r.target) > (r.nearest ?? 0)))
                 return 'a kept record that bound no call would have an added call as its nearest';
     }
-    // An added one's nearest call would be looked for among the kept calls, which a part does not hold (stop 2 of the design: its index).
-    if (meets(a.unboundKinds, k.callKinds) !== undefined)
-        return 'an added record that bound no call has kept calls of its kind';
+    // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`).
+    if (meets(a.unboundKinds, k.callKinds) !== undefined) {
+        if (added.after !== k.earlier)
+            return 'an added record that bound no call has kept calls of its kind, and was not diagnosed against them';
+        const doubt = k.earlier.doubt();
+        if (doubt !== null)
+            return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
+    }
     return null;
 }
 function sum(a, b) {
@@ -19327,6 +19399,255 @@ async function writeJsonHashing(report, file, hash, kept) {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/gate/kept-calls.ts
+/**
+ * A kept verification's calls as a snapshot holds them (gate/snapshot.ts): per (class, verb), every
+ * call with a subject in call order, so that a record of added files that binds no call finds its
+ * nearest call among the kept ones without their files being decoded (core/nearest.ts, the rule;
+ * core/incremental.ts, the merge). One block per kind:
+ * - a row per call: each bound field's text (`fieldText`) as a 64-bit hash, two int32 little-endian;
+ * - where each call's details end (uint32 little-endian, from the details' start);
+ * - the details: per call `[artifact, index, line, order, target]` as ASCII JSON.
+ *
+ * A query compares hashes only, then checks the call it found against its details: equal texts have
+ * equal hashes, so a count of equal hashes is never below the true count, and when the first call
+ * with the most equal hashes is as near as its hashes say, it is the true nearest (every earlier call
+ * has fewer equal hashes, so fewer equal fields). When it is not (two texts that share a hash), every
+ * call's details of the kind are read and the nearest found by the rule's own scan. A block is read
+ * when a query first asks for its kind, and checked against the CRC-32 its header names, as the
+ * lists are: a block refused then is a doubt (`EarlierCalls.doubt`), and the merge declines.
+ */
+
+
+
+
+
+
+
+/** Two 32-bit lanes of a field's text (null, absent: 0 and 0); equal texts, equal lanes. */
+function lanes(text, out, at) {
+    if (text === null) {
+        out[at] = 0;
+        out[at + 1] = 0;
+        return;
+    }
+    let a = 0x811c9dc5 ^ text.length;
+    let b = 0x1b873593;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995);
+        b ^= b >>> 13;
+    }
+    out[at] = a;
+    out[at + 1] = b ^ (b >>> 15);
+}
+/** A target's hashes under `fields`, two lanes a field. */
+function hashes(fields, target, out, row) {
+    const k = fields.length;
+    for (let f = 0; f < k; f++)
+        lanes(fieldText(target, fields[f] ?? ''), out, (row * k + f) * 2);
+}
+/** JSON text in ASCII: every code unit past it as its `\\u` escape (the same value), so the block is read one byte a character. */
+const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** The blocks of a part's calls (`Couplings.calls`), each with what the header says of it; kinds whose class binds no field are left out (they have no nearest call). */
+function keptCallBlocks(calls, check) {
+    const out = [];
+    for (const [key, list] of [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const cut = key.indexOf('\u0000');
+        const actionClass = key.slice(0, cut);
+        const fields = boundFields(actionClass);
+        if (!fields || list.length === 0)
+            continue;
+        const rows = new Int32Array(list.length * fields.length * 2);
+        const details = [];
+        list.forEach((c, i) => {
+            hashes(fields, c.target, rows, i);
+            details.push(asciiJson([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+        });
+        const text = Buffer.from(details.join(''), 'latin1');
+        const ends = Buffer.allocUnsafe(4 * list.length);
+        let end = 0;
+        for (let i = 0; i < details.length; i++)
+            ends.writeUInt32LE((end += (details[i] ?? '').length), 4 * i);
+        const head = Buffer.allocUnsafe(rows.length * 4);
+        for (let i = 0; i < rows.length; i++)
+            head.writeInt32LE(rows[i] ?? 0, 4 * i);
+        const bytes = Buffer.concat([head, ends, text]);
+        out.push({ bytes, measure: [actionClass, key.slice(cut + 1), list.length, bytes.length, check(bytes)] });
+    }
+    return out;
+}
+/** A kind's block read back: its rows' hashes and each call's details, or why it is refused. */
+class Block {
+    k;
+    rows;
+    ends;
+    text;
+    constructor(k, rows, ends, text) {
+        this.k = k;
+        this.rows = rows;
+        this.ends = ends;
+        this.text = text;
+    }
+    get count() {
+        return this.ends.length;
+    }
+    /** Call `i`'s details, or null when they are not what the writer writes. */
+    call(i) {
+        const details = parsed(this.text.toString('latin1', i === 0 ? 0 : (this.ends[i - 1] ?? 0), this.ends[i] ?? 0));
+        if (!Array.isArray(details) || details.length !== 5)
+            return null;
+        const [artifact, index, line, order, target] = details;
+        if (typeof artifact !== 'string' || !counts(index) || !counts(line) || !counts(order))
+            return null;
+        if (typeof target !== 'object' || target === null || Array.isArray(target))
+            return null;
+        const call = { artifact, index, line, order };
+        return { call, target: target };
+    }
+}
+const counts = (n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+function parsed(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return null;
+    }
+}
+/** A block's bytes read back into rows and details, or why not. */
+function blockOf(bytes, count, k) {
+    const rowBytes = count * k * 8;
+    const textFrom = rowBytes + 4 * count;
+    if (bytes.length < textFrom)
+        return { ok: false, reason: `its block is ${bytes.length} bytes, too short for ${count} calls` };
+    const rows = new Int32Array(count * k * 2);
+    for (let i = 0; i < rows.length; i++)
+        rows[i] = bytes.readInt32LE(4 * i);
+    const ends = [];
+    for (let i = 0, last = 0; i < count; i++) {
+        const end = bytes.readUInt32LE(rowBytes + 4 * i);
+        if (end < last)
+            return { ok: false, reason: 'its calls’ details do not follow each other' };
+        ends.push((last = end));
+    }
+    const text = bytes.subarray(textFrom);
+    if ((ends[count - 1] ?? 0) !== text.length)
+        return { ok: false, reason: 'its calls’ details are not the bytes its ends say' };
+    return { ok: true, value: new Block(k, rows, ends, text) };
+}
+/**
+ * A snapshot's kept calls (`EarlierCalls`): each kind's block read from `file` at its offset when a
+ * query first asks for it, checked against its CRC-32. A kind not kept has no call.
+ */
+class KeptCalls {
+    file;
+    check;
+    blocks = new Map();
+    at = new Map();
+    refused = null;
+    constructor(file, from, measures, check) {
+        this.file = file;
+        this.check = check;
+        for (const m of measures) {
+            this.at.set(kind(m[0], m[1]), { from, measure: m });
+            from += m[3];
+        }
+    }
+    /** Every block's bytes: what follows the digest sections up to the lists. */
+    static length(measures) {
+        return measures.reduce((n, m) => n + m[3], 0);
+    }
+    doubt() {
+        return this.refused;
+    }
+    nearest(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        const block = fields ? this.block(kind(actionClass, verb), fields.length) : null;
+        if (!fields || !block)
+            return null;
+        const k = fields.length;
+        const want = new Int32Array(k * 2);
+        hashes(fields, target, want, 0);
+        const rows = block.rows;
+        let best = 0;
+        let most = -1;
+        for (let r = 0; r < block.count; r++) {
+            let equal = 0;
+            for (let f = 0, at = r * k * 2; f < k * 2; f += 2)
+                if (rows[at + f] === want[f] && rows[at + f + 1] === want[f + 1])
+                    equal++;
+            const near = Math.min(k - 1, equal);
+            if (near > most) {
+                most = near;
+                best = r;
+                if (near === k - 1)
+                    break;
+            }
+        }
+        const found = block.call(best);
+        if (found === null)
+            return this.doubted('a kept call’s details are not what this gate writes');
+        const exact = nearness(fields, found.target, target);
+        if (exact === most)
+            return { call: found.call, target: found.target, nearness: exact };
+        // Two texts share a hash: the rule's own scan over every call of the kind.
+        const all = [];
+        for (let r = 0; r < block.count; r++) {
+            const c = block.call(r);
+            if (c === null)
+                return this.doubted('a kept call’s details are not what this gate writes');
+            all.push(c);
+        }
+        return firstNearest(fields, all, target);
+    }
+    doubted(reason) {
+        this.refused ??= reason;
+        return null;
+    }
+    /** Kind `key`'s block, read and checked when first asked for; null: none kept, or refused (a doubt). */
+    block(key, k) {
+        const known = this.blocks.get(key);
+        if (known !== undefined)
+            return known;
+        const place = this.at.get(key);
+        let block = null;
+        if (place) {
+            const read = readBlock(this.file, place.from, place.measure, k, this.check);
+            if (read.ok)
+                block = read.value;
+            else
+                this.doubted(`the kept calls of ${place.measure[0]} ${place.measure[1]}: ${read.reason}`);
+        }
+        this.blocks.set(key, block);
+        return block;
+    }
+}
+/** A block from `file` (opened again: whatever is there is checked against the header's length and CRC-32). */
+function readBlock(file, from, [, , count, length, crc], k, check) {
+    const opened = openInCache(file);
+    if (opened === null)
+        return { ok: false, reason: 'the snapshot was removed' };
+    if (!opened.ok)
+        return opened;
+    try {
+        const bytes = Buffer.alloc(length);
+        const span = new FileSpan(opened.value, from, length);
+        for (let off = 0; off < length;)
+            off += span.readInto(bytes, off, off, length - off);
+        if (check(bytes) !== crc)
+            return { ok: false, reason: 'its bytes are not the ones its header names (their CRC-32 differs)' };
+        return blockOf(bytes, count, k);
+    }
+    catch (error) {
+        return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(opened.value);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/gate/snapshot.ts
 /**
  * A verification snapshot (design/incremental-verification.md, stop 2): a kept verification
@@ -19338,6 +19659,8 @@ var external_node_buffer_ = __nccwpck_require__(4573);
  *   policy by position, the counts, the couplings);
  * - the calls' and the records' digests and the records' identities' (core/records.ts `identityDigest`)
  *   as sorted bytes (`packed`), measured in the header;
+ * - the kept calls by (class, verb), what an added record's nearest call is found among (gate/kept-calls.ts),
+ *   each kind's block measured in the header and read only when a query asks for it;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
  *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
@@ -19361,8 +19684,9 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 
 
 
+
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v3';
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v4';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
 function unkept(part) {
@@ -19506,6 +19830,7 @@ function snapshotHeader(part, lists, key, files) {
     const under = s.underClaimed;
     const signed = s.signed;
     const packs = { calls: packed(c.callDigests), records: packed(c.recordDigests), identities: packed(c.identities) };
+    const blocks = keptCallBlocks(c.calls(), listCheck);
     // Identities are digests the core made (`identityDigest`): every one packs.
     const odd = packs.identities.others[0];
     if (odd !== undefined)
@@ -19518,6 +19843,7 @@ function snapshotHeader(part, lists, key, files) {
         policy: part.policy,
         files,
         digests: { calls: measured(packs.calls.bytes), records: measured(packs.records.bytes), identities: measured(packs.identities.bytes) },
+        kinds: blocks.map((b) => b.measure),
         lists: {
             runs: [lists.runs.count, runsLength, runsCrc],
             calls: [lists.calls.count, callsLength, callsCrc],
@@ -19570,10 +19896,16 @@ function snapshotHeader(part, lists, key, files) {
             record_files: c.recordFiles,
         },
     };
-    const line = Buffer.from(asciiJson(header), 'latin1');
+    const line = Buffer.from(snapshot_asciiJson(header), 'latin1');
     return {
         ok: true,
-        value: Buffer.concat([Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'), line, NEWLINE, ...SECTIONS.map(([name]) => packs[name].bytes)]),
+        value: Buffer.concat([
+            Buffer.from(`${(0,binding/* sha256Hex */.fg)(line)}\n`, 'latin1'),
+            line,
+            NEWLINE,
+            ...SECTIONS.map(([name]) => packs[name].bytes),
+            ...blocks.map((b) => b.bytes),
+        ]),
     };
 }
 /**
@@ -19581,7 +19913,7 @@ function snapshotHeader(part, lists, key, files) {
  * header is then read back as one byte per character (latin1), which is a copy, where decoding UTF-8
  * cost ~80 ms for 12 MB.
  */
-const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const snapshot_asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const snapshot_FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
 const snapshot_SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
 const OUTCOME_SET = new Set(vocabulary/* RECORD_OUTCOME_NAMES */.Kc);
@@ -19616,8 +19948,8 @@ function instant(text, what) {
     const t = (0,core_time/* parseRfc3339 */.TM)(text);
     return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
-/** The header's parts once checked, with its digest sections' bytes (`sections`); each step says why it refuses. */
-function snapshot_partOf(h, policy, sections) {
+/** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
+function snapshot_partOf(h, policy, sections, earlier) {
     const at = instant(h.at, 'time');
     if (!at.ok)
         return at;
@@ -19728,13 +20060,14 @@ function snapshot_partOf(h, policy, sections) {
         callKinds: new Set(c.call_kinds),
         unboundKinds: new Set(c.unbound_kinds),
         unbound,
-        // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
-        targets: () => new Map(),
+        // A kept part's calls are not kept as values, only as the table an added part is diagnosed against (`earlier`).
+        calls: () => new Map(),
+        earlier,
         runs: c.runs,
         recordFiles: c.record_files,
         statements: 0,
     };
-    return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+    return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy } };
 }
 const NEWLINE = Buffer.from('\n', 'latin1');
 /**
@@ -19846,7 +20179,8 @@ function snapshotFrom(file, fd, key, policy, shape) {
     catch {
         return { ok: false, reason: 'its digest sections are cut short' };
     }
-    const part = snapshot_partOf(h, policy, sections);
+    const kindsFrom = from + sectionsLength;
+    const part = snapshot_partOf(h, policy, sections, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
     if (!part.ok)
         return part;
     const files = new Map();
@@ -19863,7 +20197,7 @@ function snapshotFrom(file, fd, key, policy, shape) {
     // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
     let checked = null;
     const lists = () => {
-        checked ??= snapshot_listsOf(h, file, from + sectionsLength);
+        checked ??= snapshot_listsOf(h, file, kindsFrom + KeptCalls.length(h.kinds));
         return checked;
     };
     return { ok: true, value: { part: part.value, lists, files } };
@@ -20077,7 +20411,8 @@ async function merged(collected, options, kept, wholly) {
     }
     const added = files.filter((f) => !named.has(f.rel));
     const paths = new Set(added.map((f) => f.rel));
-    const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+    // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
+    const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options, snapshot.part.couplings.earlier).part;
     if (!addedPart)
         return full('no verification time');
     const merge = mergeAdded(snapshot.part, addedPart, options, collected);

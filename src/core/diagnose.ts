@@ -7,7 +7,8 @@
  */
 import { binding } from './binding.js';
 import { type Call, type CallRef, callRef, isEligible, isIneligible } from './call.js';
-import { NearestCalls, type NearestQuery, push, sameField, targetOf } from './nearest.js';
+import type { JsonObject } from './json.js';
+import { candidate, type EarlierCalls, NearestCalls, type NearestQuery, nearer, nearness, push, sameField } from './nearest.js';
 import { boundFields, narrowTarget } from './projection.js';
 import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 import type { Instant } from './time.js';
@@ -49,7 +50,8 @@ export type Unmatched =
       /** The first call with this subject that another record verifies, and that record. */
       readonly verified: { readonly call: Call; readonly record: UsableRecord } | null;
     }
-  | { readonly kind: 'nearest'; readonly call: Call; readonly differ: readonly string[] }
+  /** The nearest call (nearest.ts): a kept verification's may be one (core/incremental.ts), so it is named by where it is, with its target. */
+  | { readonly kind: 'nearest'; readonly call: CallRef; readonly target: JsonObject; readonly differ: readonly string[] }
   | { readonly kind: 'no_call'; readonly actionClass: string; readonly verb: string };
 
 export type RecordVerdict =
@@ -72,10 +74,12 @@ export interface Diagnoser {
   verdicts(): RecordVerdict[];
 }
 
+/** @param earlier calls before these (a kept verification's, merged onto): a record that binds none may have its nearest among them */
 export function diagnoser(
   calls: readonly Call[],
   records: readonly CheckedRecord[],
   allocated: readonly (UsableRecord | undefined)[],
+  earlier?: EarlierCalls,
 ): Diagnoser {
   const holders = new Map<UsableRecord, Call>();
   for (const call of calls) {
@@ -86,7 +90,7 @@ export function diagnoser(
     noRecord: snagIndex(records, holders),
     verdicts: () => {
       const unbound = records.filter((r): r is UsableRecord => isUsable(r) && !holders.has(r));
-      const unmatched = unmatchedIndex(calls, allocated, unbound);
+      const unmatched = unmatchedIndex(calls, allocated, unbound, earlier);
       return records.map((record): RecordVerdict => {
         if (isUnusable(record)) return { outcome: record.check.outcome, record: record };
         const holder = holders.get(record);
@@ -167,6 +171,7 @@ function unmatchedIndex(
   calls: readonly Call[],
   allocated: readonly (UsableRecord | undefined)[],
   unbound: readonly UsableRecord[],
+  earlier: EarlierCalls | undefined,
 ): (record: UsableRecord) => Unmatched {
   const exact = new Map<UsableRecord, string | null>();
   const wanted = new Set<string>();
@@ -220,12 +225,30 @@ function unmatchedIndex(
     const { action_class, verb, target } = record.input.record.subject;
     // A record whose target carries more than the bound fields may still equal a call on all of them.
     const hash = exact.get(record) ?? null;
-    const near =
-      (hash === null ? undefined : byDigest.get(hash)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+    const exactly = hash === null ? undefined : byDigest.get(hash)?.[0];
+    const near = exactly
+      ? candidate(exactly)
+      : nearestOf(earlier, (nearest ??= nearestFor(byDigest)).find(action_class, verb, target), action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
-    const target2 = targetOf(near);
-    const keys = [...new Set([...Object.keys(target2), ...Object.keys(target)])].sort();
-    const differ = keys.filter((k) => !sameField(target2, target, k));
-    return { kind: 'nearest', call: near, differ };
+    const keys = [...new Set([...Object.keys(near.target), ...Object.keys(target)])].sort();
+    const differ = keys.filter((k) => !sameField(near.target, target, k));
+    return { kind: 'nearest', call: near.call, target: near.target, differ };
   };
+}
+
+/**
+ * The nearest call to a record's subject: this verification's own (`own`, found by the index) or an
+ * earlier one (a kept verification's), whichever is nearer, the earlier on a tie (it comes first).
+ */
+function nearestOf(
+  earlier: EarlierCalls | undefined,
+  own: Call | null,
+  actionClass: string,
+  verb: string,
+  target: JsonObject,
+): { readonly call: CallRef; readonly target: JsonObject } | null {
+  if (!earlier) return own && candidate(own);
+  const fields = boundFields(actionClass);
+  const mine = own && fields ? { ...candidate(own), nearness: nearness(fields, candidate(own).target, target) } : null;
+  return nearer(earlier.nearest(actionClass, verb, target), mine);
 }

@@ -127,9 +127,8 @@ const fieldList = (fields: readonly string[]): string => {
 
 /** Whether the nearest call differs from the record only in the letter case of owner or repo. */
 function caseOnly(u: Unmatched & { kind: 'nearest' }, record: CheckedRecord): boolean {
-  const projection = u.call.input.projection;
-  if (projection.kind !== 'subject' || u.differ.length === 0) return false;
-  const left = projection.subject.target;
+  if (u.differ.length === 0) return false;
+  const left = u.target;
   const right = record.input.record.subject.target;
   return u.differ.every(
     (k) =>
@@ -165,7 +164,7 @@ export function unmatchedText(unmatched: Unmatched, record: CheckedRecord): stri
       return parts.join('; ');
     }
     case 'nearest':
-      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(callRef(unmatched.call))}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
     case 'no_call':
       return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(unmatched.actionClass))} call with verb ${JSON.stringify(quote(unmatched.verb))} at all)`;
   }

@@ -8,12 +8,14 @@
  * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
  * report from the merged shares, as it does for one verification.
  */
+
+import type { CallRef } from './call.js';
 import { Clock, type HeldUntil, Validity } from './clock.js';
 import { narrowedDigest } from './diagnose.js';
 import { compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
-import { equalFields, nearness, push, targetOf } from './nearest.js';
+import { candidate, type EarlierCalls, equalFields, firstNearest, nearness, push } from './nearest.js';
 import { NO_POLICY } from './policy.js';
 import { boundFields } from './projection.js';
 import { identityDigest } from './records.js';
@@ -60,8 +62,10 @@ export interface Couplings {
    * count; null: no call of its kind, so any later one becomes its nearest).
    */
   readonly unbound: ReadonlyMap<string, readonly { readonly target: JsonObject; readonly nearest: number | null }[]>;
-  /** Per (class, verb), the targets of the calls with a subject, in call order: made when first asked (only an added part's are). */
-  readonly targets: () => ReadonlyMap<string, readonly JsonObject[]>;
+  /** Per (class, verb), the calls with a subject, in call order: made when first asked (an added part's; a kept part's when a snapshot is kept). */
+  readonly calls: () => ReadonlyMap<string, readonly KindCall[]>;
+  /** The part's calls as the calls before an added part's: what an added record that binds no call finds its nearest among. */
+  readonly earlier: EarlierCalls;
   /** The first and last run (path order), the first and last file holding a record; null: none. */
   readonly runs: readonly [string, string] | null;
   readonly recordFiles: readonly [string, string] | null;
@@ -69,8 +73,16 @@ export interface Couplings {
   readonly statements: number;
 }
 
+/** A call with a subject, as a record's nearest call is found among them (nearest.ts). */
+export interface KindCall {
+  readonly call: CallRef;
+  readonly target: JsonObject;
+}
+
 /** A verification kept to be merged onto: its shares, when it was made, until when it holds, what it couples by. */
 export interface Part {
+  /** The calls it was verified after (`partOf`'s `earlier`): an added part's records were diagnosed against them too; null: none. */
+  readonly after: EarlierCalls | null;
   readonly at: Instant;
   readonly heldUntil: HeldUntil;
   readonly shares: Shares;
@@ -79,7 +91,19 @@ export interface Part {
   readonly policy: string;
 }
 
-const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
+export const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
+
+/** Calls by (class, verb) as earlier calls (`EarlierCalls`): the first nearest, by a scan (nearest.ts `firstNearest`). */
+function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): EarlierCalls {
+  return {
+    nearest: (actionClass, verb, target) => {
+      const fields = boundFields(actionClass);
+      const list = calls().get(kind(actionClass, verb));
+      return fields && list ? firstNearest(fields, list, target) : null;
+    },
+    doubt: () => null,
+  };
+}
 
 /** The first and last of paths in path order. */
 function span(sorted: readonly string[]): readonly [string, string] | null {
@@ -94,9 +118,16 @@ function memo<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
-/** A verification, and the part it keeps. */
-export function partOf(evidence: Evidence, options: VerifyOptions): { readonly report: Report; readonly part: Part | null } {
-  const v = verification(evidence, options);
+/**
+ * A verification, and the part it keeps.
+ * @param earlier a kept part's calls (`Couplings.earlier`) when this part is to be merged onto it: its records are diagnosed against them too
+ */
+export function partOf(
+  evidence: Evidence,
+  options: VerifyOptions,
+  earlier?: EarlierCalls,
+): { readonly report: Report; readonly part: Part | null } {
+  const v = verification(evidence, options, earlier);
   if (options.now === undefined) return { report: v.report, part: null };
   const callDigests = new Set<string>();
   const recordDigests = new Set<string>();
@@ -130,13 +161,23 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
     // No bound fields: never a nearest call; a call of its subject (same_subject) meets it by digest.
     if (!fields || verdict.why.kind === 'same_subject') continue;
     const why = verdict.why;
-    const near = why.kind === 'nearest' ? targetOf(why.call) : null;
+    const near = why.kind === 'nearest' ? why.target : null;
     // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
     push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
   }
+  const calls = memo(() => {
+    const byKind = new Map<string, KindCall[]>();
+    for (const file of v.allocation.files)
+      for (const call of file.calls) {
+        const p = call.input.projection;
+        if (p.kind === 'subject') push(byKind, kind(p.subject.action_class, p.subject.verb), candidate(call));
+      }
+    return byKind;
+  });
   return {
     report: v.report,
     part: {
+      after: earlier ?? null,
       at: options.now,
       heldUntil: v.heldUntil,
       shares: v.shares,
@@ -147,15 +188,8 @@ export function partOf(evidence: Evidence, options: VerifyOptions): { readonly r
         callKinds,
         unboundKinds,
         unbound,
-        targets: memo(() => {
-          const targets = new Map<string, JsonObject[]>();
-          for (const file of v.allocation.files)
-            for (const call of file.calls) {
-              const p = call.input.projection;
-              if (p.kind === 'subject') push(targets, kind(p.subject.action_class, p.subject.verb), p.subject.target);
-            }
-          return targets;
-        }),
+        calls,
+        earlier: earlierCalls(calls),
         // The allocation holds the runs in path order and the records in location order.
         runs: span(v.allocation.runs.map((r) => r.artifact)),
         recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
@@ -216,15 +250,20 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
   // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
   for (const [key, records] of k.unbound) {
-    const added = a.targets().get(key);
-    const fields = added && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
-    if (!added || !fields) continue;
+    const later = a.calls().get(key);
+    const fields = later && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+    if (!later || !fields) continue;
     for (const r of records)
-      if (r.nearest === null || added.some((t) => nearness(fields, t, r.target) > (r.nearest ?? 0)))
+      if (r.nearest === null || later.some((c) => nearness(fields, c.target, r.target) > (r.nearest ?? 0)))
         return 'a kept record that bound no call would have an added call as its nearest';
   }
-  // An added one's nearest call would be looked for among the kept calls, which a part does not hold (stop 2 of the design: its index).
-  if (meets(a.unboundKinds, k.callKinds) !== undefined) return 'an added record that bound no call has kept calls of its kind';
+  // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`).
+  if (meets(a.unboundKinds, k.callKinds) !== undefined) {
+    if (added.after !== k.earlier)
+      return 'an added record that bound no call has kept calls of its kind, and was not diagnosed against them';
+    const doubt = k.earlier.doubt();
+    if (doubt !== null) return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
+  }
   return null;
 }
 

@@ -12,6 +12,7 @@ import { allocate, type Claimant } from './allocation.js';
 import { type Call, eligibility } from './call.js';
 import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
 import type { DecisionInput, RunInput } from './model.js';
+import type { EarlierCalls } from './nearest.js';
 import { targetKey } from './projection.js';
 import type { CheckedRecord, UsableRecord } from './records.js';
 import { compareInstants, type Instant } from './time.js';
@@ -233,7 +234,8 @@ interface Eligible extends Claimant {
  * every record, each with its reason.
  * @param runs the calls of each run, in artifact then decision order
  */
-export function climb(runs: readonly (readonly Call[])[], records: readonly CheckedRecord[]): Climb {
+/** @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts) */
+export function climb(runs: readonly (readonly Call[])[], records: readonly CheckedRecord[], earlier?: EarlierCalls): Climb {
   const calls = runs.flat();
   const eligible: Eligible[] = [];
   for (const call of calls) {
@@ -261,7 +263,7 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
     });
   }
 
-  const diagnose = diagnoser(calls, records, allocated);
+  const diagnose = diagnoser(calls, records, allocated, earlier);
   const replayed = (call: Call, why: NoRecord): boolean =>
     why.snags.some((s) => s.kind === 'taken' && replayOf(call, calls[s.holder.order] as Call));
   const outcomes = calls.map((call) =>

@@ -3,7 +3,7 @@
  * the calls of its class and verb, the one with the most bound fields equal. One index, built per
  * class and verb only when a record asks about it; equal to a scan (a property test).
  */
-import type { Call } from './call.js';
+import { type Call, type CallRef, callRef } from './call.js';
 import { hasOwn, type JsonObject } from './json.js';
 import { item } from './lists.js';
 import { boundFields, boundValueText } from './projection.js';
@@ -16,7 +16,49 @@ export function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
 }
 
 /** The target of a call that has a subject. */
-export const targetOf = (c: Call): JsonObject => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+const targetOf = (c: Call): JsonObject => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+
+/** A call as a record's nearest: where it is, its target, and how near (`nearness`) it is. */
+export interface NearCall {
+  readonly call: CallRef;
+  readonly target: JsonObject;
+  readonly nearness: number;
+}
+
+/**
+ * Calls made before a verification's own, in call order: a kept verification's, which an added one
+ * is merged onto (core/incremental.ts). A record of the added files that binds no call has its
+ * nearest call among them too; ties go to them (they come first).
+ */
+export interface EarlierCalls {
+  /** The first of them of this class and verb with the greatest nearness to `target`; null: none of its kind (or the class binds no field). */
+  nearest(actionClass: string, verb: string, target: JsonObject): NearCall | null;
+  /** Why an answer given may not be the full run's (a kept table refused on reading: the merge then declines), or null. */
+  doubt(): string | null;
+}
+
+/** The first of `calls` (call order) with the greatest nearness to `target` under `fields`, or null when there are none. */
+export function firstNearest(
+  fields: readonly string[],
+  calls: Iterable<{ readonly call: CallRef; readonly target: JsonObject }>,
+  target: JsonObject,
+): NearCall | null {
+  let best: NearCall | null = null;
+  for (const c of calls) {
+    const n = nearness(fields, c.target, target);
+    if (best === null || n > best.nearness) best = { call: c.call, target: c.target, nearness: n };
+  }
+  return best;
+}
+
+/** The nearest of two candidates, the earlier calls' first: it wins a tie (its calls come first in order). */
+export function nearer(earlier: NearCall | null, own: NearCall | null): NearCall | null {
+  if (earlier === null) return own;
+  return own === null || earlier.nearness >= own.nearness ? earlier : own;
+}
+
+/** A call with a subject as a nearest-call candidate. */
+export const candidate = (c: Call): { readonly call: CallRef; readonly target: JsonObject } => ({ call: callRef(c), target: targetOf(c) });
 
 /** A subject a record names, asked about: its class, verb and (whole) target. */
 export interface NearestQuery {
@@ -91,6 +133,17 @@ function comboKey(fields: readonly number[], ids: readonly number[]): string | n
 /** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
 const valueKey = (v: unknown): { readonly isString: boolean; readonly key: string } =>
   typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
+
+/**
+ * Field `f` of a target as one text that two targets share exactly when they agree on it
+ * (`sameField`): null when absent, a string marked "s", any other value "j" and its canonical text.
+ * What a kept verification's table of calls is keyed by (gate/snapshot.ts).
+ */
+export function fieldText(target: JsonObject, f: string): string | null {
+  if (!hasOwn(target, f)) return null;
+  const { isString, key } = valueKey(target[f]);
+  return `${isString ? 's' : 'j'}${key}`;
+}
 
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 export function sameField(left: JsonObject, right: JsonObject, file: string): boolean {

@@ -18,6 +18,7 @@ import { type Climb, climb, confirmationsOf } from './ladder.js';
 import { item } from './lists.js';
 import type { Location } from './location.js';
 import type { Evidence, RecordInput, RunInput, StatementInput, Trust, VerifyOptions } from './model.js';
+import type { EarlierCalls } from './nearest.js';
 import { NO_POLICY, ruleJson } from './policy.js';
 import { type CheckedRecord, checkRecords } from './records.js';
 import {
@@ -84,6 +85,7 @@ function climbPinned(
   evidence: Evidence,
   pinned: ReadonlyMap<string, ReadonlySet<string> | null>,
   perRun: readonly (readonly Call[])[],
+  earlier: EarlierCalls | undefined,
 ): { readonly records: CheckedRecord[]; readonly climbed: Climb } {
   // Each held record as the original, refused as history_only: a replay, an error whatever the trust mode (a red team: under warn it merged, then verified).
   const held = new Map<RecordInput, RecordInput>();
@@ -93,7 +95,7 @@ function climbPinned(
     const relaxed = new Map<RecordInput, RecordInput>();
     const inputs = trustNotAsked(pinned, evidence.records, held, relaxed);
     const records = checkRecords([...inputs].sort((a, b) => byLocation(a.loc, b.loc)));
-    const climbed = climb(perRun, records);
+    const climbed = climb(perRun, records, earlier);
     if (!limited) return { records, climbed };
     const over = new Set<string>();
     for (const v of climbed.records) {
@@ -328,7 +330,7 @@ export interface Allocation {
  * another copy of its run), and each run file handed on with its calls and their outcomes as one
  * `FileToJudge`, which `judgeFile` judges on its own.
  */
-export function allocateAll(evidence: Evidence, options: VerifyOptions): Allocation {
+export function allocateAll(evidence: Evidence, options: VerifyOptions, earlier?: EarlierCalls): Allocation {
   const policy = options.policy ?? NO_POLICY;
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
   // A grandfathered audit file's records are judged for honesty and bind calls; trust is not asked of them (docs/policy.md §9).
@@ -343,6 +345,7 @@ export function allocateAll(evidence: Evidence, options: VerifyOptions): Allocat
     evidence,
     pinned,
     read.map((f) => f.calls),
+    earlier,
   );
   let from = 0;
   const files = read.map(
@@ -394,8 +397,9 @@ export function verifyHeld(evidence: Evidence, options: VerifyOptions): { readon
   return { report, heldUntil };
 }
 
-export function verification(evidence: Evidence, options: VerifyOptions): Verification {
-  const allocation = allocateAll(evidence, options);
+/** @param earlier calls before these runs' (a kept verification's, merged onto: core/incremental.ts), where a record that binds none may find its nearest call */
+export function verification(evidence: Evidence, options: VerifyOptions, earlier?: EarlierCalls): Verification {
+  const allocation = allocateAll(evidence, options, earlier);
   // Phase 3: each file judged on its own; merged in path order.
   const shares = sharesOf(
     evidence,

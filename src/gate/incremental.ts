@@ -200,7 +200,12 @@ async function merged(
   }
   const added = files.filter((f) => !named.has(f.rel));
   const paths = new Set(added.map((f) => f.rel));
-  const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options).part;
+  // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
+  const addedPart = partOf(
+    evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]),
+    options,
+    snapshot.part.couplings.earlier,
+  ).part;
   if (!addedPart) return full('no verification time');
   const merge = mergeAdded(snapshot.part, addedPart, options, collected);
   // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.

@@ -8,6 +8,8 @@
  *   policy by position, the counts, the couplings);
  * - the calls' and the records' digests and the records' identities' (core/records.ts `identityDigest`)
  *   as sorted bytes (`packed`), measured in the header;
+ * - the kept calls by (class, verb), what an added record's nearest call is found among (gate/kept-calls.ts),
+ *   each kind's block measured in the header and read only when a query asks for it;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
  *   `listPieces`), never decoded: a merged report copies them as bytes.
  *
@@ -41,9 +43,10 @@ import type { GeneratedValidator } from '../read/validators.generated.js';
 import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
 import { openInCache } from './cache.js';
 import type { FileFacts } from './facts.js';
+import { KeptCalls, type KindMeasure, keptCallBlocks } from './kept-calls.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v3';
+export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v4';
 
 /** One input file of a kept verification: its key in the evidence cache, its facts, and the findings its reading made. */
 export interface KeptFile {
@@ -182,7 +185,9 @@ interface Header {
   readonly files: readonly FileEntry[];
   /** The digest sections, right after the header line: the calls', the records', then the records' identities' (`packed`). */
   readonly digests: { readonly calls: Measure; readonly records: Measure; readonly identities: Measure };
-  /** Per list, after the digest sections: its elements, its bytes, their CRC-32. */
+  /** The kept calls' blocks, after the digest sections, one per (class, verb) (gate/kept-calls.ts). */
+  readonly kinds: readonly KindMeasure[];
+  /** Per list, after the kept calls' blocks: its elements, its bytes, their CRC-32. */
   readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: ListMeasure };
   readonly shares: {
     readonly read: readonly Finding[];
@@ -270,6 +275,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const under = s.underClaimed;
   const signed = s.signed;
   const packs = { calls: packed(c.callDigests), records: packed(c.recordDigests), identities: packed(c.identities) };
+  const blocks = keptCallBlocks(c.calls(), listCheck);
   // Identities are digests the core made (`identityDigest`): every one packs.
   const odd = packs.identities.others[0];
   if (odd !== undefined) return { ok: false, reason: `a record's identity is not a sha256 digest (${odd})` };
@@ -281,6 +287,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     policy: part.policy,
     files,
     digests: { calls: measured(packs.calls.bytes), records: measured(packs.records.bytes), identities: measured(packs.identities.bytes) },
+    kinds: blocks.map((b) => b.measure),
     lists: {
       runs: [lists.runs.count, runsLength, runsCrc],
       calls: [lists.calls.count, callsLength, callsCrc],
@@ -336,7 +343,13 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   const line = Buffer.from(asciiJson(header), 'latin1');
   return {
     ok: true,
-    value: Buffer.concat([Buffer.from(`${sha256Hex(line)}\n`, 'latin1'), line, NEWLINE, ...SECTIONS.map(([name]) => packs[name].bytes)]),
+    value: Buffer.concat([
+      Buffer.from(`${sha256Hex(line)}\n`, 'latin1'),
+      line,
+      NEWLINE,
+      ...SECTIONS.map(([name]) => packs[name].bytes),
+      ...blocks.map((b) => b.bytes),
+    ]),
   };
 }
 
@@ -387,8 +400,8 @@ function instant(text: string, what: string): Result<Instant, string> {
   return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
 
-/** The header's parts once checked, with its digest sections' bytes (`sections`); each step says why it refuses. */
-function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, string> {
+/** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
+function partOf(h: Header, policy: Policy, sections: Buffer, earlier: KeptCalls): Result<Part, string> {
   const at = instant(h.at, 'time');
   if (!at.ok) return at;
   let heldUntil: HeldUntil = { kind: 'always' };
@@ -491,13 +504,14 @@ function partOf(h: Header, policy: Policy, sections: Buffer): Result<Part, strin
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
     unbound,
-    // A kept part's call targets are not kept: only an added part's are read (incremental.ts).
-    targets: () => new Map(),
+    // A kept part's calls are not kept as values, only as the table an added part is diagnosed against (`earlier`).
+    calls: () => new Map(),
+    earlier,
     runs: c.runs,
     recordFiles: c.record_files,
     statements: 0,
   };
-  return { ok: true, value: { at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+  return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy } };
 }
 
 const NEWLINE = Buffer.from('\n', 'latin1');
@@ -598,7 +612,8 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   } catch {
     return { ok: false, reason: 'its digest sections are cut short' };
   }
-  const part = partOf(h, policy, sections);
+  const kindsFrom = from + sectionsLength;
+  const part = partOf(h, policy, sections, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
   if (!part.ok) return part;
   const files = new Map<string, KeptFile>();
   let at = 0;
@@ -612,7 +627,7 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   // Copied into a report as they are, never decoded: their digest is their only check, made once a merge needs them.
   let checked: Result<KeptLists, string> | null = null;
   const lists = (): Result<KeptLists, string> => {
-    checked ??= listsOf(h, file, from + sectionsLength);
+    checked ??= listsOf(h, file, kindsFrom + KeptCalls.length(h.kinds));
     return checked;
   };
   return { ok: true, value: { part: part.value, lists, files } };

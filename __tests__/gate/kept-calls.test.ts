@@ -1,0 +1,131 @@
+/**
+ * A snapshot's table of kept calls (gate/kept-calls.ts): the nearest kept call to a record's subject,
+ * found through hashes and read back from a file, is the rule's own scan's answer (core/nearest.ts
+ * `firstNearest`), also when every hash collides; a changed byte is a doubt, never an answer.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type KindCall, kind } from '../../src/core/incremental.js';
+import type { JsonObject } from '../../src/core/json.js';
+import { firstNearest } from '../../src/core/nearest.js';
+import { boundFields } from '../../src/core/projection.js';
+import { KeptCalls, keptCallBlocks } from '../../src/gate/kept-calls.js';
+
+const SCRATCH = mkdtempSync(path.join(tmpdir(), 'kept-calls-'));
+afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
+let written = 0;
+
+const CLASS = 'github_deploy_key';
+const VERB = 'create';
+const FIELDS = boundFields(CLASS) ?? [];
+const check = (bytes: Uint8Array): number => crc32(bytes);
+
+/** A field's value drawn from a few, so calls and records share some: absent, strings (one outside ASCII), a number, an object. */
+const arbValue = fc.constantFrom<unknown>(undefined, 'acme', 'Acme', 'prod-api', 'prod-ápi', 'sha256:1', 7, '7', { a: 1 }, null);
+const arbTarget = fc
+  .tuple(arbValue, arbValue, arbValue, fc.option(fc.constantFrom('x', 'y'), { nil: undefined }))
+  .map(([owner, repo, title, extra]): JsonObject => {
+    const t: Record<string, unknown> = {};
+    if (owner !== undefined) t['owner'] = owner;
+    if (repo !== undefined) t['repo'] = repo;
+    if (title !== undefined) t['key_title_hash'] = title;
+    if (extra !== undefined) t['note'] = extra;
+    return t as JsonObject;
+  });
+
+const callsOf = (targets: readonly JsonObject[]): KindCall[] =>
+  targets.map((target, i) => ({ call: { artifact: `runs/a-${i % 3}.json`, index: i, line: 2 + i, order: i }, target }));
+
+/**
+ * The blocks of these calls written after a few bytes of something else, and read back as a snapshot
+ * reads them; `edit` changes the block's bytes first, and with `measured` its check is taken after.
+ */
+function keptFrom(calls: readonly KindCall[], edit?: (bytes: Buffer) => void, measured = false): KeptCalls {
+  const [block] = keptCallBlocks(new Map([[kind(CLASS, VERB), calls]]), check);
+  if (!block) throw new Error('a kind with calls has a block');
+  const lead = Buffer.from('header\n');
+  edit?.(block.bytes);
+  const [c, v, count, length, crc] = block.measure;
+  const file = path.join(SCRATCH, `kept-${written++}`);
+  writeFileSync(file, Buffer.concat([lead, block.bytes]));
+  return new KeptCalls(file, lead.length, [[c, v, count, length, measured ? check(block.bytes) : crc]], check);
+}
+
+describe('a snapshot’s table of kept calls (gate/kept-calls.ts)', () => {
+  it('finds the nearest kept call the rule’s scan finds, for any calls and subject (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbTarget, { minLength: 1, maxLength: 30 }),
+        fc.array(arbTarget, { minLength: 1, maxLength: 5 }),
+        (targets, asked) => {
+          const calls = callsOf(targets);
+          const kept = keptFrom(calls);
+          for (const target of asked) expect(kept.nearest(CLASS, VERB, target)).toEqual(firstNearest(FIELDS, calls, target));
+          expect(kept.doubt()).toBeNull();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('when hashes collide, still the scan’s answer (the call found is checked against its details)', () => {
+    fc.assert(
+      fc.property(fc.array(arbTarget, { minLength: 2, maxLength: 20 }), fc.nat(), (targets, pick) => {
+        const calls = callsOf(targets);
+        const j = pick % calls.length;
+        // Every row given call j's hashes: to a subject equal to j's target, each call looks all-equal (a collision
+        // on every field adds equal hashes, never removes one), and the first call is found first.
+        const rowBytes = FIELDS.length * 8;
+        const collided = keptFrom(
+          calls,
+          (block) => {
+            for (let r = 0; r < calls.length; r++) block.copy(block, r * rowBytes, j * rowBytes, (j + 1) * rowBytes);
+          },
+          true,
+        );
+        const target = targets[j] ?? {};
+        expect(collided.nearest(CLASS, VERB, target)).toEqual(firstNearest(FIELDS, calls, target));
+        expect(collided.doubt()).toBeNull();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a kind with no kept call, or a class that binds no field: none; the other kinds are not read', () => {
+    const kept = keptFrom(callsOf([{ owner: 'acme', repo: 'r', key_title_hash: 't' }]));
+    expect(kept.nearest(CLASS, 'delete', { owner: 'acme' })).toBeNull();
+    expect(kept.nearest('no_such_class', VERB, { owner: 'acme' })).toBeNull();
+    expect(kept.doubt()).toBeNull();
+  });
+
+  it('a byte changed in a block: no answer, and a doubt that says why (the merge then declines)', () => {
+    const calls = callsOf([
+      { owner: 'acme', repo: 'r', key_title_hash: 't' },
+      { owner: 'acme', repo: 's', key_title_hash: 't' },
+    ]);
+    for (const at of [0, 17, -3]) {
+      const kept = keptFrom(calls, (block) => {
+        const i = at < 0 ? block.length + at : at;
+        block[i] = (block[i] ?? 0) ^ 0x20;
+      });
+      expect(kept.nearest(CLASS, VERB, { owner: 'acme', repo: 'r', key_title_hash: 'u' })).toBeNull();
+      expect(kept.doubt()).toMatch(
+        /kept calls of github_deploy_key create: its bytes are not the ones its header names \(their CRC-32 differs\)/,
+      );
+    }
+  });
+
+  it('details that are not what the writer writes, under a matching check: a doubt', () => {
+    const kept = keptFrom(
+      callsOf([{ owner: 'acme', repo: 'r', key_title_hash: 't' }]),
+      (block) => block.write('{', block.indexOf('["runs'), 'latin1'),
+      true,
+    );
+    expect(kept.nearest(CLASS, VERB, { owner: 'acme' })).toBeNull();
+    expect(kept.doubt()).toMatch(/details are not what this gate writes/);
+  });
+});
