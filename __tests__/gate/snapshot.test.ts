@@ -46,7 +46,7 @@ function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why:
   const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
   const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY, facts]]);
   const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes);
-  return made.ok ? { bytes: Buffer.concat([Buffer.from(made.value), ...pieces]), why: null } : { bytes: null, why: made.reason };
+  return made.ok ? { bytes: Buffer.concat([...made.value, ...pieces]), why: null } : { bytes: null, why: made.reason };
 }
 
 /** A snapshot's header line (after its first line, the header's sha256). */
@@ -175,7 +175,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         ['runs/a-0.json', KEY, facts],
       ]);
       if (!made.ok) throw new Error(made.reason);
-      return Buffer.concat([made.value, lists.subarray(1)]);
+      return Buffer.concat([...made.value, lists.subarray(1)]);
     };
     const DRAWN_DIGESTS = ['1', '2'].map((x) => `sha256:${createHash('sha256').update(x).digest('hex')}`);
     const refused = (x: Buffer, key = KEY) => {
@@ -372,7 +372,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         const facts = { findings: 1, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [['classé', ['vérb']]] as const };
         const made = snapshotHeader({ ...part, shares: { ...part.shares, read: [said] } }, lists, KEY, [['runs/é中😀.json', KEY, facts]]);
         if (!made.ok) throw new Error(made.reason);
-        const text = made.value;
+        const text = Buffer.concat(made.value);
         expect(isAscii(text.subarray(0, text.indexOf(10, 65)))).toBe(true);
         const file = path.join(dir, 'ascii');
         writeFileSync(file, Buffer.concat([text, ...[lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes)]));
@@ -395,6 +395,28 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         expect(digests.has(`sha256:${'0'.repeat(64)}`)).toBe(false);
         expect(digests.has(`sha256:${'f'.repeat(64)}`)).toBe(false);
         expect([...digests].slice(0, 2)).toEqual([`sha256:${hex[0]}`, `sha256:${hex[1]}`]);
+      });
+      it('digests that share their first 32 bits are packed in the order of their bytes (property: read back in order, each found)', () => {
+        fc.assert(
+          fc.property(
+            fc.uniqueArray(fc.tuple(fc.constantFrom('00000000', '7fffffff', 'ffffffff', '12345678'), fc.nat()), {
+              minLength: 1,
+              maxLength: 60,
+              selector: ([p, n]) => `${p}${n}`,
+            }),
+            (drawn) => {
+              const hex = drawn.map(([prefix, n]) => `${prefix}${createHash('sha256').update(String(n)).digest('hex').slice(8)}`);
+              const file = path.join(dir, `shared-${written++}`);
+              writeFileSync(file, withDigests(hex.map((x) => `sha256:${x}`)));
+              const got = opened(file);
+              if (!got?.ok) throw new Error(got?.reason ?? 'none');
+              const digests = got.value.part.couplings.callDigests;
+              expect([...digests]).toEqual([...hex].sort().map((x) => `sha256:${x}`));
+              for (const x of hex) expect(digests.has(`sha256:${x}`)).toBe(true);
+            },
+          ),
+          { numRuns: 100 },
+        );
       });
       it('none there: null; a folder or a link in its place: refused', () => {
         expect(opened(path.join(dir, 'absent'))).toBeNull();

@@ -121,7 +121,7 @@ function keep(dir: string, key: string, files: readonly FileRead[], evidence: Ev
     makeDirs(dir);
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeFully(fd, header.value);
+      for (const piece of header.value) writeFully(fd, piece);
       for (const list of [lists.runs, lists.calls, lists.records]) for (const piece of list.pieces) writeFully(fd, pieceBytes(piece));
     } finally {
       closeSync(fd);

@@ -4,7 +4,7 @@
  * nearest call among the kept ones without their files being decoded (core/nearest.ts, the rule;
  * core/incremental.ts, the merge). One block per kind:
  * - a row per call: each bound field's text (`fieldText`) as a 64-bit hash, two int32 little-endian;
- * - where each call's details end (uint32 little-endian, from the details' start);
+ * - where each call's details end (int32 little-endian, from the details' start);
  * - the details: per call `[artifact, index, line, order, target]` as ASCII JSON.
  *
  * A query compares hashes only, then checks the call it found against its details: equal texts have
@@ -16,6 +16,7 @@
  * lists are: a block refused then is a doubt (`EarlierCalls.doubt`), and the merge declines.
  */
 import { closeSync } from 'node:fs';
+import { endianness } from 'node:os';
 import type { CallRef } from '../core/call.js';
 import { type KindCall, kind } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
@@ -57,38 +58,56 @@ function hashes(fields: readonly string[], target: JsonObject, out: Int32Array, 
 /** JSON text in ASCII: every code unit past it as its `\\u` escape (the same value), so the block is read one byte a character. */
 const asciiJson = (value: unknown): string =>
   JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const PAST_ASCII = /[\u0080-\uffff]/;
 
-/** The blocks of a part's calls (`Couplings.calls`), each with what the header says of it; kinds whose class binds no field are left out (they have no nearest call). */
+/** Int32 values as little-endian bytes: their own memory on a little-endian machine, else written one by one. */
+function littleEndian(values: Int32Array): Buffer {
+  if (endianness() === 'LE') return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  const out = Buffer.allocUnsafe(values.length * 4);
+  for (let i = 0; i < values.length; i++) out.writeInt32LE(values[i] ?? 0, 4 * i);
+  return out;
+}
+
+/**
+ * The blocks of a part's calls (`Couplings.calls`), each as its pieces with what the header says of
+ * it; kinds whose class binds no field are left out (they have no nearest call).
+ */
 export function keptCallBlocks(
   calls: ReadonlyMap<string, readonly KindCall[]>,
   check: Check,
-): { readonly bytes: Buffer; readonly measure: KindMeasure }[] {
-  const out: { readonly bytes: Buffer; readonly measure: KindMeasure }[] = [];
+): { readonly pieces: readonly Buffer[]; readonly measure: KindMeasure }[] {
+  const out: { readonly pieces: readonly Buffer[]; readonly measure: KindMeasure }[] = [];
   for (const [key, list] of [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const cut = key.indexOf('\u0000');
     const actionClass = key.slice(0, cut);
     const fields = boundFields(actionClass);
     if (!fields || list.length === 0) continue;
     const rows = new Int32Array(list.length * fields.length * 2);
-    const details: string[] = [];
-    list.forEach((c, i) => {
+    let details: string[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i] as KindCall;
       hashes(fields, c.target, rows, i);
-      details.push(asciiJson([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
-    });
-    const text = Buffer.from(details.join(''), 'latin1');
-    const ends = Buffer.allocUnsafe(4 * list.length);
+      details.push(JSON.stringify([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+    }
+    let joined = details.join('');
+    // Text past ASCII (rare: targets are mostly names and hashes) escaped, row by row.
+    if (PAST_ASCII.test(joined)) {
+      details = list.map((c) => asciiJson([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+      joined = details.join('');
+    }
+    const ends = new Int32Array(list.length);
     let end = 0;
-    for (let i = 0; i < details.length; i++) ends.writeUInt32LE((end += (details[i] ?? '').length), 4 * i);
-    const head = Buffer.allocUnsafe(rows.length * 4);
-    for (let i = 0; i < rows.length; i++) head.writeInt32LE(rows[i] ?? 0, 4 * i);
-    const bytes = Buffer.concat([head, ends, text]);
-    out.push({ bytes, measure: [actionClass, key.slice(cut + 1), list.length, bytes.length, check(bytes)] });
+    for (let i = 0; i < details.length; i++) ends[i] = end += (details[i] ?? '').length;
+    const pieces = [littleEndian(rows), littleEndian(ends), Buffer.from(joined, 'latin1')];
+    const length = pieces.reduce((n, p) => n + p.length, 0);
+    const crc = pieces.reduce((c, p) => check(p, c), 0);
+    out.push({ pieces, measure: [actionClass, key.slice(cut + 1), list.length, length, crc] });
   }
   return out;
 }
 
-/** A block's check: the snapshot's for its lists (snapshot.ts `listCheck`), given by it. */
-type Check = (bytes: Uint8Array) => number;
+/** A block's check: the snapshot's for its lists (snapshot.ts `listCheck`), given by it, continued piece by piece from `from`. */
+type Check = (bytes: Uint8Array, from?: number) => number;
 
 /** A kind's block read back: its rows' hashes and each call's details, or why it is refused. */
 class Block {
@@ -134,7 +153,7 @@ function blockOf(bytes: Buffer, count: number, k: number): Result<Block, string>
   for (let i = 0; i < rows.length; i++) rows[i] = bytes.readInt32LE(4 * i);
   const ends: number[] = [];
   for (let i = 0, last = 0; i < count; i++) {
-    const end = bytes.readUInt32LE(rowBytes + 4 * i);
+    const end = bytes.readInt32LE(rowBytes + 4 * i);
     if (end < last) return { ok: false, reason: 'its calls’ details do not follow each other' };
     ends.push((last = end));
   }
