@@ -40,9 +40,24 @@ const arbTarget = fc
 const callsOf = (targets: readonly JsonObject[]): KindCall[] =>
   targets.map((target, i) => ({ call: { artifact: `runs/a-${i % 3}.json`, index: i, line: 2 + i, order: i }, target }));
 
+/** A block's index length: per call its hashes (two int32 a field), where its details end and their CRC-32. */
+const indexLength = (count: number): number => count * (FIELDS.length * 8 + 8);
+
+/** The checks of an edited block taken again: each call's details' CRC-32 in its index, then the index's (what its header names). */
+function recheck(bytes: Buffer, count: number): number {
+  const endsAt = count * FIELDS.length * 8;
+  const details = bytes.subarray(indexLength(count));
+  for (let i = 0, start = 0; i < count; i++) {
+    const end = bytes.readInt32LE(endsAt + 4 * i);
+    bytes.writeInt32LE(check(details.subarray(start, end)) | 0, endsAt + 4 * count + 4 * i);
+    start = end;
+  }
+  return check(bytes.subarray(0, indexLength(count)));
+}
+
 /**
  * The blocks of these calls written after a few bytes of something else, and read back as a snapshot
- * reads them; `edit` changes the block's bytes first, and with `measured` its check is taken after.
+ * reads them; `edit` changes the block's bytes first, and with `measured` its checks are taken after.
  */
 function keptFrom(calls: readonly KindCall[], edit?: (bytes: Buffer) => void, measured = false): KeptCalls {
   const [block] = keptCallBlocks(new Map([[kind(CLASS, VERB), calls]]), check);
@@ -52,8 +67,9 @@ function keptFrom(calls: readonly KindCall[], edit?: (bytes: Buffer) => void, me
   edit?.(bytes);
   const [c, v, count, length, crc] = block.measure;
   const file = path.join(SCRATCH, `kept-${written++}`);
+  const named = measured ? recheck(bytes, count) : crc;
   writeFileSync(file, Buffer.concat([lead, bytes]));
-  return new KeptCalls(file, lead.length, [[c, v, count, length, measured ? check(bytes) : crc]], check);
+  return new KeptCalls(file, lead.length, [[c, v, count, length, named]], check);
 }
 
 describe('a snapshot’s table of kept calls (gate/kept-calls.ts)', () => {
@@ -108,16 +124,26 @@ describe('a snapshot’s table of kept calls (gate/kept-calls.ts)', () => {
       { owner: 'acme', repo: 'r', key_title_hash: 't' },
       { owner: 'acme', repo: 's', key_title_hash: 't' },
     ]);
-    for (const at of [0, 17, -3]) {
+    const asked = { owner: 'acme', repo: 's', key_title_hash: 'u' };
+    // In the index (a hash, an end, a CRC-32): its check; in the details of the call found (the second): theirs.
+    for (const [at, said] of [
+      [0, /its index is not the bytes its header names \(their CRC-32 differs\)/],
+      [indexLength(2) - 5, /its index is not the bytes its header names/],
+      [-3, /the details of its call 1 are not the bytes its index names \(their CRC-32 differs\)/],
+    ] as const) {
       const kept = keptFrom(calls, (block) => {
         const i = at < 0 ? block.length + at : at;
         block[i] = (block[i] ?? 0) ^ 0x20;
       });
-      expect(kept.nearest(CLASS, VERB, { owner: 'acme', repo: 'r', key_title_hash: 'u' })).toBeNull();
-      expect(kept.doubt()).toMatch(
-        /kept calls of github_deploy_key create: its bytes are not the ones its header names \(their CRC-32 differs\)/,
-      );
+      expect(kept.nearest(CLASS, VERB, asked)).toBeNull();
+      expect(kept.doubt()).toMatch(/^the kept calls of github_deploy_key create: /);
+      expect(kept.doubt()).toMatch(said);
     }
+    // A changed byte in the details of a call no query reads is not read at all: the answer stands.
+    const kept = keptFrom(calls, (block) => {
+      block[indexLength(2) + 3] = 0x20;
+    });
+    expect(kept.nearest(CLASS, VERB, asked)).toEqual(firstNearest(FIELDS, calls, asked));
   });
 
   it('details that are not what the writer writes, under a matching check: a doubt', () => {
@@ -127,6 +153,6 @@ describe('a snapshot’s table of kept calls (gate/kept-calls.ts)', () => {
       true,
     );
     expect(kept.nearest(CLASS, VERB, { owner: 'acme' })).toBeNull();
-    expect(kept.doubt()).toMatch(/details are not what this gate writes/);
+    expect(kept.doubt()).toMatch(/the details of its call 0 are not what this gate writes/);
   });
 });
