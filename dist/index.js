@@ -4522,11 +4522,11 @@ function unmatchedIndex(calls, allocated, unbound, earlier) {
  * earlier one (a kept verification's), whichever is nearer, the earlier on a tie (it comes first).
  */
 function nearestOf(earlier, own, actionClass, verb, target) {
+    const mine = own && candidate(own);
     if (!earlier)
-        return own && candidate(own);
+        return mine;
     const fields = boundFields(actionClass);
-    const mine = own && fields ? { ...candidate(own), nearness: nearness(fields, candidate(own).target, target) } : null;
-    return nearer(earlier.nearest(actionClass, verb, target), mine);
+    return nearer(earlier.nearest(actionClass, verb, target), mine && fields ? { ...mine, nearness: nearness(fields, mine.target, target) } : null);
 }
 
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
@@ -13291,7 +13291,11 @@ function hashes(fields, target, out, row) {
     for (let f = 0; f < k; f++)
         lanes(fieldText(target, fields[f] ?? ''), out, (row * k + f) * 2);
 }
-/** JSON text in ASCII: every code unit past it as its `\\u` escape (the same value), so the block is read one byte a character. */
+/**
+ * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). A
+ * snapshot's header (snapshot.ts) and its calls' details are read back one byte a character (latin1),
+ * which is a copy, where decoding UTF-8 cost ~80 ms for 12 MB.
+ */
 const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const PAST_ASCII = /[\u0080-\uffff]/;
 /** Int32 values as little-endian bytes: their own memory on a little-endian machine, else written one by one. */
@@ -13835,7 +13839,7 @@ function snapshotHeader(part, lists, key, files) {
             record_files: c.recordFiles,
         },
     };
-    const line = Buffer.from(snapshot_asciiJson(header), 'latin1');
+    const line = Buffer.from(asciiJson(header), 'latin1');
     return {
         ok: true,
         value: [
@@ -13847,12 +13851,6 @@ function snapshotHeader(part, lists, key, files) {
         ],
     };
 }
-/**
- * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
- * header is then read back as one byte per character (latin1), which is a copy, where decoding UTF-8
- * cost ~80 ms for 12 MB.
- */
-const snapshot_asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const FINDING_CODE_SET = new Set(core_findings/* FINDING_CODES */.f2);
 const SEVERITY_SET = new Set(severity/* SEVERITIES */.oC);
 const OUTCOME_SET = new Set(vocabulary/* RECORD_OUTCOME_NAMES */.Kc);

@@ -247,8 +247,11 @@ function nearestOf(
   verb: string,
   target: JsonObject,
 ): { readonly call: CallRef; readonly target: JsonObject } | null {
-  if (!earlier) return own && candidate(own);
+  const mine = own && candidate(own);
+  if (!earlier) return mine;
   const fields = boundFields(actionClass);
-  const mine = own && fields ? { ...candidate(own), nearness: nearness(fields, candidate(own).target, target) } : null;
-  return nearer(earlier.nearest(actionClass, verb, target), mine);
+  return nearer(
+    earlier.nearest(actionClass, verb, target),
+    mine && fields ? { ...mine, nearness: nearness(fields, mine.target, target) } : null,
+  );
 }

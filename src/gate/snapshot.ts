@@ -43,7 +43,7 @@ import type { GeneratedValidator } from '../read/validators.generated.js';
 import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
 import { openInCache } from './cache.js';
 import type { FileFacts } from './facts.js';
-import { KeptCalls, type KindMeasure, keptCallBlocks } from './kept-calls.js';
+import { asciiJson, KeptCalls, type KindMeasure, keptCallBlocks } from './kept-calls.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
 export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v4';
@@ -385,14 +385,6 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     ],
   };
 }
-
-/**
- * JSON text in ASCII: every code unit past it written as its `\\u` escape (the same value). The
- * header is then read back as one byte per character (latin1), which is a copy, where decoding UTF-8
- * cost ~80 ms for 12 MB.
- */
-const asciiJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const FINDING_CODE_SET: ReadonlySet<string> = new Set(FINDING_CODES);
 const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
