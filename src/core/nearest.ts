@@ -110,7 +110,7 @@ export class NearestCalls {
 }
 
 /** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
-function subsets(n: number, size: number): number[][] {
+export function subsets(n: number, size: number): number[][] {
   if (size === 0) return [[]];
   const out: number[][] = [];
   for (let first = 0; first <= n - size; first++)

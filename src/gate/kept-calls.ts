@@ -8,10 +8,11 @@
  * - each call's details' CRC-32 (int32 little-endian);
  * - then the details: per call `[artifact, index, line, order, target]` as ASCII JSON.
  *
- * A query compares hashes only, then checks the call it found against its details: equal texts have
- * equal hashes, so a count of equal hashes is never below the true count, and when the first call
- * with the most equal hashes is as near as its hashes say, it is the true nearest (every earlier call
- * has fewer equal hashes, so fewer equal fields). When it is not (two texts that share a hash), every
+ * A query compares hashes only (a scan of the rows, then, past a few look-ups of one kind, maps of each
+ * combination of fields' hashes to the first call holding it), then checks the call it found against
+ * its details: equal texts have equal hashes and keys, so a count of equal hashes is never below the
+ * true count, and when the first call with the most equal hashes is as near as its hashes say, it is
+ * the true nearest (every earlier call has fewer equal hashes, so fewer equal fields). When it is not (two texts that share a hash), every
  * call's details of the kind are read and the nearest found by the rule's own scan. A kind's index is
  * read when a query first asks for it, checked against the CRC-32 its header names, and a call's
  * details against the CRC-32 the index names, as the lists are checked (a check against damage): a
@@ -22,7 +23,7 @@ import { endianness } from 'node:os';
 import type { CallRef } from '../core/call.js';
 import { type KindCall, kind } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
-import { type EarlierCalls, fieldText, firstNearest, type NearCall, nearness } from '../core/nearest.js';
+import { type EarlierCalls, fieldText, firstNearest, type NearCall, nearness, subsets } from '../core/nearest.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
@@ -138,6 +139,32 @@ function readSpan(file: string, from: number, length: number): Result<Buffer, st
   }
 }
 
+/**
+ * Look-ups of one kind made by a scan of its rows (~1 ms for 30 000 calls) before its levels are
+ * built (a map per combination of fields, ~6 per call): an export of thousands of records that bind
+ * no call would otherwise scan the kind once each (a merge quadratic in the history).
+ */
+const SCANS = 4;
+
+/** A level: per combination of bound fields, the key of their hashes → the first call holding them. */
+type Level = readonly { readonly fields: readonly number[]; readonly first: Map<number, number> }[];
+
+/**
+ * The hashes of some fields as one number (53 bits of a mix of their lanes): fields of equal hashes
+ * always have equal keys; unequal ones rarely do, and a call found through a shared key is then not
+ * as near as its level says, which the look-up checks (`nearest`).
+ */
+function comboKey(lanes: Int32Array, base: number, fields: readonly number[]): number {
+  let a = 0x2545f491;
+  let b = 0x6c8e9cf5;
+  for (const f of fields) {
+    a = Math.imul(a ^ (lanes[base + 2 * f] ?? 0), 0x01000193);
+    b = Math.imul(b ^ (lanes[base + 2 * f + 1] ?? 0), 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 2 ** 21 + ((b >>> 0) & 0x1fffff);
+}
+
 /** Int32 values from little-endian bytes. */
 function int32s(bytes: Buffer, from: number, count: number): Int32Array {
   const out = new Int32Array(count);
@@ -165,6 +192,54 @@ class Block {
 
   get count(): number {
     return this.ends.length;
+  }
+
+  /** Look-ups answered so far, and the levels (`level`) built once a kind is asked about more than SCANS times. */
+  private asked = 0;
+  private readonly levels: (Level | null)[] = [];
+
+  /**
+   * The first call with the most bound fields of equal hash to `want` (its hashes, two lanes a field),
+   * and how many (all k counting as k - 1, as the rule does): by a scan of the rows for the first
+   * SCANS look-ups of a kind, then through its levels.
+   */
+  first(want: Int32Array): readonly [number, number] {
+    const k = want.length / 2;
+    if (++this.asked > SCANS) {
+      for (let l = 0; l < k - 1; l++) {
+        let best = Number.POSITIVE_INFINITY;
+        for (const combo of this.level(l, k)) {
+          const hit = combo.first.get(comboKey(want, 0, combo.fields));
+          if (hit !== undefined && hit < best) best = hit;
+        }
+        if (best !== Number.POSITIVE_INFINITY) return [best, k - 1 - l];
+      }
+      return [0, 0];
+    }
+    const rows = this.rows;
+    let best = 0;
+    let most = -1;
+    for (let r = 0; r < this.count; r++) {
+      let equal = 0;
+      for (let f = 0, at = r * k * 2; f < k * 2; f += 2) if (rows[at + f] === want[f] && rows[at + f + 1] === want[f + 1]) equal++;
+      const near = Math.min(k - 1, equal);
+      if (near > most) {
+        most = near;
+        best = r;
+        if (near === k - 1) break;
+      }
+    }
+    return [best, most];
+  }
+
+  /** Level `l` (0: the combinations of k - 1 fields, down to single fields): per combination, its key → the first call holding it. */
+  private level(l: number, k: number): Level {
+    const built = this.levels[l];
+    if (built) return built;
+    const made = subsets(k, k - 1 - l).map((fields) => ({ fields, first: new Map<number, number>() }));
+    for (let r = this.count - 1; r >= 0; r--) for (const combo of made) combo.first.set(comboKey(this.rows, r * k * 2, combo.fields), r);
+    this.levels[l] = made;
+    return made;
   }
 
   private start(i: number): number {
@@ -263,19 +338,7 @@ export class KeptCalls implements EarlierCalls {
     const k = fields.length;
     const want = new Int32Array(k * 2);
     hashes(fields, target, want, 0);
-    const rows = block.rows;
-    let best = 0;
-    let most = -1;
-    for (let r = 0; r < block.count; r++) {
-      let equal = 0;
-      for (let f = 0, at = r * k * 2; f < k * 2; f += 2) if (rows[at + f] === want[f] && rows[at + f + 1] === want[f + 1]) equal++;
-      const near = Math.min(k - 1, equal);
-      if (near > most) {
-        most = near;
-        best = r;
-        if (near === k - 1) break;
-      }
-    }
+    const [best, most] = block.first(want);
     const found = block.calls(best, best + 1);
     if (!found.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${found.reason}`);
     const [call] = found.value;
