@@ -2,11 +2,12 @@
  * Incremental verification through the bundled CLI as a real process (gate/incremental.ts): a
  * history verified with --cache keeps a snapshot; a pull request's run and export
  * (new work, every call recorded) added after it are verified alone, on reading threads, and merged
- * to the bytes of a run without the cache. A second history verified the same way with a record
- * made not to match declines and says why, with the same bytes as a full run.
+ * to the bytes of a run without the cache. A pull request whose records match no call merges too
+ * (their nearest calls are kept ones), and declines, saying why, once the snapshot's table of its
+ * calls is damaged: the same bytes as a full run either way.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs benchmark module, no types
@@ -83,15 +84,37 @@ describe('incremental verification, the bundled CLI', () => {
     expect(pr.sha).toBe(verify(dir, h, 'full', false).sha);
   });
 
-  it('a pull request with a record that matches no call declines (its nearest call would be a kept one): a full run, the same bytes', () => {
+  it('a pull request with records that match no call merges: their nearest calls, kept ones, found in the snapshot’s table; with that table damaged, a full run; the same bytes either way', () => {
     const dir = tempDir();
     const h = history(dir, 1_000, false);
     verify(dir, h, 'branch', true);
     h.addPr();
     const pr = verify(dir, h, 'pr', true);
-    expect(pr.stderr).toContain(
-      'incremental: a full run (an added record that bound no call has kept calls of its kind); the snapshot kept as it was',
+    expect(pr.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot');
+    const full = verify(dir, h, 'full', false);
+    expect(pr.sha).toBe(full.sha);
+    const report = JSON.parse(readFileSync(path.join(dir, 'pr.json'), 'utf8')) as { findings: { code: string; message: string }[] };
+    expect(report.findings.some((f) => f.code === 'record_unmatched' && /nearest is runs\/(?!zz-)/.test(f.message))).toBe(true);
+    // A byte of every kind's index changed (the blocks follow the header line and the digest sections): a doubt, and the merge declines.
+    const cache = path.join(dir, 'cache');
+    const [name] = readdirSync(cache).filter((f) => f.startsWith('snapshot-'));
+    const file = path.join(cache, name ?? '');
+    const bytes = readFileSync(file);
+    const headerEnd = bytes.indexOf(10, 65);
+    const header = JSON.parse(bytes.toString('latin1', 65, headerEnd)) as {
+      digests: Record<string, [number, number, string]>;
+      kinds: [string, string, number, number, number][];
+    };
+    let at = headerEnd + 1 + Object.values(header.digests).reduce((n, d) => n + d[1], 0);
+    for (const [, , , length] of header.kinds) {
+      bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+      at += length;
+    }
+    writeFileSync(file, bytes);
+    const damaged = verify(dir, h, 'damaged', true);
+    expect(damaged.stderr).toMatch(
+      /incremental: a full run \(the kept calls an added record was diagnosed against cannot be read \(the kept calls of \w+ \w+: its index is not the bytes its header names \(their CRC-32 differs\)\)\)/,
     );
-    expect(pr.sha).toBe(verify(dir, h, 'full', false).sha);
+    expect(damaged.sha).toBe(full.sha);
   });
 });
