@@ -9,9 +9,9 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type KindCall, kind } from '../../src/core/incremental.js';
+import { kind } from '../../src/core/incremental.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { firstNearest } from '../../src/core/nearest.js';
+import { firstNearest, type KindCall } from '../../src/core/nearest.js';
 import { boundFields } from '../../src/core/projection.js';
 import { KeptCalls, keptCallBlocks } from '../../src/gate/kept-calls.js';
 

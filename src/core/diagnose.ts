@@ -8,7 +8,17 @@
 import { binding } from './binding.js';
 import { type Call, type CallRef, callRef, isEligible, isIneligible } from './call.js';
 import type { JsonObject } from './json.js';
-import { candidate, type EarlierCalls, NearestCalls, type NearestQuery, nearer, nearness, push, sameField } from './nearest.js';
+import {
+  candidate,
+  type EarlierCalls,
+  type KindCall,
+  NearestCalls,
+  type NearestQuery,
+  nearer,
+  nearness,
+  push,
+  sameField,
+} from './nearest.js';
 import { boundFields, narrowTarget } from './projection.js';
 import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 import type { Instant } from './time.js';
@@ -246,7 +256,7 @@ function nearestOf(
   actionClass: string,
   verb: string,
   target: JsonObject,
-): { readonly call: CallRef; readonly target: JsonObject } | null {
+): KindCall | null {
   const mine = own && candidate(own);
   if (!earlier) return mine;
   const fields = boundFields(actionClass);

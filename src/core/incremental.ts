@@ -8,14 +8,12 @@
  * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
  * report from the merged shares, as it does for one verification.
  */
-
-import type { CallRef } from './call.js';
 import { Clock, type HeldUntil, Validity } from './clock.js';
 import { narrowedDigest } from './diagnose.js';
 import { compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
-import { candidate, type EarlierCalls, equalFields, firstNearest, nearness, push } from './nearest.js';
+import { candidate, type EarlierCalls, equalFields, firstNearest, type KindCall, nearness, push } from './nearest.js';
 import { NO_POLICY } from './policy.js';
 import { boundFields } from './projection.js';
 import { identityDigest } from './records.js';
@@ -71,12 +69,6 @@ export interface Couplings {
   readonly recordFiles: readonly [string, string] | null;
   /** Coverage statements read (usable or not). */
   readonly statements: number;
-}
-
-/** A call with a subject, as a record's nearest call is found among them (nearest.ts). */
-export interface KindCall {
-  readonly call: CallRef;
-  readonly target: JsonObject;
 }
 
 /** A verification kept to be merged onto: its shares, when it was made, until when it holds, what it couples by. */

@@ -18,10 +18,14 @@ export function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
 /** The target of a call that has a subject. */
 const targetOf = (c: Call): JsonObject => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
 
-/** A call as a record's nearest: where it is, its target, and how near (`nearness`) it is. */
-export interface NearCall {
+/** A call with a subject as a record's nearest call is found among them: where it is (a kept one is not decoded) and its target. */
+export interface KindCall {
   readonly call: CallRef;
   readonly target: JsonObject;
+}
+
+/** A call as a record's nearest: where it is, its target, and how near (`nearness`) it is. */
+export interface NearCall extends KindCall {
   readonly nearness: number;
 }
 
@@ -38,11 +42,7 @@ export interface EarlierCalls {
 }
 
 /** The first of `calls` (call order) with the greatest nearness to `target` under `fields`, or null when there are none. */
-export function firstNearest(
-  fields: readonly string[],
-  calls: Iterable<{ readonly call: CallRef; readonly target: JsonObject }>,
-  target: JsonObject,
-): NearCall | null {
+export function firstNearest(fields: readonly string[], calls: Iterable<KindCall>, target: JsonObject): NearCall | null {
   let best: NearCall | null = null;
   for (const c of calls) {
     const n = nearness(fields, c.target, target);
@@ -58,7 +58,7 @@ export function nearer(earlier: NearCall | null, own: NearCall | null): NearCall
 }
 
 /** A call with a subject as a nearest-call candidate. */
-export const candidate = (c: Call): { readonly call: CallRef; readonly target: JsonObject } => ({ call: callRef(c), target: targetOf(c) });
+export const candidate = (c: Call): KindCall => ({ call: callRef(c), target: targetOf(c) });
 
 /** A subject a record names, asked about: its class, verb and (whole) target. */
 export interface NearestQuery {

@@ -21,9 +21,9 @@
 import { closeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { CallRef } from '../core/call.js';
-import { type KindCall, kind } from '../core/incremental.js';
+import { kind } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
-import { type EarlierCalls, fieldText, firstNearest, type NearCall, nearness, subsets } from '../core/nearest.js';
+import { type EarlierCalls, fieldText, firstNearest, type KindCall, type NearCall, nearness, subsets } from '../core/nearest.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
