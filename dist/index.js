@@ -13016,7 +13016,7 @@ class FileSpan {
             throw new Error(`a kept list's file ended ${this.length - offset} byte(s) before its end (cut short?)`);
         return got;
     }
-    /** The span's bytes in one buffer (tests, and small reports). */
+    /** The span's bytes in one buffer (a snapshot's digest sections and kept calls' index, small reports, tests). */
     bytes() {
         const out = Buffer.allocUnsafe(this.length);
         for (let off = 0; off < this.length;)
@@ -13308,6 +13308,8 @@ function littleEndian(values) {
         out.writeInt32LE(values[i] ?? 0, 4 * i);
     return out;
 }
+/** A call's details as a block holds them (read back by `callOf`). */
+const detailsOf = (c) => [c.call.artifact, c.call.index, c.call.line, c.call.order, c.target];
 /**
  * The blocks of a part's calls (`Couplings.calls`), each as its pieces with what the header says of
  * it; kinds whose class binds no field are left out (they have no nearest call).
@@ -13325,12 +13327,12 @@ function keptCallBlocks(calls, check) {
         for (let i = 0; i < list.length; i++) {
             const c = list[i];
             hashes(fields, c.target, rows, i);
-            details.push(JSON.stringify([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+            details.push(JSON.stringify(detailsOf(c)));
         }
         let joined = details.join('');
         // Text past ASCII (rare: targets are mostly names and hashes) escaped, row by row.
         if (PAST_ASCII.test(joined)) {
-            details = list.map((c) => asciiJson([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+            details = list.map((c) => asciiJson(detailsOf(c)));
             joined = details.join('');
         }
         const text = Buffer.from(joined, 'latin1');
@@ -13357,11 +13359,7 @@ function readSpan(file, from, length) {
     if (!opened.ok)
         return opened;
     try {
-        const bytes = Buffer.allocUnsafe(length);
-        const span = new FileSpan(opened.value, from, length);
-        for (let off = 0; off < length;)
-            off += span.readInto(bytes, off, off, length - off);
-        return { ok: true, value: bytes };
+        return { ok: true, value: new FileSpan(opened.value, from, length).bytes() };
     }
     catch (error) {
         return { ok: false, reason: `it cannot be read (${(0,core_text/* messageOf */.bD)(error)})` };
@@ -14167,11 +14165,9 @@ function snapshotFrom(file, fd, key, policy, shape) {
     // The digest sections follow the header line; the lists follow them.
     const from = FIRST_LINE + line.value.text.length + 1;
     const sectionsLength = SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
-    const sections = Buffer.allocUnsafe(sectionsLength);
+    let sections;
     try {
-        const span = new FileSpan(fd, from, sectionsLength);
-        for (let off = 0; off < sectionsLength;)
-            off += span.readInto(sections, off, off, sectionsLength - off);
+        sections = new FileSpan(fd, from, sectionsLength).bytes();
     }
     catch {
         return { ok: false, reason: 'its digest sections are cut short' };

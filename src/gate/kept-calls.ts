@@ -75,6 +75,9 @@ function littleEndian(values: Int32Array): Buffer {
   return out;
 }
 
+/** A call's details as a block holds them (read back by `callOf`). */
+const detailsOf = (c: KindCall): unknown[] => [c.call.artifact, c.call.index, c.call.line, c.call.order, c.target];
+
 /**
  * The blocks of a part's calls (`Couplings.calls`), each as its pieces with what the header says of
  * it; kinds whose class binds no field are left out (they have no nearest call).
@@ -94,12 +97,12 @@ export function keptCallBlocks(
     for (let i = 0; i < list.length; i++) {
       const c = list[i] as KindCall;
       hashes(fields, c.target, rows, i);
-      details.push(JSON.stringify([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+      details.push(JSON.stringify(detailsOf(c)));
     }
     let joined = details.join('');
     // Text past ASCII (rare: targets are mostly names and hashes) escaped, row by row.
     if (PAST_ASCII.test(joined)) {
-      details = list.map((c) => asciiJson([c.call.artifact, c.call.index, c.call.line, c.call.order, c.target]));
+      details = list.map((c) => asciiJson(detailsOf(c)));
       joined = details.join('');
     }
     const text = Buffer.from(joined, 'latin1');
@@ -128,10 +131,7 @@ function readSpan(file: string, from: number, length: number): Result<Buffer, st
   if (opened === null) return { ok: false, reason: 'the snapshot was removed' };
   if (!opened.ok) return opened;
   try {
-    const bytes = Buffer.allocUnsafe(length);
-    const span = new FileSpan(opened.value, from, length);
-    for (let off = 0; off < length; ) off += span.readInto(bytes, off, off, length - off);
-    return { ok: true, value: bytes };
+    return { ok: true, value: new FileSpan(opened.value, from, length).bytes() };
   } catch (error) {
     return { ok: false, reason: `it cannot be read (${messageOf(error)})` };
   } finally {

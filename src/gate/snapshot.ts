@@ -630,10 +630,9 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   // The digest sections follow the header line; the lists follow them.
   const from = FIRST_LINE + line.value.text.length + 1;
   const sectionsLength = SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
-  const sections = Buffer.allocUnsafe(sectionsLength);
+  let sections: Buffer;
   try {
-    const span = new FileSpan(fd, from, sectionsLength);
-    for (let off = 0; off < sectionsLength; ) off += span.readInto(sections, off, off, sectionsLength - off);
+    sections = new FileSpan(fd, from, sectionsLength).bytes();
   } catch {
     return { ok: false, reason: 'its digest sections are cut short' };
   }

@@ -84,7 +84,7 @@ export class FileSpan {
     return got;
   }
 
-  /** The span's bytes in one buffer (tests, and small reports). */
+  /** The span's bytes in one buffer (a snapshot's digest sections and kept calls' index, small reports, tests). */
   bytes(): Buffer {
     const out = Buffer.allocUnsafe(this.length);
     for (let off = 0; off < this.length; ) off += this.readInto(out, off, off, this.length - off);
