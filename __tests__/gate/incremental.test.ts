@@ -6,12 +6,18 @@
  * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
  * the kept ones is a full run, said with why; any other output takes no part in it.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildOf } from '../../src/gate/cache.js';
+import type { ReadTask } from '../../src/gate/evidence.js';
+import { type OpenReaders, runGate } from '../../src/gate/gate.js';
+import { startReaders } from '../../src/gate/readers.js';
+import { defaultSettings } from '../../src/gate/settings/parsers.js';
+import { renderJson } from '../../src/report/json-report.js';
 import { buildBundle } from '../support/bundle-writer.js';
 import { addKey, decision, demoCorpus, json, record, surface } from '../support/corpus.js';
-import { cleanup, cli, tempDir, writeFiles } from '../support/workspace.js';
+import { cleanup, cli, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -89,6 +95,41 @@ describe('incremental verification in the gate (stop 2)', () => {
       `0 of ${files + 2} file(s) from the cache; ${files + 2} read and stored; ${files} entries ignored and the file read`,
     );
     expect(declined.bytes).toBe((await verify(r2, 'full.json', false)).bytes);
+  });
+
+  it('a merge that declines hashes each file once: the second collection takes every file from the entry of the key the first gave it', async () => {
+    const r = repo();
+    const cache = { dir: r.cache, read: true, build: buildOf('1.0.0').key, incremental: true };
+    const collections: ReadTask[][] = [];
+    const open: OpenReaders = async (files, setup, jobs) => {
+      const take = await startReaders(files, setup, jobs);
+      return (tasks) => {
+        collections.push([...tasks]);
+        return take(tasks);
+      };
+    };
+    const run = async (withCache: boolean) => {
+      const g = await runGate({ ...defaultSettings(r.dir, TEST_NOW), cache: withCache ? cache : null }, false, open);
+      if (!g.ok) throw new Error(g.reason.message);
+      return g.value;
+    };
+    await run(true);
+    addWork(r.dir, '.assay/runs/2026-10-01-early.json');
+    collections.length = 0;
+    const declined = await run(true);
+    expect(declined.incremental).toMatch(/does not sort after every kept run/);
+    const [first, second, ...more] = collections;
+    expect(more).toHaveLength(0);
+    // The first collection: the files the snapshot names given with its keys; the second: none kept, each with the key the first gave it.
+    const kept = first?.filter((t) => t.kept !== undefined) ?? [];
+    expect(kept.length).toBeGreaterThan(3);
+    expect(second?.map((t) => t.file.rel)).toEqual(first?.map((t) => t.file.rel));
+    expect(second?.every((t) => t.kept === undefined && t.hashed !== undefined)).toBe(true);
+    for (const t of kept) expect(second?.find((u) => u.file.rel === t.file.rel)?.hashed).toBe(t.kept);
+    // Every key is an entry stored: the files added were read and stored by the first collection.
+    for (const t of second ?? []) expect(existsSync(path.join(r.cache, `${t.hashed}.json`))).toBe(true);
+    expect(declined.cache).toMatchObject({ files: first?.length, hits: kept.length, stored: 2 });
+    expect(renderJson(declined.report)).toBe(renderJson((await run(false)).report));
   });
 
   it('the gate’s checks over every file read a kept file’s facts: a run among the exports, a rule naming a class only kept runs hold', async () => {

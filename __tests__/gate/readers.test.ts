@@ -63,6 +63,30 @@ describe('reading on worker threads', () => {
     expect(threads).toEqual(inline);
   });
 
+  it('a file this run hashed already is taken from the entry of its key, on the main thread and on workers alike', async () => {
+    const tasks = tasksUnder(path.join(ROOT, 'fixtures/demo'));
+    const cached: ReadSetup = {
+      ...setup,
+      digest: false,
+      cache: { dir: path.join(tempDir(), 'cache'), read: true, setupKey: 'a'.repeat(64) },
+    };
+    // The first reading stores every file's evidence and says its key.
+    const first = await readAll(inlineReaders(tasks, cached), tasks.length);
+    const keys = first.map((d) => d.cache?.key);
+    expect(keys.every((k) => typeof k === 'string')).toBe(true);
+    // Hashed already: each file's bytes are gone (a reading would fail it), its evidence comes from its entry all the same.
+    const moved = tasks.map((t, i): ReadTask => ({ ...t, file: { ...t.file, path: `${t.file.path}.gone` }, hashed: keys[i] as string }));
+    const inline = await readAll(inlineReaders(moved, cached), moved.length);
+    const threads = await readAll(openReaders(moved, cached, 3, distFile('read-worker.js')), moved.length);
+    for (const got of [inline, threads]) {
+      expect(got.map((d) => d.value)).toEqual(first.map((d) => d.value));
+      expect(got.map((d) => d.cache)).toEqual(keys.map((key) => ({ hit: true, key })));
+    }
+    // An entry that is not there: the file is read as any other (here, a file that is gone fails).
+    const unknown = await readAll(inlineReaders([{ ...(moved[0] as ReadTask), hashed: 'b'.repeat(64) }], cached), 1);
+    expect(unknown[0]?.value?.findings.map((f) => f.code)).toEqual(['invalid_artifact']);
+  });
+
   it('workers that cannot start (a missing reader bundle): every file is read on the main thread, none fails', async () => {
     const tasks = tasksUnder(path.join(ROOT, 'fixtures/demo'));
     const inline = await readAll(inlineReaders(tasks, setup), tasks.length);

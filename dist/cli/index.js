@@ -18638,9 +18638,15 @@ const evidence_readWire = (task, setup) => deliver(task, setup, AS_WIRE);
  */
 async function deliver(task, setup, form) {
     const { file, role } = task;
-    const sidecars = readSidecars(task, setup);
     const cache = setup.cache;
     const shape = cache?.read ? await entryShape() : null;
+    // Hashed once by this run: the evidence of the bytes it hashed then (an entry refused now is looked up again below, and said).
+    if (task.hashed !== undefined && cache !== null && shape !== null) {
+        const entry = lookUp(cache, task.hashed, shape);
+        if (entry.ok)
+            return { value: form.found(entry.value, file.rel), cache: { hit: true, key: task.hashed } };
+    }
+    const sidecars = readSidecars(task, setup);
     let key = null;
     let ignored;
     const found = (sha256) => {
@@ -20756,7 +20762,14 @@ class WorkerReaders {
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null });
+            worker.postMessage({
+                id,
+                path: t.file.path,
+                rel: t.file.rel,
+                role: t.role,
+                kept: t.kept ?? null,
+                hashed: t.hashed ?? null,
+            });
         }
     }
     done(worker, m) {
@@ -20815,7 +20828,13 @@ function serveReads(port, setup) {
     };
     port.on('message', (t) => {
         chain = chain.then(() => {
-            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
+            const task = {
+                file: { path: t.path, rel: t.rel },
+                role: t.role,
+                ...(t.kept === null ? {} : { kept: t.kept }),
+                ...(t.hashed === null ? {} : { hashed: t.hashed }),
+            };
+            reply(t.id, readWire(task, setup));
             return new Promise((resolve) => setImmediate(resolve));
         });
     });
@@ -21656,16 +21675,38 @@ function outputOverInput(writes, found) {
         }
     return null;
 }
-/** Every input file to read, in the order read; a file a verification snapshot names is given with the key it names it by. */
-const tasksOf = (found, kept) => found.flatMap(({ role, d }) => d.files.map((file) => {
+/**
+ * Every input file to read, in the order read; a file a verification snapshot names is given with the
+ * key it names it by (`kept`), one this run has hashed already with the key it had (`hashed`).
+ */
+const tasksOf = (found, kept, hashed = null) => found.flatMap(({ role, d }) => d.files.map((file) => {
     const k = kept?.get(file.rel)?.key;
-    return k === undefined ? { file, role } : { file, role, kept: k };
+    const h = hashed?.get(file.rel);
+    return { file, role, ...(k === undefined ? {} : { kept: k }), ...(h === undefined ? {} : { hashed: h }) };
 }));
+/**
+ * The key each file had in a collection, by path, for a second one (a merge declined): taken from the
+ * entries stored under them, a file is hashed once a run. A path read under two roles has none (its
+ * two readings are two keys).
+ */
+function gate_keysOf(first) {
+    const keys = new Map();
+    const twice = new Set();
+    for (const f of first.files) {
+        if (keys.has(f.rel) || twice.has(f.rel)) {
+            keys.delete(f.rel);
+            twice.add(f.rel);
+        }
+        else if (f.key !== null)
+            keys.set(f.rel, f.key);
+    }
+    return keys;
+}
 /**
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
  * one named there is kept, its facts and findings the snapshot's, its evidence never decoded
  */
-async function collect(settings, _setup, roots, readersFor, found, kept) {
+async function collect(settings, _setup, roots, readersFor, found, kept, hashed) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -21673,7 +21714,7 @@ async function collect(settings, _setup, roots, readersFor, found, kept) {
     const statements = [];
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
-    const readers = readersFor(tasksOf(found, kept));
+    const readers = readersFor(tasksOf(found, kept, hashed));
     let next = 0;
     const strays = { runs: 0, audit: 0 };
     const strayFiles = [];
@@ -21950,7 +21991,7 @@ async function runGate(settings, digests = false, open = startReaders) {
     const start = async () => open(tasksOf(found, null), setup, settings.jobs);
     const started = await start();
     const snapshot = merging ? await openKept(merging, options) : null;
-    const collectWith = (kept, readersFor) => collect(settings, setup, roots, readersFor, found, kept);
+    const collectWith = (kept, readersFor, hashed = null) => collect(settings, setup, roots, readersFor, found, kept, hashed);
     const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), started);
     const seen = evidence.classes;
     // A policy whose rules name what nothing has.
@@ -21981,7 +22022,10 @@ async function runGate(settings, digests = false, open = startReaders) {
         added.push(rootInvalid);
     const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
     // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
-    const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start())) : null;
+    // A merge that declines collects every file again, none kept, each from the entry of the key this collection gave it.
+    const incremental = snapshot
+        ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start(), gate_keysOf(evidence)))
+        : null;
     const report = incremental ? incremental.report : verify(checked, options);
     // The evidence the report rests on: with files kept and the merge declined, every file collected again.
     const used = incremental?.used ?? evidence;

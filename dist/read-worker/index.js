@@ -10348,9 +10348,15 @@ const readWire = (task, setup) => deliver(task, setup, AS_WIRE);
  */
 async function deliver(task, setup, form) {
     const { file, role } = task;
-    const sidecars = readSidecars(task, setup);
     const cache = setup.cache;
     const shape = cache?.read ? await entryShape() : null;
+    // Hashed once by this run: the evidence of the bytes it hashed then (an entry refused now is looked up again below, and said).
+    if (task.hashed !== undefined && cache !== null && shape !== null) {
+        const entry = lookUp(cache, task.hashed, shape);
+        if (entry.ok)
+            return { value: form.found(entry.value, file.rel), cache: { hit: true, key: task.hashed } };
+    }
+    const sidecars = readSidecars(task, setup);
     let key = null;
     let ignored;
     const found = (sha256) => {
@@ -10602,7 +10608,14 @@ class WorkerReaders {
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null });
+            worker.postMessage({
+                id,
+                path: t.file.path,
+                rel: t.file.rel,
+                role: t.role,
+                kept: t.kept ?? null,
+                hashed: t.hashed ?? null,
+            });
         }
     }
     done(worker, m) {
@@ -10661,7 +10674,13 @@ function serveReads(port, setup) {
     };
     port.on('message', (t) => {
         chain = chain.then(() => {
-            reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
+            const task = {
+                file: { path: t.path, rel: t.rel },
+                role: t.role,
+                ...(t.kept === null ? {} : { kept: t.kept }),
+                ...(t.hashed === null ? {} : { hashed: t.hashed }),
+            };
+            reply(t.id, readWire(task, setup));
             return new Promise((resolve) => setImmediate(resolve));
         });
     });

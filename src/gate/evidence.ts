@@ -36,6 +36,12 @@ export interface ReadTask {
    * file whose key is that one now is kept (its evidence is the snapshot's), never looked up or read.
    */
   readonly kept?: string;
+  /**
+   * The key this run's own first reading gave the file (a merge declined after it: gate/incremental.ts):
+   * its evidence is the entry stored under that key, its bytes not read and hashed again; with no
+   * sound entry there, the file is read as any other.
+   */
+  readonly hashed?: string;
 }
 
 /** A trusted public key as plain data (a worker rebuilds the key from it). */
@@ -249,9 +255,14 @@ export const readWire = (task: ReadTask, setup: ReadSetup): Promise<Delivered<st
  */
 async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Promise<Delivered<T>> {
   const { file, role } = task;
-  const sidecars = readSidecars(task, setup);
   const cache = setup.cache;
   const shape = cache?.read ? await entryShape() : null;
+  // Hashed once by this run: the evidence of the bytes it hashed then (an entry refused now is looked up again below, and said).
+  if (task.hashed !== undefined && cache !== null && shape !== null) {
+    const entry = lookUp(cache, task.hashed, shape);
+    if (entry.ok) return { value: form.found(entry.value, file.rel), cache: { hit: true, key: task.hashed } };
+  }
+  const sidecars = readSidecars(task, setup);
   let key: string | null = null;
   let ignored: string | undefined;
   const found = (sha256: string): Entry | typeof KEPT | null => {

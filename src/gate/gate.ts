@@ -148,14 +148,35 @@ function outputOverInput(writes: Settings['writes'], found: Found): string | nul
   return null;
 }
 
-/** Every input file to read, in the order read; a file a verification snapshot names is given with the key it names it by. */
-const tasksOf = (found: Found, kept: ReadonlyMap<string, KeptFile> | null): ReadTask[] =>
+/**
+ * Every input file to read, in the order read; a file a verification snapshot names is given with the
+ * key it names it by (`kept`), one this run has hashed already with the key it had (`hashed`).
+ */
+const tasksOf = (found: Found, kept: ReadonlyMap<string, KeptFile> | null, hashed: ReadonlyMap<string, string> | null = null): ReadTask[] =>
   found.flatMap(({ role, d }) =>
-    d.files.map((file) => {
+    d.files.map((file): ReadTask => {
       const k = kept?.get(file.rel)?.key;
-      return k === undefined ? { file, role } : { file, role, kept: k };
+      const h = hashed?.get(file.rel);
+      return { file, role, ...(k === undefined ? {} : { kept: k }), ...(h === undefined ? {} : { hashed: h }) };
     }),
   );
+
+/**
+ * The key each file had in a collection, by path, for a second one (a merge declined): taken from the
+ * entries stored under them, a file is hashed once a run. A path read under two roles has none (its
+ * two readings are two keys).
+ */
+function keysOf(first: Collected): ReadonlyMap<string, string> {
+  const keys = new Map<string, string>();
+  const twice = new Set<string>();
+  for (const f of first.files) {
+    if (keys.has(f.rel) || twice.has(f.rel)) {
+      keys.delete(f.rel);
+      twice.add(f.rel);
+    } else if (f.key !== null) keys.set(f.rel, f.key);
+  }
+  return keys;
+}
 
 /**
  * @param kept the files a verification snapshot names (gate/incremental.ts): each one whose key is the
@@ -168,6 +189,7 @@ async function collect(
   readersFor: TakeTasks,
   found: Found,
   kept: ReadonlyMap<string, KeptFile> | null,
+  hashed: ReadonlyMap<string, string> | null,
 ): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
@@ -176,7 +198,7 @@ async function collect(
   const statements: StatementInput[] = [];
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
-  const readers = readersFor(tasksOf(found, kept));
+  const readers = readersFor(tasksOf(found, kept, hashed));
   let next = 0;
   const strays = { runs: 0, audit: 0 };
   const strayFiles: { readonly rel: string; readonly role: 'runs' | 'audit'; readonly n: number }[] = [];
@@ -521,8 +543,11 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   const start = async (): Promise<TakeTasks> => open(tasksOf(found, null), setup, settings.jobs);
   const started = await start();
   const snapshot = merging ? await openKept(merging, options) : null;
-  const collectWith = (kept: ReadonlyMap<string, KeptFile> | null, readersFor: TakeTasks): Promise<Collected> =>
-    collect(settings, setup, roots, readersFor, found, kept);
+  const collectWith = (
+    kept: ReadonlyMap<string, KeptFile> | null,
+    readersFor: TakeTasks,
+    hashed: ReadonlyMap<string, string> | null = null,
+  ): Promise<Collected> => collect(settings, setup, roots, readersFor, found, kept, hashed);
   const evidence = await collectWith(setup.digest ? null : keptBy(snapshot), started);
   const seen = evidence.classes;
   // A policy whose rules name what nothing has.
@@ -559,7 +584,10 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   if (rootInvalid) added.push(rootInvalid);
   const checked = added.length > 0 ? { ...evidence, findings: [...evidence.findings, ...added] } : evidence;
   // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
-  const incremental = snapshot ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start())) : null;
+  // A merge that declines collects every file again, none kept, each from the entry of the key this collection gave it.
+  const incremental = snapshot
+    ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start(), keysOf(evidence)))
+    : null;
   const report = incremental ? incremental.report : verify(checked, options);
   // The evidence the report rests on: with files kept and the merge declined, every file collected again.
   const used = incremental?.used ?? evidence;

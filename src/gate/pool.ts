@@ -40,6 +40,8 @@ interface TaskMessage {
   readonly role: Role;
   /** The key a verification snapshot names the file by (ReadTask.kept), or null. */
   readonly kept: string | null;
+  /** The key this run's first reading gave the file (ReadTask.hashed), or null. */
+  readonly hashed: string | null;
 }
 /** worker → main: the encoded result (null: the file is kept, ReadTask.kept) with what the cache did for it (never part of the encoding: it is what is stored), or why reading threw (a bug: the file still fails). */
 type ResultMessage =
@@ -218,7 +220,14 @@ export class WorkerReaders implements Readers {
       if (id === undefined) return;
       const t = item(this.tasks, id);
       held.push(id);
-      worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role, kept: t.kept ?? null } satisfies TaskMessage);
+      worker.postMessage({
+        id,
+        path: t.file.path,
+        rel: t.file.rel,
+        role: t.role,
+        kept: t.kept ?? null,
+        hashed: t.hashed ?? null,
+      } satisfies TaskMessage);
     }
   }
 
@@ -277,7 +286,13 @@ export function serveReads(port: MessagePort, setup: ReadSetup): void {
   };
   port.on('message', (t: TaskMessage) => {
     chain = chain.then(() => {
-      reply(t.id, readWire({ file: { path: t.path, rel: t.rel }, role: t.role, ...(t.kept === null ? {} : { kept: t.kept }) }, setup));
+      const task: ReadTask = {
+        file: { path: t.path, rel: t.rel },
+        role: t.role,
+        ...(t.kept === null ? {} : { kept: t.kept }),
+        ...(t.hashed === null ? {} : { hashed: t.hashed }),
+      };
+      reply(t.id, readWire(task, setup));
       return new Promise((resolve) => setImmediate(resolve));
     });
   });
