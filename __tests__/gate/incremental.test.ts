@@ -272,6 +272,21 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(JSON.parse(full.bytes).records.some((x: { record_id: string }) => x.record_id === 'github-audit-7777777')).toBe(true);
   });
 
+  it('a snapshot that cannot be written is said, leaves nothing half written, and the report is still the full run’s', async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    const [name] = snapshots(r.cache);
+    // Where the snapshot goes, a folder that is not empty: it is refused, and the one kept in its place cannot be renamed there.
+    rmSync(path.join(r.cache, name as string));
+    writeFiles(path.join(r.cache, name as string), new Map([['in-the-way', 'x']]));
+    const again = await verify(r, 'again.json');
+    expect(again.stderr).toMatch(
+      /incremental: a full run \(the snapshot is refused: [^\n]*\); no snapshot kept: [^\n]*E(ISDIR|NOTEMPTY|EXIST|PERM|ACCES)/,
+    );
+    expect(readdirSync(r.cache).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(again.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+  });
+
   it("an added evidence bundle merges too: its calls are found by the bundle's path (a red team asked)", async () => {
     const r = repo();
     await verify(r, 'first.json');

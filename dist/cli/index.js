@@ -18831,6 +18831,8 @@ function nearFolder(cwd, given, role) {
     return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? What it holds is not read (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input, or rename it)`, 'error');
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/core/incremental.ts
 /**
  * Incremental verification, its core (design/incremental-verification.md, stop 2): a verification
@@ -19110,8 +19112,6 @@ function mergeAdded(kept, added, options, echoed) {
     return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -20442,6 +20442,7 @@ function snapshot_listsOf(h, file, at) {
 
 
 
+
 /** What a verification depends on besides its files: the read set-up (the build in it), the policy's bytes or rules, the options. */
 function judgingKey(setupKey, options) {
     const p = options.policy ?? policy_NO_POLICY;
@@ -20475,9 +20476,11 @@ function evidenceOf(evidence, files, own) {
 const listless = (report) => ({ ...report, runs: [], calls: [], records: [] });
 /**
  * A full verification, and its snapshot written beside the cache's entries (atomically), or why none
- * was. The report's lists are rendered once: the snapshot holds them, and the report is written from them.
+ * was. The report's lists are rendered once: the snapshot holds them, and the report is written from
+ * them. The snapshot is written as the report is (`writePieces`): its text encoded into a few reused
+ * buffers while the disk takes the ones before, never a buffer of its own per piece.
  */
-function keep(dir, key, files, evidence, options) {
+async function keep(dir, key, files, evidence, options) {
     const { report, part } = partOf(evidence, options);
     const none = (why) => ({ report, kept: null, said: `no snapshot kept: ${why}` });
     if (!part)
@@ -20495,16 +20498,12 @@ function keep(dir, key, files, evidence, options) {
     const tmp = `${file}.${(0,external_node_crypto_.randomBytes)(6).toString('hex')}.tmp`;
     try {
         (0,output/* makeDirs */.X2)(dir);
-        const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+        const fh = await (0,promises_namespaceObject.open)(tmp, 'wx', 0o644);
         try {
-            for (const piece of header.value)
-                (0,output/* writeFully */.KM)(fd, piece);
-            for (const list of [lists.runs, lists.calls, lists.records])
-                for (const piece of list.pieces)
-                    (0,output/* writeFully */.KM)(fd, pieceBytes(piece));
+            await writePieces(fh, [...header.value, ...lists.runs.pieces, ...lists.calls.pieces, ...lists.records.pieces], null, false);
         }
         finally {
-            (0,external_node_fs_.closeSync)(fd);
+            await fh.close();
         }
         (0,external_node_fs_.renameSync)(tmp, file);
     }
@@ -20552,7 +20551,7 @@ async function merged(collected, options, kept, wholly) {
     // A full run keeps a snapshot of itself when the cache's is missing or out of date.
     const full = async (why) => {
         const every = await wholly();
-        const made = keep(kept.dir, kept.key, every.files, every, options);
+        const made = await keep(kept.dir, kept.key, every.files, every, options);
         return { ...made, said: `a full run (${why}); ${made.said}` };
     };
     if (kept.read === null)

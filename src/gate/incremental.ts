@@ -7,7 +7,8 @@
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
@@ -19,8 +20,8 @@ import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
 import { verify } from '../core/verify.js';
-import { type KeptLists, pieceBytes } from '../report/json-report.js';
-import { makeDirs, writeFully } from '../report/output.js';
+import { type KeptLists, writePieces } from '../report/json-report.js';
+import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
 import type { FileFacts } from './facts.js';
 import { type KeptFile, keptListsOf, openSnapshot, SNAPSHOT_SCHEMA, type Snapshot, snapshotHeader } from './snapshot.js';
@@ -97,9 +98,17 @@ const listless = (report: Report): Report => ({ ...report, runs: [], calls: [], 
 
 /**
  * A full verification, and its snapshot written beside the cache's entries (atomically), or why none
- * was. The report's lists are rendered once: the snapshot holds them, and the report is written from them.
+ * was. The report's lists are rendered once: the snapshot holds them, and the report is written from
+ * them. The snapshot is written as the report is (`writePieces`): its text encoded into a few reused
+ * buffers while the disk takes the ones before, never a buffer of its own per piece.
  */
-function keep(dir: string, key: string, files: readonly FileRead[], evidence: Evidence, options: VerifyOptions): Incremental {
+async function keep(
+  dir: string,
+  key: string,
+  files: readonly FileRead[],
+  evidence: Evidence,
+  options: VerifyOptions,
+): Promise<Incremental> {
   const { report, part } = partOf(evidence, options);
   const none = (why: string): Incremental => ({ report, kept: null, said: `no snapshot kept: ${why}` });
   if (!part) return none('no verification time');
@@ -119,12 +128,11 @@ function keep(dir: string, key: string, files: readonly FileRead[], evidence: Ev
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     makeDirs(dir);
-    const fd = openSync(tmp, 'wx', 0o644);
+    const fh = await open(tmp, 'wx', 0o644);
     try {
-      for (const piece of header.value) writeFully(fd, piece);
-      for (const list of [lists.runs, lists.calls, lists.records]) for (const piece of list.pieces) writeFully(fd, pieceBytes(piece));
+      await writePieces(fh, [...header.value, ...lists.runs.pieces, ...lists.calls.pieces, ...lists.records.pieces], null, false);
     } finally {
-      closeSync(fd);
+      await fh.close();
     }
     renameSync(tmp, file);
   } catch (error) {
@@ -185,7 +193,7 @@ async function merged(
   // A full run keeps a snapshot of itself when the cache's is missing or out of date.
   const full = async (why: string): Promise<Incremental> => {
     const every = await wholly();
-    const made = keep(kept.dir, kept.key, every.files, every, options);
+    const made = await keep(kept.dir, kept.key, every.files, every, options);
     return { ...made, said: `a full run (${why}); ${made.said}` };
   };
   if (kept.read === null) return full('no snapshot for this set-up, policy and options');
