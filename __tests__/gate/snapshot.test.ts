@@ -329,6 +329,87 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
       expect(refused(make())).toMatch(why);
     });
 
+    /** `n` distinct sha256 digests, from `seed`. */
+    const digestsOf = (n: number, seed: string): string[] =>
+      Array.from({ length: n }, (_, i) => `sha256:${createHash('sha256').update(`${seed}-${i}`).digest('hex')}`);
+    /** The calls' digests of a snapshot of these, read back (its file's path too). */
+    const readDigests = (digests: readonly string[]) => {
+      if (!b) throw new Error('a drawn case keeps a snapshot');
+      const read = readSnapshot(withDigests(digests), KEY, policyOf(b), shape);
+      if (!read.ok) throw new Error(read.reason);
+      return { members: read.value.part.couplings.callDigests, part: read.value.part, file: path.join(SCRATCH, `snapshot-${written - 1}`) };
+    };
+
+    it('left in the file, its digests are found block by block as a set finds them: one or many at once, in any order, or each in turn (property)', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 700 }),
+          fc.array(fc.nat(900), { maxLength: 40 }),
+          fc.array(fc.constantFrom('not-a-digest', 'sha256:XYZ', `sha256:${'0'.repeat(64)}`, `sha256:${'f'.repeat(64)}`), { maxLength: 3 }),
+          (n, picks, odd) => {
+            const all = digestsOf(n, `case-${n}`);
+            const { members } = readDigests([...all, 'not-a-digest']);
+            const set = new Set([...all, 'not-a-digest']);
+            // Members and strangers: digests of another seed, and strings that are no digest.
+            const asked = [
+              ...picks.map((i) => all[i % Math.max(n, 1)] ?? digestsOf(1, `other-${i}`)[0] ?? ''),
+              ...digestsOf(3, `other-${n}`),
+              ...odd,
+            ];
+            expect(members.size).toBe(set.size);
+            expect([...(members.among?.(asked) ?? [])].sort()).toEqual(asked.filter((x) => set.has(x)).sort());
+            for (const x of asked.slice(0, 5)) expect(members.has(x)).toBe(set.has(x));
+            expect([...members].sort()).toEqual([...set].sort());
+            expect(members.doubt?.()).toBeNull();
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it('a section out of order only where two of the chunks it is checked in meet is refused (a look-up by halving would miss one)', () => {
+      // 2 048 digests a chunk: the last of the first and the first of the second swapped.
+      const x = withDigests(digestsOf(2100, 'junction'));
+      const at = x.indexOf(10, 65) + 1;
+      const i = at + 2047 * 32;
+      const last = Buffer.from(x.subarray(i, i + 32));
+      x.copy(x, i, i + 32, i + 64);
+      last.copy(x, i + 32);
+      const h = JSON.parse(headerOf(x));
+      h.digests.calls[2] = createHash('sha256')
+        .update(x.subarray(at, at + h.digests.calls[1]))
+        .digest('hex');
+      expect(refused(withHeader(JSON.stringify(h), x.subarray(at - 1)))).toMatch(/its calls’ digests are not in ascending order/);
+    });
+
+    it('a block that changed after the snapshot was opened is a doubt: nothing found in it is believed, and the merge declines', () => {
+      if (!b) throw new Error('a drawn case keeps a snapshot');
+      const all = digestsOf(600, 'changed');
+      const { members, part, file } = readDigests(all);
+      expect(members.among?.(all.slice(0, 10))).toHaveLength(10);
+      // A byte of the third block changed in place (the file written again with it).
+      const x = readFileSync(file);
+      const at = x.indexOf(10, 65) + 1 + 2 * 4096 + 7;
+      x[at] = (x[at] ?? 0) ^ 1;
+      writeFileSync(file, x);
+      expect(members.among?.(all)).not.toHaveLength(all.length);
+      expect(members.doubt?.()).toMatch(
+        /its calls’ digests: a block is not the bytes read when the snapshot was opened \(its CRC-32 differs\)/,
+      );
+      const added = partOf(b.added, b.after, part.couplings.earlier).part;
+      if (!added) throw new Error('a part');
+      const m = mergeAdded(part, added, b.after, b.full);
+      expect(m).toEqual({
+        kind: 'declined',
+        reason: expect.stringMatching(/^the kept digests cannot be read \(its calls’ digests: a block is not/),
+      });
+      // Removed: a doubt too.
+      const again = readDigests(all);
+      rmSync(again.file);
+      expect(again.members.has(all[0] ?? '')).toBe(false);
+      expect(again.members.doubt?.()).toMatch(/the snapshot was removed/);
+    });
+
     describe('from its file, its header read first and its lists only when asked', () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'snapshot-file-'));
       afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -18967,11 +18967,26 @@ const declined = (reason) => ({ kind: 'declined', reason });
 function meets(left, right) {
     const [small, large] = left.size <= right.size ? [left, right] : [right, left];
     let least;
+    if (large.among) {
+        for (const x of large.among(small))
+            if (least === undefined || x < least)
+                least = x;
+        return least;
+    }
     for (const x of small)
         if ((least === undefined || x < least) && large.has(x))
             least = x;
     return least;
 }
+/** Why a part's members could not all be read (a look-up may have missed one), or null. */
+const unread = (...members) => {
+    for (const m of members) {
+        const d = m.doubt?.() ?? null;
+        if (d !== null)
+            return d;
+    }
+    return null;
+};
 /** The earlier of two holds. */
 function earlier(a, b) {
     if (a.kind === 'this_instant' || b.kind === 'always')
@@ -19013,9 +19028,14 @@ function coupled(kept, added, options) {
     // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
     // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
     const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
+    const identity = meets(k.identities, a.identities);
+    // A kept section that could not be read may have hidden a member both hold.
+    const unreadable = unread(k.callDigests, k.recordDigests, k.identities);
+    if (unreadable !== null)
+        return `the kept digests cannot be read (${unreadable})`;
     if (digest !== undefined)
         return `subject digest ${digest} is in both`;
-    if (meets(k.identities, a.identities) !== undefined)
+    if (identity !== undefined)
         return 'an audit record’s identity is in both';
     // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
     for (const [key, records] of k.unbound) {
@@ -19892,43 +19912,16 @@ const SECTIONS = [
     ['records', 'its records’ digests'],
     ['identities', 'its records’ identities'],
 ];
-/** A snapshot's packed digests, looked up by halving (`Members`, core/incremental.ts). */
-class PackedDigests {
-    bytes;
-    others;
-    size;
-    count;
-    constructor(bytes, others) {
-        this.bytes = bytes;
-        this.others = others;
-        this.count = bytes.length / DIGEST_BYTES;
-        this.size = this.count + others.size;
-    }
-    has(value) {
-        if (!SHA256_DIGEST.test(value))
-            return this.others.has(value);
-        const want = Buffer.from(value.slice(7), 'hex');
-        for (let lo = 0, hi = this.count - 1; lo <= hi;) {
-            const mid = (lo + hi) >>> 1;
-            const order = this.bytes.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
-            if (order === 0)
-                return true;
-            if (order < 0)
-                lo = mid + 1;
-            else
-                hi = mid - 1;
-        }
-        return false;
-    }
-    *[Symbol.iterator]() {
-        for (let i = 0; i < this.count; i++)
-            yield `sha256:${this.bytes.toString('hex', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES)}`;
-        yield* this.others;
-    }
-}
-/** Whether each digest of a section comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
-function ascending(bytes) {
-    for (let at = DIGEST_BYTES; at < bytes.length; at += DIGEST_BYTES) {
+/** Digests a block of a section holds: a look-up reads one block (4 KiB), never the section. */
+const BLOCK_DIGESTS = 128;
+const snapshot_BLOCK = BLOCK_DIGESTS * DIGEST_BYTES;
+/** How much of a section is read at once when it is checked (whole blocks). */
+const SCAN = 16 * snapshot_BLOCK;
+/** Whether the 32 bytes of `a` at `i` come before those of `b` at `j`. */
+const before = (a, i, b, j) => a.compare(b, j, j + DIGEST_BYTES, i, i + DIGEST_BYTES) < 0;
+/** Whether each digest of `bytes` comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
+function ascending(bytes, length) {
+    for (let at = DIGEST_BYTES; at < length; at += DIGEST_BYTES) {
         let i = 0;
         while (i < DIGEST_BYTES && bytes[at - DIGEST_BYTES + i] === bytes[at + i])
             i++;
@@ -19937,15 +19930,175 @@ function ascending(bytes) {
     }
     return true;
 }
-/** A digest section read back: whole digests, strictly ascending (a look-up by halving finds every one), or why not. */
-function unpacked(bytes, [count, , sha256], others, what) {
-    if (bytes.length !== count * DIGEST_BYTES)
+/**
+ * A digest section of the file open as `fd`, from `from`, checked through `chunk` (a few reused
+ * blocks): whole digests, the bytes its header names (their sha256), strictly ascending (a look-up by
+ * halving finds every one); or why not. Never held whole: 7 MB read into a buffer of its own cost the
+ * merge ~27 ms of page faults at N = 100 000
+ * (BENCHMARKS.md, "Issue 44, twenty-fourth stop: a declined merge hashes each file once; a snapshot written and read in blocks").
+ */
+function scanned(fd, from, [count, length, sha256], what, chunk) {
+    if (length !== count * DIGEST_BYTES)
         return { ok: false, reason: `${what} are not ${count} whole sha256 digests` };
-    if ((0,binding/* sha256Hex */.fg)(bytes) !== sha256)
+    const blocks = Math.ceil(count / BLOCK_DIGESTS);
+    const firsts = Buffer.allocUnsafe(blocks * DIGEST_BYTES);
+    const checks = new Uint32Array(blocks);
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    const span = new FileSpan(fd, from, length);
+    const last = Buffer.alloc(DIGEST_BYTES);
+    for (let off = 0; off < length;) {
+        const n = Math.min(chunk.length, length - off);
+        for (let got = 0; got < n;)
+            got += span.readInto(chunk, got, off + got, n - got);
+        hash.update(chunk.subarray(0, n));
+        if (!ascending(chunk, n) || (off > 0 && !before(last, 0, chunk, 0)))
+            return { ok: false, reason: `${what} are not in ascending order` };
+        chunk.copy(last, 0, n - DIGEST_BYTES, n);
+        for (let b = 0; b < n; b += snapshot_BLOCK) {
+            const i = (off + b) / snapshot_BLOCK;
+            checks[i] = listCheck(chunk.subarray(b, Math.min(b + snapshot_BLOCK, n)));
+            chunk.copy(firsts, i * DIGEST_BYTES, b, b + DIGEST_BYTES);
+        }
+        off += n;
+    }
+    if (hash.digest('hex') !== sha256)
         return { ok: false, reason: `${what} are not the bytes its header names (their sha256 differs)` };
-    if (!ascending(bytes))
-        return { ok: false, reason: `${what} are not in ascending order` };
-    return { ok: true, value: new PackedDigests(bytes, new Set(others)) };
+    return { ok: true, value: { from, count, firsts, checks } };
+}
+/**
+ * A snapshot's packed digests (`Members`, core/incremental.ts), left in its file: many are looked up
+ * at once (`among`), sorted, each in the one block its first digests place it in, read from the file
+ * opened again and checked against the CRC-32 the section's check took; a block that is not those
+ * bytes now (the file changed since) is a doubt (`doubt`), and the merge declines.
+ */
+class PackedDigests {
+    file;
+    section;
+    others;
+    what;
+    size;
+    problem = null;
+    constructor(file, section, others, what) {
+        this.file = file;
+        this.section = section;
+        this.others = others;
+        this.what = what;
+        this.size = section.count + others.size;
+    }
+    has(value) {
+        return this.among([value]).length > 0;
+    }
+    among(values) {
+        const out = [];
+        const wanted = [];
+        for (const v of values) {
+            if (SHA256_DIGEST.test(v))
+                wanted.push(v);
+            else if (this.others.has(v))
+                out.push(v);
+        }
+        if (wanted.length === 0 || this.section.count === 0)
+            return out;
+        // Lowercase hex: the texts' order is the bytes'.
+        wanted.sort();
+        this.reading((block) => {
+            const want = Buffer.allocUnsafe(DIGEST_BYTES);
+            let current = null;
+            let at = -1;
+            for (const v of wanted) {
+                want.write(v.slice(7), 0, DIGEST_BYTES, 'hex');
+                const b = this.blockOf(want);
+                if (b < 0)
+                    continue;
+                if (b !== at) {
+                    current = block(b);
+                    at = b;
+                }
+                if (current === null)
+                    return;
+                if (snapshot_holds(current, want))
+                    out.push(v);
+            }
+        });
+        return out;
+    }
+    doubt() {
+        return this.problem;
+    }
+    *[Symbol.iterator]() {
+        const blocks = this.section.checks.length;
+        const list = [];
+        this.reading((block) => {
+            for (let b = 0; b < blocks; b++) {
+                const bytes = block(b);
+                if (bytes === null)
+                    return;
+                for (let i = 0; i < bytes.length; i += DIGEST_BYTES)
+                    list.push(`sha256:${bytes.toString('hex', i, i + DIGEST_BYTES)}`);
+            }
+        });
+        yield* list;
+        yield* this.others;
+    }
+    /** The last block whose first digest is not after `want` (-1: every one is). */
+    blockOf(want) {
+        const { firsts } = this.section;
+        let found = -1;
+        for (let lo = 0, hi = this.section.checks.length - 1; lo <= hi;) {
+            const mid = (lo + hi) >>> 1;
+            if (before(want, 0, firsts, mid * DIGEST_BYTES))
+                hi = mid - 1;
+            else {
+                found = mid;
+                lo = mid + 1;
+            }
+        }
+        return found;
+    }
+    /** `use` given a reader of blocks (null: refused, a doubt said), the file open meanwhile. */
+    reading(use) {
+        const opened = openInCache(this.file);
+        if (opened === null || !opened.ok) {
+            this.problem ??= `${this.what}: ${opened === null ? 'the snapshot was removed' : opened.reason}`;
+            return;
+        }
+        const fd = opened.value;
+        const into = Buffer.allocUnsafe(snapshot_BLOCK);
+        const { from, count, checks } = this.section;
+        try {
+            use((b) => {
+                const length = Math.min(snapshot_BLOCK, (count - b * BLOCK_DIGESTS) * DIGEST_BYTES);
+                const span = new FileSpan(fd, from + b * snapshot_BLOCK, length);
+                for (let got = 0; got < length;)
+                    got += span.readInto(into, got, got, length - got);
+                const bytes = into.subarray(0, length);
+                if (listCheck(bytes) === checks[b])
+                    return bytes;
+                this.problem ??= `${this.what}: a block is not the bytes read when the snapshot was opened (its CRC-32 differs)`;
+                return null;
+            });
+        }
+        catch (error) {
+            this.problem ??= `${this.what}: ${(0,core_text/* messageOf */.bD)(error)}`;
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
+    }
+}
+/** Whether a block of ascending digests holds `want` (by halving). */
+function snapshot_holds(block, want) {
+    for (let lo = 0, hi = block.length / DIGEST_BYTES - 1; lo <= hi;) {
+        const mid = (lo + hi) >>> 1;
+        const order = block.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
+        if (order === 0)
+            return true;
+        if (order < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return false;
 }
 /**
  * A list's check: zlib's CRC-32 of its bytes, continued piece by piece. The lists are most of a
@@ -20110,7 +20263,7 @@ function instant(text, what) {
     return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
 /** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
-function snapshot_partOf(h, policy, sections, earlier) {
+function snapshot_partOf(h, policy, digests, earlier) {
     const at = instant(h.at, 'time');
     if (!at.ok)
         return at;
@@ -20189,25 +20342,6 @@ function snapshot_partOf(h, policy, sections, earlier) {
         copies: h.shares.copies,
     };
     const c = h.couplings;
-    // The digests no section holds: every identity is one a section holds.
-    const others = {
-        calls: c.call_digests,
-        records: c.record_digests,
-        identities: [],
-    };
-    const members = {};
-    let from = 0;
-    for (const [name, what] of SECTIONS) {
-        const m = h.digests[name];
-        const got = unpacked(sections.subarray(from, from + m[1]), m, others[name], what);
-        if (!got.ok)
-            return got;
-        members[name] = got.value;
-        from += m[1];
-    }
-    const { calls, records, identities } = members;
-    if (!(calls && records && identities))
-        return { ok: false, reason: 'its digest sections are missing' };
     const unbound = new Map();
     for (const [kind, target, nearest] of c.unbound) {
         const list = unbound.get(kind) ?? [];
@@ -20215,9 +20349,9 @@ function snapshot_partOf(h, policy, sections, earlier) {
         unbound.set(kind, list);
     }
     const couplings = {
-        callDigests: calls,
-        recordDigests: records,
-        identities,
+        callDigests: digests.calls,
+        recordDigests: digests.records,
+        identities: digests.identities,
         callKinds: new Set(c.call_kinds),
         unboundKinds: new Set(c.unbound_kinds),
         unbound,
@@ -20289,6 +20423,36 @@ function openSnapshot(file, key, policy, shape) {
         (0,external_node_fs_.closeSync)(fd);
     }
 }
+/** The digest sections from `from` of `file` open as `fd`, each checked (`scanned`) and left in the file to be looked up; or why they are refused. */
+function digestSections(file, fd, from, h) {
+    // The digests no section holds: every identity is one a section holds.
+    const others = {
+        calls: new Set(h.couplings.call_digests),
+        records: new Set(h.couplings.record_digests),
+        identities: new Set(),
+    };
+    const chunk = Buffer.allocUnsafe(SCAN);
+    const out = {};
+    let at = from;
+    for (const [name, what] of SECTIONS) {
+        const measure = h.digests[name];
+        let got;
+        try {
+            got = scanned(fd, at, measure, what, chunk);
+        }
+        catch {
+            return { ok: false, reason: 'its digest sections are cut short' };
+        }
+        if (!got.ok)
+            return got;
+        out[name] = new PackedDigests(file, got.value, others[name], what);
+        at += measure[1];
+    }
+    const { calls, records, identities } = out;
+    if (!(calls && records && identities))
+        return { ok: false, reason: 'its digest sections are missing' };
+    return { ok: true, value: { calls, records, identities } };
+}
 /**
  * The snapshot open as `fd`, checked against `key` and the policy it must have been judged under, or
  * why it is refused: its header and digest sections read now, its lists only when asked for
@@ -20330,16 +20494,11 @@ function snapshotFrom(file, fd, key, policy, shape) {
     }
     // The digest sections follow the header line; the lists follow them.
     const from = FIRST_LINE + line.value.text.length + 1;
-    const sectionsLength = SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
-    let sections;
-    try {
-        sections = new FileSpan(fd, from, sectionsLength).bytes();
-    }
-    catch {
-        return { ok: false, reason: 'its digest sections are cut short' };
-    }
-    const kindsFrom = from + sectionsLength;
-    const part = snapshot_partOf(h, policy, sections, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
+    const sections = digestSections(file, fd, from, h);
+    if (!sections.ok)
+        return sections;
+    const kindsFrom = from + SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
+    const part = snapshot_partOf(h, policy, sections.value, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
     if (!part.ok)
         return part;
     const files = new Map();

@@ -28,6 +28,10 @@ import type { RecordOutcome } from './vocabulary.js';
 export interface Members extends Iterable<string> {
   readonly size: number;
   has(value: string): boolean;
+  /** Which of `values` are members, looked up together (a snapshot's digests: one pass over its file); else each with `has`. */
+  among?(values: Iterable<string>): string[];
+  /** Why some members could not be read when asked for (every look-up since may have missed one), or null. */
+  doubt?(): string | null;
 }
 
 /** What a part's files hold that another part's files could be coupled to (the design's indexes, "The dirty set"). */
@@ -203,9 +207,22 @@ const declined = (reason: string): Merged => ({ kind: 'declined', reason });
 function meets(left: Members, right: Members): string | undefined {
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
   let least: string | undefined;
+  if (large.among) {
+    for (const x of large.among(small)) if (least === undefined || x < least) least = x;
+    return least;
+  }
   for (const x of small) if ((least === undefined || x < least) && large.has(x)) least = x;
   return least;
 }
+
+/** Why a part's members could not all be read (a look-up may have missed one), or null. */
+const unread = (...members: readonly Members[]): string | null => {
+  for (const m of members) {
+    const d = m.doubt?.() ?? null;
+    if (d !== null) return d;
+  }
+  return null;
+};
 
 /** The earlier of two holds. */
 function earlier(a: HeldUntil, b: HeldUntil): HeldUntil {
@@ -238,8 +255,12 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
   // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
   const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
+  const identity = meets(k.identities, a.identities);
+  // A kept section that could not be read may have hidden a member both hold.
+  const unreadable = unread(k.callDigests, k.recordDigests, k.identities);
+  if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
   if (digest !== undefined) return `subject digest ${digest} is in both`;
-  if (meets(k.identities, a.identities) !== undefined) return 'an audit record’s identity is in both';
+  if (identity !== undefined) return 'an audit record’s identity is in both';
   // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
   for (const [key, records] of k.unbound) {
     const later = a.calls().get(key);

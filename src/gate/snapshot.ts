@@ -141,40 +141,29 @@ const SECTIONS = [
 ] as const;
 type SectionName = (typeof SECTIONS)[number][0];
 
-/** A snapshot's packed digests, looked up by halving (`Members`, core/incremental.ts). */
-class PackedDigests implements Members {
-  readonly size: number;
-  private readonly count: number;
-  constructor(
-    private readonly bytes: Buffer,
-    private readonly others: ReadonlySet<string>,
-  ) {
-    this.count = bytes.length / DIGEST_BYTES;
-    this.size = this.count + others.size;
-  }
+/** Digests a block of a section holds: a look-up reads one block (4 KiB), never the section. */
+const BLOCK_DIGESTS = 128;
+const BLOCK = BLOCK_DIGESTS * DIGEST_BYTES;
+/** How much of a section is read at once when it is checked (whole blocks). */
+const SCAN = 16 * BLOCK;
 
-  has(value: string): boolean {
-    if (!SHA256_DIGEST.test(value)) return this.others.has(value);
-    const want = Buffer.from(value.slice(7), 'hex');
-    for (let lo = 0, hi = this.count - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      const order = this.bytes.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
-      if (order === 0) return true;
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-
-  *[Symbol.iterator](): Iterator<string> {
-    for (let i = 0; i < this.count; i++) yield `sha256:${this.bytes.toString('hex', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES)}`;
-    yield* this.others;
-  }
+/**
+ * A digest section as its check found it: where it is, how many digests it holds, and per block its
+ * first digest and its CRC-32 (`listCheck`): what a look-up finds and checks a block by.
+ */
+interface Scanned {
+  readonly from: number;
+  readonly count: number;
+  readonly firsts: Buffer;
+  readonly checks: Uint32Array;
 }
 
-/** Whether each digest of a section comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
-function ascending(bytes: Buffer): boolean {
-  for (let at = DIGEST_BYTES; at < bytes.length; at += DIGEST_BYTES) {
+/** Whether the 32 bytes of `a` at `i` come before those of `b` at `j`. */
+const before = (a: Buffer, i: number, b: Buffer, j: number): boolean => a.compare(b, j, j + DIGEST_BYTES, i, i + DIGEST_BYTES) < 0;
+
+/** Whether each digest of `bytes` comes after the one before it, byte by byte (Buffer.compare per pair cost 35 ms for 160 000). */
+function ascending(bytes: Buffer, length: number): boolean {
+  for (let at = DIGEST_BYTES; at < length; at += DIGEST_BYTES) {
     let i = 0;
     while (i < DIGEST_BYTES && bytes[at - DIGEST_BYTES + i] === bytes[at + i]) i++;
     if (i === DIGEST_BYTES || (bytes[at - DIGEST_BYTES + i] ?? 0) > (bytes[at + i] ?? 0)) return false;
@@ -182,14 +171,161 @@ function ascending(bytes: Buffer): boolean {
   return true;
 }
 
-/** A digest section read back: whole digests, strictly ascending (a look-up by halving finds every one), or why not. */
-function unpacked(bytes: Buffer, [count, , sha256]: Measure, others: readonly string[], what: string): Result<Members, string> {
-  if (bytes.length !== count * DIGEST_BYTES) return { ok: false, reason: `${what} are not ${count} whole sha256 digests` };
-  if (sha256Hex(bytes) !== sha256) return { ok: false, reason: `${what} are not the bytes its header names (their sha256 differs)` };
-  if (!ascending(bytes)) return { ok: false, reason: `${what} are not in ascending order` };
-  return { ok: true, value: new PackedDigests(bytes, new Set(others)) };
+/**
+ * A digest section of the file open as `fd`, from `from`, checked through `chunk` (a few reused
+ * blocks): whole digests, the bytes its header names (their sha256), strictly ascending (a look-up by
+ * halving finds every one); or why not. Never held whole: 7 MB read into a buffer of its own cost the
+ * merge ~27 ms of page faults at N = 100 000
+ * (BENCHMARKS.md, "Issue 44, twenty-fourth stop: a declined merge hashes each file once; a snapshot written and read in blocks").
+ */
+function scanned(fd: number, from: number, [count, length, sha256]: Measure, what: string, chunk: Buffer): Result<Scanned, string> {
+  if (length !== count * DIGEST_BYTES) return { ok: false, reason: `${what} are not ${count} whole sha256 digests` };
+  const blocks = Math.ceil(count / BLOCK_DIGESTS);
+  const firsts = Buffer.allocUnsafe(blocks * DIGEST_BYTES);
+  const checks = new Uint32Array(blocks);
+  const hash = createHash('sha256');
+  const span = new FileSpan(fd, from, length);
+  const last = Buffer.alloc(DIGEST_BYTES);
+  for (let off = 0; off < length; ) {
+    const n = Math.min(chunk.length, length - off);
+    for (let got = 0; got < n; ) got += span.readInto(chunk, got, off + got, n - got);
+    hash.update(chunk.subarray(0, n));
+    if (!ascending(chunk, n) || (off > 0 && !before(last, 0, chunk, 0))) return { ok: false, reason: `${what} are not in ascending order` };
+    chunk.copy(last, 0, n - DIGEST_BYTES, n);
+    for (let b = 0; b < n; b += BLOCK) {
+      const i = (off + b) / BLOCK;
+      checks[i] = listCheck(chunk.subarray(b, Math.min(b + BLOCK, n)));
+      chunk.copy(firsts, i * DIGEST_BYTES, b, b + DIGEST_BYTES);
+    }
+    off += n;
+  }
+  if (hash.digest('hex') !== sha256) return { ok: false, reason: `${what} are not the bytes its header names (their sha256 differs)` };
+  return { ok: true, value: { from, count, firsts, checks } };
 }
 
+/**
+ * A snapshot's packed digests (`Members`, core/incremental.ts), left in its file: many are looked up
+ * at once (`among`), sorted, each in the one block its first digests place it in, read from the file
+ * opened again and checked against the CRC-32 the section's check took; a block that is not those
+ * bytes now (the file changed since) is a doubt (`doubt`), and the merge declines.
+ */
+class PackedDigests implements Members {
+  readonly size: number;
+  private problem: string | null = null;
+  constructor(
+    private readonly file: string,
+    private readonly section: Scanned,
+    private readonly others: ReadonlySet<string>,
+    private readonly what: string,
+  ) {
+    this.size = section.count + others.size;
+  }
+
+  has(value: string): boolean {
+    return this.among([value]).length > 0;
+  }
+
+  among(values: Iterable<string>): string[] {
+    const out: string[] = [];
+    const wanted: string[] = [];
+    for (const v of values) {
+      if (SHA256_DIGEST.test(v)) wanted.push(v);
+      else if (this.others.has(v)) out.push(v);
+    }
+    if (wanted.length === 0 || this.section.count === 0) return out;
+    // Lowercase hex: the texts' order is the bytes'.
+    wanted.sort();
+    this.reading((block) => {
+      const want = Buffer.allocUnsafe(DIGEST_BYTES);
+      let current: Buffer | null = null;
+      let at = -1;
+      for (const v of wanted) {
+        want.write(v.slice(7), 0, DIGEST_BYTES, 'hex');
+        const b = this.blockOf(want);
+        if (b < 0) continue;
+        if (b !== at) {
+          current = block(b);
+          at = b;
+        }
+        if (current === null) return;
+        if (holds(current, want)) out.push(v);
+      }
+    });
+    return out;
+  }
+
+  doubt(): string | null {
+    return this.problem;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    const blocks = this.section.checks.length;
+    const list: string[] = [];
+    this.reading((block) => {
+      for (let b = 0; b < blocks; b++) {
+        const bytes = block(b);
+        if (bytes === null) return;
+        for (let i = 0; i < bytes.length; i += DIGEST_BYTES) list.push(`sha256:${bytes.toString('hex', i, i + DIGEST_BYTES)}`);
+      }
+    });
+    yield* list;
+    yield* this.others;
+  }
+
+  /** The last block whose first digest is not after `want` (-1: every one is). */
+  private blockOf(want: Buffer): number {
+    const { firsts } = this.section;
+    let found = -1;
+    for (let lo = 0, hi = this.section.checks.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (before(want, 0, firsts, mid * DIGEST_BYTES)) hi = mid - 1;
+      else {
+        found = mid;
+        lo = mid + 1;
+      }
+    }
+    return found;
+  }
+
+  /** `use` given a reader of blocks (null: refused, a doubt said), the file open meanwhile. */
+  private reading(use: (block: (b: number) => Buffer | null) => void): void {
+    const opened = openInCache(this.file);
+    if (opened === null || !opened.ok) {
+      this.problem ??= `${this.what}: ${opened === null ? 'the snapshot was removed' : opened.reason}`;
+      return;
+    }
+    const fd = opened.value;
+    const into = Buffer.allocUnsafe(BLOCK);
+    const { from, count, checks } = this.section;
+    try {
+      use((b) => {
+        const length = Math.min(BLOCK, (count - b * BLOCK_DIGESTS) * DIGEST_BYTES);
+        const span = new FileSpan(fd, from + b * BLOCK, length);
+        for (let got = 0; got < length; ) got += span.readInto(into, got, got, length - got);
+        const bytes = into.subarray(0, length);
+        if (listCheck(bytes) === checks[b]) return bytes;
+        this.problem ??= `${this.what}: a block is not the bytes read when the snapshot was opened (its CRC-32 differs)`;
+        return null;
+      });
+    } catch (error) {
+      this.problem ??= `${this.what}: ${messageOf(error)}`;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Whether a block of ascending digests holds `want` (by halving). */
+function holds(block: Buffer, want: Buffer): boolean {
+  for (let lo = 0, hi = block.length / DIGEST_BYTES - 1; lo <= hi; ) {
+    const mid = (lo + hi) >>> 1;
+    const order = block.compare(want, 0, DIGEST_BYTES, mid * DIGEST_BYTES, (mid + 1) * DIGEST_BYTES);
+    if (order === 0) return true;
+    if (order < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
 /** A span of the file after the header line: its elements, its bytes, their sha256. */
 type Measure = readonly [number, number, string];
 /** A list after the digest sections: its elements, its bytes, their CRC-32 (`listCheck`). */
@@ -426,7 +562,7 @@ function instant(text: string, what: string): Result<Instant, string> {
 }
 
 /** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
-function partOf(h: Header, policy: Policy, sections: Buffer, earlier: KeptCalls): Result<Part, string> {
+function partOf(h: Header, policy: Policy, digests: Readonly<Record<SectionName, Members>>, earlier: KeptCalls): Result<Part, string> {
   const at = instant(h.at, 'time');
   if (!at.ok) return at;
   let heldUntil: HeldUntil = { kind: 'always' };
@@ -499,23 +635,6 @@ function partOf(h: Header, policy: Policy, sections: Buffer, earlier: KeptCalls)
     copies: h.shares.copies,
   };
   const c = h.couplings;
-  // The digests no section holds: every identity is one a section holds.
-  const others: { readonly [name in SectionName]: readonly string[] } = {
-    calls: c.call_digests,
-    records: c.record_digests,
-    identities: [],
-  };
-  const members: Partial<Record<SectionName, Members>> = {};
-  let from = 0;
-  for (const [name, what] of SECTIONS) {
-    const m = h.digests[name];
-    const got = unpacked(sections.subarray(from, from + m[1]), m, others[name], what);
-    if (!got.ok) return got;
-    members[name] = got.value;
-    from += m[1];
-  }
-  const { calls, records, identities } = members;
-  if (!(calls && records && identities)) return { ok: false, reason: 'its digest sections are missing' };
   const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
   for (const [kind, target, nearest] of c.unbound) {
     const list = unbound.get(kind) ?? [];
@@ -523,9 +642,9 @@ function partOf(h: Header, policy: Policy, sections: Buffer, earlier: KeptCalls)
     unbound.set(kind, list);
   }
   const couplings: Couplings = {
-    callDigests: calls,
-    recordDigests: records,
-    identities,
+    callDigests: digests.calls,
+    recordDigests: digests.records,
+    identities: digests.identities,
     callKinds: new Set(c.call_kinds),
     unboundKinds: new Set(c.unbound_kinds),
     unbound,
@@ -595,6 +714,34 @@ export function openSnapshot(file: string, key: string, policy: Policy, shape: G
   }
 }
 
+/** The digest sections from `from` of `file` open as `fd`, each checked (`scanned`) and left in the file to be looked up; or why they are refused. */
+function digestSections(file: string, fd: number, from: number, h: Header): Result<Record<SectionName, Members>, string> {
+  // The digests no section holds: every identity is one a section holds.
+  const others: { readonly [name in SectionName]: ReadonlySet<string> } = {
+    calls: new Set(h.couplings.call_digests),
+    records: new Set(h.couplings.record_digests),
+    identities: new Set(),
+  };
+  const chunk = Buffer.allocUnsafe(SCAN);
+  const out: Partial<Record<SectionName, Members>> = {};
+  let at = from;
+  for (const [name, what] of SECTIONS) {
+    const measure = h.digests[name];
+    let got: Result<Scanned, string>;
+    try {
+      got = scanned(fd, at, measure, what, chunk);
+    } catch {
+      return { ok: false, reason: 'its digest sections are cut short' };
+    }
+    if (!got.ok) return got;
+    out[name] = new PackedDigests(file, got.value, others[name], what);
+    at += measure[1];
+  }
+  const { calls, records, identities } = out;
+  if (!(calls && records && identities)) return { ok: false, reason: 'its digest sections are missing' };
+  return { ok: true, value: { calls, records, identities } };
+}
+
 /**
  * The snapshot open as `fd`, checked against `key` and the policy it must have been judged under, or
  * why it is refused: its header and digest sections read now, its lists only when asked for
@@ -629,15 +776,10 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   }
   // The digest sections follow the header line; the lists follow them.
   const from = FIRST_LINE + line.value.text.length + 1;
-  const sectionsLength = SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
-  let sections: Buffer;
-  try {
-    sections = new FileSpan(fd, from, sectionsLength).bytes();
-  } catch {
-    return { ok: false, reason: 'its digest sections are cut short' };
-  }
-  const kindsFrom = from + sectionsLength;
-  const part = partOf(h, policy, sections, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
+  const sections = digestSections(file, fd, from, h);
+  if (!sections.ok) return sections;
+  const kindsFrom = from + SECTIONS.reduce((n, [name]) => n + h.digests[name][1], 0);
+  const part = partOf(h, policy, sections.value, new KeptCalls(file, kindsFrom, h.kinds, listCheck));
   if (!part.ok) return part;
   const files = new Map<string, KeptFile>();
   let at = 0;
