@@ -132,6 +132,31 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(renderJson(declined.report)).toBe(renderJson((await run(false)).report));
   });
 
+  it('a declined merge gives no key of its first collection to a path read under two roles, though one reading had none (a red team’s false green)', async () => {
+    const r = repo();
+    const d = addKey({ target: { owner: 'acme', repo: 'bundled', key_title_hash: 'sha256:'.padEnd(71, '9') }, claim: 'asserted' });
+    const bundle = buildBundle({
+      runId: 'run_bundled',
+      source: 'urn:assay:mcp-proxy',
+      time: '2026-11-30T16:30:00Z',
+      events: [{ type: 'assay.tool_decision_surface.v0', data: surface([d]) }],
+    });
+    const B = '.assay/runs/2026-11-30-bundled.tar.gz';
+    writeFiles(r.dir, new Map<string, string | Uint8Array>([[B, bundle.gz]]));
+    await verify(r, 'first.json');
+    // The bundle read as an audit export fails, with no key; read as a run it has one.
+    const both = ['--runs', '.assay/runs', '--audit', '.assay/audit', '--audit', B];
+    const again = await verify(r, 'again.json', true, both);
+    expect(again.stderr).toContain(`incremental: a full run (${B} is read as a run and as an audit export)`);
+    const full = await verify(r, 'full.json', false, both);
+    expect(full.code).toBe(1);
+    expect(JSON.parse(full.bytes).findings.some((f: { code: string; file: string }) => f.code === 'invalid_artifact' && f.file === B)).toBe(
+      true,
+    );
+    expect(again.code).toBe(full.code);
+    expect(again.bytes).toBe(full.bytes);
+  });
+
   it('the gate’s checks over every file read a kept file’s facts: a run among the exports, a rule naming a class only kept runs hold', async () => {
     const r = repo();
     // A run object in an export the runs inputs do not read: an error about that file, made by the gate on every run.

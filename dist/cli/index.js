@@ -20262,7 +20262,7 @@ function instant(text, what) {
     const t = (0,core_time/* parseRfc3339 */.TM)(text);
     return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
-/** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
+/** The header's parts once checked, with its digest sections as checked and left in the file (`digests`) and its kept calls (`earlier`); each step says why it refuses. */
 function snapshot_partOf(h, policy, digests, earlier) {
     const at = instant(h.at, 'time');
     if (!at.ok)
@@ -21844,19 +21844,19 @@ const tasksOf = (found, kept, hashed = null) => found.flatMap(({ role, d }) => d
 }));
 /**
  * The key each file had in a collection, by path, for a second one (a merge declined): taken from the
- * entries stored under them, a file is hashed once a run. A path read under two roles has none (its
- * two readings are two keys).
+ * entries stored under them, a file is hashed once a run. A path read under two roles has none, whether
+ * or not either reading had a key (a red team: a bundle read as an audit export fails with no key, and
+ * its run's key, given to both tasks, made the export's reading the run's entry, a pass where a full run fails).
  */
 function gate_keysOf(first) {
     const keys = new Map();
-    const twice = new Set();
+    const seen = new Set();
     for (const f of first.files) {
-        if (keys.has(f.rel) || twice.has(f.rel)) {
+        if (seen.has(f.rel))
             keys.delete(f.rel);
-            twice.add(f.rel);
-        }
         else if (f.key !== null)
             keys.set(f.rel, f.key);
+        seen.add(f.rel);
     }
     return keys;
 }

@@ -163,17 +163,17 @@ const tasksOf = (found: Found, kept: ReadonlyMap<string, KeptFile> | null, hashe
 
 /**
  * The key each file had in a collection, by path, for a second one (a merge declined): taken from the
- * entries stored under them, a file is hashed once a run. A path read under two roles has none (its
- * two readings are two keys).
+ * entries stored under them, a file is hashed once a run. A path read under two roles has none, whether
+ * or not either reading had a key (a red team: a bundle read as an audit export fails with no key, and
+ * its run's key, given to both tasks, made the export's reading the run's entry, a pass where a full run fails).
  */
 function keysOf(first: Collected): ReadonlyMap<string, string> {
   const keys = new Map<string, string>();
-  const twice = new Set<string>();
+  const seen = new Set<string>();
   for (const f of first.files) {
-    if (keys.has(f.rel) || twice.has(f.rel)) {
-      keys.delete(f.rel);
-      twice.add(f.rel);
-    } else if (f.key !== null) keys.set(f.rel, f.key);
+    if (seen.has(f.rel)) keys.delete(f.rel);
+    else if (f.key !== null) keys.set(f.rel, f.key);
+    seen.add(f.rel);
   }
   return keys;
 }

@@ -326,6 +326,7 @@ function holds(block: Buffer, want: Buffer): boolean {
   }
   return false;
 }
+
 /** A span of the file after the header line: its elements, its bytes, their sha256. */
 type Measure = readonly [number, number, string];
 /** A list after the digest sections: its elements, its bytes, their CRC-32 (`listCheck`). */
@@ -561,7 +562,7 @@ function instant(text: string, what: string): Result<Instant, string> {
   return t.ok ? t : { ok: false, reason: `its ${what} is not a time (${t.reason})` };
 }
 
-/** The header's parts once checked, with its digest sections' bytes (`sections`) and its kept calls (`earlier`); each step says why it refuses. */
+/** The header's parts once checked, with its digest sections as checked and left in the file (`digests`) and its kept calls (`earlier`); each step says why it refuses. */
 function partOf(h: Header, policy: Policy, digests: Readonly<Record<SectionName, Members>>, earlier: KeptCalls): Result<Part, string> {
   const at = instant(h.at, 'time');
   if (!at.ok) return at;
