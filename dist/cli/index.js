@@ -16423,8 +16423,8 @@ function ladder_confirm(decisions) {
  * Allocate records, find confirming reads, and return what every call earned and what became of
  * every record, each with its reason.
  * @param runs the calls of each run, in artifact then decision order
+ * @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts)
  */
-/** @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts) */
 function climb(runs, records, earlier) {
     const calls = runs.flat();
     const eligible = [];
@@ -18856,6 +18856,11 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 const kind = (actionClass, verb) => `${actionClass}\u0000${verb}`;
+/** A (class, verb) key's class and verb (`kind`). */
+function kindOf(key) {
+    const cut = key.indexOf('\u0000');
+    return [key.slice(0, cut), key.slice(cut + 1)];
+}
 /** Calls by (class, verb) as earlier calls (`EarlierCalls`): the first nearest, by a scan (nearest.ts `firstNearest`). */
 function earlierCalls(calls) {
     return {
@@ -19040,7 +19045,7 @@ function coupled(kept, added, options) {
     // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
     for (const [key, records] of k.unbound) {
         const later = a.calls().get(key);
-        const fields = later && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+        const fields = later && records[0] ? boundFields(kindOf(key)[0]) : null;
         if (!later || !fields)
             continue;
         for (const r of records)
@@ -19202,12 +19207,15 @@ class FileSpan {
             throw new Error(`a kept list's file ended ${this.length - offset} byte(s) before its end (cut short?)`);
         return got;
     }
-    /** The span's bytes in one buffer (a snapshot's digest sections and kept calls' index, small reports, tests). */
+    /** Exactly `n` bytes of the span from `offset` into the start of `into` (a reused buffer); throws when the file ends first. */
+    fill(into, offset, n) {
+        for (let got = 0; got < n;)
+            got += this.readInto(into, got, offset + got, n - got);
+        return into.subarray(0, n);
+    }
+    /** The span's bytes in one buffer (the kept calls' index and details, small reports, tests). */
     bytes() {
-        const out = Buffer.allocUnsafe(this.length);
-        for (let off = 0; off < this.length;)
-            off += this.readInto(out, off, off, this.length - off);
-        return out;
+        return this.fill(Buffer.allocUnsafe(this.length), 0, this.length);
     }
 }
 /** A piece's bytes, in one buffer. */
@@ -19503,8 +19511,7 @@ const detailsOf = (c) => [c.call.artifact, c.call.index, c.call.line, c.call.ord
 function keptCallBlocks(calls, check) {
     const out = [];
     for (const [key, list] of [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        const cut = key.indexOf('\u0000');
-        const actionClass = key.slice(0, cut);
+        const [actionClass, verb] = kindOf(key);
         const fields = boundFields(actionClass);
         if (!fields || list.length === 0)
             continue;
@@ -19535,7 +19542,7 @@ function keptCallBlocks(calls, check) {
         const crc = index.reduce((c, p) => check(p, c), 0);
         const pieces = [...index, text];
         const length = pieces.reduce((n, p) => n + p.length, 0);
-        out.push({ pieces, measure: [actionClass, key.slice(cut + 1), list.length, length, crc] });
+        out.push({ pieces, measure: [actionClass, verb, list.length, length, crc] });
     }
     return out;
 }
@@ -19950,9 +19957,7 @@ function scanned(fd, from, [count, length, sha256], what, chunk) {
     const last = Buffer.alloc(DIGEST_BYTES);
     for (let off = 0; off < length;) {
         const n = Math.min(chunk.length, length - off);
-        for (let got = 0; got < n;)
-            got += span.readInto(chunk, got, off + got, n - got);
-        hash.update(chunk.subarray(0, n));
+        hash.update(span.fill(chunk, off, n));
         if (!ascending(chunk, n) || (off > 0 && !before(last, 0, chunk, 0)))
             return { ok: false, reason: `${what} are not in ascending order` };
         chunk.copy(last, 0, n - DIGEST_BYTES, n);
@@ -20070,10 +20075,7 @@ class PackedDigests {
         try {
             use((b) => {
                 const length = Math.min(snapshot_BLOCK, (count - b * BLOCK_DIGESTS) * DIGEST_BYTES);
-                const span = new FileSpan(fd, from + b * snapshot_BLOCK, length);
-                for (let got = 0; got < length;)
-                    got += span.readInto(into, got, got, length - got);
-                const bytes = into.subarray(0, length);
+                const bytes = new FileSpan(fd, from + b * snapshot_BLOCK, length).fill(into, 0, length);
                 if (listCheck(bytes) === checks[b])
                     return bytes;
                 this.problem ??= `${this.what}: a block is not the bytes read when the snapshot was opened (its CRC-32 differs)`;

@@ -89,6 +89,12 @@ export interface Part {
 
 export const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
 
+/** A (class, verb) key's class and verb (`kind`). */
+export function kindOf(key: string): readonly [string, string] {
+  const cut = key.indexOf('\u0000');
+  return [key.slice(0, cut), key.slice(cut + 1)];
+}
+
 /** Calls by (class, verb) as earlier calls (`EarlierCalls`): the first nearest, by a scan (nearest.ts `firstNearest`). */
 function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): EarlierCalls {
   return {
@@ -264,7 +270,7 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
   for (const [key, records] of k.unbound) {
     const later = a.calls().get(key);
-    const fields = later && records[0] ? boundFields(key.slice(0, key.indexOf('\u0000'))) : null;
+    const fields = later && records[0] ? boundFields(kindOf(key)[0]) : null;
     if (!later || !fields) continue;
     for (const r of records)
       if (r.nearest === null || later.some((c) => nearness(fields, c.target, r.target) > (r.nearest ?? 0)))

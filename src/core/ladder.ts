@@ -233,8 +233,8 @@ interface Eligible extends Claimant {
  * Allocate records, find confirming reads, and return what every call earned and what became of
  * every record, each with its reason.
  * @param runs the calls of each run, in artifact then decision order
+ * @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts)
  */
-/** @param earlier calls before these (a kept verification's): what a record that binds none is diagnosed against too (diagnose.ts) */
 export function climb(runs: readonly (readonly Call[])[], records: readonly CheckedRecord[], earlier?: EarlierCalls): Climb {
   const calls = runs.flat();
   const eligible: Eligible[] = [];

@@ -21,7 +21,7 @@
 import { closeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { CallRef } from '../core/call.js';
-import { kind } from '../core/incremental.js';
+import { kind, kindOf } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
 import { type EarlierCalls, fieldText, firstNearest, type KindCall, type NearCall, nearness, subsets } from '../core/nearest.js';
 import { boundFields } from '../core/projection.js';
@@ -88,8 +88,7 @@ export function keptCallBlocks(
 ): { readonly pieces: readonly Buffer[]; readonly measure: KindMeasure }[] {
   const out: { readonly pieces: readonly Buffer[]; readonly measure: KindMeasure }[] = [];
   for (const [key, list] of [...calls].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const cut = key.indexOf('\u0000');
-    const actionClass = key.slice(0, cut);
+    const [actionClass, verb] = kindOf(key);
     const fields = boundFields(actionClass);
     if (!fields || list.length === 0) continue;
     const rows = new Int32Array(list.length * fields.length * 2);
@@ -118,7 +117,7 @@ export function keptCallBlocks(
     const crc = index.reduce((c, p) => check(p, c), 0);
     const pieces = [...index, text];
     const length = pieces.reduce((n, p) => n + p.length, 0);
-    out.push({ pieces, measure: [actionClass, key.slice(cut + 1), list.length, length, crc] });
+    out.push({ pieces, measure: [actionClass, verb, list.length, length, crc] });
   }
   return out;
 }

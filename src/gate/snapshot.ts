@@ -188,8 +188,7 @@ function scanned(fd: number, from: number, [count, length, sha256]: Measure, wha
   const last = Buffer.alloc(DIGEST_BYTES);
   for (let off = 0; off < length; ) {
     const n = Math.min(chunk.length, length - off);
-    for (let got = 0; got < n; ) got += span.readInto(chunk, got, off + got, n - got);
-    hash.update(chunk.subarray(0, n));
+    hash.update(span.fill(chunk, off, n));
     if (!ascending(chunk, n) || (off > 0 && !before(last, 0, chunk, 0))) return { ok: false, reason: `${what} are not in ascending order` };
     chunk.copy(last, 0, n - DIGEST_BYTES, n);
     for (let b = 0; b < n; b += BLOCK) {
@@ -300,9 +299,7 @@ class PackedDigests implements Members {
     try {
       use((b) => {
         const length = Math.min(BLOCK, (count - b * BLOCK_DIGESTS) * DIGEST_BYTES);
-        const span = new FileSpan(fd, from + b * BLOCK, length);
-        for (let got = 0; got < length; ) got += span.readInto(into, got, got, length - got);
-        const bytes = into.subarray(0, length);
+        const bytes = new FileSpan(fd, from + b * BLOCK, length).fill(into, 0, length);
         if (listCheck(bytes) === checks[b]) return bytes;
         this.problem ??= `${this.what}: a block is not the bytes read when the snapshot was opened (its CRC-32 differs)`;
         return null;

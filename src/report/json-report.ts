@@ -84,11 +84,15 @@ export class FileSpan {
     return got;
   }
 
-  /** The span's bytes in one buffer (a snapshot's digest sections and kept calls' index, small reports, tests). */
+  /** Exactly `n` bytes of the span from `offset` into the start of `into` (a reused buffer); throws when the file ends first. */
+  fill(into: Buffer, offset: number, n: number): Buffer {
+    for (let got = 0; got < n; ) got += this.readInto(into, got, offset + got, n - got);
+    return into.subarray(0, n);
+  }
+
+  /** The span's bytes in one buffer (the kept calls' index and details, small reports, tests). */
   bytes(): Buffer {
-    const out = Buffer.allocUnsafe(this.length);
-    for (let off = 0; off < this.length; ) off += this.readInto(out, off, off, this.length - off);
-    return out;
+    return this.fill(Buffer.allocUnsafe(this.length), 0, this.length);
   }
 }
 
