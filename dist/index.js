@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6704);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7155);
 /* harmony import */ var _action_toolkit_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7096);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
@@ -2566,7 +2566,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6704:
+/***/ 7155:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11053,8 +11053,8 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 ;// CONCATENATED MODULE: ./src/read/read-error.ts
 class ReadError extends Error {
     code;
@@ -11316,8 +11316,6 @@ function readManifest(bytes, limits) {
 
 
 const MiB = 1024 * 1024;
-/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
-const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
@@ -11443,10 +11441,11 @@ const CRC_TABLE = (() => {
     }
     return table;
 })();
-/** CRC-32 (zlib's; native where Node has it). */
+/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
 function crc32(data, value) {
-    if (typeof zlibCrc32 === 'function')
-        return zlibCrc32(data, value);
+    const native = (0,builtins/* zlib */.w)().crc32;
+    if (typeof native === 'function')
+        return native(data, value);
     let c = ~value >>> 0;
     for (let i = 0; i < data.length; i++)
         c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
@@ -11723,7 +11722,7 @@ async function nested(bytes, path, limits, depth, used) {
         return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
     const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
     const input = external_node_stream_.Readable.from([bytes]);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
@@ -11814,7 +11813,7 @@ const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has b
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function archive_walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     const tail = new ArchiveTail();
     input.on('data', (chunk) => {
@@ -13954,7 +13953,7 @@ function snapshot_holds(block, want) {
  * with"). The header, which the merge believes member by member, and the digest sections keep their
  * sha256 (they cost ~5 ms).
  */
-const listCheck = (bytes, crc = 0) => (0,external_node_zlib_.crc32)(bytes, crc);
+const listCheck = (bytes, crc = 0) => (0,builtins/* zlib */.w)().crc32(bytes, crc);
 /** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
 function keptListsOf(report) {
     const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
@@ -16635,8 +16634,6 @@ function withEffect(report, from, underHead, trustMoves) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
 /**
  * Every option's default in one table, as the text a user would write: the action's inputs by name
@@ -16702,7 +16699,7 @@ const TREE_BYTES = 512 * 1024 * 1024;
 /** Git's environment: never a prompt; replace refs never followed (they showed another commit's tree under a commit's id: a red team). */
 const gitEnv = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' });
 function git(cwd, args, maxBuffer = MAX_BYTES) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
+    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', cwd, ...args], {
         encoding: 'utf8',
         maxBuffer,
         env: gitEnv(),
@@ -16996,7 +16993,7 @@ function lfsPointerOf(dir, id) {
 }
 /** A blob's bytes read with git, or null (too large to hold, or unreadable). */
 function blobBytes(dir, id) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', dir, 'cat-file', 'blob', id], {
+    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
         maxBuffer: MAX_BYTES,
         env: gitEnv(),
     });
@@ -21652,6 +21649,26 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
+/***/ 4286:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ childProcess),
+/* harmony export */   w: () => (/* binding */ zlib)
+/* harmony export */ });
+/**
+ * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
+ * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
+ * trust read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
+ * exports and the cache). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded
+ * where first used". `process.getBuiltinModule` loads a built-in once and returns it after.
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
+const zlib = () => process.getBuiltinModule('node:zlib');
+
+
+/***/ }),
+
 /***/ 8238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -21667,12 +21684,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
@@ -22054,7 +22071,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,builtins/* zlib */.w)().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (error) {
             const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';

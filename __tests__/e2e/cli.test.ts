@@ -148,3 +148,43 @@ describe('dist/cli.js on the bundle fixtures', () => {
     );
   });
 });
+
+describe('dist/cli.js loads costly built-ins where it first uses them', () => {
+  /** The run's exit code and the Node built-ins its main thread loaded (a `--require` hook lists them at exit). */
+  function builtinsOf(args: readonly string[], cwd: string): { code: number | null; builtins: ReadonlySet<string> } {
+    const d = tempDir();
+    const hook = path.join(d, 'hook.cjs');
+    const out = path.join(d, 'loaded.txt');
+    writeFiles(d, {
+      'hook.cjs': `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`,
+    });
+    const r = spawnCli(args, cwd, { NODE_OPTIONS: `--require ${JSON.stringify(hook)}` });
+    const names = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('NativeModule '))
+      .map((l) => l.slice('NativeModule '.length));
+    return { code: r.code, builtins: new Set(names) };
+  }
+
+  it('a verify that calls no git and reads no gzip loads neither child_process nor zlib', () => {
+    // The demo's JSON run and its exports (the demo's bundle would load zlib, rightly).
+    const { code, builtins } = builtinsOf(
+      ['verify', '-C', 'fixtures/demo', '--runs', '.assay/runs/2026-11-03-rotate-deploy-keys.json', '--audit', '.assay/audit'],
+      ROOT,
+    );
+    expect(code).toBe(1); // its other runs' records are unmatched
+    expect(builtins.has('crypto')).toBe(true); // the list is the run's: it hashed
+    // (net is loaded all the same here: stdout is a pipe, a socket to Node.)
+    for (const name of ['child_process', 'zlib']) expect(builtins.has(name), name).toBe(false);
+  });
+
+  it('a bundle read loads zlib then, and still no child_process', () => {
+    const { code, builtins } = builtinsOf(
+      ['verify', '--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'],
+      path.join(ROOT, 'fixtures/bundles'),
+    );
+    expect(code).toBe(0);
+    expect(builtins.has('zlib')).toBe(true);
+    expect(builtins.has('child_process')).toBe(false);
+  });
+});

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7144);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2090);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2622,7 +2622,7 @@ const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(t
 
 /***/ }),
 
-/***/ 7144:
+/***/ 2090:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4198,8 +4198,8 @@ function checkBundlePredicate(pred, facts) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
 /**
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
@@ -7548,8 +7548,6 @@ function readManifest(bytes, limits) {
 
 
 const MiB = 1024 * 1024;
-/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
-const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
@@ -7675,10 +7673,11 @@ const CRC_TABLE = (() => {
     }
     return table;
 })();
-/** CRC-32 (zlib's; native where Node has it). */
+/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
 function crc32(data, value) {
-    if (typeof zlibCrc32 === 'function')
-        return zlibCrc32(data, value);
+    const native = (0,builtins/* zlib */.w)().crc32;
+    if (typeof native === 'function')
+        return native(data, value);
     let c = ~value >>> 0;
     for (let i = 0; i < data.length; i++)
         c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
@@ -7955,7 +7954,7 @@ async function nested(bytes, path, limits, depth, used) {
         return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
     const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
     const input = external_node_stream_namespaceObject.Readable.from([bytes]);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
@@ -8046,7 +8045,7 @@ const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has b
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function archive_walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     const tail = new ArchiveTail();
     input.on('data', (chunk) => {
@@ -11122,7 +11121,7 @@ function uncompressed(bytes, maxBytes) {
     if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
         return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     try {
-        return { ok: true, value: (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: maxBytes }) };
+        return { ok: true, value: (0,builtins/* zlib */.w)().gunzipSync(bytes, { maxOutputLength: maxBytes }) };
     }
     catch (error) {
         return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${error.message})` };
@@ -20114,7 +20113,7 @@ function snapshot_holds(block, want) {
  * with"). The header, which the merge believes member by member, and the digest sections keep their
  * sha256 (they cost ~5 ms).
  */
-const listCheck = (bytes, crc = 0) => (0,external_node_zlib_.crc32)(bytes, crc);
+const listCheck = (bytes, crc = 0) => (0,builtins/* zlib */.w)().crc32(bytes, crc);
 /** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
 function keptListsOf(report) {
     const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
@@ -22245,8 +22244,6 @@ function withEffect(report, from, underHead, trustMoves) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/gate/repository.ts
 /**
  * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
@@ -22270,7 +22267,7 @@ const TREE_BYTES = 512 * 1024 * 1024;
 /** Git's environment: never a prompt; replace refs never followed (they showed another commit's tree under a commit's id: a red team). */
 const gitEnv = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' });
 function git(cwd, args, maxBuffer = MAX_BYTES) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', cwd, ...args], {
+    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', cwd, ...args], {
         encoding: 'utf8',
         maxBuffer,
         env: gitEnv(),
@@ -22564,7 +22561,7 @@ function lfsPointerOf(dir, id) {
 }
 /** A blob's bytes read with git, or null (too large to hold, or unreadable). */
 function blobBytes(dir, id) {
-    const r = (0,external_node_child_process_namespaceObject.spawnSync)('git', ['-C', dir, 'cat-file', 'blob', id], {
+    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
         maxBuffer: MAX_BYTES,
         env: gitEnv(),
     });
@@ -26080,6 +26077,26 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
+/***/ 4286:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ childProcess),
+/* harmony export */   w: () => (/* binding */ zlib)
+/* harmony export */ });
+/**
+ * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
+ * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
+ * trust read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
+ * exports and the cache). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded
+ * where first used". `process.getBuiltinModule` loads a built-in once and returns it after.
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
+const zlib = () => process.getBuiltinModule('node:zlib');
+
+
+/***/ }),
+
 /***/ 8238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -26095,12 +26112,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
@@ -26482,7 +26499,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,builtins/* zlib */.w)().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (error) {
             const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';
@@ -28207,13 +28224,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 

@@ -1184,6 +1184,26 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
+/***/ 4286:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   w: () => (/* binding */ zlib)
+/* harmony export */ });
+/* unused harmony export childProcess */
+/**
+ * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
+ * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
+ * trust read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
+ * exports and the cache). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded
+ * where first used". `process.getBuiltinModule` loads a built-in once and returns it after.
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
+const zlib = () => process.getBuiltinModule('node:zlib');
+
+
+/***/ }),
+
 /***/ 8238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -1199,12 +1219,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
@@ -1586,7 +1606,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,builtins/* zlib */.w)().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (error) {
             const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';
@@ -3012,13 +3032,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
@@ -7916,8 +7929,8 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/read/builtins.ts
+var builtins = __nccwpck_require__(4286);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
 /**
  * The artifact file types the gate reads, by name: the one list of extensions. A directory input
@@ -8287,8 +8300,6 @@ function readManifest(bytes, limits) {
 
 
 const MiB = 1024 * 1024;
-/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
-const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
@@ -8414,10 +8425,11 @@ const CRC_TABLE = (() => {
     }
     return table;
 })();
-/** CRC-32 (zlib's; native where Node has it). */
+/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
 function crc32(data, value) {
-    if (typeof zlibCrc32 === 'function')
-        return zlibCrc32(data, value);
+    const native = (0,builtins/* zlib */.w)().crc32;
+    if (typeof native === 'function')
+        return native(data, value);
     let c = ~value >>> 0;
     for (let i = 0; i < data.length; i++)
         c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
@@ -8694,7 +8706,7 @@ async function nested(bytes, path, limits, depth, used) {
         return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
     const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
     const input = external_node_stream_namespaceObject.Readable.from([bytes]);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
@@ -8785,7 +8797,7 @@ const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has b
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     const tail = new ArchiveTail();
     input.on('data', (chunk) => {

@@ -3,7 +3,6 @@
  * arguments): the policy file and trust material at a pull request's base, or at the CLI's
  * `--policy-ref`. Nothing is fetched: a commit that is not in the local clone is said to be absent.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { type Dirent, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import picomatch from 'picomatch';
 import type { Policy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
 import { editDistance } from '../core/text.js';
+import { childProcess } from '../read/builtins.js';
 import { inputRoot, inside } from '../read/discover.js';
 import { formatOf } from '../read/formats.js';
 import { DEFAULTS } from './settings/defaults.js';
@@ -30,7 +30,7 @@ function git(
   args: readonly string[],
   maxBuffer = MAX_BYTES,
 ): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
-  const r = spawnSync('git', ['-C', cwd, ...args], {
+  const r = childProcess().spawnSync('git', ['-C', cwd, ...args], {
     encoding: 'utf8',
     maxBuffer,
     env: gitEnv(),
@@ -318,7 +318,7 @@ function lfsPointerOf(dir: string, id: string): string | null {
 
 /** A blob's bytes read with git, or null (too large to hold, or unreadable). */
 function blobBytes(dir: string, id: string): Buffer | null {
-  const r = spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
+  const r = childProcess().spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
     maxBuffer: MAX_BYTES,
     env: gitEnv(),
   });

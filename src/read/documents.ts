@@ -11,10 +11,10 @@
  * (BENCHMARKS.md, "Issue 44, seventeenth stop: where the page faults go").
  */
 import { isAscii } from 'node:buffer';
-import { gunzipSync } from 'node:zlib';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
+import { zlib } from './builtins.js';
 import { parsePieces } from './json/pieces.js';
 import { LineIndex } from './json/positions.js';
 import { firstValueEnd, isJsonSpace, pathKey, type ScanOptions } from './json/scanner.js';
@@ -96,7 +96,7 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
   let raw = bytes;
   if (options.gzip && isGzip(bytes)) {
     try {
-      raw = gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
+      raw = zlib().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
     } catch (error) {
       const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
       sink.error(

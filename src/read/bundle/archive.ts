@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { sha256Digest } from '../../core/binding.js';
 import { type Finding, finding } from '../../core/findings.js';
 import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
 import { quote } from '../../core/text.js';
+import { zlib } from '../builtins.js';
 import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
 import { evidenceIn } from '../formats.js';
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
@@ -106,7 +106,7 @@ async function nested(bytes: Buffer, path: string, limits: BundleLimits, depth: 
   if (depth > MAX_NESTED) return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
   const left: BundleLimits = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
   const input = Readable.from([bytes]);
-  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
+  const gunzip = zlib().createGunzip({ chunkSize: GUNZIP_CHUNK });
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);
   try {
@@ -199,7 +199,7 @@ const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has b
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
   const { size, input } = open(source, limits);
-  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
+  const gunzip = zlib().createGunzip({ chunkSize: GUNZIP_CHUNK });
   const archiveHash = createHash('sha256');
   const tail = new ArchiveTail();
   input.on('data', (chunk: Buffer) => {

@@ -3,15 +3,12 @@
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
-import * as zlib from 'node:zlib';
+import { zlib } from '../builtins.js';
 import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
 import type { ByteSource } from './tar.js';
 
 const MiB = 1024 * 1024;
-/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
-const zlibCrc32: ((data: Buffer, value: number) => number) | undefined = (zlib as { crc32?: (data: Buffer, value: number) => number })
-  .crc32;
 
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 export class GunzipSource implements ByteSource {
@@ -143,9 +140,10 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-/** CRC-32 (zlib's; native where Node has it). */
+/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
 function crc32(data: Buffer, value: number): number {
-  if (typeof zlibCrc32 === 'function') return zlibCrc32(data, value);
+  const native = (zlib() as { crc32?: (data: Buffer, value: number) => number }).crc32;
+  if (typeof native === 'function') return native(data, value);
   let c = ~value >>> 0;
   for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
   return ~c >>> 0;

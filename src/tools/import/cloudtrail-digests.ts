@@ -13,12 +13,12 @@
  * per line. A log file's `hashValue` is the hex SHA-256 of its uncompressed content.
  */
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '../../core/binding.js';
 import { isObject, type JsonObject, str } from '../../core/json.js';
 import type { Result } from '../../core/result.js';
 import { cmp, quote } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseRfc3339, rfc3339 } from '../../core/time.js';
+import { zlib } from '../../read/builtins.js';
 import { strictValue } from '../../read/json/strict.js';
 import type { ToolInput } from '../input.js';
 import { IAM_EVENT_REGIONS } from './aws-cloudtrail.js';
@@ -73,7 +73,7 @@ const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 function uncompressed(bytes: Uint8Array, maxBytes: number): Result<Buffer> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
   try {
-    return { ok: true, value: gunzipSync(bytes, { maxOutputLength: maxBytes }) };
+    return { ok: true, value: zlib().gunzipSync(bytes, { maxOutputLength: maxBytes }) };
   } catch (error) {
     return { ok: false, reason: `not a gzip file that decompresses within ${maxBytes} bytes (${(error as Error).message})` };
   }
