@@ -11053,8 +11053,8 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
-// EXTERNAL MODULE: ./src/read/builtins.ts
-var builtins = __nccwpck_require__(4286);
+// EXTERNAL MODULE: ./src/read/builtins.ts + 1 modules
+var builtins = __nccwpck_require__(5168);
 ;// CONCATENATED MODULE: ./src/read/read-error.ts
 class ReadError extends Error {
     code;
@@ -11352,7 +11352,7 @@ class GunzipSource {
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
             throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
-        this.crc = crc32(r.value, this.crc);
+        this.crc = (0,builtins/* crc32 */.QR)(r.value, this.crc);
         this.chunks.push(r.value);
         this.buffered += r.value.length;
         return true;
@@ -11430,26 +11430,6 @@ class ArchiveTail {
         }
         return false;
     }
-}
-const CRC_TABLE = (() => {
-    const table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-        let c = n;
-        for (let k = 0; k < 8; k++)
-            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-        table[n] = c >>> 0;
-    }
-    return table;
-})();
-/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
-function crc32(data, value) {
-    const native = (0,builtins/* zlib */.w)().crc32;
-    if (typeof native === 'function')
-        return native(data, value);
-    let c = ~value >>> 0;
-    for (let i = 0; i < data.length; i++)
-        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
-    return ~c >>> 0;
 }
 function gzipReason(error) {
     const m = error.message ?? '';
@@ -11722,7 +11702,7 @@ async function nested(bytes, path, limits, depth, used) {
         return { path, what: `is an archive nested more than ${MAX_NESTED} deep, whose members are not opened` };
     const left = { ...limits, maxDecompressedBytes: Math.max(0, limits.maxDecompressedBytes - used) };
     const input = external_node_stream_.Readable.from([bytes]);
-    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w5)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
@@ -11813,7 +11793,7 @@ const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has b
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function archive_walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
-    const gunzip = (0,builtins/* zlib */.w)().createGunzip({ chunkSize: GUNZIP_CHUNK });
+    const gunzip = (0,builtins/* zlib */.w5)().createGunzip({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     const tail = new ArchiveTail();
     input.on('data', (chunk) => {
@@ -13953,7 +13933,7 @@ function snapshot_holds(block, want) {
  * with"). The header, which the merge believes member by member, and the digest sections keep their
  * sha256 (they cost ~5 ms).
  */
-const listCheck = (bytes, crc = 0) => (0,builtins/* zlib */.w)().crc32(bytes, crc);
+const listCheck = (bytes, crc = 0) => (0,builtins/* crc32 */.QR)(bytes, crc);
 /** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
 function keptListsOf(report) {
     const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
@@ -16699,7 +16679,7 @@ const TREE_BYTES = 512 * 1024 * 1024;
 /** Git's environment: never a prompt; replace refs never followed (they showed another commit's tree under a commit's id: a red team). */
 const gitEnv = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' });
 function git(cwd, args, maxBuffer = MAX_BYTES) {
-    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', cwd, ...args], {
+    const r = (0,builtins/* childProcess */.Qk)().spawnSync('git', ['-C', cwd, ...args], {
         encoding: 'utf8',
         maxBuffer,
         env: gitEnv(),
@@ -16993,7 +16973,7 @@ function lfsPointerOf(dir, id) {
 }
 /** A blob's bytes read with git, or null (too large to hold, or unreadable). */
 function blobBytes(dir, id) {
-    const r = (0,builtins/* childProcess */.Q)().spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
+    const r = (0,builtins/* childProcess */.Qk)().spawnSync('git', ['-C', dir, 'cat-file', 'blob', id], {
         maxBuffer: MAX_BYTES,
         env: gitEnv(),
     });
@@ -21649,22 +21629,60 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
-/***/ 4286:
+/***/ 5168:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ childProcess),
-/* harmony export */   w: () => (/* binding */ zlib)
-/* harmony export */ });
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qk: () => (/* binding */ childProcess),
+  QR: () => (/* binding */ crc32),
+  w5: () => (/* binding */ zlib)
+});
+
+// UNUSED EXPORTS: tableCrc32
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/read/builtins.ts
 /**
  * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
  * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
- * trust read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
- * exports and the cache). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded
- * where first used". `process.getBuiltinModule` loads a built-in once and returns it after.
+ * trust file read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
+ * exports, the cache and CloudTrail's digests). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth
+ * stop: built-ins loaded where first used".
  */
-const childProcess = () => process.getBuiltinModule('node:child_process');
-const zlib = () => process.getBuiltinModule('node:zlib');
+
+/** A built-in, loaded once: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows). */
+function builtin(id) {
+    const get = process.getBuiltinModule;
+    return (typeof get === 'function' ? get(id) : (0,external_node_module_namespaceObject.createRequire)(import.meta.url)(id));
+}
+const childProcess = () => builtin('node:child_process');
+const zlib = () => builtin('node:zlib');
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+/** CRC-32 as zlib computes it, continued from `value`, in JavaScript: for runtimes whose zlib has none (before Node 22.2). */
+function tableCrc32(data, value = 0) {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let c = ~value >>> 0;
+    for (let i = 0; i < bytes.length; i++)
+        c = (CRC_TABLE[(c ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+    return ~c >>> 0;
+}
+/** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
+function crc32(data, value = 0) {
+    const native = zlib().crc32;
+    return typeof native === 'function' ? native(data, value) : tableCrc32(data, value);
+}
 
 
 /***/ }),
@@ -21688,8 +21706,8 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
-// EXTERNAL MODULE: ./src/read/builtins.ts
-var builtins = __nccwpck_require__(4286);
+// EXTERNAL MODULE: ./src/read/builtins.ts + 1 modules
+var builtins = __nccwpck_require__(5168);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
@@ -22071,7 +22089,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,builtins/* zlib */.w)().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,builtins/* zlib */.w5)().gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (error) {
             const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';

@@ -38,7 +38,7 @@ import { messageOf } from '../core/text.js';
 import { type Instant, parseRfc3339, rfc3339 } from '../core/time.js';
 import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
-import { zlib } from '../read/builtins.js';
+import { crc32 } from '../read/builtins.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
 import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
 import { openInCache } from './cache.js';
@@ -339,7 +339,7 @@ type ListMeasure = readonly [number, number, number];
  * with"). The header, which the merge believes member by member, and the digest sections keep their
  * sha256 (they cost ~5 ms).
  */
-const listCheck = (bytes: Uint8Array | string, crc = 0): number => zlib().crc32(bytes, crc);
+const listCheck = (bytes: Uint8Array | string, crc = 0): number => crc32(bytes, crc);
 
 /** The header line's members, as written and as read (after the shape check). */
 interface Header {

@@ -3,7 +3,7 @@
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
-import { zlib } from '../builtins.js';
+import { crc32 } from '../builtins.js';
 import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
 import type { ByteSource } from './tar.js';
@@ -128,25 +128,6 @@ export class ArchiveTail {
     }
     return false;
   }
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (zlib's, native from Node 22.2; older runtimes take the table above). */
-function crc32(data: Buffer, value: number): number {
-  const native = (zlib() as { crc32?: (data: Buffer, value: number) => number }).crc32;
-  if (typeof native === 'function') return native(data, value);
-  let c = ~value >>> 0;
-  for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
-  return ~c >>> 0;
 }
 
 export function gzipReason(error: NodeJS.ErrnoException): string {
