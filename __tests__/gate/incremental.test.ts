@@ -6,6 +6,7 @@
  * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
  * the kept ones is a full run, said with why; any other output takes no part in it.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -218,6 +219,35 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(again.stderr).toMatch(why);
     expect(again.stderr).toContain('a full run');
     expect(again.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+  });
+
+  it('a policy read at another commit than the kept run’s (a pull request reads it at its base) merges: the bytes of a run without the cache, naming this commit', async () => {
+    const r = repo();
+    // A rule no call of the demo meets: its finding is placed in the policy file, and names the commit it was read at.
+    writeFiles(r.dir, {
+      '.github/receipt-gate.yml':
+        'version: 1\nrules:\n  - name: archive\n    match: {class: github_deploy_key, target: {repo: [archive-*]}}\n    require: verified\n',
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: r.dir, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'history');
+    const first = await verify(r, 'first.json', true, ['--policy-ref', 'HEAD']);
+    expect(first.stderr).toContain('snapshot kept');
+    addWork(r.dir);
+    git('add', '-A');
+    git('commit', '-qm', 'more work');
+    const head = git('rev-parse', 'HEAD');
+    const merged = await verify(r, 'merged.json', true, ['--policy-ref', 'HEAD']);
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
+    const full = await verify(r, 'full.json', false, ['--policy-ref', 'HEAD']);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    const report = JSON.parse(merged.bytes);
+    expect(report.policy.source.commit).toBe(head);
+    expect(report.findings.filter((f: { message: string }) => f.message.includes(`at commit ${head.slice(0, 12)}`))).not.toEqual([]);
+    expect(JSON.parse(first.bytes).policy.source.commit).not.toBe(head);
   });
 
   it('a snapshot changed, cut short or made under another policy is refused with why: a full run, the same bytes', async () => {

@@ -91,6 +91,8 @@ export const arbCase = fc.record({
   ),
   // A kept prod key created and only asserted, excused by an exception that expires within the days drawn below.
   excused: fc.constantFrom(null, null, null, null, null, null, '2026-12-02', '2026-12-04'),
+  // The policy file read at a commit, another one for the added files (a pull request reads it at its base; the kept run was made at another).
+  commits: fc.constantFrom(false, false, true),
   // The added files are verified this many minutes after the kept ones (before, sometimes).
   later: fc.oneof(
     { weight: 1, arbitrary: fc.integer({ min: -2 * 24 * 60, max: -1 }) },
@@ -208,16 +210,18 @@ export function build(drawn: Case): Built {
   const keptRead = c.read === 'none' ? [] : [readFinding('runs/a-0.json', 'kept')];
   const addedRead = c.read === 'none' ? [] : [readFinding(c.read === 'same' ? 'runs/a-0.json' : `runs/${prefix}-0.json`, 'added')];
   const all = [...keptRuns, ...addedRuns];
-  const policyAt = (now: Instant) =>
+  const policyAt = (now: Instant, commit: string | null) =>
     prodKeysPolicy(
       now,
       'default: observed_confirmed\n',
       all,
       c.exceptions.map((e) => ({ run: e.run, i: e.i, expires: e.expires })),
+      commit,
     );
   const later = minutesFrom(NOW, c.later);
-  // One policy object for both times (what the snapshot's key asks: the same rules and exceptions).
-  const policy = policyAt(NOW);
+  // One policy for both times (what the snapshot's key asks: the same rules and exceptions), read at one commit or at two.
+  const policy = policyAt(NOW, c.commits ? 'a'.repeat(40) : null);
+  const policyNow = c.commits ? policyAt(NOW, 'b'.repeat(40)) : policy;
   return {
     kept: { runs: keptRuns, records: keptRecords, statements: [], findings: keptRead },
     added: { runs: addedRuns, records: addedRecords, statements, findings: addedRead },
@@ -228,6 +232,6 @@ export function build(drawn: Case): Built {
       findings: c.readsFirst ? [...addedRead, ...keptRead] : [...keptRead, ...addedRead],
     },
     before: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy },
-    after: { allowUnmatchedRecords: false, strictObserved: false, now: later, policy },
+    after: { allowUnmatchedRecords: false, strictObserved: false, now: later, policy: policyNow },
   };
 }

@@ -23,6 +23,7 @@ export function prodKeysPolicy(
   head: string,
   runs: readonly RunInput[],
   exceptions: readonly { readonly run: number; readonly i: number; readonly expires: string }[],
+  commit: string | null = null,
 ): Policy {
   const excepted = exceptions.flatMap((e) => {
     const d = runs[e.run]?.decisions[e.i];
@@ -31,7 +32,7 @@ export function prodKeysPolicy(
       : [];
   });
   const text = `version: 1\n${head}rules:\n  - name: prod\n    match:\n      class: github_deploy_key\n      verb: create\n      target:\n        repo: [prod-*]\n    require: verified\n${excepted.length > 0 ? `exceptions:\n${excepted.join('\n')}\n` : ''}`;
-  const policy = readPolicyFile(text, { path: POLICY, commit: null, now, signers: { keyIds: [], identities: [] } });
+  const policy = readPolicyFile(text, { path: POLICY, commit, now, signers: { keyIds: [], identities: [] } });
   if (!policy.ok) throw new Error(policy.reason.map((f) => f.message).join('; '));
   return policy.value;
 }

@@ -18834,6 +18834,17 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
+/**
+ * The report's `policy` member as the text two parts must share to merge: all of it but the commit
+ * the policy file was read at. A pull request reads its policy at its base commit (docs/policy.md §9),
+ * and the kept verification was made at another: the same bytes (their sha256 stays in the text, and
+ * is in the snapshot's key) are the same rules. What a report says of the commit is never a part's:
+ * the member and every finding placed in the policy file are made by `assemble` from this run's policy.
+ */
+function judgedUnder(policy) {
+    const source = policy.source;
+    return JSON.stringify(source === undefined ? policy : { ...policy, source: { ...source, commit: null } });
+}
 const kind = (actionClass, verb) => `${actionClass}\u0000${verb}`;
 /** A (class, verb) key's class and verb (`kind`). */
 function kindOf(key) {
@@ -18942,7 +18953,7 @@ function partOf(evidence, options, earlier) {
                 recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
                 statements: (evidence.statements ?? []).length,
             },
-            policy: JSON.stringify(v.report.policy),
+            policy: judgedUnder(v.report.policy),
         },
     };
 }
@@ -19110,7 +19121,7 @@ function mergeAdded(kept, added, options, echoed) {
         copies: k.copies + a.copies,
     };
     const report = assemble(shares, options, echoed, requirements);
-    const policy = JSON.stringify(report.policy);
+    const policy = judgedUnder(report.policy);
     if (policy !== kept.policy || policy !== added.policy)
         return declined('the kept verification was judged under other rules or trust settings');
     return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };

@@ -83,8 +83,20 @@ export interface Part {
   readonly heldUntil: HeldUntil;
   readonly shares: Shares;
   readonly couplings: Couplings;
-  /** The report's `policy` member as JSON text: the rules and trust settings it was judged under. */
+  /** The report's `policy` member as JSON text, but for the commit its file was read at (`judgedUnder`): the rules and trust settings it was judged under. */
   readonly policy: string;
+}
+
+/**
+ * The report's `policy` member as the text two parts must share to merge: all of it but the commit
+ * the policy file was read at. A pull request reads its policy at its base commit (docs/policy.md §9),
+ * and the kept verification was made at another: the same bytes (their sha256 stays in the text, and
+ * is in the snapshot's key) are the same rules. What a report says of the commit is never a part's:
+ * the member and every finding placed in the policy file are made by `assemble` from this run's policy.
+ */
+function judgedUnder(policy: Report['policy']): string {
+  const source = policy.source;
+  return JSON.stringify(source === undefined ? policy : { ...policy, source: { ...source, commit: null } });
 }
 
 export const kind = (actionClass: string, verb: string): string => `${actionClass}\u0000${verb}`;
@@ -197,7 +209,7 @@ export function partOf(
         recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
         statements: (evidence.statements ?? []).length,
       },
-      policy: JSON.stringify(v.report.policy),
+      policy: judgedUnder(v.report.policy),
     },
   };
 }
@@ -356,7 +368,7 @@ export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echo
     copies: k.copies + a.copies,
   };
   const report = assemble(shares, options, echoed, requirements);
-  const policy = JSON.stringify(report.policy);
+  const policy = judgedUnder(report.policy);
   if (policy !== kept.policy || policy !== added.policy)
     return declined('the kept verification was judged under other rules or trust settings');
   return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
