@@ -21660,8 +21660,8 @@ const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
  * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
  * trust file read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
- * exports, the cache and CloudTrail's digests). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth
- * stop: built-ins loaded where first used".
+ * exports, the cache and CloudTrail's digests). Measured in
+ * (BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded where first used").
  */
 
 /** A built-in, loaded once: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows). */

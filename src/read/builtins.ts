@@ -2,8 +2,8 @@
  * Node built-ins that cost milliseconds to load and that most runs never use, loaded where first
  * used instead of when the bundle starts: `node:child_process` (~7.5 ms: git, only for a policy or
  * trust file read at a commit) and `node:zlib` (~3 ms: gzip and CRC-32, only for bundles, gzipped
- * exports, the cache and CloudTrail's digests). Measured in BENCHMARKS.md, "Issue 44, twenty-fifth
- * stop: built-ins loaded where first used".
+ * exports, the cache and CloudTrail's digests). Measured in
+ * (BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded where first used").
  */
 import { createRequire } from 'node:module';
 
