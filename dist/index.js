@@ -16502,8 +16502,13 @@ async function readSetup(settings, digests) {
         trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
     };
     // Every member of the set-up but where the workspace is, the cache itself and where signatures are checked (none changes a file's evidence) is in the cache's keys.
+    // A trusted root is keyed by its text: its name (the file, and the commit it was read at: a pull request's base) is only in the
+    // words of a root that cannot be used, which stops the gate before any file is read (above), so it is never in a file's evidence.
+    const keyed = identities?.roots
+        ? { ...judged, trust: { ...judged.trust, identities: { ...identities, roots: { text: identities.roots.text } } } }
+        : judged;
     const c = settings.cache;
-    const cache = c ? { dir: c.dir, read: c.read, setupKey: (0,gate_cache/* setupKey */.bj)(c.build, judged) } : null;
+    const cache = c ? { dir: c.dir, read: c.read, setupKey: (0,gate_cache/* setupKey */.bj)(c.build, keyed) } : null;
     // Where signatures are checked is set for the threads that read (gate/readers.ts, `setupForThreads`); the pool until then.
     return { ok: true, value: { roots, setup: { ...judged, workspace: external_node_path_default().resolve(settings.workspace), cache, signatures: 'pool' } } };
 }

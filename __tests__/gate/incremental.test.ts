@@ -18,7 +18,7 @@ import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { buildBundle } from '../support/bundle-writer.js';
 import { addKey, decision, demoCorpus, json, record, surface } from '../support/corpus.js';
-import { cleanup, cli, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
+import { cleanup, cli, ROOT, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -248,6 +248,34 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(report.policy.source.commit).toBe(head);
     expect(report.findings.filter((f: { message: string }) => f.message.includes(`at commit ${head.slice(0, 12)}`))).not.toEqual([]);
     expect(JSON.parse(first.bytes).policy.source.commit).not.toBe(head);
+  });
+
+  it('a trusted root read at another commit with the policy (the same bytes) keeps the cache’s keys: the files come from the cache, and the run merges (a red team)', async () => {
+    const r = repo();
+    writeFiles(r.dir, {
+      '.github/root.json': readFileSync(
+        path.join(ROOT, '__tests__/vectors/sigstore-conformance/bundle-verify/rekor2-dsse-happy-path/trusted_root.json'),
+      ),
+      '.github/receipt-gate.yml':
+        'version: 1\nrules:\n  - name: deploy\n    match: {class: github_deploy_key, verb: create}\n    require: observed_confirmed\ntrust:\n  trusted-signer-identities: [https://github.com/acme/x/.github/workflows/a.yml@refs/heads/main]\n  trusted-root: .github/root.json\n',
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: r.dir, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'history');
+    const flags = ['--policy-ref', 'HEAD', '--source-repository', 'acme/x'];
+    const first = await verify(r, 'first.json', true, flags);
+    expect(first.stderr).toContain('snapshot kept');
+    addWork(r.dir);
+    git('add', '-A');
+    git('commit', '-qm', 'more work');
+    const merged = await verify(r, 'merged.json', true, flags);
+    expect(merged.stderr).toMatch(/cache .*: 5 of 7 file\(s\) from the cache/);
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
+    const full = await verify(r, 'full.json', false, flags);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
   });
 
   it('a snapshot changed, cut short or made under another policy is refused with why: a full run, the same bytes', async () => {
