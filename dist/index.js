@@ -3554,13 +3554,11 @@ function stored(map, key) {
     return value;
 }
 /**
- * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
- * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ * The name a user gave, found among a registry's names (compared, never used to index the table:
+ * text from argv or a file): the one lookup of every registry of kinds.
  */
-function namesOf(table) {
-    const names = Object.keys(table);
-    const byName = new Map(names.map((k) => [k, k]));
-    return { names, named: (name) => byName.get(name) ?? null };
+function named(names, name) {
+    return names.find((k) => k === name) ?? null;
 }
 
 ;// CONCATENATED MODULE: ./src/core/coverage.ts
@@ -6193,7 +6191,7 @@ function carriesDecision(value) {
     return !namesKind && namesDecision(value);
 }
 /** What the object says it is, by its own members (never what it holds inside: that is `otherKind`'s). */
-function named(value) {
+function classify_named(value) {
     if (!(0,core_json/* isObject */.Gv)(value)) {
         return {
             kind: 'error',
@@ -6302,7 +6300,7 @@ function fieldsDecision(o) {
     return (0,core_json/* hasOwn */.$3)(fields, 'decision') && typeof target === 'string' && /^assay/i.test(target.trim());
 }
 function evidenceWhat(o) {
-    const kind = named(o);
+    const kind = classify_named(o);
     if (kind.kind === 'tracing') {
         if (!serverTracing(o))
             return null;
@@ -6471,7 +6469,7 @@ function otherKind(value, fallback) {
 }
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    const kind = named(value);
+    const kind = classify_named(value);
     if (kind.kind === 'surface')
         return surfaceAlone(value, kind);
     if (!(0,core_json/* isObject */.Gv)(value) || !(kind.kind === 'other' || (kind.kind === 'error' && !kind.named)))

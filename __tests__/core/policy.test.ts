@@ -17,7 +17,7 @@ import { parseSize } from '../../src/gate/settings/parsers.js';
 import { UsageError } from '../../src/gate/settings/types.js';
 import { readPolicyFile } from '../../src/read/policy-file.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
-import { importKind } from '../../src/tools/import/kinds.js';
+import { importKind } from '../../src/tools/import/names.js';
 import { DEFAULT_SLACK, slackAuditLog } from '../../src/tools/import/slack.js';
 import { addKey, decision, deployKey } from '../support/corpus.js';
 import { evidence, OPTIONS, policyOf } from '../support/evidence.js';

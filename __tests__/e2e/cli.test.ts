@@ -1,6 +1,6 @@
 /** The bundled CLI (dist/cli.js) as a real process, on the demo corpora and the upstream fixtures. */
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,5 +186,31 @@ describe('dist/cli.js loads costly built-ins where it first uses them', () => {
     expect(code).toBe(0);
     expect(builtins.has('zlib')).toBe(true);
     expect(builtins.has('child_process')).toBe(false);
+  });
+});
+
+describe('dist/cli.js compiles the importers only for the commands that run them', () => {
+  it('import and import-run load their code when they run: it is in chunks of its own, not in the bundle every command compiles', () => {
+    const dir = path.join(ROOT, 'dist/cli');
+    const main = readFileSync(path.join(dir, 'index.js'), 'utf8');
+    const chunks = readdirSync(dir)
+      .filter((f) => f !== 'index.js' && f.endsWith('.js'))
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'));
+    // What an importer's and a producer's rows say of their sources: in their code only.
+    for (const marker of ['the Okta System Log', 'a GitHub Agentic Workflows safe-outputs manifest']) {
+      expect(main.includes(marker), marker).toBe(false);
+      expect(
+        chunks.filter((c) => c.includes(marker)),
+        marker,
+      ).toHaveLength(1);
+    }
+    // And both still run from the bundle, their usage and kinds named without them.
+    const out = path.join(tempDir(), 'records.ndjson');
+    const imported = spawnCli(['import', 'github-audit-log', '--output', out, 'fixtures/import/github/audit-log-stream.json.gz'], ROOT);
+    expect(imported.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('"provider":"github"');
+    const unknown = spawnCli(['import-run', 'no-such-kind', '--output', out, 'x'], ROOT);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('import-run: the producer kind comes first: gh-aw-manifest, otlp-json, mcp-jsonrpc');
   });
 });

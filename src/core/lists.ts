@@ -19,16 +19,9 @@ export function stored<K, V>(map: ReadonlyMap<K, V>, key: K): NonNullable<V> {
 }
 
 /**
- * A registry's names in its order, and the name a user gave looked up among them (in a Map: text
- * from argv or a file never indexes the table itself): the one lookup of every registry of kinds.
+ * The name a user gave, found among a registry's names (compared, never used to index the table:
+ * text from argv or a file): the one lookup of every registry of kinds.
  */
-export function namesOf<K extends string>(
-  table: { readonly [k in K]: unknown },
-): {
-  readonly names: readonly K[];
-  readonly named: (name: string) => K | null;
-} {
-  const names = Object.keys(table) as K[];
-  const byName: ReadonlyMap<string, K> = new Map(names.map((k) => [k, k]));
-  return { names, named: (name) => byName.get(name) ?? null };
+export function named<K extends string>(names: readonly K[], name: string): K | null {
+  return names.find((k) => k === name) ?? null;
 }

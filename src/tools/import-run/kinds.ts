@@ -7,12 +7,12 @@
  */
 
 import type { JsonObject } from '../../core/json.js';
-import { namesOf } from '../../core/lists.js';
 import type { Location } from '../../core/location.js';
 import type { ToolMapping } from '../../read/mapping-file.js';
 import type { ProducerCall } from './call.js';
 import { manifestLine } from './gh-aw-manifest.js';
 import { RpcPairs } from './mcp-jsonrpc.js';
+import type { RunKind } from './names.js';
 import { type ToolUse, telemetryLine } from './otlp-json.js';
 import type { PullHeads } from './pull-heads.js';
 import { mapUse } from './tool-mapping.js';
@@ -140,17 +140,7 @@ const RUN_KINDS = {
       };
     },
   },
-} as const satisfies { readonly [kind: string]: RunKindModule };
-
-export type RunKind = keyof typeof RUN_KINDS;
-
-const KINDS = namesOf(RUN_KINDS);
-
-/** The kinds' names, in the registry's order. */
-export const RUN_KIND_NAMES: readonly RunKind[] = KINDS.names;
-
-/** The run kind a user named, or null. */
-export const runKind: (name: string) => RunKind | null = KINDS.named;
+} as const satisfies { readonly [kind in RunKind]: RunKindModule };
 
 /** A kind's module. */
 export const runImporter = (kind: RunKind): RunKindModule => RUN_KINDS[kind];

@@ -15,7 +15,8 @@ import type { ReadLimits } from '../../read/limits.js';
 import { readExport } from '../import/exports.js';
 import type { ToolInput } from '../input.js';
 import { eventLines, type ProducerCall, type RunSource } from './call.js';
-import { type LineRead, type RunContext, type RunKind, runImporter } from './kinds.js';
+import { type LineRead, type RunContext, runImporter } from './kinds.js';
+import type { RunKind } from './names.js';
 import { mistakenRules, UNMAPPED } from './tool-mapping.js';
 
 export interface RunImportSettings {

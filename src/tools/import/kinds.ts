@@ -8,13 +8,13 @@
 
 import { classRow } from '../../core/classes.js';
 import { hasOwn, isObject, type JsonObject } from '../../core/json.js';
-import { namesOf } from '../../core/lists.js';
 import { EXPORT_SHAPES } from '../../read/provider-exports.js';
 import { awsCloudTrail } from './aws-cloudtrail.js';
 import { githubAuditLog } from './github-audit-log.js';
 import { githubWebhook } from './github-webhook.js';
 import { k8sAudit } from './k8s-audit.js';
 import type { Mapper } from './mapping.js';
+import type { ImportKind } from './names.js';
 import { oktaSystemLog } from './okta-system-log.js';
 import { type SlackOptions, slackAuditLog } from './slack.js';
 
@@ -153,17 +153,7 @@ const IMPORTERS = {
     mapper: ({ tenant }) => oktaSystemLog(tenant ?? ''),
     actions: classActions('okta', 'idp_admin_role'),
   },
-} as const satisfies { readonly [kind: string]: ImporterModule };
-
-export type ImportKind = keyof typeof IMPORTERS;
-
-const KINDS = namesOf(IMPORTERS);
-
-/** The kinds' names, in the registry's order. */
-export const IMPORT_KIND_NAMES: readonly ImportKind[] = KINDS.names;
-
-/** The export kind a user named, or null. */
-export const importKind: (name: string) => ImportKind | null = KINDS.named;
+} as const satisfies { readonly [kind in ImportKind]: ImporterModule };
 
 /** A kind's module (typed: every kind has one). */
 export const importer = (kind: ImportKind): ImporterModule => IMPORTERS[kind];

@@ -18,8 +18,9 @@ import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
-import { type ImportKind, type ImportOptions, importer } from './kinds.js';
+import { type ImportOptions, importer } from './kinds.js';
 import { idText, type Mapper, makeRecord } from './mapping.js';
+import type { ImportKind } from './names.js';
 import { outOfScope, type ScopeFilter, type ScopeNote, ScopeTally, UNTIMED } from './scope.js';
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
