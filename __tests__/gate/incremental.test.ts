@@ -49,6 +49,19 @@ async function verify(r: ReturnType<typeof repo>, name: string, cache = true, ex
   return { code: got.code, stderr: got.stderr, bytes: readFileSync(file, 'utf8') };
 }
 
+/** `dir` made a git repository with every file committed; its git, which commits all that changed when asked to commit. */
+function committed(dir: string): (...args: string[]) => string {
+  const git = (...args: string[]): string => {
+    const run = (a: readonly string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: dir, encoding: 'utf8' }).trim();
+    if (args[0] === 'commit') run(['add', '-A']);
+    return run(args);
+  };
+  git('init', '-q');
+  git('commit', '-qm', 'history');
+  return git;
+}
+
 const snapshots = (cache: string): string[] => readdirSync(cache).filter((f) => f.startsWith('snapshot-'));
 
 describe('incremental verification in the gate (stop 2)', () => {
@@ -228,15 +241,10 @@ describe('incremental verification in the gate (stop 2)', () => {
       '.github/receipt-gate.yml':
         'version: 1\nrules:\n  - name: archive\n    match: {class: github_deploy_key, target: {repo: [archive-*]}}\n    require: verified\n',
     });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: r.dir, encoding: 'utf8' }).trim();
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'history');
+    const git = committed(r.dir);
     const first = await verify(r, 'first.json', true, ['--policy-ref', 'HEAD']);
     expect(first.stderr).toContain('snapshot kept');
     addWork(r.dir);
-    git('add', '-A');
     git('commit', '-qm', 'more work');
     const head = git('rev-parse', 'HEAD');
     const merged = await verify(r, 'merged.json', true, ['--policy-ref', 'HEAD']);
@@ -259,16 +267,11 @@ describe('incremental verification in the gate (stop 2)', () => {
       '.github/receipt-gate.yml':
         'version: 1\nrules:\n  - name: deploy\n    match: {class: github_deploy_key, verb: create}\n    require: observed_confirmed\ntrust:\n  trusted-signer-identities: [https://github.com/acme/x/.github/workflows/a.yml@refs/heads/main]\n  trusted-root: .github/root.json\n',
     });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: r.dir, encoding: 'utf8' }).trim();
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'history');
+    const git = committed(r.dir);
     const flags = ['--policy-ref', 'HEAD', '--source-repository', 'acme/x'];
     const first = await verify(r, 'first.json', true, flags);
     expect(first.stderr).toContain('snapshot kept');
     addWork(r.dir);
-    git('add', '-A');
     git('commit', '-qm', 'more work');
     const merged = await verify(r, 'merged.json', true, flags);
     expect(merged.stderr).toMatch(/cache .*: 5 of 7 file\(s\) from the cache/);
