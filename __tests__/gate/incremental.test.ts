@@ -6,7 +6,6 @@
  * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
  * the kept ones is a full run, said with why; any other output takes no part in it.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { defaultSettings } from '../../src/gate/settings/parsers.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { buildBundle } from '../support/bundle-writer.js';
 import { addKey, decision, demoCorpus, json, record, surface } from '../support/corpus.js';
+import { git } from '../support/recipe.js';
 import { cleanup, cli, ROOT, TEST_NOW, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -49,17 +49,11 @@ async function verify(r: ReturnType<typeof repo>, name: string, cache = true, ex
   return { code: got.code, stderr: got.stderr, bytes: readFileSync(file, 'utf8') };
 }
 
-/** `dir` made a git repository with every file committed; its git, which commits all that changed when asked to commit. */
-function committed(dir: string): (...args: string[]) => string {
-  const git = (...args: string[]): string => {
-    const run = (a: readonly string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: dir, encoding: 'utf8' }).trim();
-    if (args[0] === 'commit') run(['add', '-A']);
-    return run(args);
-  };
-  git('init', '-q');
-  git('commit', '-qm', 'history');
-  return git;
+/** All that changed in the repository at `dir` committed (the first time, `dir` made one). */
+function commit(dir: string, message: string): void {
+  if (!existsSync(path.join(dir, '.git'))) git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', message);
 }
 
 const snapshots = (cache: string): string[] => readdirSync(cache).filter((f) => f.startsWith('snapshot-'));
@@ -241,12 +235,12 @@ describe('incremental verification in the gate (stop 2)', () => {
       '.github/receipt-gate.yml':
         'version: 1\nrules:\n  - name: archive\n    match: {class: github_deploy_key, target: {repo: [archive-*]}}\n    require: verified\n',
     });
-    const git = committed(r.dir);
+    commit(r.dir, 'history');
     const first = await verify(r, 'first.json', true, ['--policy-ref', 'HEAD']);
     expect(first.stderr).toContain('snapshot kept');
     addWork(r.dir);
-    git('commit', '-qm', 'more work');
-    const head = git('rev-parse', 'HEAD');
+    commit(r.dir, 'more work');
+    const head = git(r.dir, 'rev-parse', 'HEAD');
     const merged = await verify(r, 'merged.json', true, ['--policy-ref', 'HEAD']);
     expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
     const full = await verify(r, 'full.json', false, ['--policy-ref', 'HEAD']);
@@ -267,12 +261,12 @@ describe('incremental verification in the gate (stop 2)', () => {
       '.github/receipt-gate.yml':
         'version: 1\nrules:\n  - name: deploy\n    match: {class: github_deploy_key, verb: create}\n    require: observed_confirmed\ntrust:\n  trusted-signer-identities: [https://github.com/acme/x/.github/workflows/a.yml@refs/heads/main]\n  trusted-root: .github/root.json\n',
     });
-    const git = committed(r.dir);
+    commit(r.dir, 'history');
     const flags = ['--policy-ref', 'HEAD', '--source-repository', 'acme/x'];
     const first = await verify(r, 'first.json', true, flags);
     expect(first.stderr).toContain('snapshot kept');
     addWork(r.dir);
-    git('commit', '-qm', 'more work');
+    commit(r.dir, 'more work');
     const merged = await verify(r, 'merged.json', true, flags);
     expect(merged.stderr).toMatch(/cache .*: 5 of 7 file\(s\) from the cache/);
     expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3567);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(643);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3729);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5655);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
@@ -2580,6 +2580,7 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FW: () => (/* binding */ loadedRun),
 /* harmony export */   Wp: () => (/* binding */ usageError),
 /* harmony export */   bc: () => (/* binding */ wroteNothing),
 /* harmony export */   cv: () => (/* binding */ say),
@@ -2589,9 +2590,24 @@ __webpack_async_result__();
 /* harmony export */ });
 /* harmony import */ var _report_output_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9045);
 /* harmony import */ var _report_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5655);
+/* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(776);
+
 
 
 const EXIT = { pass: 0, problem: 1, usage: 2, internal: 3 };
+/**
+ * The run of a command whose code only it uses, loaded when it runs (`import()`: a chunk of its own,
+ * which the CLI's bundle does not compile for the other commands); its flags are parsed through its
+ * table first, so `--help` and a mistaken flag load none of it.
+ */
+function loadedRun(options, load) {
+    return async (ctx) => {
+        const { flags, rest, help } = (0,_options_js__WEBPACK_IMPORTED_MODULE_2__/* .parseFlags */ .bQ)(ctx.argv, options);
+        if (help)
+            return 'help';
+        return (await load())(ctx, flags, rest);
+    };
+}
 /**
  * A usage error: exit 2, the problem, and where to read about the commands. A problem in a file (a
  * policy file) is not a problem with the command line: no `--help` line follows it.
@@ -2718,7 +2734,126 @@ function readTextFile(flag, file, limits = _read_limits_js__WEBPACK_IMPORTED_MOD
 
 /***/ }),
 
-/***/ 643:
+/***/ 776:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DT: () => (/* binding */ COMMON_OPTIONS),
+/* harmony export */   FB: () => (/* binding */ SIGNED_AT),
+/* harmony export */   Z8: () => (/* binding */ optionDefault),
+/* harmony export */   b1: () => (/* binding */ LIMITS),
+/* harmony export */   bQ: () => (/* binding */ parseFlags),
+/* harmony export */   zZ: () => (/* binding */ unexpectedArgument)
+/* harmony export */ });
+/* unused harmony export parseArgsOptions */
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2020);
+/* harmony import */ var _gate_settings_defaults_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9607);
+/* harmony import */ var _gate_settings_types_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8324);
+/**
+ * What a command's option table is, and how argv is read through it. Each command declares its
+ * table (cli/commands/<name>.ts) `as const`; `parseFlags` returns its values typed by that table, so
+ * a flag read under a misspelt name does not compile. The usage text, docs/cli.md's and action.yml's
+ * checks read the same tables; nothing about an option is written twice.
+ */
+
+
+
+
+const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+const VERSION_FLAG = { flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' };
+/** The option every command takes. */
+const COMMON_OPTIONS = [HELP, VERSION_FLAG];
+const LIMITS = [
+    {
+        flag: 'max-file-size',
+        kind: 'string',
+        arg: 'SIZE',
+        input: 'max-file-size',
+        help: 'largest file read (a gzipped export: what it decompresses to)',
+    },
+    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT = {
+    flag: 'signed-at',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
+};
+/** The default an option shows: its input's (from the settings table), or its own. */
+function optionDefault(option) {
+    if (option.input)
+        return option.kind === 'boolean' ? undefined : _gate_settings_defaults_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULTS */ .z[option.input] || undefined;
+    return option.default;
+}
+/** The `parseArgs` options of a table (with --help). */
+function parseArgsOptions(options) {
+    const out = {};
+    for (const o of [...options, HELP]) {
+        out[o.flag] = {
+            type: o.kind === 'boolean' ? 'boolean' : 'string',
+            ...(o.kind === 'list' ? { multiple: true } : {}),
+            ...(o.short ? { short: o.short } : {}),
+        };
+    }
+    return out;
+}
+/** Every flag name of a table (for the nearest-name suggestion of a flag that is not in it). */
+const flagNames = (options) => [...options, HELP].map((o) => o.flag);
+/**
+ * A command's argv (after the command's name) read through its table. An unknown flag is a usage
+ * error naming the nearest flag of the table (`--trusted-keys`: did you mean `--trusted-key`?).
+ */
+function parseFlags(argv, options) {
+    let parsed;
+    try {
+        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, tokens: true, options: parseArgsOptions(options) });
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
+        if (unknown) {
+            const guess = (0,_core_text_js__WEBPACK_IMPORTED_MODULE_3__/* .nearestName */ .qb)(unknown[2] ?? '', flagNames(options));
+            throw new _gate_settings_types_js__WEBPACK_IMPORTED_MODULE_2__/* .UsageError */ .eb('value', `unknown option ${unknown[1]}${unknown[2]}${guess ? ` (did you mean --${guess}?)` : ''}: see --help for this command's options`);
+        }
+        throw new _gate_settings_types_js__WEBPACK_IMPORTED_MODULE_2__/* .UsageError */ .eb('value', message);
+    }
+    // A flag of one value given twice is a mistake (`-C a -C b` read b alone, silently): said, never the last taken.
+    const single = new Set([...options, HELP].filter((o) => o.kind === 'string').map((o) => o.flag));
+    const given = new Set();
+    for (const t of parsed.tokens ?? []) {
+        if (t.kind !== 'option' || !single.has(t.name))
+            continue;
+        if (given.has(t.name))
+            throw new _gate_settings_types_js__WEBPACK_IMPORTED_MODULE_2__/* .UsageError */ .eb('value', `--${t.name} is given twice; it takes one value`);
+        given.add(t.name);
+    }
+    // A flag given an empty value (an unset variable: `-C "$DIR"`, `--max-line-size "$LIMIT"`) is a mistake, never the default taken
+    // in silence (a red team); leaving the flag out is how to take the default.
+    for (const t of parsed.tokens ?? [])
+        if (t.kind === 'option' && typeof t.value === 'string' && t.value.trim() === '')
+            throw new _gate_settings_types_js__WEBPACK_IMPORTED_MODULE_2__/* .UsageError */ .eb('value', `${t.rawName}: an empty value (an unset variable?): give one, or leave the flag out for its default`);
+    const { help, ...rest } = parsed.values;
+    // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
+    return { flags: rest, rest: parsed.positionals, help: help === true };
+}
+/**
+ * A stray argument explained: after a path flag's value it is a second path (or an unquoted glob
+ * the shell expanded), which needs its own flag.
+ */
+function unexpectedArgument(argv, stray) {
+    const i = argv.indexOf(stray);
+    const flag = i >= 2 ? argv.slice(0, i).findLast((a) => a.startsWith('--')) : undefined;
+    if (flag === '--runs' || flag === '--audit')
+        return `unexpected argument "${stray}": each path takes its own ${flag} (${flag} ${argv[i - 1]} ${flag} ${stray}), and a glob is quoted so that the shell leaves it to receipt-gate (${flag} 'runs/*.json')`;
+    return `unexpected argument "${stray}" (use --runs / --audit for paths)`;
+}
+
+
+/***/ }),
+
+/***/ 3729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2903,112 +3038,8 @@ async function attestBundle(bundle, key, limits) {
 var write = __nccwpck_require__(376);
 // EXTERNAL MODULE: ./src/cli/files.ts
 var cli_files = __nccwpck_require__(9141);
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/gate/settings/defaults.ts
-var defaults = __nccwpck_require__(9607);
-;// CONCATENATED MODULE: ./src/cli/options.ts
-/**
- * What a command's option table is, and how argv is read through it. Each command declares its
- * table (cli/commands/<name>.ts) `as const`; `parseFlags` returns its values typed by that table, so
- * a flag read under a misspelt name does not compile. The usage text, docs/cli.md's and action.yml's
- * checks read the same tables; nothing about an option is written twice.
- */
-
-
-
-
-const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
-const VERSION_FLAG = { flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' };
-/** The option every command takes. */
-const COMMON_OPTIONS = [HELP, VERSION_FLAG];
-const LIMITS = [
-    {
-        flag: 'max-file-size',
-        kind: 'string',
-        arg: 'SIZE',
-        input: 'max-file-size',
-        help: 'largest file read (a gzipped export: what it decompresses to)',
-    },
-    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
-];
-const SIGNED_AT = {
-    flag: 'signed-at',
-    kind: 'string',
-    arg: 'TIME',
-    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
-};
-/** The default an option shows: its input's (from the settings table), or its own. */
-function optionDefault(option) {
-    if (option.input)
-        return option.kind === 'boolean' ? undefined : defaults/* DEFAULTS */.z[option.input] || undefined;
-    return option.default;
-}
-/** The `parseArgs` options of a table (with --help). */
-function parseArgsOptions(options) {
-    const out = {};
-    for (const o of [...options, HELP]) {
-        out[o.flag] = {
-            type: o.kind === 'boolean' ? 'boolean' : 'string',
-            ...(o.kind === 'list' ? { multiple: true } : {}),
-            ...(o.short ? { short: o.short } : {}),
-        };
-    }
-    return out;
-}
-/** Every flag name of a table (for the nearest-name suggestion of a flag that is not in it). */
-const flagNames = (options) => [...options, HELP].map((o) => o.flag);
-/**
- * A command's argv (after the command's name) read through its table. An unknown flag is a usage
- * error naming the nearest flag of the table (`--trusted-keys`: did you mean `--trusted-key`?).
- */
-function parseFlags(argv, options) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, tokens: true, options: parseArgsOptions(options) });
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
-        if (unknown) {
-            const guess = (0,core_text/* nearestName */.qb)(unknown[2] ?? '', flagNames(options));
-            throw new types/* UsageError */.eb('value', `unknown option ${unknown[1]}${unknown[2]}${guess ? ` (did you mean --${guess}?)` : ''}: see --help for this command's options`);
-        }
-        throw new types/* UsageError */.eb('value', message);
-    }
-    // A flag of one value given twice is a mistake (`-C a -C b` read b alone, silently): said, never the last taken.
-    const single = new Set([...options, HELP].filter((o) => o.kind === 'string').map((o) => o.flag));
-    const given = new Set();
-    for (const t of parsed.tokens ?? []) {
-        if (t.kind !== 'option' || !single.has(t.name))
-            continue;
-        if (given.has(t.name))
-            throw new types/* UsageError */.eb('value', `--${t.name} is given twice; it takes one value`);
-        given.add(t.name);
-    }
-    // A flag given an empty value (an unset variable: `-C "$DIR"`, `--max-line-size "$LIMIT"`) is a mistake, never the default taken
-    // in silence (a red team); leaving the flag out is how to take the default.
-    for (const t of parsed.tokens ?? [])
-        if (t.kind === 'option' && typeof t.value === 'string' && t.value.trim() === '')
-            throw new types/* UsageError */.eb('value', `${t.rawName}: an empty value (an unset variable?): give one, or leave the flag out for its default`);
-    const { help, ...rest } = parsed.values;
-    // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
-    return { flags: rest, rest: parsed.positionals, help: help === true };
-}
-/**
- * A stray argument explained: after a path flag's value it is a second path (or an unquoted glob
- * the shell expanded), which needs its own flag.
- */
-function unexpectedArgument(argv, stray) {
-    const i = argv.indexOf(stray);
-    const flag = i >= 2 ? argv.slice(0, i).findLast((a) => a.startsWith('--')) : undefined;
-    if (flag === '--runs' || flag === '--audit')
-        return `unexpected argument "${stray}": each path takes its own ${flag} (${flag} ${argv[i - 1]} ${flag} ${stray}), and a glob is quoted so that the shell leaves it to receipt-gate (${flag} 'runs/*.json')`;
-    return `unexpected argument "${stray}" (use --runs / --audit for paths)`;
-}
-
+// EXTERNAL MODULE: ./src/cli/options.ts
+var options = __nccwpck_require__(776);
 // EXTERNAL MODULE: ./src/cli/commands/shared.ts
 var shared = __nccwpck_require__(9764);
 ;// CONCATENATED MODULE: ./src/cli/commands/attest-bundle.ts
@@ -3033,7 +3064,7 @@ const OPTIONS = [
         arg: 'FILE',
         help: 'where it goes. Default: BUNDLE.intoto.jsonl (--predicate-only: standard output)',
     },
-    ...LIMITS,
+    ...options/* LIMITS */.b1,
 ];
 const TOOL = 'attest-bundle';
 const attest_bundle_attestBundle = {
@@ -3045,7 +3076,7 @@ const attest_bundle_attestBundle = {
         options: OPTIONS,
     },
     async run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, OPTIONS);
+        const { flags, rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, OPTIONS);
         if (help)
             return 'help';
         const predicateOnly = flags['predicate-only'] ?? false;
@@ -3114,7 +3145,7 @@ const hash = {
         options: hash_OPTIONS,
     },
     run(ctx) {
-        const { rest, help } = parseFlags(ctx.argv, hash_OPTIONS);
+        const { rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, hash_OPTIONS);
         if (help)
             return 'help';
         const [name, value, ...more] = rest;
@@ -3210,7 +3241,7 @@ const IMPORT_OPTIONS = [
         arg: 'FILE',
         help: 'aws-cloudtrail: the output of aws cloudtrail list-public-keys (the keys the digests are signed with)',
     },
-    SIGNED_AT,
+    options/* SIGNED_AT */.FB,
     { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
     { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
     {
@@ -3222,7 +3253,7 @@ const IMPORT_OPTIONS = [
     },
     { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
     { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
-    ...LIMITS,
+    ...options/* LIMITS */.b1,
 ];
 
 ;// CONCATENATED MODULE: ./src/cli/commands/import.ts
@@ -3241,14 +3272,8 @@ const importExports = {
         about: `turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds; KIND is one of ${names/* IMPORT_KIND_NAMES */.a.join(', ')}`,
         options: IMPORT_OPTIONS,
     },
-    async run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, IMPORT_OPTIONS);
-        if (help)
-            return 'help';
-        // The importers load only now (run-import.ts): a verify never compiles them.
-        const { importCommand } = await __nccwpck_require__.e(/* import() */ 282).then(__nccwpck_require__.bind(__nccwpck_require__, 3282));
-        return importCommand(ctx, flags, rest);
-    },
+    // The importers load only now (run-import.ts): a verify never compiles them.
+    run: (0,cli_command/* loadedRun */.FW)(IMPORT_OPTIONS, async () => (await __nccwpck_require__.e(/* import() */ 282).then(__nccwpck_require__.bind(__nccwpck_require__, 3282))).importCommand),
 };
 
 // EXTERNAL MODULE: ./src/tools/import-run/names.ts
@@ -3273,7 +3298,7 @@ const IMPORT_RUN_OPTIONS = [
         arg: 'FILE',
         help: "gh-aw-manifest: the pull requests its pushes went to, as GET /repos/OWNER/REPO/pulls/N returns them (the manifest names a push's pull request, not its branch)",
     },
-    ...LIMITS,
+    ...options/* LIMITS */.b1,
 ];
 
 ;// CONCATENATED MODULE: ./src/cli/commands/import-run.ts
@@ -3293,16 +3318,12 @@ const importRun = {
         about: "turns a producer's own file (read offline: nothing is queried) into a run of NDJSON evidence events the gate reads, one per tool call; each call asserts exactly what the file says happened",
         options: IMPORT_RUN_OPTIONS,
     },
-    async run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, IMPORT_RUN_OPTIONS);
-        if (help)
-            return 'help';
-        // The producers' readers load only now (run-import-run.ts): a verify never compiles them.
-        const { importRunCommand } = await __nccwpck_require__.e(/* import() */ 977).then(__nccwpck_require__.bind(__nccwpck_require__, 1977));
-        return importRunCommand(ctx, flags, rest);
-    },
+    // The producers' readers load only now (run-import-run.ts): a verify never compiles them.
+    run: (0,cli_command/* loadedRun */.FW)(IMPORT_RUN_OPTIONS, async () => (await __nccwpck_require__.e(/* import() */ 977).then(__nccwpck_require__.bind(__nccwpck_require__, 1977))).importRunCommand),
 };
 
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/report/output.ts
 var output = __nccwpck_require__(9045);
 // EXTERNAL MODULE: ./src/trust/keys.ts
@@ -3418,7 +3439,7 @@ const keygen_keygen = {
         options: keygen_OPTIONS,
     },
     run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, keygen_OPTIONS);
+        const { flags, rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, keygen_OPTIONS);
         if (help)
             return 'help';
         if (rest.length > 0)
@@ -10730,6 +10751,8 @@ function withEffect(report, from, underHead, trustMoves) {
     };
 }
 
+// EXTERNAL MODULE: ./src/gate/settings/defaults.ts
+var defaults = __nccwpck_require__(9607);
 ;// CONCATENATED MODULE: ./src/gate/repository.ts
 /**
  * Repository files as they are at a commit, read with git (never a shell; the ref and the path are
@@ -11746,6 +11769,8 @@ function renderSarif(report, prefix, version) {
     return JSON.stringify(sarif, null, 2) + '\n';
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/report/table.ts
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 
@@ -11767,7 +11792,7 @@ function policyText(report) {
 }
 function renderTable(report, style) {
     // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
-    const paint = style.color ? (n, s) => (0,external_node_util_namespaceObject.styleText)(n, s, { validateStream: false }) : (_n, s) => s;
+    const paint = style.color ? (n, s) => (0,external_node_util_.styleText)(n, s, { validateStream: false }) : (_n, s) => s;
     const out = [];
     const totals = report.totals;
     if (report.calls.length > 0) {
@@ -12160,7 +12185,7 @@ const GATE_OPTIONS = [
         input: 'working-directory',
         help: 'run as if started in DIR (paths are relative to it, and reports name files from it; evidence outside it is refused: the runs and audit inputs; a key, a policy or an output may be elsewhere)',
     },
-    ...LIMITS,
+    ...options/* LIMITS */.b1,
     {
         flag: 'jobs',
         kind: 'string',
@@ -12417,11 +12442,11 @@ function nearMiss(rel, found, where) {
 }
 /** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
 function verifyRequest(argv, ctx) {
-    const { flags: f, rest, help } = parseFlags(argv, verify_OPTIONS);
+    const { flags: f, rest, help } = (0,options/* parseFlags */.bQ)(argv, verify_OPTIONS);
     if (help)
         return 'help';
     if (rest.length > 0)
-        throw new types/* UsageError */.eb('value', unexpectedArgument(argv, rest[0] ?? ''));
+        throw new types/* UsageError */.eb('value', (0,options/* unexpectedArgument */.zZ)(argv, rest[0] ?? ''));
     // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
     const dir = (0,paths/* directoryIn */.Vj)(null, ctx.cwd, f['working-directory'] ?? '.', '-C/--working-directory');
     const at = (v) => (v === undefined ? null : external_node_path_default().resolve(dir, v));
@@ -12850,12 +12875,12 @@ const policy = {
         options: policy_OPTIONS,
     },
     async run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, policy_OPTIONS);
+        const { flags, rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, policy_OPTIONS);
         if (help)
             return 'help';
         const [sub, ...more] = rest;
         if (more.length > 0)
-            throw new types/* UsageError */.eb('value', `policy: ${unexpectedArgument(ctx.argv, more[0] ?? '')}`);
+            throw new types/* UsageError */.eb('value', `policy: ${(0,options/* unexpectedArgument */.zZ)(ctx.argv, more[0] ?? '')}`);
         const dir = (0,paths/* directoryIn */.Vj)(null, ctx.cwd, flags['working-directory'] ?? '.', '-C/--working-directory');
         if (sub === 'check')
             return check(flags, ctx, dir);
@@ -12960,8 +12985,8 @@ function signRecords(key, inputs, limits, signedAt) {
 const sign_OPTIONS = [
     { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
     { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
-    SIGNED_AT,
-    ...LIMITS,
+    options/* SIGNED_AT */.FB,
+    ...options/* LIMITS */.b1,
 ];
 const sign = {
     spec: {
@@ -12972,7 +12997,7 @@ const sign = {
         options: sign_OPTIONS,
     },
     run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, sign_OPTIONS);
+        const { flags, rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, sign_OPTIONS);
         if (help)
             return 'help';
         if (!flags.key)
@@ -13162,7 +13187,7 @@ const verifyAttestation = {
         options: verify_attestation_OPTIONS,
     },
     async run(ctx) {
-        const { flags, rest, help } = parseFlags(ctx.argv, verify_attestation_OPTIONS);
+        const { flags, rest, help } = (0,options/* parseFlags */.bQ)(ctx.argv, verify_attestation_OPTIONS);
         if (help)
             return 'help';
         const files = flags['trusted-key'] ?? [];
@@ -13267,7 +13292,7 @@ function fill(text, indent, width = WIDTH) {
 }
 function optionLines(option) {
     const name = `${option.short ? `-${option.short}, ` : ''}--${option.flag}${option.arg ? ` ${option.arg}` : ''}`;
-    const shown = optionDefault(option);
+    const shown = (0,options/* optionDefault */.Z8)(option);
     const help = fill(`${option.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
     const head = `  ${name}`;
     if (head.length + 1 < COLUMN && help[0])
@@ -13289,7 +13314,7 @@ function usageText(only) {
         for (const o of c.options)
             out.push(...optionLines(o));
     }
-    out.push('', ...COMMON_OPTIONS.flatMap(optionLines), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or', 'a tool found a problem in the evidence, 2 usage or configuration (an', 'output that cannot be written included), 3 an internal error (a bug of', 'receipt-gate, never a verdict: report it). Colour only on a terminal;', 'set NO_COLOR to turn it off.', '');
+    out.push('', ...options/* COMMON_OPTIONS */.DT.flatMap(optionLines), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or', 'a tool found a problem in the evidence, 2 usage or configuration (an', 'output that cannot be written included), 3 an internal error (a bug of', 'receipt-gate, never a verdict: report it). Colour only on a terminal;', 'set NO_COLOR to turn it off.', '');
     return out.join('\n');
 }
 
@@ -17000,7 +17025,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   w5: () => (/* binding */ zlib)
 });
 
-// UNUSED EXPORTS: tableCrc32
+// UNUSED EXPORTS: builtin, tableCrc32
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
@@ -17013,13 +17038,15 @@ const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * (BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded where first used").
  */
 
-/** A built-in, loaded once: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows). */
+/** A built-in: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows); each is asked for once, below. */
 function builtin(id) {
     const get = process.getBuiltinModule;
     return (typeof get === 'function' ? get(id) : (0,external_node_module_namespaceObject.createRequire)(import.meta.url)(id));
 }
-const childProcess = () => builtin('node:child_process');
-const zlib = () => builtin('node:zlib');
+let childProcessModule = null;
+let zlibModule = null;
+const childProcess = () => (childProcessModule ??= builtin('node:child_process'));
+const zlib = () => (zlibModule ??= builtin('node:zlib'));
 const CRC_TABLE = (() => {
     const table = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -17038,10 +17065,12 @@ function tableCrc32(data, value = 0) {
         c = (CRC_TABLE[(c ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
     return ~c >>> 0;
 }
+/** zlib's CRC-32 where it has one, else the table's: chosen once, at the first check (a snapshot kept checks each call's row). */
+let crc = null;
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 function crc32(data, value = 0) {
-    const native = zlib().crc32;
-    return typeof native === 'function' ? native(data, value) : tableCrc32(data, value);
+    crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))(zlib().crc32);
+    return crc(data, value);
 }
 
 
@@ -22333,6 +22362,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 
 /***/ }),
 

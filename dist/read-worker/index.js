@@ -1194,7 +1194,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   w5: () => (/* binding */ zlib)
 });
 
-// UNUSED EXPORTS: childProcess, tableCrc32
+// UNUSED EXPORTS: builtin, childProcess, tableCrc32
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
@@ -1207,13 +1207,15 @@ const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * (BENCHMARKS.md, "Issue 44, twenty-fifth stop: built-ins loaded where first used").
  */
 
-/** A built-in, loaded once: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows). */
+/** A built-in: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows); each is asked for once, below. */
 function builtin(id) {
     const get = process.getBuiltinModule;
     return (typeof get === 'function' ? get(id) : (0,external_node_module_namespaceObject.createRequire)(import.meta.url)(id));
 }
-const childProcess = () => builtin('node:child_process');
-const zlib = () => builtin('node:zlib');
+let childProcessModule = null;
+let zlibModule = null;
+const childProcess = () => (childProcessModule ??= builtin('node:child_process'));
+const zlib = () => (zlibModule ??= builtin('node:zlib'));
 const CRC_TABLE = (() => {
     const table = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -1232,10 +1234,12 @@ function tableCrc32(data, value = 0) {
         c = (CRC_TABLE[(c ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
     return ~c >>> 0;
 }
+/** zlib's CRC-32 where it has one, else the table's: chosen once, at the first check (a snapshot kept checks each call's row). */
+let crc = null;
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 function crc32(data, value = 0) {
-    const native = zlib().crc32;
-    return typeof native === 'function' ? native(data, value) : tableCrc32(data, value);
+    crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))(zlib().crc32);
+    return crc(data, value);
 }
 
 

@@ -10,7 +10,7 @@
 import type { Finding } from '../core/findings.js';
 import { cannotWriteText } from '../report/output.js';
 import { located } from '../report/text.js';
-import type { CommandSpec } from './options.js';
+import { type CommandSpec, type Flags, type OptionSpec, parseFlags } from './options.js';
 
 export const EXIT = { pass: 0, problem: 1, usage: 2, internal: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -41,6 +41,22 @@ export interface CommandContext {
 export interface Command {
   readonly spec: CommandSpec;
   run(ctx: CommandContext): Promise<CliOutcome | 'help'> | CliOutcome | 'help';
+}
+
+/**
+ * The run of a command whose code only it uses, loaded when it runs (`import()`: a chunk of its own,
+ * which the CLI's bundle does not compile for the other commands); its flags are parsed through its
+ * table first, so `--help` and a mistaken flag load none of it.
+ */
+export function loadedRun<const O extends readonly OptionSpec[]>(
+  options: O,
+  load: () => Promise<(ctx: CommandContext, flags: Flags<O>, rest: readonly string[]) => Promise<CliOutcome>>,
+): Command['run'] {
+  return async (ctx) => {
+    const { flags, rest, help } = parseFlags(ctx.argv, options);
+    if (help) return 'help';
+    return (await load())(ctx, flags, rest);
+  };
 }
 
 /**

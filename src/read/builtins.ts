@@ -7,15 +7,19 @@
  */
 import { createRequire } from 'node:module';
 
-/** A built-in, loaded once: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows). */
-function builtin<T>(id: string): T {
+/** A built-in: `process.getBuiltinModule` (Node 22.3+), else `require` (22.0–22.2, which `engines` allows); each is asked for once, below. */
+export function builtin<T>(id: string): T {
   const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   return (typeof get === 'function' ? get(id) : createRequire(import.meta.url)(id)) as T;
 }
 
-export const childProcess = (): typeof import('node:child_process') => builtin('node:child_process');
+let childProcessModule: typeof import('node:child_process') | null = null;
+let zlibModule: typeof import('node:zlib') | null = null;
 
-export const zlib = (): typeof import('node:zlib') => builtin('node:zlib');
+export const childProcess = (): typeof import('node:child_process') =>
+  (childProcessModule ??= builtin<typeof import('node:child_process')>('node:child_process'));
+
+export const zlib = (): typeof import('node:zlib') => (zlibModule ??= builtin<typeof import('node:zlib')>('node:zlib'));
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -35,8 +39,12 @@ export function tableCrc32(data: Uint8Array | string, value = 0): number {
   return ~c >>> 0;
 }
 
+type Crc32 = (data: Uint8Array | string, value: number) => number;
+/** zlib's CRC-32 where it has one, else the table's: chosen once, at the first check (a snapshot kept checks each call's row). */
+let crc: Crc32 | null = null;
+
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 export function crc32(data: Uint8Array | string, value = 0): number {
-  const native = (zlib() as { crc32?: (data: Uint8Array | string, value: number) => number }).crc32;
-  return typeof native === 'function' ? native(data, value) : tableCrc32(data, value);
+  crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))((zlib() as { crc32?: Crc32 }).crc32);
+  return crc(data, value);
 }

@@ -4,8 +4,7 @@
  * and never over a different file (docs/producers.md).
  */
 import { RUN_KIND_NAMES } from '../../tools/import-run/names.js';
-import type { Command } from '../command.js';
-import { parseFlags } from '../options.js';
+import { type Command, loadedRun } from '../command.js';
 import { IMPORT_RUN_OPTIONS } from './import-run-options.js';
 
 export const importRun: Command = {
@@ -17,11 +16,6 @@ export const importRun: Command = {
       "turns a producer's own file (read offline: nothing is queried) into a run of NDJSON evidence events the gate reads, one per tool call; each call asserts exactly what the file says happened",
     options: IMPORT_RUN_OPTIONS,
   },
-  async run(ctx) {
-    const { flags, rest, help } = parseFlags(ctx.argv, IMPORT_RUN_OPTIONS);
-    if (help) return 'help';
-    // The producers' readers load only now (run-import-run.ts): a verify never compiles them.
-    const { importRunCommand } = await import('./run-import-run.js');
-    return importRunCommand(ctx, flags, rest);
-  },
+  // The producers' readers load only now (run-import-run.ts): a verify never compiles them.
+  run: loadedRun(IMPORT_RUN_OPTIONS, async () => (await import('./run-import-run.js')).importRunCommand),
 };

@@ -3,8 +3,7 @@
  * turned into audit records, written only when the whole import succeeds.
  */
 import { IMPORT_KIND_NAMES } from '../../tools/import/names.js';
-import type { Command } from '../command.js';
-import { parseFlags } from '../options.js';
+import { type Command, loadedRun } from '../command.js';
 import { IMPORT_OPTIONS } from './import-options.js';
 
 export const importExports: Command = {
@@ -15,11 +14,6 @@ export const importExports: Command = {
     about: `turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds; KIND is one of ${IMPORT_KIND_NAMES.join(', ')}`,
     options: IMPORT_OPTIONS,
   },
-  async run(ctx) {
-    const { flags, rest, help } = parseFlags(ctx.argv, IMPORT_OPTIONS);
-    if (help) return 'help';
-    // The importers load only now (run-import.ts): a verify never compiles them.
-    const { importCommand } = await import('./run-import.js');
-    return importCommand(ctx, flags, rest);
-  },
+  // The importers load only now (run-import.ts): a verify never compiles them.
+  run: loadedRun(IMPORT_OPTIONS, async () => (await import('./run-import.js')).importCommand),
 };
