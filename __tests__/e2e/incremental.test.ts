@@ -116,5 +116,9 @@ describe('incremental verification, the bundled CLI', () => {
       /incremental: a full run \(the kept calls an added record was diagnosed against cannot be read \(the kept calls of \w+ \w+: its index is not the bytes its header names \(their CRC-32 differs\)\)\)/,
     );
     expect(damaged.sha).toBe(full.sha);
+    // That full run kept a new snapshot of every file, over the damaged one: the next run merges onto it.
+    const after = verify(dir, h, 'after', true);
+    expect(after.stderr).toContain('incremental: 0 added file(s) verified and merged onto the snapshot');
+    expect(after.sha).toBe(full.sha);
   });
 });

@@ -76,6 +76,39 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(JSON.parse(merged.bytes).totals.calls).toBe(JSON.parse(first.bytes).totals.calls + 1);
   });
 
+  it('a merge that declines keeps a snapshot of every file: the files that made it decline merge on the next run, not decline on each', async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    const [before] = snapshots(r.cache);
+    // A run sorting before the kept ones (in the default branch once its pull request is merged): the merge declines.
+    addWork(r.dir, '.assay/runs/2026-10-01-early.json');
+    const declined = await verify(r, 'declined.json');
+    expect(declined.stderr).toMatch(
+      /incremental: a full run \(run \S+2026-10-01-early\.json does not sort after every kept run\); snapshot kept \(verified at /,
+    );
+    expect(declined.bytes).toBe((await verify(r, 'full.json', false)).bytes);
+    // Written over the one it declined (the same key: the same set-up, policy and options).
+    expect(snapshots(r.cache)).toEqual([before]);
+    const again = await verify(r, 'again.json');
+    expect(again.stderr).toContain('incremental: 0 added file(s) verified and merged onto the snapshot verified at');
+    expect(again.bytes).toBe(declined.bytes);
+    // And the work added after it merges onto it.
+    const later = addKey({
+      target: { owner: 'acme', repo: 'later-service', key_title_hash: 'sha256:'.padEnd(71, '8') },
+      claim: 'verified',
+    });
+    writeFiles(
+      r.dir,
+      new Map([
+        [NEW_RUN, json(surface([later]))],
+        ['.assay/audit/zz/2027-01.json', json([record('github', 'github-audit-9000002', later)])],
+      ]),
+    );
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
+    expect(merged.bytes).toBe((await verify(r, 'full2.json', false)).bytes);
+  });
+
   it('a kept file is hashed, never decoded: its entry is not looked up when the merge holds, and looked up (and read past when damaged) when it declines', async () => {
     const r = repo();
     const first = await verify(r, 'first.json');
@@ -137,7 +170,7 @@ describe('incremental verification in the gate (stop 2)', () => {
     // Every key is an entry stored: the files added were read and stored by the first collection.
     for (const t of second ?? []) expect(existsSync(path.join(r.cache, `${t.hashed}.json`))).toBe(true);
     expect(declined.cache).toMatchObject({ files: first?.length, hits: kept.length, stored: 2 });
-    expect(renderJson(declined.report)).toBe(renderJson((await run(false)).report));
+    expect(renderJson(declined.report, declined.kept)).toBe(renderJson((await run(false)).report));
   });
 
   it('a declined merge gives no key of its first collection to a path read under two roles, though one reading had none (a red team’s false green)', async () => {

@@ -216,9 +216,9 @@ async function merged(
   ).part;
   if (!addedPart) return full('no verification time');
   const merge = mergeAdded(snapshot.part, addedPart, options, collected);
-  // The snapshot is current (its files unchanged): kept as it is for the next run, not written again.
-  if (merge.kind === 'declined')
-    return { report: verify(await wholly(), options), kept: null, said: `a full run (${merge.reason}); the snapshot kept as it was` };
+  // A full run keeps a snapshot of every file, the added ones too: kept as it was, it would decline the same merge on every later
+  // run that reads them (the default branch's, once the pull request is merged, and each pull request's after it).
+  if (merge.kind === 'declined') return full(merge.reason);
   const lists = snapshot.lists();
   if (!lists.ok) return full(`the snapshot is refused: ${lists.reason}`);
   return {
