@@ -6,6 +6,7 @@
  * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
  * the kept ones is a full run, said with why; any other output takes no part in it.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +108,30 @@ describe('incremental verification in the gate (stop 2)', () => {
     const merged = await verify(r, 'merged.json');
     expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
     expect(merged.bytes).toBe((await verify(r, 'full2.json', false)).bytes);
+  });
+
+  it('a policy under which no merge is made (it grandfathers files) keeps no snapshot: none written on each run for nothing', async () => {
+    const r = repo();
+    const run = '.assay/runs/2026-11-03-rotate-deploy-keys.json';
+    const sha = createHash('sha256')
+      .update(readFileSync(path.join(r.dir, run)))
+      .digest('hex');
+    writeFiles(
+      r.dir,
+      new Map([
+        ['.github/receipt-gate.yml', `version: 1\ngrandfathered:\n  - {run: ${run}, sha256: "${sha}", reason: before the export}\n`],
+      ]),
+    );
+    const first = await verify(r, 'first.json');
+    expect(first.stderr).toContain(
+      'incremental: a full run (no snapshot for this set-up, policy and options); no snapshot kept: the policy grandfathers files, and no merge is made under it',
+    );
+    expect(existsSync(r.cache) ? snapshots(r.cache) : []).toEqual([]);
+    expect(JSON.parse(first.bytes).totals.grandfathered).toBeGreaterThan(0);
+    addWork(r.dir);
+    const second = await verify(r, 'second.json');
+    expect(second.stderr).toContain('incremental: a full run (no snapshot for this set-up, policy and options); no snapshot kept');
+    expect(second.bytes).toBe((await verify(r, 'full.json', false)).bytes);
   });
 
   it('a kept file is hashed, never decoded: its entry is not looked up when the merge holds, and looked up (and read past when damaged) when it declines', async () => {

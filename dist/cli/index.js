@@ -7497,6 +7497,18 @@ function earlier(a, b) {
         return b;
     return (0,core_time/* compareInstants */.QI)(a.at, b.at) <= 0 ? a : b;
 }
+/**
+ * Why no merge is made under this policy, whatever the parts, or null: a grandfathered entry names
+ * files (a run added may be the one it names) and `onlyIn` reads the base, and neither is in a part.
+ * A verification under such a policy keeps no snapshot (gate/incremental.ts): one would never be used.
+ */
+function unmergeable(policy) {
+    if (policy.grandfathered.length > 0)
+        return 'the policy grandfathers files';
+    if (policy.exceptions.some((e) => e.onlyIn))
+        return 'the pull request adds exceptions';
+    return null;
+}
 /** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
 function coupled(kept, added, options) {
     const now = options.now;
@@ -7504,12 +7516,9 @@ function coupled(kept, added, options) {
         return 'no verification time';
     if ((0,core_time/* compareInstants */.QI)(added.at, now) !== 0)
         return 'the added files were verified at another time';
-    const policy = options.policy ?? core_policy/* NO_POLICY */.lm;
-    // A grandfathered entry names files (a run added may be the one it names) and `onlyIn` reads the base: neither is in a part.
-    if (policy.grandfathered.length > 0)
-        return 'the policy grandfathers files';
-    if (policy.exceptions.some((e) => e.onlyIn))
-        return 'the pull request adds exceptions';
+    const never = unmergeable(options.policy ?? core_policy/* NO_POLICY */.lm);
+    if (never !== null)
+        return never;
     // Every call is judged against every usable statement (stop 4 of the design limits a statement's reach).
     if (kept.couplings.statements + added.couplings.statements > 0)
         return 'coverage statements are read';
@@ -9147,6 +9156,10 @@ async function keep(dir, key, files, evidence, options) {
     const none = (why) => ({ report, kept: null, said: `no snapshot kept: ${why}` });
     if (!part)
         return none('no verification time');
+    // Every merge onto it would decline: not written on each run for nothing (every run under such a policy is a full one).
+    const never = unmergeable(options.policy ?? core_policy/* NO_POLICY */.lm);
+    if (never !== null)
+        return none(`${never}, and no merge is made under it`);
     const unkeyed = files.find((f) => f.key === null);
     if (unkeyed)
         return none(`${unkeyed.rel} has no key in the cache`);

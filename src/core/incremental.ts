@@ -14,7 +14,7 @@ import { compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
 import { candidate, type EarlierCalls, equalFields, firstNearest, type KindCall, nearness, push } from './nearest.js';
-import { NO_POLICY } from './policy.js';
+import { NO_POLICY, type Policy } from './policy.js';
 import { boundFields } from './projection.js';
 import { identityDigest } from './records.js';
 import type { Report } from './report.js';
@@ -249,15 +249,24 @@ function earlier(a: HeldUntil, b: HeldUntil): HeldUntil {
   return compareInstants(a.at, b.at) <= 0 ? a : b;
 }
 
+/**
+ * Why no merge is made under this policy, whatever the parts, or null: a grandfathered entry names
+ * files (a run added may be the one it names) and `onlyIn` reads the base, and neither is in a part.
+ * A verification under such a policy keeps no snapshot (gate/incremental.ts): one would never be used.
+ */
+export function unmergeable(policy: Policy): string | null {
+  if (policy.grandfathered.length > 0) return 'the policy grandfathers files';
+  if (policy.exceptions.some((e) => e.onlyIn)) return 'the pull request adds exceptions';
+  return null;
+}
+
 /** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
 function coupled(kept: Part, added: Part, options: VerifyOptions): string | null {
   const now = options.now;
   if (now === undefined) return 'no verification time';
   if (compareInstants(added.at, now) !== 0) return 'the added files were verified at another time';
-  const policy = options.policy ?? NO_POLICY;
-  // A grandfathered entry names files (a run added may be the one it names) and `onlyIn` reads the base: neither is in a part.
-  if (policy.grandfathered.length > 0) return 'the policy grandfathers files';
-  if (policy.exceptions.some((e) => e.onlyIn)) return 'the pull request adds exceptions';
+  const never = unmergeable(options.policy ?? NO_POLICY);
+  if (never !== null) return never;
   // Every call is judged against every usable statement (stop 4 of the design limits a statement's reach).
   if (kept.couplings.statements + added.couplings.statements > 0) return 'coverage statements are read';
   if (compareInstants(now, kept.at) < 0) return 'the verification time is before the kept verification’s';

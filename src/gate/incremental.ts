@@ -12,7 +12,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
-import { mergeAdded, partOf } from '../core/incremental.js';
+import { mergeAdded, partOf, unmergeable } from '../core/incremental.js';
 import type { Evidence, VerifyOptions } from '../core/model.js';
 import { NO_POLICY, ruleJson } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -112,6 +112,9 @@ async function keep(
   const { report, part } = partOf(evidence, options);
   const none = (why: string): Incremental => ({ report, kept: null, said: `no snapshot kept: ${why}` });
   if (!part) return none('no verification time');
+  // Every merge onto it would decline: not written on each run for nothing (every run under such a policy is a full one).
+  const never = unmergeable(options.policy ?? NO_POLICY);
+  if (never !== null) return none(`${never}, and no merge is made under it`);
   const unkeyed = files.find((f) => f.key === null);
   if (unkeyed) return none(`${unkeyed.rel} has no key in the cache`);
   const lists = keptListsOf(report);
