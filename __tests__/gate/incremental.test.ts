@@ -134,6 +134,33 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(second.bytes).toBe((await verify(r, 'full.json', false)).bytes);
   });
 
+  it('the same policy bytes read at two paths keep two snapshots: two jobs sharing a cache each merge, neither writes over the other (a red team)', async () => {
+    const r = repo();
+    const text = 'version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: asserted\n';
+    writeFiles(
+      r.dir,
+      new Map([
+        ['.github/receipt-gate.yml', text],
+        ['policies/copy.yml', text],
+      ]),
+    );
+    const other = ['--policy', 'policies/copy.yml'];
+    await verify(r, 'a1.json');
+    const b1 = await verify(r, 'b1.json', true, other);
+    expect(b1.stderr).toContain('incremental: a full run (no snapshot for this set-up, policy and options); snapshot kept');
+    expect(snapshots(r.cache)).toHaveLength(2);
+    addWork(r.dir);
+    for (const [name, extra] of [
+      ['a2.json', []],
+      ['b2.json', other],
+      ['a3.json', []],
+    ] as const) {
+      const got = await verify(r, name, true, extra);
+      expect(got.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot');
+      expect(got.bytes).toBe((await verify(r, `full-${name}`, false, extra)).bytes);
+    }
+  });
+
   it('a kept file is hashed, never decoded: its entry is not looked up when the merge holds, and looked up (and read past when damaged) when it declines', async () => {
     const r = repo();
     const first = await verify(r, 'first.json');

@@ -9114,7 +9114,11 @@ function snapshot_listsOf(h, file, at) {
 
 
 
-/** What a verification depends on besides its files: the read set-up (the build in it), the policy's bytes or rules, the options. */
+/**
+ * What a verification depends on besides its files: the read set-up (the build in it), the policy's
+ * bytes or rules and its path (the report names it, and a merge compares it: the same bytes read at
+ * two paths are two snapshots, never one written over by each in turn; a red team), the options.
+ */
 function judgingKey(setupKey, options) {
     const p = options.policy ?? core_policy/* NO_POLICY */.lm;
     return (0,binding/* sha256Hex */.fg)(JSON.stringify([
@@ -9122,6 +9126,7 @@ function judgingKey(setupKey, options) {
         setupKey,
         p.kind,
         p.source?.sha256 ?? null,
+        p.source?.path ?? null,
         p.rules.map(core_policy/* ruleJson */.le),
         p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
         options.allowUnmatchedRecords,

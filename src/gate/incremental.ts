@@ -59,7 +59,11 @@ export interface Incremental {
   readonly said: string;
 }
 
-/** What a verification depends on besides its files: the read set-up (the build in it), the policy's bytes or rules, the options. */
+/**
+ * What a verification depends on besides its files: the read set-up (the build in it), the policy's
+ * bytes or rules and its path (the report names it, and a merge compares it: the same bytes read at
+ * two paths are two snapshots, never one written over by each in turn; a red team), the options.
+ */
 function judgingKey(setupKey: string, options: VerifyOptions): string {
   const p = options.policy ?? NO_POLICY;
   return sha256Hex(
@@ -68,6 +72,7 @@ function judgingKey(setupKey: string, options: VerifyOptions): string {
       setupKey,
       p.kind,
       p.source?.sha256 ?? null,
+      p.source?.path ?? null,
       p.rules.map(ruleJson),
       p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
       options.allowUnmatchedRecords,
