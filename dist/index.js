@@ -6026,6 +6026,42 @@ function sharesOf(evidence, options, allocation, judged) {
     };
 }
 /**
+ * The report's `policy` member: the rules and trust settings a verification is judged under (what a
+ * merge compares, core/incremental.ts `judgedUnder`, and what a verification snapshot is keyed by).
+ */
+function policyMember(options, echoed) {
+    const policy = options.policy ?? policy_NO_POLICY;
+    return {
+        ...(policy.source ? { source: policy.source } : {}),
+        rules: policy.rules.map(ruleJson),
+        ...(policy.kind === 'file'
+            ? {
+                default: policy.defaultLevel,
+                pending: policy.pendingSeconds,
+                exceptions: policy.exceptions.length,
+                grandfathered: policy.grandfathered.length,
+            }
+            : {}),
+        trusted_signers: echoed.trustedSigners ?? [],
+        trusted_producers: echoed.trustedProducers ?? [],
+        allow_unmatched_records: options.allowUnmatchedRecords,
+        strict_observed: options.strictObserved,
+        ...(options.trustMode === 'warn' ? { trust_mode: 'warn' } : {}),
+        ...(echoed.identities
+            ? {
+                identities: {
+                    trusted_signer_identities: echoed.identities.signers,
+                    trusted_producer_identities: echoed.identities.producers,
+                    source_repository: echoed.identities.sourceRepository,
+                    source_refs: echoed.identities.sourceRefs,
+                    certificate_oidc_issuer: echoed.identities.issuer,
+                    ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
+                },
+            }
+            : {}),
+    };
+}
+/**
  * A report from its shares: the findings in the order a verification makes them (the readers', the
  * policy's, the runs', the calls', `under_claimed`, `signatures_unchecked`, the statements', the
  * records'), then sorted; the totals from the counts. The one home of the report's tail, for a
@@ -6033,7 +6069,6 @@ function sharesOf(evidence, options, allocation, judged) {
  * @param requirements the policy's findings are made here, at its clock
  */
 function assemble(shares, options, echoed, requirements) {
-    const policy = options.policy ?? policy_NO_POLICY;
     const now = options.now ?? EPOCH;
     const classes = [...shares.classes].sort(core_text/* cmp */.r2);
     const findings = [
@@ -6057,35 +6092,7 @@ function assemble(shares, options, echoed, requirements) {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
         verified_at: (0,core_time/* rfc3339 */.ag)(now),
-        policy: {
-            ...(policy.source ? { source: policy.source } : {}),
-            rules: policy.rules.map(ruleJson),
-            ...(policy.kind === 'file'
-                ? {
-                    default: policy.defaultLevel,
-                    pending: policy.pendingSeconds,
-                    exceptions: policy.exceptions.length,
-                    grandfathered: policy.grandfathered.length,
-                }
-                : {}),
-            trusted_signers: echoed.trustedSigners ?? [],
-            trusted_producers: echoed.trustedProducers ?? [],
-            allow_unmatched_records: options.allowUnmatchedRecords,
-            strict_observed: options.strictObserved,
-            ...(options.trustMode === 'warn' ? { trust_mode: 'warn' } : {}),
-            ...(echoed.identities
-                ? {
-                    identities: {
-                        trusted_signer_identities: echoed.identities.signers,
-                        trusted_producer_identities: echoed.identities.producers,
-                        source_repository: echoed.identities.sourceRepository,
-                        source_refs: echoed.identities.sourceRefs,
-                        certificate_oidc_issuer: echoed.identities.issuer,
-                        ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
-                    },
-                }
-                : {}),
-        },
+        policy: policyMember(options, echoed),
         runs: shares.runs,
         calls: shares.calls,
         records: shares.records,
@@ -14444,24 +14451,14 @@ function snapshot_listsOf(h, file, at) {
 
 
 /**
- * What a verification depends on besides its files: the read set-up (the build in it), the policy's
- * bytes or rules and its path (the report names it, and a merge compares it: the same bytes read at
- * two paths are two snapshots, never one written over by each in turn; a red team), the options.
+ * What a verification depends on besides its files: the read set-up (the build, and the trust settings
+ * the report echoes, in it) and what a merge compares, the report's `policy` member but for its
+ * commit (`judgedUnder`): the policy's bytes, its path, its rules and the options. A member the merge
+ * compares is in the key by construction (a red team: the same bytes read at two paths shared one
+ * snapshot, and two jobs sharing a cache wrote over each other's in turn).
  */
 function judgingKey(setupKey, options) {
-    const p = options.policy ?? policy_NO_POLICY;
-    return (0,binding/* sha256Hex */.fg)(JSON.stringify([
-        SNAPSHOT_SCHEMA,
-        setupKey,
-        p.kind,
-        p.source?.sha256 ?? null,
-        p.source?.path ?? null,
-        p.rules.map(ruleJson),
-        p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
-        options.allowUnmatchedRecords,
-        options.strictObserved,
-        options.trustMode ?? 'enforce',
-    ]));
+    return (0,binding/* sha256Hex */.fg)(JSON.stringify([SNAPSHOT_SCHEMA, setupKey, judgedUnder(policyMember(options, {}))]));
 }
 const snapshotFile = (dir, key) => external_node_path_default().join(dir, `snapshot-${key}`);
 /** The evidence of some files only (`files`: their paths), with the findings no file made (the gate's own) and theirs. */
@@ -21717,7 +21714,10 @@ function tableCrc32(data, value = 0) {
 let crc = null;
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 function crc32(data, value = 0) {
-    crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))(zlib().crc32);
+    if (crc === null) {
+        const native = zlib().crc32;
+        crc = typeof native === 'function' ? native : tableCrc32;
+    }
     return crc(data, value);
 }
 

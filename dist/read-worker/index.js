@@ -1238,7 +1238,10 @@ function tableCrc32(data, value = 0) {
 let crc = null;
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 function crc32(data, value = 0) {
-    crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))(zlib().crc32);
+    if (crc === null) {
+        const native = zlib().crc32;
+        crc = typeof native === 'function' ? native : tableCrc32;
+    }
     return crc(data, value);
 }
 

@@ -94,7 +94,7 @@ export interface Part {
  * is in the snapshot's key) are the same rules. What a report says of the commit is never a part's:
  * the member and every finding placed in the policy file are made by `assemble` from this run's policy.
  */
-function judgedUnder(policy: Report['policy']): string {
+export function judgedUnder(policy: Report['policy']): string {
   const source = policy.source;
   return JSON.stringify(source === undefined ? policy : { ...policy, source: { ...source, commit: null } });
 }

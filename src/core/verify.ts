@@ -556,6 +556,43 @@ function sharesOf(evidence: Evidence, options: VerifyOptions, allocation: Alloca
 export type Echoed = Pick<Evidence, 'trustedSigners' | 'trustedProducers' | 'identities'>;
 
 /**
+ * The report's `policy` member: the rules and trust settings a verification is judged under (what a
+ * merge compares, core/incremental.ts `judgedUnder`, and what a verification snapshot is keyed by).
+ */
+export function policyMember(options: VerifyOptions, echoed: Echoed): Report['policy'] {
+  const policy = options.policy ?? NO_POLICY;
+  return {
+    ...(policy.source ? { source: policy.source } : {}),
+    rules: policy.rules.map(ruleJson),
+    ...(policy.kind === 'file'
+      ? {
+          default: policy.defaultLevel,
+          pending: policy.pendingSeconds,
+          exceptions: policy.exceptions.length,
+          grandfathered: policy.grandfathered.length,
+        }
+      : {}),
+    trusted_signers: echoed.trustedSigners ?? [],
+    trusted_producers: echoed.trustedProducers ?? [],
+    allow_unmatched_records: options.allowUnmatchedRecords,
+    strict_observed: options.strictObserved,
+    ...(options.trustMode === 'warn' ? { trust_mode: 'warn' as const } : {}),
+    ...(echoed.identities
+      ? {
+          identities: {
+            trusted_signer_identities: echoed.identities.signers,
+            trusted_producer_identities: echoed.identities.producers,
+            source_repository: echoed.identities.sourceRepository,
+            source_refs: echoed.identities.sourceRefs,
+            certificate_oidc_issuer: echoed.identities.issuer,
+            ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
  * A report from its shares: the findings in the order a verification makes them (the readers', the
  * policy's, the runs', the calls', `under_claimed`, `signatures_unchecked`, the statements', the
  * records'), then sorted; the totals from the counts. The one home of the report's tail, for a
@@ -563,7 +600,6 @@ export type Echoed = Pick<Evidence, 'trustedSigners' | 'trustedProducers' | 'ide
  * @param requirements the policy's findings are made here, at its clock
  */
 export function assemble(shares: Shares, options: VerifyOptions, echoed: Echoed, requirements: Requirements): Report {
-  const policy = options.policy ?? NO_POLICY;
   const now = options.now ?? EPOCH;
   const classes = [...shares.classes].sort(cmp);
   const findings: Finding[] = [
@@ -590,35 +626,7 @@ export function assemble(shares: Shares, options: VerifyOptions, echoed: Echoed,
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
     verified_at: rfc3339(now),
-    policy: {
-      ...(policy.source ? { source: policy.source } : {}),
-      rules: policy.rules.map(ruleJson),
-      ...(policy.kind === 'file'
-        ? {
-            default: policy.defaultLevel,
-            pending: policy.pendingSeconds,
-            exceptions: policy.exceptions.length,
-            grandfathered: policy.grandfathered.length,
-          }
-        : {}),
-      trusted_signers: echoed.trustedSigners ?? [],
-      trusted_producers: echoed.trustedProducers ?? [],
-      allow_unmatched_records: options.allowUnmatchedRecords,
-      strict_observed: options.strictObserved,
-      ...(options.trustMode === 'warn' ? { trust_mode: 'warn' as const } : {}),
-      ...(echoed.identities
-        ? {
-            identities: {
-              trusted_signer_identities: echoed.identities.signers,
-              trusted_producer_identities: echoed.identities.producers,
-              source_repository: echoed.identities.sourceRepository,
-              source_refs: echoed.identities.sourceRefs,
-              certificate_oidc_issuer: echoed.identities.issuer,
-              ...(echoed.identities.roots ? { trusted_roots: echoed.identities.roots } : {}),
-            },
-          }
-        : {}),
-    },
+    policy: policyMember(options, echoed),
     runs: shares.runs,
     calls: shares.calls,
     records: shares.records,

@@ -12,14 +12,14 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
-import { mergeAdded, partOf, unmergeable } from '../core/incremental.js';
+import { judgedUnder, mergeAdded, partOf, unmergeable } from '../core/incremental.js';
 import type { Evidence, VerifyOptions } from '../core/model.js';
-import { NO_POLICY, ruleJson } from '../core/policy.js';
+import { NO_POLICY } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
-import { verify } from '../core/verify.js';
+import { policyMember, verify } from '../core/verify.js';
 import { type KeptLists, writePieces } from '../report/json-report.js';
 import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
@@ -60,26 +60,14 @@ export interface Incremental {
 }
 
 /**
- * What a verification depends on besides its files: the read set-up (the build in it), the policy's
- * bytes or rules and its path (the report names it, and a merge compares it: the same bytes read at
- * two paths are two snapshots, never one written over by each in turn; a red team), the options.
+ * What a verification depends on besides its files: the read set-up (the build, and the trust settings
+ * the report echoes, in it) and what a merge compares, the report's `policy` member but for its
+ * commit (`judgedUnder`): the policy's bytes, its path, its rules and the options. A member the merge
+ * compares is in the key by construction (a red team: the same bytes read at two paths shared one
+ * snapshot, and two jobs sharing a cache wrote over each other's in turn).
  */
 function judgingKey(setupKey: string, options: VerifyOptions): string {
-  const p = options.policy ?? NO_POLICY;
-  return sha256Hex(
-    JSON.stringify([
-      SNAPSHOT_SCHEMA,
-      setupKey,
-      p.kind,
-      p.source?.sha256 ?? null,
-      p.source?.path ?? null,
-      p.rules.map(ruleJson),
-      p.kind === 'file' ? [p.defaultLevel, p.pendingSeconds] : null,
-      options.allowUnmatchedRecords,
-      options.strictObserved,
-      options.trustMode ?? 'enforce',
-    ]),
-  );
+  return sha256Hex(JSON.stringify([SNAPSHOT_SCHEMA, setupKey, judgedUnder(policyMember(options, {}))]));
 }
 
 const snapshotFile = (dir: string, key: string): string => path.join(dir, `snapshot-${key}`);

@@ -45,6 +45,9 @@ let crc: Crc32 | null = null;
 
 /** CRC-32 (zlib's: a bundle's gzip trailer, the cache's checks against damage), continued from `value`; native from Node 22.2. */
 export function crc32(data: Uint8Array | string, value = 0): number {
-  crc ??= ((native) => (typeof native === 'function' ? native : tableCrc32))((zlib() as { crc32?: Crc32 }).crc32);
+  if (crc === null) {
+    const native = (zlib() as { crc32?: Crc32 }).crc32;
+    crc = typeof native === 'function' ? native : tableCrc32;
+  }
   return crc(data, value);
 }
