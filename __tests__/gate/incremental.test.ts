@@ -1,9 +1,9 @@
 /**
  * Incremental verification in the gate (gate/incremental.ts; design/incremental-verification.md,
- * stop 2): with --cache and a JSON report written to a file, a full run keeps a verification
- * snapshot beside the entries, and a later run whose files are its files, unchanged, plus files added
- * after them verifies only those and merges them onto it: the same report bytes as a run without the
- * cache. A changed or removed file, a refused snapshot or an added file that does not sort after
+ * stops 2 and 3): with --cache and a JSON report written to a file, a full run keeps a verification
+ * snapshot beside the entries, and a later run whose files are its files, unchanged, plus added files
+ * (after them or among them) verifies only those and merges them onto it: the same report bytes as
+ * a run without the cache. A changed or removed file, a refused snapshot or an added file coupled to
  * the kept ones is a full run, said with why; any other output takes no part in it.
  */
 import { createHash } from 'node:crypto';
@@ -31,7 +31,7 @@ function repo(): { dir: string; cache: string; out: string } {
   return { dir: writeFiles(tempDir(), demoCorpus()), cache: path.join(tempDir(), 'cache'), out: tempDir() };
 }
 
-/** A run adding a key to a new repository, and the export that records it (as `recordId`): new work, committed after the history. */
+/** A run adding a key to a new repository, and the export that records it (as `recordId`): new work. */
 function addWork(dir: string, runPath = NEW_RUN, exportPath = NEW_EXPORT, recordId = 'github-audit-9000001'): void {
   const d = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
   writeFiles(
@@ -57,6 +57,10 @@ function commit(dir: string, message: string): void {
   git(dir, 'commit', '-qm', message);
 }
 
+/** New work whose export holds a kept record's identity again (the history's first export holds github-audit-8842211): a merge declines. */
+const COUPLED = (dir: string): void => addWork(dir, NEW_RUN, NEW_EXPORT, 'github-audit-8842211');
+const IDENTITY = /an audit record’s identity is in both/;
+
 const snapshots = (cache: string): string[] => readdirSync(cache).filter((f) => f.startsWith('snapshot-'));
 
 describe('incremental verification in the gate (stop 2)', () => {
@@ -77,16 +81,33 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(JSON.parse(merged.bytes).totals.calls).toBe(JSON.parse(first.bytes).totals.calls + 1);
   });
 
+  it('files added among the kept ones (a run sorting first, an export between two kept ones) merge: the bytes of a run without the cache', async () => {
+    const r = repo();
+    await verify(r, 'first.json');
+    // Runs and exports in folders of their own, as a team with one folder per agent and per provider has them.
+    addWork(r.dir, '.assay/runs/2026-10-01-early.json', '.assay/audit/github/2026-11b.json');
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot verified at');
+    const full = await verify(r, 'full.json', false);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    const report = JSON.parse(merged.bytes) as { runs: { artifact: string }[]; records: { file: string }[] };
+    // The added run is the first run; the added export's record sits between the kept exports'.
+    expect(report.runs[0]?.artifact).toBe('.assay/runs/2026-10-01-early.json');
+    const files = report.records.map((x) => x.file);
+    const at = files.indexOf('.assay/audit/github/2026-11b.json');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(files.length - 1);
+  });
+
   it('a merge that declines keeps a snapshot of every file: the files that made it decline merge on the next run, not decline on each', async () => {
     const r = repo();
     await verify(r, 'first.json');
     const [before] = snapshots(r.cache);
-    // A run sorting before the kept ones (in the default branch once its pull request is merged): the merge declines.
-    addWork(r.dir, '.assay/runs/2026-10-01-early.json');
+    // An export holding a kept record's identity again (in the default branch once its pull request is merged): the merge declines.
+    COUPLED(r.dir);
     const declined = await verify(r, 'declined.json');
-    expect(declined.stderr).toMatch(
-      /incremental: a full run \(run \S+2026-10-01-early\.json does not sort after every kept run\); snapshot kept \(verified at /,
-    );
+    expect(declined.stderr).toMatch(/incremental: a full run \(an audit record’s identity is in both\); snapshot kept \(verified at /);
     expect(declined.bytes).toBe((await verify(r, 'full.json', false)).bytes);
     // Written over the one it declined (the same key: the same set-up, policy and options).
     expect(snapshots(r.cache)).toEqual([before]);
@@ -101,7 +122,7 @@ describe('incremental verification in the gate (stop 2)', () => {
     writeFiles(
       r.dir,
       new Map([
-        [NEW_RUN, json(surface([later]))],
+        ['.assay/runs/2026-12-02-later.json', json(surface([later]))],
         ['.assay/audit/zz/2027-01.json', json([record('github', 'github-audit-9000002', later)])],
       ]),
     );
@@ -176,14 +197,14 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(merged.stderr).toContain(`${files} of ${files + 2} file(s) from the cache; 2 read and stored`);
     expect(merged.stderr).not.toContain('ignored');
     expect(merged.bytes).toBe((await verify(r, 'full.json', false)).bytes);
-    // An added run sorting first: the merge declines, every kept file is collected again, and its damaged entry is said and read past
-    // (the added files as the first collection read and stored them).
+    // Added work coupled to a kept record: the merge declines, every kept file is collected again, and its damaged entry is said and
+    // read past (the added files as the first collection read and stored them).
     const r2 = repo();
     await verify(r2, 'first.json');
     for (const e of readdirSync(r2.cache).filter((f) => /^[0-9a-f]{64}\.json$/.test(f))) writeFileSync(path.join(r2.cache, e), 'garbage\n');
-    addWork(r2.dir, '.assay/runs/2026-10-01-early.json');
+    COUPLED(r2.dir);
     const declined = await verify(r2, 'declined.json');
-    expect(declined.stderr).toMatch(/does not sort after every kept run/);
+    expect(declined.stderr).toMatch(IDENTITY);
     expect(declined.stderr).toContain(
       `0 of ${files + 2} file(s) from the cache; ${files + 2} read and stored; ${files} entries ignored and the file read`,
     );
@@ -207,10 +228,10 @@ describe('incremental verification in the gate (stop 2)', () => {
       return g.value;
     };
     await run(true);
-    addWork(r.dir, '.assay/runs/2026-10-01-early.json');
+    COUPLED(r.dir);
     collections.length = 0;
     const declined = await run(true);
-    expect(declined.incremental).toMatch(/does not sort after every kept run/);
+    expect(declined.incremental).toMatch(IDENTITY);
     const [first, second, ...more] = collections;
     expect(more).toHaveLength(0);
     // The first collection: the files the snapshot names given with its keys; the second: none kept, each with the key the first gave it.
@@ -292,17 +313,7 @@ describe('incremental verification in the gate (stop 2)', () => {
       (dir: string) => rmSync(path.join(dir, '.assay/audit/slack/2026-11.ndjson')),
       /slack\/2026-11\.ndjson is no longer read/,
     ],
-    [
-      'an added run sorting before a kept one',
-      (dir: string) => addWork(dir, '.assay/runs/2026-10-01-early.json'),
-      /does not sort after every kept run/,
-    ],
-    [
-      'an added export holding a kept record’s identity again (a copy that means another thing: both are duplicates)',
-      // The history's first export holds github-audit-8842211.
-      (dir: string) => addWork(dir, NEW_RUN, NEW_EXPORT, 'github-audit-8842211'),
-      /an audit record’s identity is in both/,
-    ],
+    ['an added export holding a kept record’s identity again (a copy that means another thing: both are duplicates)', COUPLED, IDENTITY],
   ])('%s: a full run, said with why, the bytes of a run without the cache', async (_what, change, why) => {
     const r = repo();
     await verify(r, 'first.json');

@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeAdded, partOf } from '../../src/core/incremental.js';
+import { mergeAdded, partOf, type Weaves } from '../../src/core/incremental.js';
 import type { Policy } from '../../src/core/policy.js';
 import { verifyHeld } from '../../src/core/verify.js';
 import { keptListsOf, openSnapshot, type Snapshot, snapshotHeader } from '../../src/gate/snapshot.js';
 import { snapshot as shape } from '../../src/read/cache-entry.generated.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
-import { type KeptLists, pieceBytes, renderJson, writeJson } from '../../src/report/json-report.js';
+import { type KeptLists, keptPieces, pieceBytes, renderJson, writeJson } from '../../src/report/json-report.js';
 import { arbCase, type Built, build } from '../support/incremental.js';
 
 // The cases below are drawn as the file is collected (before any hook): the policy reader's YAML parser first.
@@ -45,7 +45,7 @@ function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why:
   const lists = keptListsOf(report);
   const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
   const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY, facts]]);
-  const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes);
+  const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => keptPieces(l)).map(pieceBytes);
   return made.ok ? { bytes: Buffer.concat([...made.value, ...pieces]), why: null } : { bytes: null, why: made.reason };
 }
 
@@ -58,11 +58,12 @@ const withHeader = (text: string, rest: Buffer): Buffer => {
   return Buffer.concat([Buffer.from(`${createHash('sha256').update(line).digest('hex')}\n`), line, rest]);
 };
 
-/** A snapshot's lists, checked. */
-function listsOf(s: Snapshot): KeptLists {
+/** A snapshot's lists, checked, woven as a merge says (its added files among the kept). */
+function listsOf(s: Snapshot, weaves?: Weaves): KeptLists {
   const lists = s.lists();
   if (!lists.ok) throw new Error(lists.reason);
-  return lists.value;
+  const { runs, calls, records, close } = lists.value;
+  return { runs, calls, records, close, ...(weaves ? { weaves } : {}) };
 }
 
 const policyOf = (b: Built): Policy => {
@@ -104,7 +105,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
           keptNearest++;
         if (m.kind !== 'merged') throw new Error(`the snapshot declined what the kept verification merged: ${m.reason}`);
         expect(m.heldUntil).toEqual(inMemory.heldUntil);
-        expect(renderJson(m.report, listsOf(read.value))).toBe(renderJson(verifyHeld(b.full, b.after).report));
+        expect(renderJson(m.report, listsOf(read.value, m.weaves))).toBe(renderJson(verifyHeld(b.full, b.after).report));
       }),
       { numRuns: 500 },
     );
@@ -113,9 +114,10 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
     expect(keptNearest).toBeGreaterThan(5);
   });
 
-  it('writes the merged report to a file with the full report’s bytes and digest', async () => {
+  it('writes the merged report to a file with the full report’s bytes and digest, its added files among the kept', async () => {
     const b = fc
       .sample(arbCase, { seed: 3, numRuns: 400 })
+      .filter((c) => c.place === 'among')
       .map(build)
       .find((x) => {
         const a = partOf(x.added, x.after).part;
@@ -139,7 +141,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
     try {
       const full = verifyHeld(b.full, b.after).report;
       const fullDigest = await writeJson(full, path.join(dir, 'full.json'));
-      const mergedDigest = await writeJson(m.report, path.join(dir, 'merged.json'), listsOf(read.value));
+      const mergedDigest = await writeJson(m.report, path.join(dir, 'merged.json'), listsOf(read.value, m.weaves));
       expect(readFileSync(path.join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(path.join(dir, 'full.json'), 'utf8'));
       expect(mergedDigest).toBe(fullDigest);
       expect(full.calls.length).toBeGreaterThan(m.report.calls.length);
@@ -257,6 +259,26 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         /rule position 7/,
       ],
       ['a time that is not one', () => edited((h) => Object.assign(h, { at: 'yesterday' })), /not a time/],
+      [
+        'its lists by file not adding up to what it measures (a merge weaves the kept files’ bytes by them)',
+        () =>
+          edited((h) => {
+            const l = h['lists'] as { runs: [number, number, number, [string, number, number][]] };
+            const first = l.runs[3][0];
+            if (first) first[2] += 1;
+          }),
+        /its runs by file are \d+ in \d+ bytes, not the \d+ in \d+ it measures/,
+      ],
+      [
+        'its lists by file not in path order (one file named twice)',
+        () =>
+          edited((h) => {
+            const l = h['lists'] as { runs: [number, number, number, [string, number, number][]] };
+            const first = l.runs[3][0];
+            if (first) l.runs[3].push([first[0], 1, 1]);
+          }),
+        /its runs by file are not in path order/,
+      ],
       [
         "its files' findings not the readers' findings",
         () =>
@@ -433,7 +455,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         expect(got.value.files.get('runs/a-0.json')?.findings).toEqual(got.value.part.shares.read);
         const l = got.value.lists();
         if (!l.ok) throw new Error('lists');
-        const written = [l.value.runs, l.value.calls, l.value.records].flatMap((x) => x.pieces.map(pieceBytes));
+        const written = [l.value.runs, l.value.calls, l.value.records].flatMap((x) => keptPieces(x).map(pieceBytes));
         expect(Buffer.concat(written)).toEqual(bytes.subarray(bytes.length - Buffer.concat(written).length));
         l.value.close();
       });
@@ -456,7 +478,10 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         const text = Buffer.concat(made.value);
         expect(isAscii(text.subarray(0, text.indexOf(10, 65)))).toBe(true);
         const file = path.join(dir, 'ascii');
-        writeFileSync(file, Buffer.concat([text, ...[lists.runs, lists.calls, lists.records].flatMap((l) => l.pieces).map(pieceBytes)]));
+        writeFileSync(
+          file,
+          Buffer.concat([text, ...[lists.runs, lists.calls, lists.records].flatMap((l) => keptPieces(l)).map(pieceBytes)]),
+        );
         const got = opened(file);
         if (!got?.ok) throw new Error(got?.reason ?? 'none');
         expect(got.value.part.shares.read).toEqual([said]);

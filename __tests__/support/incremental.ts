@@ -1,6 +1,7 @@
 /**
- * Generated histories split in two (core/incremental.ts): a kept side and files added after it,
- * coupled in every way the design lists (design/incremental-verification.md, stop 2), for the
+ * Generated histories split in two (core/incremental.ts): a kept side and files added after it, before
+ * it or among its files, coupled in every way the design lists (design/incremental-verification.md,
+ * stops 2 and 3), for the
  * merge's property (__tests__/core/incremental.test.ts) and the snapshot's (__tests__/gate/snapshot.test.ts).
  */
 import fc from 'fast-check';
@@ -74,8 +75,8 @@ export const arbCase = fc.record({
   // The added export holds records of the kept calls' subjects (their run was committed before their export).
   crossRecords: fc.constantFrom(false, false, false, true),
   replay: fc.constantFrom(null, null, null, null, null, null, 0, 1, 2),
-  // Mostly the added files sort after the kept ones (what the merge needs).
-  after: fc.constantFrom(true, true, true, true, true, true, true, false),
+  // Where the added files sort: after the kept ones, among them (between two kept runs, between two kept exports), before them.
+  place: fc.constantFrom('after', 'after', 'after', 'after', 'among', 'among', 'among', 'before'),
   covered: fc.constantFrom(false, false, false, false, false, false, false, false, false, false, false, true),
   // A reader's finding on each side: none, the side's own, or the same finding on both.
   read: fc.constantFrom('none', 'own', 'own', 'own', 'own', 'same'),
@@ -183,24 +184,34 @@ export function build(drawn: Case): Built {
           kept: { ...drawn.kept, runs: [[PROD_CREATE, ...(drawn.kept.runs[0] ?? [])], ...drawn.kept.runs.slice(1)] },
           exceptions: [...drawn.exceptions, { run: 0, i: 0, expires: drawn.excused }],
         };
-  const prefix = c.after ? 'b' : '0';
+  // Kept runs a-0, a-1, a-2; added ones b-i (after), 0-i (before), or a-<k>x<i> (right after kept run k: "a-0." < "a-0x" < "a-1").
+  const runName = (i: number | string): string =>
+    c.place === 'after'
+      ? `runs/b-${i}.json`
+      : c.place === 'before'
+        ? `runs/0-${i}.json`
+        : `runs/a-${typeof i === 'number' ? i % 3 : 0}x${i}.json`;
+  // Kept records in audit/a.json and audit/a2.json; added ones in audit/b.json (after), audit/0.json (before), audit/a1.json (among).
+  const auditName = c.place === 'after' ? 'audit/b.json' : c.place === 'before' ? 'audit/0.json' : 'audit/a1.json';
   const keptRuns = c.kept.runs.map((ds, i) => runOf(ds, `runs/a-${i}.json`, KEPT_REPOS));
   const addedRepos = c.sameSubjects ? KEPT_REPOS : OTHER_REPOS;
-  const addedRuns = c.added.runs.map((ds, i) => runOf(ds, `runs/${prefix}-${i}.json`, addedRepos));
+  const addedRuns = c.added.runs.map((ds, i) => runOf(ds, runName(i), addedRepos));
   const copied = c.replay === null ? undefined : c.kept.runs[c.replay];
-  if (copied) addedRuns.push(runOf(copied, `runs/${prefix}-copy.json`, KEPT_REPOS));
-  const keptRecords = c.kept.records.map((r, i) => recordOf(r, 'audit/a.json', i + 1, KEPT_REPOS, '', c.kept.runs));
+  if (copied) addedRuns.push(runOf(copied, runName('copy'), KEPT_REPOS));
+  const keptRecords = c.kept.records.map((r, i) =>
+    recordOf(r, i % 2 === 0 ? 'audit/a.json' : 'audit/a2.json', i + 1, KEPT_REPOS, '', c.kept.runs),
+  );
   const addedRecords = c.added.records.map((r, i) =>
     c.crossRecords
-      ? recordOf(r, `audit/${prefix}.json`, i + 1, KEPT_REPOS, c.sameIds ? '' : 'n', c.kept.runs)
-      : recordOf(r, `audit/${prefix}.json`, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
+      ? recordOf(r, auditName, i + 1, KEPT_REPOS, c.sameIds ? '' : 'n', c.kept.runs)
+      : recordOf(r, auditName, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
   );
   const statements: StatementInput[] = [];
   if (c.covered) {
     const s = checkStatement(coverageStatement('2026-11-29', '2026-11-30', { actors: ['bot'] }) as never);
     if (!s.ok) throw new Error(s.reason);
     statements.push({
-      loc: { file: `audit/${prefix}.json`, line: 99, column: 1 },
+      loc: { file: auditName, line: 99, column: 1 },
       statement: s.value,
       signer: null,
       trust: { kind: 'unchecked' },
@@ -208,7 +219,7 @@ export function build(drawn: Case): Built {
   }
   // 'same': one place and words on both sides, another bundle member (what the findings' order does not compare).
   const keptRead = c.read === 'none' ? [] : [readFinding('runs/a-0.json', 'kept')];
-  const addedRead = c.read === 'none' ? [] : [readFinding(c.read === 'same' ? 'runs/a-0.json' : `runs/${prefix}-0.json`, 'added')];
+  const addedRead = c.read === 'none' ? [] : [readFinding(c.read === 'same' ? 'runs/a-0.json' : runName(0), 'added')];
   const all = [...keptRuns, ...addedRuns];
   const policyAt = (now: Instant, commit: string | null) =>
     prodKeysPolicy(

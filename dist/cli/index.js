@@ -5539,22 +5539,26 @@ class Usage {
             rules: this.rules.toJson(),
         };
     }
-    /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
-    merge(later) {
-        // Only what `later` used: one entry per exception object, however many positions hold it.
-        for (const [e, n] of later.excused) {
-            const mine = this.mine(later, e);
+    /**
+     * Adds `other`'s use (the same policy, perhaps another copy of it: exceptions matched by position).
+     * A lapsed exception's first call is the one whose run sorts first; in one run, this one's (a
+     * verification merges its files' use in path order; a merge's added files may sort among the kept
+     * ones: core/incremental.ts).
+     */
+    merge(other) {
+        // Only what `other` used: one entry per exception object, however many positions hold it.
+        for (const [e, n] of other.excused) {
+            const mine = this.mine(other, e);
             this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
         }
-        for (const [e, lapsed] of later.lapsed) {
-            const mine = this.mine(later, e);
+        for (const [e, lapsed] of other.lapsed) {
+            const mine = this.mine(other, e);
             const had = this.lapsed.get(mine);
-            if (had)
-                had.count += lapsed.count;
-            else
-                this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
+            const count = (had?.count ?? 0) + lapsed.count;
+            const first = had && (0,core_text/* cmp */.r2)(lapsed.first.artifact, had.first.artifact) >= 0 ? had.first : lapsed.first;
+            this.lapsed.set(mine, { first, count });
         }
-        this.rules.merge(later.rules);
+        this.rules.merge(other.rules);
     }
 }
 /** Each exception of a policy → its position (an object at two places: the last), how `Usage` names them across copies of the policy. */
@@ -7328,10 +7332,11 @@ function nearFolder(cwd, given, role) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/core/incremental.ts
 /**
- * Incremental verification, its core (design/incremental-verification.md, stop 2): a verification
- * kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, and the
- * couplings another file could have with them), and the merge of a part verified alone (files added
- * after every kept one) onto a kept part. The merge is the report a full verification of both would
+ * Incremental verification, its core (design/incremental-verification.md, stops 2 and 3): a
+ * verification kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, the
+ * couplings another file could have with them, and where its files' elements sit in the report's
+ * lists), and the merge of a part verified alone (added files, after the kept ones or among them)
+ * onto a kept part. The merge is the report a full verification of both would
  * give, byte for byte, or it declines and says why: a full run is then due. Every rule that reads
  * across files (verify.ts and the modules it calls) is either answered here by a coupling that must
  * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
@@ -7348,6 +7353,74 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
+/** Elements by the file each names, consecutive ones of one file together. */
+function layoutOf(items, fileOf) {
+    const out = [];
+    let last;
+    for (const item of items) {
+        const file = fileOf(item);
+        if (last?.[0] === file)
+            last[1]++;
+        else
+            out.push((last = [file, 1]));
+    }
+    return out;
+}
+/** A report's lists by file: runs and calls by their run's artifact, records by the file each is located in. */
+const reportLayouts = (report) => ({
+    runs: layoutOf(report.runs, (r) => r.artifact),
+    calls: layoutOf(report.calls, (c) => c.artifact),
+    records: layoutOf(report.records, (r) => r.file),
+});
+/**
+ * Two parts' elements of one list in the full run's order (path order, each file's own in their order),
+ * as stretches of each; or why not: a file in both parts, or files out of order.
+ */
+function weave(kept, added, what) {
+    const out = [];
+    let i = 0;
+    let j = 0;
+    let before = null;
+    for (;;) {
+        const k = kept[i];
+        const a = added[j];
+        if (!k && !a)
+            return out;
+        const order = k && a ? (0,core_text/* cmp */.r2)(k[0], a[0]) : k ? -1 : 1;
+        if (order === 0)
+            return `${what} of ${a?.[0]} are in both parts`;
+        const side = order < 0 ? 'kept' : 'added';
+        const [file, n] = (order < 0 ? k : a);
+        if (before !== null && (0,core_text/* cmp */.r2)(before, file) >= 0)
+            return `${what} are not in path order (${file})`;
+        before = file;
+        const last = out[out.length - 1];
+        if (last?.[0] === side)
+            last[1] += n;
+        else
+            out.push([side, n]);
+        if (side === 'kept')
+            i++;
+        else
+            j++;
+    }
+}
+/** Whether some of the added part's elements come before some of the kept part's. */
+const among = (w) => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+/** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
+function woven(kept, added, w) {
+    if (kept.length === 0)
+        return added;
+    const out = [];
+    let at = { kept: 0, added: 0 };
+    for (const [side, n] of w) {
+        const from = side === 'kept' ? kept : added;
+        for (let i = at[side]; i < at[side] + n; i++)
+            out.push(from[i]);
+        at = { ...at, [side]: at[side] + n };
+    }
+    return out;
+}
 /**
  * The report's `policy` member as the text two parts must share to merge: all of it but the commit
  * the policy file was read at. A pull request reads its policy at its base commit (docs/policy.md §9),
@@ -7375,12 +7448,6 @@ function earlierCalls(calls) {
         },
         doubt: () => null,
     };
-}
-/** The first and last of paths in path order. */
-function span(sorted) {
-    const first = sorted[0];
-    const last = sorted[sorted.length - 1];
-    return first === undefined || last === undefined ? null : [first, last];
 }
 /** `make`'s value, made once, when first asked. */
 function memo(make) {
@@ -7462,12 +7529,10 @@ function partOf(evidence, options, earlier) {
                 unbound,
                 calls,
                 earlier: earlierCalls(calls),
-                // The allocation holds the runs in path order and the records in location order.
-                runs: span(v.allocation.runs.map((r) => r.artifact)),
-                recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
                 statements: (evidence.statements ?? []).length,
             },
             policy: judgedUnder(v.report.policy),
+            layouts: reportLayouts(v.report),
         },
     };
 }
@@ -7516,8 +7581,11 @@ function unmergeable(policy) {
         return 'the pull request adds exceptions';
     return null;
 }
-/** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
-function coupled(kept, added, options) {
+/**
+ * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
+ * @param among whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
+ */
+function coupled(kept, added, options, among) {
     const now = options.now;
     if (now === undefined)
         return 'no verification time';
@@ -7538,11 +7606,6 @@ function coupled(kept, added, options) {
         return 'the kept verification no longer holds at this time';
     const k = kept.couplings;
     const a = added.couplings;
-    // The shares are lists in path order: the added files must all come after the kept ones.
-    if (k.runs && a.runs && (0,core_text/* cmp */.r2)(a.runs[0], k.runs[1]) <= 0)
-        return `run ${a.runs[0]} does not sort after every kept run`;
-    if (k.recordFiles && a.recordFiles && (0,core_text/* cmp */.r2)(a.recordFiles[0], k.recordFiles[1]) <= 0)
-        return `audit file ${a.recordFiles[0]} does not sort after every kept one`;
     // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
     // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
     const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
@@ -7555,26 +7618,40 @@ function coupled(kept, added, options) {
         return `subject digest ${digest} is in both`;
     if (identity !== undefined)
         return 'an audit record’s identity is in both';
-    // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
+    // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and earlier in order
+    // (ties go to the first call: to the kept when the added calls all come after them; among them, either way).
     for (const [key, records] of k.unbound) {
-        const later = a.calls().get(key);
-        const fields = later && records[0] ? (0,core_projection/* boundFields */.EC)(kindOf(key)[0]) : null;
-        if (!later || !fields)
+        const other = a.calls().get(key);
+        const fields = other && records[0] ? (0,core_projection/* boundFields */.EC)(kindOf(key)[0]) : null;
+        if (!other || !fields)
             continue;
+        const nearer = (n, than) => n > than || (among && n === than);
         for (const r of records)
-            if (r.nearest === null || later.some((c) => nearness(fields, c.target, r.target) > (r.nearest ?? 0)))
+            if (r.nearest === null || other.some((c) => nearer(nearness(fields, c.target, r.target), r.nearest ?? 0)))
                 return 'a kept record that bound no call would have an added call as its nearest';
     }
-    // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`).
+    // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`),
+    // as calls before its own: not so when its calls sort among the kept.
     if (meets(a.unboundKinds, k.callKinds) !== undefined) {
+        if (among)
+            return 'an added record that bound no call has kept calls of its kind, and the added calls sort among them';
         if (added.after !== k.earlier)
             return 'an added record that bound no call has kept calls of its kind, and was not diagnosed against them';
         const doubt = k.earlier.doubt();
         if (doubt !== null)
             return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
     }
+    // The first call a shadowed rule matched names the rule that took it: the parts' firsts are not ordered among each other.
+    if (among) {
+        const taken = new Map(kept.shares.usage.rules.toJson().taken);
+        for (const [rule, by] of added.shares.usage.rules.toJson().taken)
+            if (taken.has(rule) && taken.get(rule) !== by)
+                return 'a rule no call used was taken from calls of both parts by other rules';
+    }
     return null;
 }
+/** Of two parts' firsts, the one in the file that sorts first (the parts share no file); the kept on a tie. */
+const first = (k, a, order) => (order(k, a) <= 0 ? k : a);
 function sum(a, b) {
     const out = new Map(a);
     for (const [key, n] of b)
@@ -7603,7 +7680,18 @@ function tied(kept, added) {
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
  */
 function mergeAdded(kept, added, options, echoed) {
-    const why = coupled(kept, added, options);
+    const k0 = kept.layouts;
+    const a0 = added.layouts;
+    const runs = weave(k0.runs, a0.runs, 'the runs');
+    if (typeof runs === 'string')
+        return declined(runs);
+    const calls = weave(k0.calls, a0.calls, 'the calls');
+    if (typeof calls === 'string')
+        return declined(calls);
+    const records = weave(k0.records, a0.records, 'the records');
+    if (typeof records === 'string')
+        return declined(records);
+    const why = coupled(kept, added, options, among(calls));
     if (why !== null)
         return declined(why);
     if (tied(kept.shares, added.shares))
@@ -7619,15 +7707,17 @@ function mergeAdded(kept, added, options, echoed) {
         ? {
             count: k.underClaimed.count + a.underClaimed.count,
             verified: k.underClaimed.verified + a.underClaimed.verified,
-            first: k.underClaimed.first,
+            first: first(k.underClaimed.first, a.underClaimed.first, (x, y) => (0,core_text/* cmp */.r2)(x.artifact, y.artifact)),
         }
         : (k.underClaimed ?? a.underClaimed);
-    const signed = k.signed && a.signed ? { count: k.signed.count + a.signed.count, first: k.signed.first } : (k.signed ?? a.signed);
+    const signed = k.signed && a.signed
+        ? { count: k.signed.count + a.signed.count, first: first(k.signed.first, a.signed.first, (x, y) => (0,core_findings/* byLocation */.HC)(x.loc, y.loc)) }
+        : (k.signed ?? a.signed);
     const shares = {
         runCount: k.runCount + a.runCount,
-        runs: [...k.runs, ...a.runs],
-        calls: [...k.calls, ...a.calls],
-        records: [...k.records, ...a.records],
+        runs: woven(k.runs, a.runs, runs),
+        calls: woven(k.calls, a.calls, calls),
+        records: woven(k.records, a.records, records),
         statements: [],
         gaps: [],
         read: [...k.read, ...a.read],
@@ -7647,7 +7737,12 @@ function mergeAdded(kept, added, options, echoed) {
     const policy = judgedUnder(report.policy);
     if (policy !== kept.policy || policy !== added.policy)
         return declined('the kept verification was judged under other rules or trust settings');
-    return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
+    return {
+        kind: 'merged',
+        report,
+        heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()),
+        weaves: { runs, calls, records },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -7733,6 +7828,8 @@ class FileSpan {
 }
 /** A piece's bytes, in one buffer. */
 const pieceBytes = (piece) => typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece instanceof FileSpan ? piece.bytes() : piece;
+/** A kept list's pieces, every file's in turn. */
+const keptPieces = (list) => list.files.flatMap((f) => f.pieces);
 /** The report's lists in the writer's order, each with the form its elements are written in. */
 const listsOf = (report) => [
     ['runs', report.runs, (x) => x],
@@ -7767,9 +7864,41 @@ function* elementPieces(items, form, size, after) {
         yield inertJson(parts.join(''));
 }
 /**
+ * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
+ * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
+ * kept file's pieces lack the separator the others start with, and the own elements take it when
+ * anything came before them.
+ */
+function* json_report_woven(kept, items, form, size, weave) {
+    let file = 0;
+    let own = 0;
+    let written = false;
+    for (const [side, n] of weave) {
+        if (n === 0)
+            continue;
+        if (side === 'added') {
+            yield* elementPieces(items.slice(own, own + n), form, size, written);
+            own += n;
+        }
+        else
+            for (let left = n; left > 0; file++) {
+                const f = kept.files[file];
+                if (!f || f.count > left)
+                    throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
+                if (file === 0 && written)
+                    yield SEPARATOR;
+                yield* f.pieces;
+                left -= f.count;
+            }
+        written = true;
+    }
+    if (own !== items.length || file !== kept.files.length)
+        throw new RangeError(`the weave left ${items.length - own} element(s) and ${kept.files.length - file} kept file(s) out`);
+}
+/**
  * The report's text in pieces of about `size` UTF-16 code units. With `kept`, each of its lists is
- * written first, as its bytes, before the report's own elements of that list (a merged verification:
- * the report's totals and findings count both).
+ * written with the kept bytes, woven with the report's own elements of that list (a merged
+ * verification: the report's totals and findings count both).
  */
 function* jsonChunks(report, size = CHUNK, kept = null) {
     let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
@@ -7779,9 +7908,13 @@ function* jsonChunks(report, size = CHUNK, kept = null) {
         const open = held || items.length > 0;
         yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
         // Already inert: written by this writer (`listPieces`).
-        if (held)
-            yield* before.pieces;
-        yield* elementPieces(items, form, size, held);
+        if (before !== null && (name === 'runs' || name === 'calls' || name === 'records'))
+            yield* json_report_woven(before, items, form, size, kept?.weaves?.[name] ?? [
+                ['kept', before.count],
+                ['added', items.length],
+            ]);
+        else
+            yield* elementPieces(items, form, size, false);
         text = open ? '\n  ]' : ']';
     }
     if (report.policy_change)
@@ -7789,13 +7922,13 @@ function* jsonChunks(report, size = CHUNK, kept = null) {
     yield inertJson(`${text}\n}\n`);
 }
 /**
- * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
- * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
- * bytes are the full one's.
+ * A list's elements from `from` to `to` as this writer writes them (inert, joined by its separator,
+ * the first after one unless it is the list's first), in pieces of about PIECE code units: what a
+ * snapshot keeps of a report, file by file (gate/snapshot.ts), so a merged report's bytes are the full one's.
  */
-function listPieces(report, name) {
+function listPieces(report, name, from, to) {
     const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x) => x];
-    return elementPieces(items, form, PIECE, false);
+    return elementPieces(items.slice(from, to), form, PIECE, from > 0);
 }
 /**
  * The report's text in small pieces, in order, each made as it is taken (one pass): what standard
@@ -8336,7 +8469,8 @@ class KeptCalls {
  * - the kept calls by (class, verb), what an added record's nearest call is found among (gate/kept-calls.ts),
  *   each kind's block measured in the header and read only when a query asks for it;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
- *   `listPieces`), never decoded: a merged report copies them as bytes.
+ *   `listPieces`), never decoded: a merged report copies them as bytes, each file's where the
+ *   merge puts it among the added files' (its bytes per file measured in the header).
  *
  * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
  * the positions against the policy, the times, each file's share of the findings, the digest
@@ -8359,8 +8493,9 @@ class KeptCalls {
 
 
 
+
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v4';
+const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v5';
 const LIST_NAMES = ['runs', 'calls', 'records'];
 /** Why a verification keeps no snapshot (a merge onto it would always decline), or null. */
 function unkept(part) {
@@ -8630,26 +8765,38 @@ function snapshot_holds(block, want) {
  * sha256 (they cost ~5 ms).
  */
 const listCheck = (bytes, crc = 0) => (0,builtins/* crc32 */.QR)(bytes, crc);
-/** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
+/**
+ * A report's runs, calls and records as the JSON writer writes them, rendered once, file by file
+ * (core/incremental.ts `reportLayouts`): what a snapshot keeps, and what the report is then written from.
+ */
 function keptListsOf(report) {
-    const list = (name, count) => ({ count, pieces: [...listPieces(report, name)] });
-    return {
-        runs: list('runs', report.runs.length),
-        calls: list('calls', report.calls.length),
-        records: list('records', report.records.length),
-        close: () => { },
+    const layouts = reportLayouts(report);
+    const list = (name) => {
+        let from = 0;
+        const files = layouts[name].map(([file, count]) => {
+            const pieces = [...listPieces(report, name, from, from + count)];
+            from += count;
+            return { file, count, pieces };
+        });
+        return { count: from, files };
     };
+    return { runs: list('runs'), calls: list('calls'), records: list('records'), close: () => { } };
 }
-/** A list's byte length and check (`listCheck`). */
+/** A list's measure (`ListMeasure`): its bytes and check (`listCheck`), each file's bytes. */
 function measure(list) {
     let crc = 0;
     let length = 0;
-    for (const piece of list.pieces) {
-        const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
-        crc = listCheck(bytes, crc);
-        length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
-    }
-    return [length, crc];
+    const files = list.files.map((f) => {
+        let bytes = 0;
+        for (const piece of f.pieces) {
+            const b = typeof piece === 'string' ? piece : pieceBytes(piece);
+            crc = listCheck(b, crc);
+            bytes += typeof b === 'string' ? Buffer.byteLength(b, 'utf8') : b.length;
+        }
+        length += bytes;
+        return [f.file, f.count, bytes];
+    });
+    return [list.count, length, crc, files];
 }
 /**
  * The header line of a verification's snapshot, its digest sections and its kept calls' blocks, as
@@ -8663,9 +8810,6 @@ function snapshotHeader(part, lists, key, files) {
         return { ok: false, reason: why };
     const s = part.shares;
     const c = part.couplings;
-    const [runsLength, runsCrc] = measure(lists.runs);
-    const [callsLength, callsCrc] = measure(lists.calls);
-    const [recordsLength, recordsCrc] = measure(lists.records);
     const under = s.underClaimed;
     const signed = s.signed;
     const packs = { calls: packed(c.callDigests), records: packed(c.recordDigests), identities: packed(c.identities) };
@@ -8683,11 +8827,7 @@ function snapshotHeader(part, lists, key, files) {
         files,
         digests: { calls: measured(packs.calls.bytes), records: measured(packs.records.bytes), identities: measured(packs.identities.bytes) },
         kinds: blocks.map((b) => b.measure),
-        lists: {
-            runs: [lists.runs.count, runsLength, runsCrc],
-            calls: [lists.calls.count, callsLength, callsCrc],
-            records: [lists.records.count, recordsLength, recordsCrc],
-        },
+        lists: { runs: measure(lists.runs), calls: measure(lists.calls), records: measure(lists.records) },
         shares: {
             read: s.read,
             unattested: s.unattested,
@@ -8731,8 +8871,6 @@ function snapshotHeader(part, lists, key, files) {
             call_kinds: [...c.callKinds],
             unbound_kinds: [...c.unboundKinds],
             unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest])),
-            runs: c.runs,
-            record_files: c.recordFiles,
         },
     };
     const line = Buffer.from(asciiJson(header), 'latin1');
@@ -8877,11 +9015,11 @@ function snapshot_partOf(h, policy, digests, earlier) {
         // A kept part's calls are not kept as values, only as the table an added part is diagnosed against (`earlier`).
         calls: () => new Map(),
         earlier,
-        runs: c.runs,
-        recordFiles: c.record_files,
         statements: 0,
     };
-    return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+    const layout = (name) => h.lists[name][3].map(([file, n]) => [file, n]);
+    const layouts = { runs: layout('runs'), calls: layout('calls'), records: layout('records') };
+    return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy, layouts } };
 }
 const NEWLINE = Buffer.from('\n', 'latin1');
 /**
@@ -9007,9 +9145,22 @@ function snapshotFrom(file, fd, key, policy, shape) {
     if (h.key !== key)
         return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
     for (const name of LIST_NAMES) {
-        const [count, length] = h.lists[name];
+        const [count, length, , files] = h.lists[name];
         if ((count === 0) !== (length === 0))
             return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
+        // By file, in path order, adding up: a merge puts each file's bytes where its path sorts among the added files'.
+        let n = 0;
+        let bytes = 0;
+        let before = null;
+        for (const [file, elements, b] of files) {
+            if (before !== null && (0,core_text/* cmp */.r2)(before, file) >= 0)
+                return { ok: false, reason: `its ${name} by file are not in path order (${file})` };
+            before = file;
+            n += elements;
+            bytes += b;
+        }
+        if (n !== count || bytes !== length)
+            return { ok: false, reason: `its ${name} by file are ${n} in ${bytes} bytes, not the ${count} in ${length} it measures` };
     }
     // The digest sections follow the header line; the lists follow them.
     const from = FIRST_LINE + line.value.text.length + 1;
@@ -9077,7 +9228,13 @@ function snapshot_listsOf(h, file, at) {
             }
             if (crc !== check)
                 return refuse(`its ${name} are not the bytes its header names (their CRC-32 differs)`);
-            kept[name] = { count, pieces: length === 0 ? [] : [span] };
+            let off = from;
+            const files = h.lists[name][3].map(([path, n, bytes]) => {
+                const piece = new FileSpan(fd, off, bytes);
+                off += bytes;
+                return { file: path, count: n, pieces: [piece] };
+            });
+            kept[name] = { count, files };
             from += length;
         }
         if (from !== st.size)
@@ -9100,11 +9257,12 @@ function snapshot_listsOf(h, file, at) {
 
 ;// CONCATENATED MODULE: ./src/gate/incremental.ts
 /**
- * Incremental verification in the gate (design/incremental-verification.md, stop 2): with the
+ * Incremental verification in the gate (design/incremental-verification.md, stops 2 and 3): with the
  * evidence cache, a full run keeps a verification snapshot of itself beside the entries
- * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus files added
- * after them verifies only the added files and merges them onto it (core/incremental.ts): the same
- * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
+ * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus added files
+ * (after them or among them) verifies only the added files and merges them onto it
+ * (core/incremental.ts): the same report bytes as a full run, its kept lists copied as bytes, each
+ * file's where the merge weaves it. Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 
@@ -9177,7 +9335,7 @@ async function keep(dir, key, files, evidence, options) {
         (0,output/* makeDirs */.X2)(dir);
         const fh = await (0,promises_namespaceObject.open)(tmp, 'wx', 0o644);
         try {
-            await writePieces(fh, [...header.value, ...lists.runs.pieces, ...lists.calls.pieces, ...lists.records.pieces], null, false);
+            await writePieces(fh, [...header.value, ...keptPieces(lists.runs), ...keptPieces(lists.calls), ...keptPieces(lists.records)], null, false);
         }
         finally {
             await fh.close();
@@ -9203,7 +9361,7 @@ async function openKept(cache, options) {
 const keptBy = (k) => (k?.read?.ok ? k.read.value.files : null);
 /**
  * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
- * here with the same key, the rest added after them), else a full verification that keeps a
+ * here with the same key, the rest added), else a full verification that keeps a
  * snapshot of itself. With files kept (`collected.kept`), a full verification reads them first (`whole`).
  */
 async function verifyIncremental(collected, options, kept, whole) {
@@ -9259,9 +9417,11 @@ async function merged(collected, options, kept, wholly) {
     const lists = snapshot.lists();
     if (!lists.ok)
         return full(`the snapshot is refused: ${lists.reason}`);
+    const { runs, calls, records, close } = lists.value;
     return {
         report: merge.report,
-        kept: lists.value,
+        // The kept files' bytes where the merge puts them among the added files' (the report holds the added files' elements alone).
+        kept: { runs, calls, records, weaves: merge.weaves, close },
         said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
     };
 }

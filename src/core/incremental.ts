@@ -1,8 +1,9 @@
 /**
- * Incremental verification, its core (design/incremental-verification.md, stop 2): a verification
- * kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, and the
- * couplings another file could have with them), and the merge of a part verified alone (files added
- * after every kept one) onto a kept part. The merge is the report a full verification of both would
+ * Incremental verification, its core (design/incremental-verification.md, stops 2 and 3): a
+ * verification kept as a `Part` (what a snapshot holds: the report's shares, how long they hold, the
+ * couplings another file could have with them, and where its files' elements sit in the report's
+ * lists), and the merge of a part verified alone (added files, after the kept ones or among them)
+ * onto a kept part. The merge is the report a full verification of both would
  * give, byte for byte, or it declines and says why: a full run is then due. Every rule that reads
  * across files (verify.ts and the modules it calls) is either answered here by a coupling that must
  * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
@@ -10,7 +11,7 @@
  */
 import { Clock, type HeldUntil, Validity } from './clock.js';
 import { narrowedDigest } from './diagnose.js';
-import { compareFindings, type Finding } from './findings.js';
+import { byLocation, compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Evidence, VerifyOptions } from './model.js';
 import { candidate, type EarlierCalls, equalFields, firstNearest, type KindCall, nearness, push } from './nearest.js';
@@ -68,11 +69,90 @@ export interface Couplings {
   readonly calls: () => ReadonlyMap<string, readonly KindCall[]>;
   /** The part's calls as the calls before an added part's: what an added record that binds no call finds its nearest among. */
   readonly earlier: EarlierCalls;
-  /** The first and last run (path order), the first and last file holding a record; null: none. */
-  readonly runs: readonly [string, string] | null;
-  readonly recordFiles: readonly [string, string] | null;
   /** Coverage statements read (usable or not). */
   readonly statements: number;
+}
+
+/** A report list's elements by the file each names, in the list's order (path order): [the file, how many] (`reportLayouts`). */
+export type Layout = readonly (readonly [string, number])[];
+
+/** Where a report's runs, calls and records come from (a snapshot keeps each file's bytes of them: gate/snapshot.ts). */
+export interface Layouts {
+  readonly runs: Layout;
+  readonly calls: Layout;
+  readonly records: Layout;
+}
+
+/** A merged list as stretches of one part's elements, in order: [the part, how many] (`weave`). */
+export type Weave = readonly (readonly ['kept' | 'added', number])[];
+
+/** How the added part's runs, calls and records go among the kept part's (a merge: the JSON writer weaves a snapshot's bytes by them). */
+export interface Weaves {
+  readonly runs: Weave;
+  readonly calls: Weave;
+  readonly records: Weave;
+}
+
+/** Elements by the file each names, consecutive ones of one file together. */
+function layoutOf<T>(items: readonly T[], fileOf: (item: T) => string): Layout {
+  const out: [string, number][] = [];
+  let last: [string, number] | undefined;
+  for (const item of items) {
+    const file = fileOf(item);
+    if (last?.[0] === file) last[1]++;
+    else out.push((last = [file, 1]));
+  }
+  return out;
+}
+
+/** A report's lists by file: runs and calls by their run's artifact, records by the file each is located in. */
+export const reportLayouts = (report: Pick<Report, 'runs' | 'calls' | 'records'>): Layouts => ({
+  runs: layoutOf(report.runs, (r) => r.artifact),
+  calls: layoutOf(report.calls, (c) => c.artifact),
+  records: layoutOf(report.records, (r) => r.file),
+});
+
+/**
+ * Two parts' elements of one list in the full run's order (path order, each file's own in their order),
+ * as stretches of each; or why not: a file in both parts, or files out of order.
+ */
+function weave(kept: Layout, added: Layout, what: string): Weave | string {
+  const out: ['kept' | 'added', number][] = [];
+  let i = 0;
+  let j = 0;
+  let before: string | null = null;
+  for (;;) {
+    const k = kept[i];
+    const a = added[j];
+    if (!k && !a) return out;
+    const order = k && a ? cmp(k[0], a[0]) : k ? -1 : 1;
+    if (order === 0) return `${what} of ${a?.[0]} are in both parts`;
+    const side = order < 0 ? 'kept' : 'added';
+    const [file, n] = (order < 0 ? k : a) as readonly [string, number];
+    if (before !== null && cmp(before, file) >= 0) return `${what} are not in path order (${file})`;
+    before = file;
+    const last = out[out.length - 1];
+    if (last?.[0] === side) last[1] += n;
+    else out.push([side, n]);
+    if (side === 'kept') i++;
+    else j++;
+  }
+}
+
+/** Whether some of the added part's elements come before some of the kept part's. */
+const among = (w: Weave): boolean => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+
+/** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
+function woven<T>(kept: readonly T[], added: readonly T[], w: Weave): readonly T[] {
+  if (kept.length === 0) return added;
+  const out: T[] = [];
+  let at = { kept: 0, added: 0 };
+  for (const [side, n] of w) {
+    const from = side === 'kept' ? kept : added;
+    for (let i = at[side]; i < at[side] + n; i++) out.push(from[i] as T);
+    at = { ...at, [side]: at[side] + n };
+  }
+  return out;
 }
 
 /** A verification kept to be merged onto: its shares, when it was made, until when it holds, what it couples by. */
@@ -85,6 +165,8 @@ export interface Part {
   readonly couplings: Couplings;
   /** The report's `policy` member as JSON text, but for the commit its file was read at (`judgedUnder`): the rules and trust settings it was judged under. */
   readonly policy: string;
+  /** Its report's runs, calls and records by file. */
+  readonly layouts: Layouts;
 }
 
 /**
@@ -117,13 +199,6 @@ function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): Ea
     },
     doubt: () => null,
   };
-}
-
-/** The first and last of paths in path order. */
-function span(sorted: readonly string[]): readonly [string, string] | null {
-  const first = sorted[0];
-  const last = sorted[sorted.length - 1];
-  return first === undefined || last === undefined ? null : [first, last];
 }
 
 /** `make`'s value, made once, when first asked. */
@@ -204,18 +279,17 @@ export function partOf(
         unbound,
         calls,
         earlier: earlierCalls(calls),
-        // The allocation holds the runs in path order and the records in location order.
-        runs: span(v.allocation.runs.map((r) => r.artifact)),
-        recordFiles: span(v.allocation.records.map((r) => r.input.loc.file)),
         statements: (evidence.statements ?? []).length,
       },
       policy: judgedUnder(v.report.policy),
+      layouts: reportLayouts(v.report),
     },
   };
 }
 
 export type Merged =
-  | { readonly kind: 'merged'; readonly report: Report; readonly heldUntil: HeldUntil }
+  /** `weaves`: where the added part's elements go among the kept part's (a snapshot's, whose lists are bytes: the report holds the added part's alone). */
+  | { readonly kind: 'merged'; readonly report: Report; readonly heldUntil: HeldUntil; readonly weaves: Weaves }
   /** A full verification is due: why (a sentence for the log). */
   | { readonly kind: 'declined'; readonly reason: string };
 
@@ -260,8 +334,11 @@ export function unmergeable(policy: Policy): string | null {
   return null;
 }
 
-/** Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry. */
-function coupled(kept: Part, added: Part, options: VerifyOptions): string | null {
+/**
+ * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
+ * @param among whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
+ */
+function coupled(kept: Part, added: Part, options: VerifyOptions, among: boolean): string | null {
   const now = options.now;
   if (now === undefined) return 'no verification time';
   if (compareInstants(added.at, now) !== 0) return 'the added files were verified at another time';
@@ -275,10 +352,6 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   if (held.kind === 'until' && compareInstants(now, held.at) >= 0) return 'the kept verification no longer holds at this time';
   const k = kept.couplings;
   const a = added.couplings;
-  // The shares are lists in path order: the added files must all come after the kept ones.
-  if (k.runs && a.runs && cmp(a.runs[0], k.runs[1]) <= 0) return `run ${a.runs[0]} does not sort after every kept run`;
-  if (k.recordFiles && a.recordFiles && cmp(a.recordFiles[0], k.recordFiles[1]) <= 0)
-    return `audit file ${a.recordFiles[0]} does not sort after every kept one`;
   // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
   // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
   const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
@@ -288,24 +361,37 @@ function coupled(kept: Part, added: Part, options: VerifyOptions): string | null
   if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
   if (digest !== undefined) return `subject digest ${digest} is in both`;
   if (identity !== undefined) return 'an audit record’s identity is in both';
-  // A kept record that bound no call keeps its nearest call unless an added one (later in order: ties to the kept) is nearer.
+  // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and earlier in order
+  // (ties go to the first call: to the kept when the added calls all come after them; among them, either way).
   for (const [key, records] of k.unbound) {
-    const later = a.calls().get(key);
-    const fields = later && records[0] ? boundFields(kindOf(key)[0]) : null;
-    if (!later || !fields) continue;
+    const other = a.calls().get(key);
+    const fields = other && records[0] ? boundFields(kindOf(key)[0]) : null;
+    if (!other || !fields) continue;
+    const nearer = (n: number, than: number): boolean => n > than || (among && n === than);
     for (const r of records)
-      if (r.nearest === null || later.some((c) => nearness(fields, c.target, r.target) > (r.nearest ?? 0)))
+      if (r.nearest === null || other.some((c) => nearer(nearness(fields, c.target, r.target), r.nearest ?? 0)))
         return 'a kept record that bound no call would have an added call as its nearest';
   }
-  // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`).
+  // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`),
+  // as calls before its own: not so when its calls sort among the kept.
   if (meets(a.unboundKinds, k.callKinds) !== undefined) {
+    if (among) return 'an added record that bound no call has kept calls of its kind, and the added calls sort among them';
     if (added.after !== k.earlier)
       return 'an added record that bound no call has kept calls of its kind, and was not diagnosed against them';
     const doubt = k.earlier.doubt();
     if (doubt !== null) return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
   }
+  // The first call a shadowed rule matched names the rule that took it: the parts' firsts are not ordered among each other.
+  if (among) {
+    const taken = new Map(kept.shares.usage.rules.toJson().taken);
+    for (const [rule, by] of added.shares.usage.rules.toJson().taken)
+      if (taken.has(rule) && taken.get(rule) !== by) return 'a rule no call used was taken from calls of both parts by other rules';
+  }
   return null;
 }
+
+/** Of two parts' firsts, the one in the file that sorts first (the parts share no file); the kept on a tie. */
+const first = <T>(k: T, a: T, order: (x: T, y: T) => number): T => (order(k, a) <= 0 ? k : a);
 
 function sum<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, number> {
   const out = new Map(a);
@@ -336,7 +422,15 @@ function tied(kept: Shares, added: Shares): boolean {
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
  */
 export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed): Merged {
-  const why = coupled(kept, added, options);
+  const k0 = kept.layouts;
+  const a0 = added.layouts;
+  const runs = weave(k0.runs, a0.runs, 'the runs');
+  if (typeof runs === 'string') return declined(runs);
+  const calls = weave(k0.calls, a0.calls, 'the calls');
+  if (typeof calls === 'string') return declined(calls);
+  const records = weave(k0.records, a0.records, 'the records');
+  if (typeof records === 'string') return declined(records);
+  const why = coupled(kept, added, options, among(calls));
   if (why !== null) return declined(why);
   if (tied(kept.shares, added.shares))
     return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
@@ -352,15 +446,18 @@ export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echo
       ? {
           count: k.underClaimed.count + a.underClaimed.count,
           verified: k.underClaimed.verified + a.underClaimed.verified,
-          first: k.underClaimed.first,
+          first: first(k.underClaimed.first, a.underClaimed.first, (x, y) => cmp(x.artifact, y.artifact)),
         }
       : (k.underClaimed ?? a.underClaimed);
-  const signed = k.signed && a.signed ? { count: k.signed.count + a.signed.count, first: k.signed.first } : (k.signed ?? a.signed);
+  const signed =
+    k.signed && a.signed
+      ? { count: k.signed.count + a.signed.count, first: first(k.signed.first, a.signed.first, (x, y) => byLocation(x.loc, y.loc)) }
+      : (k.signed ?? a.signed);
   const shares: Shares = {
     runCount: k.runCount + a.runCount,
-    runs: [...k.runs, ...a.runs],
-    calls: [...k.calls, ...a.calls],
-    records: [...k.records, ...a.records],
+    runs: woven(k.runs, a.runs, runs),
+    calls: woven(k.calls, a.calls, calls),
+    records: woven(k.records, a.records, records),
     statements: [],
     gaps: [],
     read: [...k.read, ...a.read],
@@ -380,5 +477,10 @@ export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echo
   const policy = judgedUnder(report.policy);
   if (policy !== kept.policy || policy !== added.policy)
     return declined('the kept verification was judged under other rules or trust settings');
-  return { kind: 'merged', report, heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()) };
+  return {
+    kind: 'merged',
+    report,
+    heldUntil: earlier(earlier(kept.heldUntil, added.heldUntil), validity.until()),
+    weaves: { runs, calls, records },
+  };
 }

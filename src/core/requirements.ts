@@ -118,20 +118,26 @@ export class Usage {
     };
   }
 
-  /** Adds `later`'s use (the same policy, perhaps another copy of it: exceptions matched by position), its calls after this one's. */
-  merge(later: Usage): void {
-    // Only what `later` used: one entry per exception object, however many positions hold it.
-    for (const [e, n] of later.excused) {
-      const mine = this.mine(later, e);
+  /**
+   * Adds `other`'s use (the same policy, perhaps another copy of it: exceptions matched by position).
+   * A lapsed exception's first call is the one whose run sorts first; in one run, this one's (a
+   * verification merges its files' use in path order; a merge's added files may sort among the kept
+   * ones: core/incremental.ts).
+   */
+  merge(other: Usage): void {
+    // Only what `other` used: one entry per exception object, however many positions hold it.
+    for (const [e, n] of other.excused) {
+      const mine = this.mine(other, e);
       this.excused.set(mine, (this.excused.get(mine) ?? 0) + n);
     }
-    for (const [e, lapsed] of later.lapsed) {
-      const mine = this.mine(later, e);
+    for (const [e, lapsed] of other.lapsed) {
+      const mine = this.mine(other, e);
       const had = this.lapsed.get(mine);
-      if (had) had.count += lapsed.count;
-      else this.lapsed.set(mine, { first: lapsed.first, count: lapsed.count });
+      const count = (had?.count ?? 0) + lapsed.count;
+      const first = had && cmp(lapsed.first.artifact, had.first.artifact) >= 0 ? had.first : lapsed.first;
+      this.lapsed.set(mine, { first, count });
     }
-    this.rules.merge(later.rules);
+    this.rules.merge(other.rules);
   }
 }
 

@@ -1,9 +1,10 @@
 /**
- * Incremental verification in the gate (design/incremental-verification.md, stop 2): with the
+ * Incremental verification in the gate (design/incremental-verification.md, stops 2 and 3): with the
  * evidence cache, a full run keeps a verification snapshot of itself beside the entries
- * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus files added
- * after them verifies only the added files and merges them onto it (core/incremental.ts): the same
- * report bytes as a full run, its kept lists copied as bytes. Anything else is a full run, and the
+ * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus added files
+ * (after them or among them) verifies only the added files and merges them onto it
+ * (core/incremental.ts): the same report bytes as a full run, its kept lists copied as bytes, each
+ * file's where the merge weaves it. Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,7 +21,7 @@ import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
 import { rfc3339 } from '../core/time.js';
 import { policyMember, verify } from '../core/verify.js';
-import { type KeptLists, writePieces } from '../report/json-report.js';
+import { type KeptLists, keptPieces, writePieces } from '../report/json-report.js';
 import { makeDirs } from '../report/output.js';
 import { snapshotShape } from './cache.js';
 import type { FileFacts } from './facts.js';
@@ -126,7 +127,12 @@ async function keep(
     makeDirs(dir);
     const fh = await open(tmp, 'wx', 0o644);
     try {
-      await writePieces(fh, [...header.value, ...lists.runs.pieces, ...lists.calls.pieces, ...lists.records.pieces], null, false);
+      await writePieces(
+        fh,
+        [...header.value, ...keptPieces(lists.runs), ...keptPieces(lists.calls), ...keptPieces(lists.records)],
+        null,
+        false,
+      );
     } finally {
       await fh.close();
     }
@@ -153,7 +159,7 @@ export const keptBy = (k: KeptSnapshot | null): ReadonlyMap<string, KeptFile> | 
 
 /**
  * The report of the evidence, merged onto the cache's snapshot when it can be (every file it names
- * here with the same key, the rest added after them), else a full verification that keeps a
+ * here with the same key, the rest added), else a full verification that keeps a
  * snapshot of itself. With files kept (`collected.kept`), a full verification reads them first (`whole`).
  */
 export async function verifyIncremental<C extends Gathered>(
@@ -217,9 +223,11 @@ async function merged(
   if (merge.kind === 'declined') return full(merge.reason);
   const lists = snapshot.lists();
   if (!lists.ok) return full(`the snapshot is refused: ${lists.reason}`);
+  const { runs, calls, records, close } = lists.value;
   return {
     report: merge.report,
-    kept: lists.value,
+    // The kept files' bytes where the merge puts them among the added files' (the report holds the added files' elements alone).
+    kept: { runs, calls, records, weaves: merge.weaves, close },
     said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
   };
 }

@@ -11,7 +11,8 @@
  * - the kept calls by (class, verb), what an added record's nearest call is found among (gate/kept-calls.ts),
  *   each kind's block measured in the header and read only when a query asks for it;
  * - the report's runs, calls and records as the JSON report writes them (report/json-report.ts
- *   `listPieces`), never decoded: a merged report copies them as bytes.
+ *   `listPieces`), never decoded: a merged report copies them as bytes, each file's where the
+ *   merge puts it among the added files' (its bytes per file measured in the header).
  *
  * It is read back checked: the header's sha256, its shape, every vocabulary member against its table,
  * the positions against the policy, the times, each file's share of the findings, the digest
@@ -27,26 +28,26 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
-import type { Couplings, Members, Part } from '../core/incremental.js';
+import { type Couplings, type Layout, type Members, type Part, reportLayouts } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
 import type { Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import { readUsage, type UsageJson } from '../core/requirements.js';
 import type { Result } from '../core/result.js';
 import { SEVERITIES } from '../core/severity.js';
-import { messageOf } from '../core/text.js';
+import { cmp, messageOf } from '../core/text.js';
 import { type Instant, parseRfc3339, rfc3339 } from '../core/time.js';
 import type { CallTally, Shares, UnderClaimed } from '../core/verify.js';
 import { isLevel, type Level, RECORD_OUTCOME_NAMES, type RecordOutcome } from '../core/vocabulary.js';
 import { crc32 } from '../read/builtins.js';
 import type { GeneratedValidator } from '../read/validators.generated.js';
-import { FileSpan, type KeptList, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
+import { FileSpan, type KeptList, type KeptListFile, type KeptLists, listPieces, pieceBytes } from '../report/json-report.js';
 import { openInCache } from './cache.js';
 import type { FileFacts } from './facts.js';
 import { asciiJson, KeptCalls, type KindMeasure, keptCallBlocks } from './kept-calls.js';
 
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
-export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v4';
+export const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v5';
 
 /** One input file of a kept verification: its key in the evidence cache, its facts, and the findings its reading made. */
 export interface KeptFile {
@@ -326,8 +327,8 @@ function holds(block: Buffer, want: Buffer): boolean {
 
 /** A span of the file after the header line: its elements, its bytes, their sha256. */
 type Measure = readonly [number, number, string];
-/** A list after the digest sections: its elements, its bytes, their CRC-32 (`listCheck`). */
-type ListMeasure = readonly [number, number, number];
+/** A list after the digest sections: its elements, its bytes, their CRC-32 (`listCheck`), and by file in the list's order: [the file, its elements, their bytes]. */
+type ListMeasure = readonly [number, number, number, readonly (readonly [string, number, number])[]];
 
 /**
  * A list's check: zlib's CRC-32 of its bytes, continued piece by piece. The lists are most of a
@@ -354,7 +355,7 @@ interface Header {
   readonly digests: { readonly calls: Measure; readonly records: Measure; readonly identities: Measure };
   /** The kept calls' blocks, after the digest sections, one per (class, verb) (gate/kept-calls.ts). */
   readonly kinds: readonly KindMeasure[];
-  /** Per list, after the kept calls' blocks: its elements, its bytes, their CRC-32. */
+  /** Per list, after the kept calls' blocks: its elements, its bytes, their CRC-32, by file. */
   readonly lists: { readonly [name in (typeof LIST_NAMES)[number]]: ListMeasure };
   readonly shares: {
     readonly read: readonly Finding[];
@@ -397,32 +398,42 @@ interface Header {
     readonly call_kinds: readonly string[];
     readonly unbound_kinds: readonly string[];
     readonly unbound: readonly (readonly [string, JsonObject, number | null])[];
-    readonly runs: readonly [string, string] | null;
-    readonly record_files: readonly [string, string] | null;
   };
 }
 
-/** A report's runs, calls and records as the JSON writer writes them, rendered once: what a snapshot keeps, and what the report is then written from. */
+/**
+ * A report's runs, calls and records as the JSON writer writes them, rendered once, file by file
+ * (core/incremental.ts `reportLayouts`): what a snapshot keeps, and what the report is then written from.
+ */
 export function keptListsOf(report: Report): KeptLists {
-  const list = (name: (typeof LIST_NAMES)[number], count: number) => ({ count, pieces: [...listPieces(report, name)] });
-  return {
-    runs: list('runs', report.runs.length),
-    calls: list('calls', report.calls.length),
-    records: list('records', report.records.length),
-    close: () => {},
+  const layouts = reportLayouts(report);
+  const list = (name: (typeof LIST_NAMES)[number]): KeptList => {
+    let from = 0;
+    const files = layouts[name].map(([file, count]): KeptListFile => {
+      const pieces = [...listPieces(report, name, from, from + count)];
+      from += count;
+      return { file, count, pieces };
+    });
+    return { count: from, files };
   };
+  return { runs: list('runs'), calls: list('calls'), records: list('records'), close: () => {} };
 }
 
-/** A list's byte length and check (`listCheck`). */
-function measure(list: KeptList): readonly [number, number] {
+/** A list's measure (`ListMeasure`): its bytes and check (`listCheck`), each file's bytes. */
+function measure(list: KeptList): ListMeasure {
   let crc = 0;
   let length = 0;
-  for (const piece of list.pieces) {
-    const bytes = typeof piece === 'string' ? piece : pieceBytes(piece);
-    crc = listCheck(bytes, crc);
-    length += typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.length;
-  }
-  return [length, crc];
+  const files = list.files.map((f): readonly [string, number, number] => {
+    let bytes = 0;
+    for (const piece of f.pieces) {
+      const b = typeof piece === 'string' ? piece : pieceBytes(piece);
+      crc = listCheck(b, crc);
+      bytes += typeof b === 'string' ? Buffer.byteLength(b, 'utf8') : b.length;
+    }
+    length += bytes;
+    return [f.file, f.count, bytes];
+  });
+  return [list.count, length, crc, files];
 }
 
 /**
@@ -436,9 +447,6 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
   if (why !== null) return { ok: false, reason: why };
   const s = part.shares;
   const c = part.couplings;
-  const [runsLength, runsCrc] = measure(lists.runs);
-  const [callsLength, callsCrc] = measure(lists.calls);
-  const [recordsLength, recordsCrc] = measure(lists.records);
   const under = s.underClaimed;
   const signed = s.signed;
   const packs = { calls: packed(c.callDigests), records: packed(c.recordDigests), identities: packed(c.identities) };
@@ -455,11 +463,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
     files,
     digests: { calls: measured(packs.calls.bytes), records: measured(packs.records.bytes), identities: measured(packs.identities.bytes) },
     kinds: blocks.map((b) => b.measure),
-    lists: {
-      runs: [lists.runs.count, runsLength, runsCrc],
-      calls: [lists.calls.count, callsLength, callsCrc],
-      records: [lists.records.count, recordsLength, recordsCrc],
-    },
+    lists: { runs: measure(lists.runs), calls: measure(lists.calls), records: measure(lists.records) },
     shares: {
       read: s.read,
       unattested: s.unattested,
@@ -503,8 +507,6 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
       unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest] as const)),
-      runs: c.runs,
-      record_files: c.recordFiles,
     },
   };
   const line = Buffer.from(asciiJson(header), 'latin1');
@@ -649,11 +651,11 @@ function partOf(h: Header, policy: Policy, digests: Readonly<Record<SectionName,
     // A kept part's calls are not kept as values, only as the table an added part is diagnosed against (`earlier`).
     calls: () => new Map(),
     earlier,
-    runs: c.runs,
-    recordFiles: c.record_files,
     statements: 0,
   };
-  return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy } };
+  const layout = (name: (typeof LIST_NAMES)[number]): Layout => h.lists[name][3].map(([file, n]) => [file, n] as const);
+  const layouts = { runs: layout('runs'), calls: layout('calls'), records: layout('records') };
+  return { ok: true, value: { after: null, at: at.value, heldUntil, shares, couplings, policy: h.policy, layouts } };
 }
 
 const NEWLINE = Buffer.from('\n', 'latin1');
@@ -769,8 +771,20 @@ function snapshotFrom(file: string, fd: number, key: string, policy: Policy, sha
   const h = parsed as Header;
   if (h.key !== key) return { ok: false, reason: 'it was made under another build, read set-up, policy or options (its key differs)' };
   for (const name of LIST_NAMES) {
-    const [count, length] = h.lists[name];
+    const [count, length, , files] = h.lists[name];
     if ((count === 0) !== (length === 0)) return { ok: false, reason: `its ${name} are ${count} in ${length} bytes` };
+    // By file, in path order, adding up: a merge puts each file's bytes where its path sorts among the added files'.
+    let n = 0;
+    let bytes = 0;
+    let before: string | null = null;
+    for (const [file, elements, b] of files) {
+      if (before !== null && cmp(before, file) >= 0) return { ok: false, reason: `its ${name} by file are not in path order (${file})` };
+      before = file;
+      n += elements;
+      bytes += b;
+    }
+    if (n !== count || bytes !== length)
+      return { ok: false, reason: `its ${name} by file are ${n} in ${bytes} bytes, not the ${count} in ${length} it measures` };
   }
   // The digest sections follow the header line; the lists follow them.
   const from = FIRST_LINE + line.value.text.length + 1;
@@ -830,7 +844,13 @@ function listsOf(h: Header, file: string, at: number): Result<KeptLists, string>
         off += n;
       }
       if (crc !== check) return refuse(`its ${name} are not the bytes its header names (their CRC-32 differs)`);
-      kept[name] = { count, pieces: length === 0 ? [] : [span] };
+      let off = from;
+      const files = h.lists[name][3].map(([path, n, bytes]): KeptListFile => {
+        const piece = new FileSpan(fd, off, bytes);
+        off += bytes;
+        return { file: path, count: n, pieces: [piece] };
+      });
+      kept[name] = { count, files };
       from += length;
     }
     if (from !== st.size) return refuse(`${st.size - from} byte(s) follow its lists`);

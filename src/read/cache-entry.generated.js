@@ -4066,7 +4066,7 @@ return errors === 0;
 }
 
 export const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1}},"type":"object","required":["schema","key","at","held","policy","files","digests","kinds","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v4"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"kinds":{"description":"the kept calls' blocks after the digest sections, one per (class, verb) of calls with a subject (src/gate/kept-calls.ts): [class, verb, calls, bytes, CRC-32 of the bytes]","type":"array","items":{"type":"array","minItems":5,"items":[{"type":"string"},{"type":"string"},{"type":"integer","minimum":1},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}},"lists":{"description":"per list, after the kept calls' blocks: [elements, bytes, CRC-32 of the bytes]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound","runs","record_files"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}},"runs":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]},"record_files":{"oneOf":[{"type":"null"},{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"string"}],"additionalItems":false}]}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1},"list":{"type":"array","minItems":4,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"},{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"}],"additionalItems":false}}],"additionalItems":false}},"type":"object","required":["schema","key","at","held","policy","files","digests","kinds","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v5"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"kinds":{"description":"the kept calls' blocks after the digest sections, one per (class, verb) of calls with a subject (src/gate/kept-calls.ts): [class, verb, calls, bytes, CRC-32 of the bytes]","type":"array","items":{"type":"array","minItems":5,"items":[{"type":"string"},{"type":"string"},{"type":"integer","minimum":1},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}},"lists":{"description":"per list, after the kept calls' blocks: [elements, bytes, CRC-32 of the bytes, its elements by file in the list's order (path order) as [file, elements, bytes]]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"$ref":"#/$defs/list"},"calls":{"$ref":"#/$defs/list"},"records":{"$ref":"#/$defs/list"}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4115,8 +4115,163 @@ validate100.errors = vErrors;
 return errors === 0;
 }
 
+const schema30 = {"type":"array","minItems":4,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"},{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"}],"additionalItems":false}}],"additionalItems":false};
+const schema31 = {"type":"integer","minimum":1};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 1 || isNaN(data)){
+validate106.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+if(data.length < 4){
+validate102.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"}];
+return false;
+}
+else {
+const len0 = data.length;
+if(!(len0 <= 4)){
+validate102.errors = [{instancePath,schemaPath:"#/additionalItems",keyword:"additionalItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+const len1 = data.length;
+if(len1 > 0){
+const _errs1 = errors;
+if(!(validate92(data[0], {instancePath:instancePath+"/0",parentData:data,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+if(valid0){
+if(len1 > 1){
+const _errs2 = errors;
+if(!(validate92(data[1], {instancePath:instancePath+"/1",parentData:data,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+if(valid0){
+if(len1 > 2){
+const _errs3 = errors;
+if(!(validate100(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+if(valid0){
+if(len1 > 3){
+let data3 = data[3];
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len2 = data3.length;
+for(let i0=0; i0<len2; i0++){
+let data4 = data3[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data4)){
+if(data4.length < 3){
+validate102.errors = [{instancePath:instancePath+"/3/" + i0,schemaPath:"#/items/3/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len3 = data4.length;
+if(!(len3 <= 3)){
+validate102.errors = [{instancePath:instancePath+"/3/" + i0,schemaPath:"#/items/3/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+const len4 = data4.length;
+if(len4 > 0){
+const _errs8 = errors;
+if(typeof data4[0] !== "string"){
+validate102.errors = [{instancePath:instancePath+"/3/" + i0+"/0",schemaPath:"#/items/3/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs8 === errors;
+}
+if(valid2){
+if(len4 > 1){
+const _errs10 = errors;
+if(!(validate106(data4[1], {instancePath:instancePath+"/3/" + i0+"/1",parentData:data4,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs10 === errors;
+}
+if(valid2){
+if(len4 > 2){
+const _errs11 = errors;
+if(!(validate106(data4[2], {instancePath:instancePath+"/3/" + i0+"/2",parentData:data4,parentDataProperty:2,rootData}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs11 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/3/" + i0,schemaPath:"#/items/3/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/3",schemaPath:"#/items/3/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4504,7 +4659,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate111.errors = vErrors;
+validate112.errors = vErrors;
 return false;
 }
 else {
@@ -4518,7 +4673,7 @@ vErrors = null;
 }
 }
 }
-validate111.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
@@ -4546,8 +4701,8 @@ break;
 if(_errs1 === errors){
 if(data.schema !== undefined){
 const _errs2 = errors;
-if("receipt-gate.verification-snapshot.v4" !== data.schema){
-validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v4"},message:"must be equal to constant"}];
+if("receipt-gate.verification-snapshot.v5" !== data.schema){
+validate91.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "receipt-gate.verification-snapshot.v5"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4980,57 +5135,10 @@ break;
 }
 if(_errs46 === errors){
 if(data25.runs !== undefined){
-let data26 = data25.runs;
 const _errs47 = errors;
-if(errors === _errs47){
-if(Array.isArray(data26)){
-if(data26.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len9 = data26.length;
-if(!(len9 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len10 = data26.length;
-if(len10 > 0){
-const _errs49 = errors;
-if(!(validate92(data26[0], {instancePath:instancePath+"/lists/runs/0",parentData:data26,parentDataProperty:0,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate102(data25.runs, {instancePath:instancePath+"/lists/runs",parentData:data25,parentDataProperty:"runs",rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
-}
-var valid8 = _errs49 === errors;
-}
-if(valid8){
-if(len10 > 1){
-const _errs50 = errors;
-if(!(validate92(data26[1], {instancePath:instancePath+"/lists/runs/1",parentData:data26,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-var valid8 = _errs50 === errors;
-}
-if(valid8){
-if(len10 > 2){
-const _errs51 = errors;
-if(!(validate100(data26[2], {instancePath:instancePath+"/lists/runs/2",parentData:data26,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-errors = vErrors.length;
-}
-var valid8 = _errs51 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/runs",schemaPath:"#/properties/lists/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid7 = _errs47 === errors;
 }
@@ -5039,118 +5147,24 @@ var valid7 = true;
 }
 if(valid7){
 if(data25.calls !== undefined){
-let data30 = data25.calls;
-const _errs52 = errors;
-if(errors === _errs52){
-if(Array.isArray(data30)){
-if(data30.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len11 = data30.length;
-if(!(len11 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len12 = data30.length;
-if(len12 > 0){
-const _errs54 = errors;
-if(!(validate92(data30[0], {instancePath:instancePath+"/lists/calls/0",parentData:data30,parentDataProperty:0,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+const _errs48 = errors;
+if(!(validate102(data25.calls, {instancePath:instancePath+"/lists/calls",parentData:data25,parentDataProperty:"calls",rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs54 === errors;
-}
-if(valid9){
-if(len12 > 1){
-const _errs55 = errors;
-if(!(validate92(data30[1], {instancePath:instancePath+"/lists/calls/1",parentData:data30,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-var valid9 = _errs55 === errors;
-}
-if(valid9){
-if(len12 > 2){
-const _errs56 = errors;
-if(!(validate100(data30[2], {instancePath:instancePath+"/lists/calls/2",parentData:data30,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-errors = vErrors.length;
-}
-var valid9 = _errs56 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/calls",schemaPath:"#/properties/lists/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid7 = _errs52 === errors;
+var valid7 = _errs48 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
 if(data25.records !== undefined){
-let data34 = data25.records;
-const _errs57 = errors;
-if(errors === _errs57){
-if(Array.isArray(data34)){
-if(data34.length < 3){
-validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
-return false;
-}
-else {
-const len13 = data34.length;
-if(!(len13 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
-return false;
-}
-else {
-const len14 = data34.length;
-if(len14 > 0){
-const _errs59 = errors;
-if(!(validate92(data34[0], {instancePath:instancePath+"/lists/records/0",parentData:data34,parentDataProperty:0,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+const _errs49 = errors;
+if(!(validate102(data25.records, {instancePath:instancePath+"/lists/records",parentData:data25,parentDataProperty:"records",rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs59 === errors;
-}
-if(valid10){
-if(len14 > 1){
-const _errs60 = errors;
-if(!(validate92(data34[1], {instancePath:instancePath+"/lists/records/1",parentData:data34,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-var valid10 = _errs60 === errors;
-}
-if(valid10){
-if(len14 > 2){
-const _errs61 = errors;
-if(!(validate100(data34[2], {instancePath:instancePath+"/lists/records/2",parentData:data34,parentDataProperty:2,rootData}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-errors = vErrors.length;
-}
-var valid10 = _errs61 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/lists/records",schemaPath:"#/properties/lists/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid7 = _errs57 === errors;
+var valid7 = _errs49 === errors;
 }
 else {
 var valid7 = true;
@@ -5172,40 +5186,40 @@ var valid0 = true;
 }
 if(valid0){
 if(data.shares !== undefined){
-let data38 = data.shares;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+let data29 = data.shares;
+const _errs50 = errors;
+if(errors === _errs50){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing3;
-if(((((((((((((data38.read === undefined) && (missing3 = "read")) || ((data38.unattested === undefined) && (missing3 = "unattested"))) || ((data38.calls === undefined) && (missing3 = "calls"))) || ((data38.records === undefined) && (missing3 = "records"))) || ((data38.usage === undefined) && (missing3 = "usage"))) || ((data38.classes === undefined) && (missing3 = "classes"))) || ((data38.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data38.signed === undefined) && (missing3 = "signed"))) || ((data38.levels === undefined) && (missing3 = "levels"))) || ((data38.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data38.outcomes === undefined) && (missing3 = "outcomes"))) || ((data38.copies === undefined) && (missing3 = "copies"))){
+if(((((((((((((data29.read === undefined) && (missing3 = "read")) || ((data29.unattested === undefined) && (missing3 = "unattested"))) || ((data29.calls === undefined) && (missing3 = "calls"))) || ((data29.records === undefined) && (missing3 = "records"))) || ((data29.usage === undefined) && (missing3 = "usage"))) || ((data29.classes === undefined) && (missing3 = "classes"))) || ((data29.under_claimed === undefined) && (missing3 = "under_claimed"))) || ((data29.signed === undefined) && (missing3 = "signed"))) || ((data29.levels === undefined) && (missing3 = "levels"))) || ((data29.shortfalls === undefined) && (missing3 = "shortfalls"))) || ((data29.outcomes === undefined) && (missing3 = "outcomes"))) || ((data29.copies === undefined) && (missing3 = "copies"))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs64 = errors;
-for(const key3 in data38){
+const _errs52 = errors;
+for(const key3 in data29){
 if(!(func0.call(schema27.properties.shares.properties, key3))){
 validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properties/shares/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs64 === errors){
-if(data38.read !== undefined){
-let data39 = data38.read;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data39)){
-var valid12 = true;
-const len15 = data39.length;
-for(let i1=0; i1<len15; i1++){
-const _errs67 = errors;
-if(!(validate111(data39[i1], {instancePath:instancePath+"/shares/read/" + i1,parentData:data39,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(_errs52 === errors){
+if(data29.read !== undefined){
+let data30 = data29.read;
+const _errs53 = errors;
+if(errors === _errs53){
+if(Array.isArray(data30)){
+var valid9 = true;
+const len9 = data30.length;
+for(let i1=0; i1<len9; i1++){
+const _errs55 = errors;
+if(!(validate112(data30[i1], {instancePath:instancePath+"/shares/read/" + i1,parentData:data30,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var valid12 = _errs67 === errors;
-if(!valid12){
+var valid9 = _errs55 === errors;
+if(!valid9){
 break;
 }
 }
@@ -5215,27 +5229,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/read",schemaPath:"#/pro
 return false;
 }
 }
-var valid11 = _errs65 === errors;
+var valid8 = _errs53 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.unattested !== undefined){
-let data41 = data38.unattested;
-const _errs68 = errors;
-if(errors === _errs68){
-if(Array.isArray(data41)){
-var valid13 = true;
-const len16 = data41.length;
-for(let i2=0; i2<len16; i2++){
-const _errs70 = errors;
-if(!(validate111(data41[i2], {instancePath:instancePath+"/shares/unattested/" + i2,parentData:data41,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(valid8){
+if(data29.unattested !== undefined){
+let data32 = data29.unattested;
+const _errs56 = errors;
+if(errors === _errs56){
+if(Array.isArray(data32)){
+var valid10 = true;
+const len10 = data32.length;
+for(let i2=0; i2<len10; i2++){
+const _errs58 = errors;
+if(!(validate112(data32[i2], {instancePath:instancePath+"/shares/unattested/" + i2,parentData:data32,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs70 === errors;
-if(!valid13){
+var valid10 = _errs58 === errors;
+if(!valid10){
 break;
 }
 }
@@ -5245,27 +5259,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/unattested",schemaPath:
 return false;
 }
 }
-var valid11 = _errs68 === errors;
+var valid8 = _errs56 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.calls !== undefined){
-let data43 = data38.calls;
-const _errs71 = errors;
-if(errors === _errs71){
-if(Array.isArray(data43)){
-var valid14 = true;
-const len17 = data43.length;
-for(let i3=0; i3<len17; i3++){
-const _errs73 = errors;
-if(!(validate111(data43[i3], {instancePath:instancePath+"/shares/calls/" + i3,parentData:data43,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(valid8){
+if(data29.calls !== undefined){
+let data34 = data29.calls;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data34)){
+var valid11 = true;
+const len11 = data34.length;
+for(let i3=0; i3<len11; i3++){
+const _errs61 = errors;
+if(!(validate112(data34[i3], {instancePath:instancePath+"/shares/calls/" + i3,parentData:data34,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var valid14 = _errs73 === errors;
-if(!valid14){
+var valid11 = _errs61 === errors;
+if(!valid11){
 break;
 }
 }
@@ -5275,27 +5289,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/calls",schemaPath:"#/pr
 return false;
 }
 }
-var valid11 = _errs71 === errors;
+var valid8 = _errs59 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.records !== undefined){
-let data45 = data38.records;
-const _errs74 = errors;
-if(errors === _errs74){
-if(Array.isArray(data45)){
-var valid15 = true;
-const len18 = data45.length;
-for(let i4=0; i4<len18; i4++){
-const _errs76 = errors;
-if(!(validate111(data45[i4], {instancePath:instancePath+"/shares/records/" + i4,parentData:data45,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(valid8){
+if(data29.records !== undefined){
+let data36 = data29.records;
+const _errs62 = errors;
+if(errors === _errs62){
+if(Array.isArray(data36)){
+var valid12 = true;
+const len12 = data36.length;
+for(let i4=0; i4<len12; i4++){
+const _errs64 = errors;
+if(!(validate112(data36[i4], {instancePath:instancePath+"/shares/records/" + i4,parentData:data36,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var valid15 = _errs76 === errors;
-if(!valid15){
+var valid12 = _errs64 === errors;
+if(!valid12){
 break;
 }
 }
@@ -5305,90 +5319,90 @@ validate91.errors = [{instancePath:instancePath+"/shares/records",schemaPath:"#/
 return false;
 }
 }
-var valid11 = _errs74 === errors;
+var valid8 = _errs62 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.usage !== undefined){
-let data47 = data38.usage;
-const _errs77 = errors;
-if(errors === _errs77){
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(valid8){
+if(data29.usage !== undefined){
+let data38 = data29.usage;
+const _errs65 = errors;
+if(errors === _errs65){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing4;
-if((((data47.excused === undefined) && (missing4 = "excused")) || ((data47.lapsed === undefined) && (missing4 = "lapsed"))) || ((data47.rules === undefined) && (missing4 = "rules"))){
+if((((data38.excused === undefined) && (missing4 = "excused")) || ((data38.lapsed === undefined) && (missing4 = "lapsed"))) || ((data38.rules === undefined) && (missing4 = "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs79 = errors;
-for(const key4 in data47){
+const _errs67 = errors;
+for(const key4 in data38){
 if(!(((key4 === "excused") || (key4 === "lapsed")) || (key4 === "rules"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/properties/shares/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs79 === errors){
-if(data47.excused !== undefined){
-let data48 = data47.excused;
-const _errs80 = errors;
-if(errors === _errs80){
-if(Array.isArray(data48)){
-var valid17 = true;
-const len19 = data48.length;
-for(let i5=0; i5<len19; i5++){
-let data49 = data48[i5];
-const _errs82 = errors;
-if(errors === _errs82){
-if(Array.isArray(data49)){
-if(data49.length < 2){
+if(_errs67 === errors){
+if(data38.excused !== undefined){
+let data39 = data38.excused;
+const _errs68 = errors;
+if(errors === _errs68){
+if(Array.isArray(data39)){
+var valid14 = true;
+const len13 = data39.length;
+for(let i5=0; i5<len13; i5++){
+let data40 = data39[i5];
+const _errs70 = errors;
+if(errors === _errs70){
+if(Array.isArray(data40)){
+if(data40.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len20 = data49.length;
-if(!(len20 <= 2)){
+const len14 = data40.length;
+if(!(len14 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,schemaPath:"#/properties/shares/properties/usage/properties/excused/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len21 = data49.length;
-if(len21 > 0){
-let data50 = data49[0];
-const _errs84 = errors;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const len15 = data40.length;
+if(len15 > 0){
+let data41 = data40[0];
+const _errs72 = errors;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs84){
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 0 || isNaN(data50)){
+if(errors === _errs72){
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/0",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid18 = _errs84 === errors;
+var valid15 = _errs72 === errors;
 }
-if(valid18){
-if(len21 > 1){
-let data51 = data49[1];
-const _errs86 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+if(valid15){
+if(len15 > 1){
+let data42 = data40[1];
+const _errs74 = errors;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs86){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 1 || isNaN(data51)){
+if(errors === _errs74){
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5+"/1",schemaPath:"#/properties/shares/properties/usage/properties/excused/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid18 = _errs86 === errors;
+var valid15 = _errs74 === errors;
 }
 }
 }
@@ -5399,8 +5413,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused/" + i5,sc
 return false;
 }
 }
-var valid17 = _errs82 === errors;
-if(!valid17){
+var valid14 = _errs70 === errors;
+if(!valid14){
 break;
 }
 }
@@ -5410,133 +5424,133 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/excused",schemaPa
 return false;
 }
 }
-var valid16 = _errs80 === errors;
+var valid13 = _errs68 === errors;
 }
 else {
-var valid16 = true;
+var valid13 = true;
 }
-if(valid16){
-if(data47.lapsed !== undefined){
-let data52 = data47.lapsed;
-const _errs88 = errors;
-if(errors === _errs88){
-if(Array.isArray(data52)){
-var valid19 = true;
-const len22 = data52.length;
-for(let i6=0; i6<len22; i6++){
-let data53 = data52[i6];
-const _errs90 = errors;
-if(errors === _errs90){
-if(Array.isArray(data53)){
-if(data53.length < 6){
+if(valid13){
+if(data38.lapsed !== undefined){
+let data43 = data38.lapsed;
+const _errs76 = errors;
+if(errors === _errs76){
+if(Array.isArray(data43)){
+var valid16 = true;
+const len16 = data43.length;
+for(let i6=0; i6<len16; i6++){
+let data44 = data43[i6];
+const _errs78 = errors;
+if(errors === _errs78){
+if(Array.isArray(data44)){
+if(data44.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len23 = data53.length;
-if(!(len23 <= 6)){
+const len17 = data44.length;
+if(!(len17 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len24 = data53.length;
-if(len24 > 0){
-let data54 = data53[0];
-const _errs92 = errors;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const len18 = data44.length;
+if(len18 > 0){
+let data45 = data44[0];
+const _errs80 = errors;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs92){
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
+if(errors === _errs80){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/0",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid20 = _errs92 === errors;
+var valid17 = _errs80 === errors;
 }
-if(valid20){
-if(len24 > 1){
-const _errs94 = errors;
-if(typeof data53[1] !== "string"){
+if(valid17){
+if(len18 > 1){
+const _errs82 = errors;
+if(typeof data44[1] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/1",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid20 = _errs94 === errors;
+var valid17 = _errs82 === errors;
 }
-if(valid20){
-if(len24 > 2){
-let data56 = data53[2];
-const _errs96 = errors;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+if(valid17){
+if(len18 > 2){
+let data47 = data44[2];
+const _errs84 = errors;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs96){
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 < 0 || isNaN(data56)){
+if(errors === _errs84){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/2",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid20 = _errs96 === errors;
+var valid17 = _errs84 === errors;
 }
-if(valid20){
-if(len24 > 3){
-let data57 = data53[3];
-const _errs98 = errors;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+if(valid17){
+if(len18 > 3){
+let data48 = data44[3];
+const _errs86 = errors;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs98){
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 < 1 || isNaN(data57)){
+if(errors === _errs86){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/3",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid20 = _errs98 === errors;
+var valid17 = _errs86 === errors;
 }
-if(valid20){
-if(len24 > 4){
-let data58 = data53[4];
-const _errs100 = errors;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+if(valid17){
+if(len18 > 4){
+let data49 = data44[4];
+const _errs88 = errors;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs100){
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 0 || isNaN(data58)){
+if(errors === _errs88){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/4",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid20 = _errs100 === errors;
+var valid17 = _errs88 === errors;
 }
-if(valid20){
-if(len24 > 5){
-let data59 = data53[5];
-const _errs102 = errors;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+if(valid17){
+if(len18 > 5){
+let data50 = data44[5];
+const _errs90 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs102){
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 1 || isNaN(data59)){
+if(errors === _errs90){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6+"/5",schemaPath:"#/properties/shares/properties/usage/properties/lapsed/items/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid20 = _errs102 === errors;
+var valid17 = _errs90 === errors;
 }
 }
 }
@@ -5551,8 +5565,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed/" + i6,sch
 return false;
 }
 }
-var valid19 = _errs90 === errors;
-if(!valid19){
+var valid16 = _errs78 === errors;
+if(!valid16){
 break;
 }
 }
@@ -5562,56 +5576,56 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/lapsed",schemaPat
 return false;
 }
 }
-var valid16 = _errs88 === errors;
+var valid13 = _errs76 === errors;
 }
 else {
-var valid16 = true;
+var valid13 = true;
 }
-if(valid16){
-if(data47.rules !== undefined){
-let data60 = data47.rules;
-const _errs104 = errors;
-if(errors === _errs104){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(valid13){
+if(data38.rules !== undefined){
+let data51 = data38.rules;
+const _errs92 = errors;
+if(errors === _errs92){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 let missing5;
-if(((data60.unused === undefined) && (missing5 = "unused")) || ((data60.taken === undefined) && (missing5 = "taken"))){
+if(((data51.unused === undefined) && (missing5 = "unused")) || ((data51.taken === undefined) && (missing5 = "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs106 = errors;
-for(const key5 in data60){
+const _errs94 = errors;
+for(const key5 in data51){
 if(!((key5 === "unused") || (key5 === "taken"))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath:"#/properties/shares/properties/usage/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs106 === errors){
-if(data60.unused !== undefined){
-let data61 = data60.unused;
-const _errs107 = errors;
-if(errors === _errs107){
-if(Array.isArray(data61)){
-var valid22 = true;
-const len25 = data61.length;
-for(let i7=0; i7<len25; i7++){
-let data62 = data61[i7];
-const _errs109 = errors;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+if(_errs94 === errors){
+if(data51.unused !== undefined){
+let data52 = data51.unused;
+const _errs95 = errors;
+if(errors === _errs95){
+if(Array.isArray(data52)){
+var valid19 = true;
+const len19 = data52.length;
+for(let i7=0; i7<len19; i7++){
+let data53 = data52[i7];
+const _errs97 = errors;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs109){
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 0 || isNaN(data62)){
+if(errors === _errs97){
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 < 0 || isNaN(data53)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused/" + i7,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/unused/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid22 = _errs109 === errors;
-if(!valid22){
+var valid19 = _errs97 === errors;
+if(!valid19){
 break;
 }
 }
@@ -5621,70 +5635,70 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/unused",sch
 return false;
 }
 }
-var valid21 = _errs107 === errors;
+var valid18 = _errs95 === errors;
 }
 else {
-var valid21 = true;
+var valid18 = true;
 }
-if(valid21){
-if(data60.taken !== undefined){
-let data63 = data60.taken;
-const _errs111 = errors;
-if(errors === _errs111){
-if(Array.isArray(data63)){
-var valid23 = true;
-const len26 = data63.length;
-for(let i8=0; i8<len26; i8++){
-let data64 = data63[i8];
-const _errs113 = errors;
-if(errors === _errs113){
-if(Array.isArray(data64)){
-if(data64.length < 2){
+if(valid18){
+if(data51.taken !== undefined){
+let data54 = data51.taken;
+const _errs99 = errors;
+if(errors === _errs99){
+if(Array.isArray(data54)){
+var valid20 = true;
+const len20 = data54.length;
+for(let i8=0; i8<len20; i8++){
+let data55 = data54[i8];
+const _errs101 = errors;
+if(errors === _errs101){
+if(Array.isArray(data55)){
+if(data55.length < 2){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len27 = data64.length;
-if(!(len27 <= 2)){
+const len21 = data55.length;
+if(!(len21 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8,schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len28 = data64.length;
-if(len28 > 0){
-let data65 = data64[0];
-const _errs115 = errors;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const len22 = data55.length;
+if(len22 > 0){
+let data56 = data55[0];
+const _errs103 = errors;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs115){
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
+if(errors === _errs103){
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 < 0 || isNaN(data56)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/0",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid24 = _errs115 === errors;
+var valid21 = _errs103 === errors;
 }
-if(valid24){
-if(len28 > 1){
-let data66 = data64[1];
-const _errs117 = errors;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+if(valid21){
+if(len22 > 1){
+let data57 = data55[1];
+const _errs105 = errors;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs117){
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 0 || isNaN(data66)){
+if(errors === _errs105){
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 0 || isNaN(data57)){
 validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i8+"/1",schemaPath:"#/properties/shares/properties/usage/properties/rules/properties/taken/items/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid24 = _errs117 === errors;
+var valid21 = _errs105 === errors;
 }
 }
 }
@@ -5695,8 +5709,8 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken/" + i
 return false;
 }
 }
-var valid23 = _errs113 === errors;
-if(!valid23){
+var valid20 = _errs101 === errors;
+if(!valid20){
 break;
 }
 }
@@ -5706,10 +5720,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules/taken",sche
 return false;
 }
 }
-var valid21 = _errs111 === errors;
+var valid18 = _errs99 === errors;
 }
 else {
-var valid21 = true;
+var valid18 = true;
 }
 }
 }
@@ -5720,10 +5734,10 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage/rules",schemaPath
 return false;
 }
 }
-var valid16 = _errs104 === errors;
+var valid13 = _errs92 === errors;
 }
 else {
-var valid16 = true;
+var valid13 = true;
 }
 }
 }
@@ -5735,27 +5749,27 @@ validate91.errors = [{instancePath:instancePath+"/shares/usage",schemaPath:"#/pr
 return false;
 }
 }
-var valid11 = _errs77 === errors;
+var valid8 = _errs65 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.classes !== undefined){
-let data67 = data38.classes;
-const _errs119 = errors;
-if(errors === _errs119){
-if(Array.isArray(data67)){
-var valid25 = true;
-const len29 = data67.length;
-for(let i9=0; i9<len29; i9++){
-const _errs121 = errors;
-if(typeof data67[i9] !== "string"){
+if(valid8){
+if(data29.classes !== undefined){
+let data58 = data29.classes;
+const _errs107 = errors;
+if(errors === _errs107){
+if(Array.isArray(data58)){
+var valid22 = true;
+const len23 = data58.length;
+for(let i9=0; i9<len23; i9++){
+const _errs109 = errors;
+if(typeof data58[i9] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/shares/classes/" + i9,schemaPath:"#/properties/shares/properties/classes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid25 = _errs121 === errors;
-if(!valid25){
+var valid22 = _errs109 === errors;
+if(!valid22){
 break;
 }
 }
@@ -5765,20 +5779,20 @@ validate91.errors = [{instancePath:instancePath+"/shares/classes",schemaPath:"#/
 return false;
 }
 }
-var valid11 = _errs119 === errors;
+var valid8 = _errs107 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.under_claimed !== undefined){
-let data69 = data38.under_claimed;
-const _errs123 = errors;
-const _errs124 = errors;
-let valid26 = false;
+if(valid8){
+if(data29.under_claimed !== undefined){
+let data60 = data29.under_claimed;
+const _errs111 = errors;
+const _errs112 = errors;
+let valid23 = false;
 let passing0 = null;
-const _errs125 = errors;
-if(data69 !== null){
+const _errs113 = errors;
+if(data60 !== null){
 const err0 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5788,16 +5802,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs125 === errors;
+var _valid0 = _errs113 === errors;
 if(_valid0){
-valid26 = true;
+valid23 = true;
 passing0 = 0;
 }
-const _errs127 = errors;
-if(errors === _errs127){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+const _errs115 = errors;
+if(errors === _errs115){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
 let missing6;
-if((((data69.count === undefined) && (missing6 = "count")) || ((data69.verified === undefined) && (missing6 = "verified"))) || ((data69.first === undefined) && (missing6 = "first"))){
+if((((data60.count === undefined) && (missing6 = "count")) || ((data60.verified === undefined) && (missing6 = "verified"))) || ((data60.first === undefined) && (missing6 = "first"))){
 const err1 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5808,8 +5822,8 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs129 = errors;
-for(const key6 in data69){
+const _errs117 = errors;
+for(const key6 in data60){
 if(!(((key6 === "count") || (key6 === "verified")) || (key6 === "first"))){
 const err2 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5822,11 +5836,11 @@ errors++;
 break;
 }
 }
-if(_errs129 === errors){
-if(data69.count !== undefined){
-let data70 = data69.count;
-const _errs130 = errors;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+if(_errs117 === errors){
+if(data60.count !== undefined){
+let data61 = data60.count;
+const _errs118 = errors;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
 const err3 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5836,9 +5850,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(errors === _errs130){
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 1 || isNaN(data70)){
+if(errors === _errs118){
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
 const err4 = {instancePath:instancePath+"/shares/under_claimed/count",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5850,16 +5864,16 @@ errors++;
 }
 }
 }
-var valid27 = _errs130 === errors;
+var valid24 = _errs118 === errors;
 }
 else {
-var valid27 = true;
+var valid24 = true;
 }
-if(valid27){
-if(data69.verified !== undefined){
-let data71 = data69.verified;
-const _errs132 = errors;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+if(valid24){
+if(data60.verified !== undefined){
+let data62 = data60.verified;
+const _errs120 = errors;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
 const err5 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5869,9 +5883,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(errors === _errs132){
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 0 || isNaN(data71)){
+if(errors === _errs120){
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 0 || isNaN(data62)){
 const err6 = {instancePath:instancePath+"/shares/under_claimed/verified",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/verified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5883,19 +5897,19 @@ errors++;
 }
 }
 }
-var valid27 = _errs132 === errors;
+var valid24 = _errs120 === errors;
 }
 else {
-var valid27 = true;
+var valid24 = true;
 }
-if(valid27){
-if(data69.first !== undefined){
-let data72 = data69.first;
-const _errs134 = errors;
-if(errors === _errs134){
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(valid24){
+if(data60.first !== undefined){
+let data63 = data60.first;
+const _errs122 = errors;
+if(errors === _errs122){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 let missing7;
-if((((((((data72.tool === undefined) && (missing7 = "tool")) || ((data72.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data72.level === undefined) && (missing7 = "level"))) || ((data72.artifact === undefined) && (missing7 = "artifact"))) || ((data72.line === undefined) && (missing7 = "line"))) || ((data72.column === undefined) && (missing7 = "column"))) || ((data72.member === undefined) && (missing7 = "member"))){
+if((((((((data63.tool === undefined) && (missing7 = "tool")) || ((data63.claimed_level === undefined) && (missing7 = "claimed_level"))) || ((data63.level === undefined) && (missing7 = "level"))) || ((data63.artifact === undefined) && (missing7 = "artifact"))) || ((data63.line === undefined) && (missing7 = "line"))) || ((data63.column === undefined) && (missing7 = "column"))) || ((data63.member === undefined) && (missing7 = "member"))){
 const err7 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5906,8 +5920,8 @@ vErrors.push(err7);
 errors++;
 }
 else {
-const _errs136 = errors;
-for(const key7 in data72){
+const _errs124 = errors;
+for(const key7 in data63){
 if(!(((((((key7 === "tool") || (key7 === "claimed_level")) || (key7 === "level")) || (key7 === "artifact")) || (key7 === "line")) || (key7 === "column")) || (key7 === "member"))){
 const err8 = {instancePath:instancePath+"/shares/under_claimed/first",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -5920,11 +5934,11 @@ errors++;
 break;
 }
 }
-if(_errs136 === errors){
-if(data72.tool !== undefined){
-let data73 = data72.tool;
-const _errs137 = errors;
-if((typeof data73 !== "string") && (data73 !== null)){
+if(_errs124 === errors){
+if(data63.tool !== undefined){
+let data64 = data63.tool;
+const _errs125 = errors;
+if((typeof data64 !== "string") && (data64 !== null)){
 const err9 = {instancePath:instancePath+"/shares/under_claimed/first/tool",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/tool/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.tool.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
@@ -5934,15 +5948,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid28 = _errs137 === errors;
+var valid25 = _errs125 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.claimed_level !== undefined){
-const _errs139 = errors;
-if(typeof data72.claimed_level !== "string"){
+if(valid25){
+if(data63.claimed_level !== undefined){
+const _errs127 = errors;
+if(typeof data63.claimed_level !== "string"){
 const err10 = {instancePath:instancePath+"/shares/under_claimed/first/claimed_level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/claimed_level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5952,15 +5966,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var valid28 = _errs139 === errors;
+var valid25 = _errs127 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.level !== undefined){
-const _errs141 = errors;
-if(typeof data72.level !== "string"){
+if(valid25){
+if(data63.level !== undefined){
+const _errs129 = errors;
+if(typeof data63.level !== "string"){
 const err11 = {instancePath:instancePath+"/shares/under_claimed/first/level",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
@@ -5970,15 +5984,15 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid28 = _errs141 === errors;
+var valid25 = _errs129 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.artifact !== undefined){
-const _errs143 = errors;
-if(typeof data72.artifact !== "string"){
+if(valid25){
+if(data63.artifact !== undefined){
+const _errs131 = errors;
+if(typeof data63.artifact !== "string"){
 const err12 = {instancePath:instancePath+"/shares/under_claimed/first/artifact",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5988,16 +6002,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-var valid28 = _errs143 === errors;
+var valid25 = _errs131 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.line !== undefined){
-let data77 = data72.line;
-const _errs145 = errors;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+if(valid25){
+if(data63.line !== undefined){
+let data68 = data63.line;
+const _errs133 = errors;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
 const err13 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
@@ -6007,9 +6021,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(errors === _errs145){
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 1 || isNaN(data77)){
+if(errors === _errs133){
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 1 || isNaN(data68)){
 const err14 = {instancePath:instancePath+"/shares/under_claimed/first/line",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err14];
@@ -6021,16 +6035,16 @@ errors++;
 }
 }
 }
-var valid28 = _errs145 === errors;
+var valid25 = _errs133 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.column !== undefined){
-let data78 = data72.column;
-const _errs147 = errors;
-if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+if(valid25){
+if(data63.column !== undefined){
+let data69 = data63.column;
+const _errs135 = errors;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
 const err15 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
@@ -6040,9 +6054,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(errors === _errs147){
-if((typeof data78 == "number") && (isFinite(data78))){
-if(data78 < 1 || isNaN(data78)){
+if(errors === _errs135){
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 1 || isNaN(data69)){
 const err16 = {instancePath:instancePath+"/shares/under_claimed/first/column",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
@@ -6054,16 +6068,16 @@ errors++;
 }
 }
 }
-var valid28 = _errs147 === errors;
+var valid25 = _errs135 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
-if(valid28){
-if(data72.member !== undefined){
-let data79 = data72.member;
-const _errs149 = errors;
-if((typeof data79 !== "string") && (data79 !== null)){
+if(valid25){
+if(data63.member !== undefined){
+let data70 = data63.member;
+const _errs137 = errors;
+if((typeof data70 !== "string") && (data70 !== null)){
 const err17 = {instancePath:instancePath+"/shares/under_claimed/first/member",schemaPath:"#/properties/shares/properties/under_claimed/oneOf/1/properties/first/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.under_claimed.oneOf[1].properties.first.properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
@@ -6073,10 +6087,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid28 = _errs149 === errors;
+var valid25 = _errs137 === errors;
 }
 else {
-var valid28 = true;
+var valid25 = true;
 }
 }
 }
@@ -6098,10 +6112,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid27 = _errs134 === errors;
+var valid24 = _errs122 === errors;
 }
 else {
-var valid27 = true;
+var valid24 = true;
 }
 }
 }
@@ -6119,18 +6133,18 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid0 = _errs127 === errors;
-if(_valid0 && valid26){
-valid26 = false;
+var _valid0 = _errs115 === errors;
+if(_valid0 && valid23){
+valid23 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid0){
-valid26 = true;
+valid23 = true;
 passing0 = 1;
 }
 }
-if(!valid26){
+if(!valid23){
 const err20 = {instancePath:instancePath+"/shares/under_claimed",schemaPath:"#/properties/shares/properties/under_claimed/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err20];
@@ -6143,30 +6157,30 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs124;
+errors = _errs112;
 if(vErrors !== null){
-if(_errs124){
-vErrors.length = _errs124;
+if(_errs112){
+vErrors.length = _errs112;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid11 = _errs123 === errors;
+var valid8 = _errs111 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.signed !== undefined){
-let data80 = data38.signed;
-const _errs151 = errors;
-const _errs152 = errors;
-let valid29 = false;
+if(valid8){
+if(data29.signed !== undefined){
+let data71 = data29.signed;
+const _errs139 = errors;
+const _errs140 = errors;
+let valid26 = false;
 let passing1 = null;
-const _errs153 = errors;
-if(data80 !== null){
+const _errs141 = errors;
+if(data71 !== null){
 const err21 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err21];
@@ -6176,16 +6190,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs153 === errors;
+var _valid1 = _errs141 === errors;
 if(_valid1){
-valid29 = true;
+valid26 = true;
 passing1 = 0;
 }
-const _errs155 = errors;
-if(errors === _errs155){
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+const _errs143 = errors;
+if(errors === _errs143){
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
 let missing8;
-if(((((((data80.count === undefined) && (missing8 = "count")) || ((data80.signer === undefined) && (missing8 = "signer"))) || ((data80.file === undefined) && (missing8 = "file"))) || ((data80.line === undefined) && (missing8 = "line"))) || ((data80.column === undefined) && (missing8 = "column"))) || ((data80.member === undefined) && (missing8 = "member"))){
+if(((((((data71.count === undefined) && (missing8 = "count")) || ((data71.signer === undefined) && (missing8 = "signer"))) || ((data71.file === undefined) && (missing8 = "file"))) || ((data71.line === undefined) && (missing8 = "line"))) || ((data71.column === undefined) && (missing8 = "column"))) || ((data71.member === undefined) && (missing8 = "member"))){
 const err22 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err22];
@@ -6196,8 +6210,8 @@ vErrors.push(err22);
 errors++;
 }
 else {
-const _errs157 = errors;
-for(const key8 in data80){
+const _errs145 = errors;
+for(const key8 in data71){
 if(!((((((key8 === "count") || (key8 === "signer")) || (key8 === "file")) || (key8 === "line")) || (key8 === "column")) || (key8 === "member"))){
 const err23 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -6210,11 +6224,11 @@ errors++;
 break;
 }
 }
-if(_errs157 === errors){
-if(data80.count !== undefined){
-let data81 = data80.count;
-const _errs158 = errors;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+if(_errs145 === errors){
+if(data71.count !== undefined){
+let data72 = data71.count;
+const _errs146 = errors;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
 const err24 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
@@ -6224,9 +6238,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(errors === _errs158){
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 1 || isNaN(data81)){
+if(errors === _errs146){
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 1 || isNaN(data72)){
 const err25 = {instancePath:instancePath+"/shares/signed/count",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
@@ -6238,15 +6252,15 @@ errors++;
 }
 }
 }
-var valid30 = _errs158 === errors;
+var valid27 = _errs146 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
-if(valid30){
-if(data80.signer !== undefined){
-const _errs160 = errors;
-if(typeof data80.signer !== "string"){
+if(valid27){
+if(data71.signer !== undefined){
+const _errs148 = errors;
+if(typeof data71.signer !== "string"){
 const err26 = {instancePath:instancePath+"/shares/signed/signer",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/signer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
@@ -6256,15 +6270,15 @@ vErrors.push(err26);
 }
 errors++;
 }
-var valid30 = _errs160 === errors;
+var valid27 = _errs148 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
-if(valid30){
-if(data80.file !== undefined){
-const _errs162 = errors;
-if(typeof data80.file !== "string"){
+if(valid27){
+if(data71.file !== undefined){
+const _errs150 = errors;
+if(typeof data71.file !== "string"){
 const err27 = {instancePath:instancePath+"/shares/signed/file",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
@@ -6274,16 +6288,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid30 = _errs162 === errors;
+var valid27 = _errs150 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
-if(valid30){
-if(data80.line !== undefined){
-let data84 = data80.line;
-const _errs164 = errors;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+if(valid27){
+if(data71.line !== undefined){
+let data75 = data71.line;
+const _errs152 = errors;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
 const err28 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
@@ -6293,9 +6307,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(errors === _errs164){
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 1 || isNaN(data84)){
+if(errors === _errs152){
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 1 || isNaN(data75)){
 const err29 = {instancePath:instancePath+"/shares/signed/line",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err29];
@@ -6307,16 +6321,16 @@ errors++;
 }
 }
 }
-var valid30 = _errs164 === errors;
+var valid27 = _errs152 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
-if(valid30){
-if(data80.column !== undefined){
-let data85 = data80.column;
-const _errs166 = errors;
-if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
+if(valid27){
+if(data71.column !== undefined){
+let data76 = data71.column;
+const _errs154 = errors;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
 const err30 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
@@ -6326,9 +6340,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(errors === _errs166){
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 1 || isNaN(data85)){
+if(errors === _errs154){
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 1 || isNaN(data76)){
 const err31 = {instancePath:instancePath+"/shares/signed/column",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
@@ -6340,16 +6354,16 @@ errors++;
 }
 }
 }
-var valid30 = _errs166 === errors;
+var valid27 = _errs154 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
-if(valid30){
-if(data80.member !== undefined){
-let data86 = data80.member;
-const _errs168 = errors;
-if((typeof data86 !== "string") && (data86 !== null)){
+if(valid27){
+if(data71.member !== undefined){
+let data77 = data71.member;
+const _errs156 = errors;
+if((typeof data77 !== "string") && (data77 !== null)){
 const err32 = {instancePath:instancePath+"/shares/signed/member",schemaPath:"#/properties/shares/properties/signed/oneOf/1/properties/member/type",keyword:"type",params:{type: schema27.properties.shares.properties.signed.oneOf[1].properties.member.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
@@ -6359,10 +6373,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid30 = _errs168 === errors;
+var valid27 = _errs156 === errors;
 }
 else {
-var valid30 = true;
+var valid27 = true;
 }
 }
 }
@@ -6383,18 +6397,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid1 = _errs155 === errors;
-if(_valid1 && valid29){
-valid29 = false;
+var _valid1 = _errs143 === errors;
+if(_valid1 && valid26){
+valid26 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid29 = true;
+valid26 = true;
 passing1 = 1;
 }
 }
-if(!valid29){
+if(!valid26){
 const err34 = {instancePath:instancePath+"/shares/signed",schemaPath:"#/properties/shares/properties/signed/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
@@ -6407,44 +6421,44 @@ validate91.errors = vErrors;
 return false;
 }
 else {
-errors = _errs152;
+errors = _errs140;
 if(vErrors !== null){
-if(_errs152){
-vErrors.length = _errs152;
+if(_errs140){
+vErrors.length = _errs140;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid11 = _errs151 === errors;
+var valid8 = _errs139 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.levels !== undefined){
-let data87 = data38.levels;
-const _errs170 = errors;
-if(errors === _errs170){
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key9 in data87){
-let data88 = data87[key9];
-const _errs173 = errors;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+if(valid8){
+if(data29.levels !== undefined){
+let data78 = data29.levels;
+const _errs158 = errors;
+if(errors === _errs158){
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key9 in data78){
+let data79 = data78[key9];
+const _errs161 = errors;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs173){
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 0 || isNaN(data88)){
+if(errors === _errs161){
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
 validate91.errors = [{instancePath:instancePath+"/shares/levels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/levels/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid31 = _errs173 === errors;
-if(!valid31){
+var valid28 = _errs161 === errors;
+if(!valid28){
 break;
 }
 }
@@ -6454,135 +6468,135 @@ validate91.errors = [{instancePath:instancePath+"/shares/levels",schemaPath:"#/p
 return false;
 }
 }
-var valid11 = _errs170 === errors;
+var valid8 = _errs158 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.shortfalls !== undefined){
-let data89 = data38.shortfalls;
-const _errs175 = errors;
-if(errors === _errs175){
-if(Array.isArray(data89)){
-if(data89.length < 6){
+if(valid8){
+if(data29.shortfalls !== undefined){
+let data80 = data29.shortfalls;
+const _errs163 = errors;
+if(errors === _errs163){
+if(Array.isArray(data80)){
+if(data80.length < 6){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/minItems",keyword:"minItems",params:{limit: 6},message:"must NOT have fewer than 6 items"}];
 return false;
 }
 else {
-const len30 = data89.length;
-if(!(len30 <= 6)){
+const len24 = data80.length;
+if(!(len24 <= 6)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:"#/properties/shares/properties/shortfalls/additionalItems",keyword:"additionalItems",params:{limit: 6},message:"must NOT have more than 6 items"}];
 return false;
 }
 else {
-const len31 = data89.length;
-if(len31 > 0){
-let data90 = data89[0];
-const _errs177 = errors;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const len25 = data80.length;
+if(len25 > 0){
+let data81 = data80[0];
+const _errs165 = errors;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs177){
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
+if(errors === _errs165){
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/0",schemaPath:"#/properties/shares/properties/shortfalls/items/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs177 === errors;
+var valid29 = _errs165 === errors;
 }
-if(valid32){
-if(len31 > 1){
-let data91 = data89[1];
-const _errs179 = errors;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+if(valid29){
+if(len25 > 1){
+let data82 = data80[1];
+const _errs167 = errors;
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs179){
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 < 0 || isNaN(data91)){
+if(errors === _errs167){
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/1",schemaPath:"#/properties/shares/properties/shortfalls/items/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs179 === errors;
+var valid29 = _errs167 === errors;
 }
-if(valid32){
-if(len31 > 2){
-let data92 = data89[2];
-const _errs181 = errors;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+if(valid29){
+if(len25 > 2){
+let data83 = data80[2];
+const _errs169 = errors;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs181){
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 < 0 || isNaN(data92)){
+if(errors === _errs169){
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/2",schemaPath:"#/properties/shares/properties/shortfalls/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs181 === errors;
+var valid29 = _errs169 === errors;
 }
-if(valid32){
-if(len31 > 3){
-let data93 = data89[3];
-const _errs183 = errors;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+if(valid29){
+if(len25 > 3){
+let data84 = data80[3];
+const _errs171 = errors;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs183){
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
+if(errors === _errs171){
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/3",schemaPath:"#/properties/shares/properties/shortfalls/items/3/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs183 === errors;
+var valid29 = _errs171 === errors;
 }
-if(valid32){
-if(len31 > 4){
-let data94 = data89[4];
-const _errs185 = errors;
-if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+if(valid29){
+if(len25 > 4){
+let data85 = data80[4];
+const _errs173 = errors;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs185){
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
+if(errors === _errs173){
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/4",schemaPath:"#/properties/shares/properties/shortfalls/items/4/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs185 === errors;
+var valid29 = _errs173 === errors;
 }
-if(valid32){
-if(len31 > 5){
-let data95 = data89[5];
-const _errs187 = errors;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+if(valid29){
+if(len25 > 5){
+let data86 = data80[5];
+const _errs175 = errors;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs187){
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 < 0 || isNaN(data95)){
+if(errors === _errs175){
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
 validate91.errors = [{instancePath:instancePath+"/shares/shortfalls/5",schemaPath:"#/properties/shares/properties/shortfalls/items/5/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid32 = _errs187 === errors;
+var valid29 = _errs175 === errors;
 }
 }
 }
@@ -6597,34 +6611,34 @@ validate91.errors = [{instancePath:instancePath+"/shares/shortfalls",schemaPath:
 return false;
 }
 }
-var valid11 = _errs175 === errors;
+var valid8 = _errs163 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.outcomes !== undefined){
-let data96 = data38.outcomes;
-const _errs189 = errors;
-if(errors === _errs189){
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-for(const key10 in data96){
-let data97 = data96[key10];
-const _errs192 = errors;
-if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+if(valid8){
+if(data29.outcomes !== undefined){
+let data87 = data29.outcomes;
+const _errs177 = errors;
+if(errors === _errs177){
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key10 in data87){
+let data88 = data87[key10];
+const _errs180 = errors;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs192){
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 0 || isNaN(data97)){
+if(errors === _errs180){
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
 validate91.errors = [{instancePath:instancePath+"/shares/outcomes/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/shares/properties/outcomes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid33 = _errs192 === errors;
-if(!valid33){
+var valid30 = _errs180 === errors;
+if(!valid30){
 break;
 }
 }
@@ -6634,31 +6648,31 @@ validate91.errors = [{instancePath:instancePath+"/shares/outcomes",schemaPath:"#
 return false;
 }
 }
-var valid11 = _errs189 === errors;
+var valid8 = _errs177 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
-if(valid11){
-if(data38.copies !== undefined){
-let data98 = data38.copies;
-const _errs194 = errors;
-if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+if(valid8){
+if(data29.copies !== undefined){
+let data89 = data29.copies;
+const _errs182 = errors;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs194){
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 < 0 || isNaN(data98)){
+if(errors === _errs182){
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 < 0 || isNaN(data89)){
 validate91.errors = [{instancePath:instancePath+"/shares/copies",schemaPath:"#/properties/shares/properties/copies/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid11 = _errs194 === errors;
+var valid8 = _errs182 === errors;
 }
 else {
-var valid11 = true;
+var valid8 = true;
 }
 }
 }
@@ -6679,47 +6693,47 @@ validate91.errors = [{instancePath:instancePath+"/shares",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.couplings !== undefined){
-let data99 = data.couplings;
-const _errs196 = errors;
-if(errors === _errs196){
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+let data90 = data.couplings;
+const _errs184 = errors;
+if(errors === _errs184){
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
 let missing9;
-if((((((((data99.call_digests === undefined) && (missing9 = "call_digests")) || ((data99.record_digests === undefined) && (missing9 = "record_digests"))) || ((data99.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data99.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data99.unbound === undefined) && (missing9 = "unbound"))) || ((data99.runs === undefined) && (missing9 = "runs"))) || ((data99.record_files === undefined) && (missing9 = "record_files"))){
+if((((((data90.call_digests === undefined) && (missing9 = "call_digests")) || ((data90.record_digests === undefined) && (missing9 = "record_digests"))) || ((data90.call_kinds === undefined) && (missing9 = "call_kinds"))) || ((data90.unbound_kinds === undefined) && (missing9 = "unbound_kinds"))) || ((data90.unbound === undefined) && (missing9 = "unbound"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-const _errs198 = errors;
-for(const key11 in data99){
-if(!(((((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound")) || (key11 === "runs")) || (key11 === "record_files"))){
+const _errs186 = errors;
+for(const key11 in data90){
+if(!(((((key11 === "call_digests") || (key11 === "record_digests")) || (key11 === "call_kinds")) || (key11 === "unbound_kinds")) || (key11 === "unbound"))){
 validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/properties/couplings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs198 === errors){
-if(data99.call_digests !== undefined){
-let data100 = data99.call_digests;
-const _errs199 = errors;
-if(errors === _errs199){
-if(Array.isArray(data100)){
-var valid35 = true;
-const len32 = data100.length;
-for(let i10=0; i10<len32; i10++){
-const _errs201 = errors;
-if(typeof data100[i10] !== "string"){
+if(_errs186 === errors){
+if(data90.call_digests !== undefined){
+let data91 = data90.call_digests;
+const _errs187 = errors;
+if(errors === _errs187){
+if(Array.isArray(data91)){
+var valid32 = true;
+const len26 = data91.length;
+for(let i10=0; i10<len26; i10++){
+const _errs189 = errors;
+if(typeof data91[i10] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_digests/" + i10,schemaPath:"#/properties/couplings/properties/call_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid35 = _errs201 === errors;
-if(!valid35){
+var valid32 = _errs189 === errors;
+if(!valid32){
 break;
 }
 }
@@ -6729,27 +6743,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_digests",schema
 return false;
 }
 }
-var valid34 = _errs199 === errors;
+var valid31 = _errs187 === errors;
 }
 else {
-var valid34 = true;
+var valid31 = true;
 }
-if(valid34){
-if(data99.record_digests !== undefined){
-let data102 = data99.record_digests;
-const _errs203 = errors;
-if(errors === _errs203){
-if(Array.isArray(data102)){
-var valid36 = true;
-const len33 = data102.length;
-for(let i11=0; i11<len33; i11++){
-const _errs205 = errors;
-if(typeof data102[i11] !== "string"){
+if(valid31){
+if(data90.record_digests !== undefined){
+let data93 = data90.record_digests;
+const _errs191 = errors;
+if(errors === _errs191){
+if(Array.isArray(data93)){
+var valid33 = true;
+const len27 = data93.length;
+for(let i11=0; i11<len27; i11++){
+const _errs193 = errors;
+if(typeof data93[i11] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/record_digests/" + i11,schemaPath:"#/properties/couplings/properties/record_digests/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid36 = _errs205 === errors;
-if(!valid36){
+var valid33 = _errs193 === errors;
+if(!valid33){
 break;
 }
 }
@@ -6759,27 +6773,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/record_digests",sche
 return false;
 }
 }
-var valid34 = _errs203 === errors;
+var valid31 = _errs191 === errors;
 }
 else {
-var valid34 = true;
+var valid31 = true;
 }
-if(valid34){
-if(data99.call_kinds !== undefined){
-let data104 = data99.call_kinds;
-const _errs207 = errors;
-if(errors === _errs207){
-if(Array.isArray(data104)){
-var valid37 = true;
-const len34 = data104.length;
-for(let i12=0; i12<len34; i12++){
-const _errs209 = errors;
-if(typeof data104[i12] !== "string"){
+if(valid31){
+if(data90.call_kinds !== undefined){
+let data95 = data90.call_kinds;
+const _errs195 = errors;
+if(errors === _errs195){
+if(Array.isArray(data95)){
+var valid34 = true;
+const len28 = data95.length;
+for(let i12=0; i12<len28; i12++){
+const _errs197 = errors;
+if(typeof data95[i12] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds/" + i12,schemaPath:"#/properties/couplings/properties/call_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid37 = _errs209 === errors;
-if(!valid37){
+var valid34 = _errs197 === errors;
+if(!valid34){
 break;
 }
 }
@@ -6789,27 +6803,27 @@ validate91.errors = [{instancePath:instancePath+"/couplings/call_kinds",schemaPa
 return false;
 }
 }
-var valid34 = _errs207 === errors;
+var valid31 = _errs195 === errors;
 }
 else {
-var valid34 = true;
+var valid31 = true;
 }
-if(valid34){
-if(data99.unbound_kinds !== undefined){
-let data106 = data99.unbound_kinds;
-const _errs211 = errors;
-if(errors === _errs211){
-if(Array.isArray(data106)){
-var valid38 = true;
-const len35 = data106.length;
-for(let i13=0; i13<len35; i13++){
-const _errs213 = errors;
-if(typeof data106[i13] !== "string"){
+if(valid31){
+if(data90.unbound_kinds !== undefined){
+let data97 = data90.unbound_kinds;
+const _errs199 = errors;
+if(errors === _errs199){
+if(Array.isArray(data97)){
+var valid35 = true;
+const len29 = data97.length;
+for(let i13=0; i13<len29; i13++){
+const _errs201 = errors;
+if(typeof data97[i13] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds/" + i13,schemaPath:"#/properties/couplings/properties/unbound_kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid38 = _errs213 === errors;
-if(!valid38){
+var valid35 = _errs201 === errors;
+if(!valid35){
 break;
 }
 }
@@ -6819,71 +6833,71 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound_kinds",schem
 return false;
 }
 }
-var valid34 = _errs211 === errors;
+var valid31 = _errs199 === errors;
 }
 else {
-var valid34 = true;
+var valid31 = true;
 }
-if(valid34){
-if(data99.unbound !== undefined){
-let data108 = data99.unbound;
-const _errs215 = errors;
-if(errors === _errs215){
-if(Array.isArray(data108)){
-var valid39 = true;
-const len36 = data108.length;
-for(let i14=0; i14<len36; i14++){
-let data109 = data108[i14];
-const _errs217 = errors;
-if(errors === _errs217){
-if(Array.isArray(data109)){
-if(data109.length < 3){
+if(valid31){
+if(data90.unbound !== undefined){
+let data99 = data90.unbound;
+const _errs203 = errors;
+if(errors === _errs203){
+if(Array.isArray(data99)){
+var valid36 = true;
+const len30 = data99.length;
+for(let i14=0; i14<len30; i14++){
+let data100 = data99[i14];
+const _errs205 = errors;
+if(errors === _errs205){
+if(Array.isArray(data100)){
+if(data100.length < 3){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len37 = data109.length;
-if(!(len37 <= 3)){
+const len31 = data100.length;
+if(!(len31 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len38 = data109.length;
-if(len38 > 0){
-const _errs219 = errors;
-if(typeof data109[0] !== "string"){
+const len32 = data100.length;
+if(len32 > 0){
+const _errs207 = errors;
+if(typeof data100[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/0",schemaPath:"#/properties/couplings/properties/unbound/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid40 = _errs219 === errors;
+var valid37 = _errs207 === errors;
 }
-if(valid40){
-if(len38 > 1){
-let data111 = data109[1];
-const _errs221 = errors;
-if(!(data111 && typeof data111 == "object" && !Array.isArray(data111))){
+if(valid37){
+if(len32 > 1){
+let data102 = data100[1];
+const _errs209 = errors;
+if(!(data102 && typeof data102 == "object" && !Array.isArray(data102))){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/1",schemaPath:"#/properties/couplings/properties/unbound/items/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-var valid40 = _errs221 === errors;
+var valid37 = _errs209 === errors;
 }
-if(valid40){
-if(len38 > 2){
-let data112 = data109[2];
-const _errs223 = errors;
-if((!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))) && (data112 !== null)){
+if(valid37){
+if(len32 > 2){
+let data103 = data100[2];
+const _errs211 = errors;
+if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[2].type},message:"must be integer,null"}];
 return false;
 }
-if(errors === _errs223){
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 < 0 || isNaN(data112)){
+if(errors === _errs211){
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 0 || isNaN(data103)){
 validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/2",schemaPath:"#/properties/couplings/properties/unbound/items/items/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid40 = _errs223 === errors;
+var valid37 = _errs211 === errors;
 }
 }
 }
@@ -6895,8 +6909,8 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,sche
 return false;
 }
 }
-var valid39 = _errs217 === errors;
-if(!valid39){
+var valid36 = _errs205 === errors;
+if(!valid36){
 break;
 }
 }
@@ -6906,278 +6920,10 @@ validate91.errors = [{instancePath:instancePath+"/couplings/unbound",schemaPath:
 return false;
 }
 }
-var valid34 = _errs215 === errors;
+var valid31 = _errs203 === errors;
 }
 else {
-var valid34 = true;
-}
-if(valid34){
-if(data99.runs !== undefined){
-let data113 = data99.runs;
-const _errs225 = errors;
-const _errs226 = errors;
-let valid41 = false;
-let passing2 = null;
-const _errs227 = errors;
-if(data113 !== null){
-const err35 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-var _valid2 = _errs227 === errors;
-if(_valid2){
-valid41 = true;
-passing2 = 0;
-}
-const _errs229 = errors;
-if(errors === _errs229){
-if(Array.isArray(data113)){
-if(data113.length < 2){
-const err36 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-else {
-const len39 = data113.length;
-if(!(len39 <= 2)){
-const err37 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-else {
-const len40 = data113.length;
-if(len40 > 0){
-const _errs231 = errors;
-if(typeof data113[0] !== "string"){
-const err38 = {instancePath:instancePath+"/couplings/runs/0",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-var valid42 = _errs231 === errors;
-}
-if(valid42){
-if(len40 > 1){
-const _errs233 = errors;
-if(typeof data113[1] !== "string"){
-const err39 = {instancePath:instancePath+"/couplings/runs/1",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-var valid42 = _errs233 === errors;
-}
-}
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-var _valid2 = _errs229 === errors;
-if(_valid2 && valid41){
-valid41 = false;
-passing2 = [passing2, 1];
-}
-else {
-if(_valid2){
-valid41 = true;
-passing2 = 1;
-}
-}
-if(!valid41){
-const err41 = {instancePath:instancePath+"/couplings/runs",schemaPath:"#/properties/couplings/properties/runs/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-validate91.errors = vErrors;
-return false;
-}
-else {
-errors = _errs226;
-if(vErrors !== null){
-if(_errs226){
-vErrors.length = _errs226;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid34 = _errs225 === errors;
-}
-else {
-var valid34 = true;
-}
-if(valid34){
-if(data99.record_files !== undefined){
-let data116 = data99.record_files;
-const _errs235 = errors;
-const _errs236 = errors;
-let valid43 = false;
-let passing3 = null;
-const _errs237 = errors;
-if(data116 !== null){
-const err42 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-var _valid3 = _errs237 === errors;
-if(_valid3){
-valid43 = true;
-passing3 = 0;
-}
-const _errs239 = errors;
-if(errors === _errs239){
-if(Array.isArray(data116)){
-if(data116.length < 2){
-const err43 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-else {
-const len41 = data116.length;
-if(!(len41 <= 2)){
-const err44 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-else {
-const len42 = data116.length;
-if(len42 > 0){
-const _errs241 = errors;
-if(typeof data116[0] !== "string"){
-const err45 = {instancePath:instancePath+"/couplings/record_files/0",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-var valid44 = _errs241 === errors;
-}
-if(valid44){
-if(len42 > 1){
-const _errs243 = errors;
-if(typeof data116[1] !== "string"){
-const err46 = {instancePath:instancePath+"/couplings/record_files/1",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/items/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-var valid44 = _errs243 === errors;
-}
-}
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-var _valid3 = _errs239 === errors;
-if(_valid3 && valid43){
-valid43 = false;
-passing3 = [passing3, 1];
-}
-else {
-if(_valid3){
-valid43 = true;
-passing3 = 1;
-}
-}
-if(!valid43){
-const err48 = {instancePath:instancePath+"/couplings/record_files",schemaPath:"#/properties/couplings/properties/record_files/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-validate91.errors = vErrors;
-return false;
-}
-else {
-errors = _errs236;
-if(vErrors !== null){
-if(_errs236){
-vErrors.length = _errs236;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid34 = _errs235 === errors;
-}
-else {
-var valid34 = true;
-}
-}
+var valid31 = true;
 }
 }
 }
@@ -7191,51 +6937,51 @@ validate91.errors = [{instancePath:instancePath+"/couplings",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs196 === errors;
+var valid0 = _errs184 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.files !== undefined){
-let data119 = data.files;
-const _errs245 = errors;
-if(errors === _errs245){
-if(Array.isArray(data119)){
-var valid45 = true;
-const len43 = data119.length;
-for(let i15=0; i15<len43; i15++){
-let data120 = data119[i15];
-const _errs247 = errors;
-if(errors === _errs247){
-if(Array.isArray(data120)){
-if(data120.length < 3){
+let data104 = data.files;
+const _errs213 = errors;
+if(errors === _errs213){
+if(Array.isArray(data104)){
+var valid38 = true;
+const len33 = data104.length;
+for(let i15=0; i15<len33; i15++){
+let data105 = data104[i15];
+const _errs215 = errors;
+if(errors === _errs215){
+if(Array.isArray(data105)){
+if(data105.length < 3){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len44 = data120.length;
-if(!(len44 <= 3)){
+const len34 = data105.length;
+if(!(len34 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len45 = data120.length;
-if(len45 > 0){
-const _errs249 = errors;
-if(typeof data120[0] !== "string"){
+const len35 = data105.length;
+if(len35 > 0){
+const _errs217 = errors;
+if(typeof data105[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid46 = _errs249 === errors;
+var valid39 = _errs217 === errors;
 }
-if(valid46){
-if(len45 > 1){
-let data122 = data120[1];
-const _errs251 = errors;
-if(errors === _errs251){
-if(typeof data122 === "string"){
-if(!pattern1.test(data122)){
+if(valid39){
+if(len35 > 1){
+let data107 = data105[1];
+const _errs219 = errors;
+if(errors === _errs219){
+if(typeof data107 === "string"){
+if(!pattern1.test(data107)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -7245,128 +6991,128 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:
 return false;
 }
 }
-var valid46 = _errs251 === errors;
+var valid39 = _errs219 === errors;
 }
-if(valid46){
-if(len45 > 2){
-let data123 = data120[2];
-const _errs253 = errors;
-if(errors === _errs253){
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(valid39){
+if(len35 > 2){
+let data108 = data105[2];
+const _errs221 = errors;
+if(errors === _errs221){
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
 let missing10;
-if(((((((data123.findings === undefined) && (missing10 = "findings")) || ((data123.strays === undefined) && (missing10 = "strays"))) || ((data123.decisions === undefined) && (missing10 = "decisions"))) || ((data123.entries === undefined) && (missing10 = "entries"))) || ((data123.rejected === undefined) && (missing10 = "rejected"))) || ((data123.classes === undefined) && (missing10 = "classes"))){
+if(((((((data108.findings === undefined) && (missing10 = "findings")) || ((data108.strays === undefined) && (missing10 = "strays"))) || ((data108.decisions === undefined) && (missing10 = "decisions"))) || ((data108.entries === undefined) && (missing10 = "entries"))) || ((data108.rejected === undefined) && (missing10 = "rejected"))) || ((data108.classes === undefined) && (missing10 = "classes"))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-const _errs255 = errors;
-for(const key12 in data123){
+const _errs223 = errors;
+for(const key12 in data108){
 if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs255 === errors){
-if(data123.findings !== undefined){
-let data124 = data123.findings;
-const _errs256 = errors;
-if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+if(_errs223 === errors){
+if(data108.findings !== undefined){
+let data109 = data108.findings;
+const _errs224 = errors;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs256){
-if((typeof data124 == "number") && (isFinite(data124))){
-if(data124 < 0 || isNaN(data124)){
+if(errors === _errs224){
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 < 0 || isNaN(data109)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid47 = _errs256 === errors;
+var valid40 = _errs224 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
-if(valid47){
-if(data123.strays !== undefined){
-let data125 = data123.strays;
-const _errs258 = errors;
-if(!(((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125))) && (isFinite(data125)))){
+if(valid40){
+if(data108.strays !== undefined){
+let data110 = data108.strays;
+const _errs226 = errors;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs258){
-if((typeof data125 == "number") && (isFinite(data125))){
-if(data125 < 0 || isNaN(data125)){
+if(errors === _errs226){
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 0 || isNaN(data110)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid47 = _errs258 === errors;
+var valid40 = _errs226 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
-if(valid47){
-if(data123.decisions !== undefined){
-let data126 = data123.decisions;
-const _errs260 = errors;
-if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+if(valid40){
+if(data108.decisions !== undefined){
+let data111 = data108.decisions;
+const _errs228 = errors;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs260){
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 < 0 || isNaN(data126)){
+if(errors === _errs228){
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 < 0 || isNaN(data111)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid47 = _errs260 === errors;
+var valid40 = _errs228 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
-if(valid47){
-if(data123.entries !== undefined){
-let data127 = data123.entries;
-const _errs262 = errors;
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
+if(valid40){
+if(data108.entries !== undefined){
+let data112 = data108.entries;
+const _errs230 = errors;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs262){
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 < 0 || isNaN(data127)){
+if(errors === _errs230){
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 0 || isNaN(data112)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid47 = _errs262 === errors;
+var valid40 = _errs230 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
-if(valid47){
-if(data123.rejected !== undefined){
-let data128 = data123.rejected;
-const _errs264 = errors;
-if(errors === _errs264){
-if(Array.isArray(data128)){
-var valid48 = true;
-const len46 = data128.length;
-for(let i16=0; i16<len46; i16++){
-const _errs266 = errors;
-if(typeof data128[i16] !== "string"){
+if(valid40){
+if(data108.rejected !== undefined){
+let data113 = data108.rejected;
+const _errs232 = errors;
+if(errors === _errs232){
+if(Array.isArray(data113)){
+var valid41 = true;
+const len36 = data113.length;
+for(let i16=0; i16<len36; i16++){
+const _errs234 = errors;
+if(typeof data113[i16] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid48 = _errs266 === errors;
-if(!valid48){
+var valid41 = _errs234 === errors;
+if(!valid41){
 break;
 }
 }
@@ -7376,60 +7122,60 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",sc
 return false;
 }
 }
-var valid47 = _errs264 === errors;
+var valid40 = _errs232 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
-if(valid47){
-if(data123.classes !== undefined){
-let data130 = data123.classes;
-const _errs268 = errors;
-if(errors === _errs268){
-if(Array.isArray(data130)){
-var valid49 = true;
-const len47 = data130.length;
-for(let i17=0; i17<len47; i17++){
-let data131 = data130[i17];
-const _errs270 = errors;
-if(errors === _errs270){
-if(Array.isArray(data131)){
-if(data131.length < 2){
+if(valid40){
+if(data108.classes !== undefined){
+let data115 = data108.classes;
+const _errs236 = errors;
+if(errors === _errs236){
+if(Array.isArray(data115)){
+var valid42 = true;
+const len37 = data115.length;
+for(let i17=0; i17<len37; i17++){
+let data116 = data115[i17];
+const _errs238 = errors;
+if(errors === _errs238){
+if(Array.isArray(data116)){
+if(data116.length < 2){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len48 = data131.length;
-if(!(len48 <= 2)){
+const len38 = data116.length;
+if(!(len38 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len49 = data131.length;
-if(len49 > 0){
-const _errs272 = errors;
-if(typeof data131[0] !== "string"){
+const len39 = data116.length;
+if(len39 > 0){
+const _errs240 = errors;
+if(typeof data116[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid50 = _errs272 === errors;
+var valid43 = _errs240 === errors;
 }
-if(valid50){
-if(len49 > 1){
-let data133 = data131[1];
-const _errs274 = errors;
-if(errors === _errs274){
-if(Array.isArray(data133)){
-var valid51 = true;
-const len50 = data133.length;
-for(let i18=0; i18<len50; i18++){
-const _errs276 = errors;
-if(typeof data133[i18] !== "string"){
+if(valid43){
+if(len39 > 1){
+let data118 = data116[1];
+const _errs242 = errors;
+if(errors === _errs242){
+if(Array.isArray(data118)){
+var valid44 = true;
+const len40 = data118.length;
+for(let i18=0; i18<len40; i18++){
+const _errs244 = errors;
+if(typeof data118[i18] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid51 = _errs276 === errors;
-if(!valid51){
+var valid44 = _errs244 === errors;
+if(!valid44){
 break;
 }
 }
@@ -7439,7 +7185,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid50 = _errs274 === errors;
+var valid43 = _errs242 === errors;
 }
 }
 }
@@ -7450,8 +7196,8 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid49 = _errs270 === errors;
-if(!valid49){
+var valid42 = _errs238 === errors;
+if(!valid42){
 break;
 }
 }
@@ -7461,10 +7207,10 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",sch
 return false;
 }
 }
-var valid47 = _errs268 === errors;
+var valid40 = _errs236 === errors;
 }
 else {
-var valid47 = true;
+var valid40 = true;
 }
 }
 }
@@ -7479,7 +7225,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:
 return false;
 }
 }
-var valid46 = _errs253 === errors;
+var valid39 = _errs221 === errors;
 }
 }
 }
@@ -7491,8 +7237,8 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/pr
 return false;
 }
 }
-var valid45 = _errs247 === errors;
-if(!valid45){
+var valid38 = _errs215 === errors;
+if(!valid38){
 break;
 }
 }
@@ -7502,7 +7248,7 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs245 === errors;
+var valid0 = _errs213 === errors;
 }
 else {
 var valid0 = true;

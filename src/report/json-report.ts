@@ -8,6 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Weave, Weaves } from '../core/incremental.js';
 import type { CallJson, CallReport, Report } from '../core/report.js';
 import { makeDirs, outputPlace, removeDirs, tempBeside } from './output.js';
 
@@ -54,14 +55,16 @@ const BUFFER = 1 << 20;
 const inertJson = (text: string): string => (text.includes('##[') ? text.replaceAll('##[', '\\u0023#[') : text);
 
 /**
- * The lists a kept verification's report holds before a merged one's own (core/incremental.ts;
- * gate/snapshot.ts): each its element count and bytes as this writer wrote them. `close`: they are
- * not read again (a snapshot's file is let go).
+ * The lists a kept verification's report holds beside a merged one's own (core/incremental.ts;
+ * gate/snapshot.ts): each its element count and bytes as this writer wrote them, by file. `weaves`:
+ * where the report's own elements go among them (a merge's `Weaves`); without, all after them.
+ * `close`: they are not read again (a snapshot's file is let go).
  */
 export interface KeptLists {
   readonly runs: KeptList;
   readonly calls: KeptList;
   readonly records: KeptList;
+  readonly weaves?: Weaves;
   readonly close: () => void;
 }
 
@@ -100,11 +103,22 @@ export class FileSpan {
 export const pieceBytes = (piece: string | Buffer | FileSpan): Buffer =>
   typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece instanceof FileSpan ? piece.bytes() : piece;
 
-/** A list's elements' JSON texts joined by the writer's separator (`,` and a new line): as text in pieces (`listPieces`), or as bytes read back. */
+/** A list's elements' JSON texts joined by the writer's separator (`,` and a new line), by file: as text in pieces (`listPieces`), or as bytes read back. */
 export interface KeptList {
+  readonly count: number;
+  /** In the list's order; every file's pieces but the first's start with the separator. */
+  readonly files: readonly KeptListFile[];
+}
+
+/** One file's elements of a kept list: the file (core/incremental.ts `Layout`), how many, their pieces. */
+export interface KeptListFile {
+  readonly file: string;
   readonly count: number;
   readonly pieces: readonly (string | Buffer | FileSpan)[];
 }
+
+/** A kept list's pieces, every file's in turn. */
+export const keptPieces = (list: KeptList): (string | Buffer | FileSpan)[] => list.files.flatMap((f) => f.pieces);
 
 /** The report's lists in the writer's order, each with the form its elements are written in. */
 const listsOf = (report: Report): readonly (readonly [string, readonly unknown[], (x: never) => unknown])[] => [
@@ -142,9 +156,44 @@ function* elementPieces(items: readonly unknown[], form: (x: never) => unknown, 
 }
 
 /**
+ * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
+ * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
+ * kept file's pieces lack the separator the others start with, and the own elements take it when
+ * anything came before them.
+ */
+function* woven(
+  kept: KeptList,
+  items: readonly unknown[],
+  form: (x: never) => unknown,
+  size: number,
+  weave: Weave,
+): Generator<string | Buffer | FileSpan> {
+  let file = 0;
+  let own = 0;
+  let written = false;
+  for (const [side, n] of weave) {
+    if (n === 0) continue;
+    if (side === 'added') {
+      yield* elementPieces(items.slice(own, own + n), form, size, written);
+      own += n;
+    } else
+      for (let left = n; left > 0; file++) {
+        const f = kept.files[file];
+        if (!f || f.count > left) throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
+        if (file === 0 && written) yield SEPARATOR;
+        yield* f.pieces;
+        left -= f.count;
+      }
+    written = true;
+  }
+  if (own !== items.length || file !== kept.files.length)
+    throw new RangeError(`the weave left ${items.length - own} element(s) and ${kept.files.length - file} kept file(s) out`);
+}
+
+/**
  * The report's text in pieces of about `size` UTF-16 code units. With `kept`, each of its lists is
- * written first, as its bytes, before the report's own elements of that list (a merged verification:
- * the report's totals and findings count both).
+ * written with the kept bytes, woven with the report's own elements of that list (a merged
+ * verification: the report's totals and findings count both).
  */
 function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | null = null): Generator<string | Buffer | FileSpan> {
   let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
@@ -154,8 +203,18 @@ function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | nul
     const open = held || items.length > 0;
     yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
     // Already inert: written by this writer (`listPieces`).
-    if (held) yield* before.pieces;
-    yield* elementPieces(items, form, size, held);
+    if (before !== null && (name === 'runs' || name === 'calls' || name === 'records'))
+      yield* woven(
+        before,
+        items,
+        form,
+        size,
+        kept?.weaves?.[name] ?? [
+          ['kept', before.count],
+          ['added', items.length],
+        ],
+      );
+    else yield* elementPieces(items, form, size, false);
     text = open ? '\n  ]' : ']';
   }
   if (report.policy_change) text += `,\n  "policy_change": ${JSON.stringify(report.policy_change)}`;
@@ -163,13 +222,13 @@ function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | nul
 }
 
 /**
- * A list's elements as this writer writes them (inert, joined by its separator), in pieces of about
- * PIECE code units: what a snapshot keeps of a report (gate/snapshot.ts), so a merged report's
- * bytes are the full one's.
+ * A list's elements from `from` to `to` as this writer writes them (inert, joined by its separator,
+ * the first after one unless it is the list's first), in pieces of about PIECE code units: what a
+ * snapshot keeps of a report, file by file (gate/snapshot.ts), so a merged report's bytes are the full one's.
  */
-export function listPieces(report: Report, name: 'runs' | 'calls' | 'records'): Generator<string> {
+export function listPieces(report: Report, name: 'runs' | 'calls' | 'records', from: number, to: number): Generator<string> {
   const [, items, form] = listsOf(report).find(([n]) => n === name) ?? ['', [], (x: never) => x];
-  return elementPieces(items, form, PIECE, false);
+  return elementPieces(items.slice(from, to), form, PIECE, from > 0);
 }
 
 /**
