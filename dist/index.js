@@ -12830,7 +12830,11 @@ function partOf(evidence, options, earlier) {
         const why = verdict.why;
         const near = why.kind === 'nearest' ? why.target : null;
         // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
-        push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
+        push(unbound, k, {
+            target,
+            nearest: near === null ? null : equalFields(fields, near, target),
+            at: why.kind === 'nearest' ? why.call.artifact : null,
+        });
     }
     const calls = memo(() => {
         const byKind = new Map();
@@ -12947,16 +12951,20 @@ function coupled(kept, added, options, among) {
         return `subject digest ${digest} is in both`;
     if (identity !== undefined)
         return 'an audit record’s identity is in both';
-    // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and earlier in order
-    // (ties go to the first call: to the kept when the added calls all come after them; among them, either way).
+    // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and in a run that sorts
+    // before the nearest's (ties go to the call that comes first).
     for (const [key, records] of k.unbound) {
         const other = a.calls().get(key);
         const fields = other && records[0] ? boundFields(kindOf(key)[0]) : null;
         if (!other || !fields)
             continue;
-        const nearer = (n, than) => n > than || (among && n === than);
+        const nearer = (c, r) => {
+            const n = nearness(fields, c.target, r.target);
+            const than = r.nearest ?? 0;
+            return n > than || (n === than && r.at !== null && (0,core_text/* cmp */.r2)(c.call.artifact, r.at) < 0);
+        };
         for (const r of records)
-            if (r.nearest === null || other.some((c) => nearer(nearness(fields, c.target, r.target), r.nearest ?? 0)))
+            if (r.nearest === null || other.some((c) => nearer(c, r)))
                 return 'a kept record that bound no call would have an added call as its nearest';
     }
     // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`),
@@ -13194,6 +13202,14 @@ function* elementPieces(items, form, size, after) {
     if (parts.length > 0)
         yield inertJson(parts.join(''));
 }
+/** `piece` after `pieces`: one span with the last when it is the bytes right after it in the same file (a snapshot's files' spans, read in one go). */
+function joined(pieces, piece) {
+    const last = pieces[pieces.length - 1];
+    if (last instanceof FileSpan && piece instanceof FileSpan && last.fd === piece.fd && last.from + last.length === piece.from)
+        pieces[pieces.length - 1] = new FileSpan(last.fd, last.from, last.length + piece.length);
+    else
+        pieces.push(piece);
+}
 /**
  * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
  * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
@@ -13211,16 +13227,20 @@ function* json_report_woven(kept, items, form, size, weave) {
             yield* elementPieces(items.slice(own, own + n), form, size, written);
             own += n;
         }
-        else
+        else {
+            if (file === 0 && written)
+                yield SEPARATOR;
+            const pieces = [];
             for (let left = n; left > 0; file++) {
                 const f = kept.files[file];
                 if (!f || f.count > left)
                     throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
-                if (file === 0 && written)
-                    yield SEPARATOR;
-                yield* f.pieces;
+                for (const piece of f.pieces)
+                    joined(pieces, piece);
                 left -= f.count;
             }
+            yield* pieces;
+        }
         written = true;
     }
     if (own !== items.length || file !== kept.files.length)
@@ -14199,7 +14219,7 @@ function snapshotHeader(part, lists, key, files) {
             record_digests: packs.records.others,
             call_kinds: [...c.callKinds],
             unbound_kinds: [...c.unboundKinds],
-            unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest])),
+            unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest, r.at])),
         },
     };
     const line = Buffer.from(asciiJson(header), 'latin1');
@@ -14329,9 +14349,12 @@ function snapshot_partOf(h, policy, digests, earlier) {
     };
     const c = h.couplings;
     const unbound = new Map();
-    for (const [kind, target, nearest] of c.unbound) {
+    for (const [kind, target, nearest, at] of c.unbound) {
+        // Its nearest call's run exactly when it has one (a nearness).
+        if ((nearest === null) !== (at === null))
+            return { ok: false, reason: `a record that bound no call has a nearest call ${at} of nearness ${nearest}` };
         const list = unbound.get(kind) ?? [];
-        list.push({ target, nearest });
+        list.push({ target, nearest, at });
         unbound.set(kind, list);
     }
     const couplings = {

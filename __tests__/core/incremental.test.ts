@@ -134,12 +134,22 @@ describe('merging a verification of added files onto a kept one (design/incremen
     it('an unmatched kept record whose nearest call ties with an added call that sorts before it: declined (the full run names the added one)', () => {
       // Kept runs a-0 (no call) and a-1 (one call); the added run a-0x0 sorts between them. The kept record (repo 3, title 1) is as
       // near to the kept call (repo 3, title 0: two fields equal) as to the added one (repo 0 of the other repos, title 1: two).
+      const drawnRecord = [
+        {
+          of: null,
+          repo: 3,
+          owner: 0,
+          title: 1,
+          verb: 'get' as const,
+          id: '1' as const,
+          provider: 'github' as const,
+          signed: false,
+          tampered: false,
+        },
+      ];
       const b = build({
         ...base,
-        kept: {
-          runs: [[], [call]],
-          records: [{ of: null, repo: 3, owner: 0, title: 1, verb: 'get', id: '1', provider: 'github', signed: false, tampered: false }],
-        },
+        kept: { runs: [[], [call]], records: drawnRecord },
         added: { runs: [[{ ...call, repo: 0, title: 1 }]], records: [] },
       });
       const full = verifyHeld(b.full, b.after).report;
@@ -148,14 +158,16 @@ describe('merging a verification of added files onto a kept one (design/incremen
         kind: 'declined',
         reason: 'a kept record that bound no call would have an added call as its nearest',
       });
-      // After every kept run, the tie goes to the kept call: merged.
+      // The kept call in a-0, before the added run (a kept call of another kind in a-1, after it): the tie goes to the kept call, merged.
       const after = build({
         ...base,
-        place: 'after',
-        kept: { runs: [[], [call]], records: [] },
+        kept: { runs: [[call], [{ ...call, verb: 'delete' }]], records: drawnRecord },
         added: { runs: [[{ ...call, repo: 0, title: 1 }]], records: [] },
       });
-      expect(under(after, after.after).kind).toBe('merged');
+      const m = under(after, after.after);
+      if (m.kind !== 'merged') throw new Error(m.reason);
+      expect(JSON.stringify(m.report)).toBe(JSON.stringify(verifyHeld(after.full, after.after).report));
+      expect(m.report.findings.find((f) => f.file === 'audit/a.json')?.message).toContain('nearest is runs/a-0.json');
     });
 
     it('an expired exception whose calls are in both parts: its first lapsed call is the added one that sorts first', () => {

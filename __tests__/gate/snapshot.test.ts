@@ -270,6 +270,15 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
         /its runs by file are \d+ in \d+ bytes, not the \d+ in \d+ it measures/,
       ],
       [
+        'a record that bound no call with a nearness and no nearest call',
+        () =>
+          edited((h) => {
+            const c = h['couplings'] as { unbound: unknown[] };
+            c.unbound.push(['github_deploy_key\u0000create', {}, 1, null]);
+          }),
+        /a record that bound no call has a nearest call null of nearness 1/,
+      ],
+      [
         'its lists by file not in path order (one file named twice)',
         () =>
           edited((h) => {

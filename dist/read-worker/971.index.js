@@ -4078,7 +4078,7 @@ return errors === 0;
 }
 
 const snapshot = validate91;
-const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1},"list":{"type":"array","minItems":4,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"},{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"}],"additionalItems":false}}],"additionalItems":false}},"type":"object","required":["schema","key","at","held","policy","files","digests","kinds","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v5"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"kinds":{"description":"the kept calls' blocks after the digest sections, one per (class, verb) of calls with a subject (src/gate/kept-calls.ts): [class, verb, calls, bytes, CRC-32 of the bytes]","type":"array","items":{"type":"array","minItems":5,"items":[{"type":"string"},{"type":"string"},{"type":"integer","minimum":1},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}},"lists":{"description":"per list, after the kept calls' blocks: [elements, bytes, CRC-32 of the bytes, its elements by file in the list's order (path order) as [file, elements, bytes]]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"$ref":"#/$defs/list"},"calls":{"$ref":"#/$defs/list"},"records":{"$ref":"#/$defs/list"}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0}],"additionalItems":false}}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
+const schema27 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/verification-snapshot.schema.json","title":"receipt-gate verification snapshot (its header line)","description":"A verification kept to merge a later one of added files onto (src/gate/snapshot.ts; design/incremental-verification.md, stop 2): the header line of the file; the report's runs, calls and records follow it as the JSON report writes them, their lengths in `lists`. Vocabulary members (finding codes, severities, levels, record outcomes) are checked against their tables in src/gate/snapshot.ts.","$defs":{"crc32":{"description":"a CRC-32 (zlib's), as an unsigned integer","type":"integer","minimum":0,"maximum":4294967295},"count":{"type":"integer","minimum":0},"position":{"type":"integer","minimum":1},"list":{"type":"array","minItems":4,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"},{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"$ref":"#/$defs/position"},{"$ref":"#/$defs/position"}],"additionalItems":false}}],"additionalItems":false}},"type":"object","required":["schema","key","at","held","policy","files","digests","kinds","lists","shares","couplings"],"additionalProperties":false,"properties":{"schema":{"const":"receipt-gate.verification-snapshot.v5"},"key":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string"},"held":{"type":["string","null"]},"policy":{"type":"string"},"digests":{"description":"the digest sections right after the header line: [digests, bytes, sha256] of the calls', of the records' and of the records' identities (each the sha256 of one)","type":"object","required":["calls","records","identities"],"additionalProperties":false,"properties":{"calls":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"records":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false},"identities":{"type":"array","minItems":3,"items":[{"$ref":"#/$defs/count"},{"$ref":"#/$defs/count"},{"type":"string","pattern":"^[0-9a-f]{64}$"}],"additionalItems":false}}},"kinds":{"description":"the kept calls' blocks after the digest sections, one per (class, verb) of calls with a subject (src/gate/kept-calls.ts): [class, verb, calls, bytes, CRC-32 of the bytes]","type":"array","items":{"type":"array","minItems":5,"items":[{"type":"string"},{"type":"string"},{"type":"integer","minimum":1},{"$ref":"#/$defs/count"},{"$ref":"#/$defs/crc32"}],"additionalItems":false}},"lists":{"description":"per list, after the kept calls' blocks: [elements, bytes, CRC-32 of the bytes, its elements by file in the list's order (path order) as [file, elements, bytes]]","type":"object","required":["runs","calls","records"],"additionalProperties":false,"properties":{"runs":{"$ref":"#/$defs/list"},"calls":{"$ref":"#/$defs/list"},"records":{"$ref":"#/$defs/list"}}},"shares":{"type":"object","required":["read","unattested","calls","records","usage","classes","under_claimed","signed","levels","shortfalls","outcomes","copies"],"additionalProperties":false,"properties":{"read":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"unattested":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"calls":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"records":{"type":"array","items":{"$ref":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/evidence-cache-entry.schema.json#/$defs/finding"}},"usage":{"type":"object","required":["excused","lapsed","rules"],"additionalProperties":false,"properties":{"excused":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"lapsed":{"type":"array","items":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"string"},{"type":"integer","minimum":0},{"type":"integer","minimum":1},{"type":"integer","minimum":0},{"type":"integer","minimum":1}],"additionalItems":false}},"rules":{"type":"object","required":["unused","taken"],"additionalProperties":false,"properties":{"unused":{"type":"array","items":{"type":"integer","minimum":0}},"taken":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false}}}}}},"classes":{"type":"array","items":{"type":"string"}},"under_claimed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","verified","first"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"verified":{"type":"integer","minimum":0},"first":{"type":"object","required":["tool","claimed_level","level","artifact","line","column","member"],"additionalProperties":false,"properties":{"tool":{"type":["string","null"]},"claimed_level":{"type":"string"},"level":{"type":"string"},"artifact":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}}}]},"signed":{"oneOf":[{"type":"null"},{"type":"object","required":["count","signer","file","line","column","member"],"additionalProperties":false,"properties":{"count":{"type":"integer","minimum":1},"signer":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"member":{"type":["string","null"]}}}]},"levels":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"shortfalls":{"type":"array","minItems":6,"items":[{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0},{"type":"integer","minimum":0}],"additionalItems":false},"outcomes":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"copies":{"type":"integer","minimum":0}}},"couplings":{"type":"object","required":["call_digests","record_digests","call_kinds","unbound_kinds","unbound"],"additionalProperties":false,"properties":{"call_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"record_digests":{"description":"the digests that are not sha256: and 64 hex digits (those are in the digest sections)","type":"array","items":{"type":"string"}},"call_kinds":{"type":"array","items":{"type":"string"}},"unbound_kinds":{"type":"array","items":{"type":"string"}},"unbound":{"type":"array","items":{"type":"array","minItems":4,"items":[{"type":"string"},{"type":"object"},{"type":["integer","null"],"minimum":0},{"type":["string","null"]}],"additionalItems":false}}}},"files":{"type":"array","items":{"type":"array","minItems":3,"items":[{"type":"string"},{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"object","required":["findings","strays","decisions","entries","rejected","classes"],"additionalProperties":false,"properties":{"findings":{"type":"integer","minimum":0},"strays":{"type":"integer","minimum":0},"decisions":{"type":"integer","minimum":0},"entries":{"type":"integer","minimum":0},"rejected":{"type":"array","items":{"type":"string"}},"classes":{"type":"array","items":{"type":"array","minItems":2,"items":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"additionalItems":false}}}}],"additionalItems":false}}}};
 const schema28 = {"type":"integer","minimum":0};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6863,14 +6863,14 @@ let data100 = data99[i14];
 const _errs205 = errors;
 if(errors === _errs205){
 if(Array.isArray(data100)){
-if(data100.length < 3){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+if(data100.length < 4){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"}];
 return false;
 }
 else {
 const len31 = data100.length;
-if(!(len31 <= 3)){
-validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+if(!(len31 <= 4)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14,schemaPath:"#/properties/couplings/properties/unbound/items/additionalItems",keyword:"additionalItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
 return false;
 }
 else {
@@ -6910,6 +6910,17 @@ return false;
 }
 }
 var valid37 = _errs211 === errors;
+}
+if(valid37){
+if(len32 > 3){
+let data104 = data100[3];
+const _errs213 = errors;
+if((typeof data104 !== "string") && (data104 !== null)){
+validate91.errors = [{instancePath:instancePath+"/couplings/unbound/" + i14+"/3",schemaPath:"#/properties/couplings/properties/unbound/items/items/3/type",keyword:"type",params:{type: schema27.properties.couplings.properties.unbound.items.items[3].type},message:"must be string,null"}];
+return false;
+}
+var valid37 = _errs213 === errors;
+}
 }
 }
 }
@@ -6956,44 +6967,44 @@ var valid0 = true;
 }
 if(valid0){
 if(data.files !== undefined){
-let data104 = data.files;
-const _errs213 = errors;
-if(errors === _errs213){
-if(Array.isArray(data104)){
-var valid38 = true;
-const len33 = data104.length;
-for(let i15=0; i15<len33; i15++){
-let data105 = data104[i15];
+let data105 = data.files;
 const _errs215 = errors;
 if(errors === _errs215){
 if(Array.isArray(data105)){
-if(data105.length < 3){
+var valid38 = true;
+const len33 = data105.length;
+for(let i15=0; i15<len33; i15++){
+let data106 = data105[i15];
+const _errs217 = errors;
+if(errors === _errs217){
+if(Array.isArray(data106)){
+if(data106.length < 3){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
-const len34 = data105.length;
+const len34 = data106.length;
 if(!(len34 <= 3)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/properties/files/items/additionalItems",keyword:"additionalItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
-const len35 = data105.length;
+const len35 = data106.length;
 if(len35 > 0){
-const _errs217 = errors;
-if(typeof data105[0] !== "string"){
+const _errs219 = errors;
+if(typeof data106[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/0",schemaPath:"#/properties/files/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid39 = _errs217 === errors;
+var valid39 = _errs219 === errors;
 }
 if(valid39){
 if(len35 > 1){
-let data107 = data105[1];
-const _errs219 = errors;
-if(errors === _errs219){
-if(typeof data107 === "string"){
-if(!pattern1.test(data107)){
+let data108 = data106[1];
+const _errs221 = errors;
+if(errors === _errs221){
+if(typeof data108 === "string"){
+if(!pattern1.test(data108)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:"#/properties/files/items/items/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -7003,61 +7014,40 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/1",schemaPath:
 return false;
 }
 }
-var valid39 = _errs219 === errors;
+var valid39 = _errs221 === errors;
 }
 if(valid39){
 if(len35 > 2){
-let data108 = data105[2];
-const _errs221 = errors;
-if(errors === _errs221){
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+let data109 = data106[2];
+const _errs223 = errors;
+if(errors === _errs223){
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
 let missing10;
-if(((((((data108.findings === undefined) && (missing10 = "findings")) || ((data108.strays === undefined) && (missing10 = "strays"))) || ((data108.decisions === undefined) && (missing10 = "decisions"))) || ((data108.entries === undefined) && (missing10 = "entries"))) || ((data108.rejected === undefined) && (missing10 = "rejected"))) || ((data108.classes === undefined) && (missing10 = "classes"))){
+if(((((((data109.findings === undefined) && (missing10 = "findings")) || ((data109.strays === undefined) && (missing10 = "strays"))) || ((data109.decisions === undefined) && (missing10 = "decisions"))) || ((data109.entries === undefined) && (missing10 = "entries"))) || ((data109.rejected === undefined) && (missing10 = "rejected"))) || ((data109.classes === undefined) && (missing10 = "classes"))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-const _errs223 = errors;
-for(const key12 in data108){
+const _errs225 = errors;
+for(const key12 in data109){
 if(!((((((key12 === "findings") || (key12 === "strays")) || (key12 === "decisions")) || (key12 === "entries")) || (key12 === "rejected")) || (key12 === "classes"))){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:"#/properties/files/items/items/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs223 === errors){
-if(data108.findings !== undefined){
-let data109 = data108.findings;
-const _errs224 = errors;
-if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs224){
-if((typeof data109 == "number") && (isFinite(data109))){
-if(data109 < 0 || isNaN(data109)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid40 = _errs224 === errors;
-}
-else {
-var valid40 = true;
-}
-if(valid40){
-if(data108.strays !== undefined){
-let data110 = data108.strays;
+if(_errs225 === errors){
+if(data109.findings !== undefined){
+let data110 = data109.findings;
 const _errs226 = errors;
 if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs226){
 if((typeof data110 == "number") && (isFinite(data110))){
 if(data110 < 0 || isNaN(data110)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/findings",schemaPath:"#/properties/files/items/items/2/properties/findings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7068,17 +7058,17 @@ else {
 var valid40 = true;
 }
 if(valid40){
-if(data108.decisions !== undefined){
-let data111 = data108.decisions;
+if(data109.strays !== undefined){
+let data111 = data109.strays;
 const _errs228 = errors;
 if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs228){
 if((typeof data111 == "number") && (isFinite(data111))){
 if(data111 < 0 || isNaN(data111)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/strays",schemaPath:"#/properties/files/items/items/2/properties/strays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7089,17 +7079,17 @@ else {
 var valid40 = true;
 }
 if(valid40){
-if(data108.entries !== undefined){
-let data112 = data108.entries;
+if(data109.decisions !== undefined){
+let data112 = data109.decisions;
 const _errs230 = errors;
 if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs230){
 if((typeof data112 == "number") && (isFinite(data112))){
 if(data112 < 0 || isNaN(data112)){
-validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/decisions",schemaPath:"#/properties/files/items/items/2/properties/decisions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7110,20 +7100,41 @@ else {
 var valid40 = true;
 }
 if(valid40){
-if(data108.rejected !== undefined){
-let data113 = data108.rejected;
+if(data109.entries !== undefined){
+let data113 = data109.entries;
 const _errs232 = errors;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs232){
-if(Array.isArray(data113)){
-var valid41 = true;
-const len36 = data113.length;
-for(let i16=0; i16<len36; i16++){
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 < 0 || isNaN(data113)){
+validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/entries",schemaPath:"#/properties/files/items/items/2/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid40 = _errs232 === errors;
+}
+else {
+var valid40 = true;
+}
+if(valid40){
+if(data109.rejected !== undefined){
+let data114 = data109.rejected;
 const _errs234 = errors;
-if(typeof data113[i16] !== "string"){
+if(errors === _errs234){
+if(Array.isArray(data114)){
+var valid41 = true;
+const len36 = data114.length;
+for(let i16=0; i16<len36; i16++){
+const _errs236 = errors;
+if(typeof data114[i16] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected/" + i16,schemaPath:"#/properties/files/items/items/2/properties/rejected/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid41 = _errs234 === errors;
+var valid41 = _errs236 === errors;
 if(!valid41){
 break;
 }
@@ -7134,59 +7145,59 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/rejected",sc
 return false;
 }
 }
-var valid40 = _errs232 === errors;
+var valid40 = _errs234 === errors;
 }
 else {
 var valid40 = true;
 }
 if(valid40){
-if(data108.classes !== undefined){
-let data115 = data108.classes;
-const _errs236 = errors;
-if(errors === _errs236){
-if(Array.isArray(data115)){
-var valid42 = true;
-const len37 = data115.length;
-for(let i17=0; i17<len37; i17++){
-let data116 = data115[i17];
+if(data109.classes !== undefined){
+let data116 = data109.classes;
 const _errs238 = errors;
 if(errors === _errs238){
 if(Array.isArray(data116)){
-if(data116.length < 2){
+var valid42 = true;
+const len37 = data116.length;
+for(let i17=0; i17<len37; i17++){
+let data117 = data116[i17];
+const _errs240 = errors;
+if(errors === _errs240){
+if(Array.isArray(data117)){
+if(data117.length < 2){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
-const len38 = data116.length;
+const len38 = data117.length;
 if(!(len38 <= 2)){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17,schemaPath:"#/properties/files/items/items/2/properties/classes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
-const len39 = data116.length;
+const len39 = data117.length;
 if(len39 > 0){
-const _errs240 = errors;
-if(typeof data116[0] !== "string"){
+const _errs242 = errors;
+if(typeof data117[0] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/0",schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid43 = _errs240 === errors;
+var valid43 = _errs242 === errors;
 }
 if(valid43){
 if(len39 > 1){
-let data118 = data116[1];
-const _errs242 = errors;
-if(errors === _errs242){
-if(Array.isArray(data118)){
-var valid44 = true;
-const len40 = data118.length;
-for(let i18=0; i18<len40; i18++){
+let data119 = data117[1];
 const _errs244 = errors;
-if(typeof data118[i18] !== "string"){
+if(errors === _errs244){
+if(Array.isArray(data119)){
+var valid44 = true;
+const len40 = data119.length;
+for(let i18=0; i18<len40; i18++){
+const _errs246 = errors;
+if(typeof data119[i18] !== "string"){
 validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + i17+"/1/" + i18,schemaPath:"#/properties/files/items/items/2/properties/classes/items/items/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid44 = _errs244 === errors;
+var valid44 = _errs246 === errors;
 if(!valid44){
 break;
 }
@@ -7197,7 +7208,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid43 = _errs242 === errors;
+var valid43 = _errs244 === errors;
 }
 }
 }
@@ -7208,7 +7219,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes/" + 
 return false;
 }
 }
-var valid42 = _errs238 === errors;
+var valid42 = _errs240 === errors;
 if(!valid42){
 break;
 }
@@ -7219,7 +7230,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2/classes",sch
 return false;
 }
 }
-var valid40 = _errs236 === errors;
+var valid40 = _errs238 === errors;
 }
 else {
 var valid40 = true;
@@ -7237,7 +7248,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15+"/2",schemaPath:
 return false;
 }
 }
-var valid39 = _errs221 === errors;
+var valid39 = _errs223 === errors;
 }
 }
 }
@@ -7249,7 +7260,7 @@ validate91.errors = [{instancePath:instancePath+"/files/" + i15,schemaPath:"#/pr
 return false;
 }
 }
-var valid38 = _errs215 === errors;
+var valid38 = _errs217 === errors;
 if(!valid38){
 break;
 }
@@ -7260,7 +7271,7 @@ validate91.errors = [{instancePath:instancePath+"/files",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs213 === errors;
+var valid0 = _errs215 === errors;
 }
 else {
 var valid0 = true;

@@ -35,6 +35,17 @@ export interface Members extends Iterable<string> {
   doubt?(): string | null;
 }
 
+/**
+ * A record that bound no call, as another part's calls could change its nearest: its target, how near
+ * its nearest call is (`nearness`; all bound fields equal: their count; null: no call of its kind, so
+ * any other becomes its nearest), and the run that call is in (ties go to the call that comes first).
+ */
+export interface UnboundRecord {
+  readonly target: JsonObject;
+  readonly nearest: number | null;
+  readonly at: string | null;
+}
+
 /** What a part's files hold that another part's files could be coupled to (the design's indexes, "The dirty set"). */
 export interface Couplings {
   /**
@@ -59,12 +70,8 @@ export interface Couplings {
   readonly callKinds: ReadonlySet<string>;
   /** The (class, verb) of every record that bound no call: its diagnosis reads every call of its kind. */
   readonly unboundKinds: ReadonlySet<string>;
-  /**
-   * Per (class, verb), each record that bound no call and whose nearest call a later call could
-   * change: its target, and how near its nearest call is (`nearness`; all bound fields equal: their
-   * count; null: no call of its kind, so any later one becomes its nearest).
-   */
-  readonly unbound: ReadonlyMap<string, readonly { readonly target: JsonObject; readonly nearest: number | null }[]>;
+  /** Per (class, verb), each record that bound no call and whose nearest call another part's call could change. */
+  readonly unbound: ReadonlyMap<string, readonly UnboundRecord[]>;
   /** Per (class, verb), the calls with a subject, in call order: made when first asked (an added part's; a kept part's when a snapshot is kept). */
   readonly calls: () => ReadonlyMap<string, readonly KindCall[]>;
   /** The part's calls as the calls before an added part's: what an added record that binds no call finds its nearest among. */
@@ -240,7 +247,7 @@ export function partOf(
     identities.add(identityDigest(r.input));
   }
   const unboundKinds = new Set<string>();
-  const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
+  const unbound = new Map<string, UnboundRecord[]>();
   for (const verdict of v.allocation.climbed.records) {
     if (verdict.outcome !== 'unmatched') continue;
     const { action_class, verb, target } = verdict.record.input.record.subject;
@@ -252,7 +259,11 @@ export function partOf(
     const why = verdict.why;
     const near = why.kind === 'nearest' ? why.target : null;
     // All k fields equal (an exact match, found by digest) counts k: no added call, at most k - 1, is nearer.
-    push(unbound, k, { target, nearest: near === null ? null : equalFields(fields, near, target) });
+    push(unbound, k, {
+      target,
+      nearest: near === null ? null : equalFields(fields, near, target),
+      at: why.kind === 'nearest' ? why.call.artifact : null,
+    });
   }
   const calls = memo(() => {
     const byKind = new Map<string, KindCall[]>();
@@ -361,15 +372,19 @@ function coupled(kept: Part, added: Part, options: VerifyOptions, among: boolean
   if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
   if (digest !== undefined) return `subject digest ${digest} is in both`;
   if (identity !== undefined) return 'an audit record’s identity is in both';
-  // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and earlier in order
-  // (ties go to the first call: to the kept when the added calls all come after them; among them, either way).
+  // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and in a run that sorts
+  // before the nearest's (ties go to the call that comes first).
   for (const [key, records] of k.unbound) {
     const other = a.calls().get(key);
     const fields = other && records[0] ? boundFields(kindOf(key)[0]) : null;
     if (!other || !fields) continue;
-    const nearer = (n: number, than: number): boolean => n > than || (among && n === than);
+    const nearer = (c: KindCall, r: UnboundRecord): boolean => {
+      const n = nearness(fields, c.target, r.target);
+      const than = r.nearest ?? 0;
+      return n > than || (n === than && r.at !== null && cmp(c.call.artifact, r.at) < 0);
+    };
     for (const r of records)
-      if (r.nearest === null || other.some((c) => nearer(nearness(fields, c.target, r.target), r.nearest ?? 0)))
+      if (r.nearest === null || other.some((c) => nearer(c, r)))
         return 'a kept record that bound no call would have an added call as its nearest';
   }
   // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`),

@@ -28,7 +28,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
-import { type Couplings, type Layout, type Members, type Part, reportLayouts } from '../core/incremental.js';
+import { type Couplings, type Layout, type Members, type Part, reportLayouts, type UnboundRecord } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
 import type { Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -397,7 +397,8 @@ interface Header {
     readonly record_digests: readonly string[];
     readonly call_kinds: readonly string[];
     readonly unbound_kinds: readonly string[];
-    readonly unbound: readonly (readonly [string, JsonObject, number | null])[];
+    /** [kind, target, nearness of its nearest call, the run that call is in] (core/incremental.ts `UnboundRecord`). */
+    readonly unbound: readonly (readonly [string, JsonObject, number | null, string | null])[];
   };
 }
 
@@ -506,7 +507,7 @@ export function snapshotHeader(part: Part, lists: KeptLists, key: string, files:
       record_digests: packs.records.others,
       call_kinds: [...c.callKinds],
       unbound_kinds: [...c.unboundKinds],
-      unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest] as const)),
+      unbound: [...c.unbound].flatMap(([kind, rs]) => rs.map((r) => [kind, r.target, r.nearest, r.at] as const)),
     },
   };
   const line = Buffer.from(asciiJson(header), 'latin1');
@@ -635,10 +636,13 @@ function partOf(h: Header, policy: Policy, digests: Readonly<Record<SectionName,
     copies: h.shares.copies,
   };
   const c = h.couplings;
-  const unbound = new Map<string, { readonly target: JsonObject; readonly nearest: number | null }[]>();
-  for (const [kind, target, nearest] of c.unbound) {
+  const unbound = new Map<string, UnboundRecord[]>();
+  for (const [kind, target, nearest, at] of c.unbound) {
+    // Its nearest call's run exactly when it has one (a nearness).
+    if ((nearest === null) !== (at === null))
+      return { ok: false, reason: `a record that bound no call has a nearest call ${at} of nearness ${nearest}` };
     const list = unbound.get(kind) ?? [];
-    list.push({ target, nearest });
+    list.push({ target, nearest, at });
     unbound.set(kind, list);
   }
   const couplings: Couplings = {

@@ -155,6 +155,14 @@ function* elementPieces(items: readonly unknown[], form: (x: never) => unknown, 
   if (parts.length > 0) yield inertJson(parts.join(''));
 }
 
+/** `piece` after `pieces`: one span with the last when it is the bytes right after it in the same file (a snapshot's files' spans, read in one go). */
+function joined(pieces: (string | Buffer | FileSpan)[], piece: string | Buffer | FileSpan): void {
+  const last = pieces[pieces.length - 1];
+  if (last instanceof FileSpan && piece instanceof FileSpan && last.fd === piece.fd && last.from + last.length === piece.from)
+    pieces[pieces.length - 1] = new FileSpan(last.fd, last.from, last.length + piece.length);
+  else pieces.push(piece);
+}
+
 /**
  * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
  * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
@@ -176,14 +184,17 @@ function* woven(
     if (side === 'added') {
       yield* elementPieces(items.slice(own, own + n), form, size, written);
       own += n;
-    } else
+    } else {
+      if (file === 0 && written) yield SEPARATOR;
+      const pieces: (string | Buffer | FileSpan)[] = [];
       for (let left = n; left > 0; file++) {
         const f = kept.files[file];
         if (!f || f.count > left) throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
-        if (file === 0 && written) yield SEPARATOR;
-        yield* f.pieces;
+        for (const piece of f.pieces) joined(pieces, piece);
         left -= f.count;
       }
+      yield* pieces;
+    }
     written = true;
   }
   if (own !== items.length || file !== kept.files.length)
