@@ -12741,13 +12741,15 @@ function woven(kept, added, w) {
     if (kept.length === 0)
         return added;
     const out = [];
-    let at = { kept: 0, added: 0 };
-    for (const [side, n] of w) {
-        const from = side === 'kept' ? kept : added;
-        for (let i = at[side]; i < at[side] + n; i++)
-            out.push(from[i]);
-        at = { ...at, [side]: at[side] + n };
-    }
+    let i = 0;
+    let j = 0;
+    for (const [side, n] of w)
+        if (side === 'kept')
+            for (const end = i + n; i < end; i++)
+                out.push(kept[i]);
+        else
+            for (const end = j + n; j < end; j++)
+                out.push(added[j]);
     return out;
 }
 /**
@@ -13017,15 +13019,13 @@ function tied(kept, added) {
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
  */
 function mergeAdded(kept, added, options, echoed) {
-    const k0 = kept.layouts;
-    const a0 = added.layouts;
-    const runs = weave(k0.runs, a0.runs, 'the runs');
+    const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs');
     if (typeof runs === 'string')
         return declined(runs);
-    const calls = weave(k0.calls, a0.calls, 'the calls');
+    const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls');
     if (typeof calls === 'string')
         return declined(calls);
-    const records = weave(k0.records, a0.records, 'the records');
+    const records = weave(kept.layouts.records, added.layouts.records, 'the records');
     if (typeof records === 'string')
         return declined(records);
     const why = coupled(kept, added, options, among(calls));

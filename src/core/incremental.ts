@@ -153,12 +153,11 @@ const among = (w: Weave): boolean => w.length > 2 || (w[0]?.[0] === 'added' && w
 function woven<T>(kept: readonly T[], added: readonly T[], w: Weave): readonly T[] {
   if (kept.length === 0) return added;
   const out: T[] = [];
-  let at = { kept: 0, added: 0 };
-  for (const [side, n] of w) {
-    const from = side === 'kept' ? kept : added;
-    for (let i = at[side]; i < at[side] + n; i++) out.push(from[i] as T);
-    at = { ...at, [side]: at[side] + n };
-  }
+  let i = 0;
+  let j = 0;
+  for (const [side, n] of w)
+    if (side === 'kept') for (const end = i + n; i < end; i++) out.push(kept[i] as T);
+    else for (const end = j + n; j < end; j++) out.push(added[j] as T);
   return out;
 }
 
@@ -437,13 +436,11 @@ function tied(kept: Shares, added: Shares): boolean {
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
  */
 export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed): Merged {
-  const k0 = kept.layouts;
-  const a0 = added.layouts;
-  const runs = weave(k0.runs, a0.runs, 'the runs');
+  const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs');
   if (typeof runs === 'string') return declined(runs);
-  const calls = weave(k0.calls, a0.calls, 'the calls');
+  const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls');
   if (typeof calls === 'string') return declined(calls);
-  const records = weave(k0.records, a0.records, 'the records');
+  const records = weave(kept.layouts.records, added.layouts.records, 'the records');
   if (typeof records === 'string') return declined(records);
   const why = coupled(kept, added, options, among(calls));
   if (why !== null) return declined(why);
