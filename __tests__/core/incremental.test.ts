@@ -92,7 +92,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
       'identity',
       'as its nearest',
       'was not diagnosed against them',
-      'sort among them',
+      'before its kept nearest call',
       'coverage statements',
       'sort equal but differ',
       'before the kept',

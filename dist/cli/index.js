@@ -7624,32 +7624,21 @@ function coupled(kept, added, options, among) {
         return `subject digest ${digest} is in both`;
     if (identity !== undefined)
         return 'an audit record’s identity is in both';
-    // A kept record that bound no call keeps its nearest call unless an added one is nearer, or as near and in a run that sorts
-    // before the nearest's (ties go to the call that comes first).
-    for (const [key, records] of k.unbound) {
-        const other = a.calls().get(key);
-        const fields = other && records[0] ? (0,core_projection/* boundFields */.EC)(kindOf(key)[0]) : null;
-        if (!other || !fields)
-            continue;
-        const nearer = (c, r) => {
-            const n = nearness(fields, c.target, r.target);
-            const than = r.nearest ?? 0;
-            return n > than || (n === than && r.at !== null && (0,core_text/* cmp */.r2)(c.call.artifact, r.at) < 0);
-        };
-        for (const r of records)
-            if (r.nearest === null || other.some((c) => nearer(c, r)))
-                return 'a kept record that bound no call would have an added call as its nearest';
-    }
-    // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`),
-    // as calls before its own: not so when its calls sort among the kept.
+    // A kept record that bound no call keeps its nearest call unless an added one displaces it.
+    if (displaced(k.unbound, a.calls(), () => true))
+        return 'a kept record that bound no call would have an added call as its nearest';
+    // An added one's nearest call may be a kept one: the added part must have been diagnosed against the kept calls (`partOf`'s `earlier`).
     if (meets(a.unboundKinds, k.callKinds) !== undefined) {
-        if (among)
-            return 'an added record that bound no call has kept calls of its kind, and the added calls sort among them';
         if (added.after !== k.earlier)
             return 'an added record that bound no call has kept calls of its kind, and was not diagnosed against them';
         const doubt = k.earlier.doubt();
         if (doubt !== null)
             return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
+        // They were its calls before the added ones (a tie to the kept). Among them, an added call as near as a kept nearest call, in a run
+        // that sorts before that call's, is the full run's nearest (one nearer would have been found).
+        const mine = new Set(added.layouts.runs.map(([run]) => run));
+        if (among && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
+            return 'an added record that bound no call would have an added call before its kept nearest call as its nearest';
     }
     // The first call a shadowed rule matched names the rule that took it: the parts' firsts are not ordered among each other.
     if (among) {
@@ -7659,6 +7648,32 @@ function coupled(kept, added, options, among) {
                 return 'a rule no call used was taken from calls of both parts by other rules';
     }
     return null;
+}
+/**
+ * Whether one of `calls` is the nearest call of one of `records` (those `which` names) rather than the
+ * one it has: nearer, or as near in a run that sorts before its nearest's (ties go to the call that
+ * comes first); or the record has none.
+ */
+function displaced(records, calls, which) {
+    for (const [key, rs] of records) {
+        const other = calls.get(key);
+        const fields = other && rs[0] ? (0,core_projection/* boundFields */.EC)(kindOf(key)[0]) : null;
+        if (!other || !fields)
+            continue;
+        for (const r of rs) {
+            if (!which(r))
+                continue;
+            const than = r.nearest;
+            if (than === null)
+                return true;
+            for (const c of other) {
+                const n = nearness(fields, c.target, r.target);
+                if (n > than || (n === than && r.at !== null && (0,core_text/* cmp */.r2)(c.call.artifact, r.at) < 0))
+                    return true;
+            }
+        }
+    }
+    return false;
 }
 /** Of two parts' firsts, the one in the file that sorts first (the parts share no file); the kept on a tie. */
 const first = (k, a, order) => (order(k, a) <= 0 ? k : a);
