@@ -239,7 +239,7 @@ const CACHE_OPTIONS = [
     flag: 'cache',
     kind: 'string',
     arg: 'DIR',
-    help: "keep each input file's evidence in DIR, keyed by the sha256 of its bytes, the bytes beside it, every read and trust setting and this build: a file whose key is there is not read again (the report is the same bytes). DIR is trusted like the gate itself: fill it only from runs on your default branch, and keep it outside the checkout (inside it is a usage error: a pull request could commit entries). With --format json --output FILE and nothing else written, it also keeps a snapshot of the verification, and a later run whose files are its files unchanged plus files added after them verifies only those (docs/cache.md; else a full run, said with why). A verdict (--vsa, --vsa-predicate) writes it and never reads it. Relative to -C",
+    help: "keep each input file's evidence in DIR, keyed by the sha256 of its bytes, the bytes beside it, every read and trust setting and this build: a file whose key is there is not read again (the report is the same bytes). DIR is trusted like the gate itself: fill it only from runs on your default branch, and keep it outside the checkout (inside it is a usage error: a pull request could commit entries). With --format json --output FILE and nothing else written, it also keeps a snapshot of the verification, and a later run whose files are its files unchanged plus added files (after them or among them) verifies only those (docs/cache.md; else a full run, said with why). A verdict (--vsa, --vsa-predicate) writes it and never reads it. Relative to -C",
   },
   { flag: 'no-cache', kind: 'boolean', help: 'read every file and keep nothing (overrides --cache)' },
 ] as const satisfies readonly OptionSpec[];
