@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binding } from '../../src/core/binding.js';
+import type { Finding } from '../../src/core/findings.js';
 import { mergeAdded, partOf } from '../../src/core/incremental.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { VerifyOptions } from '../../src/core/model.js';
@@ -267,6 +268,31 @@ describe('merging a verification of added files onto a kept one (design/incremen
       if (m.kind !== 'merged') throw new Error(m.reason);
       expect(JSON.stringify(m.report)).toBe(JSON.stringify(verifyHeld(after.full, options).report));
       expect(m.report.findings.find((f) => f.code === 'rule_unused')?.message).toContain('the first to a-keys');
+    });
+
+    it('findings of one part that sort equal but differ keep that part’s order: merged (those of both parts decline)', () => {
+      const at = (member: string, file = 'runs/a-0.json'): Finding => ({
+        code: 'invalid_artifact',
+        severity: 'error',
+        file,
+        line: 1,
+        column: 1,
+        member,
+        message: `${file}: a reader's finding`,
+      });
+      const drawn = build({ ...base, kept: { runs: [[call]], records: [] }, added: { runs: [[{ ...call, repo: 1 }]], records: [] } });
+      // Two bundle members' findings at one place (the order does not compare members), both kept, in the order the gate read them.
+      const two = [at('second'), at('first')];
+      const b: Built = { ...drawn, kept: { ...drawn.kept, findings: two }, full: { ...drawn.full, findings: two } };
+      const m = under(b, b.after);
+      if (m.kind !== 'merged') throw new Error(m.reason);
+      expect(JSON.stringify(m.report)).toBe(JSON.stringify(verifyHeld(b.full, b.after).report));
+      // One of them added (its place among the kept one's is the gate's order, not the parts'): declined.
+      const split: Built = { ...b, kept: { ...b.kept, findings: [at('second')] }, added: { ...b.added, findings: [at('first')] } };
+      expect(under(split, split.after)).toEqual({
+        kind: 'declined',
+        reason: 'two findings sort equal but differ (their order is the full run’s, not known here)',
+      });
     });
   });
 

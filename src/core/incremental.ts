@@ -434,16 +434,23 @@ function sum<K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, nu
 const own = (s: Shares): readonly Finding[] => [...s.read, ...s.unattested, ...s.calls_, ...s.coverage, ...s.records_];
 
 /**
- * Whether two findings of the parts sort equal and are not the same bytes: their order in the report
- * would be the full run's insertion order (the readers' findings come in the gate's order, the
- * gate's own among them), which the parts do not hold. Equal bytes may come in either order.
+ * Whether findings of both parts sort equal and are not all the same bytes: how the parts' findings
+ * interleave among equals is the full run's insertion order (the readers' findings come in the gate's
+ * order, the gate's own among them), which the parts do not hold. Equals of one part keep their order
+ * (each part's findings are in the full run's order, the other's left out), and equal bytes may come
+ * in either order.
  */
 function tied(kept: Shares, added: Shares): boolean {
-  const all = [...own(kept), ...own(added)].sort(compareFindings);
-  for (let i = 1; i < all.length; i++) {
-    const x = all[i - 1];
-    const y = all[i];
-    if (x && y && compareFindings(x, y) === 0 && JSON.stringify(x) !== JSON.stringify(y)) return true;
+  const all = [...own(kept).map((f) => ({ f, kept: true })), ...own(added).map((f) => ({ f, kept: false }))].sort((x, y) =>
+    compareFindings(x.f, y.f),
+  );
+  for (let from = 0; from < all.length; ) {
+    const first = all[from];
+    let to = from + 1;
+    while (first && to < all.length && compareFindings(first.f, (all[to] as (typeof all)[number]).f) === 0) to++;
+    const equals = all.slice(from, to);
+    if (equals.some((x) => x.kept) && equals.some((x) => !x.kept) && new Set(equals.map((x) => JSON.stringify(x.f))).size > 1) return true;
+    from = to;
   }
   return false;
 }
