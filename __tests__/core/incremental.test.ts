@@ -20,7 +20,7 @@ import { readPolicyFile } from '../../src/read/policy-file.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { addKey, record } from '../support/corpus.js';
 import { OPTIONS, recordAt } from '../support/evidence.js';
-import { arbCase, type Built, build, type Case, NOW } from '../support/incremental.js';
+import { arbCase, type Built, build, type Case, NOW, PROD_CREATE } from '../support/incremental.js';
 import { POLICY } from '../support/policies.js';
 
 beforeAll(loadYamlParser);
@@ -172,17 +172,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
     });
 
     it('an expired exception whose calls are in both parts: its first lapsed call is the added one that sorts first', () => {
-      const prod = {
-        repo: 1,
-        owner: 0,
-        title: 0,
-        verb: 'create',
-        provider: null,
-        asserted: true,
-        claim: 'asserted',
-        status: 'success',
-        hour: 10,
-      } as const;
+      const prod = PROD_CREATE;
       // Runs a-0, a-1 (kept), a-0x0 (added, between them); the exception names run 1's call (a-1), whose subject a-0x0's call has too.
       const b = build({
         ...base,
@@ -199,17 +189,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
     });
 
     it('calls in both parts that earned more than they claim: the notice names the first, the added one that sorts first', () => {
-      const key = {
-        repo: 0,
-        owner: 0,
-        title: 0,
-        verb: 'create',
-        provider: 'github',
-        asserted: true,
-        claim: 'asserted',
-        status: 'success',
-        hour: 10,
-      } as const;
+      const key = { ...PROD_CREATE, repo: 0, provider: 'github' } as const;
       const bound = {
         of: 0,
         repo: 0,
@@ -240,17 +220,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
       ].join('\n');
       const read = readPolicyFile(text, { path: POLICY, commit: null, now: NOW, signers: { keyIds: [], identities: [] } });
       if (!read.ok) throw new Error('the policy reads');
-      const key = {
-        repo: 0,
-        owner: 0,
-        title: 0,
-        verb: 'create',
-        provider: 'github',
-        asserted: true,
-        claim: 'asserted',
-        status: 'success',
-        hour: 10,
-      } as const;
+      const key = { ...PROD_CREATE, repo: 0, provider: 'github' } as const;
       // The kept run a-1's call (repo a) went to a-keys; the added a-0x0's (repo x, of the other repos) to x-keys, and it comes first.
       const sides = { kept: { runs: [[], [key]], records: [] }, added: { runs: [[key]], records: [] } };
       const among = build({ ...base, ...sides });

@@ -1,7 +1,7 @@
 /**
  * Incremental verification through the bundled CLI as a real process (gate/incremental.ts): a
  * history verified with --cache keeps a snapshot; a pull request's run and export
- * (new work, every call recorded) added after it are verified alone, on reading threads, and merged
+ * (new work, every call recorded) added after it or among its files are verified alone, on reading threads, and merged
  * to the bytes of a run without the cache. A pull request whose records match no call merges too
  * (their nearest calls are kept ones), and declines, saying why, once the snapshot's table of its
  * calls is damaged: the same bytes as a full run either way.
@@ -24,8 +24,11 @@ interface Made {
   readonly audit: string;
 }
 
-/** A history of `calls` signed calls, and a pull request of 200 more (its run and its export, named to sort after the history's). */
-function history(dir: string, calls: number, cleanPr: boolean): { corpus: string; addPr: () => void } {
+/**
+ * A history of `calls` signed calls, and a pull request of 200 more (its run and its export, named to
+ * sort after the history's, or with `among` right after its first run and its first export).
+ */
+function history(dir: string, calls: number, cleanPr: boolean, among = false): { corpus: string; addPr: () => void } {
   const corpus = path.join(dir, 'corpus');
   generate(corpus, calls, 11);
   return {
@@ -34,8 +37,12 @@ function history(dir: string, calls: number, cleanPr: boolean): { corpus: string
       const pr = generate(path.join(dir, 'pr'), 200, 7, { first: calls, recorded: cleanPr }) as Made;
       const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
       const [exported] = readdirSync(pr.audit);
-      cpSync(path.join(pr.runs, run ?? ''), path.join(corpus, 'runs', 'zz-pr-run.json'));
-      cpSync(path.join(pr.audit, exported ?? ''), path.join(corpus, 'audit', `zz-pr-${exported}`));
+      const [firstRun] = readdirSync(path.join(corpus, 'runs')).sort();
+      const [firstExport] = readdirSync(path.join(corpus, 'audit')).sort();
+      const named = (first: string | undefined, name: string) =>
+        among ? `${(first ?? '').replace(/\.[a-z]+$/, '')}x-pr-${name}` : `zz-pr-${name}`;
+      cpSync(path.join(pr.runs, run ?? ''), path.join(corpus, 'runs', named(firstRun, 'run.json')));
+      cpSync(path.join(pr.audit, exported ?? ''), path.join(corpus, 'audit', named(firstExport, exported ?? '')));
     },
   };
 }
@@ -82,6 +89,26 @@ describe('incremental verification, the bundled CLI', () => {
     expect(kept?.[1]).toBeDefined();
     expect(kept?.[2]).toBe(kept?.[1]);
     expect(pr.sha).toBe(verify(dir, h, 'full', false).sha);
+  });
+
+  it('a pull request whose run and export sort among the kept ones (right after the first of each) merges: the bytes of a run without the cache', () => {
+    const dir = tempDir();
+    const h = history(dir, 1_000, false, true);
+    verify(dir, h, 'branch', true);
+    h.addPr();
+    const pr = verify(dir, h, 'pr', true);
+    expect(pr.stderr).toContain('incremental: 2 added file(s) verified and merged onto the snapshot');
+    expect(pr.sha).toBe(verify(dir, h, 'full', false).sha);
+    const report = JSON.parse(readFileSync(path.join(dir, 'pr.json'), 'utf8')) as {
+      runs: { artifact: string }[];
+      records: { file: string }[];
+    };
+    // Second of the runs, and its export's records after the first export's and before the rest.
+    expect(report.runs[1]?.artifact).toMatch(/x-pr-run\.json$/);
+    expect(report.runs.length).toBeGreaterThan(2);
+    const files = [...new Set(report.records.map((r) => r.file))];
+    expect(files[1]).toMatch(/x-pr-/);
+    expect(files.length).toBeGreaterThan(2);
   });
 
   it('a pull request with records that match no call merges: their nearest calls, kept ones, found in the snapshot’s table; with that table damaged, a full run; the same bytes either way', () => {

@@ -163,7 +163,8 @@ export interface Built {
   readonly after: VerifyOptions;
 }
 
-const PROD_CREATE: Drawn = {
+/** A prod deploy key created and only asserted (what an exception excuses, and a call the core's tests place). */
+export const PROD_CREATE: Drawn = {
   repo: 1,
   owner: 0,
   title: 0,
