@@ -7686,11 +7686,11 @@ function sum(a, b) {
 /** The findings each part made on its own (the tail's aside). */
 const own = (s) => [...s.read, ...s.unattested, ...s.calls_, ...s.coverage, ...s.records_];
 /**
- * Whether findings of both parts sort equal and are not all the same bytes: how the parts' findings
- * interleave among equals is the full run's insertion order (the readers' findings come in the gate's
- * order, the gate's own among them), which the parts do not hold. Equals of one part keep their order
- * (each part's findings are in the full run's order, the other's left out), and equal bytes may come
- * in either order.
+ * Whether findings that sort equal, an added part's among them, are not all the same bytes: their
+ * order is the full run's insertion order (the readers' findings come in the gate's order, the gate's
+ * own among them), which the parts do not hold (an added part's reading puts the gate's own first).
+ * Equals of the kept part alone keep their order (its findings are in the full run's order, the added
+ * part's left out), and equal bytes may come in either order.
  */
 function tied(kept, added) {
     const all = [...own(kept).map((f) => ({ f, kept: true })), ...own(added).map((f) => ({ f, kept: false }))].sort((x, y) => (0,core_findings/* compareFindings */.Eg)(x.f, y.f));
@@ -7700,7 +7700,7 @@ function tied(kept, added) {
         while (first && to < all.length && (0,core_findings/* compareFindings */.Eg)(first.f, all[to].f) === 0)
             to++;
         const equals = all.slice(from, to);
-        if (equals.some((x) => x.kept) && equals.some((x) => !x.kept) && new Set(equals.map((x) => JSON.stringify(x.f))).size > 1)
+        if (equals.some((x) => !x.kept) && new Set(equals.map((x) => JSON.stringify(x.f))).size > 1)
             return true;
         from = to;
     }
