@@ -1,4 +1,4 @@
-// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed] [--clean-pr]
+// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed] [--clean-pr] [--among]
 // What a pull request costs with the evidence cache (docs/cache.md): the default branch's history
 // (the deterministic corpus, seed 42) has been verified once with --cache (the entries are kept
 // aside); a pull request adds one run of 200 calls and the export with its records. Three runs,
@@ -16,7 +16,9 @@
 // The default branch's run also keeps a verification snapshot (gate/incremental.ts), and the pull
 // request's run merges onto it when it can; what it did is printed. `--clean-pr`: the pull request's
 // export records every call (a pull request that passes: none of its records is unmatched), and the
-// pull request run must have merged.
+// pull request run must have merged. `--among`: the pull request's run and export are named to sort
+// right after the history's middle run and middle export (a folder per agent or per provider), not
+// after every kept file.
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     dist: { type: 'string', default: path.join(root, 'dist') },
     signed: { type: 'boolean', default: false },
     'clean-pr': { type: 'boolean', default: false },
+    among: { type: 'boolean', default: false },
   },
 });
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-cache-'));
@@ -74,8 +77,14 @@ const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first
 const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
 const audits = readdirSync(pr.audit);
 if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);
-cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', 'zz-pull-request-run.json'));
-cpSync(path.join(pr.audit, audits[0]), path.join(corpus, 'audit', `zz-pull-request-${audits[0]}`));
+// After every kept file, or (--among) right after the middle one of its folder.
+const before = (dir) => {
+  if (!values.among) return 'zz-';
+  const names = readdirSync(dir).sort();
+  return `${(names[names.length >> 1] ?? '').replace(/\.[a-z]+$/, '')}x-`;
+};
+cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', `${before(path.join(corpus, 'runs'))}pull-request-run.json`));
+cpSync(path.join(pr.audit, audits[0]), path.join(corpus, 'audit', `${before(path.join(corpus, 'audit'))}pull-request-${audits[0]}`));
 
 // Every input of the pull request's corpus, for the floor's check that it read them all.
 const inputs = { files: 0, bytes: 0 };
