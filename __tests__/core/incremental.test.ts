@@ -20,7 +20,7 @@ import { readPolicyFile } from '../../src/read/policy-file.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { addKey, record } from '../support/corpus.js';
 import { OPTIONS, recordAt } from '../support/evidence.js';
-import { arbCase, type Built, build, type Case, NOW, PROD_CREATE } from '../support/incremental.js';
+import { arbCase, type Built, build, type Case, NOW, PROD_CREATE, readFinding } from '../support/incremental.js';
 import { POLICY } from '../support/policies.js';
 
 beforeAll(loadYamlParser);
@@ -241,15 +241,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
     });
 
     it('findings of the kept part that sort equal but differ keep its order: merged (with an added one among them, declined)', () => {
-      const at = (member: string, file = 'runs/a-0.json'): Finding => ({
-        code: 'invalid_artifact',
-        severity: 'error',
-        file,
-        line: 1,
-        column: 1,
-        member,
-        message: `${file}: a reader's finding`,
-      });
+      const at = (member: string): Finding => readFinding('runs/a-0.json', member);
       const drawn = build({ ...base, kept: { runs: [[call]], records: [] }, added: { runs: [[{ ...call, repo: 1 }]], records: [] } });
       // Two bundle members' findings at one place (the order does not compare members), both kept, in the order the gate read them.
       const two = [at('second'), at('first')];

@@ -145,7 +145,8 @@ function recordOf(
   };
 }
 
-const readFinding = (file: string, member: string): Finding => ({
+/** A reader's finding at a file's first line, of a bundle member (what the findings' order does not compare). */
+export const readFinding = (file: string, member: string): Finding => ({
   code: 'invalid_artifact',
   severity: 'error',
   file,
