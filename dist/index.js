@@ -12735,7 +12735,7 @@ function weave(kept, added, what) {
     }
 }
 /** Whether some of the added part's elements come before some of the kept part's. */
-const among = (w) => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+const interleaves = (w) => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
 /** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
 function woven(kept, added, w) {
     if (kept.length === 0)
@@ -12918,9 +12918,9 @@ function unmergeable(policy) {
 }
 /**
  * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
- * @param among whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
+ * @param interleaved whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
  */
-function coupled(kept, added, options, among) {
+function coupled(kept, added, options, interleaved) {
     const now = options.now;
     if (now === undefined)
         return 'no verification time';
@@ -12966,11 +12966,11 @@ function coupled(kept, added, options, among) {
         // They were its calls before the added ones (a tie to the kept). Among them, an added call as near as a kept nearest call, in a run
         // that sorts before that call's, is the full run's nearest (one nearer would have been found).
         const mine = new Set(added.layouts.runs.map(([run]) => run));
-        if (among && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
+        if (interleaved && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
             return 'an added record that bound no call would have an added call before its kept nearest call as its nearest';
     }
     // The first call a shadowed rule matched names the rule that took it: the parts' firsts are not ordered among each other.
-    if (among) {
+    if (interleaved) {
         const taken = new Map(kept.shares.usage.rules.toJson().taken);
         for (const [rule, by] of added.shares.usage.rules.toJson().taken)
             if (taken.has(rule) && taken.get(rule) !== by)
@@ -13049,7 +13049,7 @@ function mergeAdded(kept, added, options, echoed) {
     const records = weave(kept.layouts.records, added.layouts.records, 'the records');
     if (typeof records === 'string')
         return declined(records);
-    const why = coupled(kept, added, options, among(calls));
+    const why = coupled(kept, added, options, interleaves(calls));
     if (why !== null)
         return declined(why);
     if (tied(kept.shares, added.shares))
@@ -13863,7 +13863,6 @@ class KeptCalls {
 
 
 
-
 /** The snapshot's format: in its header, and in the key it is kept under (gate/incremental.ts). */
 const SNAPSHOT_SCHEMA = 'receipt-gate.verification-snapshot.v5';
 const LIST_NAMES = ['runs', 'calls', 'records'];
@@ -14137,10 +14136,10 @@ function snapshot_holds(block, want) {
 const listCheck = (bytes, crc = 0) => (0,builtins/* crc32 */.QR)(bytes, crc);
 /**
  * A report's runs, calls and records as the JSON writer writes them, rendered once, file by file
- * (core/incremental.ts `reportLayouts`): what a snapshot keeps, and what the report is then written from.
+ * (`layouts`: its part's, core/incremental.ts `Part.layouts`): what a snapshot keeps, and what the
+ * report is then written from.
  */
-function keptListsOf(report) {
-    const layouts = reportLayouts(report);
+function keptListsOf(report, layouts) {
     const list = (name) => {
         let from = 0;
         const files = layouts[name].map(([file, count]) => {
@@ -14696,7 +14695,7 @@ async function keep(dir, key, files, evidence, options) {
     const unkeyed = files.find((f) => f.key === null);
     if (unkeyed)
         return none(`${unkeyed.rel} has no key in the cache`);
-    const lists = keptListsOf(report);
+    const lists = keptListsOf(report, part.layouts);
     // What the files' reading made is kept per file; the gate's own findings are made again on every run.
     const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
     const header = snapshotHeader(perFile, lists, key, files.map((f) => [f.rel, f.key ?? '', f.facts]));

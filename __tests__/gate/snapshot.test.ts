@@ -42,7 +42,7 @@ function readSnapshot(bytes: Buffer, key: string, policy: Policy, validate: type
 function snapshotBytes(b: Built): { readonly bytes: Buffer | null; readonly why: string | null } {
   const { report, part } = partOf(b.kept, b.before);
   if (!part) throw new Error('a verification with a time keeps a part');
-  const lists = keptListsOf(report);
+  const lists = keptListsOf(report, part.layouts);
   const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
   const made = snapshotHeader(part, lists, KEY, [['runs/a-0.json', KEY, facts]]);
   const pieces = [lists.runs, lists.calls, lists.records].flatMap((l) => keptPieces(l)).map(pieceBytes);
@@ -173,9 +173,12 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
       const { report, part } = partOf(b.kept, b.before);
       if (!part) throw new Error('a part');
       const facts = { findings: part.shares.read.length, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [] };
-      const made = snapshotHeader({ ...part, couplings: { ...part.couplings, callDigests: new Set(digests) } }, keptListsOf(report), KEY, [
-        ['runs/a-0.json', KEY, facts],
-      ]);
+      const made = snapshotHeader(
+        { ...part, couplings: { ...part.couplings, callDigests: new Set(digests) } },
+        keptListsOf(report, part.layouts),
+        KEY,
+        [['runs/a-0.json', KEY, facts]],
+      );
       if (!made.ok) throw new Error(made.reason);
       return Buffer.concat([...made.value, lists.subarray(1)]);
     };
@@ -480,7 +483,7 @@ describe('a verification snapshot (design/incremental-verification.md, stop 2)',
           column: 1,
           message: 'ж “quoted” \u2028 😀',
         } as const;
-        const lists = keptListsOf(report);
+        const lists = keptListsOf(report, part.layouts);
         const facts = { findings: 1, strays: 0, decisions: 0, entries: 0, rejected: [], classes: [['classé', ['vérb']]] as const };
         const made = snapshotHeader({ ...part, shares: { ...part.shares, read: [said] } }, lists, KEY, [['runs/é中😀.json', KEY, facts]]);
         if (!made.ok) throw new Error(made.reason);

@@ -113,7 +113,7 @@ function layoutOf<T>(items: readonly T[], fileOf: (item: T) => string): Layout {
 }
 
 /** A report's lists by file: runs and calls by their run's artifact, records by the file each is located in. */
-export const reportLayouts = (report: Pick<Report, 'runs' | 'calls' | 'records'>): Layouts => ({
+const reportLayouts = (report: Pick<Report, 'runs' | 'calls' | 'records'>): Layouts => ({
   runs: layoutOf(report.runs, (r) => r.artifact),
   calls: layoutOf(report.calls, (c) => c.artifact),
   records: layoutOf(report.records, (r) => r.file),
@@ -147,7 +147,7 @@ function weave(kept: Layout, added: Layout, what: string): Weave | string {
 }
 
 /** Whether some of the added part's elements come before some of the kept part's. */
-const among = (w: Weave): boolean => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+const interleaves = (w: Weave): boolean => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
 
 /** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
 function woven<T>(kept: readonly T[], added: readonly T[], w: Weave): readonly T[] {
@@ -346,9 +346,9 @@ export function unmergeable(policy: Policy): string | null {
 
 /**
  * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
- * @param among whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
+ * @param interleaved whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
  */
-function coupled(kept: Part, added: Part, options: VerifyOptions, among: boolean): string | null {
+function coupled(kept: Part, added: Part, options: VerifyOptions, interleaved: boolean): string | null {
   const now = options.now;
   if (now === undefined) return 'no verification time';
   if (compareInstants(added.at, now) !== 0) return 'the added files were verified at another time';
@@ -382,11 +382,11 @@ function coupled(kept: Part, added: Part, options: VerifyOptions, among: boolean
     // They were its calls before the added ones (a tie to the kept). Among them, an added call as near as a kept nearest call, in a run
     // that sorts before that call's, is the full run's nearest (one nearer would have been found).
     const mine = new Set(added.layouts.runs.map(([run]) => run));
-    if (among && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
+    if (interleaved && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
       return 'an added record that bound no call would have an added call before its kept nearest call as its nearest';
   }
   // The first call a shadowed rule matched names the rule that took it: the parts' firsts are not ordered among each other.
-  if (among) {
+  if (interleaved) {
     const taken = new Map(kept.shares.usage.rules.toJson().taken);
     for (const [rule, by] of added.shares.usage.rules.toJson().taken)
       if (taken.has(rule) && taken.get(rule) !== by) return 'a rule no call used was taken from calls of both parts by other rules';
@@ -466,7 +466,7 @@ export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echo
   if (typeof calls === 'string') return declined(calls);
   const records = weave(kept.layouts.records, added.layouts.records, 'the records');
   if (typeof records === 'string') return declined(records);
-  const why = coupled(kept, added, options, among(calls));
+  const why = coupled(kept, added, options, interleaves(calls));
   if (why !== null) return declined(why);
   if (tied(kept.shares, added.shares))
     return declined('two findings sort equal but differ (their order is the full run’s, not known here)');

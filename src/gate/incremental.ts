@@ -111,7 +111,7 @@ async function keep(
   if (never !== null) return none(`${never}, and no merge is made under it`);
   const unkeyed = files.find((f) => f.key === null);
   if (unkeyed) return none(`${unkeyed.rel} has no key in the cache`);
-  const lists = keptListsOf(report);
+  const lists = keptListsOf(report, part.layouts);
   // What the files' reading made is kept per file; the gate's own findings are made again on every run.
   const perFile = { ...part, shares: { ...part.shares, read: files.flatMap((f) => f.findings) } };
   const header = snapshotHeader(

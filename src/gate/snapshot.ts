@@ -28,7 +28,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '../core/binding.js';
 import type { HeldUntil } from '../core/clock.js';
 import { FINDING_CODES, type Finding } from '../core/findings.js';
-import { type Couplings, type Layout, type Members, type Part, reportLayouts, type UnboundRecord } from '../core/incremental.js';
+import type { Couplings, Layout, Layouts, Members, Part, UnboundRecord } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
 import type { Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -404,10 +404,10 @@ interface Header {
 
 /**
  * A report's runs, calls and records as the JSON writer writes them, rendered once, file by file
- * (core/incremental.ts `reportLayouts`): what a snapshot keeps, and what the report is then written from.
+ * (`layouts`: its part's, core/incremental.ts `Part.layouts`): what a snapshot keeps, and what the
+ * report is then written from.
  */
-export function keptListsOf(report: Report): KeptLists {
-  const layouts = reportLayouts(report);
+export function keptListsOf(report: Report, layouts: Layouts): KeptLists {
   const list = (name: (typeof LIST_NAMES)[number]): KeptList => {
     let from = 0;
     const files = layouts[name].map(([file, count]): KeptListFile => {
