@@ -93,7 +93,6 @@ describe('merging a verification of added files onto a kept one (design/incremen
       'identity',
       'as its nearest',
       'was not diagnosed against them',
-      'before its kept nearest call',
       'coverage statements',
       'sort equal but differ',
       'before the kept',
@@ -169,6 +168,42 @@ describe('merging a verification of added files onto a kept one (design/incremen
       if (m.kind !== 'merged') throw new Error(m.reason);
       expect(JSON.stringify(m.report)).toBe(JSON.stringify(verifyHeld(after.full, after.after).report));
       expect(m.report.findings.find((f) => f.file === 'audit/a.json')?.message).toContain('nearest is runs/a-0.json');
+    });
+
+    it('an unmatched added record whose kept nearest call ties with an added call that sorts before it: declined (the full run names the added one)', () => {
+      // The added export's record (repo prod-d, title j) is as near to the kept call of a-1 (prod-d, title k: two fields equal) as to
+      // the added call of a-0x0 (x, title j: two), which comes first; its part was diagnosed with the kept calls first.
+      const unmatched = {
+        of: null,
+        repo: 3,
+        owner: 0,
+        title: 1,
+        verb: 'get' as const,
+        id: '1' as const,
+        provider: 'github' as const,
+        signed: false,
+        tampered: false,
+      };
+      const sides = (kept: Case['kept']['runs']): Case => ({
+        ...base,
+        crossRecords: true,
+        kept: { runs: kept, records: [] },
+        added: { runs: [[{ ...call, repo: 0, title: 1 }]], records: [unmatched] },
+      });
+      const b = build(sides([[], [call]]));
+      expect(verifyHeld(b.full, b.after).report.findings.find((f) => f.file === 'audit/a1.json')?.message).toContain(
+        'nearest is runs/a-0x0.json',
+      );
+      expect(under(b, b.after)).toEqual({
+        kind: 'declined',
+        reason: 'an added record that bound no call would have an added call before its kept nearest call as its nearest',
+      });
+      // The kept call in a-0, before the added run (a kept call of another kind after it): the tie goes to the kept call, merged.
+      const after = build(sides([[call], [{ ...call, verb: 'delete' }]]));
+      const m = under(after, after.after);
+      if (m.kind !== 'merged') throw new Error(m.reason);
+      expect(JSON.stringify(m.report)).toBe(JSON.stringify(verifyHeld(after.full, after.after).report));
+      expect(m.report.findings.find((f) => f.file === 'audit/a1.json')?.message).toContain('nearest is runs/a-0.json');
     });
 
     it('an expired exception whose calls are in both parts: its first lapsed call is the added one that sorts first', () => {
