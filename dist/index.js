@@ -5378,6 +5378,38 @@ class Usage {
         }
         this.rules.merge(other.rules);
     }
+    /**
+     * Takes away `other`'s counts (a share this use holds: files taken out of a kept verification, `dropped`,
+     * core/incremental.ts), or says why it cannot: a count it does not hold, or a lapsed exception's first
+     * call in a dropped file while calls of others remain (their first is not known here). Which rules
+     * were used is left as it is: the files are added back, and a call's rule does not depend on what it earned.
+     */
+    subtract(other, dropped) {
+        for (const [e, n] of other.excused) {
+            const mine = this.mine(other, e);
+            const left = (this.excused.get(mine) ?? 0) - n;
+            if (left < 0)
+                return 'an exception excused fewer calls than the files taken out';
+            if (left === 0)
+                this.excused.delete(mine);
+            else
+                this.excused.set(mine, left);
+        }
+        for (const [e, lapsed] of other.lapsed) {
+            const mine = this.mine(other, e);
+            const had = this.lapsed.get(mine);
+            const left = (had?.count ?? 0) - lapsed.count;
+            if (!had || left < 0)
+                return 'a lapsed exception covered fewer calls than the files taken out';
+            if (left === 0)
+                this.lapsed.delete(mine);
+            else if (dropped.has(had.first.artifact))
+                return 'a lapsed exception’s first call is in a file taken out';
+            else
+                this.lapsed.set(mine, { first: had.first, count: left });
+        }
+        return null;
+    }
 }
 /** Each exception of a policy → its position (an object at two places: the last), how `Usage` names them across copies of the policy. */
 const positionsOf = (policy) => new Map(policy.exceptions.map((e, i) => [e, i]));
@@ -5773,18 +5805,26 @@ function tallyCalls(calls) {
     }
     return t;
 }
-/** Two tallies added up. */
-function addTallies(a, b) {
+/** Two tallies added up; with `sign` -1, `b` taken from `a` (a level none is left of is left out: the weakest level reads which are there). */
+function addTallies(a, b, sign = 1) {
     const t = emptyTally();
-    for (const x of [a, b]) {
-        for (const [l, n] of x.levels)
-            t.levels.set(l, (t.levels.get(l) ?? 0) + n);
-        t.unmet += x.unmet;
-        t.warned += x.warned;
-        t.excepted += x.excepted;
-        t.grandfathered += x.grandfathered;
-        t.pending += x.pending;
-        t.notLogged += x.notLogged;
+    for (const [x, by] of [
+        [a, 1],
+        [b, sign],
+    ]) {
+        for (const [l, n] of x.levels) {
+            const left = (t.levels.get(l) ?? 0) + by * n;
+            if (left === 0)
+                t.levels.delete(l);
+            else
+                t.levels.set(l, left);
+        }
+        t.unmet += by * x.unmet;
+        t.warned += by * x.warned;
+        t.excepted += by * x.excepted;
+        t.grandfathered += by * x.grandfathered;
+        t.pending += by * x.pending;
+        t.notLogged += by * x.notLogged;
     }
     return t;
 }
@@ -12682,6 +12722,7 @@ var promises_ = __nccwpck_require__(1455);
 
 
 
+
 /** Elements by the file each names, consecutive ones of one file together. */
 function layoutOf(items, fileOf) {
     const out = [];
@@ -12705,13 +12746,25 @@ const reportLayouts = (report) => ({
  * Two parts' elements of one list in the full run's order (path order, each file's own in their order),
  * as stretches of each; or why not: a file in both parts, or files out of order.
  */
-function weave(kept, added, what) {
+function weave(kept, added, what, drop) {
     const out = [];
+    const stretch = (side, n) => {
+        const last = out[out.length - 1];
+        if (last?.[0] === side)
+            last[1] += n;
+        else
+            out.push([side, n]);
+    };
     let i = 0;
     let j = 0;
     let before = null;
     for (;;) {
         const k = kept[i];
+        if (k && drop.has(k[0])) {
+            stretch('dropped', k[1]);
+            i++;
+            continue;
+        }
         const a = added[j];
         if (!k && !a)
             return out;
@@ -12723,19 +12776,24 @@ function weave(kept, added, what) {
         if (before !== null && (0,core_text/* cmp */.r2)(before, file) >= 0)
             return `${what} are not in path order (${file})`;
         before = file;
-        const last = out[out.length - 1];
-        if (last?.[0] === side)
-            last[1] += n;
-        else
-            out.push([side, n]);
+        stretch(side, n);
         if (side === 'kept')
             i++;
         else
             j++;
     }
 }
-/** Whether some of the added part's elements come before some of the kept part's. */
-const interleaves = (w) => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+/** Whether some of the added part's elements come before some of the kept part's (those dropped aside). */
+function interleaves(w) {
+    let added = false;
+    for (const [side] of w) {
+        if (side === 'added')
+            added = true;
+        else if (side === 'kept' && added)
+            return true;
+    }
+    return false;
+}
 /** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
 function woven(kept, added, w) {
     if (kept.length === 0)
@@ -12744,7 +12802,9 @@ function woven(kept, added, w) {
     let i = 0;
     let j = 0;
     for (const [side, n] of w)
-        if (side === 'kept')
+        if (side === 'dropped')
+            i += n;
+        else if (side === 'kept')
             for (const end = i + n; i < end; i++)
                 out.push(kept[i]);
         else
@@ -12776,6 +12836,11 @@ function earlierCalls(calls) {
             const fields = boundFields(actionClass);
             const list = calls().get(kind(actionClass, verb));
             return fields && list ? firstNearest(fields, list, target) : null;
+        },
+        holding: (actionClass, verb, target) => {
+            const fields = boundFields(actionClass);
+            const list = calls().get(kind(actionClass, verb));
+            return fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : [];
         },
         doubt: () => null,
     };
@@ -12872,21 +12937,14 @@ function partOf(evidence, options, earlier) {
     };
 }
 const declined = (reason) => ({ kind: 'declined', reason });
-/** The least member of both (by code unit: the same whatever order either holds its members in, so the reason said is too), if any. */
-function meets(left, right) {
+/** Every member of both, in code-unit order (the same whatever order either holds its members in, so a reason said from it is too). */
+function both(left, right) {
     const [small, large] = left.size <= right.size ? [left, right] : [right, left];
-    let least;
-    if (large.among) {
-        for (const x of large.among(small))
-            if (least === undefined || x < least)
-                least = x;
-        return least;
-    }
-    for (const x of small)
-        if ((least === undefined || x < least) && large.has(x))
-            least = x;
-    return least;
+    const out = large.among ? large.among(small) : [...small].filter((x) => large.has(x));
+    return out.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 }
+/** The least member of both but those of `except`, if any. */
+const meets = (left, right, except) => both(left, right).find((x) => !except?.has(x));
 /** Why a part's members could not all be read (a look-up may have missed one), or null. */
 const unread = (...members) => {
     for (const m of members) {
@@ -12916,11 +12974,62 @@ function unmergeable(policy) {
         return 'the pull request adds exceptions';
     return null;
 }
+/** Fewest kept files an overlap may take out; past it, a quarter of the kept runs (a full run then costs little more). */
+const TAKEN_FLOOR = 8;
+/**
+ * The kept files an added part's records meet (`Overlap`), null when they meet no kept call, or why
+ * they cannot be taken out: a shared digest not one of an added record's narrowed subject (a
+ * mismatched claim), kept calls that cannot be read, a file that holds records too, or too many files.
+ * Every kept call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ */
+function incremental_waiting(kept, added, records) {
+    const k = kept.couplings;
+    const shared = both(k.callDigests, added.couplings.recordDigests);
+    const unreadable = unread(k.callDigests);
+    if (unreadable !== null)
+        return `the kept digests cannot be read (${unreadable})`;
+    if (shared.length === 0)
+        return null;
+    const wanted = new Set(shared);
+    const files = new Set();
+    const found = new Set();
+    for (const { record } of records) {
+        const { action_class, verb } = record.subject;
+        const target = narrowTarget(action_class, record.subject.target);
+        if (!target || Object.keys(target).length === 0)
+            continue;
+        const subject = (0,binding/* binding */.Ch)({ action_class, verb, target });
+        if (!subject.ok || !wanted.has(subject.digest) || found.has(subject.digest))
+            continue;
+        const holders = k.earlier.holding(action_class, verb, target);
+        if (holders === null)
+            return `the kept calls cannot be read (${k.earlier.doubt() ?? 'a block refused'})`;
+        for (const c of holders) {
+            const own = (0,binding/* binding */.Ch)({ action_class, verb, target: c.target });
+            if (!own.ok || own.digest !== subject.digest)
+                return `a kept call of subject digest ${subject.digest} projects to another`;
+            files.add(c.call.artifact);
+        }
+        if (holders.length > 0)
+            found.add(subject.digest);
+    }
+    const lost = shared.find((d) => !found.has(d));
+    if (lost !== undefined)
+        return `subject digest ${lost} is in both`;
+    const withRecords = new Set(kept.layouts.records.map(([file]) => file));
+    const mixed = [...files].find((f) => withRecords.has(f));
+    if (mixed !== undefined)
+        return `${mixed} holds calls an added record binds, and records of its own`;
+    const most = Math.max(TAKEN_FLOOR, Math.floor(kept.layouts.runs.length / 4));
+    if (files.size > most)
+        return `the added records bind calls of ${files.size} kept runs (more than ${most})`;
+    return { files, digests: wanted };
+}
 /**
  * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
  * @param interleaved whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
  */
-function coupled(kept, added, options, interleaved) {
+function coupled(kept, added, options, interleaved, taken) {
     const now = options.now;
     if (now === undefined)
         return 'no verification time';
@@ -12943,7 +13052,8 @@ function coupled(kept, added, options, interleaved) {
     const a = added.couplings;
     // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
     // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
-    const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
+    // Those the kept files taken out hold are met again there, by the added part that holds them (`Overlap`).
+    const digest = meets(k.callDigests, a.recordDigests, taken?.digests) ?? meets(k.recordDigests, a.callDigests);
     const identity = meets(k.identities, a.identities);
     // A kept section that could not be read may have hidden a member both hold.
     const unreadable = unread(k.callDigests, k.recordDigests, k.identities);
@@ -12965,7 +13075,7 @@ function coupled(kept, added, options, interleaved) {
             return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
         // They were its calls before the added ones (a tie to the kept). Among them, an added call as near as a kept nearest call, in a run
         // that sorts before that call's, is the full run's nearest (one nearer would have been found).
-        const mine = new Set(added.layouts.runs.map(([run]) => run));
+        const mine = new Set(added.layouts.runs.map(([run]) => run).filter((run) => !taken?.files.has(run)));
         if (interleaved && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
             return 'an added record that bound no call would have an added call before its kept nearest call as its nearest';
     }
@@ -13035,29 +13145,89 @@ function tied(kept, added) {
     }
     return false;
 }
+/** `from` less the findings of `less` (each once, by its bytes), or null when one of them is not there. */
+function withoutFindings(from, less) {
+    if (less.length === 0)
+        return [...from];
+    const left = new Map();
+    for (const f of less) {
+        const text = JSON.stringify(f);
+        left.set(text, (left.get(text) ?? 0) + 1);
+    }
+    const out = [];
+    for (const f of from) {
+        const text = JSON.stringify(f);
+        const n = left.get(text) ?? 0;
+        if (n > 0)
+            left.set(text, n - 1);
+        else
+            out.push(f);
+    }
+    return out.length + less.length === from.length ? out : null;
+}
+/**
+ * A kept part's shares less the files an overlap takes out (`taken`: their share, verified alone),
+ * or why not: their findings must be the kept part's, and nothing else of it in their files (else
+ * they were not alone in it); a first (the under-claimed notice's, a lapsed exception's) in one of
+ * them with others left is not known. Its lists stay whole: the weave drops those files' stretches.
+ */
+function less(k, taken, requirements) {
+    const t = taken.alone.shares;
+    const dropped = taken.files;
+    const lists = [k.read, k.unattested, k.calls_, k.records_].map((from, i) => withoutFindings(from, [t.read, t.unattested, t.calls_, t.records_][i] ?? []));
+    const [read, unattested, calls_, records_] = lists;
+    if (!read || !unattested || !calls_ || !records_)
+        return 'a kept file taken out made findings alone that the kept verification does not hold';
+    if ([read, unattested, calls_, records_].some((fs) => fs.some((f) => f.file !== null && dropped.has(f.file))))
+        return 'a kept file taken out has findings it did not make alone';
+    const usage = requirements.usage();
+    usage.merge(k.usage);
+    const used = usage.subtract(t.usage, dropped);
+    if (used !== null)
+        return used;
+    let underClaimed = k.underClaimed;
+    if (underClaimed && t.underClaimed) {
+        const count = underClaimed.count - t.underClaimed.count;
+        if (count < 0)
+            return 'the files taken out claim under more calls than the kept verification';
+        if (count > 0 && dropped.has(underClaimed.first.artifact))
+            return 'the first under-claimed call is in a file taken out';
+        underClaimed = count === 0 ? null : { count, verified: underClaimed.verified - t.underClaimed.verified, first: underClaimed.first };
+    }
+    const tally = addTallies(k.tally, t.tally, -1);
+    const counts = [tally.unmet, tally.warned, tally.excepted, tally.grandfathered, tally.pending, tally.notLogged, ...tally.levels.values()];
+    if (counts.some((n) => n < 0) || k.runCount < t.runCount || t.signed || [...t.outcomes.values()].some((n) => n > 0) || t.copies > 0)
+        return 'the files taken out hold more than the kept verification';
+    return { ...k, runCount: k.runCount - t.runCount, read, unattested, calls_, records_, usage, underClaimed, tally };
+}
 /**
  * The report of a full verification of the kept part's evidence and the added part's, from the two
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
+ * With `taken`, some kept files are verified again in the added part (their share of the kept part subtracted).
  */
-function mergeAdded(kept, added, options, echoed) {
-    const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs');
+function mergeAdded(kept, added, options, echoed, taken = null) {
+    const drop = taken?.files ?? new Set();
+    const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs', drop);
     if (typeof runs === 'string')
         return declined(runs);
-    const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls');
+    const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls', drop);
     if (typeof calls === 'string')
         return declined(calls);
-    const records = weave(kept.layouts.records, added.layouts.records, 'the records');
+    const records = weave(kept.layouts.records, added.layouts.records, 'the records', drop);
     if (typeof records === 'string')
         return declined(records);
-    const why = coupled(kept, added, options, interleaves(calls));
+    // Kept calls taken out are among the calls an added record was diagnosed against (`earlier`), wherever they sort.
+    const why = coupled(kept, added, options, taken !== null || interleaves(calls), taken);
     if (why !== null)
         return declined(why);
-    if (tied(kept.shares, added.shares))
-        return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
-    const k = kept.shares;
-    const a = added.shares;
     const validity = new Validity();
     const requirements = new Requirements(options.policy ?? policy_NO_POLICY, new Clock(options.now ?? { seconds: 0, fraction: '' }, validity), []);
+    const k = taken ? less(kept.shares, taken, requirements) : kept.shares;
+    if (typeof k === 'string')
+        return declined(k);
+    const a = added.shares;
+    if (tied(k, a))
+        return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
     const usage = requirements.usage();
     usage.merge(k.usage);
     usage.merge(a.usage);
@@ -13231,11 +13401,25 @@ function joined(pieces, piece) {
     else
         pieces.push(piece);
 }
+/** A kept file's first piece without the separator it starts with (a file after the first, written first: those before it dropped). */
+function unseparated(piece) {
+    const n = SEPARATOR.length;
+    if (piece instanceof FileSpan)
+        return new FileSpan(piece.fd, piece.from + n, piece.length - n);
+    if (typeof piece === 'string' && piece.startsWith(SEPARATOR))
+        return piece.slice(n);
+    if (Buffer.isBuffer(piece) && piece.subarray(0, n).toString('latin1') === SEPARATOR)
+        return piece.subarray(n);
+    throw new RangeError('a kept file after the first does not start with the separator');
+}
+/** How many kept elements a weave writes (those of `dropped` stretches left out). */
+const keptIn = (weave) => weave.reduce((n, [side, k]) => (side === 'kept' ? n + k : n), 0);
 /**
  * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
- * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
- * kept file's pieces lack the separator the others start with, and the own elements take it when
- * anything came before them.
+ * of each; by default all kept then all own; a `dropped` stretch's files are left out): a kept stretch
+ * ends where a file's elements do, the first kept file's pieces lack the separator the others start
+ * with (it is added when anything came before, taken off another written first), and the own elements
+ * take it when anything came before them.
  */
 function* json_report_woven(kept, items, form, size, weave) {
     let file = 0;
@@ -13247,22 +13431,26 @@ function* json_report_woven(kept, items, form, size, weave) {
         if (side === 'added') {
             yield* elementPieces(items.slice(own, own + n), form, size, written);
             own += n;
+            written = true;
+            continue;
         }
-        else {
-            if (file === 0 && written)
-                yield SEPARATOR;
-            const pieces = [];
-            for (let left = n; left > 0; file++) {
-                const f = kept.files[file];
-                if (!f || f.count > left)
-                    throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
-                for (const piece of f.pieces)
-                    joined(pieces, piece);
-                left -= f.count;
-            }
-            yield* pieces;
+        const pieces = [];
+        for (let left = n; left > 0; file++) {
+            const f = kept.files[file];
+            if (!f || f.count > left)
+                throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
+            left -= f.count;
+            if (side === 'dropped')
+                continue;
+            f.pieces.forEach((piece, i) => {
+                if (i === 0 && pieces.length === 0 && file === 0 && written)
+                    pieces.push(SEPARATOR);
+                joined(pieces, i === 0 && pieces.length === 0 && file > 0 && !written ? unseparated(piece) : piece);
+            });
         }
-        written = true;
+        yield* pieces;
+        if (side === 'kept')
+            written = true;
     }
     if (own !== items.length || file !== kept.files.length)
         throw new RangeError(`the weave left ${items.length - own} element(s) and ${kept.files.length - file} kept file(s) out`);
@@ -13276,15 +13464,17 @@ function* jsonChunks(report, size = CHUNK, kept = null) {
     let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
     for (const [name, items, form] of listsOf(report)) {
         const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
-        const held = before !== null && before.count > 0;
-        const open = held || items.length > 0;
-        yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
-        // Already inert: written by this writer (`listPieces`).
-        if (before !== null && (name === 'runs' || name === 'calls' || name === 'records'))
-            yield* json_report_woven(before, items, form, size, kept?.weaves?.[name] ?? [
+        const weave = before === null
+            ? null
+            : (kept?.weaves?.[name] ?? [
                 ['kept', before.count],
                 ['added', items.length],
             ]);
+        const open = (weave !== null && keptIn(weave) > 0) || items.length > 0;
+        yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
+        // Already inert: written by this writer (`listPieces`).
+        if (before !== null && weave !== null)
+            yield* json_report_woven(before, items, form, size, weave);
         else
             yield* elementPieces(items, form, size, false);
         text = open ? '\n  ]' : ']';
@@ -13679,6 +13869,20 @@ class Block {
         }
         return [best, most];
     }
+    /** The rows whose every bound field's hash is `want`'s, in call order. */
+    matching(want) {
+        const rows = this.rows;
+        const lanes = want.length;
+        const out = [];
+        for (let r = 0; r < this.count; r++) {
+            let f = 0;
+            for (const at = r * lanes; f < lanes && rows[at + f] === want[f];)
+                f++;
+            if (f === lanes)
+                out.push(r);
+        }
+        return out;
+    }
     /** Level `l` (0: the combinations of k - 1 fields, down to single fields): per combination, its key → the first call holding it. */
     level(l, k) {
         const built = this.levels[l];
@@ -13801,6 +14005,28 @@ class KeptCalls {
         if (!all.ok)
             return this.doubted(`the kept calls of ${actionClass} ${verb}: ${all.reason}`);
         return firstNearest(fields, all.value, target);
+    }
+    holding(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return [];
+        const key = kind(actionClass, verb);
+        const block = this.block(key, fields.length);
+        if (!block)
+            return this.at.has(key) ? null : [];
+        const want = new Int32Array(fields.length * 2);
+        hashes(fields, target, want, 0);
+        const out = [];
+        // Equal texts have equal hashes: every call whose hashes all match, checked against its details.
+        for (const r of block.matching(want)) {
+            const found = block.calls(r, r + 1);
+            if (!found.ok)
+                return this.doubted(`the kept calls of ${actionClass} ${verb}: ${found.reason}`);
+            for (const c of found.value)
+                if (equalFields(fields, c.target, target) === fields.length)
+                    out.push(c);
+        }
+        return out;
     }
     doubted(reason) {
         this.refused ??= reason;
@@ -14736,14 +14962,14 @@ const keptBy = (k) => (k?.read?.ok ? k.read.value.files : null);
  * here with the same key, the rest added), else a full verification that keeps a
  * snapshot of itself. With files kept (`collected.kept`), a full verification reads them first (`whole`).
  */
-async function verifyIncremental(collected, options, kept, whole) {
+async function verifyIncremental(collected, options, kept, again) {
     // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
     let all = collected.kept === 0 ? collected : null;
-    const wholly = async () => (all ??= await whole());
-    const made = await merged(collected, options, kept, wholly);
+    const wholly = async () => (all ??= await again(null));
+    const made = await merged(collected, options, kept, wholly, again);
     return { ...made, used: all ?? collected };
 }
-async function merged(collected, options, kept, wholly) {
+async function merged(collected, options, kept, wholly, again) {
     const { files, own } = collected;
     // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
     // the run's unchanged key stood for both, and the export's records were left out of both parts, a pass where a full run fails).
@@ -14778,10 +15004,29 @@ async function merged(collected, options, kept, wholly) {
     const added = files.filter((f) => !named.has(f.rel));
     const paths = new Set(added.map((f) => f.rel));
     // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
-    const addedPart = partOf(evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]), options, snapshot.part.couplings.earlier).part;
+    const partOfThese = (from, these, gate, earlier = true) => partOf(evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]), options, earlier ? snapshot.part.couplings.earlier : undefined).part;
+    const addedPart = partOfThese(collected, paths, own);
     if (!addedPart)
         return full('no verification time');
-    const merge = mergeAdded(snapshot.part, addedPart, options, collected);
+    // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
+    const overlap = incremental_waiting(snapshot.part, addedPart, collected.records.filter((r) => paths.has(r.loc.file)));
+    if (typeof overlap === 'string')
+        return full(overlap);
+    let merge;
+    let retaken = '';
+    if (overlap === null)
+        merge = mergeAdded(snapshot.part, addedPart, options, collected);
+    else {
+        const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
+        const read = await again(keep);
+        const both = new Set([...paths, ...overlap.files]);
+        const withThem = partOfThese(read, both, read.own);
+        const alone = partOfThese(read, overlap.files, [], false);
+        if (!withThem || !alone)
+            return full('no verification time');
+        merge = mergeAdded(snapshot.part, withThem, options, read, { ...overlap, alone });
+        retaken = `, with ${overlap.files.size} kept run(s) whose calls they bind verified again`;
+    }
     // A full run keeps a snapshot of every file, the added ones too: kept as it was, it would decline the same merge on every later
     // run that reads them (the default branch's, once the pull request is merged, and each pull request's after it).
     if (merge.kind === 'declined')
@@ -14794,7 +15039,7 @@ async function merged(collected, options, kept, wholly) {
         report: merge.report,
         // The kept files' bytes where the merge puts them among the added files' (the report holds the added files' elements alone).
         kept: { runs, calls, records, weaves: merge.weaves, close },
-        said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
+        said: `${added.length} added file(s) verified${retaken} and merged onto the snapshot verified at ${(0,core_time/* rfc3339 */.ag)(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
     };
 }
 
@@ -16788,7 +17033,7 @@ async function runGate(settings, digests = false, open = startReaders) {
     // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
     // A merge that declines collects every file again, none kept, each from the entry of the key this collection gave it.
     const incremental = snapshot
-        ? await verifyIncremental(evidence, options, snapshot, async () => collectWith(null, await start(), gate_keysOf(evidence)))
+        ? await verifyIncremental(evidence, options, snapshot, async (keep) => collectWith(keep, await start(), gate_keysOf(evidence)))
         : null;
     const report = incremental ? incremental.report : verify(checked, options);
     // The evidence the report rests on: with files kept and the merge declined, every file collected again.

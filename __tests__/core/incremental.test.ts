@@ -20,7 +20,7 @@ import { readPolicyFile } from '../../src/read/policy-file.js';
 import { loadYamlParser } from '../../src/read/strict-yaml.js';
 import { addKey, record } from '../support/corpus.js';
 import { OPTIONS, recordAt } from '../support/evidence.js';
-import { arbCase, type Built, build, type Case, NOW, PROD_CREATE, readFinding } from '../support/incremental.js';
+import { arbCase, type Built, build, type Case, mergeBuilt, NOW, PROD_CREATE, readFinding } from '../support/incremental.js';
 import { POLICY } from '../support/policies.js';
 
 beforeAll(loadYamlParser);
@@ -45,22 +45,23 @@ describe('merging a verification of added files onto a kept one (design/incremen
     let rich = 0;
     let keptNearest = 0;
     let commits = 0;
+    let retaken = 0;
     const placed = new Map<string, number>();
     fc.assert(
       fc.property(arbCase, fc.integer({ min: 0, max: 1_000_000 }), (c, draw) => {
         const b = build(c);
         const kept = partOf(b.kept, b.before).part;
-        // Diagnosed against the kept calls, as the gate does (an added record's nearest call may be one), unless drawn otherwise.
-        const added = kept && partOf(b.added, b.after, draw % 8 === 0 ? undefined : kept.couplings.earlier).part;
-        if (!kept || !added) throw new Error('a verification with a time keeps a part');
+        if (!kept) throw new Error('a verification with a time keeps a part');
         const full = verifyHeld(b.full, b.after);
-        const m = mergeAdded(kept, added, b.after, b.full);
+        // Diagnosed against the kept calls, as the gate does (an added record's nearest call may be one), unless drawn otherwise.
+        const m = mergeBuilt(kept, b, draw % 8 === 0 ? null : kept.couplings.earlier);
         if (m.kind === 'declined') {
           const key = m.reason.replace(/[0-9a-f]{64}/, 'D').replace(/runs\/\S+|audit\/\S+/, 'P');
           reasons.set(key, (reasons.get(key) ?? 0) + 1);
           return;
         }
         merged++;
+        if (m.weaves.calls.some(([side]) => side === 'dropped')) retaken++;
         if (b.added.runs.length + b.added.records.length > 0 && b.kept.runs.length + b.kept.records.length > 0)
           placed.set(c.place, (placed.get(c.place) ?? 0) + 1);
         if (b.kept.records.length + b.kept.runs.length > 1 && b.added.records.length + b.added.runs.length > 1) rich++;
@@ -87,6 +88,8 @@ describe('merging a verification of added files onto a kept one (design/incremen
     // Merges whose added files sort among the kept ones, and before them (measured over 3 runs: 73–80 and 27–34 of 1 000).
     expect(placed.get('among')).toBeGreaterThan(RUNS / 40);
     expect(placed.get('before')).toBeGreaterThan(RUNS / 100);
+    // Merges whose added records bind kept calls, their runs taken out and verified again (measured over 8 runs: 28–47 of 1 000).
+    expect(retaken).toBeGreaterThan(RUNS / 100);
     const said = [...reasons.keys()].join('\n');
     for (const why of [
       'subject digest',
@@ -109,6 +112,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
       sameSubjects: false,
       sameIds: false,
       crossRecords: false,
+      waits: false,
       replay: null,
       place: 'among',
       covered: false,
@@ -291,6 +295,130 @@ describe('merging a verification of added files onto a kept one (design/incremen
       expect(under(split, split.after)).toEqual(tie);
       const added: Built = { ...b, kept: { ...b.kept, findings: [] }, added: { ...b.added, findings: two } };
       expect(under(added, added.after)).toEqual(tie);
+    });
+  });
+
+  describe('records that wait for their run (stop 3): the kept runs whose calls an added record binds are verified again with it', () => {
+    const none = { runs: [], records: [] };
+    const base: Case = {
+      kept: none,
+      added: none,
+      sameSubjects: false,
+      sameIds: false,
+      crossRecords: true,
+      waits: false,
+      replay: null,
+      place: 'after',
+      covered: false,
+      read: 'none',
+      readsFirst: false,
+      exceptions: [],
+      excused: null,
+      commits: false,
+      later: 0,
+    };
+    // A key created, only asserted, then read back in the same run: observed_confirmed, more than its claim (the under-claimed notice).
+    const created = { ...PROD_CREATE, repo: 0, provider: 'github' } as const;
+    const readBack = { ...created, verb: 'get', hour: 11 } as const;
+    const bindsCall = (of: number): Case['added']['records'][number] => ({
+      of,
+      repo: 0,
+      owner: 0,
+      title: 0,
+      verb: 'create',
+      id: '1',
+      provider: 'github',
+      signed: false,
+      tampered: false,
+    });
+    const merge = (b: Built) => {
+      const kept = partOf(b.kept, b.before).part;
+      if (!kept) throw new Error('a verification with a time keeps a part');
+      return mergeBuilt(kept, b);
+    };
+
+    it('merged byte for byte, the kept run dropped from the kept lists and its calls now verified; its own counts subtracted', () => {
+      // Kept: a-0 (a key, bound by a kept record) and a-1 (a key of another repository, pending its export); added: that export.
+      const other = { ...created, repo: 2 } as const;
+      const b = build({
+        ...base,
+        waits: true,
+        kept: {
+          runs: [
+            [created, readBack],
+            [other, { ...readBack, repo: 2 }],
+          ],
+          records: [bindsCall(0)],
+        },
+        added: { runs: [], records: [bindsCall(0)] },
+      });
+      const m = merge(b);
+      if (m.kind !== 'merged') throw new Error(m.reason);
+      const full = verifyHeld(b.full, b.after).report;
+      expect(JSON.stringify(m.report)).toBe(JSON.stringify(full));
+      expect(m.weaves.calls).toEqual([
+        ['kept', 2],
+        ['dropped', 2],
+        ['added', 2],
+      ]);
+      // Both runs' keys earned more than they claim: counted once each (the dropped run's share taken away), the first the kept one's.
+      expect(full.findings.find((f) => f.code === 'under_claimed')?.message).toMatch(/^2 call\(s\) earned a higher level/);
+      // The run taken out, alone, earned more than it claims too (observed_confirmed): that share is the one subtracted.
+      const alone = partOf({ runs: b.kept.runs.slice(1), records: [], statements: [], findings: [] }, b.after).part;
+      expect(alone?.shares.underClaimed?.count).toBe(1);
+      expect(full.calls.filter((c) => c.level === 'verified')).toHaveLength(2);
+    });
+
+    it('an added record that binds no call, its nearest a call of the run taken out, as near as an added call that sorts first: declined', () => {
+      // Kept a-0 (a key the added record binds); added 0-0 (before it) and an export: its second record binds nothing, and its
+      // nearest is a-0's key or 0-0's, each one field off: the full run names 0-0's, which the kept calls it was diagnosed against do not hold.
+      const call = { ...created, verb: 'get', repo: 3, title: 1, asserted: false } as const;
+      const b = build({
+        ...base,
+        place: 'before',
+        kept: { runs: [[call]], records: [] },
+        added: {
+          runs: [[{ ...call, repo: 0, title: 0 }]],
+          records: [
+            { ...bindsCall(0), verb: 'get', provider: 'github' },
+            { ...bindsCall(0), of: null, repo: 3, verb: 'get', id: '1', provider: 'gitlab' },
+          ],
+        },
+      });
+      expect(merge(b)).toEqual({
+        kind: 'declined',
+        reason: 'an added record that bound no call would have an added call before its kept nearest call as its nearest',
+      });
+    });
+
+    it('the under-claimed notice’s first call in the run taken out, with calls of another kept run left: declined (their first is not kept)', () => {
+      const b = build({
+        ...base,
+        kept: {
+          runs: [
+            [created, readBack],
+            [
+              { ...created, repo: 2 },
+              { ...readBack, repo: 2 },
+            ],
+          ],
+          records: [],
+        },
+        added: { runs: [], records: [bindsCall(0)] },
+      });
+      expect(merge(b)).toEqual({ kind: 'declined', reason: 'the first under-claimed call is in a file taken out' });
+    });
+
+    it('a lapsed exception’s first call in the run taken out, with calls of another kept run left: declined', () => {
+      // Kept a-0 (a key the added record binds, then a prod key) and a-1 (the same prod key): an expired exception names the prod key.
+      const prod = { ...PROD_CREATE, provider: 'github' } as const;
+      const b = build({
+        ...base,
+        kept: { runs: [[created, prod], [prod]], records: [] },
+        added: { runs: [], records: [bindsCall(0)] },
+        exceptions: [{ run: 0, i: 1, expires: '2026-11-01' }],
+      });
+      expect(merge(b)).toEqual({ kind: 'declined', reason: 'a lapsed exception’s first call is in a file taken out' });
     });
   });
 

@@ -100,6 +100,37 @@ describe('incremental verification in the gate (stop 2)', () => {
     expect(at).toBeLessThan(files.length - 1);
   });
 
+  it('records that wait for their run (stop 3): an export binding a kept run’s calls merges, that run read again from its entry and verified with it', async () => {
+    const r = repo();
+    // Day one: the agent's run is merged, its call only asserted (its export is not committed yet), and the default branch keeps a snapshot.
+    const key = addKey({ target: { owner: 'acme', repo: 'new-service', key_title_hash: 'sha256:'.padEnd(71, '7') }, claim: 'verified' });
+    writeFiles(r.dir, new Map([[NEW_RUN, json(surface([key]))]]));
+    const first = await verify(r, 'first.json');
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.bytes).calls.find((c: { artifact: string }) => c.artifact === NEW_RUN).level).toBe('asserted');
+    // Day two: the export that records it.
+    writeFiles(r.dir, new Map([[NEW_EXPORT, json([record('github', 'github-audit-9000001', key)])]]));
+    const merged = await verify(r, 'merged.json');
+    expect(merged.stderr).toContain(
+      'incremental: 1 added file(s) verified, with 1 kept run(s) whose calls they bind verified again and merged onto the snapshot verified at',
+    );
+    // The kept files but that run are hashed and not decoded.
+    expect(merged.stderr).toMatch(/\(6 file\(s\), 6 of them hashed and not decoded\)/);
+    const full = await verify(r, 'full.json', false);
+    expect(merged.bytes).toBe(full.bytes);
+    expect(merged.code).toBe(full.code);
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.bytes).calls.find((c: { artifact: string }) => c.artifact === NEW_RUN).level).toBe('verified');
+    // With both kept (a snapshot of day two), another export binding that call: a kept record binds it already, so the run's share of
+    // the kept verification is not its own alone: a full run.
+    const dayTwo = { ...r, cache: path.join(tempDir(), 'cache') };
+    await verify(dayTwo, 'day-two.json');
+    writeFiles(r.dir, new Map([['.assay/audit/zz/2027-01.json', json([record('github', 'github-audit-9000002', key)])]]));
+    const again = await verify(dayTwo, 'again.json');
+    expect(again.stderr).toMatch(/incremental: a full run \(subject digest sha256:[0-9a-f]{64} is in both\)/);
+    expect(again.bytes).toBe((await verify(r, 'full2.json', false)).bytes);
+  });
+
   it('a merge that declines keeps a snapshot of every file: the files that made it decline merge on the next run, not decline on each', async () => {
     const r = repo();
     await verify(r, 'first.json');

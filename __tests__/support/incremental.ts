@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { binding } from '../../src/core/binding.js';
 import type { Finding } from '../../src/core/findings.js';
+import { type Merged, mergeAdded, type Part, partOf, waiting } from '../../src/core/incremental.js';
 import type { Evidence, RecordInput, RunInput, StatementInput, VerifyOptions } from '../../src/core/model.js';
+import type { EarlierCalls } from '../../src/core/nearest.js';
 import { type Instant, parseRfc3339 } from '../../src/core/time.js';
 import { checkStatement } from '../../src/read/coverage-statement.js';
 import { coverageStatement, decision, deployKey, record } from './corpus.js';
@@ -74,6 +76,8 @@ export const arbCase = fc.record({
   sameIds: fc.constantFrom(false, false, false, true),
   // The added export holds records of the kept calls' subjects (their run was committed before their export).
   crossRecords: fc.constantFrom(false, false, false, true),
+  // Records that waited for their run: the added ones hold subjects of the last kept run's calls only, the kept ones of the other runs'.
+  waits: fc.constantFrom(false, false, false, true),
   replay: fc.constantFrom(null, null, null, null, null, null, 0, 1, 2),
   // Where the added files sort: after the kept ones, among them (between two kept runs, between two kept exports), before them.
   place: fc.constantFrom('after', 'after', 'after', 'after', 'among', 'among', 'among', 'before'),
@@ -200,12 +204,13 @@ export function build(drawn: Case): Built {
   const addedRuns = c.added.runs.map((ds, i) => runOf(ds, runName(i), addedRepos));
   const copied = c.replay === null ? undefined : c.kept.runs[c.replay];
   if (copied) addedRuns.push(runOf(copied, runName('copy'), KEPT_REPOS));
+  const waits = c.waits && c.kept.runs.length > 1;
   const keptRecords = c.kept.records.map((r, i) =>
-    recordOf(r, i % 2 === 0 ? 'audit/a.json' : 'audit/a2.json', i + 1, KEPT_REPOS, '', c.kept.runs),
+    recordOf(r, i % 2 === 0 ? 'audit/a.json' : 'audit/a2.json', i + 1, KEPT_REPOS, '', waits ? c.kept.runs.slice(0, -1) : c.kept.runs),
   );
   const addedRecords = c.added.records.map((r, i) =>
-    c.crossRecords
-      ? recordOf(r, auditName, i + 1, KEPT_REPOS, c.sameIds ? '' : 'n', c.kept.runs)
+    c.crossRecords || waits
+      ? recordOf(r, auditName, i + 1, KEPT_REPOS, c.sameIds ? '' : 'n', waits ? c.kept.runs.slice(-1) : c.kept.runs)
       : recordOf(r, auditName, i + 1, addedRepos, c.sameIds ? '' : 'n', c.added.runs),
   );
   const statements: StatementInput[] = [];
@@ -247,4 +252,39 @@ export function build(drawn: Case): Built {
     before: { allowUnmatchedRecords: false, strictObserved: false, now: NOW, policy },
     after: { allowUnmatchedRecords: false, strictObserved: false, now: later, policy: policyNow },
   };
+}
+
+/**
+ * The gate's merge of a case's added side onto a kept part (gate/incremental.ts): the added side
+ * verified with the kept calls before it (`diagnosed`; null: drawn otherwise), and when its records bind
+ * kept calls (records that waited for their run: core/incremental.ts `waiting`), those kept runs
+ * verified again with it, and alone (the share subtracted).
+ */
+export function mergeBuilt(kept: Part, b: Built, diagnosed: EarlierCalls | null = kept.couplings.earlier): Merged {
+  const earlier = diagnosed ?? undefined;
+  const added = partOf(b.added, b.after, earlier).part;
+  if (!added) throw new Error('a verification with a time keeps a part');
+  const overlap = waiting(kept, added, b.added.records);
+  if (typeof overlap === 'string') return { kind: 'declined', reason: overlap };
+  if (overlap === null) return mergeAdded(kept, added, b.after, b.full);
+  const files = overlap.files;
+  const t: Evidence = {
+    runs: b.kept.runs.filter((r) => files.has(r.artifact)),
+    records: [],
+    statements: [],
+    findings: b.kept.findings.filter((f) => f.file !== null && files.has(f.file)),
+  };
+  const withThem = partOf(
+    {
+      runs: [...t.runs, ...b.added.runs],
+      records: b.added.records,
+      statements: b.added.statements ?? [],
+      findings: [...t.findings, ...b.added.findings],
+    },
+    b.after,
+    earlier,
+  ).part;
+  const alone = partOf(t, b.after).part;
+  if (!withThem || !alone) throw new Error('a verification with a time keeps a part');
+  return mergeAdded(kept, withThem, b.after, b.full, { ...overlap, alone });
 }

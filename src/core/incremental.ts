@@ -9,14 +9,16 @@
  * be absent, or is a count or list in `Shares` that adds up; `assemble` (verify.ts) renders the
  * report from the merged shares, as it does for one verification.
  */
+
+import { binding } from './binding.js';
 import { Clock, type HeldUntil, Validity } from './clock.js';
 import { narrowedDigest } from './diagnose.js';
 import { byLocation, compareFindings, type Finding } from './findings.js';
 import type { JsonObject } from './json.js';
-import type { Evidence, VerifyOptions } from './model.js';
+import type { Evidence, RecordInput, VerifyOptions } from './model.js';
 import { candidate, type EarlierCalls, equalFields, firstNearest, type KindCall, nearness, push } from './nearest.js';
 import { NO_POLICY, type Policy } from './policy.js';
-import { boundFields } from './projection.js';
+import { boundFields, narrowTarget } from './projection.js';
 import { identityDigest } from './records.js';
 import type { Report } from './report.js';
 import { Requirements } from './requirements.js';
@@ -90,8 +92,11 @@ export interface Layouts {
   readonly records: Layout;
 }
 
-/** A merged list as stretches of one part's elements, in order: [the part, how many] (`weave`). */
-export type Weave = readonly (readonly ['kept' | 'added', number])[];
+/**
+ * A merged list as stretches of one part's elements, in order: [the part, how many] (`weave`);
+ * `dropped`: kept elements left out, their files verified again with the added ones (`Overlap`).
+ */
+export type Weave = readonly (readonly ['kept' | 'added' | 'dropped', number])[];
 
 /** How the added part's runs, calls and records go among the kept part's (a merge: the JSON writer weaves a snapshot's bytes by them). */
 export interface Weaves {
@@ -123,13 +128,23 @@ const reportLayouts = (report: Pick<Report, 'runs' | 'calls' | 'records'>): Layo
  * Two parts' elements of one list in the full run's order (path order, each file's own in their order),
  * as stretches of each; or why not: a file in both parts, or files out of order.
  */
-function weave(kept: Layout, added: Layout, what: string): Weave | string {
-  const out: ['kept' | 'added', number][] = [];
+function weave(kept: Layout, added: Layout, what: string, drop: ReadonlySet<string>): Weave | string {
+  const out: ['kept' | 'added' | 'dropped', number][] = [];
+  const stretch = (side: 'kept' | 'added' | 'dropped', n: number): void => {
+    const last = out[out.length - 1];
+    if (last?.[0] === side) last[1] += n;
+    else out.push([side, n]);
+  };
   let i = 0;
   let j = 0;
   let before: string | null = null;
   for (;;) {
     const k = kept[i];
+    if (k && drop.has(k[0])) {
+      stretch('dropped', k[1]);
+      i++;
+      continue;
+    }
     const a = added[j];
     if (!k && !a) return out;
     const order = k && a ? cmp(k[0], a[0]) : k ? -1 : 1;
@@ -138,16 +153,21 @@ function weave(kept: Layout, added: Layout, what: string): Weave | string {
     const [file, n] = (order < 0 ? k : a) as readonly [string, number];
     if (before !== null && cmp(before, file) >= 0) return `${what} are not in path order (${file})`;
     before = file;
-    const last = out[out.length - 1];
-    if (last?.[0] === side) last[1] += n;
-    else out.push([side, n]);
+    stretch(side, n);
     if (side === 'kept') i++;
     else j++;
   }
 }
 
-/** Whether some of the added part's elements come before some of the kept part's. */
-const interleaves = (w: Weave): boolean => w.length > 2 || (w[0]?.[0] === 'added' && w.length === 2);
+/** Whether some of the added part's elements come before some of the kept part's (those dropped aside). */
+function interleaves(w: Weave): boolean {
+  let added = false;
+  for (const [side] of w) {
+    if (side === 'added') added = true;
+    else if (side === 'kept' && added) return true;
+  }
+  return false;
+}
 
 /** A merged list of elements held by both parts (a verification kept in memory), or the added part's alone: a snapshot's kept elements are bytes, woven by the JSON writer. */
 function woven<T>(kept: readonly T[], added: readonly T[], w: Weave): readonly T[] {
@@ -156,7 +176,8 @@ function woven<T>(kept: readonly T[], added: readonly T[], w: Weave): readonly T
   let i = 0;
   let j = 0;
   for (const [side, n] of w)
-    if (side === 'kept') for (const end = i + n; i < end; i++) out.push(kept[i] as T);
+    if (side === 'dropped') i += n;
+    else if (side === 'kept') for (const end = i + n; i < end; i++) out.push(kept[i] as T);
     else for (const end = j + n; j < end; j++) out.push(added[j] as T);
   return out;
 }
@@ -202,6 +223,11 @@ function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): Ea
       const fields = boundFields(actionClass);
       const list = calls().get(kind(actionClass, verb));
       return fields && list ? firstNearest(fields, list, target) : null;
+    },
+    holding: (actionClass, verb, target) => {
+      const fields = boundFields(actionClass);
+      const list = calls().get(kind(actionClass, verb));
+      return fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : [];
     },
     doubt: () => null,
   };
@@ -305,17 +331,16 @@ export type Merged =
 
 const declined = (reason: string): Merged => ({ kind: 'declined', reason });
 
-/** The least member of both (by code unit: the same whatever order either holds its members in, so the reason said is too), if any. */
-function meets(left: Members, right: Members): string | undefined {
+/** Every member of both, in code-unit order (the same whatever order either holds its members in, so a reason said from it is too). */
+function both(left: Members, right: Members): string[] {
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
-  let least: string | undefined;
-  if (large.among) {
-    for (const x of large.among(small)) if (least === undefined || x < least) least = x;
-    return least;
-  }
-  for (const x of small) if ((least === undefined || x < least) && large.has(x)) least = x;
-  return least;
+  const out = large.among ? large.among(small) : [...small].filter((x) => large.has(x));
+  return out.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 }
+
+/** The least member of both but those of `except`, if any. */
+const meets = (left: Members, right: Members, except?: ReadonlySet<string>): string | undefined =>
+  both(left, right).find((x) => !except?.has(x));
 
 /** Why a part's members could not all be read (a look-up may have missed one), or null. */
 const unread = (...members: readonly Members[]): string | null => {
@@ -345,10 +370,71 @@ export function unmergeable(policy: Policy): string | null {
 }
 
 /**
+ * Kept files a merge takes out and verifies again with the added ones (records that wait for their run,
+ * docs/policy.md §12: a run merged first, its calls pending, then the export whose records bind them).
+ * Their share of the kept verification must be theirs alone (`Taken.alone`, checked by the merge): it is
+ * subtracted, and they are added back with the added files, verified with them.
+ */
+export interface Overlap {
+  /** The kept run files whose calls an added record's subject names. */
+  readonly files: ReadonlySet<string>;
+  /** The subject digests the kept calls and the added records share: every kept call holding one is in those files. */
+  readonly digests: ReadonlySet<string>;
+}
+
+/** An overlap, with its files verified alone (at the same time, with the same options): the share the kept part holds of them. */
+export interface Taken extends Overlap {
+  readonly alone: Part;
+}
+
+/** Fewest kept files an overlap may take out; past it, a quarter of the kept runs (a full run then costs little more). */
+const TAKEN_FLOOR = 8;
+
+/**
+ * The kept files an added part's records meet (`Overlap`), null when they meet no kept call, or why
+ * they cannot be taken out: a shared digest not one of an added record's narrowed subject (a
+ * mismatched claim), kept calls that cannot be read, a file that holds records too, or too many files.
+ * Every kept call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ */
+export function waiting(kept: Part, added: Part, records: readonly RecordInput[]): Overlap | string | null {
+  const k = kept.couplings;
+  const shared = both(k.callDigests, added.couplings.recordDigests);
+  const unreadable = unread(k.callDigests);
+  if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
+  if (shared.length === 0) return null;
+  const wanted = new Set(shared);
+  const files = new Set<string>();
+  const found = new Set<string>();
+  for (const { record } of records) {
+    const { action_class, verb } = record.subject;
+    const target = narrowTarget(action_class, record.subject.target);
+    if (!target || Object.keys(target).length === 0) continue;
+    const subject = binding({ action_class, verb, target });
+    if (!subject.ok || !wanted.has(subject.digest) || found.has(subject.digest)) continue;
+    const holders = k.earlier.holding(action_class, verb, target);
+    if (holders === null) return `the kept calls cannot be read (${k.earlier.doubt() ?? 'a block refused'})`;
+    for (const c of holders) {
+      const own = binding({ action_class, verb, target: c.target });
+      if (!own.ok || own.digest !== subject.digest) return `a kept call of subject digest ${subject.digest} projects to another`;
+      files.add(c.call.artifact);
+    }
+    if (holders.length > 0) found.add(subject.digest);
+  }
+  const lost = shared.find((d) => !found.has(d));
+  if (lost !== undefined) return `subject digest ${lost} is in both`;
+  const withRecords = new Set(kept.layouts.records.map(([file]) => file));
+  const mixed = [...files].find((f) => withRecords.has(f));
+  if (mixed !== undefined) return `${mixed} holds calls an added record binds, and records of its own`;
+  const most = Math.max(TAKEN_FLOOR, Math.floor(kept.layouts.runs.length / 4));
+  if (files.size > most) return `the added records bind calls of ${files.size} kept runs (more than ${most})`;
+  return { files, digests: wanted };
+}
+
+/**
  * Why two parts cannot be merged as they are, or null: each a coupling the merge cannot carry.
  * @param interleaved whether some added calls come before some kept ones (`Weaves.calls`): ties between the parts' calls then go either way
  */
-function coupled(kept: Part, added: Part, options: VerifyOptions, interleaved: boolean): string | null {
+function coupled(kept: Part, added: Part, options: VerifyOptions, interleaved: boolean, taken: Taken | null): string | null {
   const now = options.now;
   if (now === undefined) return 'no verification time';
   if (compareInstants(added.at, now) !== 0) return 'the added files were verified at another time';
@@ -364,7 +450,8 @@ function coupled(kept: Part, added: Part, options: VerifyOptions, interleaved: b
   const a = added.couplings;
   // A call meets the other side's records of its digest. Calls of one digest on both sides with no record of it on either
   // meet nothing: no record to allocate, list as a snag or replay through (shown by the property: dropping either check below fails it).
-  const digest = meets(k.callDigests, a.recordDigests) ?? meets(k.recordDigests, a.callDigests);
+  // Those the kept files taken out hold are met again there, by the added part that holds them (`Overlap`).
+  const digest = meets(k.callDigests, a.recordDigests, taken?.digests) ?? meets(k.recordDigests, a.callDigests);
   const identity = meets(k.identities, a.identities);
   // A kept section that could not be read may have hidden a member both hold.
   const unreadable = unread(k.callDigests, k.recordDigests, k.identities);
@@ -381,7 +468,7 @@ function coupled(kept: Part, added: Part, options: VerifyOptions, interleaved: b
     if (doubt !== null) return `the kept calls an added record was diagnosed against cannot be read (${doubt})`;
     // They were its calls before the added ones (a tie to the kept). Among them, an added call as near as a kept nearest call, in a run
     // that sorts before that call's, is the full run's nearest (one nearer would have been found).
-    const mine = new Set(added.layouts.runs.map(([run]) => run));
+    const mine = new Set(added.layouts.runs.map(([run]) => run).filter((run) => !taken?.files.has(run)));
     if (interleaved && displaced(a.unbound, a.calls(), (r) => r.at !== null && !mine.has(r.at)))
       return 'an added record that bound no call would have an added call before its kept nearest call as its nearest';
   }
@@ -455,25 +542,81 @@ function tied(kept: Shares, added: Shares): boolean {
   return false;
 }
 
+/** `from` less the findings of `less` (each once, by its bytes), or null when one of them is not there. */
+function withoutFindings(from: readonly Finding[], less: readonly Finding[]): Finding[] | null {
+  if (less.length === 0) return [...from];
+  const left = new Map<string, number>();
+  for (const f of less) {
+    const text = JSON.stringify(f);
+    left.set(text, (left.get(text) ?? 0) + 1);
+  }
+  const out: Finding[] = [];
+  for (const f of from) {
+    const text = JSON.stringify(f);
+    const n = left.get(text) ?? 0;
+    if (n > 0) left.set(text, n - 1);
+    else out.push(f);
+  }
+  return out.length + less.length === from.length ? out : null;
+}
+
+/**
+ * A kept part's shares less the files an overlap takes out (`taken`: their share, verified alone),
+ * or why not: their findings must be the kept part's, and nothing else of it in their files (else
+ * they were not alone in it); a first (the under-claimed notice's, a lapsed exception's) in one of
+ * them with others left is not known. Its lists stay whole: the weave drops those files' stretches.
+ */
+function less(k: Shares, taken: Taken, requirements: Requirements): Shares | string {
+  const t = taken.alone.shares;
+  const dropped = taken.files;
+  const lists = [k.read, k.unattested, k.calls_, k.records_].map((from, i) =>
+    withoutFindings(from, [t.read, t.unattested, t.calls_, t.records_][i] ?? []),
+  );
+  const [read, unattested, calls_, records_] = lists;
+  if (!read || !unattested || !calls_ || !records_)
+    return 'a kept file taken out made findings alone that the kept verification does not hold';
+  if ([read, unattested, calls_, records_].some((fs) => fs.some((f) => f.file !== null && dropped.has(f.file))))
+    return 'a kept file taken out has findings it did not make alone';
+  const usage = requirements.usage();
+  usage.merge(k.usage);
+  const used = usage.subtract(t.usage, dropped);
+  if (used !== null) return used;
+  let underClaimed = k.underClaimed;
+  if (underClaimed && t.underClaimed) {
+    const count = underClaimed.count - t.underClaimed.count;
+    if (count < 0) return 'the files taken out claim under more calls than the kept verification';
+    if (count > 0 && dropped.has(underClaimed.first.artifact)) return 'the first under-claimed call is in a file taken out';
+    underClaimed = count === 0 ? null : { count, verified: underClaimed.verified - t.underClaimed.verified, first: underClaimed.first };
+  }
+  const tally = addTallies(k.tally, t.tally, -1);
+  const counts = [tally.unmet, tally.warned, tally.excepted, tally.grandfathered, tally.pending, tally.notLogged, ...tally.levels.values()];
+  if (counts.some((n) => n < 0) || k.runCount < t.runCount || t.signed || [...t.outcomes.values()].some((n) => n > 0) || t.copies > 0)
+    return 'the files taken out hold more than the kept verification';
+  return { ...k, runCount: k.runCount - t.runCount, read, unattested, calls_, records_, usage, underClaimed, tally };
+}
+
 /**
  * The report of a full verification of the kept part's evidence and the added part's, from the two
  * parts: the added part verified alone at `options.now`, with the same options and trust settings.
+ * With `taken`, some kept files are verified again in the added part (their share of the kept part subtracted).
  */
-export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed): Merged {
-  const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs');
+export function mergeAdded(kept: Part, added: Part, options: VerifyOptions, echoed: Echoed, taken: Taken | null = null): Merged {
+  const drop = taken?.files ?? new Set<string>();
+  const runs = weave(kept.layouts.runs, added.layouts.runs, 'the runs', drop);
   if (typeof runs === 'string') return declined(runs);
-  const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls');
+  const calls = weave(kept.layouts.calls, added.layouts.calls, 'the calls', drop);
   if (typeof calls === 'string') return declined(calls);
-  const records = weave(kept.layouts.records, added.layouts.records, 'the records');
+  const records = weave(kept.layouts.records, added.layouts.records, 'the records', drop);
   if (typeof records === 'string') return declined(records);
-  const why = coupled(kept, added, options, interleaves(calls));
+  // Kept calls taken out are among the calls an added record was diagnosed against (`earlier`), wherever they sort.
+  const why = coupled(kept, added, options, taken !== null || interleaves(calls), taken);
   if (why !== null) return declined(why);
-  if (tied(kept.shares, added.shares))
-    return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
-  const k = kept.shares;
-  const a = added.shares;
   const validity = new Validity();
   const requirements = new Requirements(options.policy ?? NO_POLICY, new Clock(options.now ?? { seconds: 0, fraction: '' }, validity), []);
+  const k = taken ? less(kept.shares, taken, requirements) : kept.shares;
+  if (typeof k === 'string') return declined(k);
+  const a = added.shares;
+  if (tied(k, a)) return declined('two findings sort equal but differ (their order is the full run’s, not known here)');
   const usage = requirements.usage();
   usage.merge(k.usage);
   usage.merge(a.usage);

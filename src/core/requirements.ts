@@ -139,6 +139,32 @@ export class Usage {
     }
     this.rules.merge(other.rules);
   }
+
+  /**
+   * Takes away `other`'s counts (a share this use holds: files taken out of a kept verification, `dropped`,
+   * core/incremental.ts), or says why it cannot: a count it does not hold, or a lapsed exception's first
+   * call in a dropped file while calls of others remain (their first is not known here). Which rules
+   * were used is left as it is: the files are added back, and a call's rule does not depend on what it earned.
+   */
+  subtract(other: Usage, dropped: ReadonlySet<string>): string | null {
+    for (const [e, n] of other.excused) {
+      const mine = this.mine(other, e);
+      const left = (this.excused.get(mine) ?? 0) - n;
+      if (left < 0) return 'an exception excused fewer calls than the files taken out';
+      if (left === 0) this.excused.delete(mine);
+      else this.excused.set(mine, left);
+    }
+    for (const [e, lapsed] of other.lapsed) {
+      const mine = this.mine(other, e);
+      const had = this.lapsed.get(mine);
+      const left = (had?.count ?? 0) - lapsed.count;
+      if (!had || left < 0) return 'a lapsed exception covered fewer calls than the files taken out';
+      if (left === 0) this.lapsed.delete(mine);
+      else if (dropped.has(had.first.artifact)) return 'a lapsed exception’s first call is in a file taken out';
+      else this.lapsed.set(mine, { first: had.first, count: left });
+    }
+    return null;
+  }
 }
 
 /** Each exception of a policy → its position (an object at two places: the last), how `Usage` names them across copies of the policy. */

@@ -188,17 +188,24 @@ function tallyCalls(calls: readonly CallReport[]): CallTally {
   return t;
 }
 
-/** Two tallies added up. */
-export function addTallies(a: CallTally, b: CallTally): CallTally {
+/** Two tallies added up; with `sign` -1, `b` taken from `a` (a level none is left of is left out: the weakest level reads which are there). */
+export function addTallies(a: CallTally, b: CallTally, sign: 1 | -1 = 1): CallTally {
   const t = emptyTally();
-  for (const x of [a, b]) {
-    for (const [l, n] of x.levels) t.levels.set(l, (t.levels.get(l) ?? 0) + n);
-    t.unmet += x.unmet;
-    t.warned += x.warned;
-    t.excepted += x.excepted;
-    t.grandfathered += x.grandfathered;
-    t.pending += x.pending;
-    t.notLogged += x.notLogged;
+  for (const [x, by] of [
+    [a, 1],
+    [b, sign],
+  ] as const) {
+    for (const [l, n] of x.levels) {
+      const left = (t.levels.get(l) ?? 0) + by * n;
+      if (left === 0) t.levels.delete(l);
+      else t.levels.set(l, left);
+    }
+    t.unmet += by * x.unmet;
+    t.warned += by * x.warned;
+    t.excepted += by * x.excepted;
+    t.grandfathered += by * x.grandfathered;
+    t.pending += by * x.pending;
+    t.notLogged += by * x.notLogged;
   }
   return t;
 }

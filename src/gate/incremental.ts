@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
-import { judgedUnder, mergeAdded, partOf, unmergeable } from '../core/incremental.js';
+import { judgedUnder, type Merged, mergeAdded, partOf, unmergeable, waiting } from '../core/incremental.js';
 import type { Evidence, VerifyOptions } from '../core/model.js';
 import { NO_POLICY } from '../core/policy.js';
 import type { Report } from '../core/report.js';
@@ -166,12 +166,12 @@ export async function verifyIncremental<C extends Gathered>(
   collected: C,
   options: VerifyOptions,
   kept: KeptSnapshot,
-  whole: () => Promise<C>,
+  again: (keep: ReadonlyMap<string, KeptFile> | null) => Promise<C>,
 ): Promise<Incremental & { readonly used: C }> {
   // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
   let all: C | null = collected.kept === 0 ? collected : null;
-  const wholly = async (): Promise<C> => (all ??= await whole());
-  const made = await merged(collected, options, kept, wholly);
+  const wholly = async (): Promise<C> => (all ??= await again(null));
+  const made = await merged(collected, options, kept, wholly, again);
   return { ...made, used: all ?? collected };
 }
 
@@ -180,6 +180,7 @@ async function merged(
   options: VerifyOptions,
   kept: KeptSnapshot,
   wholly: () => Promise<Gathered>,
+  again: (keep: ReadonlyMap<string, KeptFile> | null) => Promise<Gathered>,
 ): Promise<Incremental> {
   const { files, own } = collected;
   // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
@@ -211,13 +212,34 @@ async function merged(
   const added = files.filter((f) => !named.has(f.rel));
   const paths = new Set(added.map((f) => f.rel));
   // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
-  const addedPart = partOf(
-    evidenceOf(collected, paths, [...own, ...added.flatMap((f) => f.findings)]),
-    options,
-    snapshot.part.couplings.earlier,
-  ).part;
+  const partOfThese = (from: Gathered, these: ReadonlySet<string>, gate: readonly Finding[], earlier = true) =>
+    partOf(
+      evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]),
+      options,
+      earlier ? snapshot.part.couplings.earlier : undefined,
+    ).part;
+  const addedPart = partOfThese(collected, paths, own);
   if (!addedPart) return full('no verification time');
-  const merge = mergeAdded(snapshot.part, addedPart, options, collected);
+  // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
+  const overlap = waiting(
+    snapshot.part,
+    addedPart,
+    collected.records.filter((r) => paths.has(r.loc.file)),
+  );
+  if (typeof overlap === 'string') return full(overlap);
+  let merge: Merged;
+  let retaken = '';
+  if (overlap === null) merge = mergeAdded(snapshot.part, addedPart, options, collected);
+  else {
+    const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
+    const read = await again(keep);
+    const both = new Set([...paths, ...overlap.files]);
+    const withThem = partOfThese(read, both, read.own);
+    const alone = partOfThese(read, overlap.files, [], false);
+    if (!withThem || !alone) return full('no verification time');
+    merge = mergeAdded(snapshot.part, withThem, options, read, { ...overlap, alone });
+    retaken = `, with ${overlap.files.size} kept run(s) whose calls they bind verified again`;
+  }
   // A full run keeps a snapshot of every file, the added ones too: kept as it was, it would decline the same merge on every later
   // run that reads them (the default branch's, once the pull request is merged, and each pull request's after it).
   if (merge.kind === 'declined') return full(merge.reason);
@@ -228,6 +250,6 @@ async function merged(
     report: merge.report,
     // The kept files' bytes where the merge puts them among the added files' (the report holds the added files' elements alone).
     kept: { runs, calls, records, weaves: merge.weaves, close },
-    said: `${added.length} added file(s) verified and merged onto the snapshot verified at ${rfc3339(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
+    said: `${added.length} added file(s) verified${retaken} and merged onto the snapshot verified at ${rfc3339(snapshot.part.at)} (${named.size} file(s), ${collected.kept} of them hashed and not decoded)`,
   };
 }

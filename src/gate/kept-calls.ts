@@ -23,7 +23,16 @@ import { endianness } from 'node:os';
 import type { CallRef } from '../core/call.js';
 import { kind, kindOf } from '../core/incremental.js';
 import type { JsonObject } from '../core/json.js';
-import { type EarlierCalls, fieldText, firstNearest, type KindCall, type NearCall, nearness, subsets } from '../core/nearest.js';
+import {
+  type EarlierCalls,
+  equalFields,
+  fieldText,
+  firstNearest,
+  type KindCall,
+  type NearCall,
+  nearness,
+  subsets,
+} from '../core/nearest.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
@@ -232,6 +241,19 @@ class Block {
     return [best, most];
   }
 
+  /** The rows whose every bound field's hash is `want`'s, in call order. */
+  matching(want: Int32Array): number[] {
+    const rows = this.rows;
+    const lanes = want.length;
+    const out: number[] = [];
+    for (let r = 0; r < this.count; r++) {
+      let f = 0;
+      for (const at = r * lanes; f < lanes && rows[at + f] === want[f]; ) f++;
+      if (f === lanes) out.push(r);
+    }
+    return out;
+  }
+
   /** Level `l` (0: the combinations of k - 1 fields, down to single fields): per combination, its key → the first call holding it. */
   private level(l: number, k: number): Level {
     const built = this.levels[l];
@@ -348,6 +370,24 @@ export class KeptCalls implements EarlierCalls {
     const all = block.calls(0, block.count);
     if (!all.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${all.reason}`);
     return firstNearest(fields, all.value, target);
+  }
+
+  holding(actionClass: string, verb: string, target: JsonObject): readonly KindCall[] | null {
+    const fields = boundFields(actionClass);
+    if (!fields) return [];
+    const key = kind(actionClass, verb);
+    const block = this.block(key, fields.length);
+    if (!block) return this.at.has(key) ? null : [];
+    const want = new Int32Array(fields.length * 2);
+    hashes(fields, target, want, 0);
+    const out: KindCall[] = [];
+    // Equal texts have equal hashes: every call whose hashes all match, checked against its details.
+    for (const r of block.matching(want)) {
+      const found = block.calls(r, r + 1);
+      if (!found.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${found.reason}`);
+      for (const c of found.value) if (equalFields(fields, c.target, target) === fields.length) out.push(c);
+    }
+    return out;
   }
 
   private doubted(reason: string): null {

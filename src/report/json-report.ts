@@ -163,11 +163,24 @@ function joined(pieces: (string | Buffer | FileSpan)[], piece: string | Buffer |
   else pieces.push(piece);
 }
 
+/** A kept file's first piece without the separator it starts with (a file after the first, written first: those before it dropped). */
+function unseparated(piece: string | Buffer | FileSpan): string | Buffer | FileSpan {
+  const n = SEPARATOR.length;
+  if (piece instanceof FileSpan) return new FileSpan(piece.fd, piece.from + n, piece.length - n);
+  if (typeof piece === 'string' && piece.startsWith(SEPARATOR)) return piece.slice(n);
+  if (Buffer.isBuffer(piece) && piece.subarray(0, n).toString('latin1') === SEPARATOR) return piece.subarray(n);
+  throw new RangeError('a kept file after the first does not start with the separator');
+}
+
+/** How many kept elements a weave writes (those of `dropped` stretches left out). */
+const keptIn = (weave: Weave): number => weave.reduce((n, [side, k]) => (side === 'kept' ? n + k : n), 0);
+
 /**
  * A kept list's files and the report's own elements of it, woven in the merge's order (`weave`: stretches
- * of each; by default all kept then all own): a kept stretch ends where a file's elements do, the first
- * kept file's pieces lack the separator the others start with, and the own elements take it when
- * anything came before them.
+ * of each; by default all kept then all own; a `dropped` stretch's files are left out): a kept stretch
+ * ends where a file's elements do, the first kept file's pieces lack the separator the others start
+ * with (it is added when anything came before, taken off another written first), and the own elements
+ * take it when anything came before them.
  */
 function* woven(
   kept: KeptList,
@@ -184,18 +197,22 @@ function* woven(
     if (side === 'added') {
       yield* elementPieces(items.slice(own, own + n), form, size, written);
       own += n;
-    } else {
-      if (file === 0 && written) yield SEPARATOR;
-      const pieces: (string | Buffer | FileSpan)[] = [];
-      for (let left = n; left > 0; file++) {
-        const f = kept.files[file];
-        if (!f || f.count > left) throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
-        for (const piece of f.pieces) joined(pieces, piece);
-        left -= f.count;
-      }
-      yield* pieces;
+      written = true;
+      continue;
     }
-    written = true;
+    const pieces: (string | Buffer | FileSpan)[] = [];
+    for (let left = n; left > 0; file++) {
+      const f = kept.files[file];
+      if (!f || f.count > left) throw new RangeError(`a stretch of ${n} kept element(s) does not end where a kept file's do`);
+      left -= f.count;
+      if (side === 'dropped') continue;
+      f.pieces.forEach((piece, i) => {
+        if (i === 0 && pieces.length === 0 && file === 0 && written) pieces.push(SEPARATOR);
+        joined(pieces, i === 0 && pieces.length === 0 && file > 0 && !written ? unseparated(piece) : piece);
+      });
+    }
+    yield* pieces;
+    if (side === 'kept') written = true;
   }
   if (own !== items.length || file !== kept.files.length)
     throw new RangeError(`the weave left ${items.length - own} element(s) and ${kept.files.length - file} kept file(s) out`);
@@ -210,21 +227,17 @@ function* jsonChunks(report: Report, size: number = CHUNK, kept: KeptLists | nul
   let text = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`;
   for (const [name, items, form] of listsOf(report)) {
     const before = kept && (name === 'runs' || name === 'calls' || name === 'records') ? kept[name] : null;
-    const held = before !== null && before.count > 0;
-    const open = held || items.length > 0;
+    const weave: Weave | null =
+      before === null
+        ? null
+        : (kept?.weaves?.[name as 'runs'] ?? [
+            ['kept', before.count],
+            ['added', items.length],
+          ]);
+    const open = (weave !== null && keptIn(weave) > 0) || items.length > 0;
     yield inertJson(`${text},\n  "${name}": [${open ? '\n    ' : ''}`);
     // Already inert: written by this writer (`listPieces`).
-    if (before !== null && (name === 'runs' || name === 'calls' || name === 'records'))
-      yield* woven(
-        before,
-        items,
-        form,
-        size,
-        kept?.weaves?.[name] ?? [
-          ['kept', before.count],
-          ['added', items.length],
-        ],
-      );
+    if (before !== null && weave !== null) yield* woven(before, items, form, size, weave);
     else yield* elementPieces(items, form, size, false);
     text = open ? '\n  ]' : ']';
   }
