@@ -1,4 +1,4 @@
-// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed] [--clean-pr] [--among]
+// node bench/cache.mjs [--calls 100000] [--pairs 5] [--jobs auto] [--dist dist] [--signed] [--clean-pr] [--among] [--waiting]
 // What a pull request costs with the evidence cache (docs/cache.md): the default branch's history
 // (the deterministic corpus, seed 42) has been verified once with --cache (the entries are kept
 // aside); a pull request adds one run of 200 calls and the export with its records. Three runs,
@@ -18,7 +18,9 @@
 // export records every call (a pull request that passes: none of its records is unmatched), and the
 // pull request run must have merged. `--among`: the pull request's run and export are named to sort
 // right after the history's middle run and middle export (a folder per agent or per provider), not
-// after every kept file.
+// after every kept file. `--waiting` (records that wait for their run, docs/policy.md §12; implies
+// --clean-pr): the pull request's run is in the default branch's history already, its calls pending,
+// and the pull request adds only the export that records them.
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,8 +39,10 @@ const { values } = parseArgs({
     signed: { type: 'boolean', default: false },
     'clean-pr': { type: 'boolean', default: false },
     among: { type: 'boolean', default: false },
+    waiting: { type: 'boolean', default: false },
   },
 });
+const clean = values['clean-pr'] || values.waiting;
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-cache-'));
 const corpus = path.join(tmp, 'corpus');
 const c = generate(corpus, Number(values.calls), 42, { signed: values.signed });
@@ -65,15 +69,10 @@ const args = (out, cache) => [
   ...(c.trustedKey ? ['--trusted-key', c.trustedKey] : []),
 ];
 
-// The default branch: verified once, its entries kept.
-const branch = path.join(tmp, 'branch-cache');
-const warm = timedNode(args(path.join(tmp, 'warm.json'), branch), root);
-if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${warm.stderr}`);
-
 // The pull request: one run of 200 calls and the export with its records, new work: its calls are
 // numbered after the history's, so their targets and record ids are ones the history does not hold
 // (a call's target and record id follow from its number; the seed only draws the claims).
-const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first: Number(values.calls), recorded: values['clean-pr'] });
+const pr = generate(path.join(tmp, 'pr'), 200, 7, { signed: values.signed, first: Number(values.calls), recorded: clean });
 const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
 const audits = readdirSync(pr.audit);
 if (!run || audits.length !== 1) throw new Error(`the pull request corpus: ${run} and ${audits.length} exports`);
@@ -83,8 +82,21 @@ const before = (dir) => {
   const names = readdirSync(dir).sort();
   return `${(names[names.length >> 1] ?? '').replace(/\.[a-z]+$/, '')}x-`;
 };
-cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', `${before(path.join(corpus, 'runs'))}pull-request-run.json`));
+const addRun = () =>
+  cpSync(path.join(pr.runs, run), path.join(corpus, 'runs', `${before(path.join(corpus, 'runs'))}pull-request-run.json`));
+// --waiting: the run merged before, and verified on the default branch with the history.
+if (values.waiting) addRun();
+
+// The default branch: verified once, its entries kept.
+const branch = path.join(tmp, 'branch-cache');
+const warm = timedNode(args(path.join(tmp, 'warm.json'), branch), root);
+if (warm.status !== 1) throw new Error(`the warm-up exited ${warm.status}: ${warm.stderr}`);
+
+if (!values.waiting) addRun();
 cpSync(path.join(pr.audit, audits[0]), path.join(corpus, 'audit', `${before(path.join(corpus, 'audit'))}pull-request-${audits[0]}`));
+// What the pull request adds: its run and export, or (--waiting) its export alone.
+const added = values.waiting ? 1 : 2;
+const history = c.files + 2 - added;
 
 // Every input of the pull request's corpus, for the floor's check that it read them all.
 const inputs = { files: 0, bytes: 0 };
@@ -119,10 +131,10 @@ for (let i = 0; i < pairs; i++) {
     }
     const r = timedNode(args(out, mode === 'full' ? null : work), root);
     if (r.status !== 1) throw new Error(`${mode} exited ${r.status}: ${r.stderr}`);
-    if (mode === 'pr' && !r.stderr.includes(`${c.files} of ${c.files + 2} file(s) from the cache; 2 read and stored`))
-      throw new Error(`the pull request run did not read exactly its two files: ${r.stderr}`);
+    if (mode === 'pr' && !r.stderr.includes(`${history} of ${c.files + 2} file(s) from the cache; ${added} read and stored`))
+      throw new Error(`the pull request run did not read exactly its ${added} file(s): ${r.stderr}`);
     if (mode === 'pr') said = /incremental: (.*)/.exec(r.stderr)?.[1] ?? '(nothing said)';
-    if (mode === 'pr' && values['clean-pr'] && !said.includes('merged onto the snapshot'))
+    if (mode === 'pr' && clean && !said.includes('merged onto the snapshot'))
       throw new Error(`the clean pull request did not merge: ${said}`);
     times.get(mode).push(r.ms);
     digests.set(mode, createHash('sha256').update(readFileSync(out)).digest('hex'));
@@ -133,7 +145,7 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const med = (m) => median(times.get(m));
 const min = (m) => Math.min(...times.get(m));
 console.log(
-  `evidence cache, ${c.calls} calls in ${c.files} files${values.signed ? ' (every record signed, its key trusted)' : ''} + a pull request of 200 calls (2 files${values['clean-pr'] ? ', every call recorded' : ''}), --jobs ${values.jobs}, ${pairs} rounds`,
+  `evidence cache, ${c.calls} calls in ${c.files} files${values.signed ? ' (every record signed, its key trusted)' : ''} + a pull request of 200 calls (${values.waiting ? 'its run in the history, its calls pending; the pull request adds their export' : '2 files'}${clean ? ', every call recorded' : ''}), --jobs ${values.jobs}, ${pairs} rounds`,
 );
 for (const m of modes) console.log(`  ${m.padEnd(5)} median ${fmt(med(m))}, min ${fmt(min(m))}`);
 console.log(

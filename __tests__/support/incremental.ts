@@ -262,11 +262,13 @@ export function build(drawn: Case): Built {
  */
 export function mergeBuilt(kept: Part, b: Built, diagnosed: EarlierCalls | null = kept.couplings.earlier): Merged {
   const earlier = diagnosed ?? undefined;
-  const added = partOf(b.added, b.after, earlier).part;
-  if (!added) throw new Error('a verification with a time keeps a part');
-  const overlap = waiting(kept, added, b.added.records);
+  const overlap = waiting(kept, b.added.records);
   if (typeof overlap === 'string') return { kind: 'declined', reason: overlap };
-  if (overlap === null) return mergeAdded(kept, added, b.after, b.full);
+  if (overlap === null) {
+    const added = partOf(b.added, b.after, earlier).part;
+    if (!added) throw new Error('a verification with a time keeps a part');
+    return mergeAdded(kept, added, b.after, b.full);
+  }
   const files = overlap.files;
   const t: Evidence = {
     runs: b.kept.runs.filter((r) => files.has(r.artifact)),

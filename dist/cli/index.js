@@ -4608,11 +4608,11 @@ function snagIndex(records, holders) {
     };
 }
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(record) {
-    const { subject } = record.input.record;
+function narrowedDigest(input) {
+    const { subject } = input.record;
     const { action_class, verb, target } = subject;
     // A subject of just its class, verb and a target of bound fields narrows to itself: its digest is the one recomputed (no second canonical form).
-    const recomputed = record.input.recomputed;
+    const recomputed = input.recomputed;
     const fields = (0,core_projection/* boundFields */.EC)(action_class);
     const keys = Object.keys(target);
     if (recomputed.ok && fields && keys.length > 0 && Object.keys(subject).length === 3 && keys.every((f) => fields.includes(f)))
@@ -4629,7 +4629,7 @@ function unmatchedIndex(calls, allocated, unbound, earlier) {
     const exact = new Map();
     const wanted = new Set();
     for (const r of unbound) {
-        const hash = narrowedDigest(r);
+        const hash = narrowedDigest(r.input);
         exact.set(r, hash);
         wanted.add(r.input.record.binding_digest);
         if (hash !== null)
@@ -7177,6 +7177,9 @@ async function deliver(task, setup, form) {
     const { file, role } = task;
     const cache = setup.cache;
     const shape = cache?.read ? await entryShape() : null;
+    // Hashed once by this run to the key its task keeps: kept, never decoded (a second collection that reads a few kept files again).
+    if (task.hashed !== undefined && task.hashed === task.kept)
+        return { value: null, cache: { hit: true, kept: true, key: task.hashed } };
     // Hashed once by this run: the evidence of the bytes it hashed then (an entry refused now is looked up again below, and said).
     if (task.hashed !== undefined && cache !== null && shape !== null) {
         const entry = lookUp(cache, task.hashed, shape);
@@ -7548,7 +7551,7 @@ function partOf(evidence, options, earlier) {
         recordDigests.add(record.binding_digest);
         if (r.input.recomputed.ok)
             recordDigests.add(r.input.recomputed.digest);
-        const narrowed = narrowedDigest(r);
+        const narrowed = narrowedDigest(r.input);
         if (narrowed !== null)
             recordDigests.add(narrowed);
         identities.add(identityDigest(r.input));
@@ -7648,14 +7651,25 @@ function unmergeable(policy) {
 /** Fewest kept files an overlap may take out; past it, a quarter of the kept runs (a full run then costs little more). */
 const TAKEN_FLOOR = 8;
 /**
- * The kept files an added part's records meet (`Overlap`), null when they meet no kept call, or why
- * they cannot be taken out: a shared digest not one of an added record's narrowed subject (a
- * mismatched claim), kept calls that cannot be read, a file that holds records too, or too many files.
- * Every kept call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ * The kept files the added records meet (`Overlap`), null when they meet no kept call, or why they
+ * cannot be taken out: a shared digest not one of an added record's narrowed subject (a mismatched
+ * claim), kept calls that cannot be read, a file that holds records too, or too many files. Every kept
+ * call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ * Read before the added files are verified: with an overlap, they are verified with those files only.
  */
-function incremental_waiting(kept, added, records) {
+function incremental_waiting(kept, records) {
     const k = kept.couplings;
-    const shared = both(k.callDigests, added.couplings.recordDigests);
+    // The digests a part's couplings hold of these records (`partOf`).
+    const digests = new Set();
+    for (const r of records) {
+        digests.add(r.record.binding_digest);
+        if (r.recomputed.ok)
+            digests.add(r.recomputed.digest);
+        const narrowed = narrowedDigest(r);
+        if (narrowed !== null)
+            digests.add(narrowed);
+    }
+    const shared = both(k.callDigests, digests);
     const unreadable = unread(k.callDigests);
     if (unreadable !== null)
         return `the kept digests cannot be read (${unreadable})`;
@@ -9676,17 +9690,18 @@ async function merged(collected, options, kept, wholly, again) {
     const paths = new Set(added.map((f) => f.rel));
     // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
     const partOfThese = (from, these, gate, earlier = true) => partOf(evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]), options, earlier ? snapshot.part.couplings.earlier : undefined).part;
-    const addedPart = partOfThese(collected, paths, own);
-    if (!addedPart)
-        return full('no verification time');
     // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
-    const overlap = incremental_waiting(snapshot.part, addedPart, collected.records.filter((r) => paths.has(r.loc.file)));
+    const overlap = incremental_waiting(snapshot.part, collected.records.filter((r) => paths.has(r.loc.file)));
     if (typeof overlap === 'string')
         return full(overlap);
     let merge;
     let retaken = '';
-    if (overlap === null)
+    if (overlap === null) {
+        const addedPart = partOfThese(collected, paths, own);
+        if (!addedPart)
+            return full('no verification time');
         merge = mergeAdded(snapshot.part, addedPart, options, collected);
+    }
     else {
         const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
         const read = await again(keep);

@@ -8,6 +8,7 @@
 import { binding } from './binding.js';
 import { type Call, type CallRef, callRef, isEligible, isIneligible } from './call.js';
 import type { JsonObject } from './json.js';
+import type { RecordInput } from './model.js';
 import {
   candidate,
   type EarlierCalls,
@@ -159,11 +160,11 @@ function snagIndex(
 }
 
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-export function narrowedDigest(record: CheckedRecord): string | null {
-  const { subject } = record.input.record;
+export function narrowedDigest(input: RecordInput): string | null {
+  const { subject } = input.record;
   const { action_class, verb, target } = subject;
   // A subject of just its class, verb and a target of bound fields narrows to itself: its digest is the one recomputed (no second canonical form).
-  const recomputed = record.input.recomputed;
+  const recomputed = input.recomputed;
   const fields = boundFields(action_class);
   const keys = Object.keys(target);
   if (recomputed.ok && fields && keys.length > 0 && Object.keys(subject).length === 3 && keys.every((f) => fields.includes(f)))
@@ -186,7 +187,7 @@ function unmatchedIndex(
   const exact = new Map<UsableRecord, string | null>();
   const wanted = new Set<string>();
   for (const r of unbound) {
-    const hash = narrowedDigest(r);
+    const hash = narrowedDigest(r.input);
     exact.set(r, hash);
     wanted.add(r.input.record.binding_digest);
     if (hash !== null) wanted.add(hash);

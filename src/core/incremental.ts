@@ -267,7 +267,7 @@ export function partOf(
     const { record } = r.input;
     recordDigests.add(record.binding_digest);
     if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
-    const narrowed = narrowedDigest(r);
+    const narrowed = narrowedDigest(r.input);
     if (narrowed !== null) recordDigests.add(narrowed);
     identities.add(identityDigest(r.input));
   }
@@ -391,14 +391,23 @@ export interface Taken extends Overlap {
 const TAKEN_FLOOR = 8;
 
 /**
- * The kept files an added part's records meet (`Overlap`), null when they meet no kept call, or why
- * they cannot be taken out: a shared digest not one of an added record's narrowed subject (a
- * mismatched claim), kept calls that cannot be read, a file that holds records too, or too many files.
- * Every kept call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ * The kept files the added records meet (`Overlap`), null when they meet no kept call, or why they
+ * cannot be taken out: a shared digest not one of an added record's narrowed subject (a mismatched
+ * claim), kept calls that cannot be read, a file that holds records too, or too many files. Every kept
+ * call of a digest is found by its subject (`EarlierCalls.holding`) and checked by its own digest.
+ * Read before the added files are verified: with an overlap, they are verified with those files only.
  */
-export function waiting(kept: Part, added: Part, records: readonly RecordInput[]): Overlap | string | null {
+export function waiting(kept: Part, records: readonly RecordInput[]): Overlap | string | null {
   const k = kept.couplings;
-  const shared = both(k.callDigests, added.couplings.recordDigests);
+  // The digests a part's couplings hold of these records (`partOf`).
+  const digests = new Set<string>();
+  for (const r of records) {
+    digests.add(r.record.binding_digest);
+    if (r.recomputed.ok) digests.add(r.recomputed.digest);
+    const narrowed = narrowedDigest(r);
+    if (narrowed !== null) digests.add(narrowed);
+  }
+  const shared = both(k.callDigests, digests);
   const unreadable = unread(k.callDigests);
   if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
   if (shared.length === 0) return null;

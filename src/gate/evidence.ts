@@ -257,6 +257,8 @@ async function deliver<T>(task: ReadTask, setup: ReadSetup, form: Form<T>): Prom
   const { file, role } = task;
   const cache = setup.cache;
   const shape = cache?.read ? await entryShape() : null;
+  // Hashed once by this run to the key its task keeps: kept, never decoded (a second collection that reads a few kept files again).
+  if (task.hashed !== undefined && task.hashed === task.kept) return { value: null, cache: { hit: true, kept: true, key: task.hashed } };
   // Hashed once by this run: the evidence of the bytes it hashed then (an entry refused now is looked up again below, and said).
   if (task.hashed !== undefined && cache !== null && shape !== null) {
     const entry = lookUp(cache, task.hashed, shape);

@@ -218,19 +218,19 @@ async function merged(
       options,
       earlier ? snapshot.part.couplings.earlier : undefined,
     ).part;
-  const addedPart = partOfThese(collected, paths, own);
-  if (!addedPart) return full('no verification time');
   // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
   const overlap = waiting(
     snapshot.part,
-    addedPart,
     collected.records.filter((r) => paths.has(r.loc.file)),
   );
   if (typeof overlap === 'string') return full(overlap);
   let merge: Merged;
   let retaken = '';
-  if (overlap === null) merge = mergeAdded(snapshot.part, addedPart, options, collected);
-  else {
+  if (overlap === null) {
+    const addedPart = partOfThese(collected, paths, own);
+    if (!addedPart) return full('no verification time');
+    merge = mergeAdded(snapshot.part, addedPart, options, collected);
+  } else {
     const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
     const read = await again(keep);
     const both = new Set([...paths, ...overlap.files]);
