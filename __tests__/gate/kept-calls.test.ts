@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kind } from '../../src/core/incremental.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { firstNearest, type KindCall } from '../../src/core/nearest.js';
+import { equalFields, firstNearest, type KindCall } from '../../src/core/nearest.js';
 import { boundFields } from '../../src/core/projection.js';
 import { KeptCalls, keptCallBlocks } from '../../src/gate/kept-calls.js';
 
@@ -111,6 +111,47 @@ describe('a snapshot’s table of kept calls (gate/kept-calls.ts)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('finds every kept call whose bound fields all equal a subject’s, the scan’s, also when every hash collides (property)', () => {
+    const scan = (calls: readonly KindCall[], target: JsonObject) =>
+      calls.filter((c) => equalFields(FIELDS, c.target, target) === FIELDS.length);
+    fc.assert(
+      fc.property(
+        fc.array(arbTarget, { minLength: 1, maxLength: 30 }),
+        fc.array(arbTarget, { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        (targets, drawn, pick) => {
+          const calls = callsOf(targets);
+          // Asked about subjects of some calls (those are held), and drawn ones.
+          const asked = [...drawn, targets[pick % targets.length] ?? {}];
+          expect(keptFrom(calls).holding(CLASS, VERB, asked)).toEqual(asked.map((t) => scan(calls, t)));
+          // Every row given call j's hashes: to j's subject every call matches by hash, and only those equal by their details are held.
+          const rowBytes = FIELDS.length * 8;
+          const j = pick % calls.length;
+          const own = [targets[j] ?? {}];
+          const collided = keptFrom(
+            calls,
+            (block) => {
+              for (let r = 0; r < calls.length; r++) block.copy(block, r * rowBytes, j * rowBytes, (j + 1) * rowBytes);
+            },
+            true,
+          );
+          expect(collided.holding(CLASS, VERB, own)).toEqual(own.map((t) => scan(calls, t)));
+          expect(collided.doubt()).toBeNull();
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // None kept of a kind, or a class that binds no field: none held; a block that cannot be read: null, and a doubt.
+    const one = callsOf([{ owner: 'acme', repo: 'r', key_title_hash: 't' }]);
+    expect(keptFrom(one).holding(CLASS, 'delete', [{ owner: 'acme' }])).toEqual([[]]);
+    expect(keptFrom(one).holding('no_such_class', VERB, [{ owner: 'acme' }])).toEqual([[]]);
+    const damaged = keptFrom(one, (block) => {
+      block[0] = (block[0] ?? 0) ^ 1;
+    });
+    expect(damaged.holding(CLASS, VERB, [{ owner: 'acme', repo: 'r', key_title_hash: 't' }])).toBeNull();
+    expect(damaged.doubt()).toMatch(/its index is not the bytes its header names/);
   });
 
   it('a kind with no kept call, or a class that binds no field: none; the other kinds are not read', () => {

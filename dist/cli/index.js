@@ -7511,10 +7511,10 @@ function earlierCalls(calls) {
             const list = calls().get(kind(actionClass, verb));
             return fields && list ? firstNearest(fields, list, target) : null;
         },
-        holding: (actionClass, verb, target) => {
+        holding: (actionClass, verb, targets) => {
             const fields = (0,core_projection/* boundFields */.EC)(actionClass);
             const list = calls().get(kind(actionClass, verb));
-            return fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : [];
+            return targets.map((target) => (fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : []));
         },
         doubt: () => null,
     };
@@ -7676,27 +7676,38 @@ function incremental_waiting(kept, records) {
     if (shared.length === 0)
         return null;
     const wanted = new Set(shared);
-    const files = new Set();
-    const found = new Set();
+    // Per (class, verb), each shared digest's narrowed target, once.
+    const asked = new Map();
     for (const { record } of records) {
         const { action_class, verb } = record.subject;
         const target = (0,core_projection/* narrowTarget */.nw)(action_class, record.subject.target);
         if (!target || Object.keys(target).length === 0)
             continue;
         const subject = (0,binding/* binding */.Ch)({ action_class, verb, target });
-        if (!subject.ok || !wanted.has(subject.digest) || found.has(subject.digest))
+        if (!subject.ok || !wanted.has(subject.digest))
             continue;
-        const holders = k.earlier.holding(action_class, verb, target);
+        const key = kind(action_class, verb);
+        const targets = asked.get(key) ?? new Map();
+        asked.set(key, targets.set(subject.digest, target));
+    }
+    const files = new Set();
+    const found = new Set();
+    for (const [key, targets] of asked) {
+        const [action_class, verb] = kindOf(key);
+        const digests = [...targets.keys()];
+        const holders = k.earlier.holding(action_class, verb, [...targets.values()]);
         if (holders === null)
             return `the kept calls cannot be read (${k.earlier.doubt() ?? 'a block refused'})`;
-        for (const c of holders) {
-            const own = (0,binding/* binding */.Ch)({ action_class, verb, target: c.target });
-            if (!own.ok || own.digest !== subject.digest)
-                return `a kept call of subject digest ${subject.digest} projects to another`;
-            files.add(c.call.artifact);
+        for (const [i, digest] of digests.entries()) {
+            for (const c of holders[i] ?? []) {
+                const own = (0,binding/* binding */.Ch)({ action_class, verb, target: c.target });
+                if (!own.ok || own.digest !== digest)
+                    return `a kept call of subject digest ${digest} projects to another`;
+                files.add(c.call.artifact);
+            }
+            if ((holders[i] ?? []).length > 0)
+                found.add(digest);
         }
-        if (holders.length > 0)
-            found.add(subject.digest);
     }
     const lost = shared.find((d) => !found.has(d));
     if (lost !== undefined)
@@ -8554,17 +8565,32 @@ class Block {
         }
         return [best, most];
     }
-    /** The rows whose every bound field's hash is `want`'s, in call order. */
-    matching(want) {
+    /** For each of `wants`, the rows whose every bound field's hash is its, in call order: one scan, by the first lane. */
+    matching(wants) {
         const rows = this.rows;
-        const lanes = want.length;
-        const out = [];
+        const out = wants.map(() => []);
+        const lanes = wants[0]?.length ?? 0;
+        const byFirst = new Map();
+        wants.forEach((want, i) => {
+            const at = byFirst.get(want[0] ?? 0);
+            if (at)
+                at.push(i);
+            else
+                byFirst.set(want[0] ?? 0, [i]);
+        });
         for (let r = 0; r < this.count; r++) {
-            let f = 0;
-            for (const at = r * lanes; f < lanes && rows[at + f] === want[f];)
-                f++;
-            if (f === lanes)
-                out.push(r);
+            const from = r * lanes;
+            const which = byFirst.get(rows[from] ?? 0);
+            if (!which)
+                continue;
+            for (const i of which) {
+                const want = wants[i];
+                let f = 1;
+                while (f < lanes && rows[from + f] === want[f])
+                    f++;
+                if (f === lanes)
+                    out[i]?.push(r);
+            }
         }
         return out;
     }
@@ -8691,27 +8717,35 @@ class KeptCalls {
             return this.doubted(`the kept calls of ${actionClass} ${verb}: ${all.reason}`);
         return firstNearest(fields, all.value, target);
     }
-    holding(actionClass, verb, target) {
+    holding(actionClass, verb, targets) {
         const fields = (0,core_projection/* boundFields */.EC)(actionClass);
         if (!fields)
-            return [];
+            return targets.map(() => []);
         const key = kind(actionClass, verb);
         const block = this.block(key, fields.length);
         if (!block)
-            return this.at.has(key) ? null : [];
-        const want = new Int32Array(fields.length * 2);
-        hashes(fields, target, want, 0);
-        const out = [];
-        // Equal texts have equal hashes: every call whose hashes all match, checked against its details.
-        for (const r of block.matching(want)) {
-            const found = block.calls(r, r + 1);
-            if (!found.ok)
-                return this.doubted(`the kept calls of ${actionClass} ${verb}: ${found.reason}`);
-            for (const c of found.value)
-                if (equalFields(fields, c.target, target) === fields.length)
-                    out.push(c);
-        }
-        return out;
+            return this.at.has(key) ? null : targets.map(() => []);
+        const wants = targets.map((target) => {
+            const want = new Int32Array(fields.length * 2);
+            hashes(fields, target, want, 0);
+            return want;
+        });
+        // Equal texts have equal hashes: every call whose hashes all match, its details read in one span and checked.
+        const rows = block.matching(wants);
+        let first = block.count;
+        let last = -1;
+        for (const matched of rows)
+            for (const r of matched)
+                [first, last] = [Math.min(first, r), Math.max(last, r)];
+        if (last < 0)
+            return targets.map(() => []);
+        const read = block.calls(first, last + 1);
+        if (!read.ok)
+            return this.doubted(`the kept calls of ${actionClass} ${verb}: ${read.reason}`);
+        return rows.map((matched, i) => matched.flatMap((r) => {
+            const c = read.value[r - first];
+            return c && equalFields(fields, c.target, targets[i] ?? {}) === fields.length ? [c] : [];
+        }));
     }
     doubted(reason) {
         this.refused ??= reason;

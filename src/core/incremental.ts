@@ -224,10 +224,10 @@ function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): Ea
       const list = calls().get(kind(actionClass, verb));
       return fields && list ? firstNearest(fields, list, target) : null;
     },
-    holding: (actionClass, verb, target) => {
+    holding: (actionClass, verb, targets) => {
       const fields = boundFields(actionClass);
       const list = calls().get(kind(actionClass, verb));
-      return fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : [];
+      return targets.map((target) => (fields && list ? list.filter((c) => equalFields(fields, c.target, target) === fields.length) : []));
     },
     doubt: () => null,
   };
@@ -412,22 +412,33 @@ export function waiting(kept: Part, records: readonly RecordInput[]): Overlap | 
   if (unreadable !== null) return `the kept digests cannot be read (${unreadable})`;
   if (shared.length === 0) return null;
   const wanted = new Set(shared);
-  const files = new Set<string>();
-  const found = new Set<string>();
+  // Per (class, verb), each shared digest's narrowed target, once.
+  const asked = new Map<string, Map<string, JsonObject>>();
   for (const { record } of records) {
     const { action_class, verb } = record.subject;
     const target = narrowTarget(action_class, record.subject.target);
     if (!target || Object.keys(target).length === 0) continue;
     const subject = binding({ action_class, verb, target });
-    if (!subject.ok || !wanted.has(subject.digest) || found.has(subject.digest)) continue;
-    const holders = k.earlier.holding(action_class, verb, target);
+    if (!subject.ok || !wanted.has(subject.digest)) continue;
+    const key = kind(action_class, verb);
+    const targets = asked.get(key) ?? new Map<string, JsonObject>();
+    asked.set(key, targets.set(subject.digest, target));
+  }
+  const files = new Set<string>();
+  const found = new Set<string>();
+  for (const [key, targets] of asked) {
+    const [action_class, verb] = kindOf(key);
+    const digests = [...targets.keys()];
+    const holders = k.earlier.holding(action_class, verb, [...targets.values()]);
     if (holders === null) return `the kept calls cannot be read (${k.earlier.doubt() ?? 'a block refused'})`;
-    for (const c of holders) {
-      const own = binding({ action_class, verb, target: c.target });
-      if (!own.ok || own.digest !== subject.digest) return `a kept call of subject digest ${subject.digest} projects to another`;
-      files.add(c.call.artifact);
+    for (const [i, digest] of digests.entries()) {
+      for (const c of holders[i] ?? []) {
+        const own = binding({ action_class, verb, target: c.target });
+        if (!own.ok || own.digest !== digest) return `a kept call of subject digest ${digest} projects to another`;
+        files.add(c.call.artifact);
+      }
+      if ((holders[i] ?? []).length > 0) found.add(digest);
     }
-    if (holders.length > 0) found.add(subject.digest);
   }
   const lost = shared.find((d) => !found.has(d));
   if (lost !== undefined) return `subject digest ${lost} is in both`;

@@ -38,11 +38,11 @@ export interface EarlierCalls {
   /** The first of them of this class and verb with the greatest nearness to `target`; null: none of its kind (or the class binds no field). */
   nearest(actionClass: string, verb: string, target: JsonObject): NearCall | null;
   /**
-   * Every one of them of this class and verb whose bound fields all equal `target`'s (a record's narrowed
-   * subject: the calls that project to its digest), in call order; null: they cannot be told (a kept
-   * table refused on reading).
+   * For each of `targets`, every one of them of this class and verb whose bound fields all equal its
+   * (a record's narrowed subject: the calls that project to its digest), in call order; null: they
+   * cannot be told (a kept table refused on reading).
    */
-  holding(actionClass: string, verb: string, target: JsonObject): readonly KindCall[] | null;
+  holding(actionClass: string, verb: string, targets: readonly JsonObject[]): (readonly KindCall[])[] | null;
   /** Why an answer given may not be the full run's (a kept table refused on reading: the merge then declines), or null. */
   doubt(): string | null;
 }

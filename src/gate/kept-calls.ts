@@ -241,15 +241,27 @@ class Block {
     return [best, most];
   }
 
-  /** The rows whose every bound field's hash is `want`'s, in call order. */
-  matching(want: Int32Array): number[] {
+  /** For each of `wants`, the rows whose every bound field's hash is its, in call order: one scan, by the first lane. */
+  matching(wants: readonly Int32Array[]): number[][] {
     const rows = this.rows;
-    const lanes = want.length;
-    const out: number[] = [];
+    const out = wants.map((): number[] => []);
+    const lanes = wants[0]?.length ?? 0;
+    const byFirst = new Map<number, number[]>();
+    wants.forEach((want, i) => {
+      const at = byFirst.get(want[0] ?? 0);
+      if (at) at.push(i);
+      else byFirst.set(want[0] ?? 0, [i]);
+    });
     for (let r = 0; r < this.count; r++) {
-      let f = 0;
-      for (const at = r * lanes; f < lanes && rows[at + f] === want[f]; ) f++;
-      if (f === lanes) out.push(r);
+      const from = r * lanes;
+      const which = byFirst.get(rows[from] ?? 0);
+      if (!which) continue;
+      for (const i of which) {
+        const want = wants[i] as Int32Array;
+        let f = 1;
+        while (f < lanes && rows[from + f] === want[f]) f++;
+        if (f === lanes) out[i]?.push(r);
+      }
     }
     return out;
   }
@@ -372,22 +384,31 @@ export class KeptCalls implements EarlierCalls {
     return firstNearest(fields, all.value, target);
   }
 
-  holding(actionClass: string, verb: string, target: JsonObject): readonly KindCall[] | null {
+  holding(actionClass: string, verb: string, targets: readonly JsonObject[]): (readonly KindCall[])[] | null {
     const fields = boundFields(actionClass);
-    if (!fields) return [];
+    if (!fields) return targets.map(() => []);
     const key = kind(actionClass, verb);
     const block = this.block(key, fields.length);
-    if (!block) return this.at.has(key) ? null : [];
-    const want = new Int32Array(fields.length * 2);
-    hashes(fields, target, want, 0);
-    const out: KindCall[] = [];
-    // Equal texts have equal hashes: every call whose hashes all match, checked against its details.
-    for (const r of block.matching(want)) {
-      const found = block.calls(r, r + 1);
-      if (!found.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${found.reason}`);
-      for (const c of found.value) if (equalFields(fields, c.target, target) === fields.length) out.push(c);
-    }
-    return out;
+    if (!block) return this.at.has(key) ? null : targets.map(() => []);
+    const wants = targets.map((target) => {
+      const want = new Int32Array(fields.length * 2);
+      hashes(fields, target, want, 0);
+      return want;
+    });
+    // Equal texts have equal hashes: every call whose hashes all match, its details read in one span and checked.
+    const rows = block.matching(wants);
+    let first = block.count;
+    let last = -1;
+    for (const matched of rows) for (const r of matched) [first, last] = [Math.min(first, r), Math.max(last, r)];
+    if (last < 0) return targets.map(() => []);
+    const read = block.calls(first, last + 1);
+    if (!read.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${read.reason}`);
+    return rows.map((matched, i) =>
+      matched.flatMap((r) => {
+        const c = read.value[r - first];
+        return c && equalFields(fields, c.target, targets[i] ?? {}) === fields.length ? [c] : [];
+      }),
+    );
   }
 
   private doubted(reason: string): null {
