@@ -28,22 +28,31 @@ interface Made {
  * A history of `calls` signed calls, and a pull request of 200 more (its run and its export, named to
  * sort after the history's, or with `among` right after its first run and its first export).
  */
-function history(dir: string, calls: number, cleanPr: boolean, among = false): { corpus: string; addPr: () => void } {
+function history(
+  dir: string,
+  calls: number,
+  cleanPr: boolean,
+  among = false,
+): { corpus: string; addPr: () => void; addRun: () => void; addExport: () => void } {
   const corpus = path.join(dir, 'corpus');
   generate(corpus, calls, 11);
+  const pr = generate(path.join(dir, 'pr'), 200, 7, { first: calls, recorded: cleanPr }) as Made;
+  const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
+  const [exported] = readdirSync(pr.audit);
+  const [firstRun] = readdirSync(path.join(corpus, 'runs')).sort();
+  const [firstExport] = readdirSync(path.join(corpus, 'audit')).sort();
+  const named = (first: string | undefined, name: string) =>
+    among ? `${(first ?? '').replace(/\.[a-z]+$/, '')}x-pr-${name}` : `zz-pr-${name}`;
+  const addRun = () => cpSync(path.join(pr.runs, run ?? ''), path.join(corpus, 'runs', named(firstRun, 'run.json')));
+  const addExport = () => cpSync(path.join(pr.audit, exported ?? ''), path.join(corpus, 'audit', named(firstExport, exported ?? '')));
   return {
     corpus,
     addPr: () => {
-      const pr = generate(path.join(dir, 'pr'), 200, 7, { first: calls, recorded: cleanPr }) as Made;
-      const [run] = readdirSync(pr.runs).filter((f) => f.endsWith('.json'));
-      const [exported] = readdirSync(pr.audit);
-      const [firstRun] = readdirSync(path.join(corpus, 'runs')).sort();
-      const [firstExport] = readdirSync(path.join(corpus, 'audit')).sort();
-      const named = (first: string | undefined, name: string) =>
-        among ? `${(first ?? '').replace(/\.[a-z]+$/, '')}x-pr-${name}` : `zz-pr-${name}`;
-      cpSync(path.join(pr.runs, run ?? ''), path.join(corpus, 'runs', named(firstRun, 'run.json')));
-      cpSync(path.join(pr.audit, exported ?? ''), path.join(corpus, 'audit', named(firstExport, exported ?? '')));
+      addRun();
+      addExport();
     },
+    addRun,
+    addExport,
   };
 }
 
@@ -109,6 +118,27 @@ describe('incremental verification, the bundled CLI', () => {
     const files = [...new Set(report.records.map((r) => r.file))];
     expect(files[1]).toMatch(/x-pr-/);
     expect(files.length).toBeGreaterThan(2);
+  });
+
+  it('records that wait for their run: the export of a kept run’s calls merges, that run read again from its entry on the reading threads; the bytes of a run without the cache', () => {
+    const dir = tempDir();
+    // The run merged first (among the kept ones), verified with the history on the default branch; its export comes by a pull request.
+    const h = history(dir, 1_000, true, true);
+    h.addRun();
+    verify(dir, h, 'branch', true);
+    h.addExport();
+    const pr = verify(dir, h, 'pr', true);
+    // The export read; every kept file hashed, never decoded (the run taken out is decoded from its entry by the second collection).
+    expect(pr.stderr).toMatch(/cache .*: (\d+) of \d+ file\(s\) from the cache; 1 read and stored/);
+    expect(pr.stderr).toMatch(/\((\d+) file\(s\), \1 of them hashed and not decoded\)/);
+    expect(pr.stderr).toContain(
+      'incremental: 1 added file(s) verified, with 1 kept run(s) whose calls they bind verified again and merged onto the snapshot',
+    );
+    expect(pr.sha).toBe(verify(dir, h, 'full', false).sha);
+    const report = JSON.parse(readFileSync(path.join(dir, 'pr.json'), 'utf8')) as { calls: { artifact: string; level: string }[] };
+    const waited = report.calls.filter((c) => /x-pr-run\.json$/.test(c.artifact));
+    expect(waited).toHaveLength(200);
+    expect(waited.every((c) => c.level === 'verified')).toBe(true);
   });
 
   it('a pull request with records that match no call merges: their nearest calls, kept ones, found in the snapshot’s table; with that table damaged, a full run; the same bytes either way', () => {
