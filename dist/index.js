@@ -14908,7 +14908,9 @@ function snapshot_listsOf(h, file, at) {
  * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus added files
  * (after them or among them) verifies only the added files and merges them onto it
  * (core/incremental.ts): the same report bytes as a full run, its kept lists copied as bytes, each
- * file's where the merge weaves it. Anything else is a full run, and the
+ * file's where the merge weaves it. Kept runs whose calls added records bind (records that waited for
+ * their run) are collected again from their entries, verified with the added files, and their kept
+ * share taken away (`waiting`). Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 

@@ -9579,7 +9579,9 @@ function snapshot_listsOf(h, file, at) {
  * (gate/snapshot.ts), and a later run whose files are the snapshot's, unchanged, plus added files
  * (after them or among them) verifies only the added files and merges them onto it
  * (core/incremental.ts): the same report bytes as a full run, its kept lists copied as bytes, each
- * file's where the merge weaves it. Anything else is a full run, and the
+ * file's where the merge weaves it. Kept runs whose calls added records bind (records that waited for
+ * their run) are collected again from their entries, verified with the added files, and their kept
+ * share taken away (`waiting`). Anything else is a full run, and the
  * log says why. Only a JSON report written to a file takes it (the other reporters read every call).
  */
 
@@ -12765,7 +12767,7 @@ const CACHE_OPTIONS = [
         flag: 'cache',
         kind: 'string',
         arg: 'DIR',
-        help: "keep each input file's evidence in DIR, keyed by the sha256 of its bytes, the bytes beside it, every read and trust setting and this build: a file whose key is there is not read again (the report is the same bytes). DIR is trusted like the gate itself: fill it only from runs on your default branch, and keep it outside the checkout (inside it is a usage error: a pull request could commit entries). With --format json --output FILE and nothing else written, it also keeps a snapshot of the verification, and a later run whose files are its files unchanged plus added files (after them or among them) verifies only those (docs/cache.md; else a full run, said with why). A verdict (--vsa, --vsa-predicate) writes it and never reads it. Relative to -C",
+        help: "keep each input file's evidence in DIR, keyed by the sha256 of its bytes, the bytes beside it, every read and trust setting and this build: a file whose key is there is not read again (the report is the same bytes). DIR is trusted like the gate itself: fill it only from runs on your default branch, and keep it outside the checkout (inside it is a usage error: a pull request could commit entries). With --format json --output FILE and nothing else written, it also keeps a snapshot of the verification, and a later run whose files are its files unchanged plus added files (after them or among them) verifies only those, with the kept runs whose calls added records bind (docs/cache.md; else a full run, said with why). A verdict (--vsa, --vsa-predicate) writes it and never reads it. Relative to -C",
     },
     { flag: 'no-cache', kind: 'boolean', help: 'read every file and keep nothing (overrides --cache)' },
 ];
