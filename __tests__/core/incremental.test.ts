@@ -38,6 +38,38 @@ const timeless = (r: object): string => JSON.stringify({ ...r, verified_at: null
 
 const RUNS = 1000;
 
+/** A case with nothing drawn: the examples' start. */
+const BASE: Case = {
+  kept: { runs: [], records: [] },
+  added: { runs: [], records: [] },
+  sameSubjects: false,
+  sameIds: false,
+  crossRecords: false,
+  waits: false,
+  replay: null,
+  place: 'after',
+  covered: false,
+  read: 'none',
+  readsFirst: false,
+  exceptions: [],
+  excused: null,
+  commits: false,
+  later: 0,
+};
+
+/** A record of a github key created in repository a, binding the side's `of`-th call when it is that key. */
+const bindsCall = (of: number): Case['added']['records'][number] => ({
+  of,
+  repo: 0,
+  owner: 0,
+  title: 0,
+  verb: 'create',
+  id: '1',
+  provider: 'github',
+  signed: false,
+  tampered: false,
+});
+
 describe('merging a verification of added files onto a kept one (design/incremental-verification.md, stop 2)', () => {
   it('gives a full verification’s report byte for byte, or declines with a reason; each coupling the design lists is drawn, and more than a tenth of cases merge', () => {
     const reasons = new Map<string, number>();
@@ -105,24 +137,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
   });
 
   describe('added files that sort among the kept ones (stop 3): what goes to the call that comes first', () => {
-    const none = { runs: [], records: [] };
-    const base: Case = {
-      kept: none,
-      added: none,
-      sameSubjects: false,
-      sameIds: false,
-      crossRecords: false,
-      waits: false,
-      replay: null,
-      place: 'among',
-      covered: false,
-      read: 'none',
-      readsFirst: false,
-      exceptions: [],
-      excused: null,
-      commits: false,
-      later: 0,
-    };
+    const base: Case = { ...BASE, place: 'among' };
     const call = {
       repo: 3,
       owner: 0,
@@ -229,17 +244,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
 
     it('calls in both parts that earned more than they claim: the notice names the first, the added one that sorts first', () => {
       const key = { ...PROD_CREATE, repo: 0, provider: 'github' } as const;
-      const bound = {
-        of: 0,
-        repo: 0,
-        owner: 0,
-        title: 0,
-        verb: 'create',
-        id: '1',
-        provider: 'github',
-        signed: false,
-        tampered: false,
-      } as const;
+      const bound = bindsCall(0);
       const b = build({ ...base, kept: { runs: [[], [key]], records: [bound] }, added: { runs: [[key]], records: [bound] } });
       const m = under(b, b.after);
       if (m.kind !== 'merged') throw new Error(m.reason);
@@ -299,38 +304,10 @@ describe('merging a verification of added files onto a kept one (design/incremen
   });
 
   describe('records that wait for their run (stop 3): the kept runs whose calls an added record binds are verified again with it', () => {
-    const none = { runs: [], records: [] };
-    const base: Case = {
-      kept: none,
-      added: none,
-      sameSubjects: false,
-      sameIds: false,
-      crossRecords: true,
-      waits: false,
-      replay: null,
-      place: 'after',
-      covered: false,
-      read: 'none',
-      readsFirst: false,
-      exceptions: [],
-      excused: null,
-      commits: false,
-      later: 0,
-    };
+    const base: Case = { ...BASE, crossRecords: true };
     // A key created, only asserted, then read back in the same run: observed_confirmed, more than its claim (the under-claimed notice).
     const created = { ...PROD_CREATE, repo: 0, provider: 'github' } as const;
     const readBack = { ...created, verb: 'get', hour: 11 } as const;
-    const bindsCall = (of: number): Case['added']['records'][number] => ({
-      of,
-      repo: 0,
-      owner: 0,
-      title: 0,
-      verb: 'create',
-      id: '1',
-      provider: 'github',
-      signed: false,
-      tampered: false,
-    });
     const merge = (b: Built) => {
       const kept = partOf(b.kept, b.before).part;
       if (!kept) throw new Error('a verification with a time keeps a part');
