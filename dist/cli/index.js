@@ -9686,7 +9686,7 @@ const keptBy = (k) => (k?.read?.ok ? k.read.value.files : null);
 async function verifyIncremental(collected, options, kept, again) {
     // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
     let all = collected.kept === 0 ? collected : null;
-    const wholly = async () => (all ??= await again(null));
+    const wholly = async () => (all ??= await again(null, false));
     const made = await merged(collected, options, kept, wholly, again);
     return { ...made, used: all ?? collected };
 }
@@ -9740,7 +9740,7 @@ async function merged(collected, options, kept, wholly, again) {
     }
     else {
         const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
-        const read = await again(keep);
+        const read = await again(keep, true);
         const both = new Set([...paths, ...overlap.files]);
         const withThem = partOfThese(read, both, read.own);
         const alone = partOfThese(read, overlap.files, [], false);
@@ -11207,7 +11207,9 @@ async function runGate(settings, digests = false, open = startReaders) {
     // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
     // A merge that declines collects every file again, none kept, each from the entry of the key this collection gave it.
     const incremental = snapshot
-        ? await verifyIncremental(evidence, options, snapshot, async (keep) => collectWith(keep, await start(), gate_keysOf(evidence)))
+        ? await verifyIncremental(evidence, options, snapshot, async (keep, inline) => 
+        // A few files read again (the rest kept by the keys just hashed): on this thread, no reading threads started for them.
+        collectWith(keep, await (inline ? open(tasksOf(found, null), setup, 1) : start()), gate_keysOf(evidence)))
         : null;
     const report = incremental ? incremental.report : verify(checked, options);
     // The evidence the report rests on: with files kept and the merge declined, every file collected again.

@@ -591,7 +591,10 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   // No finding is added without a policy review, which takes no snapshot: the merge's evidence is the collected.
   // A merge that declines collects every file again, none kept, each from the entry of the key this collection gave it.
   const incremental = snapshot
-    ? await verifyIncremental(evidence, options, snapshot, async (keep) => collectWith(keep, await start(), keysOf(evidence)))
+    ? await verifyIncremental(evidence, options, snapshot, async (keep, inline) =>
+        // A few files read again (the rest kept by the keys just hashed): on this thread, no reading threads started for them.
+        collectWith(keep, await (inline ? open(tasksOf(found, null), setup, 1) : start()), keysOf(evidence)),
+      )
     : null;
   const report = incremental ? incremental.report : verify(checked, options);
   // The evidence the report rests on: with files kept and the merge declined, every file collected again.

@@ -168,11 +168,11 @@ export async function verifyIncremental<C extends Gathered>(
   collected: C,
   options: VerifyOptions,
   kept: KeptSnapshot,
-  again: (keep: ReadonlyMap<string, KeptFile> | null) => Promise<C>,
+  again: (keep: ReadonlyMap<string, KeptFile> | null, inline: boolean) => Promise<C>,
 ): Promise<Incremental & { readonly used: C }> {
   // Every file's evidence: the collected, or, when some were kept, every file collected again with none kept (what the run then used).
   let all: C | null = collected.kept === 0 ? collected : null;
-  const wholly = async (): Promise<C> => (all ??= await again(null));
+  const wholly = async (): Promise<C> => (all ??= await again(null, false));
   const made = await merged(collected, options, kept, wholly, again);
   return { ...made, used: all ?? collected };
 }
@@ -182,7 +182,7 @@ async function merged(
   options: VerifyOptions,
   kept: KeptSnapshot,
   wholly: () => Promise<Gathered>,
-  again: (keep: ReadonlyMap<string, KeptFile> | null) => Promise<Gathered>,
+  again: (keep: ReadonlyMap<string, KeptFile> | null, inline: boolean) => Promise<Gathered>,
 ): Promise<Incremental> {
   const { files, own } = collected;
   // One path read as a run and as an audit export is two units of work under one name: a snapshot names files by path (a red team:
@@ -234,7 +234,7 @@ async function merged(
     merge = mergeAdded(snapshot.part, addedPart, options, collected);
   } else {
     const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
-    const read = await again(keep);
+    const read = await again(keep, true);
     const both = new Set([...paths, ...overlap.files]);
     const withThem = partOfThese(read, both, read.own);
     const alone = partOfThese(read, overlap.files, [], false);
