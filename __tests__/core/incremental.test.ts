@@ -70,6 +70,9 @@ const bindsCall = (of: number): Case['added']['records'][number] => ({
   tampered: false,
 });
 
+/** A record of a github key read (repo prod-d, title j) that binds no call: drawn, not a call's subject. */
+const UNMATCHED: Case['added']['records'][number] = { ...bindsCall(0), of: null, repo: 3, title: 1, verb: 'get' };
+
 describe('merging a verification of added files onto a kept one (design/incremental-verification.md, stop 2)', () => {
   it('gives a full verification’s report byte for byte, or declines with a reason; each coupling the design lists is drawn, and more than a tenth of cases merge', () => {
     const reasons = new Map<string, number>();
@@ -153,19 +156,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
     it('an unmatched kept record whose nearest call ties with an added call that sorts before it: declined (the full run names the added one)', () => {
       // Kept runs a-0 (no call) and a-1 (one call); the added run a-0x0 sorts between them. The kept record (repo 3, title 1) is as
       // near to the kept call (repo 3, title 0: two fields equal) as to the added one (repo 0 of the other repos, title 1: two).
-      const drawnRecord = [
-        {
-          of: null,
-          repo: 3,
-          owner: 0,
-          title: 1,
-          verb: 'get' as const,
-          id: '1' as const,
-          provider: 'github' as const,
-          signed: false,
-          tampered: false,
-        },
-      ];
+      const drawnRecord = [UNMATCHED];
       const b = build({
         ...base,
         kept: { runs: [[], [call]], records: drawnRecord },
@@ -192,17 +183,7 @@ describe('merging a verification of added files onto a kept one (design/incremen
     it('an unmatched added record whose kept nearest call ties with an added call that sorts before it: declined (the full run names the added one)', () => {
       // The added export's record (repo prod-d, title j) is as near to the kept call of a-1 (prod-d, title k: two fields equal) as to
       // the added call of a-0x0 (x, title j: two), which comes first; its part was diagnosed with the kept calls first.
-      const unmatched = {
-        of: null,
-        repo: 3,
-        owner: 0,
-        title: 1,
-        verb: 'get' as const,
-        id: '1' as const,
-        provider: 'github' as const,
-        signed: false,
-        tampered: false,
-      };
+      const unmatched = UNMATCHED;
       const sides = (kept: Case['kept']['runs']): Case => ({
         ...base,
         crossRecords: true,

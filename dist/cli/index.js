@@ -7519,6 +7519,16 @@ function earlierCalls(calls) {
         doubt: () => null,
     };
 }
+/** The digests a record meets calls by (`Couplings.recordDigests`): its claimed, recomputed and narrowed subject's; the narrowed one, or null. */
+function digestsOf(input) {
+    const narrowed = narrowedDigest(input);
+    const all = [input.record.binding_digest];
+    if (input.recomputed.ok)
+        all.push(input.recomputed.digest);
+    if (narrowed !== null)
+        all.push(narrowed);
+    return { all, narrowed };
+}
 /** `make`'s value, made once, when first asked. */
 function memo(make) {
     let made = null;
@@ -7547,13 +7557,8 @@ function partOf(evidence, options, earlier) {
         }
     const identities = new Set();
     for (const r of v.allocation.records) {
-        const { record } = r.input;
-        recordDigests.add(record.binding_digest);
-        if (r.input.recomputed.ok)
-            recordDigests.add(r.input.recomputed.digest);
-        const narrowed = narrowedDigest(r.input);
-        if (narrowed !== null)
-            recordDigests.add(narrowed);
+        for (const d of digestsOf(r.input).all)
+            recordDigests.add(d);
         identities.add(identityDigest(r.input));
     }
     const unboundKinds = new Set();
@@ -7615,7 +7620,7 @@ const declined = (reason) => ({ kind: 'declined', reason });
 function both(left, right) {
     const [small, large] = left.size <= right.size ? [left, right] : [right, left];
     const out = large.among ? large.among(small) : [...small].filter((x) => large.has(x));
-    return out.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    return out.sort(core_text/* cmp */.r2);
 }
 /** The least member of both but those of `except`, if any. */
 const meets = (left, right, except) => both(left, right).find((x) => !except?.has(x));
@@ -7659,15 +7664,15 @@ const TAKEN_FLOOR = 8;
  */
 function incremental_waiting(kept, records) {
     const k = kept.couplings;
-    // The digests a part's couplings hold of these records (`partOf`).
+    // The digests a part's couplings hold of these records (`partOf`), and each record's narrowed one.
     const digests = new Set();
+    const narrowed = [];
     for (const r of records) {
-        digests.add(r.record.binding_digest);
-        if (r.recomputed.ok)
-            digests.add(r.recomputed.digest);
-        const narrowed = narrowedDigest(r);
-        if (narrowed !== null)
-            digests.add(narrowed);
+        const of = digestsOf(r);
+        for (const d of of.all)
+            digests.add(d);
+        if (of.narrowed !== null)
+            narrowed.push([of.narrowed, r]);
     }
     const shared = both(k.callDigests, digests);
     const unreadable = unread(k.callDigests);
@@ -7678,17 +7683,13 @@ function incremental_waiting(kept, records) {
     const wanted = new Set(shared);
     // Per (class, verb), each shared digest's narrowed target, once.
     const asked = new Map();
-    for (const { record } of records) {
+    for (const [digest, { record }] of narrowed) {
         const { action_class, verb } = record.subject;
-        const target = (0,core_projection/* narrowTarget */.nw)(action_class, record.subject.target);
-        if (!target || Object.keys(target).length === 0)
-            continue;
-        const subject = (0,binding/* binding */.Ch)({ action_class, verb, target });
-        if (!subject.ok || !wanted.has(subject.digest))
-            continue;
         const key = kind(action_class, verb);
         const targets = asked.get(key) ?? new Map();
-        asked.set(key, targets.set(subject.digest, target));
+        const target = wanted.has(digest) && !targets.has(digest) ? (0,core_projection/* narrowTarget */.nw)(action_class, record.subject.target) : undefined;
+        if (target)
+            asked.set(key, targets.set(digest, target));
     }
     const files = new Set();
     const found = new Set();
@@ -7870,8 +7871,10 @@ function withoutFindings(from, less) {
 function less(k, taken, requirements) {
     const t = taken.alone.shares;
     const dropped = taken.files;
-    const lists = [k.read, k.unattested, k.calls_, k.records_].map((from, i) => withoutFindings(from, [t.read, t.unattested, t.calls_, t.records_][i] ?? []));
-    const [read, unattested, calls_, records_] = lists;
+    const read = withoutFindings(k.read, t.read);
+    const unattested = withoutFindings(k.unattested, t.unattested);
+    const calls_ = withoutFindings(k.calls_, t.calls_);
+    const records_ = withoutFindings(k.records_, t.records_);
     if (!read || !unattested || !calls_ || !records_)
         return 'a kept file taken out made findings alone that the kept verification does not hold';
     if ([read, unattested, calls_, records_].some((fs) => fs.some((f) => f.file !== null && dropped.has(f.file))))
@@ -8735,8 +8738,12 @@ class KeptCalls {
         let first = block.count;
         let last = -1;
         for (const matched of rows)
-            for (const r of matched)
-                [first, last] = [Math.min(first, r), Math.max(last, r)];
+            for (const r of matched) {
+                if (r < first)
+                    first = r;
+                if (r > last)
+                    last = r;
+            }
         if (last < 0)
             return targets.map(() => []);
         const read = block.calls(first, last + 1);
@@ -9725,7 +9732,9 @@ async function merged(collected, options, kept, wholly, again) {
     const added = files.filter((f) => !named.has(f.rel));
     const paths = new Set(added.map((f) => f.rel));
     // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
-    const partOfThese = (from, these, gate, earlier = true) => partOf(evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]), options, earlier ? snapshot.part.couplings.earlier : undefined).part;
+    const earlier = snapshot.part.couplings.earlier;
+    const partOfThese = (from, these, gate, before) => partOf(evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]), options, before)
+        .part;
     // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
     const overlap = incremental_waiting(snapshot.part, collected.records.filter((r) => paths.has(r.loc.file)));
     if (typeof overlap === 'string')
@@ -9733,7 +9742,7 @@ async function merged(collected, options, kept, wholly, again) {
     let merge;
     let retaken = '';
     if (overlap === null) {
-        const addedPart = partOfThese(collected, paths, own);
+        const addedPart = partOfThese(collected, paths, own, earlier);
         if (!addedPart)
             return full('no verification time');
         merge = mergeAdded(snapshot.part, addedPart, options, collected);
@@ -9742,8 +9751,8 @@ async function merged(collected, options, kept, wholly, again) {
         const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
         const read = await again(keep, true);
         const both = new Set([...paths, ...overlap.files]);
-        const withThem = partOfThese(read, both, read.own);
-        const alone = partOfThese(read, overlap.files, [], false);
+        const withThem = partOfThese(read, both, read.own, earlier);
+        const alone = partOfThese(read, overlap.files, []);
         if (!withThem || !alone)
             return full('no verification time');
         merge = mergeAdded(snapshot.part, withThem, options, read, { ...overlap, alone });

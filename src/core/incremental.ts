@@ -233,6 +233,15 @@ function earlierCalls(calls: () => ReadonlyMap<string, readonly KindCall[]>): Ea
   };
 }
 
+/** The digests a record meets calls by (`Couplings.recordDigests`): its claimed, recomputed and narrowed subject's; the narrowed one, or null. */
+function digestsOf(input: RecordInput): { readonly all: readonly string[]; readonly narrowed: string | null } {
+  const narrowed = narrowedDigest(input);
+  const all = [input.record.binding_digest];
+  if (input.recomputed.ok) all.push(input.recomputed.digest);
+  if (narrowed !== null) all.push(narrowed);
+  return { all, narrowed };
+}
+
 /** `make`'s value, made once, when first asked. */
 function memo<T>(make: () => T): () => T {
   let made: { readonly value: T } | null = null;
@@ -264,11 +273,7 @@ export function partOf(
     }
   const identities = new Set<string>();
   for (const r of v.allocation.records) {
-    const { record } = r.input;
-    recordDigests.add(record.binding_digest);
-    if (r.input.recomputed.ok) recordDigests.add(r.input.recomputed.digest);
-    const narrowed = narrowedDigest(r.input);
-    if (narrowed !== null) recordDigests.add(narrowed);
+    for (const d of digestsOf(r.input).all) recordDigests.add(d);
     identities.add(identityDigest(r.input));
   }
   const unboundKinds = new Set<string>();
@@ -335,7 +340,7 @@ const declined = (reason: string): Merged => ({ kind: 'declined', reason });
 function both(left: Members, right: Members): string[] {
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
   const out = large.among ? large.among(small) : [...small].filter((x) => large.has(x));
-  return out.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  return out.sort(cmp);
 }
 
 /** The least member of both but those of `except`, if any. */
@@ -399,13 +404,13 @@ const TAKEN_FLOOR = 8;
  */
 export function waiting(kept: Part, records: readonly RecordInput[]): Overlap | string | null {
   const k = kept.couplings;
-  // The digests a part's couplings hold of these records (`partOf`).
+  // The digests a part's couplings hold of these records (`partOf`), and each record's narrowed one.
   const digests = new Set<string>();
+  const narrowed: (readonly [string, RecordInput])[] = [];
   for (const r of records) {
-    digests.add(r.record.binding_digest);
-    if (r.recomputed.ok) digests.add(r.recomputed.digest);
-    const narrowed = narrowedDigest(r);
-    if (narrowed !== null) digests.add(narrowed);
+    const of = digestsOf(r);
+    for (const d of of.all) digests.add(d);
+    if (of.narrowed !== null) narrowed.push([of.narrowed, r]);
   }
   const shared = both(k.callDigests, digests);
   const unreadable = unread(k.callDigests);
@@ -414,15 +419,12 @@ export function waiting(kept: Part, records: readonly RecordInput[]): Overlap | 
   const wanted = new Set(shared);
   // Per (class, verb), each shared digest's narrowed target, once.
   const asked = new Map<string, Map<string, JsonObject>>();
-  for (const { record } of records) {
+  for (const [digest, { record }] of narrowed) {
     const { action_class, verb } = record.subject;
-    const target = narrowTarget(action_class, record.subject.target);
-    if (!target || Object.keys(target).length === 0) continue;
-    const subject = binding({ action_class, verb, target });
-    if (!subject.ok || !wanted.has(subject.digest)) continue;
     const key = kind(action_class, verb);
     const targets = asked.get(key) ?? new Map<string, JsonObject>();
-    asked.set(key, targets.set(subject.digest, target));
+    const target = wanted.has(digest) && !targets.has(digest) ? narrowTarget(action_class, record.subject.target) : undefined;
+    if (target) asked.set(key, targets.set(digest, target));
   }
   const files = new Set<string>();
   const found = new Set<string>();
@@ -589,10 +591,10 @@ function withoutFindings(from: readonly Finding[], less: readonly Finding[]): Fi
 function less(k: Shares, taken: Taken, requirements: Requirements): Shares | string {
   const t = taken.alone.shares;
   const dropped = taken.files;
-  const lists = [k.read, k.unattested, k.calls_, k.records_].map((from, i) =>
-    withoutFindings(from, [t.read, t.unattested, t.calls_, t.records_][i] ?? []),
-  );
-  const [read, unattested, calls_, records_] = lists;
+  const read = withoutFindings(k.read, t.read);
+  const unattested = withoutFindings(k.unattested, t.unattested);
+  const calls_ = withoutFindings(k.calls_, t.calls_);
+  const records_ = withoutFindings(k.records_, t.records_);
   if (!read || !unattested || !calls_ || !records_)
     return 'a kept file taken out made findings alone that the kept verification does not hold';
   if ([read, unattested, calls_, records_].some((fs) => fs.some((f) => f.file !== null && dropped.has(f.file))))

@@ -214,12 +214,10 @@ async function merged(
   const added = files.filter((f) => !named.has(f.rel));
   const paths = new Set(added.map((f) => f.rel));
   // Its records that bind no call are diagnosed against the kept calls too (their nearest call may be one: gate/kept-calls.ts).
-  const partOfThese = (from: Gathered, these: ReadonlySet<string>, gate: readonly Finding[], earlier = true) =>
-    partOf(
-      evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]),
-      options,
-      earlier ? snapshot.part.couplings.earlier : undefined,
-    ).part;
+  const earlier = snapshot.part.couplings.earlier;
+  const partOfThese = (from: Gathered, these: ReadonlySet<string>, gate: readonly Finding[], before?: typeof earlier) =>
+    partOf(evidenceOf(from, these, [...gate, ...from.files.filter((f) => these.has(f.rel)).flatMap((f) => f.findings)]), options, before)
+      .part;
   // Records that waited for their run: the kept runs whose calls they bind are read again (from their entries) and verified with them.
   const overlap = waiting(
     snapshot.part,
@@ -229,15 +227,15 @@ async function merged(
   let merge: Merged;
   let retaken = '';
   if (overlap === null) {
-    const addedPart = partOfThese(collected, paths, own);
+    const addedPart = partOfThese(collected, paths, own, earlier);
     if (!addedPart) return full('no verification time');
     merge = mergeAdded(snapshot.part, addedPart, options, collected);
   } else {
     const keep = new Map([...named].filter(([rel]) => !overlap.files.has(rel)));
     const read = await again(keep, true);
     const both = new Set([...paths, ...overlap.files]);
-    const withThem = partOfThese(read, both, read.own);
-    const alone = partOfThese(read, overlap.files, [], false);
+    const withThem = partOfThese(read, both, read.own, earlier);
+    const alone = partOfThese(read, overlap.files, []);
     if (!withThem || !alone) return full('no verification time');
     merge = mergeAdded(snapshot.part, withThem, options, read, { ...overlap, alone });
     retaken = `, with ${overlap.files.size} kept run(s) whose calls they bind verified again`;

@@ -399,7 +399,11 @@ export class KeptCalls implements EarlierCalls {
     const rows = block.matching(wants);
     let first = block.count;
     let last = -1;
-    for (const matched of rows) for (const r of matched) [first, last] = [Math.min(first, r), Math.max(last, r)];
+    for (const matched of rows)
+      for (const r of matched) {
+        if (r < first) first = r;
+        if (r > last) last = r;
+      }
     if (last < 0) return targets.map(() => []);
     const read = block.calls(first, last + 1);
     if (!read.ok) return this.doubted(`the kept calls of ${actionClass} ${verb}: ${read.reason}`);
